@@ -1,0 +1,26 @@
+/** Small, strict readers for configuration from environment variables. */
+export function envString(name: string, fallback: string): string {
+  const value = process.env[name];
+  return value === undefined || value.trim() === '' ? fallback : value.trim();
+}
+
+export function envOptional(name: string): string | undefined {
+  const value = process.env[name];
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+export function envInt(name: string, fallback: number, { min = 0, max = Number.MAX_SAFE_INTEGER } = {}): number {
+  const raw = envOptional(name);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    throw new Error(`Environment variable ${name} must be an integer from ${min} to ${max}; got "${raw}".`);
+  }
+  return value;
+}
+
+export function envList(name: string, fallback: string[]): string[] {
+  const raw = envOptional(name);
+  if (raw === undefined) return fallback;
+  return raw.split(',').map((item) => item.trim()).filter((item) => item !== '');
+}

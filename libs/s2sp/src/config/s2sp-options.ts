@@ -1,0 +1,135 @@
+import type { FactoryProvider, ModuleMetadata, Provider, Type } from '@nestjs/common';
+import type { ResourceStore } from '../store/resource-store.interface';
+
+export interface S2spLimits {
+  /** Largest data-plane request body, in bytes. */
+  maxRequestBytes: number;
+  /** Most row ids one data-plane fetch may name. */
+  maxRowIdsPerFetch: number;
+  /** Most columns one data-plane fetch or one abstract_domains may name. */
+  maxColumnsPerRequest: number;
+  maxColumnNameLength: number;
+  /** Most rows a resource tool may cache, or a consumer tool may take as abstract_data/body_data. */
+  maxRows: number;
+  /** Largest data-plane response a consumer accepts, in bytes. */
+  maxResponseBytes: number;
+}
+
+export interface S2spDatabaseOptions {
+  /** `postgresql://…` for a real server; unset for embedded PGlite. */
+  url?: string;
+  /** PGlite data directory (`':memory:'` for none). */
+  dataDir?: string;
+}
+
+export interface S2spModuleOptions {
+  /**
+   * The externally reachable base URL of this server's data plane, e.g.
+   * `https://weather.example.com` behind a proxy. resource_urls are built on it.
+   * A function is read at each call, for servers that learn their port late.
+   */
+  publicBaseUrl?: string | (() => string);
+  /** Lifetime of a resource_url, in milliseconds. Default 10 minutes. */
+  resourceTtlMs?: number;
+  /** How often expired resources are swept, in milliseconds. Default 60 s; 0 disables. */
+  sweepIntervalMs?: number;
+  /** Origins (`scheme://host:port`) a consumer tool may fetch resource_urls from. */
+  allowedResourceOrigins?: string[];
+  /** Timeout of one data-plane fetch by a consumer, in milliseconds. Default 10 s. */
+  fetchTimeoutMs?: number;
+  limits?: Partial<S2spLimits>;
+  database?: S2spDatabaseOptions;
+  /** Replace the Prisma store with your own (class, factory or value). */
+  resourceStore?: ResourceStoreProvider;
+}
+
+export type ResourceStoreProvider =
+  | { useClass: Type<ResourceStore> }
+  | { useValue: ResourceStore }
+  | Omit<FactoryProvider<ResourceStore>, 'provide'>;
+
+export interface S2spModuleAsyncOptions extends Pick<ModuleMetadata, 'imports'> {
+  useFactory: (...args: any[]) => S2spModuleOptions | Promise<S2spModuleOptions>;
+  inject?: FactoryProvider['inject'];
+  /** Store providers cannot come from the async factory: Nest must know them when it builds the module. */
+  resourceStore?: ResourceStoreProvider;
+  extraProviders?: Provider[];
+}
+
+export interface ResolvedS2spOptions {
+  publicBaseUrl: () => string;
+  resourceTtlMs: number;
+  sweepIntervalMs: number;
+  allowedResourceOrigins: string[];
+  fetchTimeoutMs: number;
+  limits: S2spLimits;
+  database: S2spDatabaseOptions;
+}
+
+export const DEFAULT_LIMITS: S2spLimits = {
+  maxRequestBytes: 64 * 1024,
+  maxRowIdsPerFetch: 100_000,
+  maxColumnsPerRequest: 256,
+  maxColumnNameLength: 256,
+  maxRows: 100_000,
+  maxResponseBytes: 64 * 1024 * 1024,
+};
+
+export function resolveS2spOptions(options: S2spModuleOptions): ResolvedS2spOptions {
+  const base = options.publicBaseUrl;
+  return {
+    publicBaseUrl: () => {
+      const value = typeof base === 'function' ? base() : base;
+      if (!value) throw new Error('S2spModule: publicBaseUrl is not configured, so no resource_url can be issued.');
+      return value;
+    },
+    resourceTtlMs: positive('resourceTtlMs', options.resourceTtlMs ?? 10 * 60 * 1000),
+    sweepIntervalMs: timerMs('sweepIntervalMs', options.sweepIntervalMs ?? 60 * 1000, { allowZero: true }),
+    allowedResourceOrigins: (options.allowedResourceOrigins ?? []).map(normalizeOrigin),
+    fetchTimeoutMs: timerMs('fetchTimeoutMs', options.fetchTimeoutMs ?? 10_000),
+    limits: resolveLimits(options.limits ?? {}),
+    database: options.database ?? {},
+  };
+}
+
+function positive(name: string, value: number): number {
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`S2spModule: ${name} must be a positive number of milliseconds.`);
+  return value;
+}
+
+/** Node timers take whole milliseconds up to 2^31-1; beyond that they fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+function timerMs(name: string, value: number, { allowZero = false } = {}): number {
+  const ok = Number.isSafeInteger(value) && value <= MAX_TIMER_MS && (value > 0 || (allowZero && value === 0));
+  if (!ok) {
+    throw new Error(`S2spModule: ${name} must be a whole number of milliseconds from ${allowZero ? 0 : 1} to ${MAX_TIMER_MS}.`);
+  }
+  return value;
+}
+
+/** Every limit is a positive integer; an explicitly undefined one keeps its default rather than switching the check off. */
+function resolveLimits(overrides: Partial<S2spLimits>): S2spLimits {
+  const limits = { ...DEFAULT_LIMITS };
+  for (const name of Object.keys(DEFAULT_LIMITS) as Array<keyof S2spLimits>) {
+    const value = overrides[name];
+    if (value === undefined) continue;
+    if (!Number.isSafeInteger(value) || value <= 0) throw new Error(`S2spModule: limits.${name} must be a positive integer.`);
+    limits[name] = value;
+  }
+  return limits;
+}
+
+/** `http://Host:80/` → `http://host`; throws on anything that is not an http(s) origin. */
+export function normalizeOrigin(origin: string): string {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    throw new Error(`S2spModule: allowedResourceOrigins entry "${origin}" is not a URL.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new Error(`S2spModule: allowedResourceOrigins entry "${origin}" is not http(s).`);
+  }
+  return url.origin;
+}

@@ -1,0 +1,25 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+/** 32 bytes = 256 bits, base64url without padding: 43 characters. */
+const TOKEN_BYTES = 32;
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+/** A fresh capability token for a resource_url, from the OS CSPRNG. */
+export function generateResourceToken(): string {
+  return randomBytes(TOKEN_BYTES).toString('base64url');
+}
+
+/** What stores keep instead of the token: SHA-256, hex. */
+export function hashResourceToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+export function isWellFormedResourceToken(token: string): boolean {
+  return TOKEN_PATTERN.test(token);
+}
+
+export const DATA_PLANE_PATH = '/s2sp/data';
+
+export function resourceUrlFor(publicBaseUrl: string, token: string): string {
+  return `${publicBaseUrl.replace(/\/+$/, '')}${DATA_PLANE_PATH}/${token}`;
+}

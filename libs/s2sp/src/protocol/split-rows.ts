@@ -1,0 +1,34 @@
+import { columnsOf, project, Row, ROW_ID } from './row';
+import { S2spToolError } from './s2sp-error';
+
+export interface SplitResult {
+  columns: string[];
+  abstractDomains: string[];
+  bodyDomains: string[];
+  abstract: Row[];
+  body: Row[];
+}
+
+/**
+ * Splits a tool result into the control plane (abstract columns) and the data
+ * plane (every other column), numbering rows 0..n-1 by `_row_id`.
+ * A requested column that no row has is an error, never an empty projection.
+ */
+export function splitRows(rows: readonly Row[], abstractDomains: readonly string[]): SplitResult {
+  const columns = columnsOf(rows).filter((column) => column !== ROW_ID);
+  const missing = abstractDomains.filter((name) => !columns.includes(name));
+  if (missing.length > 0) {
+    const available = columns.length > 0 ? columns.join(', ') : '(the result has no rows)';
+    throw new S2spToolError(
+      `Unknown column${missing.length > 1 ? 's' : ''} in abstract_domains: ${missing.join(', ')}. Available columns: ${available}.`,
+    );
+  }
+  const bodyDomains = columns.filter((column) => !abstractDomains.includes(column));
+  return {
+    columns,
+    abstractDomains: [...abstractDomains],
+    bodyDomains,
+    abstract: rows.map((row, index) => project(row, index, abstractDomains)),
+    body: rows.map((row, index) => project(row, index, bodyDomains)),
+  };
+}
