@@ -1,0 +1,51 @@
+import type { INestApplication, LoggerService } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { McpStrategy, StdioTransport, StreamableHttpTransport, type McpTransport } from '@rekog/mcp-nest';
+import { StderrLogger } from './stderr-logger';
+
+export interface ServeMcpOptions {
+  /** MCP server name and version announced at initialization. */
+  name: string;
+  version: string;
+  host: string;
+  /** 0 picks a free port; read the bound one from the result. */
+  port: number;
+  /** `http`: MCP over Streamable HTTP at /mcp. `stdio`: MCP over stdin/stdout, HTTP for the data plane only. */
+  transport: 'http' | 'stdio';
+  instructions?: string;
+  logger?: LoggerService | false;
+}
+
+export interface RunningMcpServer {
+  app: INestApplication;
+  /** `http://host:port` the app listens on. */
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a Nest app that serves its @McpController tools over MCP and its
+ * HTTP routes (the S2SP data plane among them) on one port.
+ */
+export async function serveMcp(module: Parameters<typeof NestFactory.create>[0], options: ServeMcpOptions): Promise<RunningMcpServer> {
+  const logger = options.logger ?? (options.transport === 'stdio' ? new StderrLogger() : undefined);
+  const app = await NestFactory.create(module, { bodyParser: false, logger });
+  app.enableShutdownHooks();
+  const transports: McpTransport[] =
+    options.transport === 'stdio' ? [new StdioTransport()] : [new StreamableHttpTransport({ endpoint: '/mcp' })];
+  const mcp = new McpStrategy({
+    name: options.name,
+    version: options.version,
+    instructions: options.instructions,
+    transports,
+  });
+  mcp.setHttpAdapter(app.getHttpAdapter());
+  app.connectMicroservice({ strategy: mcp });
+  await app.startAllMicroservices();
+  await app.listen(options.port, options.host);
+  const address = app.getHttpServer().address();
+  const port = typeof address === 'object' && address !== null ? address.port : options.port;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  return { app, url: `http://${host}:${port}`, port, close: () => app.close() };
+}

@@ -1,0 +1,53 @@
+import { CallHandler, ExecutionContext, Inject, Injectable, Logger, NestInterceptor } from '@nestjs/common';
+import { from, Observable, of, switchMap } from 'rxjs';
+import { S2SP_OPTIONS } from '../config/s2sp.constants';
+import type { ResolvedS2spOptions } from '../config/s2sp-options';
+import { ConsumerToolArguments, parseConsumerInput } from '../protocol/consumer-input';
+import { mergeRows } from '../protocol/merge-rows';
+import { Row, ROW_ID } from '../protocol/row';
+import { reportToolErrors, toolErrorResult } from '../protocol/tool-result';
+import { DataPlaneClient } from './data-plane-client.service';
+
+/** What a consumer tool method receives: its own parameters plus the merged rows. */
+export type S2spConsumerPayload<TExtra extends object = Record<string, unknown>> = TExtra & { rows: Row[] };
+
+/**
+ * Resolves the S2SP parameters of a consumer tool (parse, fetch or take the
+ * inline body, merge, rename) before the method runs, and hands it the rows.
+ */
+@Injectable()
+export class ConsumerToolInterceptor implements NestInterceptor {
+  private readonly logger = new Logger('S2spConsumerTool');
+
+  constructor(
+    @Inject(S2SP_OPTIONS) private readonly options: ResolvedS2spOptions,
+    private readonly dataPlane: DataPlaneClient,
+  ) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const args = context.switchToRpc().getData<ConsumerToolArguments & Record<string, unknown>>();
+    const resolved = this.resolveRows(args).then(
+      (rows) => ({ rows }),
+      (error: unknown) => ({ error }),
+    );
+    return from(resolved).pipe(
+      switchMap((outcome) => {
+        if ('error' in outcome) return of(toolErrorResult(outcome.error, this.logger));
+        for (const key of ['abstract_data', 'resource_url', 'body_data', 'column_mapping']) delete args[key];
+        args.rows = outcome.rows;
+        return next.handle().pipe(reportToolErrors());
+      }),
+    );
+  }
+
+  private async resolveRows(args: ConsumerToolArguments): Promise<Row[]> {
+    const input = parseConsumerInput(args, { maxRows: this.options.limits.maxRows });
+    let body = input.body;
+    if (input.resourceUrl !== null) {
+      body = input.abstract.length === 0
+        ? []
+        : await this.dataPlane.fetchBody(input.resourceUrl, { rowIds: input.abstract.map((row) => row[ROW_ID] as number) });
+    }
+    return mergeRows(input.abstract, body, input.columnMapping);
+  }
+}

@@ -1,0 +1,134 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { S2SP_OPTIONS } from '../config/s2sp.constants';
+import type { ResolvedS2spOptions } from '../config/s2sp-options';
+import { isRow, Row, ROW_ID } from '../protocol/row';
+import { S2spToolError } from '../protocol/s2sp-error';
+
+export interface FetchBodyRequest {
+  rowIds: number[];
+  columns?: string[];
+  /** Cuts the fetch short, e.g. when the caller's deadline passes first. */
+  signal?: AbortSignal;
+  /** Overrides the configured timeout when a smaller budget is left. */
+  timeoutMs?: number;
+}
+
+/**
+ * The consumer side of the data plane: fetches body rows from a resource
+ * server, only from allowlisted origins. Error messages name the origin, never
+ * the resource_url, because the URL is itself the capability.
+ */
+@Injectable()
+export class DataPlaneClient {
+  constructor(@Inject(S2SP_OPTIONS) private readonly options: ResolvedS2spOptions) {}
+
+  async fetchBody(resourceUrl: string, request: FetchBodyRequest): Promise<Row[]> {
+    const url = this.allowedUrl(resourceUrl);
+    // A caller's remaining budget may be fractional or already spent.
+    const timeoutMs = Math.max(0, Math.ceil(Math.min(request.timeoutMs ?? this.options.fetchTimeoutMs, this.options.fetchTimeoutMs)));
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
+
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ row_ids: request.rowIds, ...(request.columns ? { columns: request.columns } : {}) }),
+        signal,
+        redirect: 'error',
+      });
+    } catch {
+      if (timeout.aborted) throw new S2spToolError(`The data-plane fetch from ${url.origin} timed out after ${timeoutMs} ms.`);
+      if (request.signal?.aborted) throw new S2spToolError(`The data-plane fetch from ${url.origin} was cancelled.`);
+      throw new S2spToolError(`Could not reach the resource server at ${url.origin}.`);
+    }
+    const payload = await this.readJson(response, url.origin, signal);
+    if (!response.ok) throw this.fetchRefused(response.status, payload, url);
+    return this.bodyRows(payload, url.origin);
+  }
+
+  private allowedUrl(resourceUrl: string): URL {
+    let url: URL;
+    try {
+      url = new URL(resourceUrl);
+    } catch {
+      throw new S2spToolError('resource_url is not a valid URL.');
+    }
+    if (!this.options.allowedResourceOrigins.includes(url.origin)) {
+      throw new S2spToolError(
+        `resource_url points to ${url.origin}, which is not an allowed resource server for this consumer.`,
+      );
+    }
+    return url;
+  }
+
+  private async readJson(response: Response, origin: string, signal: AbortSignal): Promise<unknown> {
+    const declared = Number(response.headers.get('content-length') ?? '0');
+    const limit = this.options.limits.maxResponseBytes;
+    if (declared > limit) {
+      await response.body?.cancel().catch(() => undefined);
+      throw new S2spToolError(`The resource server at ${origin} sent more than ${limit} bytes.`);
+    }
+    let text: string;
+    try {
+      text = await readLimited(response, limit, origin);
+    } catch (error) {
+      if (error instanceof S2spToolError) throw error;
+      if (signal.aborted) throw new S2spToolError(`The data-plane fetch from ${origin} timed out or was cancelled.`);
+      throw new S2spToolError(`The connection to the resource server at ${origin} broke while reading.`);
+    }
+    try {
+      return JSON.parse(text);
+    } catch {
+      return undefined;
+    }
+  }
+
+  private fetchRefused(status: number, payload: unknown, url: URL): S2spToolError {
+    const origin = url.origin;
+    if (status === 404 || status === 410) {
+      return new S2spToolError(
+        `The resource server at ${origin} no longer holds this resource: resource_urls are single-use and expire. Call the resource tool again for a fresh one.`,
+      );
+    }
+    // The server may echo the URL back; the token in it must not reach the model.
+    const token = url.pathname.slice(url.pathname.lastIndexOf('/') + 1);
+    const reason = token.length > 0 ? errorMessageOf(payload)?.split(token).join('…') : errorMessageOf(payload);
+    return new S2spToolError(`The resource server at ${origin} refused the fetch (HTTP ${status})${reason ? `: ${reason}` : '.'}`);
+  }
+
+  private bodyRows(payload: unknown, origin: string): Row[] {
+    const body = isRow(payload) ? payload.body : undefined;
+    if (!Array.isArray(body) || !body.every((row) => isRow(row) && Number.isInteger(row[ROW_ID]))) {
+      throw new S2spToolError(`The resource server at ${origin} answered with something other than S2SP body rows.`);
+    }
+    return body as Row[];
+  }
+}
+
+/** Reads a response body as text, refusing to buffer more than `limit` bytes. */
+async function readLimited(response: Response, limit: number, origin: string): Promise<string> {
+  if (!response.body) return '';
+  const decoder = new TextDecoder();
+  let size = 0;
+  let text = '';
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    if (size > limit) {
+      await response.body.cancel().catch(() => undefined);
+      throw new S2spToolError(`The resource server at ${origin} answered with more than ${limit} bytes.`);
+    }
+    text += decoder.decode(chunk, { stream: true });
+  }
+  return text + decoder.decode();
+}
+
+/** The error text of an S2SP (`{error:{message}}`) or Python SDK (`{error:"…"}`) error body. */
+function errorMessageOf(payload: unknown): string | undefined {
+  if (!isRow(payload)) return undefined;
+  const error = payload.error;
+  if (typeof error === 'string') return error.slice(0, 300);
+  if (isRow(error) && typeof error.message === 'string') return error.message.slice(0, 300);
+  return undefined;
+}

@@ -1,0 +1,46 @@
+import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
+import { Tool, type ToolAnnotations } from '@rekog/mcp-nest';
+import { z } from 'zod';
+import { ConsumerToolInterceptor } from './consumer-tool.interceptor';
+
+export interface S2spConsumerToolOptions {
+  /** MCP tool name; defaults to the method name. */
+  name?: string;
+  description: string;
+  /** Extra parameters of your own, next to the four S2SP strings. */
+  parameters?: z.ZodObject;
+  annotations?: ToolAnnotations;
+}
+
+export const S2SP_CONSUMER_TOOL = 's2sp:consumer-tool';
+
+const S2SP_CONSUMER_GUIDE =
+  '\n\nS2SP consumer: pass abstract_data (the JSON array of abstract rows you selected, with their _row_id) and ' +
+  'either resource_url (async mode: this server fetches the body directly) or body_data (sync mode: the body rows). ' +
+  'Optional column_mapping (JSON object) renames columns. The tool receives the merged rows.';
+
+export const s2spConsumerParameters = {
+  abstract_data: z.string().describe('JSON array of the abstract rows to process, each with its _row_id.'),
+  resource_url: z.string().optional().describe('Async mode: the resource_url from the resource tool.'),
+  body_data: z.string().optional().describe('Sync mode: JSON array of body rows, each with its _row_id.'),
+  column_mapping: z.string().optional().describe('JSON object renaming columns, e.g. {"areaDesc": "area"}.'),
+};
+
+/**
+ * Marks a provider method as an S2SP consumer tool. The method's payload gets
+ * `rows`: the abstract rows merged with their body by `_row_id`, renamed per
+ * column_mapping, in the order the agent selected them.
+ */
+export function S2spConsumerTool(options: S2spConsumerToolOptions): MethodDecorator {
+  const parameters = (options.parameters ?? z.object({})).extend(s2spConsumerParameters);
+  return applyDecorators(
+    SetMetadata(S2SP_CONSUMER_TOOL, options),
+    Tool({
+      name: options.name,
+      description: options.description.trim() + S2SP_CONSUMER_GUIDE,
+      parameters,
+      annotations: options.annotations,
+    }),
+    UseInterceptors(ConsumerToolInterceptor),
+  );
+}

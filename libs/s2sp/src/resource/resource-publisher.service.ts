@@ -1,0 +1,31 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { S2SP_OPTIONS } from '../config/s2sp.constants';
+import type { ResolvedS2spOptions } from '../config/s2sp-options';
+import { generateResourceToken, hashResourceToken, resourceUrlFor } from '../protocol/resource-token';
+import type { SplitResult } from '../protocol/split-rows';
+import { RESOURCE_STORE, type ResourceStore } from '../store/resource-store.interface';
+
+/** Caches the body of an async-mode result and issues its single-use resource_url. */
+@Injectable()
+export class ResourcePublisher {
+  constructor(
+    @Inject(S2SP_OPTIONS) private readonly options: ResolvedS2spOptions,
+    @Inject(RESOURCE_STORE) private readonly store: ResourceStore,
+  ) {}
+
+  async publish(toolName: string, split: SplitResult, caller: string | null): Promise<string> {
+    const baseUrl = this.options.publicBaseUrl();
+    const token = generateResourceToken();
+    await this.store.save({
+      tokenHash: hashResourceToken(token),
+      toolName,
+      columns: split.columns,
+      abstractDomains: split.abstractDomains,
+      bodyDomains: split.bodyDomains,
+      rows: split.body,
+      caller,
+      expiresAt: new Date(Date.now() + this.options.resourceTtlMs),
+    });
+    return resourceUrlFor(baseUrl, token);
+  }
+}

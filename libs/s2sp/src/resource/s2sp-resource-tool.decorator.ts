@@ -1,0 +1,54 @@
+import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
+import { Tool, type ToolAnnotations } from '@rekog/mcp-nest';
+import { z } from 'zod';
+import { resourceToolOutputSchema } from '../protocol/s2sp-payload';
+import { ResourceToolInterceptor } from './resource-tool.interceptor';
+
+export interface S2spResourceToolOptions {
+  /** MCP tool name; defaults to the method name. */
+  name?: string;
+  description: string;
+  /** The method's own parameters. S2SP adds `abstract_domains` and `mode`. */
+  parameters?: z.ZodObject;
+  annotations?: ToolAnnotations;
+}
+
+export const S2SP_RESOURCE_TOOL = 's2sp:resource-tool';
+
+const S2SP_RESOURCE_GUIDE =
+  '\n\nS2SP: set abstract_domains to ONLY the columns you need to filter or reason ' +
+  '(comma-separated, or a JSON array string); pick as few as possible, since every column costs tokens. ' +
+  'You then get those columns plus _row_id per row; the other columns stay on the data plane. ' +
+  'mode="async" (default) returns a single-use resource_url to hand to a consumer tool together with the abstract rows you selected; ' +
+  'mode="sync" returns the body inline for your SDK layer. Omit abstract_domains for a plain result with every column.';
+
+export const s2spResourceParameters = {
+  abstract_domains: z
+    .string()
+    .optional()
+    .describe('Columns to return to you (control plane), e.g. "event,severity". Omit for a plain MCP result.'),
+  mode: z
+    .enum(['async', 'sync'])
+    .optional()
+    .describe('"async" (default): body cached behind resource_url. "sync": body returned inline.'),
+};
+
+/**
+ * Marks a provider method that returns rows (an array of objects) as an S2SP
+ * resource tool: an MCP tool whose result can be split into an abstract for
+ * the model and a body that travels server to server.
+ */
+export function S2spResourceTool(options: S2spResourceToolOptions): MethodDecorator {
+  const parameters = (options.parameters ?? z.object({})).extend(s2spResourceParameters);
+  return applyDecorators(
+    SetMetadata(S2SP_RESOURCE_TOOL, options),
+    Tool({
+      name: options.name,
+      description: options.description.trim() + S2SP_RESOURCE_GUIDE,
+      parameters,
+      outputSchema: resourceToolOutputSchema,
+      annotations: { readOnlyHint: true, ...options.annotations },
+    }),
+    UseInterceptors(ResourceToolInterceptor),
+  );
+}

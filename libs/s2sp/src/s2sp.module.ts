@@ -1,0 +1,83 @@
+import { DynamicModule, Module, Provider } from '@nestjs/common';
+import { ConsumerToolInterceptor } from './consumer/consumer-tool.interceptor';
+import { DataPlaneClient } from './consumer/data-plane-client.service';
+import { S2SP_DATABASE, S2SP_OPTIONS, S2SP_RAW_OPTIONS } from './config/s2sp.constants';
+import { resolveS2spOptions, type ResolvedS2spOptions, type ResourceStoreProvider, type S2spModuleAsyncOptions, type S2spModuleOptions } from './config/s2sp-options';
+import { DataPlaneController } from './data-plane/data-plane.controller';
+import { DataPlaneService } from './data-plane/data-plane.service';
+import { ExpiredResourceSweeper } from './data-plane/expired-resource-sweeper';
+import { S2spDatabaseLifecycle } from './persistence/database-lifecycle';
+import { openS2spDatabase, type S2spDatabase } from './persistence/database';
+import { ResourcePublisher } from './resource/resource-publisher.service';
+import { ResourceToolInterceptor } from './resource/resource-tool.interceptor';
+import { PrismaResourceStore } from './store/prisma-resource-store';
+import { RESOURCE_STORE } from './store/resource-store.interface';
+
+/**
+ * S2SP for a Nest app: the resource/consumer tool interceptors, the data plane
+ * (`POST /s2sp/data/:token`, `GET /s2sp/health`) and its store. Global, so
+ * @McpController classes anywhere in the app can use the S2SP decorators.
+ */
+@Module({})
+export class S2spModule {
+  static forRoot(options: S2spModuleOptions = {}): DynamicModule {
+    return S2spModule.build({ provide: S2SP_RAW_OPTIONS, useValue: options }, options.resourceStore, []);
+  }
+
+  static forRootAsync(options: S2spModuleAsyncOptions): DynamicModule {
+    const raw: Provider = { provide: S2SP_RAW_OPTIONS, useFactory: options.useFactory, inject: options.inject ?? [] };
+    return S2spModule.build(raw, options.resourceStore, options.imports ?? [], options.extraProviders);
+  }
+
+  private static build(
+    rawOptions: Provider,
+    customStore: ResourceStoreProvider | undefined,
+    imports: NonNullable<DynamicModule['imports']>,
+    extraProviders: Provider[] = [],
+  ): DynamicModule {
+    const storeProviders: Provider[] = customStore
+      ? [{ provide: RESOURCE_STORE, ...customStore } as Provider]
+      : [
+          {
+            provide: S2SP_DATABASE,
+            useFactory: (options: ResolvedS2spOptions) =>
+              openS2spDatabase({ databaseUrl: options.database.url, dataDir: options.database.dataDir }),
+            inject: [S2SP_OPTIONS],
+          },
+          S2spDatabaseLifecycle,
+          {
+            provide: RESOURCE_STORE,
+            useFactory: (database: S2spDatabase) => new PrismaResourceStore(database.client),
+            inject: [S2SP_DATABASE],
+          },
+        ];
+    return {
+      module: S2spModule,
+      global: true,
+      imports,
+      controllers: [DataPlaneController],
+      providers: [
+        rawOptions,
+        { provide: S2SP_OPTIONS, useFactory: resolveS2spOptions, inject: [S2SP_RAW_OPTIONS] },
+        ...storeProviders,
+        ...extraProviders,
+        ResourcePublisher,
+        ResourceToolInterceptor,
+        DataPlaneClient,
+        ConsumerToolInterceptor,
+        DataPlaneService,
+        ExpiredResourceSweeper,
+      ],
+      exports: [
+        S2SP_OPTIONS,
+        RESOURCE_STORE,
+        ResourcePublisher,
+        ResourceToolInterceptor,
+        DataPlaneClient,
+        ConsumerToolInterceptor,
+        DataPlaneService,
+        ExpiredResourceSweeper,
+      ],
+    };
+  }
+}
