@@ -1,0 +1,41 @@
+import { Payload } from '@nestjs/microservices';
+import { McpController } from '@rekog/mcp-nest';
+import { S2spConsumerTool, S2spToolError, type S2spConsumerPayload, type ToolResult } from '@s2sp/core';
+import { z } from 'zod';
+import { countBy, renderBarChartSvg } from './chart/bar-chart';
+
+const drawChartParameters = z.object({
+  group_by: z.string().min(1).max(256).optional().describe('Column to count rows by. Default "event".'),
+  title: z.string().max(200).optional().describe('Chart title.'),
+});
+
+type DrawChartPayload = S2spConsumerPayload<z.infer<typeof drawChartParameters>>;
+
+@McpController()
+export class ChartController {
+  @S2spConsumerTool({
+    name: 'draw_chart',
+    description: 'Draws an SVG bar chart counting the given rows by one column (default "event").',
+    parameters: drawChartParameters,
+  })
+  async drawChart(@Payload() payload: DrawChartPayload): Promise<ToolResult> {
+    const column = payload.group_by ?? 'event';
+    const { rows } = payload;
+    if (rows.length > 0 && !rows.some((row) => Object.prototype.hasOwnProperty.call(row, column))) {
+      const available = [...new Set(rows.flatMap((row) => Object.keys(row)))].join(', ');
+      throw new S2spToolError(`No row has a column "${column}" to group by. Columns: ${available}.`);
+    }
+    const counts = countBy(rows, column);
+    const title = payload.title ?? `Rows by ${column}`;
+    const svg = await renderBarChartSvg(counts, { title, xLabel: column });
+    const summary =
+      `Charted ${rows.length} row${rows.length === 1 ? '' : 's'} by ${column} in ${counts.length} bar${counts.length === 1 ? '' : 's'}: ` +
+      counts.map((entry) => `${entry.value} ${entry.count}`).join(', ') + '.';
+    return {
+      content: [
+        { type: 'image', data: Buffer.from(svg, 'utf8').toString('base64'), mimeType: 'image/svg+xml' },
+        { type: 'text', text: summary },
+      ],
+    };
+  }
+}

@@ -1,0 +1,15 @@
+import { serveMcp, type RunningMcpServer } from '@s2sp/core';
+import type { StatsServerConfig } from './stats-server.config';
+import { StatsServerModule } from './stats-server.module';
+
+/** Starts the stats consumer server: MCP tool draw_chart. */
+export function startStatsServer(config: StatsServerConfig): Promise<RunningMcpServer> {
+  return serveMcp(StatsServerModule.forRoot(config), {
+    name: 'stats-server',
+    version: '0.1.0',
+    host: config.host,
+    port: config.port,
+    transport: config.transport,
+    instructions: 'Charts for rows handed over by S2SP: pass abstract rows and a resource_url (or body_data).',
+  });
+}

@@ -1,0 +1,28 @@
+import { envInt, envOptional, envString } from '@s2sp/core';
+
+export interface WeatherServerConfig {
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  /** Base of issued resource_urls; defaults to the address the server listens on. */
+  publicBaseUrl?: string;
+  transport: 'http' | 'stdio';
+  /** `postgresql://…` for a real server; unset for embedded PGlite in dataDir. */
+  databaseUrl?: string;
+  dataDir: string;
+  resourceTtlMs: number;
+  sweepIntervalMs: number;
+}
+
+export function weatherConfigFromEnv(transport: 'http' | 'stdio' = 'http'): WeatherServerConfig {
+  return {
+    host: envString('WEATHER_HOST', '127.0.0.1'),
+    port: envInt('WEATHER_PORT', 3101, { max: 65535 }),
+    publicBaseUrl: envOptional('WEATHER_PUBLIC_URL'),
+    transport,
+    databaseUrl: envOptional('DATABASE_URL'),
+    dataDir: envString('WEATHER_DATA_DIR', '.data/weather-server'),
+    resourceTtlMs: envInt('S2SP_RESOURCE_TTL_MS', 10 * 60 * 1000, { min: 1 }),
+    sweepIntervalMs: envInt('S2SP_SWEEP_INTERVAL_MS', 60 * 1000),
+  };
+}

@@ -1,0 +1,25 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { S2spModule } from '@s2sp/core';
+import { AlertCatalog } from './alerts/alert-catalog';
+import { AlertsController } from './alerts.controller';
+import type { WeatherServerConfig } from './weather-server.config';
+
+@Module({})
+export class WeatherServerModule {
+  /** `publicBaseUrl` is read lazily so a server on port 0 can fill it in once it listens. */
+  static forRoot(config: WeatherServerConfig, publicBaseUrl: () => string): DynamicModule {
+    return {
+      module: WeatherServerModule,
+      imports: [
+        S2spModule.forRoot({
+          publicBaseUrl,
+          resourceTtlMs: config.resourceTtlMs,
+          sweepIntervalMs: config.sweepIntervalMs,
+          database: { url: config.databaseUrl, dataDir: config.dataDir },
+        }),
+      ],
+      controllers: [AlertsController],
+      providers: [AlertCatalog],
+    };
+  }
+}

@@ -1,0 +1,18 @@
+import { serveMcp, type RunningMcpServer } from '@s2sp/core';
+import type { WeatherServerConfig } from './weather-server.config';
+import { WeatherServerModule } from './weather-server.module';
+
+/** Starts the weather resource server: MCP tool get_alerts plus its S2SP data plane. */
+export async function startWeatherServer(config: WeatherServerConfig): Promise<RunningMcpServer> {
+  let listeningUrl = '';
+  const running = await serveMcp(WeatherServerModule.forRoot(config, () => config.publicBaseUrl ?? listeningUrl), {
+    name: 'weather-server',
+    version: '0.1.0',
+    host: config.host,
+    port: config.port,
+    transport: config.transport,
+    instructions: 'National Weather Service alerts as an S2SP resource server.',
+  });
+  listeningUrl = running.url;
+  return running;
+}
