@@ -1,0 +1,105 @@
+import { Metadata, status as GrpcStatus } from '@grpc/grpc-js';
+import { JsonRpcError, type JsonRpcErrorData } from './json-rpc-error';
+import { JsonRpcErrorCode } from './json-rpc-error-codes';
+
+/**
+ * Trailing-metadata keys an internal service may set to refine the JSON-RPC error
+ * the gateway produces. Agents should use these names when failing a call.
+ */
+export const GRPC_ERROR_METADATA = {
+  /** Platform code to use instead of the default for the status (1000-1999 for FAILED_PRECONDITION / ABORTED, 4003 for PERMISSION_DENIED). */
+  ERROR_CODE: 'x-s2sp-error-code',
+  RECOVERY_HINT: 'x-s2sp-recovery-hint',
+  /** Which hop ran out of time, for DEADLINE_EXCEEDED. */
+  DEADLINE_HOP: 'x-s2sp-deadline-hop',
+  /** Seconds to wait, for RESOURCE_EXHAUSTED. */
+  RETRY_AFTER: 'retry-after',
+  TRACE_ID: 'x-trace-id',
+  TRACEPARENT: 'traceparent',
+} as const;
+
+const DEFAULT_RETRY_AFTER_SECONDS = 1;
+
+/**
+ * Maps a gRPC status from an internal call to the JSON-RPC error the client sees.
+ * `details` reaches the client only for statuses whose details are meant for the
+ * caller (bad arguments, auth, quota, precondition); INTERNAL, UNKNOWN, DATA_LOSS
+ * and the rest become a bare -32603.
+ */
+export function grpcStatusToJsonRpc(status: GrpcStatus, details?: string, metadata?: Metadata): JsonRpcError {
+  const meta = readMetadata(metadata);
+  const base: JsonRpcErrorData = {};
+  if (meta.traceId) base.trace_id = meta.traceId;
+  if (meta.recoveryHint) base.recovery_hint = meta.recoveryHint;
+  const reason = details?.trim() ? { reason: details.trim() } : {};
+
+  switch (status) {
+    case GrpcStatus.INVALID_ARGUMENT:
+    case GrpcStatus.NOT_FOUND:
+      return new JsonRpcError(JsonRpcErrorCode.INVALID_PARAMS, undefined, { ...base, ...reason });
+    case GrpcStatus.DEADLINE_EXCEEDED:
+      return JsonRpcError.deadlineExceeded(meta.deadlineHop ?? 'upstream', base);
+    case GrpcStatus.UNAUTHENTICATED:
+      return JsonRpcError.unauthenticated(undefined, { ...base, ...reason });
+    case GrpcStatus.PERMISSION_DENIED:
+      return meta.errorCode === JsonRpcErrorCode.APPROVAL_REQUIRED
+        ? JsonRpcError.approvalRequired({ ...base, ...reason })
+        : JsonRpcError.insufficientScope([], { ...base, ...reason });
+    case GrpcStatus.RESOURCE_EXHAUSTED:
+      return JsonRpcError.rateLimited(meta.retryAfter ?? DEFAULT_RETRY_AFTER_SECONDS, { ...base, ...reason });
+    case GrpcStatus.UNAVAILABLE:
+      return JsonRpcError.upstreamUnavailable(base);
+    case GrpcStatus.FAILED_PRECONDITION:
+    case GrpcStatus.ABORTED: {
+      const fallback =
+        status === GrpcStatus.FAILED_PRECONDITION ? JsonRpcErrorCode.PRECONDITION_FAILED : JsonRpcErrorCode.EXECUTION_ABORTED;
+      const code = meta.errorCode !== undefined && meta.errorCode >= 1000 && meta.errorCode <= 1999 ? meta.errorCode : fallback;
+      const message = details?.trim() || (status === GrpcStatus.ABORTED ? 'Agent execution aborted' : 'Agent precondition failed');
+      return new JsonRpcError(code, message, base);
+    }
+    default:
+      return new JsonRpcError(JsonRpcErrorCode.INTERNAL_ERROR, undefined, base);
+  }
+}
+
+/** True for errors produced by @grpc/grpc-js clients (ServiceError / StatusObject shape). */
+export function isGrpcServiceError(error: unknown): error is { code: GrpcStatus; details?: string; metadata?: Metadata } {
+  if (error === null || typeof error !== 'object') return false;
+  const candidate = error as { code?: unknown; metadata?: { get?: unknown } };
+  // Duck-typed: a second copy of @grpc/grpc-js in node_modules would defeat instanceof.
+  return (
+    typeof candidate.code === 'number' &&
+    Number.isInteger(candidate.code) &&
+    candidate.code >= 0 &&
+    candidate.code <= 16 &&
+    typeof candidate.metadata?.get === 'function'
+  );
+}
+
+interface ErrorMetadata {
+  errorCode?: number;
+  recoveryHint?: string;
+  deadlineHop?: string;
+  retryAfter?: number;
+  traceId?: string;
+}
+
+function readMetadata(metadata: Metadata | undefined): ErrorMetadata {
+  if (!metadata) return {};
+  const text = (key: string): string | undefined => {
+    const [value] = metadata.get(key);
+    return typeof value === 'string' && value.trim() ? value.trim() : undefined;
+  };
+  const integer = (key: string): number | undefined => {
+    const value = text(key);
+    return value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined;
+  };
+  const traceparent = /^[0-9a-f]{2}-([0-9a-f]{32})-/.exec(text(GRPC_ERROR_METADATA.TRACEPARENT) ?? '');
+  return {
+    errorCode: integer(GRPC_ERROR_METADATA.ERROR_CODE),
+    recoveryHint: text(GRPC_ERROR_METADATA.RECOVERY_HINT),
+    deadlineHop: text(GRPC_ERROR_METADATA.DEADLINE_HOP),
+    retryAfter: integer(GRPC_ERROR_METADATA.RETRY_AFTER),
+    traceId: text(GRPC_ERROR_METADATA.TRACE_ID) ?? traceparent?.[1],
+  };
+}

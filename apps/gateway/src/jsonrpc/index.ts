@@ -1,0 +1,17 @@
+export * from './json-rpc.types';
+export * from './json-rpc-error-codes';
+export * from './recovery-hint';
+export * from './json-rpc-error';
+export * from './json-rpc-call-context';
+export * from './json-rpc-method.decorator';
+export * from './json-rpc-module-options';
+export * from './json-rpc.module';
+export * from './json-rpc-method-registry';
+export * from './json-rpc-dispatcher';
+export * from './grpc-status-to-json-rpc';
+export * from './to-json-rpc-error';
+export * from './bounded-concurrency';
+export { DEADLINE_HEADER, DEADLINE_PARAM } from './call-deadline';
+export * from './openrpc/json-schema';
+export * from './openrpc/openrpc-document';
+export { RPC_DISCOVER } from './openrpc/rpc-discover.handler';

@@ -1,0 +1,95 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { DEADLINE_PARAM, readDeadlineParam, resolveCallDeadline, type ExchangeDeadline } from './call-deadline';
+import type { JsonRpcCallContext, JsonRpcTransportContext } from './json-rpc-call-context';
+import { JsonRpcError } from './json-rpc-error';
+import { JSON_RPC_MODULE_OPTIONS, type ResolvedJsonRpcModuleOptions } from './json-rpc-module-options';
+import { JsonRpcMethodRegistry, type RegisteredJsonRpcMethod } from './json-rpc-method-registry';
+import type { JsonRpcId, JsonRpcRequest, JsonRpcResponse } from './json-rpc.types';
+import { bindParams } from './params-binder';
+import { isNotification } from './request-envelope';
+import { toJsonRpcError } from './to-json-rpc-error';
+
+/** Everything one call needs to know about the HTTP exchange that carried it. */
+export interface CallExchange {
+  transport: JsonRpcTransportContext;
+  deadline: ExchangeDeadline;
+  traceId: string | undefined;
+}
+
+/** Runs one valid request: method lookup, deadline, params binding, handler, error mapping. */
+@Injectable()
+export class JsonRpcCallExecutor {
+  private readonly logger = new Logger('JsonRpc');
+
+  constructor(
+    private readonly registry: JsonRpcMethodRegistry,
+    @Inject(JSON_RPC_MODULE_OPTIONS) private readonly options: ResolvedJsonRpcModuleOptions,
+  ) {}
+
+  /** The response for a call, or undefined for a notification (which never gets one, even on error). */
+  async execute(request: JsonRpcRequest, exchange: CallExchange): Promise<JsonRpcResponse | undefined> {
+    const id: JsonRpcId = request.id ?? null;
+    try {
+      const result = await this.run(request, exchange);
+      return isNotification(request) ? undefined : { jsonrpc: '2.0', result: result ?? null, id };
+    } catch (exception) {
+      const { error, expected } = toJsonRpcError(exception);
+      if (!expected) this.logger.error(`${request.method} failed`, exception instanceof Error ? exception.stack : exception);
+      return isNotification(request) ? undefined : { jsonrpc: '2.0', error: error.toErrorObject(exchange.traceId), id };
+    }
+  }
+
+  private async run(request: JsonRpcRequest, exchange: CallExchange): Promise<unknown> {
+    const method = this.registry.get(request.method);
+    if (!method) throw JsonRpcError.methodNotFound();
+    const deadline = resolveCallDeadline(exchange.deadline, readDeadlineParam(request.params), this.options);
+    if (deadline <= Date.now()) throw JsonRpcError.deadlineExceeded('gateway.admission', { deadline_ms: deadline });
+    const params = await bindParams(method.metadata, withoutDeadline(request.params));
+    return this.invokeWithin(method, params, request, exchange, deadline);
+  }
+
+  private async invokeWithin(
+    method: RegisteredJsonRpcMethod,
+    params: unknown,
+    request: JsonRpcRequest,
+    exchange: CallExchange,
+    deadline: number,
+  ): Promise<unknown> {
+    const controller = new AbortController();
+    const expired = JsonRpcError.deadlineExceeded('gateway.handler', { deadline_ms: deadline });
+    const timer = setTimeout(() => controller.abort(expired), Math.max(0, deadline - Date.now()));
+    const onClientGone = (): void => controller.abort(JsonRpcError.internalError());
+    if (exchange.transport.signal?.aborted) onClientGone();
+    else exchange.transport.signal?.addEventListener('abort', onClientGone, { once: true });
+    const ctx: JsonRpcCallContext = {
+      method: request.method,
+      id: request.id,
+      isNotification: isNotification(request),
+      headers: exchange.transport.headers,
+      caller: exchange.transport.caller,
+      signal: controller.signal,
+      deadline,
+      traceId: exchange.traceId,
+      remainingMs: () => Math.max(0, deadline - Date.now()),
+    };
+    const aborted = new Promise<never>((_, reject) =>
+      controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true }),
+    );
+    try {
+      // The handler is not awaited past the deadline; it learns about it through ctx.signal.
+      return await Promise.race([method.invoke(params, ctx), aborted]);
+    } finally {
+      clearTimeout(timer);
+      exchange.transport.signal?.removeEventListener('abort', onClientGone);
+    }
+  }
+}
+
+/** deadline_ms belongs to the gateway (chapter 4.2.2), not to the method's params. */
+function withoutDeadline(params: JsonRpcRequest['params']): JsonRpcRequest['params'] {
+  if (params === undefined || Array.isArray(params) || !Object.prototype.hasOwnProperty.call(params, DEADLINE_PARAM)) {
+    return params;
+  }
+  const { [DEADLINE_PARAM]: _deadline, ...rest } = params;
+  return rest;
+}

@@ -1,0 +1,68 @@
+/**
+ * The unified error code space of chapter 4.2.3. The five standard codes are the
+ * JSON-RPC 2.0 ones; -32000..-32099 are implementation-defined server errors;
+ * positive codes are the platform's application errors, grouped by thousand.
+ */
+export const JsonRpcErrorCode = {
+  PARSE_ERROR: -32700,
+  INVALID_REQUEST: -32600,
+  METHOD_NOT_FOUND: -32601,
+  INVALID_PARAMS: -32602,
+  INTERNAL_ERROR: -32603,
+
+  DEADLINE_EXCEEDED: -32000,
+  UPSTREAM_UNAVAILABLE: -32001,
+
+  // 1000-1999 agent execution
+  AGENT_EXECUTION_FAILED: 1000,
+  STEP_LIMIT_EXCEEDED: 1001,
+  TOOL_FAILURE: 1002,
+  RECURSION_DEPTH_EXCEEDED: 1003,
+  PRECONDITION_FAILED: 1004,
+  EXECUTION_ABORTED: 1005,
+  // 2000-2999 retrieval
+  RETRIEVAL_FAILED: 2000,
+  // 3000-3999 memory
+  MEMORY_WRITE_REJECTED: 3000,
+  // 4000-4999 authorization
+  UNAUTHENTICATED: 4001,
+  INSUFFICIENT_SCOPE: 4002,
+  APPROVAL_REQUIRED: 4003,
+  // 5000-5999 rate / quota
+  RATE_LIMITED: 5001,
+  TOKEN_BUDGET_EXHAUSTED: 5002,
+} as const;
+
+export type ErrorCategory =
+  | 'protocol'
+  | 'server'
+  | 'agent_execution'
+  | 'retrieval'
+  | 'memory'
+  | 'authorization'
+  | 'rate_quota'
+  | 'unclassified';
+
+export const STANDARD_ERROR_MESSAGES: Readonly<Record<number, string>> = {
+  [JsonRpcErrorCode.PARSE_ERROR]: 'Parse error',
+  [JsonRpcErrorCode.INVALID_REQUEST]: 'Invalid Request',
+  [JsonRpcErrorCode.METHOD_NOT_FOUND]: 'Method not found',
+  [JsonRpcErrorCode.INVALID_PARAMS]: 'Invalid params',
+  [JsonRpcErrorCode.INTERNAL_ERROR]: 'Internal error',
+};
+
+export function errorCategory(code: number): ErrorCategory {
+  if (code in STANDARD_ERROR_MESSAGES) return 'protocol';
+  if (code >= -32099 && code <= -32000) return 'server';
+  if (code >= 1000 && code <= 1999) return 'agent_execution';
+  if (code >= 2000 && code <= 2999) return 'retrieval';
+  if (code >= 3000 && code <= 3999) return 'memory';
+  if (code >= 4000 && code <= 4999) return 'authorization';
+  if (code >= 5000 && code <= 5999) return 'rate_quota';
+  return 'unclassified';
+}
+
+/** Application codes are everything outside the five JSON-RPC standard codes; they carry a recovery hint. */
+export function isApplicationCode(code: number): boolean {
+  return errorCategory(code) !== 'protocol';
+}

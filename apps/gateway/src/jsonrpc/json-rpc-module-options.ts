@@ -1,0 +1,62 @@
+import type { FactoryProvider, ModuleMetadata } from '@nestjs/common';
+import type { OpenRpcInfo } from './openrpc/openrpc-document';
+
+export interface JsonRpcModuleOptions {
+  /** Most requests accepted in one batch (chapter 4.2.4 B_max). Default 50. */
+  maxBatchSize?: number;
+  /** Most calls of one batch running at the same time. Default 8. */
+  batchConcurrency?: number;
+  /** Largest accepted HTTP body in bytes. Default 1 MiB. */
+  maxBodyBytes?: number;
+  /** Deadline given to a call that names none, in ms from arrival. Default 30 000. */
+  defaultDeadlineMs?: number;
+  /** Furthest deadline a caller may ask for, in ms from arrival. Default 120 000. */
+  maxDeadlineMs?: number;
+  /** info block of the rpc.discover document. */
+  info?: OpenRpcInfo;
+}
+
+export type ResolvedJsonRpcModuleOptions = Readonly<Required<JsonRpcModuleOptions>>;
+
+type NumericOption = Exclude<keyof JsonRpcModuleOptions, 'info'>;
+const NUMERIC_OPTIONS: readonly NumericOption[] = [
+  'maxBatchSize',
+  'batchConcurrency',
+  'maxBodyBytes',
+  'defaultDeadlineMs',
+  'maxDeadlineMs',
+];
+
+export interface JsonRpcModuleAsyncOptions extends Pick<ModuleMetadata, 'imports'> {
+  useFactory: (...args: any[]) => JsonRpcModuleOptions | Promise<JsonRpcModuleOptions>;
+  inject?: FactoryProvider['inject'];
+}
+
+/** Injection token of the resolved options. */
+export const JSON_RPC_MODULE_OPTIONS = Symbol('JSON_RPC_MODULE_OPTIONS');
+
+export const DEFAULT_JSON_RPC_OPTIONS: ResolvedJsonRpcModuleOptions = Object.freeze({
+  maxBatchSize: 50,
+  batchConcurrency: 8,
+  maxBodyBytes: 1024 * 1024,
+  defaultDeadlineMs: 30_000,
+  maxDeadlineMs: 120_000,
+  info: Object.freeze({ title: 'S2SP gateway', version: '0.1.0' }),
+});
+
+/** Fills defaults and rejects nonsense at startup rather than on the first request. */
+export function resolveJsonRpcOptions(options: JsonRpcModuleOptions = {}): ResolvedJsonRpcModuleOptions {
+  const resolved = { ...DEFAULT_JSON_RPC_OPTIONS, info: options.info ?? DEFAULT_JSON_RPC_OPTIONS.info };
+  for (const key of NUMERIC_OPTIONS) {
+    const value = options[key];
+    if (value === undefined) continue;
+    if (!Number.isInteger(value) || value < 1) {
+      throw new RangeError(`JsonRpcModule option ${key} must be a positive integer, got ${String(value)}`);
+    }
+    resolved[key] = value;
+  }
+  if (resolved.defaultDeadlineMs > resolved.maxDeadlineMs) {
+    throw new RangeError('JsonRpcModule option defaultDeadlineMs must not exceed maxDeadlineMs');
+  }
+  return Object.freeze(resolved);
+}

@@ -1,0 +1,50 @@
+import { Module, type DynamicModule, type Provider } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { JsonRpcCallExecutor } from './json-rpc-call-executor';
+import { JsonRpcDispatcher } from './json-rpc-dispatcher';
+import { JsonRpcHttpController } from './json-rpc-http.controller';
+import { JsonRpcMethodRegistry } from './json-rpc-method-registry';
+import {
+  JSON_RPC_MODULE_OPTIONS,
+  resolveJsonRpcOptions,
+  type JsonRpcModuleAsyncOptions,
+  type JsonRpcModuleOptions,
+} from './json-rpc-module-options';
+import { RpcDiscoverHandler } from './openrpc/rpc-discover.handler';
+
+const CORE_PROVIDERS: Provider[] = [JsonRpcMethodRegistry, JsonRpcCallExecutor, JsonRpcDispatcher, RpcDiscoverHandler];
+const EXPORTS = [JsonRpcDispatcher, JsonRpcMethodRegistry, JSON_RPC_MODULE_OPTIONS];
+
+/**
+ * JSON-RPC 2.0 endpoint (POST /rpc) serving every @JsonRpcMethod found on the
+ * application's providers and controllers. Create the app with `bodyParser: false`.
+ */
+@Module({})
+export class JsonRpcModule {
+  static forRoot(options: JsonRpcModuleOptions = {}): DynamicModule {
+    return {
+      module: JsonRpcModule,
+      imports: [DiscoveryModule],
+      controllers: [JsonRpcHttpController],
+      providers: [{ provide: JSON_RPC_MODULE_OPTIONS, useValue: resolveJsonRpcOptions(options) }, ...CORE_PROVIDERS],
+      exports: EXPORTS,
+    };
+  }
+
+  static forRootAsync(options: JsonRpcModuleAsyncOptions): DynamicModule {
+    return {
+      module: JsonRpcModule,
+      imports: [DiscoveryModule, ...(options.imports ?? [])],
+      controllers: [JsonRpcHttpController],
+      providers: [
+        {
+          provide: JSON_RPC_MODULE_OPTIONS,
+          inject: options.inject ?? [],
+          useFactory: async (...args: unknown[]) => resolveJsonRpcOptions(await options.useFactory(...args)),
+        },
+        ...CORE_PROVIDERS,
+      ],
+      exports: EXPORTS,
+    };
+  }
+}

@@ -1,0 +1,33 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+/** Proto files of package s2sp.v1, relative to {@link PROTO_ROOT} (use with includeDirs). */
+export const PROTO_FILES: readonly string[] = [
+  's2sp/v1/common.proto',
+  's2sp/v1/tool.proto',
+  's2sp/v1/agent.proto',
+];
+
+const MARKER = join('proto', PROTO_FILES[0]);
+
+/**
+ * Walks up from startDir to the folder that contains proto/s2sp/v1, so the same
+ * code works from libs/contracts/src (ts source) and dist/libs/contracts/src.
+ */
+export function findProtoRoot(startDir: string = __dirname): string {
+  let dir = startDir;
+  for (;;) {
+    if (existsSync(join(dir, MARKER))) return join(dir, 'proto');
+    const parent = dirname(dir);
+    if (parent === dir) {
+      throw new Error(`S2SP proto root not found: no ${MARKER} above ${startDir}`);
+    }
+    dir = parent;
+  }
+}
+
+/** Absolute path of the folder holding s2sp/v1/*.proto. */
+export const PROTO_ROOT: string = findProtoRoot();
+
+/** Absolute paths of {@link PROTO_FILES}. */
+export const PROTO_FILE_PATHS: readonly string[] = PROTO_FILES.map((file) => join(PROTO_ROOT, file));
