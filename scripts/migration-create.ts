@@ -1,0 +1,23 @@
+// Writes a new migration folder when prisma/schema.prisma changed:
+//   npm run build && node dist/scripts/migration-create.js <name>
+import { createMigration } from '../libs/s2sp/src/persistence/schema-engine';
+
+async function main(): Promise<void> {
+  const name = process.argv[2];
+  if (!name) {
+    console.error('usage: node dist/scripts/migration-create.js <name>');
+    process.exitCode = 2;
+    return;
+  }
+  const created = await createMigration(name);
+  if (!created) {
+    console.log('migration-create: schema.prisma matches the committed migrations; nothing to do');
+    return;
+  }
+  console.log(`migration-create: wrote ${created.directory}`);
+}
+
+main().catch((error: unknown) => {
+  console.error('migration-create failed:', error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+});

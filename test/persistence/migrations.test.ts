@@ -1,0 +1,113 @@
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openS2spDatabase, type S2spDatabase } from '../../libs/s2sp/src/persistence/database';
+import { resolvePrismaPaths } from '../../libs/s2sp/src/persistence/prisma-paths';
+import { openPostgresTestDatabase, postgresSkipReason, postgresTestUrl } from '../support/databases';
+
+const { migrationsDir } = resolvePrismaPaths();
+const committed = fs
+  .readdirSync(migrationsDir, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
+  .sort();
+
+async function tableNames(db: S2spDatabase): Promise<string[]> {
+  const rows = await db.client.$queryRaw<{ table_name: string }[]>`
+    SELECT table_name::text AS table_name FROM information_schema.tables
+    WHERE table_schema = current_schema() ORDER BY table_name`;
+  return rows.map((row) => row.table_name);
+}
+
+async function assertMigrationsRecorded(db: S2spDatabase): Promise<void> {
+  const recorded = await db.client.$queryRaw<{ migration_name: string; checksum: string; finished: boolean; rolled_back: boolean }[]>`
+    SELECT migration_name, checksum, finished_at IS NOT NULL AS finished, rolled_back_at IS NOT NULL AS rolled_back
+    FROM _prisma_migrations ORDER BY migration_name`;
+  assert.deepEqual(
+    recorded.map((row) => row.migration_name),
+    committed,
+  );
+  for (const row of recorded) {
+    const sql = fs.readFileSync(path.join(migrationsDir, row.migration_name, 'migration.sql'));
+    assert.equal(row.checksum, createHash('sha256').update(sql).digest('hex'), `checksum of ${row.migration_name}`);
+    assert.equal(row.finished, true);
+    assert.equal(row.rolled_back, false);
+  }
+}
+
+describe('committed migrations', () => {
+  test('exist, with the lock file of a postgresql history', () => {
+    assert.ok(committed.length >= 1);
+    assert.match(fs.readFileSync(path.join(migrationsDir, 'migration_lock.toml'), 'utf8'), /^provider = "postgresql"$/m);
+  });
+
+  test('apply to a fresh in-memory PGlite and are recorded like prisma migrate deploy', async () => {
+    const db = await openS2spDatabase({ dataDir: ':memory:' });
+    try {
+      assert.equal(db.kind, 'pglite');
+      assert.deepEqual(db.appliedMigrations, committed);
+      assert.deepEqual(await tableNames(db), ['_prisma_migrations', 's2sp_resource', 's2sp_resource_row']);
+      await assertMigrationsRecorded(db);
+      assert.equal(await db.client.s2spResource.count(), 0);
+    } finally {
+      await db.close();
+    }
+  });
+
+  test('apply to a fresh PGlite data dir (created if missing) exactly once', async () => {
+    const parent = fs.mkdtempSync(path.join(os.tmpdir(), 's2sp-migrations-'));
+    const dataDir = path.join(parent, 'nested', 'pgdata');
+    try {
+      const first = await openS2spDatabase({ dataDir });
+      try {
+        assert.deepEqual(first.appliedMigrations, committed);
+      } finally {
+        await first.close();
+      }
+      const second = await openS2spDatabase({ dataDir });
+      try {
+        assert.deepEqual(second.appliedMigrations, []);
+        await assertMigrationsRecorded(second);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      fs.rmSync(parent, { recursive: true, force: true });
+    }
+  });
+
+  test('are not applied with migrate: false', async () => {
+    const db = await openS2spDatabase({ dataDir: ':memory:', migrate: false });
+    try {
+      assert.deepEqual(db.appliedMigrations, []);
+      assert.deepEqual(await tableNames(db), []);
+    } finally {
+      await db.close();
+    }
+  });
+
+  test('apply to a fresh PostgreSQL schema exactly once', async (t) => {
+    const db = await openPostgresTestDatabase();
+    if (!db) return t.skip(await postgresSkipReason());
+    try {
+      assert.equal(db.kind, 'postgres');
+      assert.deepEqual(db.appliedMigrations, committed);
+      assert.deepEqual(await tableNames(db), ['_prisma_migrations', 's2sp_resource', 's2sp_resource_row']);
+      const [{ schema }] = await db.client.$queryRaw<{ schema: string }[]>`SELECT current_schema()::text AS schema`;
+      assert.equal(schema, db.schema);
+      await assertMigrationsRecorded(db);
+
+      const again = await openS2spDatabase({ databaseUrl: postgresTestUrl(), schema: db.schema });
+      try {
+        assert.deepEqual(again.appliedMigrations, []);
+      } finally {
+        await again.close();
+      }
+    } finally {
+      await db.close();
+    }
+  });
+});

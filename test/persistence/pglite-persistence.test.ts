@@ -1,0 +1,41 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openS2spDatabase } from '../../libs/s2sp/src/persistence/database';
+import { PrismaResourceStore } from '../../libs/s2sp/src/store/prisma-resource-store';
+import { sampleResource } from '../support/resource-fixtures';
+
+test('a PGlite data dir keeps resources, and their consumption, across close and reopen', async () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 's2sp-pglite-'));
+  const now = new Date();
+  const resource = sampleResource({ expiresAt: new Date(now.getTime() + 60_000) });
+  try {
+    const writer = await openS2spDatabase({ dataDir });
+    const saved = await new PrismaResourceStore(writer.client).save(resource);
+    await writer.close();
+
+    const reader = await openS2spDatabase({ dataDir });
+    try {
+      assert.deepEqual(reader.appliedMigrations, []);
+      const store = new PrismaResourceStore(reader.client);
+      assert.deepEqual(await store.findLive(resource.tokenHash, now), saved);
+      const consumed = await store.consume(resource.tokenHash, { rowIds: [] }, now);
+      assert.ok(consumed);
+      assert.deepEqual(consumed.rows, resource.rows);
+    } finally {
+      await reader.close();
+    }
+
+    const third = await openS2spDatabase({ dataDir });
+    try {
+      const store = new PrismaResourceStore(third.client);
+      assert.equal(await store.consume(resource.tokenHash, { rowIds: [] }, now), null, 'consumption must persist too');
+    } finally {
+      await third.close();
+    }
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});
