@@ -1,0 +1,88 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { envInt } from '@s2sp/core';
+
+/** The processes `npm start` runs, each with the URL that answers once it is ready. */
+interface Service {
+  name: string;
+  entry: string;
+  readyUrl: string;
+}
+
+const distRoot = join(__dirname, '..');
+const weatherPort = envInt('WEATHER_PORT', 3101, { max: 65535 });
+const statsPort = envInt('STATS_PORT', 3102, { max: 65535 });
+
+const services: Service[] = [
+  { name: 'weather-server', entry: 'apps/weather-server/src/main.js', readyUrl: `http://127.0.0.1:${weatherPort}/s2sp/health` },
+  { name: 'stats-server', entry: 'apps/stats-server/src/main.js', readyUrl: `http://127.0.0.1:${statsPort}/s2sp/health` },
+];
+
+const children: ChildProcess[] = [];
+let stopping = false;
+
+function start(service: Service): ChildProcess {
+  const child = spawn(process.execPath, [join(distRoot, service.entry)], { stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
+  const prefix = (line: string) => `[${service.name}] ${line}`;
+  for (const stream of [child.stdout, child.stderr]) {
+    let pending = '';
+    stream?.on('data', (chunk: Buffer) => {
+      pending += chunk.toString('utf8');
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) process.stdout.write(prefix(line) + '\n');
+    });
+  }
+  child.on('exit', (code, signal) => {
+    if (stopping) return;
+    console.error(prefix(`exited (${signal ?? code}); stopping the stack.`));
+    void stop(1);
+  });
+  return child;
+}
+
+async function waitReady(service: Service, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(service.readyUrl);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${service.name} did not answer ${service.readyUrl} within ${timeoutMs} ms`);
+}
+
+async function stop(exitCode: number): Promise<never> {
+  stopping = true;
+  await Promise.all(
+    children.map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          child.once('exit', () => resolve());
+          child.kill('SIGTERM');
+          setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
+        }),
+    ),
+  );
+  process.exit(exitCode);
+}
+
+async function main(): Promise<void> {
+  process.on('SIGINT', () => void stop(0));
+  process.on('SIGTERM', () => void stop(0));
+  for (const service of services) children.push(start(service));
+  await Promise.all(services.map((service) => waitReady(service)));
+  console.log('S2SP stack ready:');
+  console.log(`  weather-server  MCP http://127.0.0.1:${weatherPort}/mcp  data plane http://127.0.0.1:${weatherPort}/s2sp/data`);
+  console.log(`  stats-server    MCP http://127.0.0.1:${statsPort}/mcp`);
+  console.log('Press Ctrl+C to stop.');
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : String(error));
+  void stop(1);
+});

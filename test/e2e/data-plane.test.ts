@@ -1,0 +1,103 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { RunningMcpServer } from '@s2sp/core';
+import { connectMcp, jsonOf } from '../support/mcp-client';
+import { fetchResource, startWeather } from '../support/stack';
+
+describe('data plane over HTTP', () => {
+  let weather: RunningMcpServer;
+  let agent: Client;
+
+  before(async () => {
+    weather = await startWeather();
+    agent = await connectMcp(weather.url);
+  });
+
+  after(async () => {
+    await agent?.close();
+    await weather?.close();
+  });
+
+  async function issue(abstract = 'event,severity'): Promise<{ resource_url: string; body_domains: string[]; total_rows: number }> {
+    return jsonOf(await agent.callTool({ name: 'get_alerts', arguments: { area: 'CA', abstract_domains: abstract } })) as never;
+  }
+
+  test('GET /s2sp/health answers', async () => {
+    const response = await fetch(`${weather.url}/s2sp/health`);
+    assert.equal(response.status, 200);
+    assert.deepEqual(await response.json(), { status: 'ok', protocol: 's2sp', version: '1' });
+  });
+
+  test('a Python-SDK style fetch ({"row_ids": [...]}) gets the selected rows with every body column', async () => {
+    const resource = await issue();
+    const { status, json } = await fetchResource(resource.resource_url, { row_ids: [0, 2, 5] });
+    assert.equal(status, 200);
+    assert.deepEqual(Object.keys(json), ['body', 'total_rows', 'columns_returned']);
+    assert.deepEqual(json.body.map((row: { _row_id: number }) => row._row_id), [0, 2, 5]);
+    assert.equal(json.total_rows, 3);
+    assert.deepEqual(json.columns_returned, ['_row_id', ...resource.body_domains]);
+    assert.deepEqual(Object.keys(json.body[0]), ['_row_id', ...resource.body_domains]);
+  });
+
+  test('empty or omitted lists mean all rows and all columns; columns narrows, _row_id always included', async () => {
+    const all = await issue();
+    const everything = await fetchResource(all.resource_url);
+    assert.equal(everything.status, 200);
+    assert.equal(everything.json.body.length, all.total_rows);
+
+    const narrow = await issue();
+    const some = await fetchResource(narrow.resource_url, { row_ids: [], columns: ['description'] });
+    assert.equal(some.status, 200);
+    assert.equal(some.json.body.length, narrow.total_rows);
+    assert.deepEqual(some.json.columns_returned, ['_row_id', 'description']);
+    assert.deepEqual(Object.keys(some.json.body[1]), ['_row_id', 'description']);
+  });
+
+  test('rejected requests answer stable error codes and do not consume the token', async () => {
+    const resource = await issue();
+    const cases: Array<[unknown, number, string]> = [
+      ['{"row_ids": [0,', 400, 'MALFORMED_JSON'],
+      [{ row_ids: [0.5] }, 400, 'INVALID_REQUEST'],
+      [{ row_ids: ['0'] }, 400, 'INVALID_REQUEST'],
+      [{ row_ids: [-1] }, 400, 'INVALID_REQUEST'],
+      [{ row_ids: 3 }, 400, 'INVALID_REQUEST'],
+      [{ rows: [1] }, 400, 'INVALID_REQUEST'],
+      [{ columns: ['colour'] }, 400, 'UNKNOWN_COLUMN'],
+      [{ columns: ['event'] }, 400, 'UNKNOWN_COLUMN'],
+      [{ row_ids: [100000] }, 400, 'UNKNOWN_ROW_ID'],
+      [{ row_ids: Array.from({ length: 20000 }, (_, i) => i) }, 413, 'PAYLOAD_TOO_LARGE'],
+    ];
+    for (const [body, status, code] of cases) {
+      const response = await fetchResource(resource.resource_url, body);
+      assert.equal(response.status, status, JSON.stringify(body).slice(0, 80));
+      assert.equal(response.json.error.code, code);
+      assert.equal(typeof response.json.error.message, 'string');
+      assert.ok(!JSON.stringify(response.json).includes('at '), 'no stack trace');
+    }
+    const unknownColumn = await fetchResource(resource.resource_url, { columns: ['colour'] });
+    assert.match(unknownColumn.json.error.message, /colour.*Body columns: .*description/);
+
+    const served = await fetchResource(resource.resource_url, { row_ids: [0] });
+    assert.equal(served.status, 200, 'the token survived every rejected request');
+    const replay = await fetchResource(resource.resource_url, { row_ids: [0] });
+    assert.equal(replay.status, 404);
+    assert.equal(replay.json.error.code, 'RESOURCE_NOT_FOUND');
+  });
+
+  test('unknown and malformed tokens are 404 without telling them apart', async () => {
+    for (const token of ['a'.repeat(43), 'short', '..%2F..%2Fetc']) {
+      const response = await fetchResource(`${weather.url}/s2sp/data/${token}`, {});
+      assert.equal(response.status, 404);
+      assert.equal(response.json.error.code, 'RESOURCE_NOT_FOUND');
+    }
+  });
+
+  test('a non-JSON content type is refused with 415', async () => {
+    const resource = await issue();
+    const response = await fetch(resource.resource_url, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'row_ids=1' });
+    assert.equal(response.status, 415);
+    assert.equal(((await response.json()) as { error: { code: string } }).error.code, 'UNSUPPORTED_MEDIA_TYPE');
+    assert.equal((await fetchResource(resource.resource_url)).status, 200);
+  });
+});

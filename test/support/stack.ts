@@ -1,0 +1,54 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RunningMcpServer } from '@s2sp/core';
+import { startStatsServer } from '../../apps/stats-server/src/stats-server';
+import type { StatsServerConfig } from '../../apps/stats-server/src/stats-server.config';
+import { startWeatherServer } from '../../apps/weather-server/src/weather-server';
+import type { WeatherServerConfig } from '../../apps/weather-server/src/weather-server.config';
+
+export function tempDir(prefix: string): { path: string; remove(): void } {
+  const path = mkdtempSync(join(tmpdir(), prefix));
+  return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+export function weatherConfig(overrides: Partial<WeatherServerConfig> = {}): WeatherServerConfig {
+  return {
+    host: '127.0.0.1',
+    port: 0,
+    transport: 'http',
+    dataDir: ':memory:',
+    resourceTtlMs: 10 * 60 * 1000,
+    sweepIntervalMs: 0,
+    ...overrides,
+  };
+}
+
+export function statsConfig(allowedResourceOrigins: string[], overrides: Partial<StatsServerConfig> = {}): StatsServerConfig {
+  return { host: '127.0.0.1', port: 0, transport: 'http', allowedResourceOrigins, fetchTimeoutMs: 5_000, ...overrides };
+}
+
+export function startWeather(overrides: Partial<WeatherServerConfig> = {}): Promise<RunningMcpServer> {
+  return startWeatherServer(weatherConfig(overrides));
+}
+
+export function startStats(allowedResourceOrigins: string[], overrides: Partial<StatsServerConfig> = {}): Promise<RunningMcpServer> {
+  return startStatsServer(statsConfig(allowedResourceOrigins, overrides));
+}
+
+/** POSTs a data-plane fetch the way any consumer (ours or the Python SDK's) does. */
+export async function fetchResource(resourceUrl: string, body?: unknown): Promise<{ status: number; json: any }> {
+  const response = await fetch(resourceUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = text;
+  }
+  return { status: response.status, json };
+}
