@@ -7,22 +7,14 @@
  * The rank table ships inside the js-tiktoken package, so this works offline.
  */
 import { createHash } from 'node:crypto';
-import { getEncoding, type Tiktoken } from 'js-tiktoken';
 import { DEFAULT_LIMITS } from '../../libs/s2sp/src/config/s2sp-options';
 import { parseAbstractDomains } from '../../libs/s2sp/src/protocol/abstract-domains';
 import type { Row } from '../../libs/s2sp/src/protocol/row';
 import { resourceUrlFor } from '../../libs/s2sp/src/protocol/resource-token';
 import { splitRows } from '../../libs/s2sp/src/protocol/split-rows';
+import { countTokens } from '../../libs/s2sp/src/protocol/token-count';
 
-export const ENCODING = 'o200k_base';
-
-let encoder: Tiktoken | undefined;
-
-/** Number of o200k_base tokens of `text` (no special tokens allowed or added). */
-export function countTokens(text: string): number {
-  encoder ??= getEncoding(ENCODING);
-  return encoder.encode(text).length;
-}
+export { countTokens, TOKEN_ENCODING as ENCODING } from '../../libs/s2sp/src/protocol/token-count';
 
 /**
  * A realistic resource_url: the weather server's default base URL plus a 256-bit,

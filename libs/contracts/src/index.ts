@@ -4,3 +4,4 @@ export * from './proto-loader-options';
 export * from './struct-codec';
 export * from './timestamp';
 export * from './predicate';
+export * from './grpc-error-metadata';

@@ -24,3 +24,5 @@ export * from './protocol/tool-result';
 export * from './bootstrap/serve-mcp';
 export * from './bootstrap/stderr-logger';
 export * from './config/env';
+export * from './protocol/s2sp-meta';
+export * from './protocol/token-count';

@@ -1,22 +1,9 @@
 import { Metadata, status as GrpcStatus } from '@grpc/grpc-js';
 import { JsonRpcError, type JsonRpcErrorData } from './json-rpc-error';
 import { JsonRpcErrorCode } from './json-rpc-error-codes';
+import { GRPC_ERROR_METADATA } from '@s2sp/contracts';
 
-/**
- * Trailing-metadata keys an internal service may set to refine the JSON-RPC error
- * the gateway produces. Agents should use these names when failing a call.
- */
-export const GRPC_ERROR_METADATA = {
-  /** Platform code to use instead of the default for the status (1000-1999 for FAILED_PRECONDITION / ABORTED, 4003 for PERMISSION_DENIED). */
-  ERROR_CODE: 'x-s2sp-error-code',
-  RECOVERY_HINT: 'x-s2sp-recovery-hint',
-  /** Which hop ran out of time, for DEADLINE_EXCEEDED. */
-  DEADLINE_HOP: 'x-s2sp-deadline-hop',
-  /** Seconds to wait, for RESOURCE_EXHAUSTED. */
-  RETRY_AFTER: 'retry-after',
-  TRACE_ID: 'x-trace-id',
-  TRACEPARENT: 'traceparent',
-} as const;
+export { GRPC_ERROR_METADATA };
 
 const DEFAULT_RETRY_AFTER_SECONDS = 1;
 

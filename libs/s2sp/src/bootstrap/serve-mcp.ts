@@ -13,6 +13,12 @@ export interface ServeMcpOptions {
   /** `http`: MCP over Streamable HTTP at /mcp. `stdio`: MCP over stdin/stdout, HTTP for the data plane only. */
   transport: 'http' | 'stdio';
   instructions?: string;
+  /**
+   * HTTP sessions (default true): clients keep a stream open on which the
+   * server can send notifications such as tools/list_changed. False serves
+   * every POST on its own, which scales out without sticky sessions.
+   */
+  sessions?: boolean;
   logger?: LoggerService | false;
 }
 
@@ -33,7 +39,9 @@ export async function serveMcp(module: Parameters<typeof NestFactory.create>[0],
   const app = await NestFactory.create(module, { bodyParser: false, logger });
   app.enableShutdownHooks();
   const transports: McpTransport[] =
-    options.transport === 'stdio' ? [new StdioTransport()] : [new StreamableHttpTransport({ endpoint: '/mcp' })];
+    options.transport === 'stdio'
+      ? [new StdioTransport()]
+      : [new StreamableHttpTransport({ endpoint: '/mcp', statefulMode: options.sessions ?? true })];
   const mcp = new McpStrategy({
     name: options.name,
     version: options.version,

@@ -5,6 +5,8 @@ import type { ResolvedS2spOptions } from '../config/s2sp-options';
 import { ConsumerToolArguments, parseConsumerInput } from '../protocol/consumer-input';
 import { mergeRows } from '../protocol/merge-rows';
 import { Row, ROW_ID } from '../protocol/row';
+import { S2spToolError } from '../protocol/s2sp-error';
+import { deadlineFromMeta, requestMeta } from '../protocol/s2sp-meta';
 import { reportToolErrors, toolErrorResult } from '../protocol/tool-result';
 import { DataPlaneClient } from './data-plane-client.service';
 
@@ -25,8 +27,10 @@ export class ConsumerToolInterceptor implements NestInterceptor {
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const args = context.switchToRpc().getData<ConsumerToolArguments & Record<string, unknown>>();
-    const resolved = this.resolveRows(args).then(
+    const rpc = context.switchToRpc();
+    const args = rpc.getData<ConsumerToolArguments & Record<string, unknown>>();
+    const deadline = deadlineFromMeta(requestMeta(rpc.getContext<{ mcpRequest?: unknown } | undefined>()?.mcpRequest));
+    const resolved = this.resolveRows(args, deadline).then(
       (rows) => ({ rows }),
       (error: unknown) => ({ error }),
     );
@@ -40,13 +44,18 @@ export class ConsumerToolInterceptor implements NestInterceptor {
     );
   }
 
-  private async resolveRows(args: ConsumerToolArguments): Promise<Row[]> {
+  /** `deadline` (epoch ms, from the caller's `_meta`) bounds the data-plane fetch. */
+  private async resolveRows(args: ConsumerToolArguments, deadline: number | undefined): Promise<Row[]> {
     const input = parseConsumerInput(args, { maxRows: this.options.limits.maxRows });
     let body = input.body;
-    if (input.resourceUrl !== null) {
-      body = input.abstract.length === 0
-        ? []
-        : await this.dataPlane.fetchBody(input.resourceUrl, { rowIds: input.abstract.map((row) => row[ROW_ID] as number) });
+    if (input.resourceUrl !== null && input.abstract.length === 0) body = [];
+    else if (input.resourceUrl !== null) {
+      const timeoutMs = deadline === undefined ? undefined : deadline - Date.now();
+      if (timeoutMs !== undefined && timeoutMs <= 0) {
+        throw new S2spToolError('The deadline passed before the data-plane fetch could start.', 'DEADLINE_EXCEEDED', 'data-plane');
+      }
+      const rowIds = input.abstract.map((row) => row[ROW_ID] as number);
+      body = await this.dataPlane.fetchBody(input.resourceUrl, { rowIds, timeoutMs });
     }
     return mergeRows(input.abstract, body, input.columnMapping);
   }

@@ -39,9 +39,11 @@ export class DataPlaneClient {
         redirect: 'error',
       });
     } catch {
-      if (timeout.aborted) throw new S2spToolError(`The data-plane fetch from ${url.origin} timed out after ${timeoutMs} ms.`);
+      if (timeout.aborted) {
+        throw new S2spToolError(`The data-plane fetch from ${url.origin} timed out after ${timeoutMs} ms.`, 'DEADLINE_EXCEEDED', 'data-plane');
+      }
       if (request.signal?.aborted) throw new S2spToolError(`The data-plane fetch from ${url.origin} was cancelled.`);
-      throw new S2spToolError(`Could not reach the resource server at ${url.origin}.`);
+      throw new S2spToolError(`Could not reach the resource server at ${url.origin}.`, 'UNREACHABLE');
     }
     const payload = await this.readJson(response, url.origin, signal);
     if (!response.ok) throw this.fetchRefused(response.status, payload, url);
@@ -75,7 +77,7 @@ export class DataPlaneClient {
       text = await readLimited(response, limit, origin);
     } catch (error) {
       if (error instanceof S2spToolError) throw error;
-      if (signal.aborted) throw new S2spToolError(`The data-plane fetch from ${origin} timed out or was cancelled.`);
+      if (signal.aborted) throw new S2spToolError(`The data-plane fetch from ${origin} timed out or was cancelled.`, 'DEADLINE_EXCEEDED', 'data-plane');
       throw new S2spToolError(`The connection to the resource server at ${origin} broke while reading.`);
     }
     try {
@@ -90,12 +92,13 @@ export class DataPlaneClient {
     if (status === 404 || status === 410) {
       return new S2spToolError(
         `The resource server at ${origin} no longer holds this resource: resource_urls are single-use and expire. Call the resource tool again for a fresh one.`,
+        'RESOURCE_GONE',
       );
     }
     // The server may echo the URL back; the token in it must not reach the model.
     const token = url.pathname.slice(url.pathname.lastIndexOf('/') + 1);
     const reason = token.length > 0 ? errorMessageOf(payload)?.split(token).join('…') : errorMessageOf(payload);
-    return new S2spToolError(`The resource server at ${origin} refused the fetch (HTTP ${status})${reason ? `: ${reason}` : '.'}`);
+    return new S2spToolError(`The resource server at ${origin} refused the fetch (HTTP ${status})${reason ? `: ${reason}` : '.'}`, 'FETCH_REFUSED');
   }
 
   private bodyRows(payload: unknown, origin: string): Row[] {

@@ -1,10 +1,18 @@
+/** Machine-readable codes a tool error may carry in `_meta` (see S2SP_META.ERROR_CODE). */
+export type S2spErrorCode = 'DEADLINE_EXCEEDED' | 'RESOURCE_GONE' | 'FETCH_REFUSED' | 'UNREACHABLE';
+
 /**
  * A problem with a tool call that the caller can fix. Resource and consumer
  * tools report it as an MCP tool error (`isError: true`) with this message,
  * never as a protocol failure and never with a stack.
  */
 export class S2spToolError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly code?: S2spErrorCode,
+    /** Where time ran out, for DEADLINE_EXCEEDED: "data-plane", "mcp", … */
+    readonly hop?: string,
+  ) {
     super(message);
     this.name = 'S2spToolError';
   }

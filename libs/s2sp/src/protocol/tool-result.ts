@@ -1,6 +1,7 @@
 import type { LoggerService } from '@nestjs/common';
 import { catchError, type OperatorFunction, of, throwError } from 'rxjs';
 import { S2spToolError } from './s2sp-error';
+import { S2SP_META } from './s2sp-meta';
 
 /** The MCP CallToolResult shape S2SP tools answer with. */
 export interface ToolResult {
@@ -8,6 +9,16 @@ export interface ToolResult {
   content: Array<Record<string, unknown>>;
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
+  _meta?: Record<string, unknown>;
+}
+
+/** The tool error for a caller-fixable problem, with its code (and hop) in `_meta` when known. */
+export function s2spErrorResult(error: S2spToolError): ToolResult {
+  const result: ToolResult = { content: [{ type: 'text', text: error.message }], isError: true };
+  if (error.code) {
+    result._meta = { [S2SP_META.ERROR_CODE]: error.code, ...(error.hop ? { [S2SP_META.ERROR_HOP]: error.hop } : {}) };
+  }
+  return result;
 }
 
 /**
@@ -23,7 +34,7 @@ export function toolJsonResult(structured: Record<string, unknown>, text: unknow
  * the caller; anything else is unexpected and reported without its details.
  */
 export function toolErrorResult(error: unknown, logger: Pick<LoggerService, 'error'>): ToolResult {
-  if (error instanceof S2spToolError) return { content: [{ type: 'text', text: error.message }], isError: true };
+  if (error instanceof S2spToolError) return s2spErrorResult(error);
   logger.error(error instanceof Error ? `${error.name}: ${error.message}` : 'non-Error thrown', error instanceof Error ? error.stack : undefined);
   return { content: [{ type: 'text', text: 'The S2SP tool failed unexpectedly; see the server log.' }], isError: true };
 }
@@ -38,8 +49,6 @@ export function isToolErrorResult(value: unknown): value is ToolResult {
  */
 export function reportToolErrors<T>(): OperatorFunction<T, T | ToolResult> {
   return catchError((error: unknown) =>
-    error instanceof S2spToolError
-      ? of<ToolResult>({ content: [{ type: 'text', text: error.message }], isError: true })
-      : throwError(() => error),
+    error instanceof S2spToolError ? of(s2spErrorResult(error)) : throwError(() => error),
   );
 }

@@ -6,7 +6,9 @@ import { parseAbstractDomains } from '../protocol/abstract-domains';
 import { isRow, Row } from '../protocol/row';
 import { S2spToolError } from '../protocol/s2sp-error';
 import type { S2spResourcePayload } from '../protocol/s2sp-payload';
+import { S2SP_META, requestMeta } from '../protocol/s2sp-meta';
 import { splitRows } from '../protocol/split-rows';
+import { countTokens } from '../protocol/token-count';
 import { isToolErrorResult, reportToolErrors, toolErrorResult, toolJsonResult, type ToolResult } from '../protocol/tool-result';
 import { toolNameOf } from '../protocol/tool-name';
 import { ResourcePublisher } from './resource-publisher.service';
@@ -27,7 +29,9 @@ export class ResourceToolInterceptor implements NestInterceptor {
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<ToolResult> {
-    const args = context.switchToRpc().getData<ResourceToolArgs>();
+    const rpc = context.switchToRpc();
+    const args = rpc.getData<ResourceToolArgs>();
+    const countBodyTokens = requestMeta(rpc.getContext<{ mcpRequest?: unknown } | undefined>()?.mcpRequest)[S2SP_META.COUNT_TOKENS] === true;
     const { abstract_domains: rawDomains, mode = 'async' } = args;
     delete args.abstract_domains;
     delete args.mode;
@@ -46,12 +50,18 @@ export class ResourceToolInterceptor implements NestInterceptor {
       reportToolErrors(),
       mergeMap((result: unknown) => {
         if (isToolErrorResult(result)) return of(result);
-        return from(this.answer(toolName, result, domains, mode).catch((error: unknown) => toolErrorResult(error, this.logger)));
+        return from(this.answer(toolName, result, domains, mode, countBodyTokens).catch((error: unknown) => toolErrorResult(error, this.logger)));
       }),
     );
   }
 
-  private async answer(toolName: string, result: unknown, domains: string[] | null, mode: 'async' | 'sync'): Promise<ToolResult> {
+  private async answer(
+    toolName: string,
+    result: unknown,
+    domains: string[] | null,
+    mode: 'async' | 'sync',
+    countBodyTokens: boolean,
+  ): Promise<ToolResult> {
     const rows = this.asRows(toolName, result);
     if (domains === null) return toolJsonResult({ result: rows }, rows);
 
@@ -66,7 +76,12 @@ export class ResourceToolInterceptor implements NestInterceptor {
       mode === 'sync'
         ? { ...envelope, abstract: split.abstract, body: split.body }
         : { ...envelope, resource_url: await this.publisher.publish(toolName, split, null), abstract: split.abstract };
-    return toolJsonResult({ ...payload });
+    const answer = toolJsonResult({ ...payload });
+    if (countBodyTokens) {
+      const bodyJson = JSON.stringify(split.body);
+      answer._meta = { [S2SP_META.BODY_TOKENS]: countTokens(bodyJson), [S2SP_META.BODY_BYTES]: Buffer.byteLength(bodyJson) };
+    }
+    return answer;
   }
 
   private asRows(toolName: string, result: unknown): Row[] {

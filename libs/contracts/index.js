@@ -1,0 +1,2 @@
+// Runtime entry of the @s2sp/contracts workspace package: the compiled library.
+module.exports = require('../../dist/libs/contracts/src/index.js');

@@ -1,0 +1,145 @@
+export type CircuitStateName = 'closed' | 'half-open' | 'open';
+
+export interface CircuitBreakerOptions {
+  /** Sliding window over which the error rate is measured. */
+  windowMs: number;
+  /** Fewest calls in the window before the rate can open the circuit. */
+  minimumCalls: number;
+  /** Error rate (0..1) at or above which the circuit opens. */
+  errorRateThreshold: number;
+  /** How long the circuit stays open before one probe is let through. */
+  openDurationMs: number;
+  now?: () => number;
+}
+
+export const DEFAULT_CIRCUIT_BREAKER_OPTIONS: CircuitBreakerOptions = {
+  windowMs: 10_000,
+  minimumCalls: 5,
+  errorRateThreshold: 0.5,
+  openDurationMs: 5_000,
+};
+
+export interface CircuitSnapshot {
+  name: string;
+  state: CircuitStateName;
+  callsInWindow: number;
+  failuresInWindow: number;
+  /** Milliseconds until a probe is allowed, while open. */
+  retryAfterMs: number;
+}
+
+/** Thrown instead of calling a downstream whose circuit is open. */
+export class CircuitOpenError extends Error {
+  constructor(
+    readonly circuit: string,
+    readonly retryAfterMs: number,
+  ) {
+    super(`${circuit} is unavailable (circuit open); retry in ${Math.ceil(retryAfterMs / 1000)} s.`);
+    this.name = 'CircuitOpenError';
+  }
+}
+
+/**
+ * Per-downstream circuit breaker: opens when the error rate over a sliding
+ * window passes a threshold, fast-fails while open, lets a single probe
+ * through after the open period (half-open), and closes when it succeeds.
+ */
+export class CircuitBreaker {
+  private readonly options: CircuitBreakerOptions;
+  private readonly now: () => number;
+  private outcomes: Array<{ at: number; failed: boolean }> = [];
+  private currentState: CircuitStateName = 'closed';
+  private openedAt = 0;
+  private probeInFlight = false;
+
+  constructor(
+    readonly name: string,
+    options: Partial<CircuitBreakerOptions> = {},
+  ) {
+    this.options = { ...DEFAULT_CIRCUIT_BREAKER_OPTIONS, ...options };
+    this.now = this.options.now ?? Date.now;
+  }
+
+  get state(): CircuitStateName {
+    if (this.currentState === 'open' && this.now() - this.openedAt >= this.options.openDurationMs) {
+      this.currentState = 'half-open';
+    }
+    return this.currentState;
+  }
+
+  /**
+   * Runs `call` unless the circuit is open. `isFailure` decides which errors
+   * count against the downstream (a caller's bad request should not).
+   */
+  async run<T>(call: () => Promise<T>, isFailure: (error: unknown) => boolean = () => true): Promise<T> {
+    const state = this.state;
+    if (state === 'open' || (state === 'half-open' && this.probeInFlight)) {
+      throw new CircuitOpenError(this.name, this.retryAfterMs());
+    }
+    const probing = state === 'half-open';
+    if (probing) this.probeInFlight = true;
+    try {
+      const result = await call();
+      this.record(false);
+      return result;
+    } catch (error) {
+      this.record(isFailure(error));
+      throw error;
+    } finally {
+      if (probing) this.probeInFlight = false;
+    }
+  }
+
+  record(failed: boolean): void {
+    const at = this.now();
+    if (this.state === 'half-open') {
+      if (failed) this.open(at);
+      else this.close();
+      return;
+    }
+    this.outcomes.push({ at, failed });
+    this.prune(at);
+    const failures = this.outcomes.filter((outcome) => outcome.failed).length;
+    if (
+      this.currentState === 'closed' &&
+      this.outcomes.length >= this.options.minimumCalls &&
+      failures / this.outcomes.length >= this.options.errorRateThreshold
+    ) {
+      this.open(at);
+    }
+  }
+
+  snapshot(): CircuitSnapshot {
+    const state = this.state;
+    this.prune(this.now());
+    return {
+      name: this.name,
+      state,
+      callsInWindow: this.outcomes.length,
+      failuresInWindow: this.outcomes.filter((outcome) => outcome.failed).length,
+      retryAfterMs: state === 'open' ? this.retryAfterMs() : 0,
+    };
+  }
+
+  private retryAfterMs(): number {
+    return Math.max(0, this.openedAt + this.options.openDurationMs - this.now());
+  }
+
+  private open(at: number): void {
+    this.currentState = 'open';
+    this.openedAt = at;
+    this.outcomes = [];
+  }
+
+  private close(): void {
+    this.currentState = 'closed';
+    this.outcomes = [];
+  }
+
+  private prune(at: number): void {
+    const oldest = at - this.options.windowMs;
+    if (this.outcomes.length > 0 && this.outcomes[0].at < oldest) {
+      this.outcomes = this.outcomes.filter((outcome) => outcome.at >= oldest);
+    }
+  }
+}

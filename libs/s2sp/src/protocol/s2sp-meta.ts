@@ -1,0 +1,32 @@
+/**
+ * Keys S2SP uses in MCP `_meta` (request and result). `_meta` is protocol
+ * metadata: clients do not show it to the model, so these facts stay out of
+ * the context window.
+ */
+export const S2SP_META = {
+  /** Request: absolute deadline (epoch ms) for the whole call, data-plane fetch included. */
+  DEADLINE_MS: 's2sp/deadline_ms',
+  /** Request: ask a resource tool to report body_tokens (costs a tokenizer pass). */
+  COUNT_TOKENS: 's2sp/count_tokens',
+  /** Result: tokens of the body columns that stayed on the data plane (o200k_base). */
+  BODY_TOKENS: 's2sp/body_tokens',
+  /** Result: bytes of the body (JSON). */
+  BODY_BYTES: 's2sp/body_bytes',
+  /** Result of a failed call: machine-readable error code, e.g. DEADLINE_EXCEEDED. */
+  ERROR_CODE: 's2sp/error_code',
+  /** Result of a DEADLINE_EXCEEDED call: the hop where time ran out, e.g. "data-plane". */
+  ERROR_HOP: 's2sp/error_hop',
+} as const;
+
+/** The `_meta` object of an MCP request, if any. */
+export function requestMeta(request: unknown): Record<string, unknown> {
+  const params = (request as { params?: { _meta?: unknown } } | undefined)?.params;
+  const meta = params?._meta;
+  return typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>) : {};
+}
+
+/** The absolute deadline a caller put in `_meta`, or undefined when absent or not a finite number. */
+export function deadlineFromMeta(meta: Record<string, unknown>): number | undefined {
+  const value = meta[S2SP_META.DEADLINE_MS];
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
