@@ -22,5 +22,7 @@ if (files.length === 0) {
   console.error('No compiled test files found: run `npm run build` first.');
   process.exit(1);
 }
-const result = spawnSync(process.execPath, ['--test', '--test-timeout=180000', ...files], { stdio: 'inherit' });
+// Servers started by tests log only warnings and errors unless LOG_LEVELS says otherwise.
+const env = { ...process.env, LOG_LEVELS: process.env.LOG_LEVELS ?? 'error,warn' };
+const result = spawnSync(process.execPath, ['--test', '--test-timeout=180000', ...files], { stdio: 'inherit', env });
 process.exit(result.status ?? 1);

@@ -13,6 +13,15 @@ import { ResourceToolInterceptor } from './resource/resource-tool.interceptor';
 import { PrismaResourceStore } from './store/prisma-resource-store';
 import { RESOURCE_STORE } from './store/resource-store.interface';
 
+const S2SP_SERVICES = [
+  ResourcePublisher,
+  ResourceToolInterceptor,
+  DataPlaneClient,
+  ConsumerToolInterceptor,
+  DataPlaneService,
+  ExpiredResourceSweeper,
+];
+
 /**
  * S2SP for a Nest app: the resource/consumer tool interceptors, the data plane
  * (`POST /s2sp/data/:token`, `GET /s2sp/health`) and its store. Global, so
@@ -61,23 +70,9 @@ export class S2spModule {
         { provide: S2SP_OPTIONS, useFactory: resolveS2spOptions, inject: [S2SP_RAW_OPTIONS] },
         ...storeProviders,
         ...extraProviders,
-        ResourcePublisher,
-        ResourceToolInterceptor,
-        DataPlaneClient,
-        ConsumerToolInterceptor,
-        DataPlaneService,
-        ExpiredResourceSweeper,
+        ...S2SP_SERVICES,
       ],
-      exports: [
-        S2SP_OPTIONS,
-        RESOURCE_STORE,
-        ResourcePublisher,
-        ResourceToolInterceptor,
-        DataPlaneClient,
-        ConsumerToolInterceptor,
-        DataPlaneService,
-        ExpiredResourceSweeper,
-      ],
+      exports: [S2SP_OPTIONS, RESOURCE_STORE, ...S2SP_SERVICES],
     };
   }
 }

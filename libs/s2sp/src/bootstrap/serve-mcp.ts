@@ -1,6 +1,7 @@
-import type { INestApplication, LoggerService } from '@nestjs/common';
+import { ConsoleLogger, type INestApplication, type LoggerService, type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { McpStrategy, StdioTransport, StreamableHttpTransport, type McpTransport } from '@rekog/mcp-nest';
+import { envList } from '../config/env';
 import { StderrLogger } from './stderr-logger';
 
 export interface ServeMcpOptions {
@@ -35,7 +36,7 @@ export interface RunningMcpServer {
  * HTTP routes (the S2SP data plane among them) on one port.
  */
 export async function serveMcp(module: Parameters<typeof NestFactory.create>[0], options: ServeMcpOptions): Promise<RunningMcpServer> {
-  const logger = options.logger ?? (options.transport === 'stdio' ? new StderrLogger() : undefined);
+  const logger = options.logger ?? defaultLogger(options.transport);
   const app = await NestFactory.create(module, { bodyParser: false, logger });
   app.enableShutdownHooks();
   const transports: McpTransport[] =
@@ -56,4 +57,18 @@ export async function serveMcp(module: Parameters<typeof NestFactory.create>[0],
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   return { app, url: `http://${host}:${port}`, port, close: () => app.close() };
+}
+
+/**
+ * stdio must keep stdout for the protocol; LOG_LEVELS (e.g. "error,warn")
+ * narrows what Nest prints, for quiet test runs and production.
+ */
+function defaultLogger(transport: 'http' | 'stdio'): LoggerService | undefined {
+  const levels = envList('LOG_LEVELS', []) as LogLevel[];
+  if (transport === 'stdio') {
+    const logger = new StderrLogger();
+    if (levels.length > 0) logger.setLogLevels(levels);
+    return logger;
+  }
+  return levels.length > 0 ? new ConsoleLogger({ logLevels: levels }) : undefined;
 }
