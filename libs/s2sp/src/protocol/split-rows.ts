@@ -12,13 +12,15 @@ export interface SplitResult {
 /**
  * Splits a tool result into the control plane (abstract columns) and the data
  * plane (every other column), numbering rows 0..n-1 by `_row_id`.
- * A requested column that no row has is an error, never an empty projection.
+ * A requested column that no row has is an error, never an empty projection
+ * (unless there are no rows at all: then the answer is simply empty).
  */
 export function splitRows(rows: readonly Row[], abstractDomains: readonly string[]): SplitResult {
   const columns = columnsOf(rows).filter((column) => column !== ROW_ID);
-  const missing = abstractDomains.filter((name) => !columns.includes(name));
+  // An empty result cannot say which columns exist, and "no alerts" is not a caller error.
+  const missing = rows.length === 0 ? [] : abstractDomains.filter((name) => !columns.includes(name));
   if (missing.length > 0) {
-    const available = columns.length > 0 ? columns.join(', ') : '(the result has no rows)';
+    const available = columns.length > 0 ? columns.join(', ') : '(the rows have no columns)';
     throw new S2spToolError(
       `Unknown column${missing.length > 1 ? 's' : ''} in abstract_domains: ${missing.join(', ')}. Available columns: ${available}.`,
     );
