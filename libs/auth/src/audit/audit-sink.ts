@@ -1,0 +1,13 @@
+import type { AuditEvent } from './audit-event';
+
+/** Injection token of the {@link AuditSink}. */
+export const AUDIT_SINK = 'S2SP_AUTH_AUDIT_SINK';
+
+/**
+ * Where decisions go. `record` is awaited: a sink that fails on an allow
+ * decision fails the request (no unaudited access); on a deny it is logged and
+ * the denial stands.
+ */
+export interface AuditSink {
+  record(event: AuditEvent): void | Promise<void>;
+}

@@ -1,0 +1,126 @@
+import { Module, type DynamicModule, type InjectionToken, type ModuleMetadata, type OptionalFactoryDependency, type Provider } from '@nestjs/common';
+import { AUDIT_SINK, type AuditSink } from './audit/audit-sink';
+import { LoggerAuditSink } from './audit/logger-audit-sink';
+import { APPROVAL_PROVIDER, type ApprovalProvider } from './authorization/approval-provider';
+import { AUTHORIZATION_GATE_OPTIONS, AuthorizationGate } from './authorization/authorization-gate';
+import { DenyAllApprovalProvider } from './authorization/deny-all-approval-provider';
+import { AUTH_OPTIONS, resolveAuthOptions, type AuthModuleOptions, type ProviderSpec, type ResolvedAuthOptions } from './config/auth-options';
+import { GrpcAuthGuard } from './guards/grpc-auth.guard';
+import { HttpAuthGuard } from './guards/http-auth.guard';
+import { JsonRpcAuthGuard } from './guards/json-rpc-auth.guard';
+import { McpToolAuthGuard } from './guards/mcp-tool-auth.guard';
+import { JwtTokenVerifier } from './identity/jwt-token-verifier';
+import type { KeySetSource } from './identity/key-set';
+import { TOKEN_VERIFIER } from './identity/token-verifier';
+import { DevKeyStore } from './keys/dev-key-store';
+import { FileSigningKeySource, SIGNING_KEY_SOURCE, type SigningKeySource } from './keys/signing-key';
+import { TokenMinter } from './minting/token-minter';
+
+export interface AuthModuleAsyncOptions extends Pick<ModuleMetadata, 'imports'> {
+  useFactory: (...args: any[]) => Omit<AuthModuleOptions, 'approvalProvider' | 'auditSink'> | Promise<Omit<AuthModuleOptions, 'approvalProvider' | 'auditSink'>>;
+  inject?: Array<InjectionToken | OptionalFactoryDependency>;
+  approvalProvider?: ProviderSpec<ApprovalProvider>;
+  auditSink?: ProviderSpec<AuditSink>;
+}
+
+const EXPORTS = [
+  AUTH_OPTIONS,
+  TOKEN_VERIFIER,
+  SIGNING_KEY_SOURCE,
+  APPROVAL_PROVIDER,
+  AUDIT_SINK,
+  DevKeyStore,
+  TokenMinter,
+  AuthorizationGate,
+  HttpAuthGuard,
+  GrpcAuthGuard,
+  JsonRpcAuthGuard,
+  McpToolAuthGuard,
+];
+
+/**
+ * Caller-scoped security for one service (global). Provides TOKEN_VERIFIER,
+ * TokenMinter, AuthorizationGate, APPROVAL_PROVIDER, AUDIT_SINK and the guards;
+ * with no options beyond `audience` it runs on the embedded dev key.
+ */
+@Module({})
+export class AuthModule {
+  static forRoot(options: AuthModuleOptions): DynamicModule {
+    return {
+      module: AuthModule,
+      global: true,
+      providers: [
+        { provide: AUTH_OPTIONS, useValue: resolveAuthOptions(options) },
+        ...AuthModule.coreProviders(),
+        specProvider(APPROVAL_PROVIDER, options.approvalProvider, DenyAllApprovalProvider),
+        specProvider(AUDIT_SINK, options.auditSink, LoggerAuditSink),
+      ],
+      exports: EXPORTS,
+    };
+  }
+
+  static forRootAsync(options: AuthModuleAsyncOptions): DynamicModule {
+    return {
+      module: AuthModule,
+      global: true,
+      imports: options.imports ?? [],
+      providers: [
+        {
+          provide: AUTH_OPTIONS,
+          useFactory: async (...args: unknown[]) => resolveAuthOptions(await options.useFactory(...args)),
+          inject: options.inject ?? [],
+        },
+        ...AuthModule.coreProviders(),
+        specProvider(APPROVAL_PROVIDER, options.approvalProvider, DenyAllApprovalProvider),
+        specProvider(AUDIT_SINK, options.auditSink, LoggerAuditSink),
+      ],
+      exports: EXPORTS,
+    };
+  }
+
+  private static coreProviders(): Provider[] {
+    return [
+      {
+        provide: DevKeyStore,
+        useFactory: (options: ResolvedAuthOptions) => new DevKeyStore({ dataDir: options.dataDir, issuer: options.mintIssuer }),
+        inject: [AUTH_OPTIONS],
+      },
+      {
+        provide: TOKEN_VERIFIER,
+        useFactory: (options: ResolvedAuthOptions, store: DevKeyStore) => {
+          const keys: KeySetSource = options.keys.kind === 'dev' ? { kind: 'dev', store } : options.keys;
+          return new JwtTokenVerifier({ audience: options.audience, issuer: options.issuers, keys, clockToleranceSeconds: options.clockToleranceSeconds });
+        },
+        inject: [AUTH_OPTIONS, DevKeyStore],
+      },
+      {
+        provide: SIGNING_KEY_SOURCE,
+        useFactory: (options: ResolvedAuthOptions, store: DevKeyStore): SigningKeySource =>
+          options.signingKeyFile ? new FileSigningKeySource(options.signingKeyFile) : store,
+        inject: [AUTH_OPTIONS, DevKeyStore],
+      },
+      {
+        provide: TokenMinter,
+        useFactory: (options: ResolvedAuthOptions, signingKey: SigningKeySource) => new TokenMinter({ issuer: options.mintIssuer, signingKey }),
+        inject: [AUTH_OPTIONS, SIGNING_KEY_SOURCE],
+      },
+      {
+        provide: AUTHORIZATION_GATE_OPTIONS,
+        useFactory: (options: ResolvedAuthOptions) => ({ approvalTimeoutMs: options.approvalTimeoutMs }),
+        inject: [AUTH_OPTIONS],
+      },
+      AuthorizationGate,
+      HttpAuthGuard,
+      GrpcAuthGuard,
+      JsonRpcAuthGuard,
+      McpToolAuthGuard,
+    ];
+  }
+}
+
+function specProvider<T>(token: string, spec: ProviderSpec<T> | undefined, fallback: new (...args: any[]) => T): Provider {
+  if (!spec) return { provide: token, useClass: fallback };
+  if ('useClass' in spec) return { provide: token, useClass: spec.useClass };
+  if ('useValue' in spec) return { provide: token, useValue: spec.useValue };
+  return { provide: token, useFactory: spec.useFactory, inject: spec.inject ?? [] };
+}

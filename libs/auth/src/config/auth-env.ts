@@ -1,0 +1,72 @@
+import type { AuthModuleOptions, KeysOption } from './auth-options';
+
+/** The environment variables the auth library reads (one place, for docs and error messages). */
+export const AUTH_ENV = {
+  AUDIENCE: 'S2SP_AUTH_AUDIENCE',
+  ISSUER: 'S2SP_AUTH_ISSUER',
+  JWKS_URL: 'S2SP_AUTH_JWKS_URL',
+  JWKS_FILE: 'S2SP_AUTH_JWKS_FILE',
+  JWKS_TIMEOUT_MS: 'S2SP_AUTH_JWKS_TIMEOUT_MS',
+  DATA_DIR: 'S2SP_AUTH_DATA_DIR',
+  SIGNING_KEY_FILE: 'S2SP_AUTH_SIGNING_KEY_FILE',
+  CLOCK_TOLERANCE_SECONDS: 'S2SP_AUTH_CLOCK_TOLERANCE_SECONDS',
+  APPROVAL_TIMEOUT_MS: 'S2SP_AUTH_APPROVAL_TIMEOUT_MS',
+  ALLOW_DEV_KEY: 'S2SP_AUTH_ALLOW_DEV_KEY',
+} as const;
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function optional(env: Env, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+function integer(env: Env, name: string, min: number, max: number): number | undefined {
+  const raw = optional(env, name);
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    throw new Error(`Environment variable ${name} must be an integer from ${min} to ${max}; got "${raw}".`);
+  }
+  return value;
+}
+
+/**
+ * Auth options from the environment; `audience` is the service's own name
+ * (S2SP_AUTH_AUDIENCE overrides it). Without S2SP_AUTH_JWKS_URL or
+ * S2SP_AUTH_JWKS_FILE the dev key is used — refused when NODE_ENV=production
+ * unless S2SP_AUTH_ALLOW_DEV_KEY=1.
+ */
+export function authOptionsFromEnv(audience: string, env: Env = process.env): AuthModuleOptions {
+  const jwksUrl = optional(env, AUTH_ENV.JWKS_URL);
+  const jwksFile = optional(env, AUTH_ENV.JWKS_FILE);
+  if (jwksUrl && jwksFile) throw new Error(`Set only one of ${AUTH_ENV.JWKS_URL} and ${AUTH_ENV.JWKS_FILE}.`);
+  const timeoutMs = integer(env, AUTH_ENV.JWKS_TIMEOUT_MS, 1, 60_000);
+  const keys: KeysOption = jwksUrl
+    ? { kind: 'jwks-url', url: jwksUrl, ...(timeoutMs ? { timeoutMs } : {}) }
+    : jwksFile
+      ? { kind: 'jwks-file', path: jwksFile }
+      : { kind: 'dev' };
+  if (keys.kind === 'dev' && env.NODE_ENV === 'production' && optional(env, AUTH_ENV.ALLOW_DEV_KEY) !== '1') {
+    throw new Error(
+      `NODE_ENV=production needs ${AUTH_ENV.JWKS_URL} or ${AUTH_ENV.JWKS_FILE}: the dev key is for development (set ${AUTH_ENV.ALLOW_DEV_KEY}=1 to use it anyway).`,
+    );
+  }
+  const issuer = optional(env, AUTH_ENV.ISSUER)
+    ?.split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+  const clockToleranceSeconds = integer(env, AUTH_ENV.CLOCK_TOLERANCE_SECONDS, 0, 300);
+  const approvalTimeoutMs = integer(env, AUTH_ENV.APPROVAL_TIMEOUT_MS, 1, 24 * 60 * 60 * 1000);
+  const signingKeyFile = optional(env, AUTH_ENV.SIGNING_KEY_FILE);
+  const dataDir = optional(env, AUTH_ENV.DATA_DIR);
+  return {
+    audience: optional(env, AUTH_ENV.AUDIENCE) ?? audience,
+    keys,
+    ...(issuer && issuer.length > 0 ? { issuer } : {}),
+    ...(signingKeyFile ? { signingKeyFile } : {}),
+    ...(dataDir ? { dataDir } : {}),
+    ...(clockToleranceSeconds !== undefined ? { clockToleranceSeconds } : {}),
+    ...(approvalTimeoutMs !== undefined ? { approvalTimeoutMs } : {}),
+  };
+}

@@ -1,0 +1,86 @@
+import type { InjectionToken, OptionalFactoryDependency, Type } from '@nestjs/common';
+import type { AuditSink } from '../audit/audit-sink';
+import type { ApprovalProvider } from '../authorization/approval-provider';
+import { isMutationClass, type MutationClass } from '../authorization/mutation-class';
+import { DEFAULT_APPROVAL_TIMEOUT_MS } from '../authorization/authorize';
+import { DEFAULT_CLOCK_TOLERANCE_SECONDS } from '../identity/jwt-token-verifier';
+import type { KeySetSource } from '../identity/key-set';
+import { DEFAULT_AUTH_DATA_DIR, DEV_ISSUER } from '../keys/dev-key-store';
+
+/** Injection token of the resolved {@link AuthModuleOptions}. */
+export const AUTH_OPTIONS = 'S2SP_AUTH_OPTIONS';
+
+/** A provider the module registers under a token: a class, a value or a factory. */
+export type ProviderSpec<T> =
+  | { useClass: Type<T> }
+  | { useValue: T }
+  | { useFactory: (...args: any[]) => T | Promise<T>; inject?: Array<InjectionToken | OptionalFactoryDependency> };
+
+/** Verifier keys without a live store: the module builds the dev store itself. */
+export type KeysOption = Exclude<KeySetSource, { kind: 'dev' }> | { kind: 'dev' };
+
+export interface AuthModuleOptions {
+  /** This service's audience, e.g. "gateway", "agents", "weather-server". Tokens must name it in `aud`. */
+  audience: string;
+  /** Trusted issuer(s); the first is also the `iss` of tokens this service mints. Default "s2sp-dev". */
+  issuer?: string | readonly string[];
+  /** Public keys to verify with. Default: the dev key (`{ kind: 'dev' }`). */
+  keys?: KeysOption;
+  /** Private JWK file to mint with (RS256/ES256). Default: the dev key. */
+  signingKeyFile?: string;
+  /** Directory of the dev key. Default ".data/auth". */
+  dataDir?: string;
+  /** Default 30 s. */
+  clockToleranceSeconds?: number;
+  /** Longest wait for an approval decision (default 60 s). */
+  approvalTimeoutMs?: number;
+  /** Mutation class of handlers without @MutationClass (default READ_ONLY). */
+  defaultMutationClass?: MutationClass;
+  /** Default: deny every operation that needs approval. */
+  approvalProvider?: ProviderSpec<ApprovalProvider>;
+  /** Default: {@link LoggerAuditSink}. */
+  auditSink?: ProviderSpec<AuditSink>;
+}
+
+/** The options with every default filled in (what AUTH_OPTIONS holds). */
+export interface ResolvedAuthOptions {
+  audience: string;
+  issuers: readonly string[];
+  mintIssuer: string;
+  keys: KeysOption;
+  signingKeyFile?: string;
+  dataDir: string;
+  clockToleranceSeconds: number;
+  approvalTimeoutMs: number;
+  defaultMutationClass: MutationClass;
+}
+
+/** Fills in defaults and rejects unusable values, naming the option. */
+export function resolveAuthOptions(options: AuthModuleOptions): ResolvedAuthOptions {
+  const fail = (name: string, why: string): never => {
+    throw new RangeError(`Auth option ${name} ${why}`);
+  };
+  if (typeof options.audience !== 'string' || options.audience.trim() === '') fail('audience', 'must be a non-empty string');
+  const issuers = options.issuer === undefined ? [DEV_ISSUER] : typeof options.issuer === 'string' ? [options.issuer] : [...options.issuer];
+  if (issuers.length === 0 || issuers.some((issuer) => typeof issuer !== 'string' || issuer.trim() === '')) fail('issuer', 'must be a non-empty string or list');
+  const clockToleranceSeconds = options.clockToleranceSeconds ?? DEFAULT_CLOCK_TOLERANCE_SECONDS;
+  if (!Number.isInteger(clockToleranceSeconds) || clockToleranceSeconds < 0 || clockToleranceSeconds > 300) fail('clockToleranceSeconds', 'must be an integer from 0 to 300');
+  const approvalTimeoutMs = options.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
+  if (!Number.isSafeInteger(approvalTimeoutMs) || approvalTimeoutMs < 1) fail('approvalTimeoutMs', 'must be a positive integer');
+  const defaultMutationClass = options.defaultMutationClass ?? 'READ_ONLY';
+  if (!isMutationClass(defaultMutationClass)) fail('defaultMutationClass', `must be one of READ_ONLY, IDEMPOTENT_WRITE, NON_IDEMPOTENT_WRITE, DESTRUCTIVE`);
+  const keys = options.keys ?? { kind: 'dev' };
+  if (keys.kind === 'jwks-url' && !keys.url) fail('keys.url', 'must be set');
+  if (keys.kind === 'jwks-file' && !keys.path) fail('keys.path', 'must be set');
+  return {
+    audience: options.audience.trim(),
+    issuers,
+    mintIssuer: issuers[0]!,
+    keys,
+    ...(options.signingKeyFile ? { signingKeyFile: options.signingKeyFile } : {}),
+    dataDir: options.dataDir ?? DEFAULT_AUTH_DATA_DIR,
+    clockToleranceSeconds,
+    approvalTimeoutMs,
+    defaultMutationClass,
+  };
+}

@@ -1,0 +1,24 @@
+import { AuthError, AuthJsonRpcCode, GrpcStatus } from './auth-error';
+import type { ApprovalOutcome } from '../authorization/approval-provider';
+import type { MutationClass } from '../authorization/mutation-class';
+
+/**
+ * A state-changing operation (NON_IDEMPOTENT_WRITE or DESTRUCTIVE) that needs a
+ * human approval which was not granted: denied, timed out, or no approver is configured.
+ */
+export class ApprovalRequiredError extends AuthError {
+  constructor(
+    readonly mutationClass: MutationClass,
+    /** What the approval step answered (server-side; its reason may name people). */
+    readonly approval: ApprovalOutcome,
+  ) {
+    super(
+      'APPROVAL_REQUIRED',
+      403,
+      GrpcStatus.PERMISSION_DENIED,
+      AuthJsonRpcCode.APPROVAL_REQUIRED,
+      `Approval required: ${mutationClass} operations need a human approval, which was not granted.`,
+      { mutation_class: mutationClass },
+    );
+  }
+}

@@ -1,0 +1,44 @@
+import { HttpException } from '@nestjs/common';
+import { status as GrpcStatus } from '@grpc/grpc-js';
+
+/** Stable, protocol-neutral codes of the errors the auth library raises. */
+export type AuthErrorCode = 'UNAUTHENTICATED' | 'PERMISSION_DENIED' | 'APPROVAL_REQUIRED';
+
+/**
+ * Base of every error the library throws at a caller. One error, mapped to each
+ * protocol: an HTTP status (it is a Nest HttpException, so Nest's default filter
+ * answers `{ error: { code, message, ...details } }`), a gRPC status and a
+ * JSON-RPC code from the platform's 4000-4999 range.
+ *
+ * `message` and `details` are public: they never hold a token, a claim value or
+ * the reason a credential was rejected.
+ */
+export abstract class AuthError extends HttpException {
+  protected constructor(
+    readonly code: AuthErrorCode,
+    httpStatus: number,
+    readonly grpcStatus: GrpcStatus,
+    readonly jsonRpcCode: number,
+    message: string,
+    /** Caller-safe structured details, e.g. `{ missing_scopes: [...] }` (JSON-RPC `error.data`). */
+    readonly details: Readonly<Record<string, unknown>> = {},
+  ) {
+    super({ error: { code, message, ...details } }, httpStatus);
+    this.message = message;
+    this.name = new.target.name;
+  }
+
+  /** The JSON body an HTTP endpoint answers with. */
+  toJSON(): { error: Record<string, unknown> } {
+    return { error: { code: this.code, message: this.message, ...this.details } };
+  }
+}
+
+/** JSON-RPC codes of the platform's authorization range (chapter 4.2.3). */
+export const AuthJsonRpcCode = {
+  UNAUTHENTICATED: 4001,
+  INSUFFICIENT_SCOPE: 4002,
+  APPROVAL_REQUIRED: 4003,
+} as const;
+
+export { GrpcStatus };

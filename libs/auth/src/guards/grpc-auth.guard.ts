@@ -1,0 +1,86 @@
+import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { RpcException } from '@nestjs/microservices';
+import { Metadata } from '@grpc/grpc-js';
+import { AuthorizationGate } from '../authorization/authorization-gate';
+import { readHandlerRequirements } from '../authorization/authorization-requirements';
+import { AUTH_OPTIONS, type ResolvedAuthOptions } from '../config/auth-options';
+import { AuthError } from '../errors/auth-error';
+import { attachCaller } from '../transport/caller-carrier';
+import { traceIdFrom } from '../transport/trace-id';
+
+/** Trailing-metadata key with the platform code the gateway maps to JSON-RPC (4001/4002/4003). */
+export const GRPC_ERROR_CODE_METADATA = 'x-s2sp-error-code';
+
+/** True for @grpc/grpc-js Metadata (duck-typed: a second copy of the package defeats instanceof). */
+export function isGrpcMetadata(value: unknown): value is Metadata {
+  return (
+    value instanceof Metadata ||
+    (typeof value === 'object' &&
+      value !== null &&
+      typeof (value as Metadata).get === 'function' &&
+      typeof (value as Metadata).getMap === 'function' &&
+      typeof (value as Metadata).toHttp2Headers === 'function')
+  );
+}
+
+/**
+ * Bearer authentication + @RequireScopes / @MutationClass authorization for Nest
+ * gRPC handlers (context 'rpc' with gRPC Metadata; other contexts are left to
+ * their own guard). Reads the `authorization` metadata; on success
+ * `callerFrom(metadata)` is the identity. Failures are
+ * `RpcException({ code: UNAUTHENTICATED | PERMISSION_DENIED, message, metadata })`
+ * with `x-s2sp-error-code` (4001/4002/4003) in the trailers.
+ */
+@Injectable()
+export class GrpcAuthGuard implements CanActivate {
+  constructor(
+    private readonly gate: AuthorizationGate,
+    private readonly reflector: Reflector,
+    @Inject(AUTH_OPTIONS) private readonly options: ResolvedAuthOptions,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (context.getType() !== 'rpc') return true;
+    const metadata: unknown = context.switchToRpc().getContext();
+    if (!isGrpcMetadata(metadata)) return true;
+    const requirements = readHandlerRequirements(this.reflector, context, this.options.defaultMutationClass);
+    if (requirements.allowAnonymous) return true;
+    const call = context.getArgByIndex<{ getPath?: () => string; getPeer?: () => string } | undefined>(2);
+    const target = {
+      protocol: 'grpc' as const,
+      service: this.options.audience,
+      operation: grpcOperation(call, context),
+      traceId: traceIdFrom(metadata.get('traceparent')[0], metadata.get('x-trace-id')[0]),
+      remoteAddress: safe(() => call?.getPeer?.()),
+    };
+    try {
+      const grant = await this.gate.check(metadata.get('authorization'), requirements, target);
+      attachCaller(metadata, grant.identity);
+      return true;
+    } catch (error) {
+      throw toRpcException(error);
+    }
+  }
+}
+
+/** An AuthError as the RpcException Nest's gRPC server turns into a status; other errors unchanged. */
+export function toRpcException(error: unknown): unknown {
+  if (!(error instanceof AuthError)) return error;
+  const trailers = new Metadata();
+  trailers.set(GRPC_ERROR_CODE_METADATA, String(error.jsonRpcCode));
+  return new RpcException({ code: error.grpcStatus, message: error.message, details: error.message, metadata: trailers });
+}
+
+function grpcOperation(call: { getPath?: () => string } | undefined, context: ExecutionContext): string {
+  const path = safe(() => call?.getPath?.());
+  return typeof path === 'string' && path !== '' ? path : `${context.getClass().name}.${context.getHandler().name}`;
+}
+
+function safe<T>(read: () => T): T | undefined {
+  try {
+    return read();
+  } catch {
+    return undefined;
+  }
+}

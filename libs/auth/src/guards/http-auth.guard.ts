@@ -1,0 +1,75 @@
+import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Request, Response } from 'express';
+import { AuthorizationGate } from '../authorization/authorization-gate';
+import { readHandlerRequirements } from '../authorization/authorization-requirements';
+import { AUTH_OPTIONS, type ResolvedAuthOptions } from '../config/auth-options';
+import { AuthenticationError } from '../errors/authentication-error';
+import { PermissionDeniedError } from '../errors/permission-denied-error';
+import { attachCaller, requestUserOf } from '../transport/caller-carrier';
+import { traceIdFrom } from '../transport/trace-id';
+
+/**
+ * Bearer authentication + @RequireScopes / @MutationClass authorization for Nest
+ * HTTP routes (context type 'http'; other context types are left to their own guard).
+ * On success `req.user` is a {@link RequestUser} and `callerFrom(req)` the identity.
+ * Failures: 401 with `WWW-Authenticate: Bearer …` and `{ error: { code, message } }`
+ * without detail; 403 naming the missing scopes (or APPROVAL_REQUIRED).
+ */
+@Injectable()
+export class HttpAuthGuard implements CanActivate {
+  constructor(
+    private readonly gate: AuthorizationGate,
+    private readonly reflector: Reflector,
+    @Inject(AUTH_OPTIONS) private readonly options: ResolvedAuthOptions,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (context.getType() !== 'http') return true;
+    const requirements = readHandlerRequirements(this.reflector, context, this.options.defaultMutationClass);
+    if (requirements.allowAnonymous) return true;
+    const request = context.switchToHttp().getRequest<Request>();
+    const response = context.switchToHttp().getResponse<Response>();
+    const target = {
+      protocol: 'http' as const,
+      service: this.options.audience,
+      operation: httpOperation(request, context),
+      traceId: traceIdFrom(request.headers.traceparent, request.headers['x-trace-id']),
+      remoteAddress: request.socket?.remoteAddress,
+    };
+    try {
+      const grant = await this.gate.check(request.headers.authorization, requirements, target);
+      (request as Request & { user?: unknown }).user = requestUserOf(grant.identity);
+      attachCaller(request, grant.identity);
+      return true;
+    } catch (error) {
+      const challenge = bearerChallenge(this.options.audience, error, request.headers.authorization !== undefined);
+      if (challenge) response.setHeader('WWW-Authenticate', challenge);
+      throw error;
+    }
+  }
+}
+
+/** The route pattern (`POST /s2sp/data/:token`), never the URL with its parameters. */
+export function httpOperation(request: Request, context?: ExecutionContext): string {
+  const routePath = (request.route as { path?: unknown } | undefined)?.path;
+  if (typeof routePath === 'string') return `${request.method} ${request.baseUrl ?? ''}${routePath}`;
+  if (context) return `${request.method} ${context.getClass().name}.${context.getHandler().name}`;
+  return `${request.method} ${request.baseUrl || '/'}`;
+}
+
+/** RFC 6750 §3 challenge for a 401 (or a 403 for missing scope); undefined for other errors. */
+export function bearerChallenge(realm: string, error: unknown, credentialsPresented: boolean, resourceMetadataUrl?: string): string | undefined {
+  const quote = (value: string): string => value.replace(/[\\"]/g, '\\$&');
+  const params = [`realm="${quote(realm)}"`];
+  if (resourceMetadataUrl) params.push(`resource_metadata="${quote(resourceMetadataUrl)}"`);
+  if (error instanceof AuthenticationError) {
+    if (credentialsPresented) params.push('error="invalid_token"');
+    return `Bearer ${params.join(', ')}`;
+  }
+  if (error instanceof PermissionDeniedError) {
+    params.push('error="insufficient_scope"', `scope="${quote(error.requiredScopes.join(' '))}"`);
+    return `Bearer ${params.join(', ')}`;
+  }
+  return undefined;
+}

@@ -1,0 +1,138 @@
+import { randomUUID } from 'node:crypto';
+import { SignJWT, type JWTPayload } from 'jose';
+import { AuthenticationError } from '../errors/authentication-error';
+import { DelegationRefusedError } from '../errors/delegation-refused-error';
+import { ScopeWideningError } from '../errors/scope-widening-error';
+import type { CallerIdentity } from '../identity/caller-identity';
+import { actClaimFromChain, isValidActor, MAX_DELEGATION_DEPTH } from '../identity/delegation';
+import { assertValidScopes } from '../identity/scopes';
+import type { SigningKeySource } from '../keys/signing-key';
+import { narrowScopes } from './narrow-scopes';
+
+/** Internal (delegated) tokens live at most this long (chapter 4.8.5). */
+export const MAX_DELEGATED_TTL_SECONDS = 15 * 60;
+/** Longest lifetime {@link TokenMinter.mint} accepts unless configured otherwise. */
+export const DEFAULT_MAX_TTL_SECONDS = 24 * 60 * 60;
+
+export interface TokenMinterOptions {
+  /** `iss` of every minted token; verifiers must trust it. */
+  issuer: string;
+  signingKey: SigningKeySource;
+  /** Upper bound of {@link MintRequest.ttlSeconds} (default 24 h). */
+  maxTtlSeconds?: number;
+  /** Upper bound of a narrowed token's lifetime; at most (and by default) 15 minutes. */
+  maxDelegatedTtlSeconds?: number;
+  /** Milliseconds since the epoch; for tests. */
+  now?: () => number;
+}
+
+export interface MintRequest {
+  subject: string;
+  scopes: readonly string[];
+  audience: string;
+  ttlSeconds: number;
+  clientId?: string;
+  /** Services that narrowed the credential so far, oldest first (becomes the `act` claim). */
+  delegationChain?: readonly string[];
+}
+
+/**
+ * Signs tokens with the platform key (the dev key by default): first-party
+ * tokens with {@link mint}, and caller-scoped downstream tokens with
+ * {@link narrowToken}, which can only ever narrow.
+ */
+export class TokenMinter {
+  readonly issuer: string;
+  private readonly maxTtlSeconds: number;
+  private readonly maxDelegatedTtlSeconds: number;
+  private readonly now: () => number;
+
+  constructor(private readonly options: TokenMinterOptions) {
+    if (typeof options.issuer !== 'string' || options.issuer.trim() === '') throw new RangeError('issuer must be a non-empty string');
+    this.issuer = options.issuer;
+    this.maxTtlSeconds = options.maxTtlSeconds ?? DEFAULT_MAX_TTL_SECONDS;
+    this.maxDelegatedTtlSeconds = Math.min(options.maxDelegatedTtlSeconds ?? MAX_DELEGATED_TTL_SECONDS, MAX_DELEGATED_TTL_SECONDS);
+    if (!Number.isSafeInteger(this.maxTtlSeconds) || this.maxTtlSeconds < 1) throw new RangeError('maxTtlSeconds must be a positive integer');
+    if (!Number.isSafeInteger(this.maxDelegatedTtlSeconds) || this.maxDelegatedTtlSeconds < 1) {
+      throw new RangeError('maxDelegatedTtlSeconds must be a positive integer');
+    }
+    this.now = options.now ?? Date.now;
+  }
+
+  /** A token for `subject` with exactly `scopes`, for `audience`, valid `ttlSeconds`. */
+  async mint(request: MintRequest): Promise<string> {
+    const { subject, audience, ttlSeconds } = request;
+    if (typeof subject !== 'string' || subject.trim() === '' || subject.length > 256) throw new RangeError('subject must be a non-empty string of at most 256 characters');
+    if (typeof audience !== 'string' || audience.trim() === '') throw new RangeError('audience must be a non-empty string');
+    if (!Number.isSafeInteger(ttlSeconds) || ttlSeconds < 1 || ttlSeconds > this.maxTtlSeconds) {
+      throw new RangeError(`ttlSeconds must be an integer from 1 to ${this.maxTtlSeconds}, got ${ttlSeconds}`);
+    }
+    assertValidScopes(request.scopes);
+    const nowMs = this.now();
+    return this.sign(
+      { subject, scopes: request.scopes, audience, clientId: request.clientId, chain: request.delegationChain ?? [] },
+      Math.floor(nowMs / 1000),
+      Math.floor(nowMs / 1000) + ttlSeconds,
+    );
+  }
+
+  /**
+   * The token a hop sends downstream on behalf of `caller` (chapter 4.8.4 step 5):
+   * - scopes = caller.scopes ∩ needed; a needed scope the caller lacks is refused
+   *   with {@link ScopeWideningError} (never widened);
+   * - `aud` = `nextAudience`, `sub` = the original caller;
+   * - lifetime ≤ 15 minutes, ≤ `remainingDeadlineMs`, and ≤ the caller's own token;
+   * - `act` records the chain: the services that narrowed it so far plus this
+   *   one (`caller.audience`, the service that verified the caller's token).
+   */
+  async narrowToken(caller: CallerIdentity, needed: readonly string[], nextAudience: string, remainingDeadlineMs?: number): Promise<string> {
+    if (typeof nextAudience !== 'string' || nextAudience.trim() === '') throw new RangeError('nextAudience must be a non-empty string');
+    assertValidScopes(needed);
+    const { granted, missing } = narrowScopes(caller.scopes, needed);
+    if (missing.length > 0) throw new ScopeWideningError(missing);
+
+    const nowMs = this.now();
+    if (caller.expiresAt.getTime() <= nowMs) throw new AuthenticationError('expired', 'caller token expired before delegation');
+    if (remainingDeadlineMs !== undefined && !(remainingDeadlineMs > 0)) {
+      throw new DelegationRefusedError('deadline-passed', 'The deadline has passed: no downstream token is issued.');
+    }
+    const chain = [...(caller.delegatedBy ?? []), caller.audience];
+    if (chain.length > MAX_DELEGATION_DEPTH) {
+      throw new DelegationRefusedError('chain-too-long', `A credential may be delegated at most ${MAX_DELEGATION_DEPTH} times.`);
+    }
+    if (!chain.every(isValidActor)) throw new RangeError('delegation chain holds an invalid service name');
+
+    const expiresAtMs = Math.min(
+      nowMs + this.maxDelegatedTtlSeconds * 1000,
+      caller.expiresAt.getTime(),
+      remainingDeadlineMs === undefined ? Number.POSITIVE_INFINITY : nowMs + remainingDeadlineMs,
+    );
+    // Whole seconds, rounded down: the token never outlives any of the bounds.
+    return this.sign(
+      { subject: caller.subject, scopes: granted, audience: nextAudience, clientId: caller.clientId, chain },
+      Math.floor(nowMs / 1000),
+      Math.floor(expiresAtMs / 1000),
+    );
+  }
+
+  private async sign(
+    claims: { subject: string; scopes: readonly string[]; audience: string; clientId?: string; chain: readonly string[] },
+    issuedAt: number,
+    expiresAt: number,
+  ): Promise<string> {
+    const key = await this.options.signingKey.getSigningKey();
+    const payload: JWTPayload = { scope: claims.scopes.join(' ') };
+    if (claims.clientId) payload.client_id = claims.clientId;
+    const act = actClaimFromChain(claims.chain);
+    if (act) payload.act = act;
+    return new SignJWT(payload)
+      .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'JWT' })
+      .setIssuer(this.issuer)
+      .setSubject(claims.subject)
+      .setAudience(claims.audience)
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(expiresAt)
+      .setJti(randomUUID())
+      .sign(key.privateKey);
+  }
+}

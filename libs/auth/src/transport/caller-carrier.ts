@@ -1,0 +1,42 @@
+import type { CallerIdentity } from '../identity/caller-identity';
+
+/** Where guards leave the verified caller on a per-call object (request, gRPC metadata, JSON-RPC context). */
+const CALLER = Symbol.for('s2sp.auth.caller');
+
+/** Attaches `identity` to a per-call object, non-enumerable (never serialized or logged with it). */
+export function attachCaller(carrier: object, identity: CallerIdentity): void {
+  Object.defineProperty(carrier, CALLER, { value: identity, configurable: true, enumerable: false, writable: false });
+}
+
+/**
+ * The caller a guard or middleware verified for this call: pass the Express
+ * request, the gRPC Metadata, the JSON-RPC call context or the MCP raw request.
+ */
+export function callerFrom(carrier: unknown): CallerIdentity | undefined {
+  if (carrier === null || (typeof carrier !== 'object' && typeof carrier !== 'function')) return undefined;
+  return (carrier as { [CALLER]?: CallerIdentity })[CALLER];
+}
+
+/**
+ * What `req.user` holds after authentication: the shape @rekog/mcp-nest's tool
+ * authorization reads (`scope` string first, then `scopes` array; `sub`), plus
+ * the full identity.
+ */
+export interface RequestUser {
+  readonly sub: string;
+  /** Space-separated, OAuth style. */
+  readonly scope: string;
+  readonly scopes: readonly string[];
+  readonly client_id?: string;
+  readonly identity: CallerIdentity;
+}
+
+export function requestUserOf(identity: CallerIdentity): RequestUser {
+  return Object.freeze({
+    sub: identity.subject,
+    scope: identity.scopes.join(' '),
+    scopes: identity.scopes,
+    ...(identity.clientId ? { client_id: identity.clientId } : {}),
+    identity,
+  });
+}
