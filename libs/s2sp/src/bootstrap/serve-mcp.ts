@@ -21,6 +21,12 @@ export interface ServeMcpOptions {
    */
   sessions?: boolean;
   logger?: LoggerService | false;
+  /**
+   * Runs after the app is created and before MCP mounts /mcp: the place for
+   * middleware that must see MCP and data-plane requests (e.g. authentication,
+   * which Nest guards cannot do for the route @rekog/mcp-nest mounts itself).
+   */
+  configure?: (app: INestApplication) => void | Promise<void>;
 }
 
 export interface RunningMcpServer {
@@ -39,6 +45,7 @@ export async function serveMcp(module: Parameters<typeof NestFactory.create>[0],
   const logger = options.logger ?? defaultLogger(options.transport);
   const app = await NestFactory.create(module, { bodyParser: false, logger });
   app.enableShutdownHooks();
+  await options.configure?.(app);
   const transports: McpTransport[] =
     options.transport === 'stdio'
       ? [new StdioTransport()]
