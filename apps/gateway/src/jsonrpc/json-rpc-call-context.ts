@@ -23,6 +23,8 @@ export interface JsonRpcCallContext {
   /** Headers of the HTTP request that carried the call (lower-case names). */
   readonly headers: Readonly<IncomingHttpHeaders>;
   readonly caller: JsonRpcCaller;
+  /** Network address of the client (the TCP peer), when the transport knows it. */
+  readonly remoteAddress?: string;
   /** Aborted when the deadline passes or the client goes away; pass it on to gRPC / fetch calls. */
   readonly signal: AbortSignal;
   /** Absolute deadline, ms since the epoch. */
@@ -37,6 +39,8 @@ export interface JsonRpcCallContext {
 export interface JsonRpcTransportContext {
   readonly headers: Readonly<IncomingHttpHeaders>;
   readonly caller: JsonRpcCaller;
+  /** Network address of the client (the TCP peer), when known. */
+  readonly remoteAddress?: string;
   /** Aborted when the client disconnects before the reply is sent. */
   readonly signal?: AbortSignal;
   /** When the exchange arrived (ms epoch); deadlines are computed from it. */

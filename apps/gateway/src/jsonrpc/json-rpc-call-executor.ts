@@ -67,6 +67,7 @@ export class JsonRpcCallExecutor {
       isNotification: isNotification(request),
       headers: exchange.transport.headers,
       caller: exchange.transport.caller,
+      remoteAddress: exchange.transport.remoteAddress,
       signal: controller.signal,
       deadline,
       traceId: exchange.traceId,

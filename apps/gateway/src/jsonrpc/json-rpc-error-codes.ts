@@ -12,6 +12,8 @@ export const JsonRpcErrorCode = {
 
   DEADLINE_EXCEEDED: -32000,
   UPSTREAM_UNAVAILABLE: -32001,
+  /** Another request with the same idempotency_key is still running. */
+  REQUEST_IN_PROGRESS: -32002,
 
   // 1000-1999 agent execution
   AGENT_EXECUTION_FAILED: 1000,

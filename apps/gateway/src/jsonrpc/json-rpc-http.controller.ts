@@ -43,6 +43,7 @@ export class JsonRpcHttpController {
         reply = await this.dispatcher.dispatch(raw.body, {
           headers: req.headers,
           caller: ANONYMOUS_CALLER,
+          remoteAddress: req.socket.remoteAddress,
           signal: clientGone.signal,
           receivedAt,
         });

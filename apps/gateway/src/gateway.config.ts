@@ -1,0 +1,168 @@
+import type { LoggerService, LogLevel } from '@nestjs/common';
+import { envInt, envList, envOptional, envString } from '@s2sp/core';
+
+/** Everything the gateway needs to start. Build it with {@link gatewayConfigFromEnv} or {@link defaultGatewayConfig}. */
+export interface GatewayConfig {
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  /** host:port of the agents' gRPC server (ToolService, AgentService, grpc.health.v1.Health). */
+  agentsUrl: string;
+  /** `postgresql://…` for a real server; unset for embedded PGlite in dataDir. */
+  databaseUrl?: string;
+  /** PGlite data directory (idempotency records); `':memory:'` keeps nothing across restarts. */
+  dataDir: string;
+  jsonRpc: {
+    /** Most requests in one batch (chapter 4.2.4 B_max). */
+    maxBatchSize: number;
+    /** Most calls of one batch running at once. */
+    batchConcurrency: number;
+    maxBodyBytes: number;
+    /** Deadline of a call that names none, in ms. */
+    defaultDeadlineMs: number;
+    /** Furthest deadline a caller may ask for, in ms. */
+    maxDeadlineMs: number;
+  };
+  grpc: {
+    /**
+     * Kept back from the remaining JSON-RPC budget when setting the gRPC deadline
+     * (chapter 4.3.3 t_reserve_response): time to map and send the reply.
+     */
+    deadlineReserveMs: number;
+    /** Below this remaining budget the call is not made at all (chapter 4.3.3 epsilon_min). */
+    minimumBudgetMs: number;
+    /** Upper bound of the channel's reconnect backoff after the agents went away. */
+    maxReconnectBackoffMs: number;
+  };
+  rateLimit: {
+    /** Calls one caller may make to one method per window. */
+    limit: number;
+    windowMs: number;
+  };
+  circuitBreaker: {
+    windowMs: number;
+    minimumCalls: number;
+    /** 0 < rate <= 1. */
+    errorRateThreshold: number;
+    openDurationMs: number;
+  };
+  idempotency: {
+    /** How long a stored response answers retries. */
+    ttlMs: number;
+    /** How often expired records are deleted; 0 turns the sweeper off. */
+    sweepIntervalMs: number;
+    /** How often a duplicate of a running request looks for its outcome. */
+    pollIntervalMs: number;
+  };
+  health: {
+    /** Timeout of each downstream probe made by GET /health. */
+    timeoutMs: number;
+  };
+  /** Nest logger setting; `false` silences the app (tests). Default: Nest's console logger. */
+  logger?: LoggerService | LogLevel[] | false;
+}
+
+export const GATEWAY_VERSION = '0.1.0';
+
+export function defaultGatewayConfig(): GatewayConfig {
+  return {
+    host: '127.0.0.1',
+    port: 3000,
+    agentsUrl: '127.0.0.1:50051',
+    dataDir: '.data/gateway',
+    jsonRpc: { maxBatchSize: 50, batchConcurrency: 8, maxBodyBytes: 1024 * 1024, defaultDeadlineMs: 30_000, maxDeadlineMs: 120_000 },
+    grpc: { deadlineReserveMs: 20, minimumBudgetMs: 20, maxReconnectBackoffMs: 2_000 },
+    rateLimit: { limit: 120, windowMs: 60_000 },
+    circuitBreaker: { windowMs: 10_000, minimumCalls: 5, errorRateThreshold: 0.5, openDurationMs: 5_000 },
+    idempotency: { ttlMs: 24 * 60 * 60 * 1000, sweepIntervalMs: 60_000, pollIntervalMs: 50 },
+    health: { timeoutMs: 1_000 },
+  };
+}
+
+/**
+ * The gateway's configuration from the environment; unset variables take the
+ * defaults of {@link defaultGatewayConfig}. A malformed value throws, naming the variable.
+ */
+export function gatewayConfigFromEnv(): GatewayConfig {
+  const d = defaultGatewayConfig();
+  const positive = { min: 1 };
+  return validateGatewayConfig({
+    host: envString('GATEWAY_HOST', d.host),
+    port: envInt('GATEWAY_PORT', d.port, { max: 65535 }),
+    agentsUrl: envString('GATEWAY_AGENTS_URL', d.agentsUrl),
+    databaseUrl: envOptional('DATABASE_URL'),
+    dataDir: envString('GATEWAY_DATA_DIR', d.dataDir),
+    jsonRpc: {
+      maxBatchSize: envInt('GATEWAY_MAX_BATCH_SIZE', d.jsonRpc.maxBatchSize, positive),
+      batchConcurrency: envInt('GATEWAY_BATCH_CONCURRENCY', d.jsonRpc.batchConcurrency, positive),
+      maxBodyBytes: envInt('GATEWAY_MAX_BODY_BYTES', d.jsonRpc.maxBodyBytes, positive),
+      defaultDeadlineMs: envInt('GATEWAY_DEFAULT_DEADLINE_MS', d.jsonRpc.defaultDeadlineMs, positive),
+      maxDeadlineMs: envInt('GATEWAY_MAX_DEADLINE_MS', d.jsonRpc.maxDeadlineMs, positive),
+    },
+    grpc: {
+      deadlineReserveMs: envInt('GATEWAY_GRPC_DEADLINE_RESERVE_MS', d.grpc.deadlineReserveMs),
+      minimumBudgetMs: envInt('GATEWAY_GRPC_MINIMUM_BUDGET_MS', d.grpc.minimumBudgetMs, positive),
+      maxReconnectBackoffMs: envInt('GATEWAY_GRPC_MAX_RECONNECT_BACKOFF_MS', d.grpc.maxReconnectBackoffMs, positive),
+    },
+    rateLimit: {
+      limit: envInt('GATEWAY_RATE_LIMIT', d.rateLimit.limit, positive),
+      windowMs: envInt('GATEWAY_RATE_LIMIT_WINDOW_MS', d.rateLimit.windowMs, positive),
+    },
+    circuitBreaker: {
+      windowMs: envInt('GATEWAY_BREAKER_WINDOW_MS', d.circuitBreaker.windowMs, positive),
+      minimumCalls: envInt('GATEWAY_BREAKER_MINIMUM_CALLS', d.circuitBreaker.minimumCalls, positive),
+      errorRateThreshold:
+        envInt('GATEWAY_BREAKER_ERROR_RATE_PERCENT', d.circuitBreaker.errorRateThreshold * 100, { min: 1, max: 100 }) / 100,
+      openDurationMs: envInt('GATEWAY_BREAKER_OPEN_MS', d.circuitBreaker.openDurationMs, positive),
+    },
+    idempotency: {
+      ttlMs: envInt('GATEWAY_IDEMPOTENCY_TTL_MS', d.idempotency.ttlMs, positive),
+      sweepIntervalMs: envInt('GATEWAY_IDEMPOTENCY_SWEEP_MS', d.idempotency.sweepIntervalMs),
+      pollIntervalMs: envInt('GATEWAY_IDEMPOTENCY_POLL_MS', d.idempotency.pollIntervalMs, positive),
+    },
+    health: { timeoutMs: envInt('GATEWAY_HEALTH_TIMEOUT_MS', d.health.timeoutMs, positive) },
+    ...logLevelsFromEnv(),
+  });
+}
+
+const LOG_LEVELS: readonly LogLevel[] = ['log', 'error', 'warn', 'debug', 'verbose', 'fatal'];
+
+/** LOG_LEVELS (e.g. "error,warn") narrows what Nest prints, as for the MCP servers. */
+function logLevelsFromEnv(): Pick<GatewayConfig, 'logger'> {
+  const levels = envList('LOG_LEVELS', []);
+  const unknown = levels.filter((level) => !LOG_LEVELS.includes(level as LogLevel));
+  if (unknown.length > 0) throw new Error(`Environment variable LOG_LEVELS has unknown level(s): ${unknown.join(', ')}`);
+  return levels.length > 0 ? { logger: levels as LogLevel[] } : {};
+}
+
+/** Rejects a configuration that cannot work, naming the setting, before anything starts. */
+export function validateGatewayConfig(config: GatewayConfig): GatewayConfig {
+  const fail = (setting: string, why: string): never => {
+    throw new RangeError(`Gateway config ${setting} ${why}`);
+  };
+  const integer = (setting: string, value: number, min: number, max = Number.MAX_SAFE_INTEGER): void => {
+    if (!Number.isSafeInteger(value) || value < min || value > max) fail(setting, `must be an integer from ${min} to ${max}, got ${value}`);
+  };
+  if (!config.host.trim()) fail('host', 'must not be empty');
+  integer('port', config.port, 0, 65535);
+  if (!/^[^\s:/]+:\d{1,5}$|^\[[0-9a-fA-F:]+\]:\d{1,5}$/.test(config.agentsUrl)) {
+    fail('agentsUrl', `must be host:port, got ${JSON.stringify(config.agentsUrl)}`);
+  }
+  for (const [name, value] of Object.entries(config.jsonRpc)) integer(`jsonRpc.${name}`, value, 1);
+  if (config.jsonRpc.defaultDeadlineMs > config.jsonRpc.maxDeadlineMs) fail('jsonRpc.defaultDeadlineMs', 'must not exceed jsonRpc.maxDeadlineMs');
+  integer('grpc.deadlineReserveMs', config.grpc.deadlineReserveMs, 0);
+  integer('grpc.minimumBudgetMs', config.grpc.minimumBudgetMs, 1);
+  integer('grpc.maxReconnectBackoffMs', config.grpc.maxReconnectBackoffMs, 1);
+  integer('rateLimit.limit', config.rateLimit.limit, 1);
+  integer('rateLimit.windowMs', config.rateLimit.windowMs, 1);
+  integer('circuitBreaker.windowMs', config.circuitBreaker.windowMs, 1);
+  integer('circuitBreaker.minimumCalls', config.circuitBreaker.minimumCalls, 1);
+  integer('circuitBreaker.openDurationMs', config.circuitBreaker.openDurationMs, 1);
+  const rate = config.circuitBreaker.errorRateThreshold;
+  if (!(rate > 0 && rate <= 1)) fail('circuitBreaker.errorRateThreshold', `must be in (0, 1], got ${rate}`);
+  integer('idempotency.ttlMs', config.idempotency.ttlMs, 1);
+  integer('idempotency.sweepIntervalMs', config.idempotency.sweepIntervalMs, 0);
+  integer('idempotency.pollIntervalMs', config.idempotency.pollIntervalMs, 1);
+  integer('health.timeoutMs', config.health.timeoutMs, 1);
+  return config;
+}

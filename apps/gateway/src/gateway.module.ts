@@ -1,0 +1,62 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { ThrottlerModule } from '@nestjs/throttler';
+import { JsonRpcModule } from './jsonrpc';
+import { GATEWAY_VERSION, validateGatewayConfig, type GatewayConfig } from './gateway.config';
+import { GATEWAY_CONFIG } from './gateway.constants';
+import { AgentServiceClient } from './grpc/agent-service.client';
+import { AgentsCircuitBreaker } from './grpc/agents-circuit-breaker';
+import { AgentsDownstream } from './grpc/agents-downstream';
+import { AgentsGrpcClients } from './grpc/agents-grpc-clients';
+import { ToolServiceClient } from './grpc/tool-service.client';
+import { GatewayHealth } from './health/gateway-health.service';
+import { HealthController } from './health/health.controller';
+import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
+import { IdempotencySweeper } from './idempotency/idempotency-sweeper';
+import { IDEMPOTENCY_STORE } from './idempotency/idempotency-store';
+import { IdempotentExecution } from './idempotency/idempotent-execution.service';
+import { PrismaIdempotencyStore } from './idempotency/prisma-idempotency-store';
+import { AgentMethods } from './methods/agent.methods';
+import { ToolsMethods } from './methods/tools.methods';
+import { GatewayDatabaseLifecycle, gatewayDatabaseProvider } from './persistence/gateway-database.provider';
+import { CallerRateLimitGuard, JSON_RPC_THROTTLER } from './rate-limit/caller-rate-limit.guard';
+
+/**
+ * The platform's JSON-RPC edge: POST /rpc (tools.*, agent.*, rpc.discover)
+ * transcoded to the agents' gRPC services, and GET /health.
+ */
+@Module({})
+export class GatewayModule {
+  static forRoot(config: GatewayConfig): DynamicModule {
+    validateGatewayConfig(config);
+    return {
+      module: GatewayModule,
+      imports: [
+        JsonRpcModule.forRoot({ ...config.jsonRpc, info: { title: 'S2SP gateway', version: GATEWAY_VERSION } }),
+        // Only its storage is used (by CallerRateLimitGuard); its HTTP ThrottlerGuard is not installed.
+        ThrottlerModule.forRoot({
+          throttlers: [{ name: JSON_RPC_THROTTLER, limit: config.rateLimit.limit, ttl: config.rateLimit.windowMs }],
+        }),
+      ],
+      controllers: [HealthController],
+      providers: [
+        { provide: GATEWAY_CONFIG, useValue: config },
+        gatewayDatabaseProvider,
+        GatewayDatabaseLifecycle,
+        AgentsGrpcClients,
+        AgentsCircuitBreaker,
+        AgentsDownstream,
+        ToolServiceClient,
+        AgentServiceClient,
+        { provide: IDEMPOTENCY_STORE, useClass: PrismaIdempotencyStore },
+        IdempotentExecution,
+        IdempotencyInterceptor,
+        IdempotencySweeper,
+        { provide: APP_GUARD, useClass: CallerRateLimitGuard },
+        GatewayHealth,
+        ToolsMethods,
+        AgentMethods,
+      ],
+    };
+  }
+}

@@ -1,0 +1,39 @@
+import type { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { GatewayConfig } from './gateway.config';
+import { GatewayModule } from './gateway.module';
+
+export interface RunningGateway {
+  app: INestApplication;
+  /** Base URL, e.g. http://127.0.0.1:3000 (JSON-RPC at `${url}/rpc`, health at `${url}/health`). */
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Starts the gateway in this process. Port 0 picks a free port (see the returned port/url). */
+export async function startGateway(config: GatewayConfig): Promise<RunningGateway> {
+  const app = await NestFactory.create(GatewayModule.forRoot(config), {
+    bodyParser: false, // the JSON-RPC engine reads (and limits) bodies itself
+    ...(config.logger !== undefined ? { logger: config.logger } : {}),
+  });
+  app.enableShutdownHooks();
+  try {
+    await app.listen(config.port, config.host);
+  } catch (error) {
+    await app.close().catch(() => undefined);
+    throw error;
+  }
+  const address = app.getHttpServer().address() as { port: number } | string | null;
+  const port = typeof address === 'object' && address !== null ? address.port : config.port;
+  const host = urlHost(config.host);
+  let closing: Promise<void> | undefined;
+  return { app, url: `http://${host}:${port}`, port, close: () => (closing ??= app.close()) };
+}
+
+/** The host part of a URL that reaches the server: loopback for the wildcard addresses. */
+function urlHost(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}

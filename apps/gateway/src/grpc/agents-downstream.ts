@@ -1,0 +1,38 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type * as grpc from '@grpc/grpc-js';
+import type { JsonRpcCallContext } from '../jsonrpc';
+import type { GatewayConfig } from '../gateway.config';
+import { GATEWAY_CONFIG } from '../gateway.constants';
+import { AgentsCircuitBreaker } from './agents-circuit-breaker';
+import { agentsCallError } from './agents-error';
+import { grpcDeadlineFor } from './grpc-deadline';
+import { outgoingMetadata } from './outgoing-metadata';
+import { unaryCall } from './unary-call';
+
+/** The JSON-RPC call a gRPC call is made for: its deadline, abort signal, headers and caller. */
+export type CallOrigin = Pick<JsonRpcCallContext, 'deadline' | 'signal' | 'headers' | 'caller'>;
+
+/**
+ * Makes one unary call to the agents on behalf of a JSON-RPC call: deadline =
+ * the call's remaining budget, cancelled when the call aborts, trace context
+ * and caller id as metadata, through the circuit breaker; failures come out
+ * as JsonRpcErrors.
+ */
+@Injectable()
+export class AgentsDownstream {
+  constructor(
+    private readonly breaker: AgentsCircuitBreaker,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  async call<Response>(client: grpc.Client, method: string, request: unknown, origin: CallOrigin): Promise<Response> {
+    if (origin.signal.aborted) throw origin.signal.reason;
+    const deadline = grpcDeadlineFor(origin, this.config.grpc);
+    const metadata = outgoingMetadata(origin);
+    try {
+      return await this.breaker.run(() => unaryCall<Response>(client, method, request, { deadline, metadata, signal: origin.signal }));
+    } catch (error) {
+      throw agentsCallError(error, origin.signal);
+    }
+  }
+}

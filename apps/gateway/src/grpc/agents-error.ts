@@ -1,0 +1,40 @@
+import { Metadata, status as GrpcStatus } from '@grpc/grpc-js';
+import { CircuitOpenError } from '@s2sp/platform';
+import {
+  GRPC_ERROR_METADATA,
+  JsonRpcError,
+  JsonRpcErrorCode,
+  RecoveryHint,
+  grpcStatusToJsonRpc,
+  isGrpcServiceError,
+} from '../jsonrpc';
+
+/** data.hop of a deadline that ran out on the gateway -> agents gRPC call itself. */
+export const GRPC_HOP = 'grpc';
+
+/**
+ * What the client sees when a call to the agents fails:
+ * - circuit open: -32001 "agents unavailable" with data.retry_after (seconds), no network call made;
+ * - a gRPC status: grpcStatusToJsonRpc (trailers refine it); DEADLINE_EXCEEDED without
+ *   a hop trailer ran out on the gRPC hop, so data.hop is "grpc";
+ * - the call was cancelled because the JSON-RPC call was aborted: the abort reason.
+ * Anything else is returned unchanged (the engine maps it to -32603).
+ */
+export function agentsCallError(error: unknown, signal?: AbortSignal): unknown {
+  if (error instanceof CircuitOpenError) {
+    return new JsonRpcError(JsonRpcErrorCode.UPSTREAM_UNAVAILABLE, 'agents unavailable', {
+      downstream: 'agents',
+      circuit: 'open',
+      retry_after: Math.max(1, Math.ceil(error.retryAfterMs / 1000)),
+      recovery_hint: RecoveryHint.RETRY_AFTER,
+    });
+  }
+  if (!isGrpcServiceError(error)) return error;
+  if (error.code === GrpcStatus.CANCELLED && signal?.aborted) return signal.reason;
+  let metadata = error.metadata ?? new Metadata();
+  if (error.code === GrpcStatus.DEADLINE_EXCEEDED && metadata.get(GRPC_ERROR_METADATA.DEADLINE_HOP).length === 0) {
+    metadata = metadata.clone();
+    metadata.set(GRPC_ERROR_METADATA.DEADLINE_HOP, GRPC_HOP);
+  }
+  return grpcStatusToJsonRpc(error.code, error.details, metadata);
+}

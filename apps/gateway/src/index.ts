@@ -1,0 +1,6 @@
+export * from './gateway';
+export * from './gateway.config';
+export * from './gateway.module';
+export { GATEWAY_CONFIG, GATEWAY_DATABASE } from './gateway.constants';
+export type { HealthReport, HealthStatus } from './health/gateway-health.service';
+export { IDEMPOTENCY_STORE, type IdempotencyStore } from './idempotency/idempotency-store';

@@ -1,0 +1,14 @@
+import { Logger } from '@nestjs/common';
+import { gatewayConfigFromEnv } from './gateway.config';
+import { startGateway } from './gateway';
+
+async function main(): Promise<void> {
+  const config = gatewayConfigFromEnv();
+  const gateway = await startGateway(config);
+  new Logger('gateway').log(`JSON-RPC at ${gateway.url}/rpc, health at ${gateway.url}/health; agents at ${config.agentsUrl}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(`gateway failed to start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

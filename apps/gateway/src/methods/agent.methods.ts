@@ -1,0 +1,62 @@
+import { Injectable } from '@nestjs/common';
+import { JsonRpcError, JsonRpcErrorCode, JsonRpcMethod, type JsonRpcCallContext } from '../jsonrpc';
+import { AgentServiceClient } from '../grpc/agent-service.client';
+import { Idempotent } from '../idempotency/idempotent.decorator';
+import { agentTaskFromParams, cancelTaskRequest } from '../transcoding/task-request-transcoding';
+import {
+  cancelTaskResult,
+  submitTaskResult,
+  taskSnapshotToJson,
+  type CancelTaskResult,
+  type SubmitTaskResult,
+  type TaskSnapshotJson,
+} from '../transcoding/task-response-transcoding';
+import { uuidV7 } from '../transcoding/uuid-v7';
+import { CancelTaskParams } from './dto/cancel-task.params';
+import { GetTaskParams } from './dto/get-task.params';
+import { SubmitTaskParams } from './dto/submit-task.params';
+import { CANCEL_TASK_RESULT, SUBMIT_TASK_RESULT, TASK_SNAPSHOT_RESULT } from './results/result-schemas';
+
+/** agent.* -> s2sp.v1.AgentService of the agents. */
+@Injectable()
+export class AgentMethods {
+  constructor(private readonly agents: AgentServiceClient) {}
+
+  @JsonRpcMethod('agent.submitTask', {
+    params: SubmitTaskParams,
+    result: SUBMIT_TASK_RESULT,
+    summary: 'Submit a task with a declarative S2SP plan',
+    description:
+      'Each plan step has a step_id and exactly one of resource_call, filter, consumer_call. Safe to retry only with an idempotency_key.',
+    idempotent: false,
+  })
+  @Idempotent()
+  async submitTask(params: SubmitTaskParams, ctx: JsonRpcCallContext): Promise<SubmitTaskResult> {
+    const taskId = params.task_id ?? uuidV7();
+    const response = await this.agents.submitTask(agentTaskFromParams(params, ctx, taskId), ctx);
+    return submitTaskResult(response, { taskId, traceId: ctx.traceId });
+  }
+
+  @JsonRpcMethod('agent.getTask', {
+    params: GetTaskParams,
+    result: TASK_SNAPSHOT_RESULT,
+    summary: "A task's status, steps, usage and result",
+    idempotent: true,
+  })
+  async getTask(params: GetTaskParams, ctx: JsonRpcCallContext): Promise<TaskSnapshotJson> {
+    const response = await this.agents.getTask(params.task_id, ctx);
+    if (!response.task) throw new JsonRpcError(JsonRpcErrorCode.INTERNAL_ERROR);
+    return taskSnapshotToJson(response.task);
+  }
+
+  @JsonRpcMethod('agent.cancelTask', {
+    params: CancelTaskParams,
+    result: CANCEL_TASK_RESULT,
+    summary: 'Cancel a task: "soft" finishes the current step, "hard" aborts now',
+    idempotent: false,
+  })
+  @Idempotent()
+  async cancelTask(params: CancelTaskParams, ctx: JsonRpcCallContext): Promise<CancelTaskResult> {
+    return cancelTaskResult(await this.agents.cancelTask(cancelTaskRequest(params), ctx), params.task_id);
+  }
+}

@@ -1,0 +1,159 @@
+import type { JsonSchemaObject } from '../../jsonrpc';
+
+/*
+ * JSON Schemas of the method results, published by rpc.discover. They describe
+ * what the transcoders in ../../transcoding produce.
+ */
+
+const lowerCaseEnum = (values: string[], description?: string): JsonSchemaObject => ({
+  type: 'string',
+  enum: [...values, 'unspecified'],
+  ...(description ? { description } : {}),
+});
+const isoTime: JsonSchemaObject = { type: 'string', format: 'date-time' };
+const jsonObject: JsonSchemaObject = { type: 'object' };
+const count: JsonSchemaObject = { type: 'integer', minimum: 0 };
+
+const TASK_STATUS = lowerCaseEnum(['accepted', 'running', 'cancelling', 'succeeded', 'failed', 'cancelled']);
+
+const RESOURCE_USAGE: JsonSchemaObject = {
+  type: 'object',
+  properties: Object.fromEntries(
+    [
+      'tokens_in_context',
+      'tokens_kept_out',
+      'model_input_tokens',
+      'model_output_tokens',
+      'tool_calls',
+      'wall_time_ms',
+      'data_plane_bytes',
+      'rows_in_context',
+      'rows_kept_out',
+      'cost_microdollars',
+    ].map((name) => [name, count]),
+  ),
+  additionalProperties: false,
+};
+
+const ERROR_INFO: JsonSchemaObject = {
+  type: 'object',
+  properties: { code: { type: 'integer' }, message: { type: 'string' }, recovery_hint: { type: 'string' }, details: jsonObject },
+  required: ['code', 'message'],
+};
+
+export const LIST_TOOLS_RESULT: JsonSchemaObject = {
+  type: 'object',
+  properties: {
+    tools: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          name: { type: 'string' },
+          server: { type: 'string' },
+          title: { type: 'string' },
+          description: { type: 'string' },
+          inputSchema: jsonObject,
+          outputSchema: jsonObject,
+          kind: lowerCaseEnum(['standard', 's2sp_resource', 's2sp_consumer']),
+          mutationClass: lowerCaseEnum(['read_only', 'idempotent_write', 'non_idempotent_write', 'destructive']),
+        },
+        required: ['name', 'server', 'description', 'inputSchema', 'kind', 'mutationClass'],
+      },
+    },
+    nextCursor: { type: 'string', description: 'Pass as cursor for the next page; absent on the last page' },
+  },
+  required: ['tools'],
+};
+
+export const CALL_TOOL_RESULT: JsonSchemaObject = {
+  type: 'object',
+  description: "MCP's CallToolResult, as the tool returned it",
+  properties: {
+    content: { type: 'array', items: jsonObject },
+    structuredContent: jsonObject,
+    isError: { type: 'boolean' },
+    _meta: jsonObject,
+  },
+  required: ['content'],
+};
+
+export const SUBMIT_TASK_RESULT: JsonSchemaObject = {
+  type: 'object',
+  properties: {
+    task_id: { type: 'string', format: 'uuid' },
+    status: TASK_STATUS,
+    estimated_completion_ms: count,
+    trace_id: { type: 'string' },
+  },
+  required: ['task_id', 'status'],
+};
+
+export const CANCEL_TASK_RESULT: JsonSchemaObject = {
+  type: 'object',
+  properties: { task_id: { type: 'string', format: 'uuid' }, status: TASK_STATUS },
+  required: ['task_id', 'status'],
+};
+
+const DATA_PLANE_REF: JsonSchemaObject = {
+  type: 'object',
+  description: 'The data-plane reference of a resource-tool call; its resource_url never leaves the platform',
+  properties: {
+    mode: lowerCaseEnum(['async', 'sync']),
+    expires_at: isoTime,
+    abstract_domains: { type: 'array', items: { type: 'string' } },
+    body_domains: { type: 'array', items: { type: 'string' } },
+    total_rows: count,
+  },
+  required: ['mode', 'abstract_domains', 'body_domains', 'total_rows'],
+};
+
+const TOOL_INVOCATION_RECORD: JsonSchemaObject = {
+  type: 'object',
+  properties: {
+    invocation_id: { type: 'string' },
+    tool_name: { type: 'string' },
+    server: { type: 'string' },
+    status: lowerCaseEnum(['success', 'error', 'timeout', 'approval_pending']),
+    usage: RESOURCE_USAGE,
+    data_plane: DATA_PLANE_REF,
+    started_at: isoTime,
+    finished_at: isoTime,
+  },
+  required: ['invocation_id', 'tool_name', 'server', 'status', 'usage'],
+};
+
+const STEP_RESULT: JsonSchemaObject = {
+  type: 'object',
+  properties: {
+    step_number: count,
+    plan_step_id: { type: 'string' },
+    type: lowerCaseEnum(['plan', 'retrieve', 'act', 'verify', 'critique', 'repair', 'commit']),
+    outcome: lowerCaseEnum(['success', 'partial', 'failure', 'needs_repair']),
+    summary: { type: 'string' },
+    payload: jsonObject,
+    tool_calls: { type: 'array', items: TOOL_INVOCATION_RECORD },
+    usage: RESOURCE_USAGE,
+    error: ERROR_INFO,
+    started_at: isoTime,
+    finished_at: isoTime,
+  },
+  required: ['step_number', 'type', 'outcome', 'tool_calls', 'usage'],
+};
+
+export const TASK_SNAPSHOT_RESULT: JsonSchemaObject = {
+  type: 'object',
+  properties: {
+    task_id: { type: 'string', format: 'uuid' },
+    status: TASK_STATUS,
+    steps: { type: 'array', items: STEP_RESULT },
+    usage: RESOURCE_USAGE,
+    result: jsonObject,
+    error: ERROR_INFO,
+    created_at: isoTime,
+    updated_at: isoTime,
+    completed_at: isoTime,
+    trace_id: { type: 'string' },
+  },
+  required: ['task_id', 'status', 'steps', 'usage'],
+};

@@ -1,0 +1,45 @@
+import { Injectable } from '@nestjs/common';
+import { JsonRpcMethod, type JsonRpcCallContext } from '../jsonrpc';
+import { ToolServiceClient } from '../grpc/tool-service.client';
+import { Idempotent } from '../idempotency/idempotent.decorator';
+import {
+  listToolsRequest,
+  listToolsResult,
+  toolCallResult,
+  toolInvocationRequest,
+  type CallToolResult,
+  type ListToolsResult,
+} from '../transcoding/tool-transcoding';
+import { uuidV7 } from '../transcoding/uuid-v7';
+import { CallToolParams } from './dto/call-tool.params';
+import { ListToolsParams } from './dto/list-tools.params';
+import { CALL_TOOL_RESULT, LIST_TOOLS_RESULT } from './results/result-schemas';
+
+/** tools.* -> s2sp.v1.ToolService of the agents. */
+@Injectable()
+export class ToolsMethods {
+  constructor(private readonly tools: ToolServiceClient) {}
+
+  @JsonRpcMethod('tools.list', {
+    params: ListToolsParams,
+    result: LIST_TOOLS_RESULT,
+    summary: 'The tools of the MCP servers behind the agents, a page at a time',
+    idempotent: true,
+  })
+  async list(params: ListToolsParams, ctx: JsonRpcCallContext): Promise<ListToolsResult> {
+    return listToolsResult(await this.tools.listTools(listToolsRequest(params), ctx));
+  }
+
+  @JsonRpcMethod('tools.call', {
+    params: CallToolParams,
+    result: CALL_TOOL_RESULT,
+    summary: "Call one MCP tool through the agents; the result is MCP's tools/call result",
+    description: 'Safe to retry only with an idempotency_key.',
+    idempotent: false,
+  })
+  @Idempotent()
+  async call(params: CallToolParams, ctx: JsonRpcCallContext): Promise<CallToolResult> {
+    const response = await this.tools.invokeTool(toolInvocationRequest(params, ctx, uuidV7()), ctx);
+    return toolCallResult(response, params.name);
+  }
+}

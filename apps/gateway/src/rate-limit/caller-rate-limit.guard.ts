@@ -1,0 +1,41 @@
+import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { ThrottlerStorage } from '@nestjs/throttler';
+import { createHash } from 'node:crypto';
+import { JSON_RPC_CONTEXT_TYPE, JsonRpcError, RecoveryHint, type JsonRpcCallContext } from '../jsonrpc';
+import { callerKey } from '../caller/caller-key';
+import type { GatewayConfig } from '../gateway.config';
+import { GATEWAY_CONFIG } from '../gateway.constants';
+
+/** Name of the gateway's throttler in ThrottlerModule's storage. */
+export const JSON_RPC_THROTTLER = 'json-rpc';
+
+/**
+ * Rate limit per caller and JSON-RPC method (chapter 4.2.5 step f), counted in
+ * @nestjs/throttler's storage. Applies to the 'json-rpc' context only: the
+ * library's own ThrottlerGuard reads HTTP requests and cannot see a call
+ * inside a batch. Over the limit: 5001 "Rate limit exceeded" with
+ * data.retry_after (seconds until a call is allowed again).
+ */
+@Injectable()
+export class CallerRateLimitGuard implements CanActivate {
+  constructor(
+    @Inject(ThrottlerStorage) private readonly storage: ThrottlerStorage,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (context.getType<string>() !== JSON_RPC_CONTEXT_TYPE) return true;
+    const ctx = context.getArgByIndex<JsonRpcCallContext>(1);
+    const { limit, windowMs } = this.config.rateLimit;
+    const key = createHash('sha256').update(JSON.stringify([callerKey(ctx), ctx.method])).digest('hex');
+    // blockDuration 0: a sliding window of windowMs; calls over the limit are not counted.
+    const record = await this.storage.increment(key, windowMs, limit, 0, JSON_RPC_THROTTLER);
+    if (!record.isBlocked) return true;
+    throw JsonRpcError.rateLimited(Math.max(1, record.timeToBlockExpire), {
+      method: ctx.method,
+      limit,
+      window_ms: windowMs,
+      recovery_hint: RecoveryHint.RETRY_AFTER,
+    });
+  }
+}

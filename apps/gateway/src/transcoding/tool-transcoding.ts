@@ -1,0 +1,108 @@
+import { toStruct, toTimestamp, type JsonObject, type JsonValue } from '@s2sp/contracts';
+import { JsonRpcError, type JsonRpcCallContext } from '../jsonrpc';
+import type { CallToolParams } from '../methods/dto/call-tool.params';
+import type { ListToolsParams } from '../methods/dto/list-tools.params';
+import type {
+  ListToolsRequestMessage,
+  ListToolsResponseMessage,
+  ToolDescriptorMessage,
+  ToolInvocationRequestMessage,
+  ToolInvocationResponseMessage,
+} from '../grpc/s2sp-proto-messages';
+import { authContextOf, traceContextOf } from './call-identity';
+import { ENUM_PREFIX, protoEnumToJson } from './proto-enum';
+import { compact, nonEmpty, protoStructToJson } from './proto-values';
+
+/** A tool as tools.list lists it (the MCP Tool shape plus server, kind and mutationClass). */
+export interface ToolJson {
+  name: string;
+  server: string;
+  title?: string;
+  description: string;
+  inputSchema: JsonObject;
+  outputSchema?: JsonObject;
+  /** "standard" | "s2sp_resource" | "s2sp_consumer" | "unspecified" */
+  kind: string;
+  /** "read_only" | "idempotent_write" | "non_idempotent_write" | "destructive" | "unspecified" */
+  mutationClass: string;
+}
+
+export interface ListToolsResult {
+  tools: ToolJson[];
+  nextCursor?: string;
+}
+
+/** MCP's CallToolResult. */
+export interface CallToolResult {
+  content: JsonValue[];
+  structuredContent?: JsonObject;
+  isError?: boolean;
+  _meta?: JsonObject;
+}
+
+export function listToolsRequest(params: ListToolsParams): ListToolsRequestMessage {
+  return { cursor: params.cursor ?? '', page_size: params.page_size ?? 0, server: params.server ?? '' };
+}
+
+export function listToolsResult(response: ListToolsResponseMessage): ListToolsResult {
+  return compact({
+    tools: (response.tools ?? []).map(toolDescriptorToJson),
+    nextCursor: nonEmpty(response.next_cursor),
+  });
+}
+
+export function toolDescriptorToJson(tool: ToolDescriptorMessage): ToolJson {
+  const outputSchema = protoStructToJson(tool.output_schema);
+  return compact({
+    name: tool.name,
+    server: tool.server,
+    title: nonEmpty(tool.title),
+    description: tool.description ?? '',
+    inputSchema: protoStructToJson(tool.input_schema) ?? { type: 'object' },
+    outputSchema: outputSchema && Object.keys(outputSchema).length > 0 ? outputSchema : undefined,
+    kind: protoEnumToJson(tool.kind, ENUM_PREFIX.TOOL_KIND),
+    mutationClass: protoEnumToJson(tool.mutation_class, ENUM_PREFIX.MUTATION_CLASS),
+  });
+}
+
+export function toolInvocationRequest(params: CallToolParams, ctx: JsonRpcCallContext, invocationId: string): ToolInvocationRequestMessage {
+  return compact({
+    invocation_id: invocationId,
+    tool_name: params.name,
+    input_params: toStruct(params.arguments ?? {}),
+    caller_auth: authContextOf(ctx),
+    deadline: toTimestamp(ctx.deadline),
+    trace: traceContextOf(ctx),
+    server: params.server ?? '',
+  });
+}
+
+/**
+ * The tool's result exactly as MCP's tools/call returns it, taken from
+ * ToolInvocationResponse.output. A tool error is a result with isError (as in
+ * MCP); a tool timeout is -32000 (hop "mcp"), a pending approval 4003.
+ */
+export function toolCallResult(response: ToolInvocationResponseMessage, toolName: string): CallToolResult {
+  const status = protoEnumToJson(response.status, ENUM_PREFIX.TOOL_RESULT_STATUS);
+  const reason = nonEmpty(response.error_message);
+  if (status === 'timeout') throw JsonRpcError.deadlineExceeded('mcp', compact({ tool: toolName, reason }));
+  if (status === 'approval_pending') {
+    throw JsonRpcError.approvalRequired(compact({ tool: toolName, invocation_id: nonEmpty(response.invocation_id), reason }));
+  }
+  const output = protoStructToJson(response.output) ?? {};
+  const failed = status === 'error' || output.isError === true;
+  if (Array.isArray(output.content)) {
+    return compact({
+      content: output.content,
+      structuredContent: isJsonObject(output.structuredContent) ? output.structuredContent : undefined,
+      isError: failed ? true : output.isError === false ? false : undefined,
+      _meta: isJsonObject(output._meta) ? output._meta : undefined,
+    });
+  }
+  if (failed) return { content: [{ type: 'text', text: reason ?? `Tool ${toolName} failed` }], isError: true };
+  return { content: [{ type: 'text', text: JSON.stringify(output) }], structuredContent: output };
+}
+
+function isJsonObject(value: JsonValue | undefined): value is JsonObject {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}

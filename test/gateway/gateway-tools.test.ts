@@ -1,0 +1,178 @@
+import { after, before, beforeEach, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { status as GrpcStatus } from '@grpc/grpc-js';
+import { fromStruct, toStruct } from '../../libs/contracts/src';
+import { FakeAgents, WEATHER_TOOL_INPUT_SCHEMA, WEATHER_TOOL_OUTPUT_SCHEMA } from '../support/fake-agents';
+import { findProtoEncoding, removeTempDirs, rpcError, startTestGateway, type TestGateway } from '../support/gateway-harness';
+
+describe('gateway tools.list / tools.call', () => {
+  let fake: FakeAgents;
+  let gw: TestGateway;
+
+  before(async () => {
+    fake = await FakeAgents.start();
+    gw = await startTestGateway(fake);
+  });
+  after(async () => {
+    await gw?.close();
+    await fake?.stop();
+    await removeTempDirs();
+  });
+  beforeEach(() => fake.reset());
+
+  test('tools.list transcodes ToolDescriptors to MCP-style tools with lower-case enums', async () => {
+    const result = await gw.client.request('tools.list', {});
+    assert.equal(findProtoEncoding(result), undefined);
+    assert.equal(result.nextCursor, undefined);
+    assert.deepEqual(result.tools[0], {
+      name: 'get_alerts',
+      server: 'weather',
+      title: 'Weather alerts',
+      description: 'Active weather alerts for a US state.',
+      inputSchema: WEATHER_TOOL_INPUT_SCHEMA,
+      outputSchema: WEATHER_TOOL_OUTPUT_SCHEMA,
+      kind: 's2sp_resource',
+      mutationClass: 'read_only',
+    });
+    // A tool that declares no output schema has no outputSchema member (not {}).
+    assert.deepEqual(result.tools[1], {
+      name: 'draw_chart',
+      server: 'stats',
+      description: 'Bar chart of the rows by one column.',
+      inputSchema: { type: 'object', properties: { group_by: { type: 'string' } } },
+      kind: 's2sp_consumer',
+      mutationClass: 'read_only',
+    });
+    assert.equal(result.tools[2].kind, 'standard');
+    assert.equal(result.tools[2].mutationClass, 'idempotent_write');
+  });
+
+  test('tools.list passes cursor, page_size and server through, and returns nextCursor', async () => {
+    const first = await gw.client.request('tools.list', { page_size: 2 });
+    assert.deepEqual(first.tools.map((tool: { name: string }) => tool.name), ['get_alerts', 'draw_chart']);
+    assert.equal(first.nextCursor, '2');
+    const second = await gw.client.request('tools.list', { page_size: 2, cursor: first.nextCursor });
+    assert.deepEqual(second.tools.map((tool: { name: string }) => tool.name), ['echo']);
+    assert.equal('nextCursor' in second, false);
+    const stats = await gw.client.request('tools.list', { server: 'stats' });
+    assert.deepEqual(stats.tools.map((tool: { name: string }) => tool.name), ['draw_chart', 'echo']);
+    assert.deepEqual(
+      fake.callsTo('ListTools').map((call) => call.request),
+      [
+        { cursor: '', page_size: 2, server: '' },
+        { cursor: '2', page_size: 2, server: '' },
+        { cursor: '', page_size: 0, server: 'stats' },
+      ],
+    );
+  });
+
+  test('tools.list params are typed strictly: no string -> number coercion, no unknown members', async () => {
+    const error = await rpcError(gw.client.request('tools.list', { page_size: '2' }));
+    assert.equal(error.code, -32602);
+    assert.deepEqual(error.data.fields.map((field: { path: string }) => field.path), ['page_size']);
+    const unknown = await rpcError(gw.client.request('tools.list', { pageSize: 2 }));
+    assert.equal(unknown.code, -32602);
+    assert.equal(unknown.data.fields[0].path, 'pageSize');
+    assert.equal(fake.callsTo('ListTools').length, 0);
+  });
+
+  test('tools.call sends the arguments as a Struct and returns the MCP result; nested JSON survives the round trip', async () => {
+    const args = {
+      area: 'CA',
+      nested: { list: [1, 2.5, -3, { deep: [null, true, false, ''] }], empty: {}, emptyList: [] },
+      unicode: 'Ünïcødé ✓ 雨',
+      big: 9007199254740991,
+      negativeZero: 0,
+    };
+    const result = await gw.client.request('tools.call', { name: 'echo', server: 'stats', arguments: args });
+    assert.deepEqual(result, {
+      content: [{ type: 'text', text: 'called echo' }],
+      structuredContent: { tool: 'echo', server: 'stats', arguments: args },
+    });
+    assert.equal(findProtoEncoding(result), undefined);
+
+    const [call] = fake.callsTo('InvokeTool');
+    assert.equal(call.request.tool_name, 'echo');
+    assert.equal(call.request.server, 'stats');
+    assert.deepEqual(fromStruct(call.request.input_params), args);
+    assert.match(call.request.invocation_id, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    assert.equal(call.request.caller_auth.subject, 'anonymous');
+    assert.ok(Number(call.request.deadline.seconds) * 1000 > Date.now());
+  });
+
+  test('tools.call without arguments sends an empty Struct; server omitted resolves by name', async () => {
+    await gw.client.request('tools.call', { name: 'get_alerts' });
+    const [call] = fake.callsTo('InvokeTool');
+    assert.deepEqual(fromStruct(call.request.input_params), {});
+    assert.equal(call.request.server, '');
+  });
+
+  test('tools.call keeps isError, structuredContent and _meta of the tool result exactly', async () => {
+    const output = {
+      content: [{ type: 'text', text: 'Unknown column "nope"; available: event, severity' }],
+      isError: true,
+      _meta: { 's2sp/tokens': { body: 12 } },
+    };
+    fake.reply('InvokeTool', { status: 'TOOL_RESULT_STATUS_ERROR', output: toStruct(output), error_message: 'tool error' });
+    assert.deepEqual(await gw.client.request('tools.call', { name: 'get_alerts', arguments: { area: 'CA' } }), output);
+  });
+
+  test('a tool error without MCP output becomes an isError result with the message', async () => {
+    fake.reply('InvokeTool', { status: 'TOOL_RESULT_STATUS_ERROR', error_message: 'weather server refused' });
+    assert.deepEqual(await gw.client.request('tools.call', { name: 'get_alerts' }), {
+      content: [{ type: 'text', text: 'weather server refused' }],
+      isError: true,
+    });
+  });
+
+  test('a tool timeout is -32000 at hop "mcp"; a pending approval is 4003', async () => {
+    fake.reply('InvokeTool', { status: 'TOOL_RESULT_STATUS_TIMEOUT', error_message: 'MCP call timed out' });
+    const timeout = await rpcError(gw.client.request('tools.call', { name: 'get_alerts' }));
+    assert.equal(timeout.code, -32000);
+    assert.equal(timeout.data.hop, 'mcp');
+    fake.reply('InvokeTool', { status: 'TOOL_RESULT_STATUS_APPROVAL_PENDING', invocation_id: 'inv-9' });
+    const approval = await rpcError(gw.client.request('tools.call', { name: 'get_alerts' }));
+    assert.equal(approval.code, 4003);
+    assert.equal(approval.data.recovery_hint, 'AWAIT_APPROVAL');
+  });
+
+  test('tools.call validates its params: arguments must be an object, name a non-empty string', async () => {
+    const error = await rpcError(gw.client.request('tools.call', { name: '', arguments: [1, 2] }));
+    assert.equal(error.code, -32602);
+    assert.deepEqual(error.data.fields.map((field: { path: string }) => field.path).sort(), ['arguments', 'name']);
+    assert.equal(fake.callsTo('InvokeTool').length, 0);
+  });
+
+  test('an unknown tool (NOT_FOUND from the agents) is -32602 with the reason', async () => {
+    fake.fail('InvokeTool', GrpcStatus.NOT_FOUND, 'no tool "nope" on any connected server');
+    const error = await rpcError(gw.client.request('tools.call', { name: 'nope' }));
+    assert.equal(error.code, -32602);
+    assert.equal(error.data.reason, 'no tool "nope" on any connected server');
+  });
+
+  test('rpc.discover documents the gateway methods from their DTOs', async () => {
+    const document = await gw.client.request('rpc.discover', {});
+    const names = document.methods.map((method: { name: string }) => method.name);
+    assert.deepEqual(names, ['agent.cancelTask', 'agent.getTask', 'agent.submitTask', 'tools.call', 'tools.list']);
+    const call = document.methods.find((method: { name: string }) => method.name === 'tools.call');
+    assert.deepEqual(
+      call.params.map((param: { name: string; required: boolean }) => [param.name, param.required]),
+      [
+        ['name', true],
+        ['arguments', false],
+        ['server', false],
+        ['idempotency_key', false],
+        ['deadline_ms', false],
+      ],
+    );
+    assert.equal(call['x-idempotent'], false);
+    const submit = document.methods.find((method: { name: string }) => method.name === 'agent.submitTask');
+    const plan = submit.params.find((param: { name: string }) => param.name === 'plan');
+    assert.equal(plan.schema.type, 'array');
+    const step = document.components.schemas[plan.schema.items.$ref.split('/').pop()];
+    assert.deepEqual(Object.keys(step.properties), ['step_id', 'depends_on', 'resource_call', 'filter', 'consumer_call']);
+    assert.deepEqual(step.required, ['step_id']);
+    const resourceCall = document.components.schemas.ResourceCallStepDto;
+    assert.deepEqual(resourceCall.properties.mode.enum, ['async', 'sync']);
+  });
+});
