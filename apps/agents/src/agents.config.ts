@@ -1,0 +1,140 @@
+import { envInt, envOptional, envString } from '@s2sp/core';
+import { parseMcpServerList, validateMcpServers, type McpServerEndpoint } from './config/mcp-server-list';
+
+export type { McpServerEndpoint } from './config/mcp-server-list';
+
+/** Circuit breaker per MCP server (see CircuitBreaker in @s2sp/platform). */
+export interface AgentsBreakerConfig {
+  /** Sliding window over which the error rate is measured. */
+  windowMs: number;
+  /** Fewest calls in the window before the rate can open the circuit. */
+  minimumCalls: number;
+  /** Error rate (0..1) at or above which the circuit opens. */
+  errorRateThreshold: number;
+  /** How long the circuit stays open before one probe call is let through. */
+  openDurationMs: number;
+}
+
+export interface AgentsMcpConfig {
+  /** Timeout of one MCP request when the caller gave no deadline. */
+  callTimeoutMs: number;
+  /** Timeout of the MCP initialize handshake. */
+  connectTimeoutMs: number;
+  /** First delay before reconnecting a server that could not be reached in the background; 0 = only reconnect lazily, on next use. */
+  reconnectInitialDelayMs: number;
+  /** Longest delay between background reconnection attempts (exponential backoff). */
+  reconnectMaxDelayMs: number;
+}
+
+/** Deadline propagation (chapter 4.3.3). */
+export interface AgentsDeadlineConfig {
+  /** Below this remaining budget a call is refused with DEADLINE_EXCEEDED (hop "agents"). */
+  minRemainingMs: number;
+  /** Time kept back at each hop to send the answer back before the caller's deadline. */
+  responseReserveMs: number;
+}
+
+export interface AgentsConfig {
+  host: string;
+  /** 0 picks a free port; startAgents reports the bound one. */
+  port: number;
+  mcpServers: McpServerEndpoint[];
+  /** `postgresql://…` for a real server; unset for embedded PGlite in dataDir. */
+  databaseUrl?: string;
+  /** PGlite data directory; ':memory:' keeps nothing. */
+  dataDir: string;
+  breaker: AgentsBreakerConfig;
+  mcp: AgentsMcpConfig;
+  deadlines: AgentsDeadlineConfig;
+  /** Tasks running at once; more are refused with RESOURCE_EXHAUSTED. */
+  maxRunningTasks: number;
+}
+
+export const DEFAULT_MCP_SERVERS = 'weather=http://127.0.0.1:3101/mcp,stats=http://127.0.0.1:3102/mcp';
+
+export const DEFAULT_AGENTS_CONFIG: Omit<AgentsConfig, 'mcpServers'> = {
+  host: '127.0.0.1',
+  port: 50051,
+  dataDir: '.data/agents',
+  breaker: { windowMs: 10_000, minimumCalls: 5, errorRateThreshold: 0.5, openDurationMs: 5_000 },
+  mcp: { callTimeoutMs: 60_000, connectTimeoutMs: 5_000, reconnectInitialDelayMs: 1_000, reconnectMaxDelayMs: 30_000 },
+  deadlines: { minRemainingMs: 50, responseReserveMs: 20 },
+  maxRunningTasks: 64,
+};
+
+/**
+ * Configuration from the environment:
+ * AGENTS_HOST, AGENTS_PORT (0 = any free port), AGENTS_MCP_SERVERS (`id=url,…`),
+ * AGENTS_DATA_DIR, DATABASE_URL, AGENTS_BREAKER_WINDOW_MS, AGENTS_BREAKER_MIN_CALLS,
+ * AGENTS_BREAKER_ERROR_RATE (0..1), AGENTS_BREAKER_OPEN_MS, AGENTS_MCP_CALL_TIMEOUT_MS,
+ * AGENTS_MCP_CONNECT_TIMEOUT_MS, AGENTS_MCP_RECONNECT_MS (0 = lazy only),
+ * AGENTS_MCP_RECONNECT_MAX_MS, AGENTS_MIN_DEADLINE_MS, AGENTS_DEADLINE_RESERVE_MS,
+ * AGENTS_MAX_RUNNING_TASKS.
+ */
+export function agentsConfigFromEnv(): AgentsConfig {
+  const defaults = DEFAULT_AGENTS_CONFIG;
+  const config: AgentsConfig = {
+    host: envString('AGENTS_HOST', defaults.host),
+    port: envInt('AGENTS_PORT', defaults.port, { max: 65535 }),
+    mcpServers: parseMcpServerList(envString('AGENTS_MCP_SERVERS', DEFAULT_MCP_SERVERS)),
+    databaseUrl: envOptional('DATABASE_URL'),
+    dataDir: envString('AGENTS_DATA_DIR', defaults.dataDir),
+    breaker: {
+      windowMs: envInt('AGENTS_BREAKER_WINDOW_MS', defaults.breaker.windowMs, { min: 1 }),
+      minimumCalls: envInt('AGENTS_BREAKER_MIN_CALLS', defaults.breaker.minimumCalls, { min: 1 }),
+      errorRateThreshold: envRate('AGENTS_BREAKER_ERROR_RATE', defaults.breaker.errorRateThreshold),
+      openDurationMs: envInt('AGENTS_BREAKER_OPEN_MS', defaults.breaker.openDurationMs, { min: 1 }),
+    },
+    mcp: {
+      callTimeoutMs: envInt('AGENTS_MCP_CALL_TIMEOUT_MS', defaults.mcp.callTimeoutMs, { min: 1 }),
+      connectTimeoutMs: envInt('AGENTS_MCP_CONNECT_TIMEOUT_MS', defaults.mcp.connectTimeoutMs, { min: 1 }),
+      reconnectInitialDelayMs: envInt('AGENTS_MCP_RECONNECT_MS', defaults.mcp.reconnectInitialDelayMs),
+      reconnectMaxDelayMs: envInt('AGENTS_MCP_RECONNECT_MAX_MS', defaults.mcp.reconnectMaxDelayMs, { min: 1 }),
+    },
+    deadlines: {
+      minRemainingMs: envInt('AGENTS_MIN_DEADLINE_MS', defaults.deadlines.minRemainingMs),
+      responseReserveMs: envInt('AGENTS_DEADLINE_RESERVE_MS', defaults.deadlines.responseReserveMs),
+    },
+    maxRunningTasks: envInt('AGENTS_MAX_RUNNING_TASKS', defaults.maxRunningTasks, { min: 1 }),
+  };
+  validateAgentsConfig(config);
+  return config;
+}
+
+/** Checks a configuration (from the environment or built by hand); throws naming the bad field. */
+export function validateAgentsConfig(config: AgentsConfig): void {
+  if (typeof config.host !== 'string' || config.host.trim() === '') throw new Error('host must be a non-empty string');
+  integer('port', config.port, 0, 65535);
+  if (!Array.isArray(config.mcpServers)) throw new Error('mcpServers must be an array of { id, url }');
+  validateMcpServers(config.mcpServers);
+  if (typeof config.dataDir !== 'string' || config.dataDir.trim() === '') throw new Error('dataDir must be a non-empty string');
+  integer('breaker.windowMs', config.breaker.windowMs, 1);
+  integer('breaker.minimumCalls', config.breaker.minimumCalls, 1);
+  if (!(config.breaker.errorRateThreshold > 0 && config.breaker.errorRateThreshold <= 1)) {
+    throw new Error(`breaker.errorRateThreshold must be in (0, 1]; got ${config.breaker.errorRateThreshold}`);
+  }
+  integer('breaker.openDurationMs', config.breaker.openDurationMs, 1);
+  integer('mcp.callTimeoutMs', config.mcp.callTimeoutMs, 1);
+  integer('mcp.connectTimeoutMs', config.mcp.connectTimeoutMs, 1);
+  integer('mcp.reconnectInitialDelayMs', config.mcp.reconnectInitialDelayMs, 0);
+  integer('mcp.reconnectMaxDelayMs', config.mcp.reconnectMaxDelayMs, 1);
+  integer('deadlines.minRemainingMs', config.deadlines.minRemainingMs, 0);
+  integer('deadlines.responseReserveMs', config.deadlines.responseReserveMs, 0);
+  integer('maxRunningTasks', config.maxRunningTasks, 1);
+}
+
+function integer(field: string, value: number, min: number, max = Number.MAX_SAFE_INTEGER): void {
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    throw new Error(`${field} must be an integer from ${min} to ${max}; got ${String(value)}`);
+  }
+}
+
+function envRate(name: string, fallback: number): number {
+  const raw = envOptional(name);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0 || value > 1) {
+    throw new Error(`Environment variable ${name} must be a number in (0, 1]; got "${raw}".`);
+  }
+  return value;
+}

@@ -1,0 +1,53 @@
+import { Module, type DynamicModule, type Provider, type Type } from '@nestjs/common';
+import { validateAgentsConfig, type AgentsConfig } from './agents.config';
+import { AGENTS_CONFIG } from './agents.tokens';
+import { AgentsDatabaseLifecycle, agentsDatabaseProvider } from './database/agents-database';
+import { GrpcHealthService } from './health/grpc-health.service';
+import { McpConnectorService } from './mcp/mcp-connector.service';
+import { AgentController } from './tasks/agent.controller';
+import { DeclarativePlanner } from './tasks/declarative-planner';
+import { StepExecutor } from './tasks/step-executor.service';
+import { TASK_PLANNER, type TaskPlanner } from './tasks/task-planner';
+import { TaskRepository } from './tasks/task-repository';
+import { TaskRuntime } from './tasks/task-runtime.service';
+import { ToolController } from './tools/tool.controller';
+import { ToolInvoker } from './tools/tool-invoker.service';
+
+export interface AgentsModuleExtras {
+  /** Replaces the DeclarativePlanner behind TASK_PLANNER: a class (instantiated by Nest) or an instance. */
+  planner?: Type<TaskPlanner> | TaskPlanner;
+}
+
+/**
+ * The agents: ToolService and AgentService over gRPC, the MCP connections
+ * behind them, the task runtime and its database. `forRoot` validates the
+ * configuration first and throws naming the bad field.
+ */
+@Module({})
+export class AgentsModule {
+  static forRoot(config: AgentsConfig, extras: AgentsModuleExtras = {}): DynamicModule {
+    validateAgentsConfig(config);
+    return {
+      module: AgentsModule,
+      controllers: [ToolController, AgentController],
+      providers: [
+        { provide: AGENTS_CONFIG, useValue: config },
+        agentsDatabaseProvider,
+        AgentsDatabaseLifecycle,
+        McpConnectorService,
+        ToolInvoker,
+        TaskRepository,
+        StepExecutor,
+        TaskRuntime,
+        GrpcHealthService,
+        plannerProvider(extras.planner),
+      ],
+      exports: [TASK_PLANNER, TaskRuntime, McpConnectorService, GrpcHealthService],
+    };
+  }
+}
+
+function plannerProvider(planner: AgentsModuleExtras['planner']): Provider {
+  if (planner === undefined) return { provide: TASK_PLANNER, useClass: DeclarativePlanner };
+  return typeof planner === 'function' ? { provide: TASK_PLANNER, useClass: planner } : { provide: TASK_PLANNER, useValue: planner };
+}

@@ -1,0 +1,64 @@
+import { DEADLINE_HOP, DeadlineExceededError } from '../mcp/tool-call-errors';
+
+export interface DeadlinePolicy {
+  /** Below this remaining time a hop refuses the work. */
+  minRemainingMs: number;
+  /** Time kept back to send an answer back before the caller's deadline. */
+  responseReserveMs: number;
+}
+
+/** The time one downstream request may take. */
+export interface DownstreamBudget {
+  /** Timeout for the request (RequestOptions.timeout). */
+  timeoutMs: number;
+  /**
+   * Absolute deadline (epoch ms) to tell the downstream server in
+   * `_meta['s2sp/deadline_ms']`; somewhat earlier than our own timeout (the
+   * reserve or a tenth of the budget, at most 1 s) so its own
+   * DEADLINE_EXCEEDED answer (e.g. hop "data-plane") reaches us before we
+   * stop waiting (hop "mcp").
+   * Undefined when the caller set no deadline.
+   */
+  deadlineMs: number | undefined;
+}
+
+const MAX_DOWNSTREAM_RESERVE_MS = 1_000;
+
+/** The earliest of the given absolute deadlines (epoch ms); undefined when none is set. */
+export function earliestDeadline(...deadlines: Array<number | undefined>): number | undefined {
+  const set = deadlines.filter((deadline): deadline is number => deadline !== undefined && Number.isFinite(deadline));
+  return set.length === 0 ? undefined : Math.min(...set);
+}
+
+/**
+ * Throws DeadlineExceededError (hop "agents") when too little time remains to
+ * do anything useful before `deadline` (chapter 4.3.3, steps 3 and 5).
+ */
+export function assertTimeRemains(deadline: number | undefined, policy: DeadlinePolicy, now = Date.now()): void {
+  if (deadline === undefined) return;
+  const remaining = deadline - now;
+  if (remaining - policy.responseReserveMs < policy.minRemainingMs) {
+    throw new DeadlineExceededError(
+      DEADLINE_HOP.AGENTS,
+      remaining <= 0
+        ? `the deadline passed ${-remaining} ms before the agents could start`
+        : `only ${remaining} ms remained when the request reached the agents (at least ${policy.minRemainingMs + policy.responseReserveMs} ms needed)`,
+    );
+  }
+}
+
+/** What a downstream call may use of the remaining time; refuses (hop "agents") when too little is left. */
+export function downstreamBudget(
+  deadline: number | undefined,
+  policy: DeadlinePolicy,
+  defaultTimeoutMs: number,
+  now = Date.now(),
+): DownstreamBudget {
+  if (deadline === undefined) return { timeoutMs: defaultTimeoutMs, deadlineMs: undefined };
+  assertTimeRemains(deadline, policy, now);
+  const timeoutMs = Math.min(defaultTimeoutMs, deadline - now - policy.responseReserveMs);
+  // The downstream server needs time to send its own DEADLINE_EXCEEDED answer back:
+  // the reserve, or a tenth of the budget when larger, but at most 1 s and a quarter of it.
+  const reserve = Math.min(Math.max(policy.responseReserveMs, Math.floor(timeoutMs / 10)), MAX_DOWNSTREAM_RESERVE_MS, Math.floor(timeoutMs / 4));
+  return { timeoutMs, deadlineMs: now + timeoutMs - reserve };
+}

@@ -1,0 +1,48 @@
+/** One MCP server the agents connect to. */
+export interface McpServerEndpoint {
+  /** Logical id, e.g. "weather"; what ToolDescriptor.server and InvokeTool's `server` name. */
+  id: string;
+  /** Streamable HTTP endpoint, e.g. http://127.0.0.1:3101/mcp. May carry credentials; never shown as is. */
+  url: string;
+}
+
+export const MCP_SERVER_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/;
+
+/**
+ * Parses `id=url,id=url` (AGENTS_MCP_SERVERS). The first `=` splits id from
+ * url, so a url may have `=` in its query. Throws naming the bad entry.
+ */
+export function parseMcpServerList(text: string, source = 'AGENTS_MCP_SERVERS'): McpServerEndpoint[] {
+  const entries = text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  return entries.map((entry, index) => {
+    const separator = entry.indexOf('=');
+    if (separator <= 0) {
+      throw new Error(`${source}[${index}] must be "id=url" (e.g. weather=http://127.0.0.1:3101/mcp)`);
+    }
+    return { id: entry.slice(0, separator).trim(), url: entry.slice(separator + 1).trim() };
+  });
+}
+
+/** Checks ids (pattern, unique) and urls (absolute http/https). Throws naming the field. */
+export function validateMcpServers(servers: readonly McpServerEndpoint[], field = 'mcpServers'): void {
+  const seen = new Set<string>();
+  servers.forEach((server, index) => {
+    if (!MCP_SERVER_ID_PATTERN.test(server.id)) {
+      throw new Error(`${field}[${index}].id must match ${MCP_SERVER_ID_PATTERN} (got ${JSON.stringify(server.id)})`);
+    }
+    if (seen.has(server.id)) throw new Error(`${field}[${index}].id "${server.id}" is configured twice`);
+    seen.add(server.id);
+    let url: URL;
+    try {
+      url = new URL(server.url);
+    } catch {
+      throw new Error(`${field}[${index}].url of "${server.id}" is not an absolute URL`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new Error(`${field}[${index}].url of "${server.id}" must be http or https (got ${url.protocol})`);
+    }
+  });
+}

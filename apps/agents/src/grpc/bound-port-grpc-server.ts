@@ -1,0 +1,35 @@
+import { Server, ServerCredentials, type ChannelOptions } from '@grpc/grpc-js';
+import { ServerGrpc, type GrpcOptions } from '@nestjs/microservices';
+
+type NestGrpcOptions = GrpcOptions['options'];
+
+/**
+ * Nest's gRPC transport, but it remembers the port it bound, so port 0
+ * ("any free port") can be used and reported. Only the channel options the
+ * agents use (message and metadata limits) are applied to the grpc-js server.
+ */
+export class BoundPortGrpcServer extends ServerGrpc {
+  private port: number | undefined;
+
+  constructor(private readonly grpcOptions: NestGrpcOptions) {
+    super(grpcOptions);
+  }
+
+  get boundPort(): number {
+    if (this.port === undefined) throw new Error('the gRPC server is not listening yet');
+    return this.port;
+  }
+
+  override async createClient(): Promise<Server> {
+    const channelOptions: ChannelOptions = { ...(this.grpcOptions.channelOptions ?? {}) };
+    if (this.grpcOptions.maxReceiveMessageLength) channelOptions['grpc.max_receive_message_length'] = this.grpcOptions.maxReceiveMessageLength;
+    if (this.grpcOptions.maxSendMessageLength) channelOptions['grpc.max_send_message_length'] = this.grpcOptions.maxSendMessageLength;
+    if (this.grpcOptions.maxMetadataSize) channelOptions['grpc.max_metadata_size'] = this.grpcOptions.maxMetadataSize;
+    const server = new Server(channelOptions);
+    const credentials = (this.grpcOptions.credentials as ServerCredentials | undefined) ?? ServerCredentials.createInsecure();
+    this.port = await new Promise<number>((resolve, reject) =>
+      server.bindAsync(this.url, credentials, (error, port) => (error ? reject(error) : resolve(port))),
+    );
+    return server;
+  }
+}

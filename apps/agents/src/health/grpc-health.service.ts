@@ -1,0 +1,34 @@
+import { BeforeApplicationShutdown, Injectable } from '@nestjs/common';
+import { HealthImplementation, type ServingStatus } from 'grpc-health-check';
+
+/** Services reported by grpc.health.v1.Health: "" is the server as a whole. */
+export const HEALTH_CHECKED_SERVICES = ['', 's2sp.v1.AgentService', 's2sp.v1.ToolService'] as const;
+
+type HealthServer = Parameters<HealthImplementation['addToServer']>[0];
+
+/**
+ * The standard gRPC health-checking service (grpc.health.v1.Health, Check
+ * and Watch). NOT_SERVING until the agents listen, SERVING while they do,
+ * NOT_SERVING again as soon as shutdown begins.
+ */
+@Injectable()
+export class GrpcHealthService implements BeforeApplicationShutdown {
+  private readonly health = new HealthImplementation(Object.fromEntries(HEALTH_CHECKED_SERVICES.map((service) => [service, 'NOT_SERVING'])));
+
+  /** Adds the Health service to the gRPC server (from Nest's onLoadPackageDefinition hook). */
+  attach(server: HealthServer): void {
+    this.health.addToServer(server);
+  }
+
+  markServing(): void {
+    this.setAll('SERVING');
+  }
+
+  beforeApplicationShutdown(): void {
+    this.setAll('NOT_SERVING');
+  }
+
+  private setAll(status: ServingStatus): void {
+    for (const service of HEALTH_CHECKED_SERVICES) this.health.setStatus(service, status);
+  }
+}

@@ -1,0 +1,69 @@
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { abortReason } from '../common/abort';
+import { describeError, sanitizeText } from '../common/redact';
+import {
+  DEADLINE_HOP,
+  DeadlineExceededError,
+  McpRequestRejectedError,
+  McpServerUnavailableError,
+  ToolCallCancelledError,
+} from './tool-call-errors';
+
+export interface McpFailureContext {
+  serverId: string;
+  signal?: AbortSignal;
+  startedAt: number;
+  timeoutMs: number;
+}
+
+/**
+ * Turns whatever the MCP client threw into one of the agents' call errors:
+ * - the caller aborted → ToolCallCancelledError;
+ * - our request timeout fired → DeadlineExceededError (hop "mcp");
+ * - the server answered with a JSON-RPC error → McpRequestRejectedError;
+ * - anything else (refused connection, reset, HTTP 5xx, lost connection) →
+ *   McpServerUnavailableError.
+ * The MCP client reports an abort as a RequestTimeout McpError too, so the
+ * signal is checked first.
+ */
+export function translateMcpFailure(error: unknown, context: McpFailureContext): Error {
+  if (
+    error instanceof DeadlineExceededError ||
+    error instanceof McpServerUnavailableError ||
+    error instanceof ToolCallCancelledError ||
+    error instanceof McpRequestRejectedError
+  ) {
+    return error;
+  }
+  const server = `MCP server "${context.serverId}"`;
+  if (context.signal?.aborted) {
+    return new ToolCallCancelledError(`the call to ${server} was cancelled: ${sanitizeText(abortReason(context.signal).message)}`);
+  }
+  if (error instanceof McpError) {
+    if (error.code === ErrorCode.RequestTimeout) {
+      return new DeadlineExceededError(DEADLINE_HOP.MCP, `${server} did not answer within ${context.timeoutMs} ms`);
+    }
+    if (error.code === ErrorCode.ConnectionClosed) {
+      return new McpServerUnavailableError(context.serverId, `${server} closed the connection`);
+    }
+    return new McpRequestRejectedError(context.serverId, error.code, `${server} refused the request: ${sanitizeText(error.message)}`);
+  }
+  if (error instanceof StreamableHTTPError) {
+    const status = error.code !== undefined && error.code > 0 ? `HTTP ${error.code}` : 'an invalid answer';
+    return new McpServerUnavailableError(context.serverId, `${server} answered with ${status}`);
+  }
+  if (isSchemaError(error)) {
+    return new McpRequestRejectedError(context.serverId, ErrorCode.InternalError, `${server} sent an answer that is not valid MCP`);
+  }
+  return new McpServerUnavailableError(context.serverId, `${server} is not reachable: ${describeError(error)}`);
+}
+
+/** Failures that say something about the server's health and so count against its circuit breaker. */
+export function isBreakerFailure(error: unknown): boolean {
+  return error instanceof DeadlineExceededError || error instanceof McpServerUnavailableError;
+}
+
+function isSchemaError(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'ZodError' || error.name === '$ZodError');
+}

@@ -1,0 +1,291 @@
+import type { LoggerService } from '@nestjs/common';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { ToolListChangedNotificationSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CircuitBreaker, CircuitOpenError, type CircuitBreakerOptions, type CircuitSnapshot } from '@s2sp/platform';
+import { abortable } from '../common/abort';
+import { describeError, redactUrl } from '../common/redact';
+import type { McpServerEndpoint } from '../config/mcp-server-list';
+import { listAllTools } from './list-all-tools';
+import { isBreakerFailure, translateMcpFailure } from './mcp-failure';
+import type { RegisteredTool } from './registered-tool';
+import { classifyMutation, classifyToolKind } from './tool-classification';
+import { McpServerUnavailableError } from './tool-call-errors';
+
+export interface McpServerConnectionOptions {
+  endpoint: McpServerEndpoint;
+  breaker: Omit<CircuitBreakerOptions, 'now'>;
+  connectTimeoutMs: number;
+  callTimeoutMs: number;
+  /** 0 disables background reconnection (a failed server is then retried on next use only). */
+  reconnectInitialDelayMs: number;
+  reconnectMaxDelayMs: number;
+  clientInfo: { name: string; version: string };
+  /** Called with the server's full tool list after every successful discovery. */
+  onTools(serverId: string, tools: RegisteredTool[]): void;
+  logger: LoggerService;
+}
+
+/** What one MCP request may use: its timeout and the caller's cancellation. */
+export interface McpCallBudget {
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+const MAX_TOOL_NAME_LENGTH = 256;
+
+/**
+ * One MCP server: the official client over Streamable HTTP, its tools, and
+ * the circuit breaker that every request to it goes through. A server that
+ * is down is never fatal: requests fail with McpServerUnavailableError, the
+ * connection is retried on next use and (unless disabled) in the background
+ * with exponential backoff, and a server that lost our session (restart) is
+ * reconnected transparently.
+ */
+export class McpServerConnection {
+  readonly id: string;
+  /** The endpoint without credentials or query: safe to show and log. */
+  readonly displayUrl: string;
+  private readonly breaker: CircuitBreaker;
+  private client: Client | undefined;
+  private connecting: Promise<Client> | undefined;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private reconnectDelayMs: number;
+  private refreshing: Promise<void> | undefined;
+  private refreshAgain = false;
+  private closed = false;
+  private lastErrorText: string | undefined;
+  private toolsRefreshedAt: Date | undefined;
+  private toolCount = 0;
+
+  constructor(private readonly options: McpServerConnectionOptions) {
+    this.id = options.endpoint.id;
+    this.displayUrl = redactUrl(options.endpoint.url);
+    this.breaker = new CircuitBreaker(`MCP server "${this.id}"`, options.breaker);
+    this.reconnectDelayMs = options.reconnectInitialDelayMs;
+  }
+
+  get connected(): boolean {
+    return this.client !== undefined;
+  }
+
+  status(): { connected: boolean; circuit: CircuitSnapshot; toolCount: number; lastError?: string; toolsRefreshedAt?: Date } {
+    return {
+      connected: this.connected,
+      circuit: this.breaker.snapshot(),
+      toolCount: this.toolCount,
+      lastError: this.lastErrorText,
+      toolsRefreshedAt: this.toolsRefreshedAt,
+    };
+  }
+
+  /** First connection attempt at start. Never throws: a server that is down is retried later. */
+  async start(): Promise<void> {
+    try {
+      await this.ensureConnected({ timeoutMs: this.options.connectTimeoutMs });
+      this.options.logger.log(`Connected to MCP server "${this.id}" at ${this.displayUrl} (${this.toolCount} tools)`);
+    } catch (error) {
+      this.options.logger.warn(`Could not connect to ${this.displayUrl} at start (${describeError(error)}); will retry`);
+    }
+  }
+
+  /** Connects (through the breaker) unless connected; throws McpServerUnavailableError / DeadlineExceededError. */
+  async ensureConnected(budget: McpCallBudget): Promise<void> {
+    if (this.client) return;
+    await this.request(async () => undefined, budget);
+  }
+
+  /**
+   * Runs one MCP request through the circuit breaker, connecting first when
+   * needed. Errors come out translated (see mcp-failure.ts); only transport
+   * failures and timeouts count against the breaker, never tool errors,
+   * refusals by the server or cancellations.
+   */
+  async request<T>(operation: (client: Client, options: RequestOptions) => Promise<T>, budget: McpCallBudget): Promise<T> {
+    if (this.closed) throw new McpServerUnavailableError(this.id, `MCP server "${this.id}": the agents are shutting down`);
+    const startedAt = Date.now();
+    const remaining = () => Math.max(1, startedAt + budget.timeoutMs - Date.now());
+    const context = { serverId: this.id, signal: budget.signal, startedAt, timeoutMs: budget.timeoutMs };
+    try {
+      const result = await this.breaker.run(async () => {
+        try {
+          return await this.attempt(operation, remaining, budget.signal);
+        } catch (error) {
+          throw translateMcpFailure(error, context);
+        }
+      }, isBreakerFailure);
+      this.lastErrorText = undefined;
+      return result;
+    } catch (error) {
+      if (error instanceof CircuitOpenError) {
+        throw new McpServerUnavailableError(
+          this.id,
+          `MCP server "${this.id}" is unavailable (circuit open after repeated failures); retry in ${Math.max(1, Math.ceil(error.retryAfterMs / 1000))} s`,
+          error.retryAfterMs,
+        );
+      }
+      if (isBreakerFailure(error)) {
+        this.lastErrorText = (error as Error).message;
+        this.scheduleReconnect();
+      }
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = undefined;
+    const client = this.client;
+    this.client = undefined;
+    await client?.close().catch(() => undefined);
+  }
+
+  private async attempt<T>(
+    operation: (client: Client, options: RequestOptions) => Promise<T>,
+    remaining: () => number,
+    signal: AbortSignal | undefined,
+  ): Promise<T> {
+    let client = await abortable(this.connectedClient(remaining()), signal);
+    try {
+      return await operation(client, { timeout: remaining(), signal });
+    } catch (error) {
+      if (signal?.aborted || !isSessionLost(error)) {
+        if (!signal?.aborted && isConnectionBroken(error)) this.discard(client);
+        throw error;
+      }
+      // The server no longer knows our session (it restarted): nothing ran; reconnect and send once more.
+      this.discard(client);
+      client = await abortable(this.connectedClient(remaining()), signal);
+      return await operation(client, { timeout: remaining(), signal });
+    }
+  }
+
+  private connectedClient(timeoutMs: number): Promise<Client> {
+    if (this.client) return Promise.resolve(this.client);
+    this.connecting ??= this.connect(Math.min(timeoutMs, this.options.connectTimeoutMs)).finally(() => {
+      this.connecting = undefined;
+    });
+    return this.connecting;
+  }
+
+  private async connect(timeoutMs: number): Promise<Client> {
+    const client = new Client(this.options.clientInfo, { capabilities: {} });
+    const transport = new StreamableHTTPClientTransport(new URL(this.options.endpoint.url));
+    client.onerror = (error) => {
+      // Transport-level trouble (e.g. the notification stream dropped); requests report their own failures.
+      if (this.client === client) this.lastErrorText = describeError(error);
+    };
+    client.onclose = () => {
+      if (this.client === client) this.client = undefined;
+    };
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      if (this.client === client) this.refreshTools();
+    });
+    try {
+      await client.connect(transport, { timeout: timeoutMs });
+      const tools = await listAllTools(client, { timeout: timeoutMs });
+      if (this.closed) throw new McpServerUnavailableError(this.id, `MCP server "${this.id}": the agents are shutting down`);
+      this.client = client;
+      this.reconnectDelayMs = this.options.reconnectInitialDelayMs;
+      this.publishTools(tools, client);
+      return client;
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** Re-reads the tool list (after notifications/tools/list_changed); concurrent requests coalesce. */
+  private refreshTools(): void {
+    if (this.refreshing) {
+      this.refreshAgain = true;
+      return;
+    }
+    this.refreshing = (async () => {
+      do {
+        this.refreshAgain = false;
+        try {
+          const tools = await this.request((client, options) => listAllTools(client, options), { timeoutMs: this.options.callTimeoutMs });
+          if (this.client) this.publishTools(tools, this.client);
+        } catch (error) {
+          this.options.logger.warn(`Refreshing the tools of MCP server "${this.id}" failed: ${describeError(error)}`);
+        }
+      } while (this.refreshAgain && !this.closed);
+    })().finally(() => {
+      this.refreshing = undefined;
+    });
+  }
+
+  private publishTools(tools: readonly Tool[], client: Client): void {
+    const version = client.getServerVersion()?.version ?? '';
+    const seen = new Set<string>();
+    const registered: RegisteredTool[] = [];
+    for (const tool of tools) {
+      if (typeof tool.name !== 'string' || tool.name === '' || tool.name.length > MAX_TOOL_NAME_LENGTH || seen.has(tool.name)) {
+        this.options.logger.warn(`MCP server "${this.id}" listed a tool with an invalid or duplicate name; ignored`);
+        continue;
+      }
+      seen.add(tool.name);
+      registered.push({
+        serverId: this.id,
+        name: tool.name,
+        title: tool.title ?? tool.annotations?.title,
+        description: tool.description ?? '',
+        inputSchema: toJsonObject(tool.inputSchema),
+        outputSchema: tool.outputSchema ? toJsonObject(tool.outputSchema) : undefined,
+        kind: classifyToolKind(tool.inputSchema),
+        mutationClass: classifyMutation(tool.annotations),
+        version,
+      });
+    }
+    this.toolCount = registered.length;
+    this.toolsRefreshedAt = new Date();
+    this.options.onTools(this.id, registered);
+  }
+
+  private discard(client: Client): void {
+    if (this.client === client) this.client = undefined;
+    void client.close().catch(() => undefined);
+  }
+
+  /** Background reconnection with exponential backoff (off when reconnectInitialDelayMs is 0). */
+  private scheduleReconnect(): void {
+    if (this.closed || this.client || this.reconnectTimer || this.options.reconnectInitialDelayMs <= 0) return;
+    const circuit = this.breaker.snapshot();
+    const delay = Math.max(this.reconnectDelayMs, circuit.retryAfterMs);
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = undefined;
+      if (this.closed || this.client) return;
+      this.reconnectDelayMs = Math.min(this.reconnectDelayMs * 2, this.options.reconnectMaxDelayMs);
+      this.ensureConnected({ timeoutMs: this.options.connectTimeoutMs }).then(
+        () => this.options.logger.log(`Reconnected to MCP server "${this.id}" (${this.toolCount} tools)`),
+        () => this.scheduleReconnect(),
+      );
+    }, delay);
+    this.reconnectTimer.unref();
+  }
+}
+
+/** The server answered 404 for our session id: it restarted or expired the session. */
+function isSessionLost(error: unknown): boolean {
+  return httpStatusOf(error) === 404;
+}
+
+/** Errors after which the client object is no longer worth keeping. */
+function isConnectionBroken(error: unknown): boolean {
+  const status = httpStatusOf(error);
+  if (status !== undefined) return status === 404 || status >= 500 || status < 0;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'number') return code === -32000; // ConnectionClosed
+  return error instanceof TypeError; // fetch failed: refused, reset, DNS
+}
+
+function httpStatusOf(error: unknown): number | undefined {
+  return error instanceof StreamableHTTPError ? error.code : undefined;
+}
+
+function toJsonObject(value: unknown): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(value ?? {})) as Record<string, unknown>;
+}

@@ -1,0 +1,15 @@
+import type { MutationClassName, ToolKindName } from './tool-classification';
+
+/** A tool as the agents know it: one MCP tool of one server, classified. */
+export interface RegisteredTool {
+  serverId: string;
+  name: string;
+  title?: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  kind: ToolKindName;
+  mutationClass: MutationClassName;
+  /** The MCP server's version (serverInfo.version); MCP tools have no version of their own. */
+  version: string;
+}

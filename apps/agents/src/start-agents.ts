@@ -1,0 +1,62 @@
+import type { INestMicroservice, LoggerService, LogLevel } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { Transport, type GrpcOptions } from '@nestjs/microservices';
+import { PROTO_FILES, PROTO_LOADER_OPTIONS } from '@s2sp/contracts';
+import type { AgentsConfig } from './agents.config';
+import { AgentsModule, type AgentsModuleExtras } from './agents.module';
+import { BoundPortGrpcServer } from './grpc/bound-port-grpc-server';
+import { GrpcHealthService } from './health/grpc-health.service';
+
+export interface StartAgentsOptions extends AgentsModuleExtras {
+  /** Nest logger: false for none, a list of levels, or your own LoggerService. */
+  logger?: LoggerService | LogLevel[] | false;
+}
+
+export interface RunningAgents {
+  app: INestMicroservice;
+  /** host:port the gRPC server listens on (what a grpc-js client dials). */
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Largest gRPC message the agents accept or send (task results may carry tool output such as images). */
+const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Starts the agents in this process: a Nest gRPC microservice serving
+ * s2sp.v1.ToolService, s2sp.v1.AgentService and grpc.health.v1.Health on
+ * host:port (port 0 = any free port; the bound one is returned). MCP
+ * servers that are down do not stop the start.
+ */
+export async function startAgents(config: AgentsConfig, options: StartAgentsOptions = {}): Promise<RunningAgents> {
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  let app: INestMicroservice | undefined;
+  const grpcOptions: GrpcOptions['options'] = {
+    package: 's2sp.v1',
+    protoPath: [...PROTO_FILES],
+    loader: { ...PROTO_LOADER_OPTIONS },
+    url: `${host}:${config.port}`,
+    maxReceiveMessageLength: MAX_MESSAGE_BYTES,
+    maxSendMessageLength: MAX_MESSAGE_BYTES,
+    onLoadPackageDefinition: (_definition: unknown, server: Parameters<GrpcHealthService['attach']>[0]) => {
+      app?.get(GrpcHealthService).attach(server);
+    },
+  };
+  const server = new BoundPortGrpcServer(grpcOptions);
+  app = await NestFactory.createMicroservice(AgentsModule.forRoot(config, { planner: options.planner }), {
+    strategy: server,
+    logger: options.logger,
+  });
+  try {
+    await app.listen();
+  } catch (error) {
+    await app.close().catch(() => undefined);
+    throw error;
+  }
+  app.get(GrpcHealthService).markServing();
+  const port = server.boundPort;
+  let closing: Promise<void> | undefined;
+  const running = app;
+  return { app: running, url: `${host}:${port}`, port, close: () => (closing ??= running.close()) };
+}

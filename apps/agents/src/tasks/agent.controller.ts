@@ -1,0 +1,107 @@
+import { Controller, Inject } from '@nestjs/common';
+import type { Metadata } from '@grpc/grpc-js';
+import { GrpcMethod } from '@nestjs/microservices';
+import { catchError, map, throwError, type Observable } from 'rxjs';
+import type { AgentsConfig } from '../agents.config';
+import { AGENTS_CONFIG } from '../agents.tokens';
+import { assertTimeRemains, earliestDeadline } from '../common/deadline-budget';
+import { InvalidRequestError, NotFoundError } from '../common/request-errors';
+import { traceMessage } from '../common/trace';
+import { isUuid } from '../common/uuid';
+import { grpcDeadlineOf, type GrpcServerCall } from '../grpc/grpc-call';
+import { toGrpcError } from '../grpc/grpc-errors';
+import type { CancelTaskRequestMessage, GetTaskRequestMessage, SubmitTaskRequestMessage } from '../grpc/proto-messages';
+import { McpConnectorService } from '../mcp/mcp-connector.service';
+import type { CancelMode } from './task-execution';
+import { snapshotMessage, stepMessage, taskStatusEnum } from './task-messages';
+import { TaskRuntime } from './task-runtime.service';
+import { validateAgentTask } from './task-validation';
+
+const MAX_REASON_LENGTH = 1_024;
+
+/** s2sp.v1.AgentService: tasks with a declarative S2SP plan, run in the background. */
+@Controller()
+export class AgentController {
+  constructor(
+    private readonly runtime: TaskRuntime,
+    private readonly connector: McpConnectorService,
+    @Inject(AGENTS_CONFIG) private readonly config: AgentsConfig,
+  ) {}
+
+  /**
+   * Validates the task, stores it ACCEPTED and answers at once; the task
+   * runs in the background. task_id: the given one when it is a UUID, else
+   * a new UUID v7. The task's deadline is the earlier of `task.deadline` and
+   * this call's gRPC deadline; it bounds every step. A task whose deadline
+   * leaves no time is refused with DEADLINE_EXCEEDED (hop "agents").
+   */
+  @GrpcMethod('AgentService', 'SubmitTask')
+  async submitTask(request: SubmitTaskRequestMessage, metadata: Metadata, call: GrpcServerCall): Promise<Record<string, unknown>> {
+    let traceId: string | undefined;
+    try {
+      const task = validateAgentTask(request.task, this.connector.servers().map((server) => server.id), metadata);
+      traceId = task.trace?.trace_id;
+      task.deadlineMs = earliestDeadline(grpcDeadlineOf(call), task.deadlineMs);
+      assertTimeRemains(task.deadlineMs, this.config.deadlines);
+      const view = await this.runtime.submit(task);
+      return { task_id: view.taskId, status: taskStatusEnum(view.status), estimated_completion_ms: 0, trace: traceMessage(task.trace) };
+    } catch (error) {
+      throw toGrpcError(error, traceId);
+    }
+  }
+
+  @GrpcMethod('AgentService', 'GetTask')
+  async getTask(request: GetTaskRequestMessage): Promise<Record<string, unknown>> {
+    try {
+      const taskId = taskIdOf(request.task_id);
+      const view = await this.runtime.get(taskId);
+      if (!view) throw new NotFoundError(`task_id: no task ${taskId}`);
+      return { task: snapshotMessage(view) };
+    } catch (error) {
+      throw toGrpcError(error);
+    }
+  }
+
+  /** SOFT (default when unset): finish the current step, then stop. HARD: abort the in-flight MCP call now. */
+  @GrpcMethod('AgentService', 'CancelTask')
+  async cancelTask(request: CancelTaskRequestMessage): Promise<Record<string, unknown>> {
+    try {
+      const taskId = taskIdOf(request.task_id);
+      const mode = cancelModeOf(request.mode);
+      const reason = request.reason ?? '';
+      if (reason.length > MAX_REASON_LENGTH) throw new InvalidRequestError('reason', `must be at most ${MAX_REASON_LENGTH} characters`);
+      const status = await this.runtime.cancel(taskId, mode, reason);
+      return { task_id: taskId, status: taskStatusEnum(status) };
+    } catch (error) {
+      throw toGrpcError(error);
+    }
+  }
+
+  /** The steps already taken, then live ones; completes when the task ends. */
+  @GrpcMethod('AgentService', 'StreamTask')
+  streamTask(request: GetTaskRequestMessage): Observable<Record<string, unknown>> {
+    let taskId: string;
+    try {
+      taskId = taskIdOf(request.task_id);
+    } catch (error) {
+      return throwError(() => toGrpcError(error));
+    }
+    return this.runtime.steps(taskId).pipe(
+      map((step) => stepMessage(step)),
+      catchError((error: unknown) => throwError(() => toGrpcError(error))),
+    );
+  }
+}
+
+function taskIdOf(value: string | undefined): string {
+  const taskId = (value ?? '').trim();
+  if (taskId === '') throw new InvalidRequestError('task_id', 'is required');
+  if (!isUuid(taskId)) throw new InvalidRequestError('task_id', 'must be a UUID');
+  return taskId.toLowerCase();
+}
+
+function cancelModeOf(mode: string | undefined): CancelMode {
+  if (mode === undefined || mode === '' || mode === 'CANCEL_MODE_UNSPECIFIED' || mode === 'CANCEL_MODE_SOFT') return 'soft';
+  if (mode === 'CANCEL_MODE_HARD') return 'hard';
+  throw new InvalidRequestError('mode', `unknown cancel mode ${JSON.stringify(mode)}`);
+}

@@ -1,0 +1,71 @@
+import type { JsonObject, Predicate } from '@s2sp/contracts';
+import type { TraceRecord } from '../common/trace';
+
+/** RESOURCE_CALL: call an S2SP resource tool; only abstract_domains reach the control plane. */
+export interface ResourceCallPlanStep {
+  kind: 'resource_call';
+  stepId: string;
+  dependsOn: string[];
+  tool: string;
+  server?: string;
+  arguments: JsonObject;
+  abstractDomains: string[];
+  mode: 'async' | 'sync';
+}
+
+/** FILTER: keep the abstract rows of inputStepId that match the predicate. */
+export interface FilterPlanStep {
+  kind: 'filter';
+  stepId: string;
+  dependsOn: string[];
+  inputStepId: string;
+  predicate: Predicate;
+}
+
+/** CONSUMER_CALL: hand the rows of inputStepId to an S2SP consumer tool. */
+export interface ConsumerCallPlanStep {
+  kind: 'consumer_call';
+  stepId: string;
+  dependsOn: string[];
+  tool: string;
+  server?: string;
+  arguments: JsonObject;
+  columnMapping: Record<string, string>;
+  inputStepId: string;
+}
+
+export type PlanStep = ResourceCallPlanStep | FilterPlanStep | ConsumerCallPlanStep;
+
+export interface TaskConstraints {
+  /** 0 = no limit. Counts executed plan steps (the PLAN step itself is not counted). */
+  maxSteps: number;
+  maxRecursionDepth: number;
+  /** 0 = no limit. Tokens allowed into the planner's context (the control plane). */
+  tokenBudget: number;
+  costBudgetMicrodollars: number;
+  /** Empty = every tool. Entries are "tool" or "server/tool". */
+  permittedTools: string[];
+  prohibitedActions: string[];
+}
+
+export interface TaskObjective {
+  natural_language: string;
+  goals: Array<{ name: string; description: string; parameters: JsonObject }>;
+  success_criteria: string[];
+}
+
+/** A validated AgentTask, as the runtime and the planner see it. */
+export interface TaskDefinition {
+  taskId: string;
+  parentTaskId?: string;
+  agentType: string;
+  objective: TaskObjective;
+  constraints: TaskConstraints;
+  plan: PlanStep[];
+  /** Absolute deadline (epoch ms) bounding every step. */
+  deadlineMs?: number;
+  /** auth.subject (or client_id) of the caller; never the credential. */
+  caller?: string;
+  trace?: TraceRecord;
+  schemaVersion: number;
+}

@@ -1,0 +1,25 @@
+import type { JsonObject } from '@s2sp/contracts';
+import type { PlannerContext } from './planner-context';
+import type { PlanStep, TaskDefinition } from './task-definition';
+
+/** Injection token of the TaskPlanner (default: DeclarativePlanner). */
+export const TASK_PLANNER = Symbol('TASK_PLANNER');
+
+/** The planner's answer: the next step to run, or that the task is done. */
+export type PlannerDecision =
+  | { type: 'step'; step: PlanStep }
+  | { type: 'done'; summary?: string; result?: JsonObject };
+
+/**
+ * Decides what a task does next. It sees the task and the PlannerContext,
+ * which holds only the control plane (abstract rows, resource metadata,
+ * consumer answers); body rows are kept by the runtime and never reach it.
+ * The runtime executes the step it returns (RESOURCE_CALL, FILTER,
+ * CONSUMER_CALL), records it, and asks again, until `done`, a failure, a
+ * cancellation, the deadline or constraints.max_steps.
+ */
+export interface TaskPlanner {
+  /** Shown in the PLAN step, e.g. "declarative". */
+  readonly name: string;
+  next(task: TaskDefinition, context: PlannerContext): PlannerDecision | Promise<PlannerDecision>;
+}

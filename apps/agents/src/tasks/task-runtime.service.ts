@@ -1,0 +1,321 @@
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import type { JsonObject } from '@s2sp/contracts';
+import { Observable } from 'rxjs';
+import type { AgentsConfig } from '../agents.config';
+import { AGENTS_CONFIG } from '../agents.tokens';
+import { assertTimeRemains } from '../common/deadline-budget';
+import { AlreadyExistsError, CapacityExhaustedError, NotFoundError, PreconditionFailedError } from '../common/request-errors';
+import { emptyUsage } from '../common/usage';
+import { DeadlineExceededError } from '../mcp/tool-call-errors';
+import { AGENT_ERROR, RECOVERY_HINT, taskError, type TaskErrorInfo } from './agent-errors';
+import { PlannerContext } from './planner-context';
+import { StepExecutor } from './step-executor.service';
+import { classifyStepError, StepFailure } from './step-failure';
+import type { PlanStep, TaskDefinition } from './task-definition';
+import { TaskExecution, type CancelMode } from './task-execution';
+import { TASK_PLANNER, type TaskPlanner } from './task-planner';
+import type { StepRecord, TaskStatusName, TaskView } from './task-records';
+import { TaskRepository } from './task-repository';
+import { TaskWorkspace } from './task-workspace';
+
+const HARD_CANCEL_WAIT_MS = 5_000;
+const SHUTDOWN_WAIT_MS = 5_000;
+
+export const INTERRUPTED_BY_RESTART: TaskErrorInfo = taskError(
+  AGENT_ERROR.EXECUTION_FAILED,
+  'interrupted by agents restart: the task was still running when the agents stopped; submit it again',
+  RECOVERY_HINT.RESUBMIT_TASK,
+);
+
+/**
+ * Runs tasks in the background: asks the TaskPlanner for each next step,
+ * executes it (StepExecutor), records it (streamed to StreamTask
+ * subscribers, written to the database), and ends the task SUCCEEDED,
+ * FAILED or CANCELLED. Enforces the task deadline, constraints.max_steps,
+ * soft cancel (after the current step) and hard cancel (aborts the
+ * in-flight MCP request). At start, tasks a crash left unfinished are
+ * marked FAILED; at shutdown, running tasks are interrupted the same way.
+ */
+@Injectable()
+export class TaskRuntime implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly live = new Map<string, TaskExecution>();
+  private readonly logger = new Logger('TaskRuntime');
+
+  constructor(
+    private readonly repository: TaskRepository,
+    private readonly executor: StepExecutor,
+    @Inject(TASK_PLANNER) private readonly planner: TaskPlanner,
+    @Inject(AGENTS_CONFIG) private readonly config: AgentsConfig,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const count = await this.repository.failUnfinished(INTERRUPTED_BY_RESTART);
+    if (count > 0) this.logger.warn(`Marked ${count} task(s) left unfinished by the previous run as FAILED (interrupted by agents restart)`);
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    const running = [...this.live.values()];
+    for (const execution of running) {
+      execution.interruptedByShutdown = true;
+      execution.cancelRequest ??= { mode: 'hard', reason: 'agents shutting down' };
+      execution.abort.abort(new Error('the agents are shutting down'));
+    }
+    await Promise.race([Promise.all(running.map((execution) => execution.finished)), delay(SHUTDOWN_WAIT_MS)]);
+  }
+
+  /** Stores the task as ACCEPTED and starts it in the background. */
+  async submit(task: TaskDefinition): Promise<TaskView> {
+    if (this.live.has(task.taskId)) throw new AlreadyExistsError(`task_id: task ${task.taskId} already exists`);
+    if (this.live.size >= this.config.maxRunningTasks) {
+      throw new CapacityExhaustedError(`the agents already run ${this.live.size} tasks (the limit); retry shortly`, 1);
+    }
+    const execution = new TaskExecution(task, Date.now(), this.logger);
+    this.live.set(task.taskId, execution);
+    try {
+      await this.repository.create(task, emptyUsage());
+    } catch (error) {
+      this.live.delete(task.taskId);
+      throw error;
+    }
+    setImmediate(() => void this.run(execution));
+    return execution.view();
+  }
+
+  /** The task as this process runs it, or as stored; undefined when unknown. */
+  async get(taskId: string): Promise<TaskView | undefined> {
+    return this.live.get(taskId)?.view() ?? (await this.repository.load(taskId));
+  }
+
+  /**
+   * SOFT: the current step finishes, then the task ends CANCELLED (the
+   * answer is CANCELLING until then). HARD: the in-flight MCP request is
+   * aborted now and the task ends CANCELLED. A finished task cannot be
+   * cancelled (PreconditionFailedError).
+   */
+  async cancel(taskId: string, mode: CancelMode, reason: string): Promise<TaskStatusName> {
+    const execution = this.live.get(taskId);
+    if (!execution || execution.isFinal) {
+      const view = execution?.view() ?? (await this.repository.load(taskId));
+      if (!view) throw new NotFoundError(`task_id: no task ${taskId}`);
+      throw new PreconditionFailedError(
+        `task ${taskId} already ended ${view.status}; only unfinished tasks can be cancelled`,
+        AGENT_ERROR.PRECONDITION_FAILED,
+        RECOVERY_HINT.NONE,
+      );
+    }
+    if (mode === 'hard') {
+      execution.cancelRequest = { mode, reason };
+      execution.abort.abort(new Error(`hard cancel${reason ? `: ${reason}` : ''}`));
+      await Promise.race([execution.finished, delay(HARD_CANCEL_WAIT_MS)]);
+      return execution.status;
+    }
+    execution.cancelRequest ??= { mode, reason };
+    if (execution.status === 'RUNNING') {
+      execution.setStatus('CANCELLING');
+      void execution.persist('status', () => this.repository.setStatus(taskId, 'CANCELLING'));
+    }
+    return execution.status;
+  }
+
+  /**
+   * The task's steps: the ones already taken, then new ones as they finish;
+   * completes when the task ends. Unsubscribing removes the listener.
+   */
+  steps(taskId: string): Observable<StepRecord> {
+    return new Observable<StepRecord>((subscriber) => {
+      let detach: (() => void) | undefined;
+      let closed = false;
+      const follow = (execution: TaskExecution) => {
+        for (const step of execution.steps) subscriber.next(step);
+        if (execution.hasEnded) subscriber.complete();
+        else detach = execution.subscribe({ step: (step) => subscriber.next(step), end: () => subscriber.complete() });
+      };
+      const running = this.live.get(taskId);
+      if (running) {
+        follow(running);
+      } else {
+        this.repository.load(taskId).then(
+          (view) => {
+            if (closed) return;
+            const started = this.live.get(taskId);
+            if (started) return follow(started);
+            if (!view) return subscriber.error(new NotFoundError(`task_id: no task ${taskId}`));
+            for (const step of view.steps) subscriber.next(step);
+            subscriber.complete();
+          },
+          (error: unknown) => subscriber.error(error),
+        );
+      }
+      return () => {
+        closed = true;
+        detach?.();
+      };
+    });
+  }
+
+  /** Live StreamTask listeners of a running task (0 when none or not running here). */
+  subscriberCount(taskId: string): number {
+    return this.live.get(taskId)?.subscriberCount ?? 0;
+  }
+
+  private async run(execution: TaskExecution): Promise<void> {
+    const { task } = execution;
+    const context = new PlannerContext();
+    const workspace = new TaskWorkspace();
+    const handedOut = new Map<string, PlanStep>();
+    let last: { step: PlanStep; output: JsonObject } | undefined;
+    try {
+      if (execution.cancelRequest) return await this.end(execution, this.cancelledStatus(execution), this.cancelError(execution));
+      execution.setStatus('RUNNING');
+      void execution.persist('status', () => this.repository.setStatus(task.taskId, 'RUNNING'));
+      this.record(execution, this.planRecord(execution));
+
+      for (let executed = 0; ; executed++) {
+        if (execution.cancelRequest) return await this.end(execution, this.cancelledStatus(execution), this.cancelError(execution));
+        const outOfTime = this.deadlineError(task);
+        if (outOfTime) return await this.end(execution, 'FAILED', outOfTime);
+
+        const decision = await this.planner.next(task, context);
+        if (decision.type === 'done') {
+          const result = decision.result ?? {
+            summary: decision.summary ?? `${executed} step(s) completed`,
+            ...(last ? { plan_step_id: last.step.stepId, output: last.output } : {}),
+            context_tokens: context.tokens,
+          };
+          return await this.end(execution, 'SUCCEEDED', undefined, result);
+        }
+        const { step } = decision;
+        if (task.constraints.maxSteps > 0 && executed >= task.constraints.maxSteps) {
+          return await this.end(
+            execution,
+            'FAILED',
+            taskError(
+              AGENT_ERROR.STEP_LIMIT_EXCEEDED,
+              `constraints.max_steps (${task.constraints.maxSteps}) reached before step "${step.stepId}"`,
+              RECOVERY_HINT.RAISE_MAX_STEPS,
+              { max_steps: task.constraints.maxSteps },
+            ),
+          );
+        }
+        if (context.hasCompleted(step.stepId)) throw new Error(`the planner handed out step "${step.stepId}" twice`);
+        handedOut.set(step.stepId, step);
+        try {
+          const done = await this.executor.execute(step, {
+            task,
+            context,
+            workspace,
+            steps: handedOut,
+            stepNumber: execution.steps.length + 1,
+            signal: execution.abort.signal,
+          });
+          this.record(execution, done.record);
+          context.markCompleted(step.stepId);
+          last = { step, output: done.output };
+        } catch (error) {
+          if (!(error instanceof StepFailure)) throw error;
+          this.record(execution, error.record);
+          const cancelled = error.cancelled || execution.isHardCancelled();
+          return await this.end(execution, cancelled ? this.cancelledStatus(execution) : 'FAILED', cancelled ? this.cancelError(execution) : error.error);
+        }
+      }
+    } catch (error) {
+      const failure = classifyStepError(error);
+      await this.end(execution, 'FAILED', failure.error);
+    } finally {
+      workspace.clear();
+    }
+  }
+
+  private record(execution: TaskExecution, record: StepRecord): void {
+    execution.addStep(record);
+    const totals = { ...execution.usage };
+    void execution.persist(`step ${record.step_number}`, () => this.repository.appendStep(record, totals));
+  }
+
+  private async end(execution: TaskExecution, status: TaskStatusName, error?: TaskErrorInfo, result?: JsonObject): Promise<void> {
+    execution.setStatus(status);
+    execution.completedAtMs = Date.now();
+    execution.error = error;
+    execution.result = result;
+    await execution.persist('final state', () =>
+      this.repository.finish(execution.task.taskId, { status, usage: execution.usage, result, error, completedAtMs: execution.completedAtMs as number }),
+    );
+    execution.end();
+    this.live.delete(execution.task.taskId);
+    this.logger.log(`Task ${execution.task.taskId} ${status}${error ? ` (${error.code}: ${error.message})` : ''}`);
+  }
+
+  private cancelledStatus(execution: TaskExecution): TaskStatusName {
+    return execution.interruptedByShutdown ? 'FAILED' : 'CANCELLED';
+  }
+
+  private cancelError(execution: TaskExecution): TaskErrorInfo {
+    if (execution.interruptedByShutdown) {
+      return taskError(AGENT_ERROR.EXECUTION_FAILED, 'interrupted by agents shutdown; submit the task again', RECOVERY_HINT.RESUBMIT_TASK);
+    }
+    const request = execution.cancelRequest;
+    const reason = request?.reason ? `: ${request.reason}` : '';
+    return taskError(AGENT_ERROR.EXECUTION_ABORTED, `cancelled (${request?.mode ?? 'soft'})${reason}`, RECOVERY_HINT.NONE, {
+      mode: request?.mode ?? 'soft',
+    });
+  }
+
+  private deadlineError(task: TaskDefinition): TaskErrorInfo | undefined {
+    try {
+      assertTimeRemains(task.deadlineMs, this.config.deadlines);
+      return undefined;
+    } catch (error) {
+      if (error instanceof DeadlineExceededError) return classifyStepError(error).error;
+      throw error;
+    }
+  }
+
+  private planRecord(execution: TaskExecution): StepRecord {
+    const { task } = execution;
+    const now = Date.now();
+    const steps = task.plan.map((step) => {
+      const entry: JsonObject = { step_id: step.stepId, kind: step.kind.toUpperCase() };
+      if (step.kind !== 'filter') {
+        entry.tool = step.tool;
+        if (step.server) entry.server = step.server;
+      }
+      if (step.kind === 'resource_call') {
+        entry.abstract_domains = step.abstractDomains;
+        entry.mode = step.mode;
+      } else {
+        entry.input_step_id = step.inputStepId;
+      }
+      return entry;
+    });
+    const outline = task.plan.map((step) => (step.kind === 'filter' ? 'FILTER' : `${step.tool} (${step.kind.toUpperCase()})`)).join(' → ');
+    const payload: JsonObject = {
+      planner: this.planner.name,
+      agent_type: task.agentType,
+      steps,
+      constraints: {
+        max_steps: task.constraints.maxSteps,
+        token_budget: task.constraints.tokenBudget,
+        permitted_tools: task.constraints.permittedTools,
+      },
+    };
+    if (task.deadlineMs !== undefined) payload.deadline_ms = task.deadlineMs;
+    if (task.objective.natural_language) payload.objective = task.objective.natural_language;
+    return {
+      task_id: task.taskId,
+      step_number: execution.steps.length + 1,
+      type: 'PLAN',
+      outcome: 'SUCCESS',
+      plan_step_id: '',
+      summary: `${this.planner.name} plan, ${task.plan.length} step(s): ${outline}`,
+      payload,
+      tool_calls: [],
+      usage: emptyUsage(),
+      started_at_ms: execution.createdAtMs,
+      finished_at_ms: now,
+    };
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}

@@ -1,0 +1,89 @@
+import { ROW_ID, S2SP_META, type Row } from '@s2sp/core';
+import type { JsonObject } from '@s2sp/contracts';
+import { isObject, type McpToolResult } from './mcp-tool-result';
+
+/** The control-plane answer of an S2SP resource tool called with abstract_domains, validated. */
+export interface S2spResourceAnswer {
+  totalRows: number;
+  columns: string[];
+  abstractDomains: string[];
+  bodyDomains: string[];
+  /** Async mode: the single-use capability URL of the cached body. */
+  resourceUrl?: string;
+  abstract: Row[];
+  /** Sync mode: the body rows, inline, for the agent's own buffer (never for the model). */
+  body?: Row[];
+  /** `_meta['s2sp/body_tokens']` when the server counted them. */
+  bodyTokens?: number;
+  /** `_meta['s2sp/body_bytes']` when the server reported them. */
+  bodyBytes?: number;
+  /** The answer as JSON without `body`: exactly the control plane. */
+  controlPlane: JsonObject;
+}
+
+/**
+ * Reads an S2SP resource answer from structuredContent (or, for servers that
+ * only send text, the JSON of the first text block). Undefined when the
+ * result is an error or not an S2SP answer (e.g. a plain call).
+ */
+export function readS2spResourceAnswer(result: McpToolResult): S2spResourceAnswer | undefined {
+  if (result.isError) return undefined;
+  const source = result.structuredContent ?? parseFirstText(result);
+  if (!isObject(source)) return undefined;
+  const { total_rows, columns, abstract_domains, body_domains, resource_url, abstract, body } = source;
+  if (!Array.isArray(abstract) || !abstract.every(isRowWithId)) return undefined;
+  if (!isStringArray(abstract_domains) || !isStringArray(body_domains)) return undefined;
+  if (typeof total_rows !== 'number' || !Number.isSafeInteger(total_rows) || total_rows < 0) return undefined;
+  if (resource_url !== undefined && !isHttpUrl(resource_url)) return undefined;
+  if (body !== undefined && !(Array.isArray(body) && body.every(isRowWithId))) return undefined;
+  if (resource_url === undefined && body === undefined) return undefined;
+  const controlPlane: JsonObject = { ...source };
+  delete controlPlane.body;
+  return {
+    totalRows: total_rows,
+    columns: isStringArray(columns) ? columns : [...abstract_domains, ...body_domains],
+    abstractDomains: abstract_domains,
+    bodyDomains: body_domains,
+    resourceUrl: resource_url as string | undefined,
+    abstract: abstract as Row[],
+    body: body as Row[] | undefined,
+    bodyTokens: metaCount(result, S2SP_META.BODY_TOKENS),
+    bodyBytes: metaCount(result, S2SP_META.BODY_BYTES),
+    controlPlane,
+  };
+}
+
+function parseFirstText(result: McpToolResult): unknown {
+  const block = result.content.find((item) => item.type === 'text' && typeof item.text === 'string');
+  if (!block) return undefined;
+  try {
+    return JSON.parse(block.text as string);
+  } catch {
+    return undefined;
+  }
+}
+
+function metaCount(result: McpToolResult, key: string): number | undefined {
+  const value = result._meta?.[key];
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+}
+
+function isRowWithId(value: unknown): boolean {
+  if (!isObject(value)) return false;
+  const id = value[ROW_ID];
+  return typeof id === 'number' && Number.isSafeInteger(id) && id >= 0;
+}
+
+function isStringArray(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string');
+}
+
+function isHttpUrl(value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,88 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { S2SP_META } from '@s2sp/core';
+import type { AgentsConfig } from '../agents.config';
+import { AGENTS_CONFIG } from '../agents.tokens';
+import { childAbortController } from '../common/abort';
+import { downstreamBudget } from '../common/deadline-budget';
+import { sanitizeText } from '../common/redact';
+import { McpConnectorService } from '../mcp/mcp-connector.service';
+import type { RegisteredTool } from '../mcp/registered-tool';
+import { DEADLINE_HOP, DeadlineExceededError } from '../mcp/tool-call-errors';
+import { normalizeToolResult, textOfContent, type McpToolResult } from './mcp-tool-result';
+
+export interface ToolInvocation {
+  tool: RegisteredTool;
+  arguments: Record<string, unknown>;
+  /** Absolute deadline (epoch ms) of the whole call; undefined = the configured default timeout. */
+  deadlineMs?: number;
+  /** Aborting it cancels the in-flight MCP request (the server gets notifications/cancelled). */
+  signal?: AbortSignal;
+  /** Extra request `_meta` (e.g. s2sp/count_tokens); the deadline is added by the invoker. */
+  meta?: Record<string, unknown>;
+}
+
+export interface ToolInvocationOutcome {
+  tool: RegisteredTool;
+  result: McpToolResult;
+  startedAt: number;
+  finishedAt: number;
+}
+
+/**
+ * Calls MCP tools with the agents' deadline rules (chapter 4.3.3): the
+ * remaining budget becomes the MCP request timeout and, as an absolute time,
+ * `_meta['s2sp/deadline_ms']`, which S2SP consumer tools use to bound their
+ * data-plane fetch. A result the tool tagged DEADLINE_EXCEEDED becomes a
+ * DeadlineExceededError with the tool's hop (e.g. "data-plane").
+ */
+@Injectable()
+export class ToolInvoker {
+  constructor(
+    private readonly connector: McpConnectorService,
+    @Inject(AGENTS_CONFIG) private readonly config: AgentsConfig,
+  ) {}
+
+  /** Finds the tool, connecting to servers not reachable so far (bounded by the deadline). */
+  resolve(toolName: string, serverId: string | undefined, deadlineMs: number | undefined, signal?: AbortSignal): Promise<RegisteredTool> {
+    const budget = downstreamBudget(deadlineMs, this.config.deadlines, this.config.mcp.connectTimeoutMs);
+    return this.connector.resolveTool(toolName, serverId, { timeoutMs: budget.timeoutMs, signal });
+  }
+
+  async invoke(invocation: ToolInvocation): Promise<ToolInvocationOutcome> {
+    const { tool } = invocation;
+    const budget = downstreamBudget(invocation.deadlineMs, this.config.deadlines, this.config.mcp.callTimeoutMs);
+    const meta: Record<string, unknown> = { ...invocation.meta };
+    if (budget.deadlineMs !== undefined) meta[S2SP_META.DEADLINE_MS] = budget.deadlineMs;
+    const params = {
+      name: tool.name,
+      arguments: invocation.arguments,
+      ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}),
+    };
+    const abort = childAbortController(invocation.signal);
+    const startedAt = Date.now();
+    try {
+      const raw = await this.connector
+        .connection(tool.serverId)
+        .request((client, options) => client.callTool(params, CallToolResultSchema, options), {
+          timeoutMs: budget.timeoutMs,
+          signal: abort.controller.signal,
+        });
+      const result = normalizeToolResult(raw);
+      throwIfTaggedDeadline(tool, result);
+      return { tool, result, startedAt, finishedAt: Date.now() };
+    } finally {
+      abort.dispose();
+    }
+  }
+}
+
+function throwIfTaggedDeadline(tool: RegisteredTool, result: McpToolResult): void {
+  if (!result.isError || result._meta?.[S2SP_META.ERROR_CODE] !== 'DEADLINE_EXCEEDED') return;
+  const hop = result._meta?.[S2SP_META.ERROR_HOP];
+  const text = textOfContent(result) || 'the deadline passed';
+  throw new DeadlineExceededError(
+    typeof hop === 'string' && /^[A-Za-z0-9_.-]{1,32}$/.test(hop) ? hop : DEADLINE_HOP.MCP,
+    `${tool.name} on MCP server "${tool.serverId}": ${sanitizeText(text)}`,
+  );
+}

@@ -1,0 +1,226 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { toStruct } from '@s2sp/contracts';
+import { agentsConfigFromEnv, DEFAULT_MCP_SERVERS, validateAgentsConfig, type AgentsConfig } from '../../apps/agents/src/agents.config';
+import { assertTimeRemains, downstreamBudget, earliestDeadline } from '../../apps/agents/src/common/deadline-budget';
+import { describeError, redactResourceUrl, redactUrl } from '../../apps/agents/src/common/redact';
+import { InvalidRequestError } from '../../apps/agents/src/common/request-errors';
+import { isUuid, uuidV7 } from '../../apps/agents/src/common/uuid';
+import { parseMcpServerList } from '../../apps/agents/src/config/mcp-server-list';
+import { listAllTools, type ToolLister } from '../../apps/agents/src/mcp/list-all-tools';
+import type { RegisteredTool } from '../../apps/agents/src/mcp/registered-tool';
+import { classifyMutation, classifyToolKind } from '../../apps/agents/src/mcp/tool-classification';
+import { DeadlineExceededError } from '../../apps/agents/src/mcp/tool-call-errors';
+import { ToolRegistry } from '../../apps/agents/src/mcp/tool-registry';
+import { PlannerContext } from '../../apps/agents/src/tasks/planner-context';
+import { validateAgentTask } from '../../apps/agents/src/tasks/task-validation';
+import { ToolListCursorCodec } from '../../apps/agents/src/tools/tool-list-cursor';
+
+function withEnv<T>(values: Record<string, string | undefined>, run: () => T): T {
+  const saved = Object.fromEntries(Object.keys(values).map((key) => [key, process.env[key]]));
+  for (const [key, value] of Object.entries(values)) {
+    if (value === undefined) delete process.env[key];
+    else process.env[key] = value;
+  }
+  try {
+    return run();
+  } finally {
+    for (const [key, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+  }
+}
+
+const ENV_KEYS = ['AGENTS_HOST', 'AGENTS_PORT', 'AGENTS_MCP_SERVERS', 'AGENTS_DATA_DIR', 'DATABASE_URL', 'AGENTS_BREAKER_ERROR_RATE', 'AGENTS_BREAKER_MIN_CALLS'];
+const cleanEnv = Object.fromEntries(ENV_KEYS.map((key) => [key, undefined]));
+
+describe('agents configuration', () => {
+  test('defaults: 127.0.0.1:50051, weather and stats on 3101/3102, .data/agents', () => {
+    const config = withEnv(cleanEnv, () => agentsConfigFromEnv());
+    assert.equal(config.host, '127.0.0.1');
+    assert.equal(config.port, 50051);
+    assert.equal(config.dataDir, '.data/agents');
+    assert.equal(config.databaseUrl, undefined);
+    assert.deepEqual(config.mcpServers, parseMcpServerList(DEFAULT_MCP_SERVERS));
+    assert.deepEqual(config.mcpServers.map((server) => server.id), ['weather', 'stats']);
+    assert.equal(config.mcpServers[0].url, 'http://127.0.0.1:3101/mcp');
+  });
+
+  test('environment overrides, port 0, and refusals that name the variable', () => {
+    const config = withEnv(
+      { ...cleanEnv, AGENTS_PORT: '0', AGENTS_MCP_SERVERS: 'a=http://h:1/mcp?x=1, b=https://h/mcp', AGENTS_BREAKER_ERROR_RATE: '0.25', AGENTS_BREAKER_MIN_CALLS: '3' },
+      () => agentsConfigFromEnv(),
+    );
+    assert.equal(config.port, 0);
+    assert.deepEqual(config.mcpServers, [
+      { id: 'a', url: 'http://h:1/mcp?x=1' },
+      { id: 'b', url: 'https://h/mcp' },
+    ]);
+    assert.equal(config.breaker.errorRateThreshold, 0.25);
+    assert.equal(config.breaker.minimumCalls, 3);
+    assert.throws(() => withEnv({ ...cleanEnv, AGENTS_PORT: '70000' }, () => agentsConfigFromEnv()), /AGENTS_PORT/);
+    assert.throws(() => withEnv({ ...cleanEnv, AGENTS_BREAKER_ERROR_RATE: '2' }, () => agentsConfigFromEnv()), /AGENTS_BREAKER_ERROR_RATE/);
+    assert.throws(() => withEnv({ ...cleanEnv, AGENTS_MCP_SERVERS: 'just-a-url' }, () => agentsConfigFromEnv()), /AGENTS_MCP_SERVERS\[0\]/);
+    assert.throws(() => withEnv({ ...cleanEnv, AGENTS_MCP_SERVERS: 'a=ftp://x/mcp' }, () => agentsConfigFromEnv()), /mcpServers\[0\]\.url .* http or https/);
+    assert.throws(() => withEnv({ ...cleanEnv, AGENTS_MCP_SERVERS: 'a=http://x/1,a=http://x/2' }, () => agentsConfigFromEnv()), /configured twice/);
+  });
+
+  test('a configuration built by hand is validated too', () => {
+    const config = withEnv(cleanEnv, () => agentsConfigFromEnv());
+    assert.throws(() => validateAgentsConfig({ ...config, breaker: { ...config.breaker, openDurationMs: 0 } } as AgentsConfig), /breaker\.openDurationMs/);
+    assert.throws(() => validateAgentsConfig({ ...config, mcpServers: [{ id: 'bad id', url: 'http://x' }] }), /mcpServers\[0\]\.id/);
+  });
+});
+
+describe('agents building blocks', () => {
+  test('UUID v7: version and variant bits, time-ordered prefix', () => {
+    const first = uuidV7(1_700_000_000_000);
+    const second = uuidV7(1_700_000_000_001);
+    assert.match(first, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    assert.ok(first.slice(0, 13) < second.slice(0, 13));
+    assert.ok(isUuid(first));
+    assert.ok(isUuid('6F9619FF-8B86-D011-B42D-00C04FC964FF'));
+    assert.ok(!isUuid('my-task'));
+  });
+
+  test('tool classification: S2SP kinds from the input schema, mutation class from annotations', () => {
+    assert.equal(classifyToolKind({ properties: { area: {}, abstract_domains: {}, mode: {} } }), 'S2SP_RESOURCE');
+    assert.equal(classifyToolKind({ properties: { abstract_data: {}, resource_url: {}, body_data: {}, column_mapping: {} } }), 'S2SP_CONSUMER');
+    assert.equal(classifyToolKind({ properties: { abstract_data: {} } }), 'STANDARD');
+    assert.equal(classifyToolKind(undefined), 'STANDARD');
+    assert.equal(classifyMutation({ readOnlyHint: true, destructiveHint: true }), 'READ_ONLY');
+    assert.equal(classifyMutation({ destructiveHint: true }), 'DESTRUCTIVE');
+    assert.equal(classifyMutation({ idempotentHint: true }), 'IDEMPOTENT_WRITE');
+    assert.equal(classifyMutation({ readOnlyHint: false }), 'NON_IDEMPOTENT_WRITE');
+    assert.equal(classifyMutation({ title: 'no hints' }), 'UNSPECIFIED');
+    assert.equal(classifyMutation(undefined), 'UNSPECIFIED');
+  });
+
+  test('tool discovery follows nextCursor across pages and refuses a looping server', async () => {
+    const pages: Record<string, { tools: Array<{ name: string; inputSchema: { type: 'object' } }>; nextCursor?: string }> = {
+      '': { tools: [{ name: 'a', inputSchema: { type: 'object' } }], nextCursor: 'p2' },
+      p2: { tools: [{ name: 'b', inputSchema: { type: 'object' } }], nextCursor: 'p3' },
+      p3: { tools: [{ name: 'c', inputSchema: { type: 'object' } }] },
+    };
+    const requested: Array<string | undefined> = [];
+    const lister: ToolLister = {
+      listTools: async (params) => {
+        requested.push(params?.cursor);
+        return pages[params?.cursor ?? ''];
+      },
+    };
+    assert.deepEqual((await listAllTools(lister)).map((tool) => tool.name), ['a', 'b', 'c']);
+    assert.deepEqual(requested, [undefined, 'p2', 'p3']);
+    const looping: ToolLister = { listTools: async () => ({ tools: [], nextCursor: 'again' }) };
+    await assert.rejects(listAllTools(looping), /repeated a tools\/list cursor/);
+  });
+
+  test('the registry version grows only when a server’s tools really change', () => {
+    const registry = new ToolRegistry();
+    const tool = (serverId: string, name: string): RegisteredTool => ({
+      serverId,
+      name,
+      description: '',
+      inputSchema: { type: 'object' },
+      kind: 'STANDARD',
+      mutationClass: 'UNSPECIFIED',
+      version: '1',
+    });
+    const start = registry.version;
+    assert.equal(registry.replace('b', [tool('b', 'z'), tool('b', 'y')]), true);
+    assert.equal(registry.replace('a', [tool('a', 'x')]), true);
+    assert.equal(registry.version, start + 2);
+    assert.equal(registry.replace('b', [tool('b', 'y'), tool('b', 'z')]), false, 'same tools in another order');
+    assert.equal(registry.version, start + 2);
+    assert.deepEqual(registry.all().map((entry) => `${entry.serverId}/${entry.name}`), ['a/x', 'b/y', 'b/z']);
+    assert.deepEqual(registry.find('x').map((entry) => entry.serverId), ['a']);
+  });
+
+  test('list cursors round-trip and refuse other versions, other filters, other keys and edits', () => {
+    const codec = new ToolListCursorCodec();
+    const cursor = codec.encode({ offset: 50, registryVersion: 7, server: '' });
+    assert.match(cursor, /^[A-Za-z0-9_-]+$/);
+    assert.equal(codec.decode(cursor, { registryVersion: 7, server: '' }).offset, 50);
+    assert.throws(() => codec.decode(cursor, { registryVersion: 8, server: '' }), (error: Error) => error instanceof InvalidRequestError && /version 7/.test(error.message));
+    assert.throws(() => codec.decode(cursor, { registryVersion: 7, server: 'weather' }), /server filter/);
+    assert.throws(() => new ToolListCursorCodec().decode(cursor, { registryVersion: 7, server: '' }), /malformed or modified/);
+    const edited = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    edited.o = 0;
+    assert.throws(() => codec.decode(Buffer.from(JSON.stringify(edited)).toString('base64url'), { registryVersion: 7, server: '' }), /malformed or modified/);
+    assert.throws(() => codec.decode('%%%', { registryVersion: 7, server: '' }), /InvalidRequestError: cursor: /);
+  });
+
+  test('deadline budget: earliest deadline wins; too little time is refused at the agents hop', () => {
+    const policy = { minRemainingMs: 50, responseReserveMs: 20 };
+    assert.equal(earliestDeadline(undefined, 2_000, 1_000), 1_000);
+    assert.equal(earliestDeadline(undefined, Number.POSITIVE_INFINITY), undefined);
+    assert.deepEqual(downstreamBudget(undefined, policy, 60_000, 0), { timeoutMs: 60_000, deadlineMs: undefined });
+    const budget = downstreamBudget(1_000, policy, 60_000, 0);
+    assert.equal(budget.timeoutMs, 980);
+    assert.ok(budget.deadlineMs !== undefined && budget.deadlineMs < 980, 'the server is told a deadline before our own timeout');
+    assert.throws(() => downstreamBudget(60, policy, 60_000, 0), (error: Error) => error instanceof DeadlineExceededError && error.hop === 'agents');
+    assert.throws(() => assertTimeRemains(-5, policy, 0), /deadline passed/);
+    assert.doesNotThrow(() => assertTimeRemains(undefined, policy));
+  });
+
+  test('redaction: no credentials, queries or capability tokens in what the agents show', () => {
+    assert.equal(redactUrl('https://user:pw@example.com:8443/mcp?token=abc#x'), 'https://example.com:8443/mcp?…');
+    assert.equal(redactResourceUrl('http://h:3101/s2sp/data/AbCdEf0123456789'), 'http://h:3101/s2sp/data/<redacted>');
+    const text = describeError(new Error('GET http://u:p@h:1/s2sp/data/SECRETTOKEN failed; Authorization: Bearer abc.def'));
+    assert.doesNotMatch(text, /SECRETTOKEN|u:p@|abc\.def/);
+    assert.match(text, /http:\/\/h:1/);
+  });
+
+  test('the planner context counts exactly what was admitted', () => {
+    const context = new PlannerContext();
+    const first = context.admit('a', 'resource-abstract', '{"abstract":[{"_row_id":0,"event":"Gale Warning"}]}');
+    const second = context.admit('b', 'consumer-result', 'Charted 1 row.');
+    assert.ok(first.tokens > 0 && second.tokens > 0);
+    assert.equal(context.tokens, first.tokens + second.tokens);
+    assert.deepEqual(context.admitted.map((entry) => entry.stepId), ['a', 'b']);
+  });
+
+  test('task validation fills defaults and names fields in its refusals', () => {
+    const task = validateAgentTask(
+      {
+        plan: [
+          { step_id: 'r', kind: 'resource_call', resource_call: { tool: 'get_alerts', abstract_domains: ['event'], mode: 'DATA_PLANE_MODE_SYNC' } },
+          { step_id: 'c', kind: 'consumer_call', consumer_call: { tool: 'draw_chart', column_mapping: { event: 'kind' } } },
+        ],
+      },
+      ['weather'],
+    );
+    assert.match(task.taskId, /^[0-9a-f-]{36}$/);
+    assert.equal(task.agentType, 's2sp-pipeline');
+    assert.equal(task.plan[0].kind === 'resource_call' && task.plan[0].mode, 'sync');
+    assert.equal(task.plan[1].kind === 'consumer_call' && task.plan[1].inputStepId, 'r', 'a consumer without input_step_id takes the rows of the step before');
+    assert.throws(
+      () => validateAgentTask({ plan: [{ step_id: 'r', kind: 'resource_call', resource_call: { tool: 'x', abstract_domains: ['a,b'] } }] }, []),
+      /: task\.plan\[0\]\.resource_call\.abstract_domains\[0\]: /,
+    );
+    assert.throws(
+      () =>
+        validateAgentTask(
+          { plan: [{ step_id: 'r', kind: 'resource_call', resource_call: { tool: 'x', abstract_domains: ['a'] } }], constraints: { max_steps: 1_000_000 } },
+          [],
+        ),
+      /: task\.constraints\.max_steps: /,
+    );
+    let deep: Record<string, unknown> = { field: 'a', op: 'eq', value: 1 };
+    for (let level = 0; level < 40; level++) deep = { not: deep };
+    assert.throws(
+      () =>
+        validateAgentTask(
+          {
+            plan: [
+              { step_id: 'r', kind: 'resource_call', resource_call: { tool: 'x', abstract_domains: ['a'] } },
+              { step_id: 'f', kind: 'filter', filter: { input_step_id: 'r', predicate: toStruct(deep) } },
+            ],
+          },
+          [],
+        ),
+      /predicate: is nested deeper/,
+    );
+  });
+});

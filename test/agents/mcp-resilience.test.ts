@@ -1,0 +1,112 @@
+import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
+import { after, describe, test } from 'node:test';
+import { GRPC_ERROR_METADATA, toStruct } from '@s2sp/contracts';
+import { agentsTestConfig, eventually, startTestAgents, type RunningAgents } from '../support/agents-stack';
+import { connectAgents, grpc, trailer, unary, unaryError, type AgentsClients, type Message } from '../support/agents-grpc-client';
+import { startTestMcpServer, type TestMcpServer } from '../support/test-mcp-server';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+const OPEN_MS = 1_500;
+
+describe('agents and MCP servers that come and go', () => {
+  const cleanups: Array<() => Promise<void> | void> = [];
+  after(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  });
+
+  const server = async (clients: AgentsClients, id: string): Promise<Message> =>
+    (await unary(clients.tools, 'ListServers', {})).servers.find((candidate: Message) => candidate.id === id);
+  const echo = (clients: AgentsClients) => unary(clients.tools, 'InvokeTool', { tool_name: 'echo', server: 'flaky', input_params: toStruct({ text: 'ping' }) });
+
+  test('started before its MCP server; circuit opens when the server stops, probes and closes when it returns', async () => {
+    const port = await freePort();
+    const agents: RunningAgents = await startTestAgents(
+      agentsTestConfig([{ id: 'flaky', url: `http://127.0.0.1:${port}/mcp` }], {
+        // 0.6, not 0.5: CircuitBreaker also opens on a success that leaves the rate at the threshold (reported).
+        breaker: { windowMs: 30_000, minimumCalls: 2, errorRateThreshold: 0.6, openDurationMs: OPEN_MS },
+        mcp: { callTimeoutMs: 5_000, connectTimeoutMs: 2_000, reconnectInitialDelayMs: 0, reconnectMaxDelayMs: 1_000 },
+      }),
+    );
+    cleanups.push(() => agents.close());
+    const clients = connectAgents(agents.url);
+    cleanups.push(() => clients.close());
+
+    // Up without its MCP server: serving, the server listed as not connected, no tools.
+    assert.equal((await unary(clients.health, 'Check', { service: '' })).status, 'SERVING');
+    assert.equal((await server(clients, 'flaky')).connected, false);
+    assert.equal((await unary(clients.tools, 'ListTools', {})).tools.length, 0);
+
+    // The server comes up: the next use connects and discovers its tools.
+    let flaky: TestMcpServer | undefined = await startTestMcpServer(port, 'flaky');
+    cleanups.push(() => flaky?.close());
+    assert.equal((await echo(clients)).status, 'TOOL_RESULT_STATUS_SUCCESS');
+    assert.equal((await server(clients, 'flaky')).connected, true);
+    assert.equal((await server(clients, 'flaky')).circuit, 'CIRCUIT_STATE_CLOSED');
+    assert.ok((await unary(clients.tools, 'ListTools', {})).tools.length >= 4);
+
+    // The server stops: calls fail UNAVAILABLE (the server is tried) until the breaker opens.
+    await flaky.close();
+    flaky = undefined;
+    let triedAndFailed = 0;
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const error = await unaryError(clients.tools, 'InvokeTool', { tool_name: 'echo', server: 'flaky', input_params: toStruct({ text: 'x' }) });
+      assert.equal(error.code, grpc.status.UNAVAILABLE, error.details);
+      if (/circuit open/.test(error.details)) break;
+      assert.match(error.details, /not reachable|closed the connection|HTTP/);
+      triedAndFailed++;
+    }
+    assert.ok(triedAndFailed >= 1 && triedAndFailed <= 3, `the circuit opened after ${triedAndFailed} failed calls`);
+    const status = await server(clients, 'flaky');
+    assert.equal(status.circuit, 'CIRCUIT_STATE_OPEN');
+    assert.equal(status.connected, false);
+    assert.notEqual(status.last_error, '');
+    const started = Date.now();
+    const fast = await unaryError(clients.tools, 'InvokeTool', { tool_name: 'echo', server: 'flaky', input_params: toStruct({ text: 'x' }) });
+    assert.equal(fast.code, grpc.status.UNAVAILABLE);
+    assert.match(fast.details, /circuit open/);
+    assert.ok(Number(trailer(fast, GRPC_ERROR_METADATA.RETRY_AFTER)) >= 1);
+    assert.ok(Date.now() - started < 500, 'fast-failed without trying the server');
+
+    // The server returns: after the open period the circuit is half-open, one probe succeeds and closes it.
+    flaky = await startTestMcpServer(port, 'flaky');
+    await eventually('the circuit to become half-open', async () => (await server(clients, 'flaky')).circuit === 'CIRCUIT_STATE_HALF_OPEN', OPEN_MS * 4);
+    assert.equal((await echo(clients)).status, 'TOOL_RESULT_STATUS_SUCCESS');
+    const healed = await server(clients, 'flaky');
+    assert.equal(healed.circuit, 'CIRCUIT_STATE_CLOSED');
+    assert.equal(healed.connected, true);
+    assert.equal(healed.last_error, '');
+  });
+
+  test('background reconnection discovers a server that starts later, without any call', async () => {
+    const port = await freePort();
+    const agents = await startTestAgents(
+      agentsTestConfig([{ id: 'late', url: `http://127.0.0.1:${port}/mcp` }], {
+        mcp: { callTimeoutMs: 5_000, connectTimeoutMs: 2_000, reconnectInitialDelayMs: 100, reconnectMaxDelayMs: 400 },
+      }),
+    );
+    cleanups.push(() => agents.close());
+    const clients = connectAgents(agents.url);
+    cleanups.push(() => clients.close());
+    assert.equal((await server(clients, 'late')).connected, false);
+
+    const late = await startTestMcpServer(port, 'late');
+    cleanups.push(() => late.close());
+    const tools = await eventually('the late server’s tools', async () => {
+      const listed = (await unary(clients.tools, 'ListTools', { server: 'late' })).tools;
+      return listed.length > 0 ? listed : undefined;
+    });
+    assert.ok(tools.some((tool: Message) => tool.name === 'echo'));
+    assert.equal((await server(clients, 'late')).connected, true);
+  });
+});

@@ -1,0 +1,44 @@
+// Helpers to run the agents in-process for tests: configuration with small,
+// test-friendly timings, and polling for eventually-true conditions.
+import { DEFAULT_AGENTS_CONFIG, type AgentsConfig, type McpServerEndpoint } from '../../apps/agents/src/agents.config';
+import { startAgents, type RunningAgents, type StartAgentsOptions } from '../../apps/agents/src/start-agents';
+
+export type { RunningAgents };
+
+/** Agents on 127.0.0.1, any free port, in-memory database unless overridden. */
+export function agentsTestConfig(mcpServers: McpServerEndpoint[], overrides: Partial<AgentsConfig> = {}): AgentsConfig {
+  return {
+    ...DEFAULT_AGENTS_CONFIG,
+    host: '127.0.0.1',
+    port: 0,
+    mcpServers,
+    dataDir: ':memory:',
+    ...overrides,
+    breaker: { ...DEFAULT_AGENTS_CONFIG.breaker, ...overrides.breaker },
+    mcp: { ...DEFAULT_AGENTS_CONFIG.mcp, connectTimeoutMs: 3_000, ...overrides.mcp },
+    deadlines: { ...DEFAULT_AGENTS_CONFIG.deadlines, ...overrides.deadlines },
+  };
+}
+
+export function startTestAgents(config: AgentsConfig, options: StartAgentsOptions = {}): Promise<RunningAgents> {
+  return startAgents(config, { logger: ['error'], ...options });
+}
+
+/** Polls `probe` until it returns a value other than undefined/false; fails with `what` after timeoutMs. */
+export async function eventually<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 10_000, intervalMs = 50): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value !== undefined && value !== false) return value;
+    } catch (error) {
+      lastError = error;
+    }
+    if (Date.now() > deadline) {
+      const detail = lastError instanceof Error ? ` (last error: ${lastError.message})` : '';
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${detail}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
