@@ -40,7 +40,7 @@ describe('s2sp.v1 proto contracts', () => {
     };
     const tool = pkg.s2sp.v1.ToolService.service;
     const agent = pkg.s2sp.v1.AgentService.service;
-    assert.deepEqual(Object.keys(tool).sort(), ['InvokeTool', 'ListTools']);
+    assert.deepEqual(Object.keys(tool).sort(), ['InvokeTool', 'ListServers', 'ListTools']);
     assert.deepEqual(Object.keys(agent).sort(), ['CancelTask', 'GetTask', 'StreamTask', 'SubmitTask']);
     assert.equal(agent.StreamTask.responseStream, true);
     assert.equal(agent.StreamTask.requestStream, false);

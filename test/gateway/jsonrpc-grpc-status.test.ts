@@ -15,6 +15,7 @@ describe('grpcStatusToJsonRpc', () => {
     const expected: Array<[status, number]> = [
       [status.INVALID_ARGUMENT, -32602],
       [status.NOT_FOUND, -32602],
+      [status.ALREADY_EXISTS, -32602],
       [status.DEADLINE_EXCEEDED, -32000],
       [status.UNAUTHENTICATED, 4001],
       [status.PERMISSION_DENIED, 4002],
@@ -25,7 +26,6 @@ describe('grpcStatusToJsonRpc', () => {
       [status.OK, -32603],
       [status.CANCELLED, -32603],
       [status.UNKNOWN, -32603],
-      [status.ALREADY_EXISTS, -32603],
       [status.OUT_OF_RANGE, -32603],
       [status.UNIMPLEMENTED, -32603],
       [status.INTERNAL, -32603],

@@ -59,6 +59,15 @@ describe('CircuitBreaker (libs/platform)', () => {
     assert.equal(circuit.state, 'open', '2 of 4 = 0.5 >= threshold');
   });
 
+  test('a success never opens the circuit, even when it completes the minimum at the threshold rate', async () => {
+    const { circuit } = breaker({ minimumCalls: 2, errorRateThreshold: 0.5 });
+    await fail(circuit);
+    await succeed(circuit);
+    assert.equal(circuit.state, 'closed');
+    await fail(circuit);
+    assert.equal(circuit.state, 'open', 'the next failure, at 2 of 3, does open it');
+  });
+
   test('does not open below minimumCalls, however many of them fail', async () => {
     const { circuit } = breaker({ minimumCalls: 5 });
     await fail(circuit, 4);

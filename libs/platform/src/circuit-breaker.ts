@@ -101,6 +101,7 @@ export class CircuitBreaker {
     this.prune(at);
     const failures = this.outcomes.filter((outcome) => outcome.failed).length;
     if (
+      failed &&
       this.currentState === 'closed' &&
       this.outcomes.length >= this.options.minimumCalls &&
       failures / this.outcomes.length >= this.options.errorRateThreshold

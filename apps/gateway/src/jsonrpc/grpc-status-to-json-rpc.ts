@@ -23,6 +23,7 @@ export function grpcStatusToJsonRpc(status: GrpcStatus, details?: string, metada
   switch (status) {
     case GrpcStatus.INVALID_ARGUMENT:
     case GrpcStatus.NOT_FOUND:
+    case GrpcStatus.ALREADY_EXISTS: // e.g. a resubmitted task_id: the caller's params are at fault
       return new JsonRpcError(JsonRpcErrorCode.INVALID_PARAMS, undefined, { ...base, ...reason });
     case GrpcStatus.DEADLINE_EXCEEDED:
       return JsonRpcError.deadlineExceeded(meta.deadlineHop ?? 'upstream', base);

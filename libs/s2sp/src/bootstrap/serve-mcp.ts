@@ -43,7 +43,9 @@ export interface RunningMcpServer {
  */
 export async function serveMcp(module: Parameters<typeof NestFactory.create>[0], options: ServeMcpOptions): Promise<RunningMcpServer> {
   const logger = options.logger ?? defaultLogger(options.transport);
-  const app = await NestFactory.create(module, { bodyParser: false, logger });
+  // forceCloseConnections: MCP clients keep a notification stream open, which
+  // would otherwise hold app.close() (and a SIGTERM'd process) forever.
+  const app = await NestFactory.create(module, { bodyParser: false, logger, forceCloseConnections: true });
   app.enableShutdownHooks();
   await options.configure?.(app);
   const transports: McpTransport[] =
