@@ -6,17 +6,31 @@ import { envInt } from '@s2sp/core';
 interface Service {
   name: string;
   entry: string;
-  readyUrl: string;
+  /** Polled until it answers (and `readyWhen` agrees); a service without one is ready when the others are. */
+  readyUrl?: string;
+  readyWhen?: (response: Response) => Promise<boolean>;
 }
 
 const distRoot = join(__dirname, '..');
 const weatherPort = envInt('WEATHER_PORT', 3101, { max: 65535 });
 const statsPort = envInt('STATS_PORT', 3102, { max: 65535 });
+const gatewayPort = envInt('GATEWAY_PORT', 3000, { max: 65535 });
 
+// The agents reach the MCP servers and the gateway reaches the agents, but
+// both start without them and connect when they appear; the gateway's /health
+// answering "ok" means the whole path is up.
 const services: Service[] = [
   { name: 'weather-server', entry: 'apps/weather-server/src/main.js', readyUrl: `http://127.0.0.1:${weatherPort}/s2sp/health` },
   { name: 'stats-server', entry: 'apps/stats-server/src/main.js', readyUrl: `http://127.0.0.1:${statsPort}/s2sp/health` },
+  { name: 'agents', entry: 'apps/agents/src/main.js' },
+  { name: 'gateway', entry: 'apps/gateway/src/main.js', readyUrl: `http://127.0.0.1:${gatewayPort}/health`, readyWhen: isHealthOk },
 ];
+
+async function isHealthOk(response: Response): Promise<boolean> {
+  if (!response.ok) return false;
+  const health = (await response.json()) as { status?: string; mcpServers?: Array<{ connected?: boolean }> };
+  return health.status === 'ok';
+}
 
 const children: ChildProcess[] = [];
 let stopping = false;
@@ -41,12 +55,13 @@ function start(service: Service): ChildProcess {
   return child;
 }
 
-async function waitReady(service: Service, timeoutMs = 60_000): Promise<void> {
+async function waitReady(service: Service, timeoutMs = 90_000): Promise<void> {
+  if (!service.readyUrl) return;
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     try {
       const response = await fetch(service.readyUrl);
-      if (response.ok) return;
+      if (await (service.readyWhen ?? (async (answer: Response) => answer.ok))(response)) return;
     } catch {
       // not listening yet
     }
@@ -77,6 +92,8 @@ async function main(): Promise<void> {
   for (const service of services) children.push(start(service));
   await Promise.all(services.map((service) => waitReady(service)));
   console.log('S2SP stack ready:');
+  console.log(`  gateway         JSON-RPC http://127.0.0.1:${gatewayPort}/rpc  health http://127.0.0.1:${gatewayPort}/health`);
+  console.log(`  agents          gRPC ${process.env.AGENTS_HOST ?? '127.0.0.1'}:${process.env.AGENTS_PORT ?? '50051'}`);
   console.log(`  weather-server  MCP http://127.0.0.1:${weatherPort}/mcp  data plane http://127.0.0.1:${weatherPort}/s2sp/data`);
   console.log(`  stats-server    MCP http://127.0.0.1:${statsPort}/mcp`);
   console.log('Press Ctrl+C to stop.');
