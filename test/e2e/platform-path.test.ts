@@ -34,6 +34,10 @@ describe('platform path: JSON-RPC → gateway → gRPC → agents → MCP → da
         port: agents?.port ?? 0,
         breaker: { windowMs: 10_000, minimumCalls: 3, errorRateThreshold: 0.5, openDurationMs: 500 },
         mcp: { callTimeoutMs: 10_000, connectTimeoutMs: 1_000, reconnectInitialDelayMs: 0, reconnectMaxDelayMs: 1_000 },
+        // Each hop keeps back time to answer before its caller's deadline; a
+        // generous reserve makes the innermost hop (MCP) run out first even on a
+        // loaded CI machine, so the error names it reliably.
+        deadlines: { minRemainingMs: 50, responseReserveMs: 300 },
       },
     );
 
@@ -163,7 +167,7 @@ describe('platform path: JSON-RPC → gateway → gRPC → agents → MCP → da
   test('a deadline too short for the MCP hop answers DEADLINE_EXCEEDED saying where time ran out', async () => {
     const { json } = await post(
       { jsonrpc: '2.0', id: 'slow', method: 'tools.call', params: { name: 'slow', server: 'testkit', arguments: { ms: 5_000 } } },
-      { 'X-Deadline-Ms': String(Date.now() + 800) },
+      { 'X-Deadline-Ms': String(Date.now() + 1_500) },
     );
     assert.equal(json.error.code, -32000, JSON.stringify(json));
     assert.equal(json.error.data.hop, 'mcp');
