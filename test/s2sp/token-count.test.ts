@@ -1,0 +1,13 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { countTokens } from '../../libs/s2sp/src/protocol/token-count';
+
+test('countTokens counts o200k_base tokens', () => {
+  assert.equal(countTokens(''), 0);
+  assert.equal(countTokens('hello world'), 2);
+});
+
+test('special-token markers in untrusted data are counted as text, not refused', () => {
+  const text = 'before <|endoftext|> after';
+  assert.ok(countTokens(text) > countTokens('before  after'));
+});
