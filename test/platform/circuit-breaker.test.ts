@@ -187,6 +187,19 @@ describe('CircuitBreaker (libs/platform)', () => {
     assert.equal(circuit.state, 'open', '2 of 4 in the window');
   });
 
+  test('thousands of calls in the window keep exact counts as old ones expire', () => {
+    const { circuit, clock } = breaker({ minimumCalls: 1_000_000 });
+    for (let index = 0; index < 5_000; index++) {
+      circuit.record(index % 10 === 0);
+      clock.advance(1);
+    }
+    assert.deepEqual([circuit.snapshot().callsInWindow, circuit.snapshot().failuresInWindow], [5_000, 500]);
+    clock.advance(OPTIONS.windowMs - 5_000 + 2_500);
+    assert.deepEqual([circuit.snapshot().callsInWindow, circuit.snapshot().failuresInWindow], [2_500, 250]);
+    clock.advance(10_000);
+    assert.deepEqual([circuit.snapshot().callsInWindow, circuit.snapshot().failuresInWindow], [0, 0]);
+  });
+
   test('a partly expired window counts only the recent calls', async () => {
     const { circuit, clock } = breaker();
     await fail(circuit, 2); // t=0: 2 calls, below minimumCalls

@@ -47,7 +47,11 @@ export class CircuitOpenError extends Error {
 export class CircuitBreaker {
   private readonly options: CircuitBreakerOptions;
   private readonly now: () => number;
+  /** Outcomes in the window, oldest first; failures counted alongside so a call costs O(1), not O(window). */
   private outcomes: Array<{ at: number; failed: boolean }> = [];
+  /** Index of the oldest outcome still in the window (expired ones are dropped in bulk). */
+  private head = 0;
+  private failures = 0;
   private currentState: CircuitStateName = 'closed';
   private openedAt = 0;
   private probeInFlight = false;
@@ -98,13 +102,13 @@ export class CircuitBreaker {
       return;
     }
     this.outcomes.push({ at, failed });
+    if (failed) this.failures++;
     this.prune(at);
-    const failures = this.outcomes.filter((outcome) => outcome.failed).length;
     if (
       failed &&
       this.currentState === 'closed' &&
-      this.outcomes.length >= this.options.minimumCalls &&
-      failures / this.outcomes.length >= this.options.errorRateThreshold
+      this.callsInWindow() >= this.options.minimumCalls &&
+      this.failures / this.callsInWindow() >= this.options.errorRateThreshold
     ) {
       this.open(at);
     }
@@ -116,8 +120,8 @@ export class CircuitBreaker {
     return {
       name: this.name,
       state,
-      callsInWindow: this.outcomes.length,
-      failuresInWindow: this.outcomes.filter((outcome) => outcome.failed).length,
+      callsInWindow: this.callsInWindow(),
+      failuresInWindow: this.failures,
       retryAfterMs: state === 'open' ? this.retryAfterMs() : 0,
     };
   }
@@ -129,18 +133,33 @@ export class CircuitBreaker {
   private open(at: number): void {
     this.currentState = 'open';
     this.openedAt = at;
-    this.outcomes = [];
+    this.resetWindow();
   }
 
   private close(): void {
     this.currentState = 'closed';
+    this.resetWindow();
+  }
+
+  private callsInWindow(): number {
+    return this.outcomes.length - this.head;
+  }
+
+  private resetWindow(): void {
     this.outcomes = [];
+    this.head = 0;
+    this.failures = 0;
   }
 
   private prune(at: number): void {
     const oldest = at - this.options.windowMs;
-    if (this.outcomes.length > 0 && this.outcomes[0].at < oldest) {
-      this.outcomes = this.outcomes.filter((outcome) => outcome.at >= oldest);
+    while (this.head < this.outcomes.length && this.outcomes[this.head].at < oldest) {
+      if (this.outcomes[this.head].failed) this.failures--;
+      this.head++;
+    }
+    if (this.head > 1024 && this.head * 2 > this.outcomes.length) {
+      this.outcomes = this.outcomes.slice(this.head);
+      this.head = 0;
     }
   }
 }
