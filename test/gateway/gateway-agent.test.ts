@@ -1,9 +1,8 @@
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import { fromStruct } from '../../libs/contracts/src';
-import { FakeAgents } from '../support/fake-agents';
-import { findProtoEncoding, removeTempDirs, rpcError, startTestGateway, type TestGateway } from '../support/gateway-harness';
+import { findProtoEncoding, rpcError, useGatewayWithFakeAgents } from '../support/gateway-harness';
 
 const TRACEPARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
 
@@ -33,22 +32,10 @@ const violationPaths = (error: { data: { fields: Array<{ path: string }> } }): s
   error.data.fields.map((field) => field.path).sort();
 
 describe('gateway agent.submitTask / getTask / cancelTask', () => {
-  let fake: FakeAgents;
-  let gw: TestGateway;
-
-  before(async () => {
-    fake = await FakeAgents.start();
-    gw = await startTestGateway(fake);
-  });
-  after(async () => {
-    await gw?.close();
-    await fake?.stop();
-    await removeTempDirs();
-  });
-  beforeEach(() => fake.reset());
+  const suite = useGatewayWithFakeAgents();
 
   test('agent.submitTask transcodes the plan to AgentTask and the answer to plain JSON', async () => {
-    const result = await gw.client.request(
+    const result = await suite.gw.client.request(
       'agent.submitTask',
       {
         objective: 'Chart the wind alerts in California',
@@ -57,7 +44,7 @@ describe('gateway agent.submitTask / getTask / cancelTask', () => {
       },
       { traceparent: TRACEPARENT, tracestate: 'vendor=abc' },
     );
-    const [call] = fake.callsTo('SubmitTask');
+    const [call] = suite.fake.callsTo('SubmitTask');
     const task = call.request.task;
     assert.match(task.task_id, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     assert.deepEqual(result, {
@@ -102,10 +89,10 @@ describe('gateway agent.submitTask / getTask / cancelTask', () => {
     const taskId = '0192f3a4-5b6c-7d8e-9f01-23456789abcd';
     const plan = examplePlan();
     (plan[0] as { resource_call: { mode: string } }).resource_call.mode = 'sync';
-    const result = await gw.client.request('agent.submitTask', { objective: 'x', plan, task_id: taskId, idempotency_key: 'k-1' });
+    const result = await suite.gw.client.request('agent.submitTask', { objective: 'x', plan, task_id: taskId, idempotency_key: 'k-1' });
     assert.equal(result.task_id, taskId);
     assert.equal('trace_id' in result, false);
-    const task = fake.callsTo('SubmitTask')[0].request.task;
+    const task = suite.fake.callsTo('SubmitTask')[0].request.task;
     assert.equal(task.task_id, taskId);
     assert.equal(task.idempotency_key, 'k-1');
     assert.equal(task.plan[0].resource_call.mode, 'DATA_PLANE_MODE_SYNC');
@@ -114,11 +101,11 @@ describe('gateway agent.submitTask / getTask / cancelTask', () => {
   test('nested plan validation errors name the field', async () => {
     const plan = examplePlan();
     (plan[1] as { filter: { predicate: unknown } }).filter.predicate = { field: 'event', op: 'like', value: 'Wind' };
-    const error = await rpcError(gw.client.request('agent.submitTask', { objective: 'x', plan }));
+    const error = await rpcError(suite.gw.client.request('agent.submitTask', { objective: 'x', plan }));
     assert.equal(error.code, -32602);
     assert.deepEqual(violationPaths(error), ['plan[1].filter.predicate']);
     assert.match(error.data.fields[0].constraints.isPredicate, /\$\.op: must be one of eq, ne, in, contains/);
-    assert.equal(fake.callsTo('SubmitTask').length, 0);
+    assert.equal(suite.fake.callsTo('SubmitTask').length, 0);
   });
 
   test('every nested field is checked, with no implicit conversion', async () => {
@@ -131,7 +118,7 @@ describe('gateway agent.submitTask / getTask / cancelTask', () => {
     plan[2].consumer_call.tool = 42;
     plan[2].extra = true;
     const error = await rpcError(
-      gw.client.request('agent.submitTask', { objective: 'x', plan, constraints: { max_steps: '12' }, task_id: 'task-1' }),
+      suite.gw.client.request('agent.submitTask', { objective: 'x', plan, constraints: { max_steps: '12' }, task_id: 'task-1' }),
     );
     assert.equal(error.code, -32602);
     assert.deepEqual(violationPaths(error), [
@@ -148,28 +135,28 @@ describe('gateway agent.submitTask / getTask / cancelTask', () => {
   });
 
   test('a plan step needs exactly one kind', async () => {
-    const none = await rpcError(gw.client.request('agent.submitTask', { objective: 'x', plan: [{ step_id: 'a' }] }));
+    const none = await rpcError(suite.gw.client.request('agent.submitTask', { objective: 'x', plan: [{ step_id: 'a' }] }));
     assert.equal(none.code, -32602);
     assert.deepEqual(violationPaths(none), ['plan[0].resource_call']);
     assert.match(none.data.fields[0].constraints.exactlyOneStepKind, /exactly one of resource_call, filter, consumer_call; it has none/);
 
     const [resource, filter] = examplePlan() as any[];
     const two = await rpcError(
-      gw.client.request('agent.submitTask', { objective: 'x', plan: [{ step_id: 'a', resource_call: resource.resource_call, filter: filter.filter }] }),
+      suite.gw.client.request('agent.submitTask', { objective: 'x', plan: [{ step_id: 'a', resource_call: resource.resource_call, filter: filter.filter }] }),
     );
     assert.deepEqual(violationPaths(two), ['plan[0].filter', 'plan[0].resource_call']);
     assert.match(two.data.fields[0].constraints.exactlyOneStepKind, /it has resource_call and filter/);
 
-    const empty = await rpcError(gw.client.request('agent.submitTask', { objective: 'x', plan: [] }));
+    const empty = await rpcError(suite.gw.client.request('agent.submitTask', { objective: 'x', plan: [] }));
     assert.deepEqual(violationPaths(empty), ['plan']);
-    const missing = await rpcError(gw.client.request('agent.submitTask', { plan: examplePlan() }));
+    const missing = await rpcError(suite.gw.client.request('agent.submitTask', { plan: examplePlan() }));
     assert.deepEqual(violationPaths(missing), ['objective']);
-    assert.equal(fake.callsTo('SubmitTask').length, 0);
+    assert.equal(suite.fake.callsTo('SubmitTask').length, 0);
   });
 
   test('agent.getTask returns the snapshot as plain JSON: enums lower-case, ISO times, Structs as JSON, numbers', async () => {
     const taskId = '0192f3a4-5b6c-7d8e-9f01-23456789abcd';
-    const snapshot = await gw.client.request('agent.getTask', { task_id: taskId });
+    const snapshot = await suite.gw.client.request('agent.getTask', { task_id: taskId });
     assert.equal(findProtoEncoding(snapshot), undefined);
     assert.equal(JSON.stringify(snapshot).includes('SECRET-CAPABILITY'), false, 'resource_url must not leave the platform');
     assert.deepEqual(snapshot, {
@@ -222,45 +209,45 @@ describe('gateway agent.submitTask / getTask / cancelTask', () => {
       completed_at: '2026-11-22T12:00:00.250Z',
       trace_id: '4bf92f3577b34da6a3ce929d0e0e4736',
     });
-    assert.deepEqual(fake.callsTo('GetTask')[0].request, { task_id: taskId });
+    assert.deepEqual(suite.fake.callsTo('GetTask')[0].request, { task_id: taskId });
   });
 
   test('agent.getTask: task_id must be a UUID; an unknown task is -32602 from NOT_FOUND', async () => {
-    const invalid = await rpcError(gw.client.request('agent.getTask', { task_id: 'nope' }));
+    const invalid = await rpcError(suite.gw.client.request('agent.getTask', { task_id: 'nope' }));
     assert.equal(invalid.code, -32602);
     assert.deepEqual(violationPaths(invalid), ['task_id']);
-    fake.fail('GetTask', GrpcStatus.NOT_FOUND, 'no task 0192f3a4-5b6c-7d8e-9f01-23456789abcd');
-    const unknown = await rpcError(gw.client.request('agent.getTask', { task_id: '0192f3a4-5b6c-7d8e-9f01-23456789abcd' }));
+    suite.fake.fail('GetTask', GrpcStatus.NOT_FOUND, 'no task 0192f3a4-5b6c-7d8e-9f01-23456789abcd');
+    const unknown = await rpcError(suite.gw.client.request('agent.getTask', { task_id: '0192f3a4-5b6c-7d8e-9f01-23456789abcd' }));
     assert.equal(unknown.code, -32602);
     assert.equal(unknown.data.reason, 'no task 0192f3a4-5b6c-7d8e-9f01-23456789abcd');
   });
 
   test('agent.cancelTask maps mode to CancelMode and the status back', async () => {
     const taskId = '0192f3a4-5b6c-7d8e-9f01-23456789abcd';
-    assert.deepEqual(await gw.client.request('agent.cancelTask', { task_id: taskId, mode: 'soft', reason: 'replanned' }), {
+    assert.deepEqual(await suite.gw.client.request('agent.cancelTask', { task_id: taskId, mode: 'soft', reason: 'replanned' }), {
       task_id: taskId,
       status: 'cancelling',
     });
-    assert.deepEqual(await gw.client.request('agent.cancelTask', { task_id: taskId, mode: 'hard' }), { task_id: taskId, status: 'cancelled' });
+    assert.deepEqual(await suite.gw.client.request('agent.cancelTask', { task_id: taskId, mode: 'hard' }), { task_id: taskId, status: 'cancelled' });
     assert.deepEqual(
-      fake.callsTo('CancelTask').map((call) => call.request),
+      suite.fake.callsTo('CancelTask').map((call) => call.request),
       [
         { task_id: taskId, mode: 'CANCEL_MODE_SOFT', reason: 'replanned' },
         { task_id: taskId, mode: 'CANCEL_MODE_HARD', reason: '' },
       ],
     );
-    const invalid = await rpcError(gw.client.request('agent.cancelTask', { task_id: taskId, mode: 'HARD' }));
+    const invalid = await rpcError(suite.gw.client.request('agent.cancelTask', { task_id: taskId, mode: 'HARD' }));
     assert.deepEqual(violationPaths(invalid), ['mode']);
-    const missing = await rpcError(gw.client.request('agent.cancelTask', { task_id: taskId }));
+    const missing = await rpcError(suite.gw.client.request('agent.cancelTask', { task_id: taskId }));
     assert.deepEqual(violationPaths(missing), ['mode']);
   });
 
   test('an agent precondition failure carries the agent code, message and trace id from the trailers', async () => {
-    fake.fail('CancelTask', GrpcStatus.FAILED_PRECONDITION, 'task already finished', {
+    suite.fake.fail('CancelTask', GrpcStatus.FAILED_PRECONDITION, 'task already finished', {
       'x-s2sp-error-code': '1004',
       'x-trace-id': 'abc123trace',
     });
-    const error = await rpcError(gw.client.request('agent.cancelTask', { task_id: '0192f3a4-5b6c-7d8e-9f01-23456789abcd', mode: 'soft' }));
+    const error = await rpcError(suite.gw.client.request('agent.cancelTask', { task_id: '0192f3a4-5b6c-7d8e-9f01-23456789abcd', mode: 'soft' }));
     assert.deepEqual(error, {
       code: 1004,
       message: 'task already finished',

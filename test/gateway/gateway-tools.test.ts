@@ -1,27 +1,15 @@
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import { fromStruct, toStruct } from '../../libs/contracts/src';
-import { FakeAgents, WEATHER_TOOL_INPUT_SCHEMA, WEATHER_TOOL_OUTPUT_SCHEMA } from '../support/fake-agents';
-import { findProtoEncoding, removeTempDirs, rpcError, startTestGateway, type TestGateway } from '../support/gateway-harness';
+import { WEATHER_TOOL_INPUT_SCHEMA, WEATHER_TOOL_OUTPUT_SCHEMA } from '../support/fake-agents';
+import { findProtoEncoding, rpcError, useGatewayWithFakeAgents } from '../support/gateway-harness';
 
 describe('gateway tools.list / tools.call', () => {
-  let fake: FakeAgents;
-  let gw: TestGateway;
-
-  before(async () => {
-    fake = await FakeAgents.start();
-    gw = await startTestGateway(fake);
-  });
-  after(async () => {
-    await gw?.close();
-    await fake?.stop();
-    await removeTempDirs();
-  });
-  beforeEach(() => fake.reset());
+  const suite = useGatewayWithFakeAgents();
 
   test('tools.list transcodes ToolDescriptors to MCP-style tools with lower-case enums', async () => {
-    const result = await gw.client.request('tools.list', {});
+    const result = await suite.gw.client.request('tools.list', {});
     assert.equal(findProtoEncoding(result), undefined);
     assert.equal(result.nextCursor, undefined);
     assert.deepEqual(result.tools[0], {
@@ -48,16 +36,16 @@ describe('gateway tools.list / tools.call', () => {
   });
 
   test('tools.list passes cursor, page_size and server through, and returns nextCursor', async () => {
-    const first = await gw.client.request('tools.list', { page_size: 2 });
+    const first = await suite.gw.client.request('tools.list', { page_size: 2 });
     assert.deepEqual(first.tools.map((tool: { name: string }) => tool.name), ['get_alerts', 'draw_chart']);
     assert.equal(first.nextCursor, '2');
-    const second = await gw.client.request('tools.list', { page_size: 2, cursor: first.nextCursor });
+    const second = await suite.gw.client.request('tools.list', { page_size: 2, cursor: first.nextCursor });
     assert.deepEqual(second.tools.map((tool: { name: string }) => tool.name), ['echo']);
     assert.equal('nextCursor' in second, false);
-    const stats = await gw.client.request('tools.list', { server: 'stats' });
+    const stats = await suite.gw.client.request('tools.list', { server: 'stats' });
     assert.deepEqual(stats.tools.map((tool: { name: string }) => tool.name), ['draw_chart', 'echo']);
     assert.deepEqual(
-      fake.callsTo('ListTools').map((call) => call.request),
+      suite.fake.callsTo('ListTools').map((call) => call.request),
       [
         { cursor: '', page_size: 2, server: '' },
         { cursor: '2', page_size: 2, server: '' },
@@ -67,13 +55,13 @@ describe('gateway tools.list / tools.call', () => {
   });
 
   test('tools.list params are typed strictly: no string -> number coercion, no unknown members', async () => {
-    const error = await rpcError(gw.client.request('tools.list', { page_size: '2' }));
+    const error = await rpcError(suite.gw.client.request('tools.list', { page_size: '2' }));
     assert.equal(error.code, -32602);
     assert.deepEqual(error.data.fields.map((field: { path: string }) => field.path), ['page_size']);
-    const unknown = await rpcError(gw.client.request('tools.list', { pageSize: 2 }));
+    const unknown = await rpcError(suite.gw.client.request('tools.list', { pageSize: 2 }));
     assert.equal(unknown.code, -32602);
     assert.equal(unknown.data.fields[0].path, 'pageSize');
-    assert.equal(fake.callsTo('ListTools').length, 0);
+    assert.equal(suite.fake.callsTo('ListTools').length, 0);
   });
 
   test('tools.call sends the arguments as a Struct and returns the MCP result; nested JSON survives the round trip', async () => {
@@ -84,14 +72,14 @@ describe('gateway tools.list / tools.call', () => {
       big: 9007199254740991,
       negativeZero: 0,
     };
-    const result = await gw.client.request('tools.call', { name: 'echo', server: 'stats', arguments: args });
+    const result = await suite.gw.client.request('tools.call', { name: 'echo', server: 'stats', arguments: args });
     assert.deepEqual(result, {
       content: [{ type: 'text', text: 'called echo' }],
       structuredContent: { tool: 'echo', server: 'stats', arguments: args },
     });
     assert.equal(findProtoEncoding(result), undefined);
 
-    const [call] = fake.callsTo('InvokeTool');
+    const [call] = suite.fake.callsTo('InvokeTool');
     assert.equal(call.request.tool_name, 'echo');
     assert.equal(call.request.server, 'stats');
     assert.deepEqual(fromStruct(call.request.input_params), args);
@@ -101,8 +89,8 @@ describe('gateway tools.list / tools.call', () => {
   });
 
   test('tools.call without arguments sends an empty Struct; server omitted resolves by name', async () => {
-    await gw.client.request('tools.call', { name: 'get_alerts' });
-    const [call] = fake.callsTo('InvokeTool');
+    await suite.gw.client.request('tools.call', { name: 'get_alerts' });
+    const [call] = suite.fake.callsTo('InvokeTool');
     assert.deepEqual(fromStruct(call.request.input_params), {});
     assert.equal(call.request.server, '');
   });
@@ -113,45 +101,45 @@ describe('gateway tools.list / tools.call', () => {
       isError: true,
       _meta: { 's2sp/tokens': { body: 12 } },
     };
-    fake.reply('InvokeTool', { status: 'TOOL_RESULT_STATUS_ERROR', output: toStruct(output), error_message: 'tool error' });
-    assert.deepEqual(await gw.client.request('tools.call', { name: 'get_alerts', arguments: { area: 'CA' } }), output);
+    suite.fake.reply('InvokeTool', { status: 'TOOL_RESULT_STATUS_ERROR', output: toStruct(output), error_message: 'tool error' });
+    assert.deepEqual(await suite.gw.client.request('tools.call', { name: 'get_alerts', arguments: { area: 'CA' } }), output);
   });
 
   test('a tool error without MCP output becomes an isError result with the message', async () => {
-    fake.reply('InvokeTool', { status: 'TOOL_RESULT_STATUS_ERROR', error_message: 'weather server refused' });
-    assert.deepEqual(await gw.client.request('tools.call', { name: 'get_alerts' }), {
+    suite.fake.reply('InvokeTool', { status: 'TOOL_RESULT_STATUS_ERROR', error_message: 'weather server refused' });
+    assert.deepEqual(await suite.gw.client.request('tools.call', { name: 'get_alerts' }), {
       content: [{ type: 'text', text: 'weather server refused' }],
       isError: true,
     });
   });
 
   test('a tool timeout is -32000 at hop "mcp"; a pending approval is 4003', async () => {
-    fake.reply('InvokeTool', { status: 'TOOL_RESULT_STATUS_TIMEOUT', error_message: 'MCP call timed out' });
-    const timeout = await rpcError(gw.client.request('tools.call', { name: 'get_alerts' }));
+    suite.fake.reply('InvokeTool', { status: 'TOOL_RESULT_STATUS_TIMEOUT', error_message: 'MCP call timed out' });
+    const timeout = await rpcError(suite.gw.client.request('tools.call', { name: 'get_alerts' }));
     assert.equal(timeout.code, -32000);
     assert.equal(timeout.data.hop, 'mcp');
-    fake.reply('InvokeTool', { status: 'TOOL_RESULT_STATUS_APPROVAL_PENDING', invocation_id: 'inv-9' });
-    const approval = await rpcError(gw.client.request('tools.call', { name: 'get_alerts' }));
+    suite.fake.reply('InvokeTool', { status: 'TOOL_RESULT_STATUS_APPROVAL_PENDING', invocation_id: 'inv-9' });
+    const approval = await rpcError(suite.gw.client.request('tools.call', { name: 'get_alerts' }));
     assert.equal(approval.code, 4003);
     assert.equal(approval.data.recovery_hint, 'AWAIT_APPROVAL');
   });
 
   test('tools.call validates its params: arguments must be an object, name a non-empty string', async () => {
-    const error = await rpcError(gw.client.request('tools.call', { name: '', arguments: [1, 2] }));
+    const error = await rpcError(suite.gw.client.request('tools.call', { name: '', arguments: [1, 2] }));
     assert.equal(error.code, -32602);
     assert.deepEqual(error.data.fields.map((field: { path: string }) => field.path).sort(), ['arguments', 'name']);
-    assert.equal(fake.callsTo('InvokeTool').length, 0);
+    assert.equal(suite.fake.callsTo('InvokeTool').length, 0);
   });
 
   test('an unknown tool (NOT_FOUND from the agents) is -32602 with the reason', async () => {
-    fake.fail('InvokeTool', GrpcStatus.NOT_FOUND, 'no tool "nope" on any connected server');
-    const error = await rpcError(gw.client.request('tools.call', { name: 'nope' }));
+    suite.fake.fail('InvokeTool', GrpcStatus.NOT_FOUND, 'no tool "nope" on any connected server');
+    const error = await rpcError(suite.gw.client.request('tools.call', { name: 'nope' }));
     assert.equal(error.code, -32602);
     assert.equal(error.data.reason, 'no tool "nope" on any connected server');
   });
 
   test('rpc.discover documents the gateway methods from their DTOs', async () => {
-    const document = await gw.client.request('rpc.discover', {});
+    const document = await suite.gw.client.request('rpc.discover', {});
     const names = document.methods.map((method: { name: string }) => method.name);
     assert.deepEqual(names, ['agent.cancelTask', 'agent.getTask', 'agent.submitTask', 'tools.call', 'tools.list']);
     const call = document.methods.find((method: { name: string }) => method.name === 'tools.call');

@@ -9,7 +9,8 @@ import { JSONRPCClient, type JSONRPCResponse } from 'json-rpc-2.0';
 import { defaultGatewayConfig, startGateway, type GatewayConfig, type RunningGateway } from '../../apps/gateway/src';
 import { openS2spDatabase } from '../../libs/s2sp/src/persistence/database';
 import { resolvePrismaPaths } from '../../libs/s2sp/src/persistence/prisma-paths';
-import type { FakeAgents } from './fake-agents';
+import { after, before, beforeEach } from 'node:test';
+import { FakeAgents } from './fake-agents';
 
 type Overrides = {
   [K in keyof GatewayConfig]?: GatewayConfig[K] extends object ? Partial<GatewayConfig[K]> : GatewayConfig[K];
@@ -186,4 +187,29 @@ export function findProtoEncoding(value: unknown, path = '$'): string | undefine
     if (found) return found;
   }
   return undefined;
+}
+
+/** The fake agents and gateway of one suite (filled in by its `before` hook). */
+export interface GatewaySuite {
+  fake: FakeAgents;
+  gw: TestGateway;
+}
+
+/**
+ * A suite's fake agents and gateway: started before the suite, stopped after
+ * it, the fake's programmed behaviour reset before each test.
+ */
+export function useGatewayWithFakeAgents(): GatewaySuite {
+  const suite = {} as GatewaySuite;
+  before(async () => {
+    suite.fake = await FakeAgents.start();
+    suite.gw = await startTestGateway(suite.fake);
+  });
+  after(async () => {
+    await suite.gw?.close();
+    await suite.fake?.stop();
+    await removeTempDirs();
+  });
+  beforeEach(() => suite.fake?.reset());
+  return suite;
 }

@@ -20,8 +20,8 @@ const STEP_ID_MESSAGE = '$property must be 1-64 letters, digits, "_", "." or "-"
 
 export const DATA_PLANE_MODES = ['async', 'sync'] as const;
 
-/** RESOURCE_CALL: call an S2SP resource tool; only abstract_domains reach the control plane. */
-export class ResourceCallStepDto {
+/** What every tool-calling step names: the MCP server, the tool, and its own arguments. */
+abstract class ToolCallStepDto {
   @IsString()
   @IsNotEmpty()
   @MaxLength(128)
@@ -32,11 +32,14 @@ export class ResourceCallStepDto {
   @MaxLength(256)
   tool!: string;
 
-  /** Tool arguments other than abstract_domains / mode. */
+  /** Tool arguments (for a resource call: other than abstract_domains / mode). */
   @IsOptional()
   @IsObject()
   arguments?: Record<string, unknown>;
+}
 
+/** RESOURCE_CALL: call an S2SP resource tool; only abstract_domains reach the control plane. */
+export class ResourceCallStepDto extends ToolCallStepDto {
   /** Columns the model sees; the others stay on the data plane. */
   @IsOptional()
   @IsArray()
@@ -63,21 +66,7 @@ export class FilterStepDto {
 }
 
 /** CONSUMER_CALL: call an S2SP consumer tool with the rows selected so far. */
-export class ConsumerCallStepDto {
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(128)
-  server!: string;
-
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(256)
-  tool!: string;
-
-  @IsOptional()
-  @IsObject()
-  arguments?: Record<string, unknown>;
-
+export class ConsumerCallStepDto extends ToolCallStepDto {
   @Matches(STEP_ID, { message: STEP_ID_MESSAGE })
   input_step_id!: string;
 
