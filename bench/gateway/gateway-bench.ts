@@ -42,6 +42,7 @@ const WORKLOADS: Workload[] = [
 async function main(): Promise<void> {
   const weather = await startWeatherServer({
     host: '127.0.0.1', port: 0, transport: 'http', dataDir: ':memory:', resourceTtlMs: 600_000, sweepIntervalMs: 0,
+    auth: { audience: 'weather-server' },
   });
   const testkit = await startTestMcpServer();
   const agents = await startAgents(

@@ -4,6 +4,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RunningMcpServer } from '@s2sp/core';
 import { connectMcp, jsonOf } from '../support/mcp-client';
 import { fetchResource, startWeather } from '../support/stack';
+import { bearerFor } from '../support/tokens';
 
 describe('data plane over HTTP', () => {
   let weather: RunningMcpServer;
@@ -95,7 +96,8 @@ describe('data plane over HTTP', () => {
 
   test('a non-JSON content type is refused with 415', async () => {
     const resource = await issue();
-    const response = await fetch(resource.resource_url, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'row_ids=1' });
+    const authorization = await bearerFor({ audience: 'weather-server' });
+    const response = await fetch(resource.resource_url, { method: 'POST', headers: { 'content-type': 'text/plain', authorization }, body: 'row_ids=1' });
     assert.equal(response.status, 415);
     assert.equal(((await response.json()) as { error: { code: string } }).error.code, 'UNSUPPORTED_MEDIA_TYPE');
     assert.equal((await fetchResource(resource.resource_url)).status, 200);

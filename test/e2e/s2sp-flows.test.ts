@@ -17,7 +17,7 @@ describe('S2SP flows through the official MCP client', () => {
     weather = await startWeather();
     stats = await startStats([weather.url]);
     agentToWeather = await connectMcp(weather.url);
-    agentToStats = await connectMcp(stats.url);
+    agentToStats = await connectMcp(stats.url, 'e2e-test', { audience: 'stats-server' });
   });
 
   after(async () => {

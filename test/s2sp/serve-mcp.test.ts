@@ -3,10 +3,11 @@ import { test } from 'node:test';
 import { serveMcp } from '@s2sp/core';
 import { StatsServerModule } from '../../apps/stats-server/src/stats-server.module';
 import { connectMcp } from '../support/mcp-client';
+import { statsConfig } from '../support/stack';
 
 test('serveMcp runs configure() before /mcp is mounted, so middleware sees MCP and data-plane requests', async () => {
   const seen: string[] = [];
-  const server = await serveMcp(StatsServerModule.forRoot({ host: '127.0.0.1', port: 0, transport: 'http', allowedResourceOrigins: [], fetchTimeoutMs: 1000 }), {
+  const server = await serveMcp(StatsServerModule.forRoot(statsConfig([])), {
     name: 'configure-test',
     version: '0.0.0',
     host: '127.0.0.1',

@@ -1,10 +1,18 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
-/** The official MCP TypeScript SDK client (v1 line), connected over Streamable HTTP. */
-export async function connectMcp(baseUrl: string, name = 'e2e-test'): Promise<Client> {
+import { bearerFor, type TestTokenRequest } from './tokens';
+
+/**
+ * The official MCP TypeScript SDK client (v1 line), connected over Streamable
+ * HTTP with the test caller's bearer token for `auth.audience` (default the
+ * weather server; `auth: null` sends none).
+ */
+export async function connectMcp(baseUrl: string, name = 'e2e-test', auth: Partial<TestTokenRequest> | null = {}): Promise<Client> {
   const client = new Client({ name, version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`)));
+  const authorization = auth === null ? undefined : await bearerFor({ audience: 'weather-server', ...auth });
+  const requestInit = authorization ? { headers: { authorization } } : undefined;
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), { requestInit }));
   return client;
 }
 

@@ -6,6 +6,7 @@ import { startStatsServer } from '../../apps/stats-server/src/stats-server';
 import type { StatsServerConfig } from '../../apps/stats-server/src/stats-server.config';
 import { startWeatherServer } from '../../apps/weather-server/src/weather-server';
 import type { WeatherServerConfig } from '../../apps/weather-server/src/weather-server.config';
+import { bearerFor, type TestTokenRequest } from './tokens';
 
 export function tempDir(prefix: string): { path: string; remove(): void } {
   const path = mkdtempSync(join(tmpdir(), prefix));
@@ -20,12 +21,23 @@ export function weatherConfig(overrides: Partial<WeatherServerConfig> = {}): Wea
     dataDir: ':memory:',
     resourceTtlMs: 10 * 60 * 1000,
     sweepIntervalMs: 0,
+    auth: { audience: 'weather-server' },
     ...overrides,
   };
 }
 
 export function statsConfig(allowedResourceOrigins: string[], overrides: Partial<StatsServerConfig> = {}): StatsServerConfig {
-  return { host: '127.0.0.1', port: 0, transport: 'http', allowedResourceOrigins, fetchTimeoutMs: 5_000, ...overrides };
+  return {
+    host: '127.0.0.1',
+    port: 0,
+    transport: 'http',
+    allowedResourceOrigins,
+    resourceAudiences: Object.fromEntries(allowedResourceOrigins.map((origin) => [origin, 'weather-server'])),
+    fetchTimeoutMs: 5_000,
+    dataDir: ':memory:',
+    auth: { audience: 'stats-server' },
+    ...overrides,
+  };
 }
 
 export function startWeather(overrides: Partial<WeatherServerConfig> = {}): Promise<RunningMcpServer> {
@@ -36,11 +48,20 @@ export function startStats(allowedResourceOrigins: string[], overrides: Partial<
   return startStatsServer(statsConfig(allowedResourceOrigins, overrides));
 }
 
-/** POSTs a data-plane fetch the way any consumer (ours or the Python SDK's) does. */
-export async function fetchResource(resourceUrl: string, body?: unknown): Promise<{ status: number; json: any }> {
+/**
+ * POSTs a data-plane fetch the way any consumer (ours or the Python SDK's)
+ * does, with the test caller's token for the weather server unless `auth` says
+ * otherwise (`null`: no Authorization header).
+ */
+export async function fetchResource(
+  resourceUrl: string,
+  body?: unknown,
+  auth: Partial<TestTokenRequest> | null = {},
+): Promise<{ status: number; json: any }> {
+  const authorization = auth === null ? undefined : await bearerFor({ audience: 'weather-server', ...auth });
   const response = await fetch(resourceUrl, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
     body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
   });
   const text = await response.text();

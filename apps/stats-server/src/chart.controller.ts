@@ -4,6 +4,9 @@ import { S2spConsumerTool, S2spToolError, type S2spConsumerPayload, type ToolRes
 import { z } from 'zod';
 import { countBy, renderBarChartSvg } from './chart/bar-chart';
 
+/** Scope a caller needs to draw charts. */
+export const STATS_CHART_SCOPE = 'stats:chart';
+
 const drawChartParameters = z.object({
   group_by: z.string().min(1).max(256).optional().describe('Column to count rows by. Default "event".'),
   title: z.string().max(200).optional().describe('Chart title.'),
@@ -17,6 +20,7 @@ export class ChartController {
     name: 'draw_chart',
     description: 'Draws an SVG bar chart counting the given rows by one column (default "event").',
     parameters: drawChartParameters,
+    scopes: [STATS_CHART_SCOPE],
   })
   async drawChart(@Payload() payload: DrawChartPayload): Promise<ToolResult> {
     const column = payload.group_by ?? 'event';

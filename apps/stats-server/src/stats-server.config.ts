@@ -1,4 +1,5 @@
-import { envInt, envList, envString } from '@s2sp/core';
+import { authOptionsFromEnv, type AuthModuleOptions } from '@s2sp/auth';
+import { envInt, envList, envOptional, envString } from '@s2sp/core';
 
 export interface StatsServerConfig {
   host: string;
@@ -8,6 +9,13 @@ export interface StatsServerConfig {
   /** Origins of resource servers whose resource_urls this consumer may fetch. */
   allowedResourceOrigins: string[];
   fetchTimeoutMs: number;
+  /** Audience (service name) of each allowed resource server, by origin: the caller's token is narrowed for it. */
+  resourceAudiences: Record<string, string>;
+  /** `postgresql://…` for a real server; unset for embedded PGlite in dataDir (where the audit table lives). */
+  databaseUrl?: string;
+  dataDir: string;
+  /** Caller authentication on /mcp (audience "stats-server" by default). */
+  auth: AuthModuleOptions;
 }
 
 export function statsConfigFromEnv(transport: 'http' | 'stdio' = 'http'): StatsServerConfig {
@@ -21,5 +29,24 @@ export function statsConfigFromEnv(transport: 'http' | 'stdio' = 'http'): StatsS
       `http://localhost:${weatherPort}`,
     ]),
     fetchTimeoutMs: envInt('S2SP_FETCH_TIMEOUT_MS', 10_000, { min: 1 }),
+    resourceAudiences: parseAudiences(
+      envList('STATS_RESOURCE_AUDIENCES', [`http://127.0.0.1:${weatherPort}=weather-server`, `http://localhost:${weatherPort}=weather-server`]),
+    ),
+    databaseUrl: envOptional('DATABASE_URL'),
+    dataDir: envString('STATS_DATA_DIR', '.data/stats-server'),
+    auth: authOptionsFromEnv('stats-server'),
   };
+}
+
+/** `origin=audience` entries (STATS_RESOURCE_AUDIENCES); throws naming a malformed one. */
+export function parseAudiences(entries: readonly string[]): Record<string, string> {
+  const audiences: Record<string, string> = {};
+  for (const entry of entries) {
+    const separator = entry.lastIndexOf('=');
+    if (separator <= 0 || separator === entry.length - 1) {
+      throw new Error(`STATS_RESOURCE_AUDIENCES entry "${entry}" must be "origin=audience", e.g. http://127.0.0.1:3101=weather-server`);
+    }
+    audiences[entry.slice(0, separator).trim()] = entry.slice(separator + 1).trim();
+  }
+  return audiences;
 }

@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { S2spModule } from '@s2sp/core';
+import { s2spAuthModule, S2spModule } from '@s2sp/core';
 import { ChartController } from './chart.controller';
 import type { StatsServerConfig } from './stats-server.config';
 
@@ -9,11 +9,13 @@ export class StatsServerModule {
     return {
       module: StatsServerModule,
       imports: [
+        s2spAuthModule(config.auth),
         S2spModule.forRoot({
           allowedResourceOrigins: config.allowedResourceOrigins,
+          resourceAudiences: config.resourceAudiences,
           fetchTimeoutMs: config.fetchTimeoutMs,
-          // A consumer-only server caches nothing: keep its store in memory.
-          database: { dataDir: ':memory:' },
+          // A consumer caches nothing, but its audit of authorization decisions must outlive a restart.
+          database: { url: config.databaseUrl, dataDir: config.dataDir },
         }),
       ],
       controllers: [ChartController],

@@ -10,6 +10,7 @@ export function startStatsServer(config: StatsServerConfig): Promise<RunningMcpS
     host: config.host,
     port: config.port,
     transport: config.transport,
+    auth: { audience: config.auth.audience },
     instructions: 'Charts for rows handed over by S2SP: pass abstract rows and a resource_url (or body_data).',
   });
 }

@@ -9,6 +9,9 @@ const getAlertsParameters = z.object({
   area: z.string().describe('Two-letter US state code, e.g. "CA".'),
 });
 
+/** Scope a caller needs to read alerts (and to fetch their bodies from the data plane). */
+export const WEATHER_READ_SCOPE = 'weather:read';
+
 @McpController()
 export class AlertsController {
   constructor(private readonly catalog: AlertCatalog) {}
@@ -20,6 +23,7 @@ export class AlertsController {
       '(event, severity, urgency, certainty, status, areaDesc, headline, description, instruction, sent, onset, expires, senderName, …). ' +
       'For filtering, "event" alone is usually enough; "event,severity" adds the severity level.',
     parameters: getAlertsParameters,
+    scopes: [WEATHER_READ_SCOPE],
   })
   getAlerts(@Payload() args: z.infer<typeof getAlertsParameters>): AlertRecord[] {
     try {

@@ -1,3 +1,4 @@
+import { authOptionsFromEnv, type AuthModuleOptions } from '@s2sp/auth';
 import { envInt, envOptional, envString } from '@s2sp/core';
 
 export interface WeatherServerConfig {
@@ -12,6 +13,8 @@ export interface WeatherServerConfig {
   dataDir: string;
   resourceTtlMs: number;
   sweepIntervalMs: number;
+  /** Caller authentication on /mcp and the data plane (audience "weather-server" by default). */
+  auth: AuthModuleOptions;
 }
 
 export function weatherConfigFromEnv(transport: 'http' | 'stdio' = 'http'): WeatherServerConfig {
@@ -24,5 +27,6 @@ export function weatherConfigFromEnv(transport: 'http' | 'stdio' = 'http'): Weat
     dataDir: envString('WEATHER_DATA_DIR', '.data/weather-server'),
     resourceTtlMs: envInt('S2SP_RESOURCE_TTL_MS', 10 * 60 * 1000, { min: 1 }),
     sweepIntervalMs: envInt('S2SP_SWEEP_INTERVAL_MS', 60 * 1000),
+    auth: authOptionsFromEnv('weather-server'),
   };
 }

@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { S2spModule } from '@s2sp/core';
+import { s2spAuthModule, S2spModule } from '@s2sp/core';
 import { AlertCatalog } from './alerts/alert-catalog';
 import { AlertsController } from './alerts.controller';
 import type { WeatherServerConfig } from './weather-server.config';
@@ -11,6 +11,7 @@ export class WeatherServerModule {
     return {
       module: WeatherServerModule,
       imports: [
+        s2spAuthModule(config.auth),
         S2spModule.forRoot({
           publicBaseUrl,
           resourceTtlMs: config.resourceTtlMs,

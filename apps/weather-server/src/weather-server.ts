@@ -11,6 +11,7 @@ export async function startWeatherServer(config: WeatherServerConfig): Promise<R
     host: config.host,
     port: config.port,
     transport: config.transport,
+    auth: { audience: config.auth.audience },
     instructions: 'National Weather Service alerts as an S2SP resource server.',
   });
   listeningUrl = running.url;

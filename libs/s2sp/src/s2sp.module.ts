@@ -1,5 +1,9 @@
 import { DynamicModule, Module, Provider } from '@nestjs/common';
+import { DATA_PLANE_FETCH_AUDIT, LoggerDataPlaneFetchAudit } from './audit/data-plane-fetch-audit';
+import { PrismaDataPlaneFetchAudit } from './audit/prisma-data-plane-fetch-audit';
+import { S2spToolAuthGuard } from './auth/s2sp-tool-auth.guard';
 import { ConsumerToolInterceptor } from './consumer/consumer-tool.interceptor';
+import { DataPlaneCredentials } from './consumer/data-plane-credentials.service';
 import { DataPlaneClient } from './consumer/data-plane-client.service';
 import { S2SP_DATABASE, S2SP_OPTIONS, S2SP_RAW_OPTIONS } from './config/s2sp.constants';
 import { resolveS2spOptions, type ResolvedS2spOptions, type ResourceStoreProvider, type S2spModuleAsyncOptions, type S2spModuleOptions } from './config/s2sp-options';
@@ -17,7 +21,9 @@ const S2SP_SERVICES = [
   ResourcePublisher,
   ResourceToolInterceptor,
   DataPlaneClient,
+  DataPlaneCredentials,
   ConsumerToolInterceptor,
+  S2spToolAuthGuard,
   DataPlaneService,
   ExpiredResourceSweeper,
 ];
@@ -45,7 +51,7 @@ export class S2spModule {
     extraProviders: Provider[] = [],
   ): DynamicModule {
     const storeProviders: Provider[] = customStore
-      ? [{ provide: RESOURCE_STORE, ...customStore } as Provider]
+      ? [{ provide: RESOURCE_STORE, ...customStore } as Provider, { provide: DATA_PLANE_FETCH_AUDIT, useClass: LoggerDataPlaneFetchAudit }]
       : [
           {
             provide: S2SP_DATABASE,
@@ -57,6 +63,11 @@ export class S2spModule {
           {
             provide: RESOURCE_STORE,
             useFactory: (database: S2spDatabase) => new PrismaResourceStore(database.client),
+            inject: [S2SP_DATABASE],
+          },
+          {
+            provide: DATA_PLANE_FETCH_AUDIT,
+            useFactory: (database: S2spDatabase) => new PrismaDataPlaneFetchAudit(database.client),
             inject: [S2SP_DATABASE],
           },
         ];
@@ -72,7 +83,7 @@ export class S2spModule {
         ...extraProviders,
         ...S2SP_SERVICES,
       ],
-      exports: [S2SP_OPTIONS, RESOURCE_STORE, ...S2SP_SERVICES],
+      exports: [S2SP_OPTIONS, RESOURCE_STORE, DATA_PLANE_FETCH_AUDIT, ...(customStore ? [] : [S2SP_DATABASE]), ...S2SP_SERVICES],
     };
   }
 }

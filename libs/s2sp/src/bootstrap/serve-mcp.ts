@@ -1,6 +1,7 @@
 import { ConsoleLogger, type INestApplication, type LoggerService, type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { McpStrategy, StdioTransport, StreamableHttpTransport, type McpTransport } from '@rekog/mcp-nest';
+import { mountS2spAuth } from '../auth/mount-s2sp-auth';
 import { envList } from '../config/env';
 import { StderrLogger } from './stderr-logger';
 
@@ -21,6 +22,12 @@ export interface ServeMcpOptions {
    */
   sessions?: boolean;
   logger?: LoggerService | false;
+  /**
+   * Caller authentication (the module must import AuthModule): `/mcp` and the
+   * data plane then require a bearer token for `audience`, and tools' `scopes`
+   * are enforced. Over stdio the spawning process is the caller.
+   */
+  auth?: { audience: string };
   /**
    * Runs after the app is created and before MCP mounts /mcp: the place for
    * middleware that must see MCP and data-plane requests (e.g. authentication,
@@ -47,6 +54,7 @@ export async function serveMcp(module: Parameters<typeof NestFactory.create>[0],
   // would otherwise hold app.close() (and a SIGTERM'd process) forever.
   const app = await NestFactory.create(module, { bodyParser: false, logger, forceCloseConnections: true });
   app.enableShutdownHooks();
+  if (options.auth) mountS2spAuth(app, options.auth.audience, { mcpOverHttp: options.transport === 'http' });
   await options.configure?.(app);
   const transports: McpTransport[] =
     options.transport === 'stdio'

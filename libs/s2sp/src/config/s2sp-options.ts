@@ -37,6 +37,12 @@ export interface S2spModuleOptions {
   allowedResourceOrigins?: string[];
   /** Timeout of one data-plane fetch by a consumer, in milliseconds. Default 10 s. */
   fetchTimeoutMs?: number;
+  /**
+   * With AuthModule: the audience (service name) of each allowed resource
+   * server, by origin. A consumer's fetch carries the caller's token narrowed
+   * for that audience, e.g. `{ 'http://127.0.0.1:3101': 'weather-server' }`.
+   */
+  resourceAudiences?: Record<string, string>;
   limits?: Partial<S2spLimits>;
   database?: S2spDatabaseOptions;
   /** Replace the Prisma store with your own (class, factory or value). */
@@ -62,6 +68,8 @@ export interface ResolvedS2spOptions {
   sweepIntervalMs: number;
   allowedResourceOrigins: string[];
   fetchTimeoutMs: number;
+  /** By normalized origin. */
+  resourceAudiences: Record<string, string>;
   limits: S2spLimits;
   database: S2spDatabaseOptions;
 }
@@ -87,6 +95,7 @@ export function resolveS2spOptions(options: S2spModuleOptions): ResolvedS2spOpti
     sweepIntervalMs: timerMs('sweepIntervalMs', options.sweepIntervalMs ?? 60 * 1000, { allowZero: true }),
     allowedResourceOrigins: (options.allowedResourceOrigins ?? []).map(normalizeOrigin),
     fetchTimeoutMs: timerMs('fetchTimeoutMs', options.fetchTimeoutMs ?? 10_000),
+    resourceAudiences: resolveAudiences(options.resourceAudiences ?? {}),
     limits: resolveLimits(options.limits ?? {}),
     database: options.database ?? {},
   };
@@ -118,6 +127,17 @@ function resolveLimits(overrides: Partial<S2spLimits>): S2spLimits {
     limits[name] = value;
   }
   return limits;
+}
+
+function resolveAudiences(audiences: Record<string, string>): Record<string, string> {
+  const resolved: Record<string, string> = {};
+  for (const [origin, audience] of Object.entries(audiences)) {
+    if (typeof audience !== 'string' || audience.trim() === '') {
+      throw new Error(`S2spModule: resourceAudiences["${origin}"] must be a non-empty service name.`);
+    }
+    resolved[normalizeOrigin(origin)] = audience.trim();
+  }
+  return resolved;
 }
 
 /** `http://Host:80/` → `http://host`; throws on anything that is not an http(s) origin. */

@@ -1,4 +1,5 @@
 import { CallHandler, ExecutionContext, Inject, Injectable, Logger, NestInterceptor } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import { from, Observable, of, switchMap } from 'rxjs';
 import { S2SP_OPTIONS } from '../config/s2sp.constants';
 import type { ResolvedS2spOptions } from '../config/s2sp-options';
@@ -9,6 +10,9 @@ import { S2spToolError } from '../protocol/s2sp-error';
 import { deadlineFromMeta, requestMeta } from '../protocol/s2sp-meta';
 import { reportToolErrors, toolErrorResult } from '../protocol/tool-result';
 import { DataPlaneClient } from './data-plane-client.service';
+import { DataPlaneCredentials } from './data-plane-credentials.service';
+import { S2SP_CONSUMER_TOOL } from './consumer-tool.metadata';
+import type { S2spConsumerToolOptions } from './s2sp-consumer-tool.decorator';
 
 /** What a consumer tool method receives: its own parameters plus the merged rows. */
 export type S2spConsumerPayload<TExtra extends object = Record<string, unknown>> = TExtra & { rows: Row[] };
@@ -24,13 +28,18 @@ export class ConsumerToolInterceptor implements NestInterceptor {
   constructor(
     @Inject(S2SP_OPTIONS) private readonly options: ResolvedS2spOptions,
     private readonly dataPlane: DataPlaneClient,
+    private readonly credentials: DataPlaneCredentials,
+    private readonly reflector: Reflector,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const rpc = context.switchToRpc();
     const args = rpc.getData<ConsumerToolArguments & Record<string, unknown>>();
-    const deadline = deadlineFromMeta(requestMeta(rpc.getContext<{ mcpRequest?: unknown } | undefined>()?.mcpRequest));
-    const resolved = this.resolveRows(args, deadline).then(
+    const mcp = rpc.getContext<{ mcpRequest?: unknown; getRawRequest?: () => unknown } | undefined>();
+    const deadline = deadlineFromMeta(requestMeta(mcp?.mcpRequest));
+    const tool = this.reflector.get<S2spConsumerToolOptions | undefined>(S2SP_CONSUMER_TOOL, context.getHandler());
+    const caller = { rawRequest: mcp?.getRawRequest?.(), toolScopes: tool?.scopes ?? [] };
+    const resolved = this.resolveRows(args, deadline, caller).then(
       (rows) => ({ rows }),
       (error: unknown) => ({ error }),
     );
@@ -45,7 +54,11 @@ export class ConsumerToolInterceptor implements NestInterceptor {
   }
 
   /** `deadline` (epoch ms, from the caller's `_meta`) bounds the data-plane fetch. */
-  private async resolveRows(args: ConsumerToolArguments, deadline: number | undefined): Promise<Row[]> {
+  private async resolveRows(
+    args: ConsumerToolArguments,
+    deadline: number | undefined,
+    caller: { rawRequest: unknown; toolScopes: readonly string[] },
+  ): Promise<Row[]> {
     const input = parseConsumerInput(args, { maxRows: this.options.limits.maxRows });
     let body = input.body;
     if (input.resourceUrl !== null && input.abstract.length === 0) body = [];
@@ -55,7 +68,12 @@ export class ConsumerToolInterceptor implements NestInterceptor {
         throw new S2spToolError('The deadline passed before the data-plane fetch could start.', 'DEADLINE_EXCEEDED', 'data-plane');
       }
       const rowIds = input.abstract.map((row) => row[ROW_ID] as number);
-      body = await this.dataPlane.fetchBody(input.resourceUrl, { rowIds, timeoutMs });
+      const authorization = await this.credentials.authorizationFor({
+        origin: this.dataPlane.allowedUrl(input.resourceUrl).origin,
+        ...caller,
+        remainingMs: timeoutMs,
+      });
+      body = await this.dataPlane.fetchBody(input.resourceUrl, { rowIds, timeoutMs, authorization });
     }
     return mergeRows(input.abstract, body, input.columnMapping);
   }

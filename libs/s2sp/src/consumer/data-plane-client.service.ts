@@ -11,6 +11,8 @@ export interface FetchBodyRequest {
   signal?: AbortSignal;
   /** Overrides the configured timeout when a smaller budget is left. */
   timeoutMs?: number;
+  /** `Authorization` header value for the resource server (the caller's narrowed token). Never logged. */
+  authorization?: string;
 }
 
 /**
@@ -33,7 +35,11 @@ export class DataPlaneClient {
     try {
       response = await fetch(url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          ...(request.authorization ? { authorization: request.authorization } : {}),
+        },
         body: JSON.stringify({ row_ids: request.rowIds, ...(request.columns ? { columns: request.columns } : {}) }),
         signal,
         redirect: 'error',
@@ -50,7 +56,8 @@ export class DataPlaneClient {
     return this.bodyRows(payload, url.origin);
   }
 
-  private allowedUrl(resourceUrl: string): URL {
+  /** The resource_url as a URL, if its origin is allowed; otherwise a tool error naming the origin. */
+  allowedUrl(resourceUrl: string): URL {
     let url: URL;
     try {
       url = new URL(resourceUrl);

@@ -1,7 +1,9 @@
 import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
 import { Tool, type ToolAnnotations } from '@rekog/mcp-nest';
 import { z } from 'zod';
+import { scopesMeta, ToolScopesGuard } from '../auth/tool-scopes';
 import { ConsumerToolInterceptor } from './consumer-tool.interceptor';
+import { S2SP_CONSUMER_TOOL } from './consumer-tool.metadata';
 
 export interface S2spConsumerToolOptions {
   /** MCP tool name; defaults to the method name. */
@@ -10,9 +12,15 @@ export interface S2spConsumerToolOptions {
   /** Extra parameters of your own, next to the four S2SP strings. */
   parameters?: z.ZodObject;
   annotations?: ToolAnnotations;
+  /**
+   * Scopes a caller must hold (enforced when the app imports AuthModule, and
+   * published in the tool's `_meta["s2sp/scopes"]`). A consumer's data-plane
+   * fetch carries the caller's other scopes, never these.
+   */
+  scopes?: string[];
 }
 
-export const S2SP_CONSUMER_TOOL = 's2sp:consumer-tool';
+export { S2SP_CONSUMER_TOOL };
 
 const S2SP_CONSUMER_GUIDE =
   '\n\nS2SP consumer: pass abstract_data (the JSON array of abstract rows you selected, with their _row_id) and ' +
@@ -39,8 +47,10 @@ export function S2spConsumerTool(options: S2spConsumerToolOptions): MethodDecora
       name: options.name,
       description: options.description.trim() + S2SP_CONSUMER_GUIDE,
       parameters,
+      ...scopesMeta(options.scopes),
       annotations: options.annotations,
     }),
+    ToolScopesGuard(options.scopes),
     UseInterceptors(ConsumerToolInterceptor),
   );
 }

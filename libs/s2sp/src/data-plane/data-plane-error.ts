@@ -1,6 +1,8 @@
 /** Stable error codes of the data plane, answered as `{ error: { code, message } }`. */
 export type DataPlaneErrorCode =
   | 'RESOURCE_NOT_FOUND'
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
   | 'MALFORMED_JSON'
   | 'INVALID_REQUEST'
   | 'UNKNOWN_COLUMN'

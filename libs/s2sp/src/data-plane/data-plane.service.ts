@@ -1,4 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { DATA_PLANE_FETCH_AUDIT, type DataPlaneFetchAudit, type DataPlaneFetchResult } from '../audit/data-plane-fetch-audit';
 import { S2SP_OPTIONS } from '../config/s2sp.constants';
 import type { ResolvedS2spOptions } from '../config/s2sp-options';
 import { hashResourceToken, isWellFormedResourceToken } from '../protocol/resource-token';
@@ -13,35 +14,64 @@ export interface DataPlaneResponse {
   columns_returned: string[];
 }
 
+/** The verified identity behind a fetch (from the data plane's auth middleware). */
+export interface DataPlaneAccess {
+  subject: string;
+  scopes: readonly string[];
+  /** Services that narrowed the token, oldest first; the last one presented it. */
+  delegatedBy: readonly string[];
+  traceId?: string;
+}
+
+/** A served fetch: the response and its JSON text (what is sent, and what `bytes` counts). */
+export interface ServedFetch {
+  response: DataPlaneResponse;
+  json: string;
+}
+
 /**
  * Serves cached bodies to consumers. A request is validated against the live
- * resource before the token is consumed, so a rejected request leaves it usable.
+ * resource (its shape, and who may fetch it) before the token is consumed, so
+ * a rejected request leaves it usable. Every fetch, served or refused, is audited.
  */
 @Injectable()
 export class DataPlaneService {
+  private readonly logger = new Logger('S2spDataPlane');
+
   constructor(
     @Inject(S2SP_OPTIONS) private readonly options: ResolvedS2spOptions,
     @Inject(RESOURCE_STORE) private readonly store: ResourceStore,
+    @Inject(DATA_PLANE_FETCH_AUDIT) private readonly audit: DataPlaneFetchAudit,
   ) {}
 
-  async serve(token: string, body: unknown): Promise<DataPlaneResponse> {
-    if (!isWellFormedResourceToken(token)) throw DataPlaneError.notFound();
-    const tokenHash = hashResourceToken(token);
-    const info = await this.store.findLive(tokenHash);
-    if (info === null) throw DataPlaneError.notFound();
+  async serve(token: string, body: unknown, access?: DataPlaneAccess): Promise<ServedFetch> {
+    let info: CachedResourceInfo | null = null;
+    try {
+      if (!isWellFormedResourceToken(token)) throw DataPlaneError.notFound();
+      const tokenHash = hashResourceToken(token);
+      info = await this.store.findLive(tokenHash);
+      if (info === null) throw DataPlaneError.notFound();
 
-    const request = parseFetchRequest(body, this.options.limits);
-    this.checkAgainst(info, request);
+      checkAccess(info, access);
+      const request = parseFetchRequest(body, this.options.limits);
+      this.checkAgainst(info, request);
 
-    const consumed = await this.store.consume(tokenHash, { rowIds: request.rowIds });
-    if (consumed === null) throw DataPlaneError.notFound();
+      const consumed = await this.store.consume(tokenHash, { rowIds: request.rowIds });
+      if (consumed === null) throw DataPlaneError.notFound();
 
-    const columns = request.columns.length > 0 ? request.columns : info.bodyDomains;
-    return {
-      body: consumed.rows.map((row) => project(row, row[ROW_ID] as number, columns)),
-      total_rows: consumed.rows.length,
-      columns_returned: [ROW_ID, ...columns],
-    };
+      const columns = request.columns.length > 0 ? request.columns : info.bodyDomains;
+      const response: DataPlaneResponse = {
+        body: consumed.rows.map((row) => project(row, row[ROW_ID] as number, columns)),
+        total_rows: consumed.rows.length,
+        columns_returned: [ROW_ID, ...columns],
+      };
+      const json = JSON.stringify(response);
+      await this.record(info, access, 'served', undefined, { rows: response.total_rows, columns: columns.length, bytes: Buffer.byteLength(json) });
+      return { response, json };
+    } catch (error) {
+      if (error instanceof DataPlaneError) await this.record(info, access, resultOf(error), error.message);
+      throw error;
+    }
   }
 
   private checkAgainst(info: CachedResourceInfo, request: FetchRequest): void {
@@ -62,4 +92,58 @@ export class DataPlaneService {
       );
     }
   }
+
+  /**
+   * A fetch is served even if its audit row cannot be written: the resource is
+   * already consumed, and refusing now would destroy it without need.
+   */
+  private async record(
+    info: CachedResourceInfo | null,
+    access: DataPlaneAccess | undefined,
+    result: DataPlaneFetchResult,
+    reason?: string,
+    served: { rows: number; columns: number; bytes: number } = { rows: 0, columns: 0, bytes: 0 },
+  ): Promise<void> {
+    try {
+      await this.audit.record({
+        time: new Date(),
+        resourceId: info?.id,
+        toolName: info?.toolName,
+        subject: access?.subject,
+        consumer: access?.delegatedBy.at(-1),
+        delegatedBy: access?.delegatedBy ?? [],
+        callerScopes: access?.scopes,
+        result,
+        reason,
+        ...served,
+        traceId: access?.traceId,
+      });
+    } catch (error) {
+      this.logger.error(`Could not audit a data-plane fetch (${result}): ${error instanceof Error ? error.message : 'unknown error'}`);
+    }
+  }
+}
+
+/**
+ * A resource issued to a caller is served only to that caller, through the
+ * consumer it is bound to, holding every scope the resource tool required.
+ */
+function checkAccess(info: CachedResourceInfo, access: DataPlaneAccess | undefined): void {
+  if (info.caller === null) return;
+  if (!access) throw new DataPlaneError(401, 'UNAUTHENTICATED', 'This resource needs the credentials of the caller it was issued to.');
+  if (access.subject !== info.caller) throw new DataPlaneError(403, 'FORBIDDEN', 'This resource was issued to another caller.');
+  if (info.consumer !== null && access.delegatedBy.at(-1) !== info.consumer) {
+    throw new DataPlaneError(403, 'FORBIDDEN', 'This resource is bound to another consumer.');
+  }
+  const missing = info.requiredScopes.filter((scope) => !access.scopes.includes(scope));
+  if (missing.length > 0) {
+    throw new DataPlaneError(403, 'FORBIDDEN', `Missing scope${missing.length > 1 ? 's' : ''} required by the resource tool: ${missing.join(' ')}.`);
+  }
+}
+
+function resultOf(error: DataPlaneError): DataPlaneFetchResult {
+  if (error.status === 404) return 'not-found';
+  if (error.status === 401) return 'unauthenticated';
+  if (error.status === 403) return 'forbidden';
+  return 'invalid-request';
 }

@@ -8,6 +8,10 @@ export const S2SP_META = {
   DEADLINE_MS: 's2sp/deadline_ms',
   /** Request: ask a resource tool to report body_tokens (costs a tokenizer pass). */
   COUNT_TOKENS: 's2sp/count_tokens',
+  /** Request to a resource tool: the consumer service the agent will hand the resource_url to (binds it). */
+  CONSUMER: 's2sp/consumer',
+  /** Tool definition: scopes a caller must hold to call the tool. */
+  SCOPES: 's2sp/scopes',
   /** Result: tokens of the body columns that stayed on the data plane (o200k_base). */
   BODY_TOKENS: 's2sp/body_tokens',
   /** Result: bytes of the body (JSON). */

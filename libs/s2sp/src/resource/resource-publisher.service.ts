@@ -5,6 +5,14 @@ import { generateResourceToken, hashResourceToken, resourceUrlFor } from '../pro
 import type { SplitResult } from '../protocol/split-rows';
 import { RESOURCE_STORE, type ResourceStore } from '../store/resource-store.interface';
 
+/** Who a resource is issued for: the caller, its scopes, what the tool required, and the consumer it is bound to. */
+export interface ResourceIssuance {
+  caller: string | null;
+  callerScopes?: string[] | null;
+  requiredScopes?: string[];
+  consumer?: string | null;
+}
+
 /** Caches the body of an async-mode result and issues its single-use resource_url. */
 @Injectable()
 export class ResourcePublisher {
@@ -13,7 +21,7 @@ export class ResourcePublisher {
     @Inject(RESOURCE_STORE) private readonly store: ResourceStore,
   ) {}
 
-  async publish(toolName: string, split: SplitResult, caller: string | null): Promise<string> {
+  async publish(toolName: string, split: SplitResult, issuance: ResourceIssuance = { caller: null }): Promise<string> {
     const baseUrl = this.options.publicBaseUrl();
     const token = generateResourceToken();
     await this.store.save({
@@ -23,7 +31,7 @@ export class ResourcePublisher {
       abstractDomains: split.abstractDomains,
       bodyDomains: split.bodyDomains,
       rows: split.body,
-      caller,
+      ...issuance,
       expiresAt: new Date(Date.now() + this.options.resourceTtlMs),
     });
     return resourceUrlFor(baseUrl, token);

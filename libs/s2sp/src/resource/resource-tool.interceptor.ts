@@ -1,4 +1,6 @@
 import { CallHandler, ExecutionContext, Inject, Injectable, Logger, NestInterceptor } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { callerFrom } from '@s2sp/auth';
 import { from, mergeMap, Observable, of } from 'rxjs';
 import { S2SP_OPTIONS } from '../config/s2sp.constants';
 import type { ResolvedS2spOptions } from '../config/s2sp-options';
@@ -11,7 +13,11 @@ import { splitRows } from '../protocol/split-rows';
 import { countTokens } from '../protocol/token-count';
 import { isToolErrorResult, reportToolErrors, toolErrorResult, toolJsonResult, type ToolResult } from '../protocol/tool-result';
 import { toolNameOf } from '../protocol/tool-name';
-import { ResourcePublisher } from './resource-publisher.service';
+import { ResourcePublisher, type ResourceIssuance } from './resource-publisher.service';
+import { S2SP_RESOURCE_TOOL } from './resource-tool.metadata';
+import type { S2spResourceToolOptions } from './s2sp-resource-tool.decorator';
+
+const CONSUMER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
 
 type ResourceToolArgs = Record<string, unknown> & { abstract_domains?: string; mode?: 'async' | 'sync' };
 
@@ -26,18 +32,23 @@ export class ResourceToolInterceptor implements NestInterceptor {
   constructor(
     @Inject(S2SP_OPTIONS) private readonly options: ResolvedS2spOptions,
     private readonly publisher: ResourcePublisher,
+    private readonly reflector: Reflector,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<ToolResult> {
     const rpc = context.switchToRpc();
     const args = rpc.getData<ResourceToolArgs>();
-    const countBodyTokens = requestMeta(rpc.getContext<{ mcpRequest?: unknown } | undefined>()?.mcpRequest)[S2SP_META.COUNT_TOKENS] === true;
+    const mcp = rpc.getContext<{ mcpRequest?: unknown; getRawRequest?: () => unknown } | undefined>();
+    const meta = requestMeta(mcp?.mcpRequest);
+    const countBodyTokens = meta[S2SP_META.COUNT_TOKENS] === true;
     const { abstract_domains: rawDomains, mode = 'async' } = args;
     delete args.abstract_domains;
     delete args.mode;
 
     let domains: string[] | null;
+    let issuance: ResourceIssuance;
     try {
+      issuance = this.issuanceFor(context, mcp?.getRawRequest?.(), meta);
       domains = parseAbstractDomains(rawDomains, {
         maxColumns: this.options.limits.maxColumnsPerRequest,
         maxColumnNameLength: this.options.limits.maxColumnNameLength,
@@ -50,7 +61,7 @@ export class ResourceToolInterceptor implements NestInterceptor {
       reportToolErrors(),
       mergeMap((result: unknown) => {
         if (isToolErrorResult(result)) return of(result);
-        return from(this.answer(toolName, result, domains, mode, countBodyTokens).catch((error: unknown) => toolErrorResult(error, this.logger)));
+        return from(this.answer(toolName, result, domains, mode, countBodyTokens, issuance).catch((error: unknown) => toolErrorResult(error, this.logger)));
       }),
     );
   }
@@ -61,6 +72,7 @@ export class ResourceToolInterceptor implements NestInterceptor {
     domains: string[] | null,
     mode: 'async' | 'sync',
     countBodyTokens: boolean,
+    issuance: ResourceIssuance,
   ): Promise<ToolResult> {
     const rows = this.asRows(toolName, result);
     if (domains === null) return toolJsonResult({ result: rows }, rows);
@@ -75,13 +87,32 @@ export class ResourceToolInterceptor implements NestInterceptor {
     const payload: S2spResourcePayload =
       mode === 'sync'
         ? { ...envelope, abstract: split.abstract, body: split.body }
-        : { ...envelope, resource_url: await this.publisher.publish(toolName, split, null), abstract: split.abstract };
+        : { ...envelope, resource_url: await this.publisher.publish(toolName, split, issuance), abstract: split.abstract };
     const answer = toolJsonResult({ ...payload });
     if (countBodyTokens) {
       const bodyJson = JSON.stringify(split.body);
       answer._meta = { [S2SP_META.BODY_TOKENS]: countTokens(bodyJson), [S2SP_META.BODY_BYTES]: Buffer.byteLength(bodyJson) };
     }
     return answer;
+  }
+
+  /**
+   * The verified caller (set by the /mcp auth middleware), the tool's scopes,
+   * and the consumer the agent named in `_meta["s2sp/consumer"]`.
+   */
+  private issuanceFor(context: ExecutionContext, rawRequest: unknown, meta: Record<string, unknown>): ResourceIssuance {
+    const consumer = meta[S2SP_META.CONSUMER];
+    if (consumer !== undefined && (typeof consumer !== 'string' || !CONSUMER_NAME.test(consumer))) {
+      throw new S2spToolError(`_meta["${S2SP_META.CONSUMER}"] must be a service name matching ${CONSUMER_NAME}.`);
+    }
+    const caller = rawRequest === undefined ? undefined : callerFrom(rawRequest);
+    const tool = this.reflector.get<S2spResourceToolOptions | undefined>(S2SP_RESOURCE_TOOL, context.getHandler());
+    return {
+      caller: caller?.subject ?? null,
+      callerScopes: caller ? [...caller.scopes] : null,
+      requiredScopes: [...(tool?.scopes ?? [])],
+      consumer: consumer ?? null,
+    };
   }
 
   private asRows(toolName: string, result: unknown): Row[] {

@@ -1,8 +1,10 @@
 import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
 import { Tool, type ToolAnnotations } from '@rekog/mcp-nest';
 import { z } from 'zod';
+import { scopesMeta, ToolScopesGuard } from '../auth/tool-scopes';
 import { resourceToolOutputSchema } from '../protocol/s2sp-payload';
 import { ResourceToolInterceptor } from './resource-tool.interceptor';
+import { S2SP_RESOURCE_TOOL } from './resource-tool.metadata';
 
 export interface S2spResourceToolOptions {
   /** MCP tool name; defaults to the method name. */
@@ -11,9 +13,15 @@ export interface S2spResourceToolOptions {
   /** The method's own parameters. S2SP adds `abstract_domains` and `mode`. */
   parameters?: z.ZodObject;
   annotations?: ToolAnnotations;
+  /**
+   * Scopes a caller must hold (enforced when the app imports AuthModule, and
+   * published in the tool's `_meta["s2sp/scopes"]`). They also travel with every
+   * resource this tool issues: a consumer's fetch must hold them too.
+   */
+  scopes?: string[];
 }
 
-export const S2SP_RESOURCE_TOOL = 's2sp:resource-tool';
+export { S2SP_RESOURCE_TOOL };
 
 const S2SP_RESOURCE_GUIDE =
   '\n\nS2SP: set abstract_domains to ONLY the columns you need to filter or reason ' +
@@ -47,8 +55,10 @@ export function S2spResourceTool(options: S2spResourceToolOptions): MethodDecora
       description: options.description.trim() + S2SP_RESOURCE_GUIDE,
       parameters,
       outputSchema: resourceToolOutputSchema,
+      ...scopesMeta(options.scopes),
       annotations: { readOnlyHint: true, ...options.annotations },
     }),
+    ToolScopesGuard(options.scopes),
     UseInterceptors(ResourceToolInterceptor),
   );
 }

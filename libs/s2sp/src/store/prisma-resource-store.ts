@@ -41,6 +41,9 @@ export class PrismaResourceStore implements ResourceStore {
         bodyDomains: resource.bodyDomains,
         rowCount: resource.rows.length,
         caller: resource.caller ?? null,
+        callerScopes: resource.callerScopes ?? undefined,
+        requiredScopes: resource.requiredScopes ?? [],
+        consumer: resource.consumer ?? null,
         expiresAt: resource.expiresAt,
       },
     });
@@ -135,6 +138,9 @@ function toInfo(resource: S2spResource): CachedResourceInfo {
     bodyDomains: toStringArray(resource.bodyDomains, 'bodyDomains', resource.id),
     rowCount: resource.rowCount,
     caller: resource.caller,
+    callerScopes: resource.callerScopes === null ? null : toStringArray(resource.callerScopes, 'callerScopes', resource.id),
+    requiredScopes: toStringArray(resource.requiredScopes, 'requiredScopes', resource.id),
+    consumer: resource.consumer,
     createdAt: resource.createdAt,
     expiresAt: resource.expiresAt,
   };

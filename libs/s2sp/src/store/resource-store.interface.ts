@@ -13,6 +13,12 @@ export interface NewCachedResource {
   /** Body rows: `_row_id` plus body columns, in `_row_id` order. */
   rows: Row[];
   caller?: string | null;
+  /** The issuing caller's scopes. */
+  callerScopes?: string[] | null;
+  /** Scopes the resource tool required; a fetch must hold them too. */
+  requiredScopes?: string[];
+  /** Consumer service the resource is bound to (only its fetch may consume it). */
+  consumer?: string | null;
   expiresAt: Date;
 }
 
@@ -25,6 +31,9 @@ export interface CachedResourceInfo {
   bodyDomains: string[];
   rowCount: number;
   caller: string | null;
+  callerScopes: string[] | null;
+  requiredScopes: string[];
+  consumer: string | null;
   createdAt: Date;
   expiresAt: Date;
 }

@@ -1,0 +1,42 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { bearerHeader, callerFrom, TokenMinter } from '@s2sp/auth';
+import { S2SP_OPTIONS } from '../config/s2sp.constants';
+import type { ResolvedS2spOptions } from '../config/s2sp-options';
+import { S2spToolError } from '../protocol/s2sp-error';
+
+export interface DataPlaneCredentialRequest {
+  /** Origin of the resource server. */
+  origin: string;
+  /** The consumer tool's raw MCP request (carries the verified caller). */
+  rawRequest: unknown;
+  /** The consumer tool's own scopes: the fetch token drops them. */
+  toolScopes: readonly string[];
+  remainingMs?: number;
+}
+
+/**
+ * The `Authorization` header of a consumer's data-plane fetch: the caller's
+ * token narrowed for the resource server's audience to everything the caller
+ * holds except the authority to call this consumer tool (s2sp:data:read and
+ * the resource tool's scopes among it). No caller (auth not in use): no header.
+ */
+@Injectable()
+export class DataPlaneCredentials {
+  constructor(
+    @Inject(S2SP_OPTIONS) private readonly options: ResolvedS2spOptions,
+    @Optional() private readonly minter?: TokenMinter,
+  ) {}
+
+  async authorizationFor(request: DataPlaneCredentialRequest): Promise<string | undefined> {
+    const caller = request.rawRequest === undefined ? undefined : callerFrom(request.rawRequest);
+    if (!caller) return undefined;
+    const audience = this.options.resourceAudiences[request.origin];
+    if (!audience) {
+      throw new S2spToolError(`No audience is configured for the resource server at ${request.origin} (S2spModule resourceAudiences).`);
+    }
+    if (!this.minter) throw new S2spToolError('This consumer cannot delegate the caller to the data plane: AuthModule is not imported.');
+    const scopes = caller.scopes.filter((scope) => !request.toolScopes.includes(scope));
+    const token = await this.minter.narrowToken(caller, scopes, audience, request.remainingMs);
+    return bearerHeader(token);
+  }
+}
