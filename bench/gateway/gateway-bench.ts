@@ -47,7 +47,7 @@ async function main(): Promise<void> {
   const testkit = await startTestMcpServer();
   const agents = await startAgents(
     {
-      ...DEFAULT_AGENTS_CONFIG, port: 0, dataDir: ':memory:',
+      ...DEFAULT_AGENTS_CONFIG, port: 0, dataDir: ':memory:', auth: { audience: 'agents' },
       mcpServers: [{ id: 'weather', url: `${weather.url}/mcp` }, { id: 'testkit', url: testkit.mcpUrl }],
     },
     { logger: false },

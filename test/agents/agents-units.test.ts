@@ -125,6 +125,7 @@ describe('agents building blocks', () => {
       inputSchema: { type: 'object' },
       kind: 'STANDARD',
       mutationClass: 'UNSPECIFIED',
+      scopes: [],
       version: '1',
     });
     const start = registry.version;

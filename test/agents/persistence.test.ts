@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { openS2spDatabase, type RunningMcpServer } from '@s2sp/core';
 import { fromStruct } from '@s2sp/contracts';
 import { agentsTestConfig, startTestAgents, type RunningAgents } from '../support/agents-stack';
+import { TEST_SUBJECT } from '../support/tokens';
 import { connectAgents, readStream, type AgentsClients, type Message } from '../support/agents-grpc-client';
 import { alertChartPlan, consumerStep, getTask, resourceStep, submitTask, waitForSteps, waitForTaskEnd } from '../support/agent-tasks';
 import { startStats, startWeather, tempDir } from '../support/stack';
@@ -68,7 +69,7 @@ describe('agents persistence across restarts (PGlite data directory)', () => {
     const database = await openS2spDatabase({ dataDir: dataDir.path });
     try {
       await database.client.agentTask.create({
-        data: { id: crashedId, status: 'RUNNING', agentType: 's2sp-pipeline', objective: {}, constraints: {}, plan: [], usage: {} },
+        data: { id: crashedId, status: 'RUNNING', agentType: 's2sp-pipeline', objective: {}, constraints: {}, plan: [], usage: {}, caller: TEST_SUBJECT },
       });
     } finally {
       await database.close();

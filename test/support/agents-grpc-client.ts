@@ -4,6 +4,7 @@ import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { protoPath as healthProtoPath } from 'grpc-health-check';
 import { PROTO_FILES, PROTO_LOADER_OPTIONS } from '@s2sp/contracts';
+import { bearerFor, type TestTokenRequest } from './tokens';
 
 export type Message = Record<string, any>;
 type Unary = (request: Message, metadata: grpc.Metadata, options: grpc.CallOptions, callback: (error: grpc.ServiceError | null, value: Message) => void) => grpc.ClientUnaryCall;
@@ -19,11 +20,17 @@ export interface AgentsClients {
   close(): void;
 }
 
-/** Clients of s2sp.v1.ToolService, s2sp.v1.AgentService and grpc.health.v1.Health at `address` (host:port). */
-export function connectAgents(address: string): AgentsClients {
+/**
+ * Clients of s2sp.v1.ToolService, s2sp.v1.AgentService and grpc.health.v1.Health
+ * at `address` (host:port). Every call carries the test caller's token for the
+ * agents (`auth` overrides it; `null` sends none) unless its metadata already
+ * has an `authorization`.
+ */
+export function connectAgents(address: string, auth: Partial<TestTokenRequest> | null = {}): AgentsClients {
   const credentials = grpc.credentials.createInsecure();
-  const tools = new s2sp.s2sp.v1.ToolService(address, credentials) as ServiceClient;
-  const agents = new s2sp.s2sp.v1.AgentService(address, credentials) as ServiceClient;
+  const options = auth === null ? {} : { interceptors: [bearerInterceptor(bearerFor({ audience: 'agents', ...auth }))] };
+  const tools = new s2sp.s2sp.v1.ToolService(address, credentials, options) as ServiceClient;
+  const agents = new s2sp.s2sp.v1.AgentService(address, credentials, options) as ServiceClient;
   const healthClient = new health.grpc.health.v1.Health(address, credentials) as ServiceClient;
   return {
     tools,
@@ -35,6 +42,22 @@ export function connectAgents(address: string): AgentsClients {
       healthClient.close();
     },
   };
+}
+
+/** Adds `authorization` to calls that have none; waits for the token before the call starts. */
+function bearerInterceptor(authorization: Promise<string>): grpc.Interceptor {
+  return (options, nextCall) =>
+    new grpc.InterceptingCall(nextCall(options), {
+      start(metadata, listener, next) {
+        authorization.then(
+          (value) => {
+            if (metadata.get('authorization').length === 0) metadata.set('authorization', value);
+            next(metadata, listener);
+          },
+          () => next(metadata, listener),
+        );
+      },
+    });
 }
 
 export interface CallOptions {

@@ -1,9 +1,12 @@
 // Helpers to run the agents in-process for tests: configuration with small,
 // test-friendly timings, and polling for eventually-true conditions.
 import { DEFAULT_AGENTS_CONFIG, type AgentsConfig, type McpServerEndpoint } from '../../apps/agents/src/agents.config';
+import type { ApprovalProvider } from '@s2sp/auth';
 import { startAgents, type RunningAgents, type StartAgentsOptions } from '../../apps/agents/src/start-agents';
 
 export type { RunningAgents };
+
+const APPROVE_ALL: ApprovalProvider = { decide: async () => ({ approved: true, approver: 'test-approver' }) };
 
 /** Agents on 127.0.0.1, any free port, in-memory database unless overridden. */
 export function agentsTestConfig(mcpServers: McpServerEndpoint[], overrides: Partial<AgentsConfig> = {}): AgentsConfig {
@@ -13,6 +16,9 @@ export function agentsTestConfig(mcpServers: McpServerEndpoint[], overrides: Par
     port: 0,
     mcpServers,
     dataDir: ':memory:',
+    // The testkit's tools include destructive ones (always_fails) that tests of other behaviour call;
+    // the default deny-all approval is tested on its own (test/auth/platform-auth.test.ts).
+    auth: { audience: 'agents', approvalProvider: { useValue: APPROVE_ALL } },
     ...overrides,
     breaker: { ...DEFAULT_AGENTS_CONFIG.breaker, ...overrides.breaker },
     mcp: { ...DEFAULT_AGENTS_CONFIG.mcp, connectTimeoutMs: 3_000, ...overrides.mcp },

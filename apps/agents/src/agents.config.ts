@@ -1,5 +1,6 @@
+import { authOptionsFromEnv, type AuthModuleOptions } from '@s2sp/auth';
 import { envInt, envOptional, envString } from '@s2sp/core';
-import { parseMcpServerList, validateMcpServers, type McpServerEndpoint } from './config/mcp-server-list';
+import { parseMcpServerList, validateMcpServers, withMcpAudiences, type McpServerEndpoint } from './config/mcp-server-list';
 
 export type { McpServerEndpoint } from './config/mcp-server-list';
 
@@ -48,11 +49,13 @@ export interface AgentsConfig {
   deadlines: AgentsDeadlineConfig;
   /** Tasks running at once; more are refused with RESOURCE_EXHAUSTED. */
   maxRunningTasks: number;
+  /** Caller authentication on gRPC (audience "agents" by default) and the key narrowed MCP tokens are minted with. */
+  auth: AuthModuleOptions;
 }
 
 export const DEFAULT_MCP_SERVERS = 'weather=http://127.0.0.1:3101/mcp,stats=http://127.0.0.1:3102/mcp';
 
-export const DEFAULT_AGENTS_CONFIG: Omit<AgentsConfig, 'mcpServers'> = {
+export const DEFAULT_AGENTS_CONFIG: Omit<AgentsConfig, 'mcpServers' | 'auth'> = {
   host: '127.0.0.1',
   port: 50051,
   dataDir: '.data/agents',
@@ -69,14 +72,15 @@ export const DEFAULT_AGENTS_CONFIG: Omit<AgentsConfig, 'mcpServers'> = {
  * AGENTS_BREAKER_ERROR_RATE (0..1), AGENTS_BREAKER_OPEN_MS, AGENTS_MCP_CALL_TIMEOUT_MS,
  * AGENTS_MCP_CONNECT_TIMEOUT_MS, AGENTS_MCP_RECONNECT_MS (0 = lazy only),
  * AGENTS_MCP_RECONNECT_MAX_MS, AGENTS_MIN_DEADLINE_MS, AGENTS_DEADLINE_RESERVE_MS,
- * AGENTS_MAX_RUNNING_TASKS.
+ * AGENTS_MAX_RUNNING_TASKS, AGENTS_MCP_AUDIENCES (`id=audience,…`; default `<id>-server`),
+ * and the S2SP_AUTH_* variables of @s2sp/auth.
  */
 export function agentsConfigFromEnv(): AgentsConfig {
   const defaults = DEFAULT_AGENTS_CONFIG;
   const config: AgentsConfig = {
     host: envString('AGENTS_HOST', defaults.host),
     port: envInt('AGENTS_PORT', defaults.port, { max: 65535 }),
-    mcpServers: parseMcpServerList(envString('AGENTS_MCP_SERVERS', DEFAULT_MCP_SERVERS)),
+    mcpServers: withMcpAudiences(parseMcpServerList(envString('AGENTS_MCP_SERVERS', DEFAULT_MCP_SERVERS)), envString('AGENTS_MCP_AUDIENCES', '')),
     databaseUrl: envOptional('DATABASE_URL'),
     dataDir: envString('AGENTS_DATA_DIR', defaults.dataDir),
     breaker: {
@@ -96,6 +100,7 @@ export function agentsConfigFromEnv(): AgentsConfig {
       responseReserveMs: envInt('AGENTS_DEADLINE_RESERVE_MS', defaults.deadlines.responseReserveMs),
     },
     maxRunningTasks: envInt('AGENTS_MAX_RUNNING_TASKS', defaults.maxRunningTasks, { min: 1 }),
+    auth: authOptionsFromEnv('agents'),
   };
   validateAgentsConfig(config);
   return config;

@@ -1,8 +1,13 @@
 import { Module, type DynamicModule, type Provider, type Type } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { GrpcAuthGuard } from '@s2sp/auth';
+import { s2spAuthModule } from '@s2sp/core';
 import { validateAgentsConfig, type AgentsConfig } from './agents.config';
-import { AGENTS_CONFIG } from './agents.tokens';
-import { AgentsDatabaseLifecycle, agentsDatabaseProvider } from './database/agents-database';
+import { AGENTS_CONFIG, AGENTS_DATABASE } from './agents.tokens';
+import { AgentsDatabaseModule } from './database/agents-database';
 import { GrpcHealthService } from './health/grpc-health.service';
+import { DiscoveryCredentials } from './mcp/discovery-credentials.service';
+import { McpCallAuthorizer } from './mcp/mcp-call-authorizer.service';
 import { McpConnectorService } from './mcp/mcp-connector.service';
 import { AgentController } from './tasks/agent.controller';
 import { DeclarativePlanner } from './tasks/declarative-planner';
@@ -29,12 +34,14 @@ export class AgentsModule {
     validateAgentsConfig(config);
     return {
       module: AgentsModule,
+      imports: [AgentsDatabaseModule.forRoot(config), s2spAuthModule(config.auth, AGENTS_DATABASE)],
       controllers: [ToolController, AgentController],
       providers: [
         { provide: AGENTS_CONFIG, useValue: config },
-        agentsDatabaseProvider,
-        AgentsDatabaseLifecycle,
+        { provide: APP_GUARD, useClass: GrpcAuthGuard },
+        DiscoveryCredentials,
         McpConnectorService,
+        McpCallAuthorizer,
         ToolInvoker,
         TaskRepository,
         StepExecutor,

@@ -5,3 +5,4 @@ export * from './struct-codec';
 export * from './timestamp';
 export * from './predicate';
 export * from './grpc-error-metadata';
+export * from './platform-scopes';

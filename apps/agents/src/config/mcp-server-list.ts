@@ -4,6 +4,30 @@ export interface McpServerEndpoint {
   id: string;
   /** Streamable HTTP endpoint, e.g. http://127.0.0.1:3101/mcp. May carry credentials; never shown as is. */
   url: string;
+  /** The audience (service name) its tokens are minted for; default `<id>-server`, e.g. "weather-server". */
+  audience?: string;
+}
+
+/** The audience the agents mint a server's tokens for. */
+export function mcpAudienceOf(endpoint: McpServerEndpoint): string {
+  return endpoint.audience ?? `${endpoint.id}-server`;
+}
+
+/**
+ * Applies `id=audience,…` (AGENTS_MCP_AUDIENCES) to the server list; throws
+ * naming an entry that is malformed or names no configured server.
+ */
+export function withMcpAudiences(servers: McpServerEndpoint[], text: string, source = 'AGENTS_MCP_AUDIENCES'): McpServerEndpoint[] {
+  const audiences = new Map<string, string>();
+  for (const entry of text.split(',').map((item) => item.trim()).filter((item) => item !== '')) {
+    const separator = entry.indexOf('=');
+    const id = entry.slice(0, separator).trim();
+    const audience = entry.slice(separator + 1).trim();
+    if (separator <= 0 || audience === '') throw new Error(`${source} entry "${entry}" must be "id=audience" (e.g. weather=weather-server)`);
+    if (!servers.some((server) => server.id === id)) throw new Error(`${source} names "${id}", which is not in AGENTS_MCP_SERVERS`);
+    audiences.set(id, audience);
+  }
+  return servers.map((server) => (audiences.has(server.id) ? { ...server, audience: audiences.get(server.id) } : server));
 }
 
 export const MCP_SERVER_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/;

@@ -1,15 +1,28 @@
-import { Inject, Injectable, OnApplicationShutdown, type Provider } from '@nestjs/common';
+import { Inject, Injectable, Module, OnApplicationShutdown, type DynamicModule, type Provider } from '@nestjs/common';
 import { openS2spDatabase, type S2spDatabase } from '@s2sp/core';
 import type { AgentsConfig } from '../agents.config';
-import { AGENTS_CONFIG, AGENTS_DATABASE } from '../agents.tokens';
+import { AGENTS_DATABASE } from '../agents.tokens';
 
-/** Opens the tasks database (PGlite in dataDir, or PostgreSQL by databaseUrl) and applies migrations. */
-export const agentsDatabaseProvider: Provider = {
-  provide: AGENTS_DATABASE,
-  inject: [AGENTS_CONFIG],
-  useFactory: (config: AgentsConfig): Promise<S2spDatabase> =>
-    openS2spDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }),
-};
+/** Opens the agents' database (PGlite in dataDir, or PostgreSQL by databaseUrl) and applies migrations. */
+function agentsDatabaseProvider(config: AgentsConfig): Provider {
+  return {
+    provide: AGENTS_DATABASE,
+    useFactory: (): Promise<S2spDatabase> => openS2spDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }),
+  };
+}
+
+/** The agents' database, global so the audit sink of AuthModule can write to it too. */
+@Module({})
+export class AgentsDatabaseModule {
+  static forRoot(config: AgentsConfig): DynamicModule {
+    return {
+      module: AgentsDatabaseModule,
+      global: true,
+      providers: [agentsDatabaseProvider(config), AgentsDatabaseLifecycle],
+      exports: [AGENTS_DATABASE],
+    };
+  }
+}
 
 /** Closes the database last, after the task runtime has written its final states. */
 @Injectable()

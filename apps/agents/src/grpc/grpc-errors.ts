@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { Metadata, status } from '@grpc/grpc-js';
 import { RpcException } from '@nestjs/microservices';
+import { AuthError, toRpcException } from '@s2sp/auth';
 import { GRPC_ERROR_METADATA } from '@s2sp/contracts';
 import {
   AlreadyExistsError,
@@ -58,6 +59,7 @@ export function grpcError(code: status, message: string, details: GrpcErrorDetai
 /** Maps the agents' error classes to gRPC statuses; anything unexpected is logged and becomes INTERNAL. */
 export function toGrpcError(error: unknown, traceId?: string): RpcException {
   if (error instanceof RpcException) return error;
+  if (error instanceof AuthError) return toRpcException(error) as RpcException;
   const trace = { traceId };
   if (error instanceof InvalidRequestError) return grpcError(status.INVALID_ARGUMENT, error.message, { ...trace, recoveryHint: INVALID_INPUT_HINT });
   if (error instanceof DeadlineExceededError) {

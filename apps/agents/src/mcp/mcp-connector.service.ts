@@ -1,6 +1,8 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Optional, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { AgentsConfig } from '../agents.config';
 import { AGENTS_CONFIG } from '../agents.tokens';
+import { mcpAudienceOf } from '../config/mcp-server-list';
+import { DiscoveryCredentials } from './discovery-credentials.service';
 import { AGENTS_CLIENT_INFO } from './mcp-client-info';
 import { McpServerConnection, type McpCallBudget } from './mcp-server-connection';
 import type { RegisteredTool } from './registered-tool';
@@ -18,8 +20,12 @@ export class McpConnectorService implements OnApplicationBootstrap, OnApplicatio
   private readonly connections = new Map<string, McpServerConnection>();
   private readonly logger = new Logger('McpConnector');
 
-  constructor(@Inject(AGENTS_CONFIG) config: AgentsConfig) {
+  private readonly audiences = new Map<string, string>();
+
+  constructor(@Inject(AGENTS_CONFIG) config: AgentsConfig, @Optional() discovery?: DiscoveryCredentials) {
     for (const endpoint of config.mcpServers) {
+      const audience = mcpAudienceOf(endpoint);
+      this.audiences.set(endpoint.id, audience);
       this.connections.set(
         endpoint.id,
         new McpServerConnection({
@@ -30,6 +36,7 @@ export class McpConnectorService implements OnApplicationBootstrap, OnApplicatio
           reconnectInitialDelayMs: config.mcp.reconnectInitialDelayMs,
           reconnectMaxDelayMs: config.mcp.reconnectMaxDelayMs,
           clientInfo: { ...AGENTS_CLIENT_INFO },
+          connectionAuthorization: discovery ? () => discovery.authorizationFor(audience) : undefined,
           onTools: (serverId, tools) => {
             if (this.registry.replace(serverId, tools)) {
               this.logger.log(`Tools of MCP server "${serverId}" changed: ${tools.length} tools (registry version ${this.registry.version})`);
@@ -51,6 +58,13 @@ export class McpConnectorService implements OnApplicationBootstrap, OnApplicatio
 
   servers(): McpServerConnection[] {
     return [...this.connections.values()];
+  }
+
+  /** The audience tokens for this server are minted for; UnknownMcpServerError for an unknown server. */
+  audienceOf(serverId: string): string {
+    const audience = this.audiences.get(serverId);
+    if (audience === undefined) throw new UnknownMcpServerError(serverId, [...this.connections.keys()]);
+    return audience;
   }
 
   /** The connection of a configured server; UnknownMcpServerError otherwise. */

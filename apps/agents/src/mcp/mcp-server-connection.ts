@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontex
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { ToolListChangedNotificationSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { CircuitBreaker, CircuitOpenError, type CircuitBreakerOptions, type CircuitSnapshot } from '@s2sp/platform';
+import { S2SP_META } from '@s2sp/core';
 import { abortable } from '../common/abort';
 import { describeError, redactUrl } from '../common/redact';
 import type { McpServerEndpoint } from '../config/mcp-server-list';
@@ -11,6 +12,7 @@ import { listAllTools } from './list-all-tools';
 import { isBreakerFailure, translateMcpFailure } from './mcp-failure';
 import type { RegisteredTool } from './registered-tool';
 import { classifyMutation, classifyToolKind } from './tool-classification';
+import { credentialedFetch, withoutCallerAuthorization } from './mcp-call-credentials';
 import { McpServerUnavailableError } from './tool-call-errors';
 
 export interface McpServerConnectionOptions {
@@ -22,6 +24,11 @@ export interface McpServerConnectionOptions {
   reconnectInitialDelayMs: number;
   reconnectMaxDelayMs: number;
   clientInfo: { name: string; version: string };
+  /**
+   * The Authorization header for requests made outside a caller's tool call
+   * (connect, discovery, the notification stream); undefined sends none.
+   */
+  connectionAuthorization?: () => Promise<string | undefined>;
   /** Called with the server's full tool list after every successful discovery. */
   onTools(serverId: string, tools: RegisteredTool[]): void;
   logger: LoggerService;
@@ -164,7 +171,7 @@ export class McpServerConnection {
 
   private connectedClient(timeoutMs: number): Promise<Client> {
     if (this.client) return Promise.resolve(this.client);
-    this.connecting ??= this.connect(Math.min(timeoutMs, this.options.connectTimeoutMs)).finally(() => {
+    this.connecting ??= withoutCallerAuthorization(() => this.connect(Math.min(timeoutMs, this.options.connectTimeoutMs))).finally(() => {
       this.connecting = undefined;
     });
     return this.connecting;
@@ -172,7 +179,8 @@ export class McpServerConnection {
 
   private async connect(timeoutMs: number): Promise<Client> {
     const client = new Client(this.options.clientInfo, { capabilities: {} });
-    const transport = new StreamableHTTPClientTransport(new URL(this.options.endpoint.url));
+    const fallback = this.options.connectionAuthorization ?? (async () => undefined);
+    const transport = new StreamableHTTPClientTransport(new URL(this.options.endpoint.url), { fetch: credentialedFetch(fallback) });
     client.onerror = (error) => {
       // Transport-level trouble (e.g. the notification stream dropped); requests report their own failures.
       if (this.client === client) this.lastErrorText = describeError(error);
@@ -237,6 +245,7 @@ export class McpServerConnection {
         outputSchema: tool.outputSchema ? toJsonObject(tool.outputSchema) : undefined,
         kind: classifyToolKind(tool.inputSchema),
         mutationClass: classifyMutation(tool.annotations),
+        scopes: declaredScopes(tool._meta),
         version,
       });
     }
@@ -288,4 +297,14 @@ function httpStatusOf(error: unknown): number | undefined {
 
 function toJsonObject(value: unknown): Record<string, unknown> {
   return JSON.parse(JSON.stringify(value ?? {})) as Record<string, unknown>;
+}
+
+const MAX_DECLARED_SCOPES = 32;
+const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]{1,128}$/;
+
+/** `_meta["s2sp/scopes"]` of a tool: valid scope tokens only, bounded; anything else declares nothing. */
+function declaredScopes(meta: unknown): string[] {
+  const value = (meta as Record<string, unknown> | undefined)?.[S2SP_META.SCOPES];
+  if (!Array.isArray(value)) return [];
+  return [...new Set(value.filter((scope): scope is string => typeof scope === 'string' && SCOPE_TOKEN.test(scope)))].slice(0, MAX_DECLARED_SCOPES);
 }

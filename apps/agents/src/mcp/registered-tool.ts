@@ -10,6 +10,8 @@ export interface RegisteredTool {
   outputSchema?: Record<string, unknown>;
   kind: ToolKindName;
   mutationClass: MutationClassName;
+  /** Scopes a caller must hold, from the tool's `_meta["s2sp/scopes"]` (empty when it declares none). */
+  scopes: string[];
   /** The MCP server's version (serverInfo.version); MCP tools have no version of their own. */
   version: string;
 }

@@ -9,6 +9,7 @@ export class ToolRegistry {
   private readonly byServer = new Map<string, { tools: RegisteredTool[]; fingerprint: string }>();
   private ordered: RegisteredTool[] = [];
   private currentVersion = 1;
+  private dataScopes: string[] = [];
 
   get version(): number {
     return this.currentVersion;
@@ -23,6 +24,7 @@ export class ToolRegistry {
     this.ordered = [...this.byServer.keys()]
       .sort(compare)
       .flatMap((id) => this.byServer.get(id)?.tools ?? []);
+    this.dataScopes = [...new Set(this.ordered.filter((tool) => tool.kind === 'S2SP_RESOURCE').flatMap((tool) => tool.scopes))];
     this.currentVersion += 1;
     return true;
   }
@@ -33,6 +35,11 @@ export class ToolRegistry {
 
   forServer(serverId: string): readonly RegisteredTool[] {
     return this.byServer.get(serverId)?.tools ?? [];
+  }
+
+  /** Every scope some S2SP resource tool requires: what a consumer's data-plane fetch may need. */
+  resourceScopes(): readonly string[] {
+    return this.dataScopes;
   }
 
   /** Every tool with this name, optionally on one server. */

@@ -1,7 +1,9 @@
 import { Controller, Inject } from '@nestjs/common';
 import type { Metadata } from '@grpc/grpc-js';
 import { GrpcMethod } from '@nestjs/microservices';
-import { catchError, map, throwError, type Observable } from 'rxjs';
+import { RequireScopes } from '@s2sp/auth';
+import { PLATFORM_SCOPES } from '@s2sp/contracts';
+import { catchError, from, map, switchMap, throwError, type Observable } from 'rxjs';
 import type { AgentsConfig } from '../agents.config';
 import { AGENTS_CONFIG } from '../agents.tokens';
 import { assertTimeRemains, earliestDeadline } from '../common/deadline-budget';
@@ -9,10 +11,12 @@ import { InvalidRequestError, NotFoundError } from '../common/request-errors';
 import { traceMessage } from '../common/trace';
 import { isUuid } from '../common/uuid';
 import { grpcDeadlineOf, type GrpcServerCall } from '../grpc/grpc-call';
+import { verifiedCaller } from '../grpc/verified-caller';
 import { toGrpcError } from '../grpc/grpc-errors';
 import type { CancelTaskRequestMessage, GetTaskRequestMessage, SubmitTaskRequestMessage } from '../grpc/proto-messages';
 import { McpConnectorService } from '../mcp/mcp-connector.service';
 import type { CancelMode } from './task-execution';
+import type { TaskView } from './task-records';
 import { snapshotMessage, stepMessage, taskStatusEnum } from './task-messages';
 import { TaskRuntime } from './task-runtime.service';
 import { validateAgentTask } from './task-validation';
@@ -36,10 +40,13 @@ export class AgentController {
    * leaves no time is refused with DEADLINE_EXCEEDED (hop "agents").
    */
   @GrpcMethod('AgentService', 'SubmitTask')
+  @RequireScopes(PLATFORM_SCOPES.TASKS_SUBMIT)
   async submitTask(request: SubmitTaskRequestMessage, metadata: Metadata, call: GrpcServerCall): Promise<Record<string, unknown>> {
     let traceId: string | undefined;
     try {
       const task = validateAgentTask(request.task, this.connector.servers().map((server) => server.id), metadata);
+      task.identity = verifiedCaller(metadata);
+      task.caller = task.identity.subject;
       traceId = task.trace?.trace_id;
       task.deadlineMs = earliestDeadline(grpcDeadlineOf(call), task.deadlineMs);
       assertTimeRemains(task.deadlineMs, this.config.deadlines);
@@ -51,11 +58,11 @@ export class AgentController {
   }
 
   @GrpcMethod('AgentService', 'GetTask')
-  async getTask(request: GetTaskRequestMessage): Promise<Record<string, unknown>> {
+  @RequireScopes(PLATFORM_SCOPES.TASKS_READ)
+  async getTask(request: GetTaskRequestMessage, metadata: Metadata): Promise<Record<string, unknown>> {
     try {
       const taskId = taskIdOf(request.task_id);
-      const view = await this.runtime.get(taskId);
-      if (!view) throw new NotFoundError(`task_id: no task ${taskId}`);
+      const view = await this.ownedTask(taskId, metadata);
       return { task: snapshotMessage(view) };
     } catch (error) {
       throw toGrpcError(error);
@@ -64,9 +71,11 @@ export class AgentController {
 
   /** SOFT (default when unset): finish the current step, then stop. HARD: abort the in-flight MCP call now. */
   @GrpcMethod('AgentService', 'CancelTask')
-  async cancelTask(request: CancelTaskRequestMessage): Promise<Record<string, unknown>> {
+  @RequireScopes(PLATFORM_SCOPES.TASKS_CANCEL)
+  async cancelTask(request: CancelTaskRequestMessage, metadata: Metadata): Promise<Record<string, unknown>> {
     try {
       const taskId = taskIdOf(request.task_id);
+      await this.ownedTask(taskId, metadata);
       const mode = cancelModeOf(request.mode);
       const reason = request.reason ?? '';
       if (reason.length > MAX_REASON_LENGTH) throw new InvalidRequestError('reason', `must be at most ${MAX_REASON_LENGTH} characters`);
@@ -79,17 +88,26 @@ export class AgentController {
 
   /** The steps already taken, then live ones; completes when the task ends. */
   @GrpcMethod('AgentService', 'StreamTask')
-  streamTask(request: GetTaskRequestMessage): Observable<Record<string, unknown>> {
+  @RequireScopes(PLATFORM_SCOPES.TASKS_READ)
+  streamTask(request: GetTaskRequestMessage, metadata: Metadata): Observable<Record<string, unknown>> {
     let taskId: string;
     try {
       taskId = taskIdOf(request.task_id);
     } catch (error) {
       return throwError(() => toGrpcError(error));
     }
-    return this.runtime.steps(taskId).pipe(
+    return from(this.ownedTask(taskId, metadata)).pipe(
+      switchMap(() => this.runtime.steps(taskId)),
       map((step) => stepMessage(step)),
       catchError((error: unknown) => throwError(() => toGrpcError(error))),
     );
+  }
+
+  /** The task, if the verified caller submitted it; anyone else's is NOT_FOUND (its existence is not revealed). */
+  private async ownedTask(taskId: string, metadata: Metadata): Promise<TaskView> {
+    const view = await this.runtime.get(taskId);
+    if (!view || view.caller !== verifiedCaller(metadata).subject) throw new NotFoundError(`task_id: no task ${taskId}`);
+    return view;
   }
 }
 

@@ -77,8 +77,10 @@ export class StepExecutor {
 
   private async resourceCall(step: ResourceCallPlanStep, env: StepEnvironment, draft: StepDraft): Promise<StepSuccess> {
     const tool = await this.resolve(step.tool, step.server, 'S2SP_RESOURCE', env);
+    const consumer = step.mode === 'async' ? await this.consumerAudience(step, env) : undefined;
     const outcome = await this.invoke(tool, { ...step.arguments, abstract_domains: step.abstractDomains.join(','), mode: step.mode }, env, draft, {
       [S2SP_META.COUNT_TOKENS]: true,
+      ...(consumer ? { [S2SP_META.CONSUMER]: consumer } : {}),
     });
     if (outcome.result.isError) throw this.toolError(outcome, draft);
     const answer = readS2spResourceAnswer(outcome.result);
@@ -186,6 +188,20 @@ export class StepExecutor {
     return { record: draft.succeed(), output };
   }
 
+  /**
+   * The service of the plan's consumer of this resource call: the resource
+   * server binds the resource_url to it, so no other consumer can spend it.
+   */
+  private async consumerAudience(step: ResourceCallPlanStep, env: StepEnvironment): Promise<string | undefined> {
+    const plan = new Map(env.task.plan.map((planned) => [planned.stepId, planned] as const));
+    const consumer = env.task.plan.find(
+      (planned): planned is ConsumerCallPlanStep => planned.kind === 'consumer_call' && originResourceStep(planned.inputStepId, plan) === step,
+    );
+    if (!consumer) return undefined;
+    const tool = await this.invoker.resolve(consumer.tool, consumer.server, env.task.deadlineMs, env.signal);
+    return this.invoker.audienceOf(tool.serverId);
+  }
+
   private async resolve(name: string, server: string | undefined, kind: ToolKindName, env: StepEnvironment): Promise<RegisteredTool> {
     const tool = await this.invoker.resolve(name, server, env.task.deadlineMs, env.signal);
     const permitted = env.task.constraints.permittedTools;
@@ -211,7 +227,16 @@ export class StepExecutor {
     meta?: Record<string, unknown>,
   ): Promise<ToolInvocationOutcome> {
     draft.startCall(tool);
-    return this.invoker.invoke({ tool, arguments: args, deadlineMs: env.task.deadlineMs, signal: env.signal, meta });
+    if (!env.task.identity) throw new Error(`task ${env.task.taskId} has no verified caller to act for`);
+    return this.invoker.invoke({
+      tool,
+      caller: env.task.identity,
+      traceId: env.task.trace?.trace_id,
+      arguments: args,
+      deadlineMs: env.task.deadlineMs,
+      signal: env.signal,
+      meta,
+    });
   }
 
   private inputRows(stepId: string, env: StepEnvironment): Row[] {

@@ -1,3 +1,4 @@
+import type { CallerIdentity } from '@s2sp/auth';
 import type { JsonObject, Predicate } from '@s2sp/contracts';
 import type { TraceRecord } from '../common/trace';
 
@@ -64,8 +65,10 @@ export interface TaskDefinition {
   plan: PlanStep[];
   /** Absolute deadline (epoch ms) bounding every step. */
   deadlineMs?: number;
-  /** auth.subject (or client_id) of the caller; never the credential. */
+  /** Subject of the verified caller (the task's owner); never the credential. */
   caller?: string;
+  /** The verified caller, while this process runs the task: every step's MCP token is narrowed from it. Never stored. */
+  identity?: CallerIdentity;
   trace?: TraceRecord;
   schemaVersion: number;
 }

@@ -74,6 +74,7 @@ export class TaskExecution {
   view(): TaskView {
     const view: TaskView = {
       taskId: this.task.taskId,
+      ...(this.task.caller !== undefined ? { caller: this.task.caller } : {}),
       status: this.status,
       steps: [...this.steps],
       usage: { ...this.usage },

@@ -45,6 +45,8 @@ export interface StepRecord {
 /** Everything GetTask answers with (TaskSnapshot in JSON form). */
 export interface TaskView {
   taskId: string;
+  /** Subject of the caller that submitted it. */
+  caller?: string;
   status: TaskStatusName;
   steps: StepRecord[];
   usage: UsageRecord;

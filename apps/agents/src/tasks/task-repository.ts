@@ -93,6 +93,7 @@ export class TaskRepository {
     if (!row) return undefined;
     const view: TaskView = {
       taskId: row.id,
+      ...(row.caller !== null ? { caller: row.caller } : {}),
       status: row.status as TaskStatusName,
       steps: row.steps.map((step) => step.result as unknown as StepRecord),
       usage: usageFromJson(row.usage),

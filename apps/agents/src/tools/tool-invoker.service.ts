@@ -6,6 +6,9 @@ import { AGENTS_CONFIG } from '../agents.tokens';
 import { childAbortController } from '../common/abort';
 import { downstreamBudget } from '../common/deadline-budget';
 import { sanitizeText } from '../common/redact';
+import type { CallerIdentity } from '@s2sp/auth';
+import { McpCallAuthorizer } from '../mcp/mcp-call-authorizer.service';
+import { withMcpAuthorization } from '../mcp/mcp-call-credentials';
 import { McpConnectorService } from '../mcp/mcp-connector.service';
 import type { RegisteredTool } from '../mcp/registered-tool';
 import { DEADLINE_HOP, DeadlineExceededError } from '../mcp/tool-call-errors';
@@ -13,6 +16,9 @@ import { normalizeToolResult, textOfContent, type McpToolResult } from './mcp-to
 
 export interface ToolInvocation {
   tool: RegisteredTool;
+  /** Whose authority the call runs with: the MCP server sees this caller's token, narrowed to the tool. */
+  caller: CallerIdentity;
+  traceId?: string;
   arguments: Record<string, unknown>;
   /** Absolute deadline (epoch ms) of the whole call; undefined = the configured default timeout. */
   deadlineMs?: number;
@@ -40,6 +46,7 @@ export interface ToolInvocationOutcome {
 export class ToolInvoker {
   constructor(
     private readonly connector: McpConnectorService,
+    private readonly authorizer: McpCallAuthorizer,
     @Inject(AGENTS_CONFIG) private readonly config: AgentsConfig,
   ) {}
 
@@ -47,6 +54,11 @@ export class ToolInvoker {
   resolve(toolName: string, serverId: string | undefined, deadlineMs: number | undefined, signal?: AbortSignal): Promise<RegisteredTool> {
     const budget = downstreamBudget(deadlineMs, this.config.deadlines, this.config.mcp.connectTimeoutMs);
     return this.connector.resolveTool(toolName, serverId, { timeoutMs: budget.timeoutMs, signal });
+  }
+
+  /** The audience (service name) of a configured MCP server. */
+  audienceOf(serverId: string): string {
+    return this.connector.audienceOf(serverId);
   }
 
   async invoke(invocation: ToolInvocation): Promise<ToolInvocationOutcome> {
@@ -59,15 +71,18 @@ export class ToolInvoker {
       arguments: invocation.arguments,
       ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}),
     };
+    const authorization = await this.authorizer.authorizationFor(invocation.caller, tool, budget.deadlineMs, invocation.traceId);
     const abort = childAbortController(invocation.signal);
     const startedAt = Date.now();
     try {
-      const raw = await this.connector
-        .connection(tool.serverId)
-        .request((client, options) => client.callTool(params, CallToolResultSchema, options), {
-          timeoutMs: budget.timeoutMs,
-          signal: abort.controller.signal,
-        });
+      const raw = await withMcpAuthorization(authorization, () =>
+        this.connector
+          .connection(tool.serverId)
+          .request((client, options) => client.callTool(params, CallToolResultSchema, options), {
+            timeoutMs: budget.timeoutMs,
+            signal: abort.controller.signal,
+          }),
+      );
       const result = normalizeToolResult(raw);
       throwIfTaggedDeadline(tool, result);
       return { tool, result, startedAt, finishedAt: Date.now() };

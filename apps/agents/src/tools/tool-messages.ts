@@ -25,6 +25,7 @@ export function toolDescriptorMessage(tool: RegisteredTool): Record<string, unkn
     kind: `TOOL_KIND_${tool.kind}`,
     version: tool.version,
     title: tool.title ?? '',
+    required_scopes: tool.scopes,
   };
 }
 

@@ -2,7 +2,9 @@ import { Controller, Inject } from '@nestjs/common';
 import type { Metadata } from '@grpc/grpc-js';
 import { GrpcMethod } from '@nestjs/microservices';
 import { S2SP_META } from '@s2sp/core';
-import { fromStruct, timestampToMs } from '@s2sp/contracts';
+import { fromStruct, PLATFORM_SCOPES, timestampToMs } from '@s2sp/contracts';
+import { RequireScopes } from '@s2sp/auth';
+import { verifiedCaller } from '../grpc/verified-caller';
 import type { AgentsConfig } from '../agents.config';
 import { AGENTS_CONFIG } from '../agents.tokens';
 import { assertTimeRemains, earliestDeadline } from '../common/deadline-budget';
@@ -64,6 +66,7 @@ export class ToolController {
    * cancels the gRPC call cancels the MCP request.
    */
   @GrpcMethod('ToolService', 'InvokeTool')
+  @RequireScopes(PLATFORM_SCOPES.TOOLS_CALL)
   async invokeTool(request: ToolInvocationRequestMessage, metadata: Metadata, call: GrpcServerCall): Promise<Record<string, unknown>> {
     const trace = traceOf(request.trace, metadata);
     const cancellation = abortOnCancel(call);
@@ -83,6 +86,8 @@ export class ToolController {
       checkExpectations(request, tool.mutationClass, tool.version);
       const outcome = await this.invoker.invoke({
         tool,
+        caller: verifiedCaller(metadata),
+        traceId: trace?.trace_id,
         arguments: args,
         deadlineMs: deadline,
         signal: cancellation.signal,

@@ -63,6 +63,7 @@ export interface ToolDescriptorMessage {
   kind?: string;
   version?: string;
   title?: string;
+  required_scopes?: string[];
 }
 
 export interface ListToolsRequestMessage {

@@ -1,16 +1,17 @@
-import type { DynamicModule } from '@nestjs/common';
+import type { DynamicModule, InjectionToken } from '@nestjs/common';
 import { AuthModule, type AuthModuleOptions } from '@s2sp/auth';
 import { PrismaAuditSink } from '../audit/prisma-audit-sink';
 import { S2SP_DATABASE } from '../config/s2sp.constants';
 import type { S2spDatabase } from '../persistence/database';
 
 /**
- * AuthModule for an S2SP server on the Prisma store: decisions are audited in
- * `s2sp_audit_event` of the S2spModule database unless `auditSink` says otherwise.
+ * AuthModule whose decisions are audited in `s2sp_audit_event` (unless
+ * `auditSink` says otherwise), in the S2spModule database or in the
+ * S2spDatabase behind `database`, which must be provided globally.
  */
-export function s2spAuthModule(options: AuthModuleOptions): DynamicModule {
+export function s2spAuthModule(options: AuthModuleOptions, database: InjectionToken = S2SP_DATABASE): DynamicModule {
   return AuthModule.forRoot({
-    auditSink: { useFactory: (database: S2spDatabase) => new PrismaAuditSink(database.client), inject: [S2SP_DATABASE] },
+    auditSink: { useFactory: (db: S2spDatabase) => new PrismaAuditSink(db.client), inject: [database] },
     ...options,
   });
 }

@@ -1,0 +1,12 @@
+/**
+ * Scopes of the platform's own operations, the same at the gateway (JSON-RPC
+ * methods) and the agents (gRPC methods). Tools declare their own scopes
+ * (e.g. weather:read) in their MCP `_meta["s2sp/scopes"]`.
+ */
+export const PLATFORM_SCOPES = {
+  TOOLS_LIST: 'tools:list',
+  TOOLS_CALL: 'tools:call',
+  TASKS_SUBMIT: 'tasks:submit',
+  TASKS_READ: 'tasks:read',
+  TASKS_CANCEL: 'tasks:cancel',
+} as const;
