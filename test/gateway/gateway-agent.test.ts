@@ -61,7 +61,7 @@ describe('gateway agent.submitTask / getTask / cancelTask', () => {
     assert.equal(task.constraints.token_budget, 8192);
     assert.equal(task.constraints.cost_budget_microdollars, '5000000');
     assert.deepEqual(task.constraints.permitted_tools, ['get_alerts']);
-    assert.deepEqual(task.auth.subject, 'anonymous');
+    assert.deepEqual(task.auth.subject, 'test-user');
     assert.equal(task.trace.trace_id, '4bf92f3577b34da6a3ce929d0e0e4736');
     assert.equal(task.trace.span_id, '00f067aa0ba902b7');
     assert.equal(task.trace.trace_flags, 1);

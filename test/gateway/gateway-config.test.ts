@@ -1,3 +1,4 @@
+import { authOptionsFromEnv } from '@s2sp/auth';
 import { afterEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { defaultGatewayConfig, gatewayConfigFromEnv, validateGatewayConfig, type GatewayConfig } from '../../apps/gateway/src';
@@ -65,6 +66,8 @@ describe('gateway configuration', () => {
       host: '0.0.0.0',
       port: 8080,
       agentsUrl: 'agents.internal:50051',
+      agentsAudience: 'agents',
+      auth: authOptionsFromEnv('gateway', {}),
       databaseUrl: 'postgresql://postgres@127.0.0.1:5432/test',
       dataDir: '/var/lib/gateway',
       jsonRpc: { maxBatchSize: 200, batchConcurrency: 16, maxBodyBytes: 2097152, defaultDeadlineMs: 10_000, maxDeadlineMs: 60_000 },

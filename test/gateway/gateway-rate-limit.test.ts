@@ -1,6 +1,7 @@
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeAgents, sleep } from '../support/fake-agents';
+import { bearerFor } from '../support/tokens';
 import { removeTempDirs, rpcError, startTestGateway, type TestGateway } from '../support/gateway-harness';
 
 const LIMIT = 3;
@@ -13,7 +14,6 @@ describe('gateway rate limit per caller and method', () => {
 
   before(async () => {
     fake = await FakeAgents.start();
-    // '::' accepts IPv4 (as ::ffff:127.0.0.1) and IPv6 (::1): two anonymous callers told apart by address.
     gw = await startTestGateway(fake, { host: '::', rateLimit: { limit: LIMIT, windowMs: WINDOW_MS } });
   });
   after(async () => {
@@ -27,9 +27,9 @@ describe('gateway rate limit per caller and method', () => {
   });
 
   const ipv4Url = (): string => `http://127.0.0.1:${gw.gateway.port}/rpc`;
-  const ipv6Url = (): string => `http://[::1]:${gw.gateway.port}/rpc`;
-  const post = async (url: string, body: unknown) => {
-    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const post = async (url: string, body: unknown, subject = 'alice') => {
+    const authorization = await bearerFor({ audience: 'gateway', subject });
+    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization }, body: JSON.stringify(body) });
     return { status: response.status, json: (await response.json()) as any };
   };
   const listTools = (id: number) => ({ jsonrpc: '2.0', method: 'tools.list', params: {}, id });
@@ -55,10 +55,11 @@ describe('gateway rate limit per caller and method', () => {
     assert.equal(json.result.task_id, TASK_ID);
   });
 
-  test('the limit is per caller: an anonymous caller is its address', async () => {
-    for (let id = 1; id <= LIMIT + 1; id++) await post(ipv4Url(), listTools(id));
-    assert.equal((await post(ipv4Url(), listTools(1))).json.error.code, 5001);
-    const other = await post(ipv6Url(), listTools(1));
+  test('the limit is per caller: the verified subject, whatever address it calls from', async () => {
+    for (let id = 1; id <= LIMIT + 1; id++) await post(ipv4Url(), listTools(id), 'alice');
+    assert.equal((await post(ipv4Url(), listTools(1), 'alice')).json.error.code, 5001);
+    assert.equal((await post(`http://[::1]:${gw.gateway.port}/rpc`, listTools(1), 'alice')).json.error.code, 5001, 'another address, same subject');
+    const other = await post(ipv4Url(), listTools(1), 'bob');
     assert.equal(other.json.result.tools.length, 3);
   });
 

@@ -84,7 +84,7 @@ describe('gateway tools.list / tools.call', () => {
     assert.equal(call.request.server, 'stats');
     assert.deepEqual(fromStruct(call.request.input_params), args);
     assert.match(call.request.invocation_id, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    assert.equal(call.request.caller_auth.subject, 'anonymous');
+    assert.equal(call.request.caller_auth.subject, 'test-user');
     assert.ok(Number(call.request.deadline.seconds) * 1000 > Date.now());
   });
 

@@ -11,6 +11,7 @@ import { openS2spDatabase } from '../../libs/s2sp/src/persistence/database';
 import { resolvePrismaPaths } from '../../libs/s2sp/src/persistence/prisma-paths';
 import { after, before, beforeEach } from 'node:test';
 import { FakeAgents } from './fake-agents';
+import { bearerFor } from './tokens';
 
 type Overrides = {
   [K in keyof GatewayConfig]?: GatewayConfig[K] extends object ? Partial<GatewayConfig[K]> : GatewayConfig[K];
@@ -124,10 +125,11 @@ export async function startTestGateway(fake: FakeAgents, overrides: Overrides = 
   const config = testGatewayConfig(fake.address, dataDir ?? (await freshDataDir()), overrides);
   const gateway = await startGateway(config);
   const rpcUrl = `${gateway.url}/rpc`;
+  const defaultAuthorization = await bearerFor({ audience: 'gateway' });
   const post = async (body: unknown, headers: Record<string, string> = {}) => {
     const response = await fetch(rpcUrl, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
+      headers: { 'content-type': 'application/json', ...withAuthorization(headers, defaultAuthorization) },
       body: typeof body === 'string' ? body : JSON.stringify(body),
     });
     const text = await response.text();
@@ -151,6 +153,17 @@ export async function startTestGateway(fake: FakeAgents, overrides: Overrides = 
     },
     close: () => gateway.close(),
   };
+}
+
+/**
+ * The test caller's token unless the headers name an authorization of their
+ * own (an empty one: send none).
+ */
+function withAuthorization(headers: Record<string, string>, authorization: string): Record<string, string> {
+  const own = Object.keys(headers).find((name) => name.toLowerCase() === 'authorization');
+  if (own === undefined) return { ...headers, authorization };
+  const { [own]: value, ...rest } = headers;
+  return value === '' ? rest : headers;
 }
 
 /** The error of a failed json-rpc-2.0 client call (fails the test if the call succeeded). */

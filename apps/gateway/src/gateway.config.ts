@@ -1,4 +1,5 @@
 import type { LoggerService, LogLevel } from '@nestjs/common';
+import { authOptionsFromEnv, type AuthModuleOptions } from '@s2sp/auth';
 import { envInt, envList, envOptional, envString } from '@s2sp/core';
 
 /** Everything the gateway needs to start. Build it with {@link gatewayConfigFromEnv} or {@link defaultGatewayConfig}. */
@@ -8,6 +9,10 @@ export interface GatewayConfig {
   port: number;
   /** host:port of the agents' gRPC server (ToolService, AgentService, grpc.health.v1.Health). */
   agentsUrl: string;
+  /** The agents' audience: calls to them carry the caller's token narrowed for it. */
+  agentsAudience: string;
+  /** Caller authentication of JSON-RPC calls (audience "gateway" by default) and the key downstream tokens are minted with. */
+  auth: AuthModuleOptions;
   /** `postgresql://…` for a real server; unset for embedded PGlite in dataDir. */
   databaseUrl?: string;
   /** PGlite data directory (idempotency records); `':memory:'` keeps nothing across restarts. */
@@ -69,6 +74,8 @@ export function defaultGatewayConfig(): GatewayConfig {
     host: '127.0.0.1',
     port: 3000,
     agentsUrl: '127.0.0.1:50051',
+    agentsAudience: 'agents',
+    auth: authOptionsFromEnv('gateway', {}),
     dataDir: '.data/gateway',
     jsonRpc: { maxBatchSize: 50, batchConcurrency: 8, maxBodyBytes: 1024 * 1024, defaultDeadlineMs: 30_000, maxDeadlineMs: 120_000 },
     grpc: { deadlineReserveMs: 20, minimumBudgetMs: 20, maxReconnectBackoffMs: 2_000 },
@@ -90,6 +97,8 @@ export function gatewayConfigFromEnv(): GatewayConfig {
     host: envString('GATEWAY_HOST', d.host),
     port: envInt('GATEWAY_PORT', d.port, { max: 65535 }),
     agentsUrl: envString('GATEWAY_AGENTS_URL', d.agentsUrl),
+    agentsAudience: envString('GATEWAY_AGENTS_AUDIENCE', d.agentsAudience),
+    auth: authOptionsFromEnv('gateway'),
     databaseUrl: envOptional('DATABASE_URL'),
     dataDir: envString('GATEWAY_DATA_DIR', d.dataDir),
     jsonRpc: {

@@ -1,9 +1,13 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
+import { JsonRpcAuthGuard } from '@s2sp/auth';
+import { s2spAuthModule } from '@s2sp/core';
 import { JsonRpcModule } from './jsonrpc';
 import { GATEWAY_VERSION, validateGatewayConfig, type GatewayConfig } from './gateway.config';
-import { GATEWAY_CONFIG } from './gateway.constants';
+import { GATEWAY_CONFIG, GATEWAY_DATABASE } from './gateway.constants';
+import { DownstreamCredentials } from './auth/downstream-credentials.service';
+import { ToolScopeCatalog } from './auth/tool-scope-catalog';
 import { AgentServiceClient } from './grpc/agent-service.client';
 import { AgentsCircuitBreaker } from './grpc/agents-circuit-breaker';
 import { AgentsDownstream } from './grpc/agents-downstream';
@@ -18,7 +22,7 @@ import { IdempotentExecution } from './idempotency/idempotent-execution.service'
 import { PrismaIdempotencyStore } from './idempotency/prisma-idempotency-store';
 import { AgentMethods } from './methods/agent.methods';
 import { ToolsMethods } from './methods/tools.methods';
-import { GatewayDatabaseLifecycle, gatewayDatabaseProvider } from './persistence/gateway-database.provider';
+import { GatewayDatabaseModule } from './persistence/gateway-database.provider';
 import { CallerRateLimitGuard, JSON_RPC_THROTTLER } from './rate-limit/caller-rate-limit.guard';
 
 /**
@@ -32,6 +36,8 @@ export class GatewayModule {
     return {
       module: GatewayModule,
       imports: [
+        GatewayDatabaseModule.forRoot(config),
+        s2spAuthModule(config.auth, GATEWAY_DATABASE),
         JsonRpcModule.forRoot({ ...config.jsonRpc, info: { title: 'S2SP gateway', version: GATEWAY_VERSION } }),
         // Only its storage is used (by CallerRateLimitGuard); its HTTP ThrottlerGuard is not installed.
         ThrottlerModule.forRoot({
@@ -41,8 +47,6 @@ export class GatewayModule {
       controllers: [HealthController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
-        gatewayDatabaseProvider,
-        GatewayDatabaseLifecycle,
         AgentsGrpcClients,
         AgentsCircuitBreaker,
         AgentsDownstream,
@@ -52,7 +56,11 @@ export class GatewayModule {
         IdempotentExecution,
         IdempotencyInterceptor,
         IdempotencySweeper,
+        // First, so the rate limiter keys on the verified subject.
+        { provide: APP_GUARD, useClass: JsonRpcAuthGuard },
         { provide: APP_GUARD, useClass: CallerRateLimitGuard },
+        ToolScopeCatalog,
+        DownstreamCredentials,
         GatewayHealth,
         ToolsMethods,
         AgentMethods,

@@ -3,7 +3,7 @@ import type { Metadata } from '@grpc/grpc-js';
 import { GrpcMethod } from '@nestjs/microservices';
 import { S2SP_META } from '@s2sp/core';
 import { fromStruct, PLATFORM_SCOPES, timestampToMs } from '@s2sp/contracts';
-import { RequireScopes } from '@s2sp/auth';
+import { AllowAnonymous, RequireScopes } from '@s2sp/auth';
 import { verifiedCaller } from '../grpc/verified-caller';
 import type { AgentsConfig } from '../agents.config';
 import { AGENTS_CONFIG } from '../agents.tokens';
@@ -101,7 +101,9 @@ export class ToolController {
     }
   }
 
+  // Operational status (server ids, redacted URLs, circuits) for health checks, which have no caller.
   @GrpcMethod('ToolService', 'ListServers')
+  @AllowAnonymous()
   listServers(): Record<string, unknown> {
     return { servers: this.connector.servers().map(serverStatusMessage) };
   }

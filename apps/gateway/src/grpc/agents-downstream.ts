@@ -9,8 +9,12 @@ import { grpcDeadlineFor } from './grpc-deadline';
 import { outgoingMetadata } from './outgoing-metadata';
 import { unaryCall } from './unary-call';
 
-/** The JSON-RPC call a gRPC call is made for: its deadline, abort signal, headers and caller. */
-export type CallOrigin = Pick<JsonRpcCallContext, 'deadline' | 'signal' | 'headers' | 'caller'>;
+/**
+ * The JSON-RPC call a gRPC call is made for: its deadline, abort signal,
+ * headers and caller, and the Authorization the gRPC call carries (the
+ * caller's token narrowed for the agents; absent only for health checks).
+ */
+export type CallOrigin = Pick<JsonRpcCallContext, 'deadline' | 'signal' | 'headers' | 'caller'> & { authorization?: string };
 
 /**
  * Makes one unary call to the agents on behalf of a JSON-RPC call: deadline =

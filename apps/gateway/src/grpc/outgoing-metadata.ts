@@ -10,10 +10,12 @@ const MAX_TRACESTATE_LENGTH = 512;
 
 /**
  * Metadata of a gRPC call made on behalf of a JSON-RPC call: the W3C trace
- * context headers when the client sent valid ones, and the caller id.
+ * context headers when the client sent valid ones, the caller id, and the
+ * narrowed Authorization (never the client's own token).
  */
-export function outgoingMetadata(ctx: Pick<JsonRpcCallContext, 'headers' | 'caller'>): Metadata {
+export function outgoingMetadata(ctx: Pick<JsonRpcCallContext, 'headers' | 'caller'> & { authorization?: string }): Metadata {
   const metadata = new Metadata();
+  if (ctx.authorization) metadata.set('authorization', ctx.authorization);
   const traceparent = single(ctx.headers['traceparent'])?.trim().toLowerCase();
   if (traceparent && TRACEPARENT.test(traceparent)) {
     metadata.set('traceparent', traceparent);

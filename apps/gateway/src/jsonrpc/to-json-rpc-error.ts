@@ -1,4 +1,5 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
+import { AuthError } from '@s2sp/auth';
 import { grpcStatusToJsonRpc, isGrpcServiceError } from './grpc-status-to-json-rpc';
 import { JsonRpcError } from './json-rpc-error';
 import { JsonRpcErrorCode } from './json-rpc-error-codes';
@@ -18,6 +19,10 @@ export function toJsonRpcError(exception: unknown): MappedError {
   if (isGrpcServiceError(exception)) {
     const error = grpcStatusToJsonRpc(exception.code, exception.details, exception.metadata);
     return { error, expected: error.code !== JsonRpcErrorCode.INTERNAL_ERROR };
+  }
+  // Before HttpException (which AuthError also is): keeps 4003 and error.data.missing_scopes.
+  if (exception instanceof AuthError) {
+    return expected(new JsonRpcError(exception.jsonRpcCode, exception.message, { ...exception.details }));
   }
   if (exception instanceof HttpException) return fromHttpException(exception);
   return { error: JsonRpcError.internalError(), expected: false };

@@ -1,4 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { RequireScopes } from '@s2sp/auth';
+import { PLATFORM_SCOPES } from '@s2sp/contracts';
+import { DownstreamCredentials } from '../auth/downstream-credentials.service';
 import { JsonRpcError, JsonRpcErrorCode, JsonRpcMethod, type JsonRpcCallContext } from '../jsonrpc';
 import { AgentServiceClient } from '../grpc/agent-service.client';
 import { Idempotent } from '../idempotency/idempotent.decorator';
@@ -20,7 +23,10 @@ import { CANCEL_TASK_RESULT, SUBMIT_TASK_RESULT, TASK_SNAPSHOT_RESULT } from './
 /** agent.* -> s2sp.v1.AgentService of the agents. */
 @Injectable()
 export class AgentMethods {
-  constructor(private readonly agents: AgentServiceClient) {}
+  constructor(
+    private readonly agents: AgentServiceClient,
+    private readonly credentials: DownstreamCredentials,
+  ) {}
 
   @JsonRpcMethod('agent.submitTask', {
     params: SubmitTaskParams,
@@ -31,9 +37,12 @@ export class AgentMethods {
     idempotent: false,
   })
   @Idempotent()
+  @RequireScopes(PLATFORM_SCOPES.TASKS_SUBMIT)
   async submitTask(params: SubmitTaskParams, ctx: JsonRpcCallContext): Promise<SubmitTaskResult> {
     const taskId = params.task_id ?? uuidV7();
-    const response = await this.agents.submitTask(agentTaskFromParams(params, ctx, taskId), ctx);
+    const tools = params.plan.flatMap((step) => [step.resource_call?.tool, step.consumer_call?.tool]).filter((tool): tool is string => !!tool);
+    const origin = await this.credentials.originFor(ctx, PLATFORM_SCOPES.TASKS_SUBMIT, tools);
+    const response = await this.agents.submitTask(agentTaskFromParams(params, ctx, taskId), origin);
     return submitTaskResult(response, { taskId, traceId: ctx.traceId });
   }
 
@@ -43,8 +52,9 @@ export class AgentMethods {
     summary: "A task's status, steps, usage and result",
     idempotent: true,
   })
+  @RequireScopes(PLATFORM_SCOPES.TASKS_READ)
   async getTask(params: GetTaskParams, ctx: JsonRpcCallContext): Promise<TaskSnapshotJson> {
-    const response = await this.agents.getTask(params.task_id, ctx);
+    const response = await this.agents.getTask(params.task_id, await this.credentials.originFor(ctx, PLATFORM_SCOPES.TASKS_READ));
     if (!response.task) throw new JsonRpcError(JsonRpcErrorCode.INTERNAL_ERROR);
     return taskSnapshotToJson(response.task);
   }
@@ -56,7 +66,9 @@ export class AgentMethods {
     idempotent: false,
   })
   @Idempotent()
+  @RequireScopes(PLATFORM_SCOPES.TASKS_CANCEL)
   async cancelTask(params: CancelTaskParams, ctx: JsonRpcCallContext): Promise<CancelTaskResult> {
-    return cancelTaskResult(await this.agents.cancelTask(cancelTaskRequest(params), ctx), params.task_id);
+    const origin = await this.credentials.originFor(ctx, PLATFORM_SCOPES.TASKS_CANCEL);
+    return cancelTaskResult(await this.agents.cancelTask(cancelTaskRequest(params), origin), params.task_id);
   }
 }

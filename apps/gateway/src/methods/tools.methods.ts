@@ -1,4 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { RequireScopes } from '@s2sp/auth';
+import { PLATFORM_SCOPES } from '@s2sp/contracts';
+import { DownstreamCredentials } from '../auth/downstream-credentials.service';
 import { JsonRpcMethod, type JsonRpcCallContext } from '../jsonrpc';
 import { ToolServiceClient } from '../grpc/tool-service.client';
 import { Idempotent } from '../idempotency/idempotent.decorator';
@@ -18,7 +21,10 @@ import { CALL_TOOL_RESULT, LIST_TOOLS_RESULT } from './results/result-schemas';
 /** tools.* -> s2sp.v1.ToolService of the agents. */
 @Injectable()
 export class ToolsMethods {
-  constructor(private readonly tools: ToolServiceClient) {}
+  constructor(
+    private readonly tools: ToolServiceClient,
+    private readonly credentials: DownstreamCredentials,
+  ) {}
 
   @JsonRpcMethod('tools.list', {
     params: ListToolsParams,
@@ -26,8 +32,10 @@ export class ToolsMethods {
     summary: 'The tools of the MCP servers behind the agents, a page at a time',
     idempotent: true,
   })
+  @RequireScopes(PLATFORM_SCOPES.TOOLS_LIST)
   async list(params: ListToolsParams, ctx: JsonRpcCallContext): Promise<ListToolsResult> {
-    return listToolsResult(await this.tools.listTools(listToolsRequest(params), ctx));
+    const origin = await this.credentials.originFor(ctx, PLATFORM_SCOPES.TOOLS_LIST);
+    return listToolsResult(await this.tools.listTools(listToolsRequest(params), origin));
   }
 
   @JsonRpcMethod('tools.call', {
@@ -38,8 +46,10 @@ export class ToolsMethods {
     idempotent: false,
   })
   @Idempotent()
+  @RequireScopes(PLATFORM_SCOPES.TOOLS_CALL)
   async call(params: CallToolParams, ctx: JsonRpcCallContext): Promise<CallToolResult> {
-    const response = await this.tools.invokeTool(toolInvocationRequest(params, ctx, uuidV7()), ctx);
+    const origin = await this.credentials.originFor(ctx, PLATFORM_SCOPES.TOOLS_CALL, [params.name]);
+    const response = await this.tools.invokeTool(toolInvocationRequest(params, ctx, uuidV7()), origin);
     return toolCallResult(response, params.name);
   }
 }

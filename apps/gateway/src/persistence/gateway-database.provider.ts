@@ -1,19 +1,32 @@
-import { Inject, Injectable, type OnApplicationShutdown, type Provider } from '@nestjs/common';
+import { Inject, Injectable, Module, type DynamicModule, type OnApplicationShutdown, type Provider } from '@nestjs/common';
 import { openS2spDatabase, type S2spDatabase } from '@s2sp/core';
 import type { GatewayConfig } from '../gateway.config';
-import { GATEWAY_CONFIG, GATEWAY_DATABASE } from '../gateway.constants';
+import { GATEWAY_DATABASE } from '../gateway.constants';
 
 /**
- * The gateway's own database (idempotency records): PostgreSQL when
+ * The gateway's own database (idempotency records, audit): PostgreSQL when
  * databaseUrl is a postgres URL, embedded PGlite in dataDir otherwise.
  * Migrations are applied on open.
  */
-export const gatewayDatabaseProvider: Provider = {
-  provide: GATEWAY_DATABASE,
-  inject: [GATEWAY_CONFIG],
-  useFactory: (config: GatewayConfig): Promise<S2spDatabase> =>
-    openS2spDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }),
-};
+function gatewayDatabaseProvider(config: GatewayConfig): Provider {
+  return {
+    provide: GATEWAY_DATABASE,
+    useFactory: (): Promise<S2spDatabase> => openS2spDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }),
+  };
+}
+
+/** The gateway's database, global so the audit sink of AuthModule can write to it too. */
+@Module({})
+export class GatewayDatabaseModule {
+  static forRoot(config: GatewayConfig): DynamicModule {
+    return {
+      module: GatewayDatabaseModule,
+      global: true,
+      providers: [gatewayDatabaseProvider(config), GatewayDatabaseLifecycle],
+      exports: [GATEWAY_DATABASE],
+    };
+  }
+}
 
 /** Closes the database once the HTTP server has stopped taking requests. */
 @Injectable()

@@ -1,3 +1,4 @@
+import { AllowAnonymous } from '@s2sp/auth';
 import { Inject, Injectable, SetMetadata } from '@nestjs/common';
 import { JSON_RPC_METHOD_METADATA, type JsonRpcMethodMetadata } from '../json-rpc-method.decorator';
 import { JsonRpcMethodRegistry } from '../json-rpc-method-registry';
@@ -24,6 +25,7 @@ export class RpcDiscoverHandler {
 
   // SetMetadata directly: @JsonRpcMethod refuses names in the reserved rpc. namespace.
   @SetMetadata(JSON_RPC_METHOD_METADATA, discoverMetadata)
+  @AllowAnonymous()
   discover(): OpenRpcDocument {
     this.document ??= buildOpenRpcDocument(
       this.registry

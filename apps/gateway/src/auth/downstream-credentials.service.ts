@@ -1,0 +1,50 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { bearerHeader, callerFrom, S2SP_DATA_READ_SCOPE, TokenMinter, type CallerIdentity } from '@s2sp/auth';
+import type { GatewayConfig } from '../gateway.config';
+import { GATEWAY_CONFIG } from '../gateway.constants';
+import type { CallOrigin } from '../grpc/agents-downstream';
+import type { JsonRpcCallContext } from '../jsonrpc';
+import { ToolScopeCatalog } from './tool-scope-catalog';
+
+/**
+ * The token a JSON-RPC call's gRPC call to the agents carries: the caller's,
+ * narrowed to the method's own scope plus what the tools it names need
+ * (their declared scopes; for consumer tools, the caller's data-plane scopes
+ * too), for the agents' audience, expiring with the call's deadline.
+ */
+@Injectable()
+export class DownstreamCredentials {
+  constructor(
+    private readonly minter: TokenMinter,
+    private readonly catalog: ToolScopeCatalog,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  /** `ctx` plus the narrowed Authorization for a call needing `methodScope` and the named tools. */
+  async originFor(ctx: JsonRpcCallContext, methodScope: string, toolNames: readonly string[] = []): Promise<CallOrigin> {
+    const caller = this.callerOf(ctx);
+    const needed = new Set([methodScope]);
+    if (toolNames.length > 0) {
+      const discovery = await this.withToken(ctx, caller, []);
+      for (const tool of (await this.catalog.lookup(toolNames, discovery)).values()) {
+        for (const scope of tool.scopes) needed.add(scope);
+        if (tool.kind !== 'TOOL_KIND_S2SP_RESOURCE' && tool.kind !== 'TOOL_KIND_STANDARD') {
+          for (const scope of [S2SP_DATA_READ_SCOPE, ...this.catalog.dataScopes()]) if (caller.scopes.includes(scope)) needed.add(scope);
+        }
+      }
+    }
+    return this.withToken(ctx, caller, [...needed]);
+  }
+
+  private async withToken(ctx: JsonRpcCallContext, caller: CallerIdentity, scopes: string[]): Promise<CallOrigin> {
+    const token = await this.minter.narrowToken(caller, scopes, this.config.agentsAudience, ctx.remainingMs());
+    return { deadline: ctx.deadline, signal: ctx.signal, headers: ctx.headers, caller: ctx.caller, authorization: bearerHeader(token) };
+  }
+
+  private callerOf(ctx: JsonRpcCallContext): CallerIdentity {
+    const caller = callerFrom(ctx);
+    // JsonRpcAuthGuard runs before every method that calls the agents; without it this is a wiring bug.
+    if (!caller) throw new Error('no verified caller on this JSON-RPC call (is JsonRpcAuthGuard installed?)');
+    return caller;
+  }
+}

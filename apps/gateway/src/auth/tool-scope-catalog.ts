@@ -1,0 +1,75 @@
+import { Injectable } from '@nestjs/common';
+import { AgentsDownstream, type CallOrigin } from '../grpc/agents-downstream';
+import { AgentsGrpcClients } from '../grpc/agents-grpc-clients';
+import type { ListToolsResponseMessage } from '../grpc/s2sp-proto-messages';
+
+/** What the gateway needs to know of a tool to narrow a caller's token for it. */
+export interface ToolScopes {
+  scopes: readonly string[];
+  kind: string;
+}
+
+const FRESH_FOR_MS = 30_000;
+const PAGE_SIZE = 200;
+const MAX_PAGES = 50;
+
+/**
+ * The scopes each tool declares, as the agents list them, cached for 30 s and
+ * re-read when a tool is missing. Read with a token that carries no scope at
+ * all (the caller, authenticated, authorized for nothing).
+ */
+@Injectable()
+export class ToolScopeCatalog {
+  private tools = new Map<string, ToolScopes>();
+  private resourceScopes: readonly string[] = [];
+  private loadedAt = 0;
+  private loading: Promise<void> | undefined;
+
+  constructor(
+    private readonly clients: AgentsGrpcClients,
+    private readonly downstream: AgentsDownstream,
+  ) {}
+
+  /** Every tool of that name (one per server); an empty list when the agents know none. */
+  async lookup(names: readonly string[], origin: CallOrigin): Promise<Map<string, ToolScopes>> {
+    const fresh = Date.now() - this.loadedAt < FRESH_FOR_MS;
+    if (!fresh || names.some((name) => !this.tools.has(name))) await this.refresh(origin);
+    return new Map(names.filter((name) => this.tools.has(name)).map((name) => [name, this.tools.get(name)!]));
+  }
+
+  /** Scopes some S2SP resource tool requires: what a consumer's data-plane fetch may need. */
+  dataScopes(): readonly string[] {
+    return this.resourceScopes;
+  }
+
+  private refresh(origin: CallOrigin): Promise<void> {
+    this.loading ??= this.load(origin).finally(() => {
+      this.loading = undefined;
+    });
+    return this.loading;
+  }
+
+  private async load(origin: CallOrigin): Promise<void> {
+    const tools = new Map<string, ToolScopes>();
+    let cursor = '';
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const response = await this.downstream.call<ListToolsResponseMessage>(
+        this.clients.toolService,
+        'ListTools',
+        { cursor, page_size: PAGE_SIZE, server: '' },
+        origin,
+      );
+      for (const tool of response.tools ?? []) {
+        const known = tools.get(tool.name);
+        // Same name on two servers: a call must then name its server; narrow for both.
+        const scopes = [...new Set([...(known?.scopes ?? []), ...(tool.required_scopes ?? [])])];
+        tools.set(tool.name, { scopes, kind: known && known.kind !== tool.kind ? 'MIXED' : tool.kind ?? '' });
+      }
+      cursor = response.next_cursor ?? '';
+      if (cursor === '') break;
+    }
+    this.tools = tools;
+    this.resourceScopes = [...new Set([...tools.values()].filter((tool) => tool.kind === 'TOOL_KIND_S2SP_RESOURCE').flatMap((tool) => tool.scopes))];
+    this.loadedAt = Date.now();
+  }
+}
