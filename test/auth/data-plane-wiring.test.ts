@@ -1,36 +1,19 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { Module, type INestApplication } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { McpStrategy, StreamableHttpTransport } from '@rekog/mcp-nest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { WeatherServerModule } from '../../apps/weather-server/src/weather-server.module';
-import { weatherConfig } from '../support/stack';
-import {
-  AuthModule,
-  AuthorizationGate,
-  bearerAuthMiddleware,
-  bearerHeaders,
-  InMemoryAuditSink,
-  JwtTokenVerifier,
-  DevKeyStore,
-  mcpHttpAuthMiddleware,
-  S2SP_DATA_READ_SCOPE,
-  TokenMinter,
-  type CallerIdentity,
-} from '../../libs/auth/src';
-import { tempDir } from './auth-fixtures';
+import { S2SP_DATABASE, type RunningMcpServer, type S2spDatabase } from '@s2sp/core';
+import { bearerHeaders, DevKeyStore, JwtTokenVerifier, TokenMinter, type CallerIdentity } from '../../libs/auth/src';
+import { startWeather } from '../support/stack';
+import { testMinter } from '../support/tokens';
 
 /**
- * The real weather server (unchanged) with the library wired the way an app
- * would: /mcp behind mcpHttpAuthMiddleware and the S2SP data plane behind
- * bearerAuthMiddleware, both mounted before the routes exist.
+ * The real weather server as `npm start` runs it (serveMcp with auth): /mcp
+ * and the S2SP data plane need a bearer token, and every decision and every
+ * fetch lands in its database.
  */
 describe('weather-server with /mcp and the S2SP data plane protected', () => {
-  const dir = tempDir();
-  const audit = new InMemoryAuditSink();
-  let app: INestApplication;
+  let weather: RunningMcpServer;
   let url = '';
   let minter: TokenMinter;
   let verifierFor: (audience: string) => JwtTokenVerifier;
@@ -38,26 +21,10 @@ describe('weather-server with /mcp and the S2SP data plane protected', () => {
   const clients: Client[] = [];
 
   before(async () => {
-    @Module({
-      imports: [
-        AuthModule.forRoot({ audience: 'weather-server', dataDir: dir.path, auditSink: { useValue: audit } }),
-        WeatherServerModule.forRoot(weatherConfig(), () => url),
-      ],
-    })
-    class ProtectedWeatherModule {}
-    app = await NestFactory.create(ProtectedWeatherModule, { bodyParser: false, logger: false });
-    const gate = app.get(AuthorizationGate);
-    app.use('/mcp', mcpHttpAuthMiddleware(gate, 'weather-server'));
-    app.use('/s2sp/data', bearerAuthMiddleware(gate, { service: 'weather-server', protocol: 's2sp-data', requiredScopes: [S2SP_DATA_READ_SCOPE] }));
-    const mcp = new McpStrategy({ name: 'weather-server', version: '0.1.0', transports: [new StreamableHttpTransport({ endpoint: '/mcp', statefulMode: true })] });
-    mcp.setHttpAdapter(app.getHttpAdapter());
-    app.connectMicroservice({ strategy: mcp });
-    await app.startAllMicroservices();
-    await app.listen(0, '127.0.0.1');
-    url = `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}`;
-
-    minter = app.get(TokenMinter);
-    const store = app.get(DevKeyStore);
+    weather = await startWeather();
+    url = weather.url;
+    minter = testMinter();
+    const store = new DevKeyStore();
     verifierFor = (audience) => new JwtTokenVerifier({ audience, issuer: 's2sp-dev', keys: { kind: 'dev', store } });
     // alice → gateway → agents, narrowing at each hop.
     const atGateway = await verifierFor('gateway').verify(
@@ -67,8 +34,7 @@ describe('weather-server with /mcp and the S2SP data plane protected', () => {
   });
   after(async () => {
     await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
-    await app?.close();
-    dir.remove();
+    await weather?.close();
   });
 
   async function issueResource(): Promise<string> {
@@ -89,7 +55,10 @@ describe('weather-server with /mcp and the S2SP data plane protected', () => {
     assert.match(resourceUrl, /\/s2sp\/data\/[A-Za-z0-9_-]{43}$/);
 
     // The consumer (stats-server) was called by the agents hop with a token for itself.
-    const atStats = await verifierFor('stats-server').verify(await minter.narrowToken(atAgents, ['stats:chart', 's2sp:data:read'], 'stats-server', 20_000));
+    // It holds the resource tool's scope too (weather:read): the data plane asks for it.
+    const atStats = await verifierFor('stats-server').verify(
+      await minter.narrowToken(atAgents, ['stats:chart', 's2sp:data:read', 'weather:read'], 'stats-server', 20_000),
+    );
     const notForWeather = await minter.narrowToken(atAgents, ['stats:chart', 's2sp:data:read'], 'stats-server', 20_000);
     const noDataScope = await minter.narrowToken(atStats, ['stats:chart'], 'weather-server', 10_000);
 
@@ -102,22 +71,34 @@ describe('weather-server with /mcp and the S2SP data plane protected', () => {
     assert.equal(forbidden.status, 403);
     assert.equal(((await forbidden.json()) as { error: { message: string } }).error.message, 'Missing required scope: s2sp:data:read.');
 
-    // The consumer's data-plane fetch: its caller's token narrowed to s2sp:data:read for the resource server.
-    const consumerToken = await minter.narrowToken(atStats, ['s2sp:data:read'], 'weather-server', 10_000);
+    const withoutToolScope = await fetchBody(resourceUrl, bearerHeaders(await minter.narrowToken(atStats, ['s2sp:data:read'], 'weather-server', 10_000)));
+    assert.equal(withoutToolScope.status, 403);
+    assert.match(((await withoutToolScope.json()) as { error: { message: string } }).error.message, /weather:read/);
+
+    // The consumer's data-plane fetch: its caller's token narrowed for the resource server, without its own tool scope.
+    const consumerToken = await minter.narrowToken(atStats, ['s2sp:data:read', 'weather:read'], 'weather-server', 10_000);
     const ok = await fetchBody(resourceUrl, bearerHeaders(consumerToken));
     assert.equal(ok.status, 200);
     const body = (await ok.json()) as { body: Array<{ _row_id: number }> };
     assert.deepEqual(body.body.map((row) => row._row_id), [0]);
     assert.equal((await fetchBody(resourceUrl, bearerHeaders(consumerToken))).status, 404, 'still single-use');
 
-    const fetches = audit.events.filter((e) => e.protocol === 's2sp-data');
-    assert.deepEqual(fetches.map((e) => e.outcome), ['unauthenticated', 'unauthenticated', 'missing-scopes', 'authorized', 'authorized']);
-    const allowed = fetches[3]!;
+    const database = weather.app.get<S2spDatabase>(S2SP_DATABASE).client;
+    const events = await database.auditEvent.findMany({ orderBy: { time: 'asc' } });
+    const fetches = events.filter((e) => e.protocol === 's2sp-data');
+    assert.deepEqual(fetches.map((e) => e.outcome), ['unauthenticated', 'unauthenticated', 'missing-scopes', 'authorized', 'authorized', 'authorized']);
+    const allowed = fetches[4]!;
     assert.equal(allowed.subject, 'alice');
     assert.deepEqual(allowed.delegatedBy, ['gateway', 'agents', 'stats-server']);
     assert.equal(allowed.operation, 'POST /s2sp/data');
     const token = resourceUrl.slice(resourceUrl.lastIndexOf('/') + 1);
-    assert.ok(!JSON.stringify(audit.events).includes(token), 'the resource token is not in audit');
+    assert.ok(!JSON.stringify(events).includes(token), 'the resource token is not in audit');
+    const served = await database.dataPlaneFetch.findMany({ orderBy: { time: 'asc' } });
+    assert.deepEqual(
+      served.map((fetch) => [fetch.result, fetch.subject, fetch.consumer, fetch.rows]),
+      [['forbidden', 'alice', 'stats-server', 0], ['served', 'alice', 'stats-server', 1], ['not-found', 'alice', 'stats-server', 0]],
+    );
+    assert.ok(!JSON.stringify(served).includes(token), 'the resource token is not in the fetch audit');
     assert.equal((await fetch(`${url}/s2sp/health`)).status, 200, 'health stays open');
   });
 });

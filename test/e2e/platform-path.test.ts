@@ -7,6 +7,7 @@ import { defaultGatewayConfig } from '../../apps/gateway/src/gateway.config';
 import { agentsTestConfig, eventually, startTestAgents, type RunningAgents } from '../support/agents-stack';
 import { startStats, startWeather, tempDir } from '../support/stack';
 import { startTestMcpServer, type TestMcpServer } from '../support/test-mcp-server';
+import { ALL_TEST_SCOPES, tokenFromScript } from '../support/tokens';
 
 /**
  * The whole platform path, every hop real: a JSON-RPC client nobody here wrote
@@ -21,6 +22,7 @@ describe('platform path: JSON-RPC → gateway → gRPC → agents → MCP → da
   let agents: RunningAgents;
   let gateway: RunningGateway;
   let rpc: JSONRPCClient<Record<string, string> | void>;
+  let authorization: string;
 
   const agentsConfig = () =>
     agentsTestConfig(
@@ -44,7 +46,7 @@ describe('platform path: JSON-RPC → gateway → gRPC → agents → MCP → da
   async function post(body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: any }> {
     const response = await fetch(`${gateway.url}/rpc`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
+      headers: { 'content-type': 'application/json', authorization, ...headers },
       body: JSON.stringify(body),
     });
     const text = await response.text();
@@ -52,6 +54,7 @@ describe('platform path: JSON-RPC → gateway → gRPC → agents → MCP → da
   }
 
   before(async () => {
+    authorization = `Bearer ${await tokenFromScript({ subject: 'alice', scopes: ALL_TEST_SCOPES })}`;
     weather = await startWeather();
     stats = await startStats([weather.url]);
     testkit = await startTestMcpServer();
@@ -108,11 +111,18 @@ describe('platform path: JSON-RPC → gateway → gRPC → agents → MCP → da
   }
 
   test('tools.list shows the tools of every MCP server, classified', async () => {
-    const { tools } = (await rpc.request('tools.list', { page_size: 200 })) as { tools: Array<{ name: string; server: string; kind: string }> };
+    type Listed = { tools: Array<{ name: string; server: string; kind: string; requiredScopes: string[] }> };
+    // The agents discover each server in the background after they start.
+    const { tools } = await eventually('every server discovered', async () => {
+      const listed = (await rpc.request('tools.list', { page_size: 200 })) as Listed;
+      return listed.tools.some((tool) => tool.name === 'get_alerts') && listed.tools.some((tool) => tool.name === 'draw_chart') ? listed : undefined;
+    });
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
     assert.equal(byName.get('get_alerts')?.server, 'weather');
     assert.equal(byName.get('get_alerts')?.kind, 's2sp_resource');
     assert.equal(byName.get('draw_chart')?.kind, 's2sp_consumer');
+    assert.deepEqual(byName.get('get_alerts')?.requiredScopes, ['weather:read']);
+    assert.deepEqual(byName.get('draw_chart')?.requiredScopes, ['stats:chart']);
   });
 
   test('a full async task: the consumer fetched the body server to server and the model-visible tokens are counted', async () => {

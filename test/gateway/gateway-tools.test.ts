@@ -21,6 +21,7 @@ describe('gateway tools.list / tools.call', () => {
       outputSchema: WEATHER_TOOL_OUTPUT_SCHEMA,
       kind: 's2sp_resource',
       mutationClass: 'read_only',
+      requiredScopes: ['weather:read'],
     });
     // A tool that declares no output schema has no outputSchema member (not {}).
     assert.deepEqual(result.tools[1], {
@@ -30,6 +31,7 @@ describe('gateway tools.list / tools.call', () => {
       inputSchema: { type: 'object', properties: { group_by: { type: 'string' } } },
       kind: 's2sp_consumer',
       mutationClass: 'read_only',
+      requiredScopes: [],
     });
     assert.equal(result.tools[2].kind, 'standard');
     assert.equal(result.tools[2].mutationClass, 'idempotent_write');

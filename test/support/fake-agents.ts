@@ -93,6 +93,7 @@ export const FAKE_TOOLS: Decoded[] = [
     mutation_class: 'MUTATION_CLASS_READ_ONLY',
     kind: 'TOOL_KIND_S2SP_RESOURCE',
     version: '1',
+    required_scopes: ['weather:read'],
   },
   {
     name: 'draw_chart',

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { Metadata, status } from '@grpc/grpc-js';
 import { RpcException } from '@nestjs/microservices';
-import { AuthError, toRpcException } from '@s2sp/auth';
+import { AuthError, DelegationRefusedError, toRpcException } from '@s2sp/auth';
 import { GRPC_ERROR_METADATA } from '@s2sp/contracts';
 import {
   AlreadyExistsError,
@@ -62,6 +62,9 @@ export function toGrpcError(error: unknown, traceId?: string): RpcException {
   if (error instanceof AuthError) return toRpcException(error) as RpcException;
   const trace = { traceId };
   if (error instanceof InvalidRequestError) return grpcError(status.INVALID_ARGUMENT, error.message, { ...trace, recoveryHint: INVALID_INPUT_HINT });
+  if (error instanceof DelegationRefusedError) {
+    return grpcError(status.DEADLINE_EXCEEDED, error.message, { ...trace, deadlineHop: 'agents', recoveryHint: RECOVERY_HINT.EXTEND_DEADLINE });
+  }
   if (error instanceof DeadlineExceededError) {
     return grpcError(status.DEADLINE_EXCEEDED, error.message, { ...trace, deadlineHop: error.hop, recoveryHint: RECOVERY_HINT.EXTEND_DEADLINE });
   }

@@ -1,3 +1,4 @@
+import { AuthError, DelegationRefusedError } from '@s2sp/auth';
 import { Logger } from '@nestjs/common';
 import type { JsonObject } from '@s2sp/contracts';
 import { PreconditionFailedError } from '../common/request-errors';
@@ -64,6 +65,18 @@ export function classifyStepError(error: unknown): ClassifiedFailure {
   }
   if (error instanceof ToolCallCancelledError) {
     return { error: taskError(AGENT_ERROR.EXECUTION_ABORTED, error.message, RECOVERY_HINT.NONE), cancelled: true, callStatus: 'ERROR' };
+  }
+  if (error instanceof AuthError) {
+    // The caller may not do this step (missing scope, approval refused): its own code (4001/4002/4003), never "internal".
+    const details: JsonObject = { ...(error.details as JsonObject) };
+    return { error: taskError(error.jsonRpcCode, error.message, RECOVERY_HINT.NONE, details), cancelled: false, callStatus: 'ERROR' };
+  }
+  if (error instanceof DelegationRefusedError) {
+    return {
+      error: taskError(AGENT_ERROR.DEADLINE_EXCEEDED, `Deadline exceeded (hop agents): ${error.message}`, RECOVERY_HINT.EXTEND_DEADLINE, { hop: 'agents' }),
+      cancelled: false,
+      callStatus: 'TIMEOUT',
+    };
   }
   if (error instanceof McpRequestRejectedError) {
     return { error: taskError(AGENT_ERROR.TOOL_FAILURE, error.message, RECOVERY_HINT.CHECK_TOOL_ARGUMENTS), cancelled: false, callStatus: 'ERROR' };

@@ -25,6 +25,8 @@ export interface ToolJson {
   kind: string;
   /** "read_only" | "idempotent_write" | "non_idempotent_write" | "destructive" | "unspecified" */
   mutationClass: string;
+  /** Scopes a caller must hold to call it. */
+  requiredScopes: string[];
 }
 
 export interface ListToolsResult {
@@ -62,6 +64,7 @@ export function toolDescriptorToJson(tool: ToolDescriptorMessage): ToolJson {
     outputSchema: outputSchema && Object.keys(outputSchema).length > 0 ? outputSchema : undefined,
     kind: protoEnumToJson(tool.kind, ENUM_PREFIX.TOOL_KIND),
     mutationClass: protoEnumToJson(tool.mutation_class, ENUM_PREFIX.MUTATION_CLASS),
+    requiredScopes: [...(tool.required_scopes ?? [])],
   });
 }
 
