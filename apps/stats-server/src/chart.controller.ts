@@ -21,6 +21,8 @@ export class ChartController {
     description: 'Draws an SVG bar chart counting the given rows by one column (default "event").',
     parameters: drawChartParameters,
     scopes: [STATS_CHART_SCOPE],
+    // Only draws: agents that gate writes behind an approval can call it freely.
+    annotations: { readOnlyHint: true },
   })
   async drawChart(@Payload() payload: DrawChartPayload): Promise<ToolResult> {
     const column = payload.group_by ?? 'event';
