@@ -1,5 +1,5 @@
 import { authOptionsFromEnv, type AuthModuleOptions } from '@s2sp/auth';
-import { envInt, envList, envOptional, envString } from '@s2sp/core';
+import { envInt, envList, envOptional, envString, s2spLimitsFromEnv, type S2spLimits } from '@s2sp/core';
 
 export interface StatsServerConfig {
   host: string;
@@ -14,6 +14,8 @@ export interface StatsServerConfig {
   /** `postgresql://…` for a real server; unset for embedded PGlite in dataDir (where the audit table lives). */
   databaseUrl?: string;
   dataDir: string;
+  /** Data-plane and row limits (S2SP_MAX_* variables). */
+  limits?: Partial<S2spLimits>;
   /** Caller authentication on /mcp (audience "stats-server" by default). */
   auth: AuthModuleOptions;
 }
@@ -34,6 +36,7 @@ export function statsConfigFromEnv(transport: 'http' | 'stdio' = 'http'): StatsS
     ),
     databaseUrl: envOptional('DATABASE_URL'),
     dataDir: envString('STATS_DATA_DIR', '.data/stats-server'),
+    limits: s2spLimitsFromEnv(),
     auth: authOptionsFromEnv('stats-server'),
   };
 }

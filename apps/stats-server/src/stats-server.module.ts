@@ -11,6 +11,7 @@ export class StatsServerModule {
       imports: [
         s2spAuthModule(config.auth),
         S2spModule.forRoot({
+          limits: config.limits,
           allowedResourceOrigins: config.allowedResourceOrigins,
           resourceAudiences: config.resourceAudiences,
           fetchTimeoutMs: config.fetchTimeoutMs,

@@ -1,5 +1,5 @@
 import { authOptionsFromEnv, type AuthModuleOptions } from '@s2sp/auth';
-import { envInt, envOptional, envString } from '@s2sp/core';
+import { envInt, envOptional, envString, s2spLimitsFromEnv, type S2spLimits } from '@s2sp/core';
 
 export interface WeatherServerConfig {
   host: string;
@@ -13,6 +13,8 @@ export interface WeatherServerConfig {
   dataDir: string;
   resourceTtlMs: number;
   sweepIntervalMs: number;
+  /** Data-plane and row limits (S2SP_MAX_* variables). */
+  limits?: Partial<S2spLimits>;
   /** Caller authentication on /mcp and the data plane (audience "weather-server" by default). */
   auth: AuthModuleOptions;
 }
@@ -27,6 +29,7 @@ export function weatherConfigFromEnv(transport: 'http' | 'stdio' = 'http'): Weat
     dataDir: envString('WEATHER_DATA_DIR', '.data/weather-server'),
     resourceTtlMs: envInt('S2SP_RESOURCE_TTL_MS', 10 * 60 * 1000, { min: 1 }),
     sweepIntervalMs: envInt('S2SP_SWEEP_INTERVAL_MS', 60 * 1000),
+    limits: s2spLimitsFromEnv(),
     auth: authOptionsFromEnv('weather-server'),
   };
 }

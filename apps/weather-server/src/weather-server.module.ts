@@ -13,6 +13,7 @@ export class WeatherServerModule {
       imports: [
         s2spAuthModule(config.auth),
         S2spModule.forRoot({
+          limits: config.limits,
           publicBaseUrl,
           resourceTtlMs: config.resourceTtlMs,
           sweepIntervalMs: config.sweepIntervalMs,
