@@ -47,7 +47,7 @@ function readStamp() {
 function main() {
   const stamp = currentStamp();
   if (!force && readStamp() === stamp && fs.existsSync(path.join(outputDir, 'client.ts'))) {
-    console.log('prisma-generate: client up to date, skipped');
+    console.error('prisma-generate: client up to date, skipped');
     return;
   }
 
@@ -74,7 +74,7 @@ function main() {
   }
 
   fs.writeFileSync(stampPath, `${stamp}\n`);
-  console.log(`prisma-generate: generated client in ${Date.now() - started} ms`);
+  console.error(`prisma-generate: generated client in ${Date.now() - started} ms`);
 }
 
 main();
