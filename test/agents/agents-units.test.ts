@@ -14,6 +14,7 @@ import { DeadlineExceededError } from '../../apps/agents/src/mcp/tool-call-error
 import { ToolRegistry } from '../../apps/agents/src/mcp/tool-registry';
 import { PlannerContext } from '../../apps/agents/src/tasks/planner-context';
 import { validateAgentTask } from '../../apps/agents/src/tasks/task-validation';
+import { readS2spResourceAnswer } from '../../apps/agents/src/tools/s2sp-resource-answer';
 import { ToolListCursorCodec } from '../../apps/agents/src/tools/tool-list-cursor';
 
 function withEnv<T>(values: Record<string, string | undefined>, run: () => T): T {
@@ -114,6 +115,16 @@ describe('agents building blocks', () => {
     assert.deepEqual(requested, [undefined, 'p2', 'p3']);
     const looping: ToolLister = { listTools: async () => ({ tools: [], nextCursor: 'again' }) };
     await assert.rejects(listAllTools(looping), /repeated a tools\/list cursor/);
+  });
+
+  test('an S2SP answer is read from the first text block when there is no structuredContent', () => {
+    const answer = { total_rows: 2, abstract_domains: ['event'], body_domains: ['description'], abstract: [{ _row_id: 0, event: 'Wind' }], body: [{ _row_id: 0, description: 'gusts' }] };
+    const text = (value: string) => ({ content: [{ type: 'text', text: value }], isError: false });
+    assert.equal(readS2spResourceAnswer(text(`\n\t ${JSON.stringify(answer)}`))?.totalRows, 2, 'JSON after white space');
+    assert.equal(readS2spResourceAnswer(text(JSON.stringify(answer)))?.abstract.length, 1);
+    assert.equal(readS2spResourceAnswer(text('echo: hi')), undefined, 'plain text');
+    assert.equal(readS2spResourceAnswer(text(`[${JSON.stringify(answer)}]`)), undefined, 'a JSON array is not an answer');
+    assert.equal(readS2spResourceAnswer(text('{ not json')), undefined);
   });
 
   test('the registry version grows only when a server’s tools really change', () => {

@@ -190,13 +190,27 @@ describe('agents ToolService over gRPC', () => {
     await eventually('get_alerts unique again', async () => (await listAll()).filter((tool) => tool.name === 'get_alerts').length === 1);
   });
 
+  test('InvokeTool without count_body_tokens: the resource server is not asked to count the body (tokens_kept_out 0)', async () => {
+    const answer = await unary(clients.tools, 'InvokeTool', {
+      tool_name: 'get_alerts',
+      server: 'weather',
+      input_params: toStruct({ area: 'CA', abstract_domains: 'event,severity' }),
+    });
+    assert.equal(answer.status, 'TOOL_RESULT_STATUS_SUCCESS');
+    const output = fromStruct(answer.output) as { _meta?: Record<string, unknown> };
+    assert.equal(output._meta?.['s2sp/body_tokens'], undefined);
+    assert.ok(Number(answer.usage.tokens_in_context) > 0, 'what a model reads is still counted');
+    assert.equal(Number(answer.usage.tokens_kept_out), 0);
+    assert.equal(Number(answer.usage.rows_kept_out), 14);
+  });
+
   test('InvokeTool success: an S2SP resource answer with its data-plane reference and token usage', async () => {
     const metadata = new grpc.Metadata();
     metadata.set('traceparent', '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01');
     const answer = await unary(
       clients.tools,
       'InvokeTool',
-      { tool_name: 'get_alerts', server: 'weather', input_params: toStruct({ area: 'CA', abstract_domains: 'event,severity' }) },
+      { tool_name: 'get_alerts', server: 'weather', input_params: toStruct({ area: 'CA', abstract_domains: 'event,severity' }), count_body_tokens: true },
       { metadata },
     );
     assert.equal(answer.status, 'TOOL_RESULT_STATUS_SUCCESS');

@@ -41,6 +41,7 @@ export interface ToolInvocationRequestMessage {
   mutation_class?: string;
   requires_human_approval?: boolean;
   server?: string;
+  count_body_tokens?: boolean;
 }
 
 export interface ResourceCallStepMessage {

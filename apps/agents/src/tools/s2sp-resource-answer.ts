@@ -53,9 +53,12 @@ export function readS2spResourceAnswer(result: McpToolResult): S2spResourceAnswe
   };
 }
 
+const JSON_OBJECT_START = /^[ \t\n\r]*\{/;
+
 function parseFirstText(result: McpToolResult): unknown {
   const block = result.content.find((item) => item.type === 'text' && typeof item.text === 'string');
-  if (!block) return undefined;
+  // Only a JSON object can be an answer: skip the (throwing, so slow) parse of plain text.
+  if (!block || !JSON_OBJECT_START.test(block.text as string)) return undefined;
   try {
     return JSON.parse(block.text as string);
   } catch {

@@ -63,7 +63,9 @@ export class ToolController {
    * Calls one tool. The deadline is the earlier of the gRPC deadline and
    * `deadline`; the MCP call gets what remains (minus a reserve for the way
    * back) as timeout and as `_meta['s2sp/deadline_ms']`. A client that
-   * cancels the gRPC call cancels the MCP request.
+   * cancels the gRPC call cancels the MCP request. Only with
+   * count_body_tokens is an S2SP resource tool asked to count its body's
+   * tokens (usage.tokens_kept_out): that costs the server CPU on every call.
    */
   @GrpcMethod('ToolService', 'InvokeTool')
   @RequireScopes(PLATFORM_SCOPES.TOOLS_CALL)
@@ -91,7 +93,7 @@ export class ToolController {
         arguments: args,
         deadlineMs: deadline,
         signal: cancellation.signal,
-        meta: tool.kind === 'S2SP_RESOURCE' ? { [S2SP_META.COUNT_TOKENS]: true } : undefined,
+        meta: request.count_body_tokens && tool.kind === 'S2SP_RESOURCE' ? { [S2SP_META.COUNT_TOKENS]: true } : undefined,
       });
       return invocationResponseMessage(invocationId, outcome, trace);
     } catch (error) {

@@ -56,8 +56,11 @@ export class JsonRpcCallExecutor {
     deadline: number,
   ): Promise<unknown> {
     const controller = new AbortController();
-    const expired = JsonRpcError.deadlineExceeded('gateway.handler', { deadline_ms: deadline });
-    const timer = setTimeout(() => controller.abort(expired), Math.max(0, deadline - Date.now()));
+    // The error is built only when the deadline fires: an Error captures a stack trace.
+    const timer = setTimeout(
+      () => controller.abort(JsonRpcError.deadlineExceeded('gateway.handler', { deadline_ms: deadline })),
+      Math.max(0, deadline - Date.now()),
+    );
     const onClientGone = (): void => controller.abort(JsonRpcError.internalError());
     if (exchange.transport.signal?.aborted) onClientGone();
     else exchange.transport.signal?.addEventListener('abort', onClientGone, { once: true });
