@@ -84,9 +84,13 @@ describe('agents ToolService over gRPC', () => {
     assert.equal(byName.get_alerts.kind, 'TOOL_KIND_S2SP_RESOURCE');
     assert.equal(byName.get_alerts.mutation_class, 'MUTATION_CLASS_READ_ONLY');
     assert.equal(byName.draw_chart.kind, 'TOOL_KIND_S2SP_CONSUMER');
-    assert.equal(byName.draw_chart.mutation_class, 'MUTATION_CLASS_UNSPECIFIED');
+    assert.equal(byName.draw_chart.mutation_class, 'MUTATION_CLASS_READ_ONLY');
+    assert.deepEqual(byName.get_alerts.required_scopes, ['weather:read']);
+    assert.deepEqual(byName.draw_chart.required_scopes, ['stats:chart']);
+    assert.deepEqual(byName.echo.required_scopes, []);
     assert.equal(byName.echo.kind, 'TOOL_KIND_STANDARD');
     assert.equal(byName.slow_consumer.kind, 'TOOL_KIND_S2SP_CONSUMER');
+    assert.equal(byName.slow_consumer.mutation_class, 'MUTATION_CLASS_UNSPECIFIED', 'no annotations at all');
     assert.equal(byName.slow.mutation_class, 'MUTATION_CLASS_DESTRUCTIVE');
     assert.equal(byName.always_fails.mutation_class, 'MUTATION_CLASS_IDEMPOTENT_WRITE');
     const schema = fromStruct(byName.get_alerts.input_schema) as { properties: Record<string, unknown> };
