@@ -1,10 +1,9 @@
 import { Module, type DynamicModule, type Provider, type Type } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { GrpcAuthGuard } from '@s2sp/auth';
-import { s2spAuthModule } from '@s2sp/core';
+import { DatabaseModule, s2spAuthModule } from '@s2sp/core';
 import { validateAgentsConfig, type AgentsConfig } from './agents.config';
 import { AGENTS_CONFIG, AGENTS_DATABASE } from './agents.tokens';
-import { AgentsDatabaseModule } from './database/agents-database';
 import { GrpcHealthService } from './health/grpc-health.service';
 import { DiscoveryCredentials } from './mcp/discovery-credentials.service';
 import { McpCallAuthorizer } from './mcp/mcp-call-authorizer.service';
@@ -34,7 +33,10 @@ export class AgentsModule {
     validateAgentsConfig(config);
     return {
       module: AgentsModule,
-      imports: [AgentsDatabaseModule.forRoot(config), s2spAuthModule(config.auth, AGENTS_DATABASE)],
+      imports: [
+        DatabaseModule.forRoot({ provide: AGENTS_DATABASE, databaseUrl: config.databaseUrl, dataDir: config.dataDir }),
+        s2spAuthModule(config.auth, AGENTS_DATABASE),
+      ],
       controllers: [ToolController, AgentController],
       providers: [
         { provide: AGENTS_CONFIG, useValue: config },

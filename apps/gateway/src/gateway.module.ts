@@ -2,7 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { JsonRpcAuthGuard } from '@s2sp/auth';
-import { s2spAuthModule } from '@s2sp/core';
+import { DatabaseModule, s2spAuthModule } from '@s2sp/core';
 import { JsonRpcModule } from './jsonrpc';
 import { GATEWAY_VERSION, validateGatewayConfig, type GatewayConfig } from './gateway.config';
 import { GATEWAY_CONFIG, GATEWAY_DATABASE } from './gateway.constants';
@@ -22,7 +22,6 @@ import { IdempotentExecution } from './idempotency/idempotent-execution.service'
 import { PrismaIdempotencyStore } from './idempotency/prisma-idempotency-store';
 import { AgentMethods } from './methods/agent.methods';
 import { ToolsMethods } from './methods/tools.methods';
-import { GatewayDatabaseModule } from './persistence/gateway-database.provider';
 import { CallerRateLimitGuard, JSON_RPC_THROTTLER } from './rate-limit/caller-rate-limit.guard';
 
 /**
@@ -36,7 +35,7 @@ export class GatewayModule {
     return {
       module: GatewayModule,
       imports: [
-        GatewayDatabaseModule.forRoot(config),
+        DatabaseModule.forRoot({ provide: GATEWAY_DATABASE, databaseUrl: config.databaseUrl, dataDir: config.dataDir }),
         s2spAuthModule(config.auth, GATEWAY_DATABASE),
         JsonRpcModule.forRoot({ ...config.jsonRpc, info: { title: 'S2SP gateway', version: GATEWAY_VERSION } }),
         // Only its storage is used (by CallerRateLimitGuard); its HTTP ThrottlerGuard is not installed.

@@ -33,3 +33,4 @@ export * from './audit/prisma-data-plane-fetch-audit';
 export * from './auth/s2sp-tool-auth.guard';
 export * from './auth/s2sp-auth.module';
 export * from './config/limits-from-env';
+export * from './persistence/database.module';
