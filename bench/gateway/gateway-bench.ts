@@ -20,6 +20,7 @@ import { startGateway } from '../../apps/gateway/src/gateway';
 import { defaultGatewayConfig } from '../../apps/gateway/src/gateway.config';
 import { startWeatherServer } from '../../apps/weather-server/src/weather-server';
 import { startTestMcpServer } from '../../test/support/test-mcp-server';
+import { bearerFor } from '../../test/support/tokens';
 import { summarize, timeSequential, type LatencySummary } from './percentiles';
 
 const iterations = Number(process.argv[2] ?? process.env.BENCH_ITERATIONS ?? 500);
@@ -80,9 +81,11 @@ async function main(): Promise<void> {
   }
 }
 
+/** Every path carries a dev-key bearer token, as in production: each hop verifies, audits and narrows. */
 async function connect(url: string): Promise<Client> {
   const client = new Client({ name: 'bench-direct', version: '1' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  const authorization = await bearerFor({ audience: 'weather-server' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization } } }));
   return client;
 }
 
@@ -97,6 +100,9 @@ async function runWorkload(workload: Workload, direct: Client, toolService: grpc
     const result = await direct.callTool({ name: workload.tool, arguments: workload.arguments });
     if (result.isError) throw new Error('direct call failed');
   };
+  const agentsMetadata = new grpc.Metadata();
+  agentsMetadata.set('authorization', await bearerFor({ audience: 'agents' }));
+  const gatewayAuthorization = await bearerFor({ audience: 'gateway' });
   // What the gateway sends for tools.call (no usage counting asked for).
   const callAgents = () =>
     new Promise<void>((resolve, reject) => {
@@ -105,7 +111,7 @@ async function runWorkload(workload: Workload, direct: Client, toolService: grpc
         invocation_id: '', tool_name: workload.tool, server: workload.server,
         input_params: toStruct(workload.arguments as any), deadline: toTimestamp(deadline),
       };
-      (toolService as any).InvokeTool(request, new grpc.Metadata(), { deadline }, (error: Error | null, response: any) => {
+      (toolService as any).InvokeTool(request, agentsMetadata, { deadline }, (error: Error | null, response: any) => {
         if (error) reject(error);
         else if (response.status !== 'TOOL_RESULT_STATUS_SUCCESS') reject(new Error(`InvokeTool: ${response.status}`));
         else resolve();
@@ -113,7 +119,11 @@ async function runWorkload(workload: Workload, direct: Client, toolService: grpc
     });
   let id = 0;
   const rpc = async (body: unknown) => {
-    const response = await fetch(`${gatewayUrl}/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const response = await fetch(`${gatewayUrl}/rpc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: gatewayAuthorization },
+      body: JSON.stringify(body),
+    });
     return (await response.json()) as any;
   };
   const request = () => ({
