@@ -45,6 +45,7 @@ export function observeServerCall(telemetry: Telemetry, call: ServerCall, next: 
   // next.handle() binds the handler to the async context it is called in (Nest's interceptor consumer).
   const source = context.with(active, () => next.handle());
   let failure: ErrorCode | undefined;
+  let answered = false;
   let ended = false;
   const end = (code: ErrorCode | undefined): void => {
     if (ended) return;
@@ -57,6 +58,7 @@ export function observeServerCall(telemetry: Telemetry, call: ServerCall, next: 
   return source.pipe(
     tap({
       next: (value) => {
+        answered = true;
         const code = call.inspect?.(value, span);
         if (code !== undefined) {
           failure = code;
@@ -69,8 +71,11 @@ export function observeServerCall(telemetry: Telemetry, call: ServerCall, next: 
         end(code);
       },
       complete: () => end(failure),
+      // Single-answer consumers (firstValueFrom, as mcp-nest does) unsubscribe after the
+      // first value instead of waiting for completion: that is an answer, not a cancellation.
       unsubscribe: () => {
-        if (span) recordFailure(span, CANCELLED, 'cancelled before completion');
+        if (answered) return end(failure);
+        if (span) recordFailure(span, CANCELLED, 'cancelled before an answer');
         end(CANCELLED);
       },
     }),
