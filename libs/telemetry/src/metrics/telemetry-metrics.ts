@@ -75,7 +75,8 @@ export class TelemetryMetrics {
 
   /**
    * Reports a circuit breaker's state as `circuit_breaker_state{service}` at
-   * every collection. Returns the function that stops reporting it.
+   * every collection. Returns the function that stops reading it (the SDK
+   * keeps exporting its last value until the app's telemetry shuts down).
    */
   observeCircuitBreaker(service: string, state: CircuitStateSource): () => void {
     this.circuits.set(service, state);
