@@ -1,21 +1,9 @@
-import { createServer } from 'node:net';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 
 /** A W3C traceparent a test client sends, with known ids. */
 export const CLIENT_TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 export const CLIENT_SPAN_ID = '00f067aa0ba902b7';
 export const CLIENT_TRACEPARENT = `00-${CLIENT_TRACE_ID}-${CLIENT_SPAN_ID}-01`;
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** The one span named `name` (fails when there are none or several). */
 export function onlySpan(spans: readonly ReadableSpan[], name: string, service?: string): ReadableSpan {

@@ -2,14 +2,15 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { Body, Controller, Get, HttpCode, Inject, Module, Param, Post, type INestApplication, type INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { GrpcMethod, RpcException, Transport } from '@nestjs/microservices';
+import { GrpcMethod, RpcException } from '@nestjs/microservices';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
+import { BoundPortGrpcServer } from '../../apps/agents/src/grpc/bound-port-grpc-server';
 import { PROTO_FILES, PROTO_LOADER_OPTIONS } from '../../libs/contracts/src';
 import { Telemetry, TelemetryModule, traceDataPlaneFetch, traceGrpcCall } from '../../libs/telemetry/src';
-import { CLIENT_SPAN_ID, CLIENT_TRACE_ID, CLIENT_TRACEPARENT, eventually, freePort, onlySpan, parentSpanIdOf, serviceOf } from './telemetry-fixtures';
+import { CLIENT_SPAN_ID, CLIENT_TRACE_ID, CLIENT_TRACEPARENT, eventually, onlySpan, parentSpanIdOf, serviceOf } from './telemetry-fixtures';
 
 /**
  * Three Nest apps in one process, each with its own TelemetryModule and one
@@ -86,15 +87,12 @@ describe('one trace across HTTP, gRPC and the data plane (three apps, one proces
   let resourceUrl = '';
 
   before(async () => {
-    const grpcUrl = `127.0.0.1:${await freePort()}`;
     @Module({ imports: [TelemetryModule.forRoot({ serviceName: 'back', spanExporter: exporter })], controllers: [BackController] })
     class BackModule {}
-    back = await NestFactory.createMicroservice(BackModule, {
-      transport: Transport.GRPC,
-      options: { package: 's2sp.v1', protoPath: [...PROTO_FILES], url: grpcUrl, loader: { ...PROTO_LOADER_OPTIONS } },
-      logger: false,
-    });
+    const grpcServer = new BoundPortGrpcServer({ package: 's2sp.v1', protoPath: [...PROTO_FILES], url: '127.0.0.1:0', loader: { ...PROTO_LOADER_OPTIONS } });
+    back = await NestFactory.createMicroservice(BackModule, { strategy: grpcServer, logger: false });
     await back.listen();
+    const grpcUrl = `127.0.0.1:${grpcServer.boundPort}`;
 
     @Module({ imports: [TelemetryModule.forRoot({ serviceName: 'resource', spanExporter: exporter })], controllers: [FakeDataPlaneController] })
     class ResourceModule {}
