@@ -28,3 +28,4 @@ export * from './s2sp/tool-result-facts';
 
 // Logs
 export * from './logging/json-logger';
+export * from './logging/app-logger';

@@ -1,9 +1,10 @@
 import { Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import type { IncomingHttpHeaders } from 'node:http';
+import { context as otelContext, type Context } from '@opentelemetry/api';
 import type { Observable } from 'rxjs';
 import { SpanNames, TelemetryAttributes } from '../semantics/attributes';
 import { Telemetry } from '../telemetry';
-import { extractFromHeaders } from '../tracing/propagation';
+import { extractFromHeaders, hasValidSpan } from '../tracing/propagation';
 import { callerIdOf, NameCache, observeServerCall, serverSpanAttributes } from './server-call';
 
 /** Context type of the gateway's JSON-RPC engine (`context.getType()`). */
@@ -17,8 +18,9 @@ interface JsonRpcCallLike {
 }
 
 /**
- * Server side of a JSON-RPC call at the gateway: the parent from the HTTP
- * request's `traceparent`, a `jsonrpc.<method>` span, and the protocol
+ * Server side of a JSON-RPC call at the gateway: the parent is the span of
+ * the HTTP request it came in (`POST /rpc`, when that route is traced), else
+ * the request's `traceparent`; a `jsonrpc.<method>` span, and the protocol
  * metrics with protocol `json-rpc`. Other context types pass through.
  * Runs after guards: a call refused by authentication is not seen here.
  */
@@ -38,7 +40,7 @@ export class JsonRpcTelemetryInterceptor implements NestInterceptor {
         protocol: 'json-rpc',
         method,
         spanName: this.spanNames.get(method),
-        parent: extractFromHeaders(call?.headers),
+        parent: jsonRpcParent(call),
         attributes: (telemetry) => ({
           ...serverSpanAttributes(telemetry, 'json-rpc', method, jsonRpcCallerId(call)),
           [TelemetryAttributes.RPC_SYSTEM]: 'jsonrpc',
@@ -52,4 +54,10 @@ export class JsonRpcTelemetryInterceptor implements NestInterceptor {
 
 function jsonRpcCallerId(call: JsonRpcCallLike | undefined): string | undefined {
   return callerIdOf(call) ?? (call?.caller?.authenticated ? call.caller.subject : undefined);
+}
+
+/** The HTTP request's span when one is active (one trace per HTTP request, batch included), else the caller's `traceparent`. */
+function jsonRpcParent(call: JsonRpcCallLike | undefined): Context {
+  const active = otelContext.active();
+  return hasValidSpan(active) ? active : extractFromHeaders(call?.headers);
 }

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { CallHandler } from '@nestjs/common';
 import { context, ROOT_CONTEXT, SpanKind, trace, type Attributes, type Context, type Span } from '@opentelemetry/api';
 import { tap, type Observable } from 'rxjs';
-import { callerFrom } from '../../../auth/src/transport/caller-carrier';
+import { callerFrom } from '@s2sp/auth';
 import type { TelemetryProtocol } from '../semantics/attributes';
 import { TelemetryAttributes } from '../semantics/attributes';
 import { recordError, recordFailure, type ErrorCode } from '../tracing/errors';

@@ -1,6 +1,6 @@
 import type { LoggerService, LogLevel } from '@nestjs/common';
 import { context, isSpanContextValid, trace } from '@opentelemetry/api';
-import { redactDeep, redactTokens } from '../../../auth/src/redaction/redact-tokens';
+import { redactDeep, redactTokens } from '@s2sp/auth';
 
 /** Chapter 4.9.6 severities, from Nest's levels. */
 const SEVERITY: Record<LogLevel, string> = {

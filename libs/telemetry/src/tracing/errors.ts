@@ -1,5 +1,5 @@
 import { SpanStatusCode, type Span } from '@opentelemetry/api';
-import { redactTokens } from '../../../auth/src/redaction/redact-tokens';
+import { redactTokens } from '@s2sp/auth';
 import { TelemetryAttributes } from '../semantics/attributes';
 
 /** Unified error code of an exception: what the platform would answer the caller with. */

@@ -1,0 +1,42 @@
+import type { LoggerService, LogLevel } from '@nestjs/common';
+import { JsonLogger } from './json-logger';
+
+/** What an app's config may say about logging: its own LoggerService, the levels to keep, or false for none. */
+export type AppLoggerSetting = LoggerService | LogLevel[] | false | undefined;
+
+const LEVELS: readonly LogLevel[] = ['verbose', 'debug', 'log', 'warn', 'error', 'fatal'];
+
+export interface AppLoggerOptions {
+  /** Where lines go (default stdout); MCP servers on stdio pass stderr. */
+  write?: (line: string) => void;
+  /** Environment to read LOG_LEVELS from when the setting names no levels (default process.env). */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * The logger an app hands Nest: a {@link JsonLogger} for `service` writing the
+ * levels of the setting (or of LOG_LEVELS, e.g. "error,warn", when it names
+ * none; all levels when neither does). `false` and a LoggerService of the
+ * caller's own are passed through.
+ */
+export function appLogger(service: string, setting: AppLoggerSetting, options: AppLoggerOptions = {}): LoggerService | false {
+  if (setting === false) return false;
+  if (setting !== undefined && !Array.isArray(setting)) return setting;
+  const levels = setting ?? logLevelsFromEnv(options.env ?? process.env);
+  return new JsonLogger({ service, ...(levels ? { levels } : {}), ...(options.write ? { write: options.write } : {}) });
+}
+
+/** LOG_LEVELS as Nest levels; undefined when unset; throws naming unknown levels. */
+export function logLevelsFromEnv(env: Readonly<Record<string, string | undefined>>): LogLevel[] | undefined {
+  const levels = (env.LOG_LEVELS ?? '')
+    .split(',')
+    .map((level) => level.trim())
+    .filter((level) => level !== '');
+  if (levels.length === 0) return undefined;
+  const unknown = levels.filter((level) => !LEVELS.includes(level as LogLevel));
+  if (unknown.length > 0) throw new Error(`Environment variable LOG_LEVELS has unknown level(s): ${unknown.join(', ')}`);
+  return levels as LogLevel[];
+}
+
+/** For MCP servers on stdio: stdout carries the protocol, so log lines go to stderr. */
+export const writeToStderr = (line: string): void => void process.stderr.write(line);
