@@ -1,6 +1,7 @@
 import type { LoggerService, LogLevel } from '@nestjs/common';
 import { authOptionsFromEnv, type AuthModuleOptions } from '@s2sp/auth';
-import { envInt, envList, envOptional, envString } from '@s2sp/core';
+import { envInt, envOptional, envString } from '@s2sp/core';
+import { logLevelsFromEnv, type TelemetryOptions } from '@s2sp/telemetry';
 
 /** Everything the gateway needs to start. Build it with {@link gatewayConfigFromEnv} or {@link defaultGatewayConfig}. */
 export interface GatewayConfig {
@@ -63,8 +64,17 @@ export interface GatewayConfig {
     /** Timeout of each downstream probe made by GET /health. */
     timeoutMs: number;
   };
-  /** Nest logger setting; `false` silences the app (tests). Default: Nest's console logger. */
+  /**
+   * Nest logger setting: `false` silences the app (tests), a list of levels keeps
+   * those (JSON lines, as by default), or a LoggerService of your own.
+   * Default: JSON lines of every level (JsonLogger of @s2sp/telemetry).
+   */
   logger?: LoggerService | LogLevel[] | false;
+  /**
+   * Telemetry overrides (service name `s2sp-gateway`): tests pass a shared
+   * `spanExporter`; OTEL_* variables decide export otherwise (docs/telemetry.md).
+   */
+  telemetry?: Partial<TelemetryOptions>;
 }
 
 export const GATEWAY_VERSION = '0.1.0';
@@ -130,18 +140,14 @@ export function gatewayConfigFromEnv(): GatewayConfig {
       pollIntervalMs: envInt('GATEWAY_IDEMPOTENCY_POLL_MS', d.idempotency.pollIntervalMs, positive),
     },
     health: { timeoutMs: envInt('GATEWAY_HEALTH_TIMEOUT_MS', d.health.timeoutMs, positive) },
-    ...logLevelsFromEnv(),
+    ...loggerFromEnv(),
   });
 }
 
-const LOG_LEVELS: readonly LogLevel[] = ['log', 'error', 'warn', 'debug', 'verbose', 'fatal'];
-
-/** LOG_LEVELS (e.g. "error,warn") narrows what Nest prints, as for the MCP servers. */
-function logLevelsFromEnv(): Pick<GatewayConfig, 'logger'> {
-  const levels = envList('LOG_LEVELS', []);
-  const unknown = levels.filter((level) => !LOG_LEVELS.includes(level as LogLevel));
-  if (unknown.length > 0) throw new Error(`Environment variable LOG_LEVELS has unknown level(s): ${unknown.join(', ')}`);
-  return levels.length > 0 ? { logger: levels as LogLevel[] } : {};
+/** LOG_LEVELS (e.g. "error,warn") narrows what the gateway logs, as for the other apps. */
+function loggerFromEnv(): Pick<GatewayConfig, 'logger'> {
+  const levels = logLevelsFromEnv(process.env);
+  return levels ? { logger: levels } : {};
 }
 
 /** Rejects a configuration that cannot work, naming the setting, before anything starts. */

@@ -3,7 +3,8 @@ import { APP_GUARD } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { JsonRpcAuthGuard } from '@s2sp/auth';
 import { DatabaseModule, s2spAuthModule } from '@s2sp/core';
-import { JsonRpcModule } from './jsonrpc';
+import { TelemetryModule } from '@s2sp/telemetry';
+import { JsonRpcModule, toJsonRpcError } from './jsonrpc';
 import { GATEWAY_VERSION, validateGatewayConfig, type GatewayConfig } from './gateway.config';
 import { GATEWAY_CONFIG, GATEWAY_DATABASE } from './gateway.constants';
 import { DownstreamCredentials } from './auth/downstream-credentials.service';
@@ -28,6 +29,8 @@ import { CallerRateLimitGuard, JSON_RPC_THROTTLER } from './rate-limit/caller-ra
  * The platform's JSON-RPC edge: POST /rpc (tools.*, agent.*, rpc.discover)
  * transcoded to the agents' gRPC services, and GET /health.
  */
+export const GATEWAY_SERVICE_NAME = 's2sp-gateway';
+
 @Module({})
 export class GatewayModule {
   static forRoot(config: GatewayConfig): DynamicModule {
@@ -35,6 +38,16 @@ export class GatewayModule {
     return {
       module: GatewayModule,
       imports: [
+        // Spans of POST /rpc (the root when the caller sent no traceparent, so every error names a trace),
+        // jsonrpc.<method> under it, gRPC client spans; GET /metrics.
+        TelemetryModule.forRoot({
+          serviceName: GATEWAY_SERVICE_NAME,
+          serviceVersion: GATEWAY_VERSION,
+          apiVersion: GATEWAY_VERSION,
+          // Spans and protocol_errors_total say the code the caller got.
+          errorCode: (error) => toJsonRpcError(error).error.code,
+          ...config.telemetry,
+        }),
         DatabaseModule.forRoot({ provide: GATEWAY_DATABASE, databaseUrl: config.databaseUrl, dataDir: config.dataDir }),
         s2spAuthModule(config.auth, GATEWAY_DATABASE),
         JsonRpcModule.forRoot({ ...config.jsonRpc, info: { title: 'S2SP gateway', version: GATEWAY_VERSION } }),

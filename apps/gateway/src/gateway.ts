@@ -1,7 +1,8 @@
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { appLogger } from '@s2sp/telemetry';
 import type { GatewayConfig } from './gateway.config';
-import { GatewayModule } from './gateway.module';
+import { GATEWAY_SERVICE_NAME, GatewayModule } from './gateway.module';
 
 export interface RunningGateway {
   app: INestApplication;
@@ -15,7 +16,7 @@ export interface RunningGateway {
 export async function startGateway(config: GatewayConfig): Promise<RunningGateway> {
   const app = await NestFactory.create(GatewayModule.forRoot(config), {
     bodyParser: false, // the JSON-RPC engine reads (and limits) bodies itself
-    ...(config.logger !== undefined ? { logger: config.logger } : {}),
+    logger: appLogger(GATEWAY_SERVICE_NAME, config.logger),
   });
   app.enableShutdownHooks();
   try {

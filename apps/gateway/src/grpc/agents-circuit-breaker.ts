@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import { CircuitBreaker, type CircuitSnapshot } from '@s2sp/platform';
+import { TelemetryMetrics } from '@s2sp/telemetry';
 import { isGrpcServiceError } from '../jsonrpc';
 import type { GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG } from '../gateway.constants';
@@ -26,8 +27,9 @@ export function isAgentsFault(error: unknown): boolean {
 export class AgentsCircuitBreaker {
   private readonly breaker: CircuitBreaker;
 
-  constructor(@Inject(GATEWAY_CONFIG) config: GatewayConfig) {
+  constructor(@Inject(GATEWAY_CONFIG) config: GatewayConfig, metrics: TelemetryMetrics) {
     this.breaker = new CircuitBreaker('agents', { ...config.circuitBreaker });
+    metrics.observeCircuitBreaker('agents', () => this.breaker.state);
   }
 
   /** Runs the call unless the circuit is open (then throws CircuitOpenError without calling). */

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type * as grpc from '@grpc/grpc-js';
+import { Telemetry, traceGrpcCall } from '@s2sp/telemetry';
 import type { JsonRpcCallContext } from '../jsonrpc';
 import type { GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG } from '../gateway.constants';
@@ -20,13 +21,15 @@ export type CallOrigin = Pick<JsonRpcCallContext, 'deadline' | 'signal' | 'heade
  * Makes one unary call to the agents on behalf of a JSON-RPC call: deadline =
  * the call's remaining budget, cancelled when the call aborts, trace context
  * and caller id as metadata, through the circuit breaker; failures come out
- * as JsonRpcErrors.
+ * as JsonRpcErrors. Each call is a `grpc.<Service>/<Method>` client span
+ * whose context travels as `traceparent` metadata.
  */
 @Injectable()
 export class AgentsDownstream {
   constructor(
     private readonly breaker: AgentsCircuitBreaker,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+    private readonly telemetry: Telemetry,
   ) {}
 
   async call<Response>(client: grpc.Client, method: string, request: unknown, origin: CallOrigin): Promise<Response> {
@@ -34,9 +37,16 @@ export class AgentsDownstream {
     const deadline = grpcDeadlineFor(origin, this.config.grpc);
     const metadata = outgoingMetadata(origin);
     try {
-      return await this.breaker.run(() => unaryCall<Response>(client, method, request, { deadline, metadata, signal: origin.signal }));
+      return await traceGrpcCall(this.telemetry, serviceNameOf(client), method, metadata, (traced) =>
+        this.breaker.run(() => unaryCall<Response>(client, method, request, { deadline, metadata: traced, signal: origin.signal })),
+      );
     } catch (error) {
       throw agentsCallError(error, origin.signal);
     }
   }
+}
+
+/** `s2sp.v1.AgentService`: the full service name grpc-js gave the client's constructor. */
+function serviceNameOf(client: grpc.Client): string {
+  return (client.constructor as { serviceName?: string }).serviceName ?? client.constructor.name;
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { RequireScopes } from '@s2sp/auth';
 import { PLATFORM_SCOPES } from '@s2sp/contracts';
+import { measureTranscoding, Telemetry } from '@s2sp/telemetry';
 import { DownstreamCredentials } from '../auth/downstream-credentials.service';
 import { JsonRpcError, JsonRpcErrorCode, JsonRpcMethod, type JsonRpcCallContext } from '../jsonrpc';
 import { AgentServiceClient } from '../grpc/agent-service.client';
@@ -26,6 +27,7 @@ export class AgentMethods {
   constructor(
     private readonly agents: AgentServiceClient,
     private readonly credentials: DownstreamCredentials,
+    private readonly telemetry: Telemetry,
   ) {}
 
   @JsonRpcMethod('agent.submitTask', {
@@ -42,8 +44,9 @@ export class AgentMethods {
     const taskId = params.task_id ?? uuidV7();
     const tools = params.plan.flatMap((step) => [step.resource_call?.tool, step.consumer_call?.tool]).filter((tool): tool is string => !!tool);
     const origin = await this.credentials.originFor(ctx, PLATFORM_SCOPES.TASKS_SUBMIT, tools);
-    const response = await this.agents.submitTask(agentTaskFromParams(params, ctx, taskId), origin);
-    return submitTaskResult(response, { taskId, traceId: ctx.traceId });
+    const task = measureTranscoding(this.telemetry, 'json-rpc', 'grpc', 'agent.submitTask', () => agentTaskFromParams(params, ctx, taskId));
+    const response = await this.agents.submitTask(task, origin);
+    return measureTranscoding(this.telemetry, 'grpc', 'json-rpc', 'agent.submitTask', () => submitTaskResult(response, { taskId, traceId: ctx.traceId }));
   }
 
   @JsonRpcMethod('agent.getTask', {

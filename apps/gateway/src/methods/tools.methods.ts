@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { RequireScopes } from '@s2sp/auth';
 import { PLATFORM_SCOPES } from '@s2sp/contracts';
+import { measureTranscoding, Telemetry } from '@s2sp/telemetry';
 import { DownstreamCredentials } from '../auth/downstream-credentials.service';
 import { JsonRpcMethod, type JsonRpcCallContext } from '../jsonrpc';
 import { ToolServiceClient } from '../grpc/tool-service.client';
@@ -24,6 +25,7 @@ export class ToolsMethods {
   constructor(
     private readonly tools: ToolServiceClient,
     private readonly credentials: DownstreamCredentials,
+    private readonly telemetry: Telemetry,
   ) {}
 
   @JsonRpcMethod('tools.list', {
@@ -49,7 +51,8 @@ export class ToolsMethods {
   @RequireScopes(PLATFORM_SCOPES.TOOLS_CALL)
   async call(params: CallToolParams, ctx: JsonRpcCallContext): Promise<CallToolResult> {
     const origin = await this.credentials.originFor(ctx, PLATFORM_SCOPES.TOOLS_CALL, [params.name]);
-    const response = await this.tools.invokeTool(toolInvocationRequest(params, ctx, uuidV7()), origin);
-    return toolCallResult(response, params.name);
+    const request = measureTranscoding(this.telemetry, 'json-rpc', 'grpc', 'tools.call', () => toolInvocationRequest(params, ctx, uuidV7()));
+    const response = await this.tools.invokeTool(request, origin);
+    return measureTranscoding(this.telemetry, 'grpc', 'json-rpc', 'tools.call', () => toolCallResult(response, params.name));
   }
 }
