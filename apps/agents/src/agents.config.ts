@@ -1,5 +1,6 @@
 import { authOptionsFromEnv, type AuthModuleOptions } from '@s2sp/auth';
 import { envInt, envOptional, envString } from '@s2sp/core';
+import type { TelemetryOptions } from '@s2sp/telemetry';
 import { parseMcpServerList, validateMcpServers, withMcpAudiences, type McpServerEndpoint } from './config/mcp-server-list';
 
 export type { McpServerEndpoint } from './config/mcp-server-list';
@@ -51,7 +52,20 @@ export interface AgentsConfig {
   maxRunningTasks: number;
   /** Caller authentication on gRPC (audience "agents" by default) and the key narrowed MCP tokens are minted with. */
   auth: AuthModuleOptions;
+  /**
+   * Port of the agents' own Prometheus endpoint (`GET /metrics`; the agents serve
+   * no other HTTP). 0 = any free port (tests; read RunningAgents.metricsUrl);
+   * unset = no endpoint. AGENTS_METRICS_PORT, default {@link DEFAULT_AGENTS_METRICS_PORT}.
+   */
+  metricsPort?: number;
+  /** Host of that endpoint (AGENTS_METRICS_HOST, default 127.0.0.1). */
+  metricsHost?: string;
+  /** Telemetry overrides (service name `s2sp-agents`), e.g. a test's shared `spanExporter`. */
+  telemetry?: Partial<TelemetryOptions>;
 }
+
+/** Default port of the agents' Prometheus endpoint (the usual OpenTelemetry Prometheus exporter port). */
+export const DEFAULT_AGENTS_METRICS_PORT = 9464;
 
 export const DEFAULT_MCP_SERVERS = 'weather=http://127.0.0.1:3101/mcp,stats=http://127.0.0.1:3102/mcp';
 
@@ -73,6 +87,7 @@ export const DEFAULT_AGENTS_CONFIG: Omit<AgentsConfig, 'mcpServers' | 'auth'> = 
  * AGENTS_MCP_CONNECT_TIMEOUT_MS, AGENTS_MCP_RECONNECT_MS (0 = lazy only),
  * AGENTS_MCP_RECONNECT_MAX_MS, AGENTS_MIN_DEADLINE_MS, AGENTS_DEADLINE_RESERVE_MS,
  * AGENTS_MAX_RUNNING_TASKS, AGENTS_MCP_AUDIENCES (`id=audience,…`; default `<id>-server`),
+ * AGENTS_METRICS_PORT (default 9464, 0 = any free port), AGENTS_METRICS_HOST,
  * and the S2SP_AUTH_* variables of @s2sp/auth.
  */
 export function agentsConfigFromEnv(): AgentsConfig {
@@ -101,6 +116,8 @@ export function agentsConfigFromEnv(): AgentsConfig {
     },
     maxRunningTasks: envInt('AGENTS_MAX_RUNNING_TASKS', defaults.maxRunningTasks, { min: 1 }),
     auth: authOptionsFromEnv('agents'),
+    metricsPort: envInt('AGENTS_METRICS_PORT', DEFAULT_AGENTS_METRICS_PORT, { max: 65535 }),
+    metricsHost: envString('AGENTS_METRICS_HOST', '127.0.0.1'),
   };
   validateAgentsConfig(config);
   return config;
@@ -126,6 +143,7 @@ export function validateAgentsConfig(config: AgentsConfig): void {
   integer('deadlines.minRemainingMs', config.deadlines.minRemainingMs, 0);
   integer('deadlines.responseReserveMs', config.deadlines.responseReserveMs, 0);
   integer('maxRunningTasks', config.maxRunningTasks, 1);
+  if (config.metricsPort !== undefined) integer('metricsPort', config.metricsPort, 0, 65535);
 }
 
 function integer(field: string, value: number, min: number, max = Number.MAX_SAFE_INTEGER): void {

@@ -2,6 +2,7 @@ import { Module, type DynamicModule, type Provider, type Type } from '@nestjs/co
 import { APP_GUARD } from '@nestjs/core';
 import { GrpcAuthGuard } from '@s2sp/auth';
 import { DatabaseModule, s2spAuthModule } from '@s2sp/core';
+import { TelemetryModule } from '@s2sp/telemetry';
 import { validateAgentsConfig, type AgentsConfig } from './agents.config';
 import { AGENTS_CONFIG, AGENTS_DATABASE } from './agents.tokens';
 import { GrpcHealthService } from './health/grpc-health.service';
@@ -27,6 +28,9 @@ export interface AgentsModuleExtras {
  * behind them, the task runtime and its database. `forRoot` validates the
  * configuration first and throws naming the bad field.
  */
+export const AGENTS_SERVICE_NAME = 's2sp-agents';
+export const AGENTS_VERSION = '0.1.0';
+
 @Module({})
 export class AgentsModule {
   static forRoot(config: AgentsConfig, extras: AgentsModuleExtras = {}): DynamicModule {
@@ -34,6 +38,16 @@ export class AgentsModule {
     return {
       module: AgentsModule,
       imports: [
+        // grpc.<Service>/<Method> server spans (parent from `traceparent` metadata), task steps, MCP client
+        // spans; Prometheus on its own port (the agents serve no HTTP).
+        TelemetryModule.forRoot({
+          serviceName: AGENTS_SERVICE_NAME,
+          serviceVersion: AGENTS_VERSION,
+          ...(config.metricsPort !== undefined ? { metricsPort: config.metricsPort } : {}),
+          ...(config.metricsHost !== undefined ? { metricsHost: config.metricsHost } : {}),
+          metricsRoute: false,
+          ...config.telemetry,
+        }),
         DatabaseModule.forRoot({ provide: AGENTS_DATABASE, databaseUrl: config.databaseUrl, dataDir: config.dataDir }),
         s2spAuthModule(config.auth, AGENTS_DATABASE),
       ],

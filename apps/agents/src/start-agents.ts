@@ -2,13 +2,14 @@ import type { INestMicroservice, LoggerService, LogLevel } from '@nestjs/common'
 import { NestFactory } from '@nestjs/core';
 import { Transport, type GrpcOptions } from '@nestjs/microservices';
 import { PROTO_FILES, PROTO_LOADER_OPTIONS } from '@s2sp/contracts';
+import { appLogger, Telemetry } from '@s2sp/telemetry';
 import type { AgentsConfig } from './agents.config';
-import { AgentsModule, type AgentsModuleExtras } from './agents.module';
+import { AGENTS_SERVICE_NAME, AgentsModule, type AgentsModuleExtras } from './agents.module';
 import { BoundPortGrpcServer } from './grpc/bound-port-grpc-server';
 import { GrpcHealthService } from './health/grpc-health.service';
 
 export interface StartAgentsOptions extends AgentsModuleExtras {
-  /** Nest logger: false for none, a list of levels, or your own LoggerService. */
+  /** Nest logger: false for none, a list of levels (JSON lines), or your own LoggerService. Default: JSON lines, LOG_LEVELS. */
   logger?: LoggerService | LogLevel[] | false;
 }
 
@@ -17,6 +18,8 @@ export interface RunningAgents {
   /** host:port the gRPC server listens on (what a grpc-js client dials). */
   url: string;
   port: number;
+  /** `http://host:port/metrics` of the Prometheus endpoint, when config.metricsPort was set. */
+  metricsUrl?: string;
   close(): Promise<void>;
 }
 
@@ -46,7 +49,7 @@ export async function startAgents(config: AgentsConfig, options: StartAgentsOpti
   const server = new BoundPortGrpcServer(grpcOptions);
   app = await NestFactory.createMicroservice(AgentsModule.forRoot(config, { planner: options.planner }), {
     strategy: server,
-    logger: options.logger,
+    logger: appLogger(AGENTS_SERVICE_NAME, options.logger),
   });
   try {
     await app.listen();
@@ -58,5 +61,6 @@ export async function startAgents(config: AgentsConfig, options: StartAgentsOpti
   const port = server.boundPort;
   let closing: Promise<void> | undefined;
   const running = app;
-  return { app: running, url: `${host}:${port}`, port, close: () => (closing ??= running.close()) };
+  const metricsUrl = running.get(Telemetry).metricsUrl;
+  return { app: running, url: `${host}:${port}`, port, ...(metricsUrl ? { metricsUrl } : {}), close: () => (closing ??= running.close()) };
 }

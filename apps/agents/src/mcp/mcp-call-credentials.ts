@@ -20,14 +20,15 @@ export function withoutCallerAuthorization<T>(run: () => T): T {
 
 /**
  * fetch for the MCP transport: the current call's Authorization header, or
- * else `fallback()` (the agents' discovery credential), or none.
+ * else `fallback()` (the agents' discovery credential), or none; sent with
+ * `base` (e.g. a fetch that adds the trace context headers).
  */
-export function credentialedFetch(fallback: () => Promise<string | undefined>): FetchLike {
+export function credentialedFetch(fallback: () => Promise<string | undefined>, base: FetchLike = fetch): FetchLike {
   return async (url, init) => {
     const authorization = currentAuthorization.getStore() ?? (await fallback());
-    if (authorization === undefined) return fetch(url, init);
+    if (authorization === undefined) return base(url, init);
     const headers = new Headers(init?.headers);
     headers.set('authorization', authorization);
-    return fetch(url, { ...init, headers });
+    return base(url, { ...init, headers });
   };
 }

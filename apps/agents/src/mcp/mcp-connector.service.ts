@@ -1,4 +1,5 @@
 import { Inject, Injectable, Optional, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { TelemetryMetrics } from '@s2sp/telemetry';
 import type { AgentsConfig } from '../agents.config';
 import { AGENTS_CONFIG } from '../agents.tokens';
 import { mcpAudienceOf } from '../config/mcp-server-list';
@@ -22,7 +23,11 @@ export class McpConnectorService implements OnApplicationBootstrap, OnApplicatio
 
   private readonly audiences = new Map<string, string>();
 
-  constructor(@Inject(AGENTS_CONFIG) config: AgentsConfig, @Optional() discovery?: DiscoveryCredentials) {
+  constructor(
+    @Inject(AGENTS_CONFIG) config: AgentsConfig,
+    @Optional() discovery?: DiscoveryCredentials,
+    @Optional() metrics?: TelemetryMetrics,
+  ) {
     for (const endpoint of config.mcpServers) {
       const audience = mcpAudienceOf(endpoint);
       this.audiences.set(endpoint.id, audience);
@@ -45,6 +50,9 @@ export class McpConnectorService implements OnApplicationBootstrap, OnApplicatio
           logger: this.logger,
         }),
       );
+    }
+    for (const connection of this.connections.values()) {
+      metrics?.observeCircuitBreaker(`mcp:${connection.id}`, () => connection.status().circuit.state);
     }
   }
 

@@ -5,6 +5,7 @@ import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.j
 import { ToolListChangedNotificationSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { CircuitBreaker, CircuitOpenError, type CircuitBreakerOptions, type CircuitSnapshot } from '@s2sp/platform';
 import { S2SP_META } from '@s2sp/core';
+import { tracePropagatingFetch } from '@s2sp/telemetry';
 import { abortable } from '../common/abort';
 import { describeError, redactUrl } from '../common/redact';
 import type { McpServerEndpoint } from '../config/mcp-server-list';
@@ -180,7 +181,7 @@ export class McpServerConnection {
   private async connect(timeoutMs: number): Promise<Client> {
     const client = new Client(this.options.clientInfo, { capabilities: {} });
     const fallback = this.options.connectionAuthorization ?? (async () => undefined);
-    const transport = new StreamableHTTPClientTransport(new URL(this.options.endpoint.url), { fetch: credentialedFetch(fallback) });
+    const transport = new StreamableHTTPClientTransport(new URL(this.options.endpoint.url), { fetch: credentialedFetch(fallback, tracePropagatingFetch()) });
     client.onerror = (error) => {
       // Transport-level trouble (e.g. the notification stream dropped); requests report their own failures.
       if (this.client === client) this.lastErrorText = describeError(error);

@@ -1,5 +1,7 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { context as otelContext } from '@opentelemetry/api';
 import type { JsonObject } from '@s2sp/contracts';
+import { Telemetry } from '@s2sp/telemetry';
 import { Observable } from 'rxjs';
 import type { AgentsConfig } from '../agents.config';
 import { AGENTS_CONFIG } from '../agents.tokens';
@@ -46,6 +48,7 @@ export class TaskRuntime implements OnApplicationBootstrap, BeforeApplicationShu
     private readonly executor: StepExecutor,
     @Inject(TASK_PLANNER) private readonly planner: TaskPlanner,
     @Inject(AGENTS_CONFIG) private readonly config: AgentsConfig,
+    private readonly telemetry: Telemetry,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -77,7 +80,10 @@ export class TaskRuntime implements OnApplicationBootstrap, BeforeApplicationShu
       this.live.delete(task.taskId);
       throw error;
     }
-    setImmediate(() => void this.run(execution));
+    // The task runs in the background but in the submitting call's trace: its `plan` / `act` spans are
+    // children of the grpc.AgentService/SubmitTask span, and its log lines carry that trace id.
+    const submittedIn = otelContext.active();
+    setImmediate(() => otelContext.with(submittedIn, () => void this.run(execution)));
     return execution.view();
   }
 
@@ -175,7 +181,7 @@ export class TaskRuntime implements OnApplicationBootstrap, BeforeApplicationShu
         const outOfTime = this.deadlineError(task);
         if (outOfTime) return await this.end(execution, 'FAILED', outOfTime);
 
-        const decision = await this.planner.next(task, context);
+        const decision = await this.telemetry.withSpan('plan', this.spanAttributes(task.taskId), () => this.planner.next(task, context));
         if (decision.type === 'done') {
           const result = decision.result ?? {
             summary: decision.summary ?? `${executed} step(s) completed`,
@@ -200,14 +206,16 @@ export class TaskRuntime implements OnApplicationBootstrap, BeforeApplicationShu
         if (context.hasCompleted(step.stepId)) throw new Error(`the planner handed out step "${step.stepId}" twice`);
         handedOut.set(step.stepId, step);
         try {
-          const done = await this.executor.execute(step, {
-            task,
-            context,
-            workspace,
-            steps: handedOut,
-            stepNumber: execution.steps.length + 1,
-            signal: execution.abort.signal,
-          });
+          const done = await this.telemetry.withSpan('act', this.spanAttributes(task.taskId, step), () =>
+            this.executor.execute(step, {
+              task,
+              context,
+              workspace,
+              steps: handedOut,
+              stepNumber: execution.steps.length + 1,
+              signal: execution.abort.signal,
+            }),
+          );
           this.record(execution, done.record);
           context.markCompleted(step.stepId);
           last = { step, output: done.output };
@@ -224,6 +232,15 @@ export class TaskRuntime implements OnApplicationBootstrap, BeforeApplicationShu
     } finally {
       workspace.clear();
     }
+  }
+
+  /** Attributes of a task step span (built only when tracing is on). */
+  private spanAttributes(taskId: string, step?: PlanStep): Record<string, string> | undefined {
+    if (!this.telemetry.tracingEnabled) return undefined;
+    if (!step) return { 's2sp.task.id': taskId };
+    const attributes: Record<string, string> = { 's2sp.task.id': taskId, 's2sp.step.id': step.stepId, 's2sp.step.kind': step.kind };
+    if (step.kind !== 'filter') attributes['mcp.tool.name'] = step.tool;
+    return attributes;
   }
 
   private record(execution: TaskExecution, record: StepRecord): void {

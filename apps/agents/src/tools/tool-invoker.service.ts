@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { S2SP_META } from '@s2sp/core';
+import { Telemetry, traceMcpToolCall } from '@s2sp/telemetry';
 import type { AgentsConfig } from '../agents.config';
 import { AGENTS_CONFIG } from '../agents.tokens';
 import { childAbortController } from '../common/abort';
@@ -48,6 +49,7 @@ export class ToolInvoker {
     private readonly connector: McpConnectorService,
     private readonly authorizer: McpCallAuthorizer,
     @Inject(AGENTS_CONFIG) private readonly config: AgentsConfig,
+    private readonly telemetry: Telemetry,
   ) {}
 
   /** Finds the tool, connecting to servers not reachable so far (bounded by the deadline). */
@@ -66,23 +68,27 @@ export class ToolInvoker {
     const budget = downstreamBudget(invocation.deadlineMs, this.config.deadlines, this.config.mcp.callTimeoutMs);
     const meta: Record<string, unknown> = { ...invocation.meta };
     if (budget.deadlineMs !== undefined) meta[S2SP_META.DEADLINE_MS] = budget.deadlineMs;
-    const params = {
-      name: tool.name,
-      arguments: invocation.arguments,
-      ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}),
-    };
     const authorization = await this.authorizer.authorizationFor(invocation.caller, tool, budget.deadlineMs, invocation.traceId);
     const abort = childAbortController(invocation.signal);
     const startedAt = Date.now();
     try {
-      const raw = await withMcpAuthorization(authorization, () =>
-        this.connector
-          .connection(tool.serverId)
-          .request((client, options) => client.callTool(params, CallToolResultSchema, options), {
-            timeoutMs: budget.timeoutMs,
-            signal: abort.controller.signal,
-          }),
-      );
+      // An `mcp.tools/call <tool>` client span; its context travels in `_meta` (any transport) and,
+      // over HTTP, as `traceparent` headers (the transport's fetch).
+      const raw = await traceMcpToolCall(this.telemetry, tool.serverId, tool.name, meta, (tracedMeta) => {
+        const params = {
+          name: tool.name,
+          arguments: invocation.arguments,
+          ...(Object.keys(tracedMeta).length > 0 ? { _meta: tracedMeta } : {}),
+        };
+        return withMcpAuthorization(authorization, () =>
+          this.connector
+            .connection(tool.serverId)
+            .request((client, options) => client.callTool(params, CallToolResultSchema, options), {
+              timeoutMs: budget.timeoutMs,
+              signal: abort.controller.signal,
+            }),
+        );
+      });
       const result = normalizeToolResult(raw);
       throwIfTaggedDeadline(tool, result);
       return { tool, result, startedAt, finishedAt: Date.now() };
