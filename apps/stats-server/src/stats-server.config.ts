@@ -1,4 +1,6 @@
 import { authOptionsFromEnv, type AuthModuleOptions } from '@s2sp/auth';
+import type { LoggerService, LogLevel } from '@nestjs/common';
+import type { TelemetryOptions } from '@s2sp/telemetry';
 import { envInt, envList, envOptional, envString, s2spLimitsFromEnv, type S2spLimits } from '@s2sp/core';
 
 export interface StatsServerConfig {
@@ -18,6 +20,13 @@ export interface StatsServerConfig {
   limits?: Partial<S2spLimits>;
   /** Caller authentication on /mcp (audience "stats-server" by default). */
   auth: AuthModuleOptions;
+  /** Telemetry overrides (service name `s2sp-stats-server`), e.g. a test's shared `spanExporter`. */
+  telemetry?: Partial<TelemetryOptions>;
+  /**
+   * Nest logger: false for none, a list of levels, or a LoggerService of your own.
+   * Default: JSON lines (to stderr on stdio) of the LOG_LEVELS levels, else all.
+   */
+  logger?: LoggerService | LogLevel[] | false;
 }
 
 export function statsConfigFromEnv(transport: 'http' | 'stdio' = 'http'): StatsServerConfig {

@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { s2spAuthModule, S2spModule } from '@s2sp/core';
+import { TelemetryModule } from '@s2sp/telemetry';
 import { ChartController } from './chart.controller';
 import type { StatsServerConfig } from './stats-server.config';
 
@@ -9,6 +10,8 @@ export class StatsServerModule {
     return {
       module: StatsServerModule,
       imports: [
+        // mcp.tools/call server spans, s2sp.data.fetch of consumer tools, GET /metrics.
+        TelemetryModule.forRoot({ serviceName: 's2sp-stats-server', serviceVersion: '0.1.0', mcpServerId: 'stats', ...config.telemetry }),
         s2spAuthModule(config.auth),
         S2spModule.forRoot({
           limits: config.limits,

@@ -1,4 +1,5 @@
 import { serveMcp, type RunningMcpServer } from '@s2sp/core';
+import { appLogger, writeToStderr } from '@s2sp/telemetry';
 import type { StatsServerConfig } from './stats-server.config';
 import { StatsServerModule } from './stats-server.module';
 
@@ -10,6 +11,8 @@ export function startStatsServer(config: StatsServerConfig): Promise<RunningMcpS
     host: config.host,
     port: config.port,
     transport: config.transport,
+    // stdout carries the protocol on stdio.
+    logger: appLogger('s2sp-stats-server', config.logger, config.transport === 'stdio' ? { write: writeToStderr } : {}),
     auth: { audience: config.auth.audience },
     instructions: 'Charts for rows handed over by S2SP: pass abstract rows and a resource_url (or body_data).',
   });

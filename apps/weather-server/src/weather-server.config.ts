@@ -1,4 +1,6 @@
 import { authOptionsFromEnv, type AuthModuleOptions } from '@s2sp/auth';
+import type { LoggerService, LogLevel } from '@nestjs/common';
+import type { TelemetryOptions } from '@s2sp/telemetry';
 import { envInt, envOptional, envString, s2spLimitsFromEnv, type S2spLimits } from '@s2sp/core';
 
 export interface WeatherServerConfig {
@@ -17,6 +19,13 @@ export interface WeatherServerConfig {
   limits?: Partial<S2spLimits>;
   /** Caller authentication on /mcp and the data plane (audience "weather-server" by default). */
   auth: AuthModuleOptions;
+  /** Telemetry overrides (service name `s2sp-weather-server`), e.g. a test's shared `spanExporter`. */
+  telemetry?: Partial<TelemetryOptions>;
+  /**
+   * Nest logger: false for none, a list of levels, or a LoggerService of your own.
+   * Default: JSON lines (to stderr on stdio) of the LOG_LEVELS levels, else all.
+   */
+  logger?: LoggerService | LogLevel[] | false;
 }
 
 export function weatherConfigFromEnv(transport: 'http' | 'stdio' = 'http'): WeatherServerConfig {

@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { s2spAuthModule, S2spModule } from '@s2sp/core';
+import { TelemetryModule } from '@s2sp/telemetry';
 import { AlertCatalog } from './alerts/alert-catalog';
 import { AlertsController } from './alerts.controller';
 import type { WeatherServerConfig } from './weather-server.config';
@@ -11,6 +12,8 @@ export class WeatherServerModule {
     return {
       module: WeatherServerModule,
       imports: [
+        // mcp.tools/call server spans, s2sp.data.serve on the data plane, GET /metrics.
+        TelemetryModule.forRoot({ serviceName: 's2sp-weather-server', serviceVersion: '0.1.0', mcpServerId: 'weather', ...config.telemetry }),
         s2spAuthModule(config.auth),
         S2spModule.forRoot({
           limits: config.limits,

@@ -1,4 +1,5 @@
 import { serveMcp, type RunningMcpServer } from '@s2sp/core';
+import { appLogger, writeToStderr } from '@s2sp/telemetry';
 import type { WeatherServerConfig } from './weather-server.config';
 import { WeatherServerModule } from './weather-server.module';
 
@@ -11,6 +12,8 @@ export async function startWeatherServer(config: WeatherServerConfig): Promise<R
     host: config.host,
     port: config.port,
     transport: config.transport,
+    // stdout carries the protocol on stdio.
+    logger: appLogger('s2sp-weather-server', config.logger, config.transport === 'stdio' ? { write: writeToStderr } : {}),
     auth: { audience: config.auth.audience },
     instructions: 'National Weather Service alerts as an S2SP resource server.',
   });

@@ -67,7 +67,9 @@ export async function serveMcp(module: Parameters<typeof NestFactory.create>[0],
     transports,
   });
   mcp.setHttpAdapter(app.getHttpAdapter());
-  app.connectMicroservice({ strategy: mcp });
+  // inheritAppConfig: the app's global enhancers (APP_INTERCEPTOR of TelemetryModule, …) reach the MCP
+  // tools too; guards of other context types (HTTP, JSON-RPC, gRPC) let tool calls through.
+  app.connectMicroservice({ strategy: mcp }, { inheritAppConfig: true });
   await app.startAllMicroservices();
   await app.listen(options.port, options.host);
   const address = app.getHttpServer().address();

@@ -1,5 +1,6 @@
-import { CallHandler, ExecutionContext, Inject, Injectable, Logger, NestInterceptor } from '@nestjs/common';
+import { CallHandler, ExecutionContext, Inject, Injectable, Logger, NestInterceptor, Optional } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { Telemetry, traceDataPlaneFetch } from '@s2sp/telemetry';
 import { from, Observable, of, switchMap } from 'rxjs';
 import { S2SP_OPTIONS } from '../config/s2sp.constants';
 import type { ResolvedS2spOptions } from '../config/s2sp-options';
@@ -30,6 +31,8 @@ export class ConsumerToolInterceptor implements NestInterceptor {
     private readonly dataPlane: DataPlaneClient,
     private readonly credentials: DataPlaneCredentials,
     private readonly reflector: Reflector,
+    /** Present when the app imports TelemetryModule: the fetch is then an `s2sp.data.fetch` span. */
+    @Optional() private readonly telemetry?: Telemetry,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
@@ -73,7 +76,9 @@ export class ConsumerToolInterceptor implements NestInterceptor {
         ...caller,
         remainingMs: timeoutMs,
       });
-      body = await this.dataPlane.fetchBody(input.resourceUrl, { rowIds, timeoutMs, authorization });
+      const resourceUrl = input.resourceUrl;
+      const fetchBody = (headers?: Record<string, string>) => this.dataPlane.fetchBody(resourceUrl, { rowIds, timeoutMs, authorization, headers });
+      body = this.telemetry ? await traceDataPlaneFetch(this.telemetry, resourceUrl, rowIds.length, fetchBody) : await fetchBody();
     }
     return mergeRows(input.abstract, body, input.columnMapping);
   }

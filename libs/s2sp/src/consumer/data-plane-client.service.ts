@@ -13,6 +13,8 @@ export interface FetchBodyRequest {
   timeoutMs?: number;
   /** `Authorization` header value for the resource server (the caller's narrowed token). Never logged. */
   authorization?: string;
+  /** Extra request headers, e.g. `traceparent` / `tracestate` of the consumer's fetch span. */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -36,6 +38,7 @@ export class DataPlaneClient {
       response = await fetch(url, {
         method: 'POST',
         headers: {
+          ...request.headers,
           'content-type': 'application/json',
           accept: 'application/json',
           ...(request.authorization ? { authorization: request.authorization } : {}),

@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { S2SP_OPTIONS } from '../config/s2sp.constants';
 import type { ResolvedS2spOptions } from '../config/s2sp-options';
 import { DataPlaneExceptionFilter } from './data-plane-exception.filter';
-import { DataPlaneService, type DataPlaneAccess } from './data-plane.service';
+import { DataPlaneService, type DataPlaneAccess, type DataPlaneResponse } from './data-plane.service';
 import { readJsonBody } from './json-body';
 
 @Controller('s2sp')
@@ -17,10 +17,12 @@ export class DataPlaneController {
 
   @Post('data/:token')
   @HttpCode(200)
-  async fetch(@Param('token') token: string, @Req() request: Request, @Res() response: Response): Promise<void> {
+  async fetch(@Param('token') token: string, @Req() request: Request, @Res() response: Response): Promise<DataPlaneResponse> {
     const body = await readJsonBody(request, this.options.limits.maxRequestBytes);
     const served = await this.dataPlane.serve(token, body, accessOf(request));
     response.status(200).type('application/json').send(served.json);
+    // Not sent again (@Res): returned for interceptors, e.g. telemetry's rows and body columns served.
+    return served.response;
   }
 
   @Get('health')
