@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { Injectable, Module, UseInterceptors, type INestApplication } from '@nestjs/common';
+import { Injectable, Module, type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Payload } from '@nestjs/microservices';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -11,17 +11,16 @@ import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
 import { z } from 'zod';
 import { JsonRpcError, JsonRpcMethod, JsonRpcModule, toJsonRpcError } from '../../apps/gateway/src/jsonrpc';
 import { serveMcp, type RunningMcpServer } from '../../libs/s2sp/src';
-import { McpToolTelemetryInterceptor, startTelemetry, TelemetryModule, traceMcpToolCall, type Telemetry } from '../../libs/telemetry/src';
+import { startTelemetry, TelemetryModule, traceMcpToolCall, type Telemetry } from '../../libs/telemetry/src';
 import { CLIENT_SPAN_ID, CLIENT_TRACE_ID, CLIENT_TRACEPARENT, eventually, onlySpan, parentSpanIdOf, sample } from './telemetry-fixtures';
 
 const exporter = new InMemorySpanExporter();
 
 /**
- * serveMcp connects MCP as a hybrid microservice without inheritAppConfig, so
- * APP_INTERCEPTOR does not reach tools: the interceptor is put on the class.
+ * No interceptor on the class: serveMcp connects MCP with inheritAppConfig, so
+ * TelemetryModule's APP_INTERCEPTOR reaches the tools (one server span each, asserted below).
  */
 @McpController()
-@UseInterceptors(McpToolTelemetryInterceptor)
 class ResourceLikeTools {
   @Tool({ name: 'echo', description: 'Echoes.', parameters: z.object({ text: z.string() }) })
   echo(@Payload() args: { text: string }) {
