@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { bearerHeader, callerFrom, S2SP_DATA_READ_SCOPE, TokenMinter, type CallerIdentity } from '@s2sp/auth';
+import { bearerHeader, callerFrom, DelegationRefusedError, S2SP_DATA_READ_SCOPE, TokenMinter, type CallerIdentity } from '@s2sp/auth';
 import type { GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG } from '../gateway.constants';
 import type { CallOrigin } from '../grpc/agents-downstream';
-import type { JsonRpcCallContext } from '../jsonrpc';
+import { JsonRpcError, type JsonRpcCallContext } from '../jsonrpc';
 import { ToolScopeCatalog } from './tool-scope-catalog';
 
 /**
@@ -37,7 +37,16 @@ export class DownstreamCredentials {
   }
 
   private async withToken(ctx: JsonRpcCallContext, caller: CallerIdentity, scopes: string[]): Promise<CallOrigin> {
-    const token = await this.minter.narrowToken(caller, scopes, this.config.agentsAudience, ctx.remainingMs());
+    let token: string;
+    try {
+      token = await this.minter.narrowToken(caller, scopes, this.config.agentsAudience, ctx.remainingMs());
+    } catch (error) {
+      // The call's budget ran out in the handler before the gRPC call: the same answer as the handler timer's.
+      if (error instanceof DelegationRefusedError && error.refusal === 'deadline-passed') {
+        throw JsonRpcError.deadlineExceeded('gateway.handler', { deadline_ms: ctx.deadline });
+      }
+      throw error;
+    }
     return { deadline: ctx.deadline, signal: ctx.signal, headers: ctx.headers, caller: ctx.caller, authorization: bearerHeader(token) };
   }
 
