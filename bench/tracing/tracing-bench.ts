@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { ExportResultCode } from '@opentelemetry/core';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace';
 import type { TelemetryOptions } from '@s2sp/telemetry';
-import { startBenchStack, type BenchStack } from '../gateway/bench-stack';
+import { startBenchStack, type BenchStack } from './bench-stack';
 import { summarize, timeSequential, type LatencySummary } from '../gateway/percentiles';
 
 const iterations = Number(process.argv[2] ?? process.env.BENCH_ITERATIONS ?? 500);
