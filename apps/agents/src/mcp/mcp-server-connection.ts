@@ -14,6 +14,7 @@ import { isBreakerFailure, translateMcpFailure } from './mcp-failure';
 import type { RegisteredTool } from './registered-tool';
 import { classifyMutation, classifyToolKind } from './tool-classification';
 import { credentialedFetch, withoutCallerAuthorization } from './mcp-call-credentials';
+import { requestScopedSignalFetch } from './request-scoped-signal-fetch';
 import { McpServerUnavailableError } from './tool-call-errors';
 
 export interface McpServerConnectionOptions {
@@ -181,7 +182,9 @@ export class McpServerConnection {
   private async connect(timeoutMs: number): Promise<Client> {
     const client = new Client(this.options.clientInfo, { capabilities: {} });
     const fallback = this.options.connectionAuthorization ?? (async () => undefined);
-    const transport = new StreamableHTTPClientTransport(new URL(this.options.endpoint.url), { fetch: credentialedFetch(fallback, tracePropagatingFetch()) });
+    const transport = new StreamableHTTPClientTransport(new URL(this.options.endpoint.url), {
+      fetch: credentialedFetch(fallback, requestScopedSignalFetch(tracePropagatingFetch())),
+    });
     client.onerror = (error) => {
       // Transport-level trouble (e.g. the notification stream dropped); requests report their own failures.
       if (this.client === client) this.lastErrorText = describeError(error);
