@@ -224,3 +224,16 @@ describe('CircuitBreaker (libs/platform)', () => {
     assert.equal(circuit.state, 'closed');
   });
 });
+
+test('a breaker refuses unusable options, naming the field', () => {
+  for (const [options, field] of [
+    [{ windowMs: 0 }, 'windowMs'],
+    [{ minimumCalls: 1.5 }, 'minimumCalls'],
+    [{ openDurationMs: -1 }, 'openDurationMs'],
+    [{ errorRateThreshold: 0 }, 'errorRateThreshold'],
+    [{ errorRateThreshold: 1.2 }, 'errorRateThreshold'],
+  ] as const) {
+    assert.throws(() => new CircuitBreaker('weather', options), new RegExp(`circuit breaker "weather"\\.${field}`));
+  }
+  assert.doesNotThrow(() => new CircuitBreaker('weather', { errorRateThreshold: 1 }));
+});

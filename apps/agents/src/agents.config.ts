@@ -1,5 +1,6 @@
 import { authOptionsFromEnv, type AuthModuleOptions } from '@s2sp/auth';
 import { envInt, envOptional, envString } from '@s2sp/core';
+import { validateCircuitBreakerOptions } from '@s2sp/platform';
 import type { TelemetryOptions } from '@s2sp/telemetry';
 import { parseMcpServerList, validateMcpServers, withMcpAudiences, type McpServerEndpoint } from './config/mcp-server-list';
 
@@ -130,12 +131,7 @@ export function validateAgentsConfig(config: AgentsConfig): void {
   if (!Array.isArray(config.mcpServers)) throw new Error('mcpServers must be an array of { id, url }');
   validateMcpServers(config.mcpServers);
   if (typeof config.dataDir !== 'string' || config.dataDir.trim() === '') throw new Error('dataDir must be a non-empty string');
-  integer('breaker.windowMs', config.breaker.windowMs, 1);
-  integer('breaker.minimumCalls', config.breaker.minimumCalls, 1);
-  if (!(config.breaker.errorRateThreshold > 0 && config.breaker.errorRateThreshold <= 1)) {
-    throw new Error(`breaker.errorRateThreshold must be in (0, 1]; got ${config.breaker.errorRateThreshold}`);
-  }
-  integer('breaker.openDurationMs', config.breaker.openDurationMs, 1);
+  validateCircuitBreakerOptions(config.breaker, 'breaker');
   integer('mcp.callTimeoutMs', config.mcp.callTimeoutMs, 1);
   integer('mcp.connectTimeoutMs', config.mcp.connectTimeoutMs, 1);
   integer('mcp.reconnectInitialDelayMs', config.mcp.reconnectInitialDelayMs, 0);

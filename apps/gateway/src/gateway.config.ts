@@ -1,6 +1,7 @@
 import type { LoggerService, LogLevel } from '@nestjs/common';
 import { authOptionsFromEnv, type AuthModuleOptions } from '@s2sp/auth';
 import { envInt, envOptional, envString } from '@s2sp/core';
+import { validateCircuitBreakerOptions } from '@s2sp/platform';
 import { logLevelsFromEnv, type TelemetryOptions } from '@s2sp/telemetry';
 
 /** Everything the gateway needs to start. Build it with {@link gatewayConfigFromEnv} or {@link defaultGatewayConfig}. */
@@ -170,11 +171,7 @@ export function validateGatewayConfig(config: GatewayConfig): GatewayConfig {
   integer('grpc.maxReconnectBackoffMs', config.grpc.maxReconnectBackoffMs, 1);
   integer('rateLimit.limit', config.rateLimit.limit, 1);
   integer('rateLimit.windowMs', config.rateLimit.windowMs, 1);
-  integer('circuitBreaker.windowMs', config.circuitBreaker.windowMs, 1);
-  integer('circuitBreaker.minimumCalls', config.circuitBreaker.minimumCalls, 1);
-  integer('circuitBreaker.openDurationMs', config.circuitBreaker.openDurationMs, 1);
-  const rate = config.circuitBreaker.errorRateThreshold;
-  if (!(rate > 0 && rate <= 1)) fail('circuitBreaker.errorRateThreshold', `must be in (0, 1], got ${rate}`);
+  validateCircuitBreakerOptions(config.circuitBreaker, 'circuitBreaker');
   integer('idempotency.ttlMs', config.idempotency.ttlMs, 1);
   integer('idempotency.sweepIntervalMs', config.idempotency.sweepIntervalMs, 0);
   integer('idempotency.pollIntervalMs', config.idempotency.pollIntervalMs, 1);

@@ -19,6 +19,19 @@ export const DEFAULT_CIRCUIT_BREAKER_OPTIONS: CircuitBreakerOptions = {
   openDurationMs: 5_000,
 };
 
+/**
+ * Throws naming the first unusable option (`<field>.windowMs must …`):
+ * whole milliseconds and calls of at least 1, an error rate in (0, 1].
+ */
+export function validateCircuitBreakerOptions(options: Omit<CircuitBreakerOptions, 'now'>, field = 'circuitBreaker'): void {
+  for (const name of ['windowMs', 'minimumCalls', 'openDurationMs'] as const) {
+    const value = options[name];
+    if (!Number.isSafeInteger(value) || value < 1) throw new Error(`${field}.${name} must be a whole number of at least 1; got ${value}`);
+  }
+  const rate = options.errorRateThreshold;
+  if (!(rate > 0 && rate <= 1)) throw new Error(`${field}.errorRateThreshold must be in (0, 1]; got ${rate}`);
+}
+
 export interface CircuitSnapshot {
   name: string;
   state: CircuitStateName;
@@ -61,6 +74,7 @@ export class CircuitBreaker {
     options: Partial<CircuitBreakerOptions> = {},
   ) {
     this.options = { ...DEFAULT_CIRCUIT_BREAKER_OPTIONS, ...options };
+    validateCircuitBreakerOptions(this.options, `circuit breaker "${name}"`);
     this.now = this.options.now ?? Date.now;
   }
 
