@@ -126,6 +126,12 @@ describe('caller-scoped security on every hop', () => {
     assert.equal(error?.code, 4002, JSON.stringify(error));
     assert.deepEqual(error?.data?.missing_scopes, ['tasks:read']);
     assert.ok((await rpc('rpc.discover', {}, null)).result, 'rpc.discover needs no token');
+
+    // Params are validated only for a caller who may call: nothing is learned from validation errors.
+    const invalid = { objective: 'x', plan: [] };
+    assert.equal((await rpc('agent.submitTask', invalid, null)).error?.code, 4001);
+    assert.equal((await rpc('agent.submitTask', invalid, `Bearer ${valid}`)).error?.code, 4002);
+    assert.equal((await rpc('agent.submitTask', invalid)).error?.code, -32602);
   });
 
   test('a widened scope is refused at the gateway: the caller lacks a scope the tool needs', async () => {

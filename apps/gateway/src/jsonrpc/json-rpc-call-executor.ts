@@ -5,7 +5,6 @@ import { JsonRpcError } from './json-rpc-error';
 import { JSON_RPC_MODULE_OPTIONS, type ResolvedJsonRpcModuleOptions } from './json-rpc-module-options';
 import { JsonRpcMethodRegistry, type RegisteredJsonRpcMethod } from './json-rpc-method-registry';
 import type { JsonRpcId, JsonRpcRequest, JsonRpcResponse } from './json-rpc.types';
-import { bindParams } from './params-binder';
 import { isNotification } from './request-envelope';
 import { toJsonRpcError } from './to-json-rpc-error';
 
@@ -16,7 +15,7 @@ export interface CallExchange {
   traceId: string | undefined;
 }
 
-/** Runs one valid request: method lookup, deadline, params binding, handler, error mapping. */
+/** Runs one valid request: method lookup, deadline, handler (guards, params binding, interceptors), error mapping. */
 @Injectable()
 export class JsonRpcCallExecutor {
   private readonly logger = new Logger('JsonRpc');
@@ -44,8 +43,8 @@ export class JsonRpcCallExecutor {
     if (!method) throw JsonRpcError.methodNotFound();
     const deadline = resolveCallDeadline(exchange.deadline, readDeadlineParam(request.params), this.options);
     if (deadline <= Date.now()) throw JsonRpcError.deadlineExceeded('gateway.admission', { deadline_ms: deadline });
-    const params = await bindParams(method.metadata, withoutDeadline(request.params));
-    return this.invokeWithin(method, params, request, exchange, deadline);
+    // Bound and validated by ParamsBindingGuard, after the guards that decide who may call.
+    return this.invokeWithin(method, withoutDeadline(request.params), request, exchange, deadline);
   }
 
   private async invokeWithin(

@@ -1,5 +1,5 @@
 import { Module, type DynamicModule, type Provider } from '@nestjs/common';
-import { DiscoveryModule } from '@nestjs/core';
+import { APP_GUARD, DiscoveryModule } from '@nestjs/core';
 import { JsonRpcCallExecutor } from './json-rpc-call-executor';
 import { JsonRpcDispatcher } from './json-rpc-dispatcher';
 import { JsonRpcHttpController } from './json-rpc-http.controller';
@@ -11,8 +11,15 @@ import {
   type JsonRpcModuleOptions,
 } from './json-rpc-module-options';
 import { RpcDiscoverHandler } from './openrpc/rpc-discover.handler';
+import { ParamsBindingGuard } from './params-binding.guard';
 
-const CORE_PROVIDERS: Provider[] = [JsonRpcMethodRegistry, JsonRpcCallExecutor, JsonRpcDispatcher, RpcDiscoverHandler];
+const CORE_PROVIDERS: Provider[] = [
+  JsonRpcMethodRegistry,
+  JsonRpcCallExecutor,
+  JsonRpcDispatcher,
+  RpcDiscoverHandler,
+  { provide: APP_GUARD, useClass: ParamsBindingGuard },
+];
 const EXPORTS = [JsonRpcDispatcher, JsonRpcMethodRegistry, JSON_RPC_MODULE_OPTIONS];
 
 /**
