@@ -1,1 +1,2 @@
 export * from './circuit-breaker';
+export * from './periodic-sweep';

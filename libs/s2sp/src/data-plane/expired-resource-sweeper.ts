@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { PeriodicSweep } from '@s2sp/platform';
 import { S2SP_OPTIONS } from '../config/s2sp.constants';
 import type { ResolvedS2spOptions } from '../config/s2sp-options';
 import { RESOURCE_STORE, type ResourceStore } from '../store/resource-store.interface';
@@ -6,35 +7,25 @@ import { RESOURCE_STORE, type ResourceStore } from '../store/resource-store.inte
 /** Deletes expired resources on an interval, so cached bodies do not outlive their TTL. */
 @Injectable()
 export class ExpiredResourceSweeper implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger('S2spSweeper');
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<number>;
+  private readonly periodic: PeriodicSweep;
 
   constructor(
     @Inject(S2SP_OPTIONS) private readonly options: ResolvedS2spOptions,
-    @Inject(RESOURCE_STORE) private readonly store: ResourceStore,
-  ) {}
+    @Inject(RESOURCE_STORE) store: ResourceStore,
+  ) {
+    this.periodic = new PeriodicSweep('S2SP resources', () => store.sweepExpired(), new Logger('S2spSweeper'));
+  }
 
   onApplicationBootstrap(): void {
-    if (this.options.sweepIntervalMs <= 0) return;
-    this.timer = setInterval(() => void this.sweep(), this.options.sweepIntervalMs);
-    this.timer.unref();
+    this.periodic.start(this.options.sweepIntervalMs);
   }
 
   async onModuleDestroy(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running?.catch(() => undefined);
+    await this.periodic.stop();
   }
 
   /** Runs one sweep now; overlapping calls share the sweep in progress. */
   sweep(): Promise<number> {
-    this.running ??= this.store
-      .sweepExpired()
-      .catch((error: unknown) => {
-        this.logger.warn(`Sweep failed: ${error instanceof Error ? error.message : 'unknown error'}`);
-        return 0;
-      })
-      .finally(() => (this.running = undefined));
-    return this.running;
+    return this.periodic.sweep();
   }
 }
