@@ -1,21 +1,10 @@
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { after, describe, test } from 'node:test';
 import { GRPC_ERROR_METADATA, toStruct } from '@s2sp/contracts';
 import { agentsTestConfig, eventually, startTestAgents, type RunningAgents } from '../support/agents-stack';
 import { connectAgents, grpc, trailer, unary, unaryError, type AgentsClients, type Message } from '../support/agents-grpc-client';
 import { startTestMcpServer, type TestMcpServer } from '../support/test-mcp-server';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from '../support/free-port';
 
 const OPEN_MS = 1_500;
 

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { Controller, Module, UseGuards, type INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -20,6 +19,7 @@ import {
   TokenMinter,
 } from '../../libs/auth/src';
 import { tempDir } from './auth-fixtures';
+import { freePort } from '../support/free-port';
 
 @Controller()
 @UseGuards(GrpcAuthGuard)
@@ -37,17 +37,6 @@ class GuardedToolController {
   invokeTool(request: { invocation_id: string }) {
     return { invocation_id: request.invocation_id };
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 type Unary = (request: unknown, metadata: grpc.Metadata, callback: (error: grpc.ServiceError | null, value?: any) => void) => void;

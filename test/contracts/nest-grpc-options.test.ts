@@ -1,12 +1,12 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { Controller, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { GrpcMethod, Transport, type GrpcOptions } from '@nestjs/microservices';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { PROTO_FILES, PROTO_LOADER_OPTIONS, toStruct, fromStruct } from '../../libs/contracts/src';
+import { freePort } from '../support/free-port';
 
 @Controller()
 class ToolController {
@@ -21,17 +21,6 @@ class ToolController {
 
 @Module({ controllers: [ToolController] })
 class ToolModule {}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 describe('contracts with a Nest gRPC microservice', () => {
   test('PROTO_FILES + PROTO_LOADER_OPTIONS work as Nest GrpcOptions', async () => {

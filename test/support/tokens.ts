@@ -1,5 +1,7 @@
 // Dev-key bearer tokens for tests: the same key, issuer and minter as
 // `npm run token` and every app started without auth configuration.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { DevKeyStore, TokenMinter } from '@s2sp/auth';
 
 export const TEST_SUBJECT = 'test-user';
@@ -51,8 +53,6 @@ export async function bearerFor(request: TestTokenRequest): Promise<string> {
  * its compiled form), as a user of the stack would mint one.
  */
 export async function tokenFromScript(request: { subject: string; scopes: readonly string[]; audience?: string }): Promise<string> {
-  const { execFile } = await import('node:child_process');
-  const { promisify } = await import('node:util');
   const script = require.resolve('../../scripts/token.js');
   const args = [script, '--sub', request.subject, '--scopes', request.scopes.join(' '), '--aud', request.audience ?? 'gateway'];
   const { stdout } = await promisify(execFile)(process.execPath, args, { encoding: 'utf8' });

@@ -1,7 +1,7 @@
 import { authOptionsFromEnv, type AuthModuleOptions } from '@s2sp/auth';
 import type { LoggerService, LogLevel } from '@nestjs/common';
 import type { TelemetryOptions } from '@s2sp/telemetry';
-import { envInt, envList, envOptional, envString, s2spLimitsFromEnv, type S2spLimits } from '@s2sp/core';
+import { envInt, envList, envOptional, envString, parsePairs, s2spLimitsFromEnv, type S2spLimits } from '@s2sp/core';
 
 export interface StatsServerConfig {
   host: string;
@@ -40,8 +40,13 @@ export function statsConfigFromEnv(transport: 'http' | 'stdio' = 'http'): StatsS
       `http://localhost:${weatherPort}`,
     ]),
     fetchTimeoutMs: envInt('S2SP_FETCH_TIMEOUT_MS', 10_000, { min: 1 }),
-    resourceAudiences: parseAudiences(
-      envList('STATS_RESOURCE_AUDIENCES', [`http://127.0.0.1:${weatherPort}=weather-server`, `http://localhost:${weatherPort}=weather-server`]),
+    resourceAudiences: Object.fromEntries(
+      parsePairs(
+        envString('STATS_RESOURCE_AUDIENCES', `http://127.0.0.1:${weatherPort}=weather-server,http://localhost:${weatherPort}=weather-server`),
+        'STATS_RESOURCE_AUDIENCES',
+        'origin=audience',
+        'http://127.0.0.1:3101=weather-server',
+      ),
     ),
     databaseUrl: envOptional('DATABASE_URL'),
     dataDir: envString('STATS_DATA_DIR', '.data/stats-server'),
@@ -50,15 +55,3 @@ export function statsConfigFromEnv(transport: 'http' | 'stdio' = 'http'): StatsS
   };
 }
 
-/** `origin=audience` entries (STATS_RESOURCE_AUDIENCES); throws naming a malformed one. */
-export function parseAudiences(entries: readonly string[]): Record<string, string> {
-  const audiences: Record<string, string> = {};
-  for (const entry of entries) {
-    const separator = entry.lastIndexOf('=');
-    if (separator <= 0 || separator === entry.length - 1) {
-      throw new Error(`STATS_RESOURCE_AUDIENCES entry "${entry}" must be "origin=audience", e.g. http://127.0.0.1:3101=weather-server`);
-    }
-    audiences[entry.slice(0, separator).trim()] = entry.slice(separator + 1).trim();
-  }
-  return audiences;
-}

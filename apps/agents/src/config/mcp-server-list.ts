@@ -1,3 +1,5 @@
+import { parsePairs } from '@s2sp/core';
+
 /** One MCP server the agents connect to. */
 export interface McpServerEndpoint {
   /** Logical id, e.g. "weather"; what ToolDescriptor.server and InvokeTool's `server` name. */
@@ -18,14 +20,9 @@ export function mcpAudienceOf(endpoint: McpServerEndpoint): string {
  * naming an entry that is malformed or names no configured server.
  */
 export function withMcpAudiences(servers: McpServerEndpoint[], text: string, source = 'AGENTS_MCP_AUDIENCES'): McpServerEndpoint[] {
-  const audiences = new Map<string, string>();
-  for (const entry of text.split(',').map((item) => item.trim()).filter((item) => item !== '')) {
-    const separator = entry.indexOf('=');
-    const id = entry.slice(0, separator).trim();
-    const audience = entry.slice(separator + 1).trim();
-    if (separator <= 0 || audience === '') throw new Error(`${source} entry "${entry}" must be "id=audience" (e.g. weather=weather-server)`);
+  const audiences = new Map(parsePairs(text, source, 'id=audience', 'weather=weather-server'));
+  for (const id of audiences.keys()) {
     if (!servers.some((server) => server.id === id)) throw new Error(`${source} names "${id}", which is not in AGENTS_MCP_SERVERS`);
-    audiences.set(id, audience);
   }
   return servers.map((server) => (audiences.has(server.id) ? { ...server, audience: audiences.get(server.id) } : server));
 }
@@ -37,17 +34,7 @@ export const MCP_SERVER_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/;
  * url, so a url may have `=` in its query. Throws naming the bad entry.
  */
 export function parseMcpServerList(text: string, source = 'AGENTS_MCP_SERVERS'): McpServerEndpoint[] {
-  const entries = text
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter((entry) => entry !== '');
-  return entries.map((entry, index) => {
-    const separator = entry.indexOf('=');
-    if (separator <= 0) {
-      throw new Error(`${source}[${index}] must be "id=url" (e.g. weather=http://127.0.0.1:3101/mcp)`);
-    }
-    return { id: entry.slice(0, separator).trim(), url: entry.slice(separator + 1).trim() };
-  });
+  return parsePairs(text, source, 'id=url', 'weather=http://127.0.0.1:3101/mcp').map(([id, url]) => ({ id, url }));
 }
 
 /** Checks ids (pattern, unique) and urls (absolute http/https). Throws naming the field. */

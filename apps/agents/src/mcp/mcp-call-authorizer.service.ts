@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AuthorizationGate, bearerHeader, mutationClassFromProto, S2SP_DATA_READ_SCOPE, TokenMinter, type CallerIdentity } from '@s2sp/auth';
+import { AuthorizationGate, bearerHeader, consumerDataScopes, mutationClassFromProto, TokenMinter, type CallerIdentity } from '@s2sp/auth';
 import { McpConnectorService } from './mcp-connector.service';
 import type { RegisteredTool } from './registered-tool';
 
@@ -27,9 +27,7 @@ export class McpCallAuthorizer {
     );
     const needed = new Set(tool.scopes);
     if (tool.kind === 'S2SP_CONSUMER') {
-      for (const scope of [S2SP_DATA_READ_SCOPE, ...this.connector.registry.resourceScopes()]) {
-        if (caller.scopes.includes(scope)) needed.add(scope);
-      }
+      for (const scope of consumerDataScopes(caller, this.connector.registry.resourceScopes())) needed.add(scope);
     }
     const remainingMs = deadlineMs === undefined ? undefined : deadlineMs - Date.now();
     const token = await this.minter.narrowToken(caller, [...needed], this.connector.audienceOf(tool.serverId), remainingMs);

@@ -1,7 +1,7 @@
 import { Controller, Inject } from '@nestjs/common';
 import type { Metadata } from '@grpc/grpc-js';
 import { GrpcMethod } from '@nestjs/microservices';
-import { RequireScopes } from '@s2sp/auth';
+import { RequireScopes, requireCaller } from '@s2sp/auth';
 import { PLATFORM_SCOPES } from '@s2sp/contracts';
 import { catchError, from, map, switchMap, throwError, type Observable } from 'rxjs';
 import type { AgentsConfig } from '../agents.config';
@@ -11,7 +11,6 @@ import { InvalidRequestError, NotFoundError } from '../common/request-errors';
 import { traceMessage } from '../common/trace';
 import { isUuid } from '../common/uuid';
 import { grpcDeadlineOf, type GrpcServerCall } from '../grpc/grpc-call';
-import { verifiedCaller } from '../grpc/verified-caller';
 import { toGrpcError } from '../grpc/grpc-errors';
 import type { CancelTaskRequestMessage, GetTaskRequestMessage, SubmitTaskRequestMessage } from '../grpc/proto-messages';
 import { McpConnectorService } from '../mcp/mcp-connector.service';
@@ -45,7 +44,7 @@ export class AgentController {
     let traceId: string | undefined;
     try {
       const task = validateAgentTask(request.task, this.connector.servers().map((server) => server.id), metadata);
-      task.identity = verifiedCaller(metadata);
+      task.identity = requireCaller(metadata, 'gRPC call');
       task.caller = task.identity.subject;
       traceId = task.trace?.trace_id;
       task.deadlineMs = earliestDeadline(grpcDeadlineOf(call), task.deadlineMs);
@@ -106,7 +105,7 @@ export class AgentController {
   /** The task, if the verified caller submitted it; anyone else's is NOT_FOUND (its existence is not revealed). */
   private async ownedTask(taskId: string, metadata: Metadata): Promise<TaskView> {
     const view = await this.runtime.get(taskId);
-    if (!view || view.caller !== verifiedCaller(metadata).subject) throw new NotFoundError(`task_id: no task ${taskId}`);
+    if (!view || view.caller !== requireCaller(metadata, 'gRPC call').subject) throw new NotFoundError(`task_id: no task ${taskId}`);
     return view;
   }
 }

@@ -3,8 +3,7 @@ import type { Metadata } from '@grpc/grpc-js';
 import { GrpcMethod } from '@nestjs/microservices';
 import { S2SP_META } from '@s2sp/core';
 import { fromStruct, PLATFORM_SCOPES, timestampToMs } from '@s2sp/contracts';
-import { AllowAnonymous, RequireScopes } from '@s2sp/auth';
-import { verifiedCaller } from '../grpc/verified-caller';
+import { AllowAnonymous, RequireScopes, requireCaller } from '@s2sp/auth';
 import type { AgentsConfig } from '../agents.config';
 import { AGENTS_CONFIG } from '../agents.tokens';
 import { assertTimeRemains, earliestDeadline } from '../common/deadline-budget';
@@ -88,7 +87,7 @@ export class ToolController {
       checkExpectations(request, tool.mutationClass, tool.version);
       const outcome = await this.invoker.invoke({
         tool,
-        caller: verifiedCaller(metadata),
+        caller: requireCaller(metadata, 'gRPC call'),
         traceId: trace?.trace_id,
         arguments: args,
         deadlineMs: deadline,

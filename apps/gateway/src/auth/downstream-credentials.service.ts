@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { bearerHeader, callerFrom, DelegationRefusedError, S2SP_DATA_READ_SCOPE, TokenMinter, type CallerIdentity } from '@s2sp/auth';
+import { bearerHeader, consumerDataScopes, DelegationRefusedError, requireCaller, TokenMinter, type CallerIdentity } from '@s2sp/auth';
 import type { GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG } from '../gateway.constants';
 import type { CallOrigin } from '../grpc/agents-downstream';
@@ -22,14 +22,14 @@ export class DownstreamCredentials {
 
   /** `ctx` plus the narrowed Authorization for a call needing `methodScope` and the named tools. */
   async originFor(ctx: JsonRpcCallContext, methodScope: string, toolNames: readonly string[] = []): Promise<CallOrigin> {
-    const caller = this.callerOf(ctx);
+    const caller = requireCaller(ctx, 'JSON-RPC call');
     const needed = new Set([methodScope]);
     if (toolNames.length > 0) {
-      const discovery = await this.withToken(ctx, caller, []);
-      for (const tool of (await this.catalog.lookup(toolNames, discovery)).values()) {
+      const tools = await this.catalog.lookup(toolNames, () => this.withToken(ctx, caller, []));
+      for (const tool of tools.values()) {
         for (const scope of tool.scopes) needed.add(scope);
         if (tool.kind !== 'TOOL_KIND_S2SP_RESOURCE' && tool.kind !== 'TOOL_KIND_STANDARD') {
-          for (const scope of [S2SP_DATA_READ_SCOPE, ...this.catalog.dataScopes()]) if (caller.scopes.includes(scope)) needed.add(scope);
+          for (const scope of consumerDataScopes(caller, this.catalog.dataScopes())) needed.add(scope);
         }
       }
     }
@@ -48,12 +48,5 @@ export class DownstreamCredentials {
       throw error;
     }
     return { deadline: ctx.deadline, signal: ctx.signal, headers: ctx.headers, caller: ctx.caller, authorization: bearerHeader(token) };
-  }
-
-  private callerOf(ctx: JsonRpcCallContext): CallerIdentity {
-    const caller = callerFrom(ctx);
-    // JsonRpcAuthGuard runs before every method that calls the agents; without it this is a wiring bug.
-    if (!caller) throw new Error('no verified caller on this JSON-RPC call (is JsonRpcAuthGuard installed?)');
-    return caller;
   }
 }

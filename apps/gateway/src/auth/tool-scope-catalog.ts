@@ -30,8 +30,11 @@ export class ToolScopeCatalog {
     private readonly downstream: AgentsDownstream,
   ) {}
 
-  /** Every tool of that name (one per server); an empty list when the agents know none. */
-  async lookup(names: readonly string[], origin: CallOrigin): Promise<Map<string, ToolScopes>> {
+  /**
+   * Every tool of that name (one per server); an empty list when the agents know none.
+   * `origin` is asked for only when the catalog must be (re)read.
+   */
+  async lookup(names: readonly string[], origin: () => Promise<CallOrigin>): Promise<Map<string, ToolScopes>> {
     const fresh = Date.now() - this.loadedAt < FRESH_FOR_MS;
     if (!fresh || names.some((name) => !this.tools.has(name))) await this.refresh(origin);
     return new Map(names.filter((name) => this.tools.has(name)).map((name) => [name, this.tools.get(name)!]));
@@ -42,8 +45,8 @@ export class ToolScopeCatalog {
     return this.resourceScopes;
   }
 
-  private refresh(origin: CallOrigin): Promise<void> {
-    this.loading ??= this.load(origin).finally(() => {
+  private refresh(origin: () => Promise<CallOrigin>): Promise<void> {
+    this.loading ??= origin().then((resolved) => this.load(resolved)).finally(() => {
       this.loading = undefined;
     });
     return this.loading;

@@ -1,3 +1,5 @@
+import { S2SP_DATA_READ_SCOPE } from '../identity/scopes';
+
 export interface NarrowedScopes {
   /** held ∩ needed, in `needed`'s order, without repeats. */
   granted: string[];
@@ -15,4 +17,13 @@ export function narrowScopes(held: readonly string[], needed: readonly string[])
   const missing: string[] = [];
   for (const scope of new Set(needed)) (heldSet.has(scope) ? granted : missing).push(scope);
   return { granted, missing };
+}
+
+/**
+ * What a token for an S2SP consumer tool carries beyond the tool's own scopes:
+ * the caller's `s2sp:data:read` and resource-tool scopes (of `resourceToolScopes`),
+ * so the consumer can narrow its data-plane fetch from them. Never more than the caller holds.
+ */
+export function consumerDataScopes(caller: { scopes: readonly string[] }, resourceToolScopes: readonly string[]): string[] {
+  return narrowScopes(caller.scopes, [S2SP_DATA_READ_SCOPE, ...resourceToolScopes]).granted;
 }

@@ -40,3 +40,14 @@ export function requestUserOf(identity: CallerIdentity): RequestUser {
     identity,
   });
 }
+
+/**
+ * The verified caller of a call whose guard always runs (`where` names the
+ * call, e.g. "gRPC call"); none means the guard is not installed: a wiring
+ * bug, thrown as such, never a call let through without identity.
+ */
+export function requireCaller(carrier: unknown, where: string): CallerIdentity {
+  const caller = callerFrom(carrier);
+  if (!caller) throw new Error(`no verified caller on this ${where}: is the auth guard installed?`);
+  return caller;
+}

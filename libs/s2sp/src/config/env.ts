@@ -24,3 +24,19 @@ export function envList(name: string, fallback: string[]): string[] {
   if (raw === undefined) return fallback;
   return raw.split(',').map((item) => item.trim()).filter((item) => item !== '');
 }
+
+/**
+ * `key=value,key=value` (e.g. `weather=http://…/mcp`): the first `=` splits,
+ * so a value may contain `=`; blank entries are skipped. Throws naming the
+ * variable and the malformed entry, with `shape` and an example.
+ */
+export function parsePairs(text: string, source: string, shape: string, example: string): Array<[key: string, value: string]> {
+  const entries = text.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  return entries.map((entry, index) => {
+    const separator = entry.indexOf('=');
+    const key = entry.slice(0, separator).trim();
+    const value = entry.slice(separator + 1).trim();
+    if (separator <= 0 || key === '' || value === '') throw new Error(`${source}[${index}] must be "${shape}" (e.g. ${example})`);
+    return [key, value];
+  });
+}
