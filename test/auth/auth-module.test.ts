@@ -4,12 +4,12 @@ import { Test } from '@nestjs/testing';
 import {
   APPROVAL_PROVIDER,
   AUDIT_SINK,
+  BatchingAuditSink,
   AUTH_OPTIONS,
   AuthModule,
   authOptionsFromEnv,
   DenyAllApprovalProvider,
   FileSigningKeySource,
-  LoggerAuditSink,
   resolveAuthOptions,
   SIGNING_KEY_SOURCE,
   TOKEN_VERIFIER,
@@ -58,11 +58,11 @@ describe('AuthModule', () => {
   const dir = tempDir();
   after(() => dir.remove());
 
-  test('forRoot provides the verifier, minter, default deny approvals and the logger audit sink', async () => {
+  test('forRoot provides the verifier, minter, default deny approvals and the logger audit sink, batched', async () => {
     const moduleRef = await Test.createTestingModule({ imports: [AuthModule.forRoot({ audience: 'gateway', dataDir: dir.path })] }).compile();
     try {
       assert.ok(moduleRef.get(APPROVAL_PROVIDER) instanceof DenyAllApprovalProvider);
-      assert.ok(moduleRef.get(AUDIT_SINK) instanceof LoggerAuditSink);
+      assert.ok(moduleRef.get(AUDIT_SINK) instanceof BatchingAuditSink, 'decisions are batched by default');
       const token = await moduleRef.get(TokenMinter).mint({ subject: 'alice', scopes: ['a'], audience: 'gateway', ttlSeconds: 60 });
       assert.equal((await moduleRef.get<TokenVerifier>(TOKEN_VERIFIER).verify(token)).subject, 'alice');
     } finally {

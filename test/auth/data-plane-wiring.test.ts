@@ -5,6 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { S2SP_DATABASE, type RunningMcpServer, type S2spDatabase } from '@s2sp/core';
 import { bearerHeaders, DevKeyStore, JwtTokenVerifier, TokenMinter, type CallerIdentity } from '../../libs/auth/src';
 import { startWeather } from '../support/stack';
+import { flushAudit } from '../support/audit';
 import { testMinter } from '../support/tokens';
 
 /**
@@ -83,6 +84,7 @@ describe('weather-server with /mcp and the S2SP data plane protected', () => {
     assert.deepEqual(body.body.map((row) => row._row_id), [0]);
     assert.equal((await fetchBody(resourceUrl, bearerHeaders(consumerToken))).status, 404, 'still single-use');
 
+    await flushAudit(weather.app);
     const database = weather.app.get<S2spDatabase>(S2SP_DATABASE).client;
     const events = await database.auditEvent.findMany({ orderBy: { time: 'asc' } });
     const fetches = events.filter((e) => e.protocol === 's2sp-data');

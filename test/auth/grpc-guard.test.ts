@@ -53,7 +53,7 @@ describe('GrpcAuthGuard on a Nest gRPC microservice', () => {
   const tokenFor = (scopes: string[], audience = 'agents') => minter.mint({ subject: 'alice', scopes, audience, ttlSeconds: 300 });
 
   before(async () => {
-    @Module({ imports: [AuthModule.forRoot({ audience: 'agents', dataDir: dir.path, auditSink: { useValue: audit } })], controllers: [GuardedToolController] })
+    @Module({ imports: [AuthModule.forRoot({ audience: 'agents', dataDir: dir.path, auditSink: { useValue: audit }, auditDelivery: { mode: 'blocking' } })], controllers: [GuardedToolController] })
     class AgentsModule {}
     const url = `127.0.0.1:${await freePort()}`;
     app = await NestFactory.createMicroservice(AgentsModule, {

@@ -58,7 +58,7 @@ class ApproveAsPolicy implements ApprovalProvider {
 
 async function startApp(options: Partial<AuthModuleOptions>, audit: InMemoryAuditSink, dataDir: string): Promise<{ app: INestApplication; url: string }> {
   @Module({
-    imports: [AuthModule.forRoot({ audience: 'weather-server', dataDir, auditSink: { useValue: audit }, ...options })],
+    imports: [AuthModule.forRoot({ audience: 'weather-server', dataDir, auditSink: { useValue: audit }, auditDelivery: { mode: 'blocking' }, ...options })],
     controllers: [AlertsHttpController],
   })
   class AppModule {}

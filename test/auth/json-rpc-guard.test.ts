@@ -68,7 +68,7 @@ describe('JsonRpcAuthGuard', () => {
 
   before(async () => {
     moduleRef = await Test.createTestingModule({
-      imports: [AuthModule.forRoot({ audience: 'gateway', dataDir: dir.path, auditSink: { useValue: audit } })],
+      imports: [AuthModule.forRoot({ audience: 'gateway', dataDir: dir.path, auditSink: { useValue: audit }, auditDelivery: { mode: 'blocking' } })],
     }).compile();
     guard = moduleRef.get(JsonRpcAuthGuard);
     minter = moduleRef.get(TokenMinter);

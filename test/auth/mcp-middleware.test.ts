@@ -57,7 +57,7 @@ class WeatherToolsController {
  */
 async function serveMcpWithAuth(dataDir: string, audit: InMemoryAuditSink): Promise<{ app: INestApplication; url: string }> {
   @Module({
-    imports: [AuthModule.forRoot({ audience: 'weather-server', dataDir, auditSink: { useValue: audit } })],
+    imports: [AuthModule.forRoot({ audience: 'weather-server', dataDir, auditSink: { useValue: audit }, auditDelivery: { mode: 'blocking' } })],
     controllers: [WeatherToolsController],
   })
   class WeatherToolsModule {}

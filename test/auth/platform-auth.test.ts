@@ -12,6 +12,7 @@ import { connectAgents, unaryError, type AgentsClients } from '../support/agents
 import { connectMcp, textOf } from '../support/mcp-client';
 import { fetchResource, startStats, startWeather } from '../support/stack';
 import { startTestMcpServer, type TestMcpServer } from '../support/test-mcp-server';
+import { flushAudit } from '../support/audit';
 import { ALL_TEST_SCOPES, mintTestToken, tokenFromScript } from '../support/tokens';
 
 const ALICE_SCOPES = [...ALL_TEST_SCOPES, 'admin:everything'];
@@ -165,6 +166,7 @@ describe('caller-scoped security on every hop', () => {
   test('a destructive tool needs approval, which is denied by default (4003), and the decision is audited', async () => {
     const answer = await rpc('tools.call', { name: 'slow', arguments: { ms: 0 } });
     assert.equal(answer.error?.code, 4003, JSON.stringify(answer));
+    await flushAudit(agents.app);
     const audit = agents.app.get<S2spDatabase>(AGENTS_DATABASE).client.auditEvent;
     const decision = await audit.findFirst({ where: { operation: { contains: 'testkit/slow' } } });
     assert.equal(decision?.decision, 'deny');
@@ -234,6 +236,7 @@ describe('caller-scoped security on every hop', () => {
       return ['succeeded', 'failed'].includes(task.result?.status) ? task.result : undefined;
     }, 30_000, 100);
     assert.equal(finished.status, 'succeeded', JSON.stringify(finished.error));
+    await flushAudit(gateway.app, agents.app, weather.app, stats.app);
 
     const scopesSeen = async (database: S2spDatabase, where: Record<string, unknown>) =>
       (await database.client.auditEvent.findMany({ where: { subject: 'alice', decision: 'allow', ...where }, orderBy: { time: 'asc' } })).map((event) => ({

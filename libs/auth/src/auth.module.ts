@@ -1,5 +1,6 @@
 import { Module, type DynamicModule, type InjectionToken, type ModuleMetadata, type OptionalFactoryDependency, type Provider } from '@nestjs/common';
 import { AUDIT_SINK, type AuditSink } from './audit/audit-sink';
+import { BatchingAuditSink } from './audit/batching-audit-sink';
 import { LoggerAuditSink } from './audit/logger-audit-sink';
 import { APPROVAL_PROVIDER, type ApprovalProvider } from './authorization/approval-provider';
 import { AUTHORIZATION_GATE_OPTIONS, AuthorizationGate } from './authorization/authorization-gate';
@@ -22,6 +23,9 @@ export interface AuthModuleAsyncOptions extends Pick<ModuleMetadata, 'imports'> 
   approvalProvider?: ProviderSpec<ApprovalProvider>;
   auditSink?: ProviderSpec<AuditSink>;
 }
+
+/** The sink the module was given (or the default), before the delivery wraps it. */
+const AUDIT_SINK_TARGET = Symbol('S2SP_AUTH_AUDIT_SINK_TARGET');
 
 const EXPORTS = [
   AUTH_OPTIONS,
@@ -53,7 +57,7 @@ export class AuthModule {
         { provide: AUTH_OPTIONS, useValue: resolveAuthOptions(options) },
         ...AuthModule.coreProviders(),
         specProvider(APPROVAL_PROVIDER, options.approvalProvider, DenyAllApprovalProvider),
-        specProvider(AUDIT_SINK, options.auditSink, LoggerAuditSink),
+        ...AuthModule.auditProviders(options.auditSink),
       ],
       exports: EXPORTS,
     };
@@ -72,10 +76,23 @@ export class AuthModule {
         },
         ...AuthModule.coreProviders(),
         specProvider(APPROVAL_PROVIDER, options.approvalProvider, DenyAllApprovalProvider),
-        specProvider(AUDIT_SINK, options.auditSink, LoggerAuditSink),
+        ...AuthModule.auditProviders(options.auditSink),
       ],
       exports: EXPORTS,
     };
+  }
+
+  /** The configured sink, wrapped in the batching delivery unless `auditDelivery.mode` is `blocking`. */
+  private static auditProviders(sink: ProviderSpec<AuditSink> | undefined): Provider[] {
+    return [
+      specProvider(AUDIT_SINK_TARGET, sink, LoggerAuditSink),
+      {
+        provide: AUDIT_SINK,
+        useFactory: (options: ResolvedAuthOptions, target: AuditSink): AuditSink =>
+          options.auditDelivery.mode === 'batched' ? new BatchingAuditSink(target, options.auditDelivery) : target,
+        inject: [AUTH_OPTIONS, AUDIT_SINK_TARGET],
+      },
+    ];
   }
 
   private static coreProviders(): Provider[] {
@@ -118,7 +135,7 @@ export class AuthModule {
   }
 }
 
-function specProvider<T>(token: string, spec: ProviderSpec<T> | undefined, fallback: new (...args: any[]) => T): Provider {
+function specProvider<T>(token: InjectionToken, spec: ProviderSpec<T> | undefined, fallback: new (...args: any[]) => T): Provider {
   if (!spec) return { provide: token, useClass: fallback };
   if ('useClass' in spec) return { provide: token, useClass: spec.useClass };
   if ('useValue' in spec) return { provide: token, useValue: spec.useValue };

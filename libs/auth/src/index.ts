@@ -32,6 +32,8 @@ export * from './authorization/authorization-gate';
 // Audit
 export * from './audit/audit-event';
 export * from './audit/audit-sink';
+export * from './audit/audit-delivery';
+export * from './audit/batching-audit-sink';
 export * from './audit/in-memory-audit-sink';
 export * from './audit/logger-audit-sink';
 

@@ -10,4 +10,8 @@ export const AUDIT_SINK = 'S2SP_AUTH_AUDIT_SINK';
  */
 export interface AuditSink {
   record(event: AuditEvent): void | Promise<void>;
+  /** Stores many events at once (one round trip); a batching delivery uses it when present. */
+  recordMany?(events: readonly AuditEvent[]): Promise<void>;
+  /** Resolves once every event recorded so far is stored (sinks that buffer). */
+  flush?(): Promise<void>;
 }

@@ -1,3 +1,4 @@
+import { AUDIT_DELIVERY_MODES, type AuditDeliveryMode, type AuditDeliveryOptions } from '../audit/audit-delivery';
 import type { AuthModuleOptions, KeysOption } from './auth-options';
 
 /** The environment variables the auth library reads (one place, for docs and error messages). */
@@ -12,6 +13,10 @@ export const AUTH_ENV = {
   CLOCK_TOLERANCE_SECONDS: 'S2SP_AUTH_CLOCK_TOLERANCE_SECONDS',
   APPROVAL_TIMEOUT_MS: 'S2SP_AUTH_APPROVAL_TIMEOUT_MS',
   ALLOW_DEV_KEY: 'S2SP_AUTH_ALLOW_DEV_KEY',
+  AUDIT_DELIVERY: 'S2SP_AUTH_AUDIT_DELIVERY',
+  AUDIT_FLUSH_INTERVAL_MS: 'S2SP_AUTH_AUDIT_FLUSH_INTERVAL_MS',
+  AUDIT_MAX_BATCH: 'S2SP_AUTH_AUDIT_MAX_BATCH',
+  AUDIT_MAX_PENDING: 'S2SP_AUTH_AUDIT_MAX_PENDING',
 } as const;
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -60,6 +65,7 @@ export function authOptionsFromEnv(audience: string, env: Env = process.env): Au
   const approvalTimeoutMs = integer(env, AUTH_ENV.APPROVAL_TIMEOUT_MS, 1, 24 * 60 * 60 * 1000);
   const signingKeyFile = optional(env, AUTH_ENV.SIGNING_KEY_FILE);
   const dataDir = optional(env, AUTH_ENV.DATA_DIR);
+  const auditDelivery = auditDeliveryFromEnv(env);
   return {
     audience: optional(env, AUTH_ENV.AUDIENCE) ?? audience,
     keys,
@@ -68,5 +74,22 @@ export function authOptionsFromEnv(audience: string, env: Env = process.env): Au
     ...(dataDir ? { dataDir } : {}),
     ...(clockToleranceSeconds !== undefined ? { clockToleranceSeconds } : {}),
     ...(approvalTimeoutMs !== undefined ? { approvalTimeoutMs } : {}),
+    ...(Object.keys(auditDelivery).length > 0 ? { auditDelivery } : {}),
+  };
+}
+
+function auditDeliveryFromEnv(env: Env): AuditDeliveryOptions {
+  const mode = optional(env, AUTH_ENV.AUDIT_DELIVERY);
+  if (mode !== undefined && !(AUDIT_DELIVERY_MODES as readonly string[]).includes(mode)) {
+    throw new Error(`Environment variable ${AUTH_ENV.AUDIT_DELIVERY} must be one of ${AUDIT_DELIVERY_MODES.join(', ')}; got "${mode}".`);
+  }
+  const flushIntervalMs = integer(env, AUTH_ENV.AUDIT_FLUSH_INTERVAL_MS, 1, 60_000);
+  const maxBatchSize = integer(env, AUTH_ENV.AUDIT_MAX_BATCH, 1, 10_000);
+  const maxPending = integer(env, AUTH_ENV.AUDIT_MAX_PENDING, 1, 1_000_000);
+  return {
+    ...(mode !== undefined ? { mode: mode as AuditDeliveryMode } : {}),
+    ...(flushIntervalMs !== undefined ? { flushIntervalMs } : {}),
+    ...(maxBatchSize !== undefined ? { maxBatchSize } : {}),
+    ...(maxPending !== undefined ? { maxPending } : {}),
   };
 }

@@ -1,4 +1,5 @@
 import type { InjectionToken, OptionalFactoryDependency, Type } from '@nestjs/common';
+import { resolveAuditDelivery, type AuditDeliveryOptions, type ResolvedAuditDelivery } from '../audit/audit-delivery';
 import type { AuditSink } from '../audit/audit-sink';
 import type { ApprovalProvider } from '../authorization/approval-provider';
 import { isMutationClass, type MutationClass } from '../authorization/mutation-class';
@@ -40,6 +41,8 @@ export interface AuthModuleOptions {
   approvalProvider?: ProviderSpec<ApprovalProvider>;
   /** Default: {@link LoggerAuditSink}. */
   auditSink?: ProviderSpec<AuditSink>;
+  /** How decisions reach the sink (default: batched, flushed every 100 ms). */
+  auditDelivery?: AuditDeliveryOptions;
 }
 
 /** The options with every default filled in (what AUTH_OPTIONS holds). */
@@ -53,6 +56,7 @@ export interface ResolvedAuthOptions {
   clockToleranceSeconds: number;
   approvalTimeoutMs: number;
   defaultMutationClass: MutationClass;
+  auditDelivery: ResolvedAuditDelivery;
 }
 
 /** Fills in defaults and rejects unusable values, naming the option. */
@@ -82,5 +86,6 @@ export function resolveAuthOptions(options: AuthModuleOptions): ResolvedAuthOpti
     clockToleranceSeconds,
     approvalTimeoutMs,
     defaultMutationClass,
+    auditDelivery: resolveAuditDelivery(options.auditDelivery),
   };
 }

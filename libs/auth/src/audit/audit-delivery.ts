@@ -1,0 +1,51 @@
+/**
+ * How decisions reach the audit sink.
+ * - `blocking`: each decision is stored before the call it allows goes on.
+ * - `batched` (default): decisions are queued and stored together, at most
+ *   `flushIntervalMs` later (or as soon as `maxBatchSize` are waiting), and on
+ *   shutdown. A crash can lose the last interval's decisions; when the sink
+ *   cannot keep up (`maxPending` waiting) callers wait for it, and fail if it
+ *   fails, so nothing is dropped silently. Kubernetes' audit webhook makes
+ *   the same trade by default.
+ */
+export type AuditDeliveryMode = 'blocking' | 'batched';
+
+export interface AuditDeliveryOptions {
+  mode?: AuditDeliveryMode;
+  /** Longest a decision waits in the queue, ms (default 100). */
+  flushIntervalMs?: number;
+  /** Most decisions stored in one write (default 500). */
+  maxBatchSize?: number;
+  /** Queue length at which `record` waits for the sink (default 10,000). */
+  maxPending?: number;
+}
+
+export type ResolvedAuditDelivery = Required<AuditDeliveryOptions>;
+
+export const DEFAULT_AUDIT_DELIVERY: ResolvedAuditDelivery = Object.freeze({
+  mode: 'batched',
+  flushIntervalMs: 100,
+  maxBatchSize: 500,
+  maxPending: 10_000,
+});
+
+export const AUDIT_DELIVERY_MODES: readonly AuditDeliveryMode[] = ['blocking', 'batched'];
+
+/** Fills in defaults; throws a RangeError naming the option on a bad value. */
+export function resolveAuditDelivery(options: AuditDeliveryOptions = {}): ResolvedAuditDelivery {
+  const resolved = { ...DEFAULT_AUDIT_DELIVERY, ...definedOnly(options) };
+  if (!AUDIT_DELIVERY_MODES.includes(resolved.mode)) throw new RangeError(`Auth option auditDelivery.mode must be one of ${AUDIT_DELIVERY_MODES.join(', ')}`);
+  const integerIn = (name: keyof AuditDeliveryOptions, min: number, max: number) => {
+    const value = resolved[name] as number;
+    if (!Number.isSafeInteger(value) || value < min || value > max) throw new RangeError(`Auth option auditDelivery.${name} must be an integer from ${min} to ${max}`);
+  };
+  integerIn('flushIntervalMs', 1, 60_000);
+  integerIn('maxBatchSize', 1, 10_000);
+  integerIn('maxPending', 1, 1_000_000);
+  if (resolved.maxPending < resolved.maxBatchSize) throw new RangeError('Auth option auditDelivery.maxPending must be at least auditDelivery.maxBatchSize');
+  return Object.freeze(resolved);
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as Partial<T>;
+}
