@@ -9,6 +9,7 @@ export * from './config/auth-env';
 export * from './identity/caller-identity';
 export * from './identity/token-verifier';
 export * from './identity/jwt-token-verifier';
+export * from './identity/caching-token-verifier';
 export * from './identity/key-set';
 export * from './identity/scopes';
 export * from './identity/delegation';
