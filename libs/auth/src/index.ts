@@ -18,6 +18,7 @@ export * from './identity/delegation';
 export * from './keys/signing-key';
 export * from './keys/dev-key-store';
 export * from './minting/token-minter';
+export * from './minting/narrowed-token-cache';
 export * from './minting/narrow-scopes';
 
 // Authorization
