@@ -1,4 +1,6 @@
-import type { AuthModuleOptions, KeysOption } from './auth-options';
+import { MAX_VERIFY_CACHE_TTL_MS } from '../identity/caching-token-verifier';
+import { MAX_MINT_REUSE_SLACK_MS } from '../minting/narrowed-token-cache';
+import { MAX_AUTH_CACHE_SIZE, type AuthModuleOptions, type KeysOption } from './auth-options';
 
 /** The environment variables the auth library reads (one place, for docs and error messages). */
 export const AUTH_ENV = {
@@ -12,6 +14,10 @@ export const AUTH_ENV = {
   CLOCK_TOLERANCE_SECONDS: 'S2SP_AUTH_CLOCK_TOLERANCE_SECONDS',
   APPROVAL_TIMEOUT_MS: 'S2SP_AUTH_APPROVAL_TIMEOUT_MS',
   ALLOW_DEV_KEY: 'S2SP_AUTH_ALLOW_DEV_KEY',
+  VERIFY_CACHE_SIZE: 'S2SP_AUTH_VERIFY_CACHE_SIZE',
+  VERIFY_CACHE_TTL_MS: 'S2SP_AUTH_VERIFY_CACHE_TTL_MS',
+  MINT_CACHE_SIZE: 'S2SP_AUTH_MINT_CACHE_SIZE',
+  MINT_REUSE_SLACK_MS: 'S2SP_AUTH_MINT_REUSE_SLACK_MS',
 } as const;
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -29,6 +35,11 @@ function integer(env: Env, name: string, min: number, max: number): number | und
     throw new Error(`Environment variable ${name} must be an integer from ${min} to ${max}; got "${raw}".`);
   }
   return value;
+}
+
+/** `values` without the members that are undefined: a variable not set leaves its option out. */
+function definedOnly<T extends Record<string, unknown>>(values: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };
 }
 
 /**
@@ -60,6 +71,12 @@ export function authOptionsFromEnv(audience: string, env: Env = process.env): Au
   const approvalTimeoutMs = integer(env, AUTH_ENV.APPROVAL_TIMEOUT_MS, 1, 24 * 60 * 60 * 1000);
   const signingKeyFile = optional(env, AUTH_ENV.SIGNING_KEY_FILE);
   const dataDir = optional(env, AUTH_ENV.DATA_DIR);
+  const caches = definedOnly({
+    verifyCacheSize: integer(env, AUTH_ENV.VERIFY_CACHE_SIZE, 0, MAX_AUTH_CACHE_SIZE),
+    verifyCacheTtlMs: integer(env, AUTH_ENV.VERIFY_CACHE_TTL_MS, 1, MAX_VERIFY_CACHE_TTL_MS),
+    mintCacheSize: integer(env, AUTH_ENV.MINT_CACHE_SIZE, 0, MAX_AUTH_CACHE_SIZE),
+    mintReuseSlackMs: integer(env, AUTH_ENV.MINT_REUSE_SLACK_MS, 0, MAX_MINT_REUSE_SLACK_MS),
+  });
   return {
     audience: optional(env, AUTH_ENV.AUDIENCE) ?? audience,
     keys,
@@ -68,5 +85,6 @@ export function authOptionsFromEnv(audience: string, env: Env = process.env): Au
     ...(dataDir ? { dataDir } : {}),
     ...(clockToleranceSeconds !== undefined ? { clockToleranceSeconds } : {}),
     ...(approvalTimeoutMs !== undefined ? { approvalTimeoutMs } : {}),
+    ...caches,
   };
 }
