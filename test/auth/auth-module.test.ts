@@ -8,6 +8,7 @@ import {
   AUTH_OPTIONS,
   AuthModule,
   authOptionsFromEnv,
+  CachingTokenVerifier,
   DenyAllApprovalProvider,
   FileSigningKeySource,
   resolveAuthOptions,
@@ -31,6 +32,10 @@ describe('authOptionsFromEnv', () => {
       S2SP_AUTH_SIGNING_KEY_FILE: '/run/secrets/platform.jwk.json',
       S2SP_AUTH_CLOCK_TOLERANCE_SECONDS: '10',
       S2SP_AUTH_APPROVAL_TIMEOUT_MS: '30000',
+      S2SP_AUTH_VERIFY_CACHE_SIZE: '0',
+      S2SP_AUTH_VERIFY_CACHE_TTL_MS: '15000',
+      S2SP_AUTH_MINT_CACHE_SIZE: '500',
+      S2SP_AUTH_MINT_REUSE_SLACK_MS: '1000',
     });
     assert.deepEqual(options, {
       audience: 'agents-eu',
@@ -40,6 +45,10 @@ describe('authOptionsFromEnv', () => {
       signingKeyFile: '/run/secrets/platform.jwk.json',
       clockToleranceSeconds: 10,
       approvalTimeoutMs: 30000,
+      verifyCacheSize: 0,
+      verifyCacheTtlMs: 15000,
+      mintCacheSize: 500,
+      mintReuseSlackMs: 1000,
     });
     assert.deepEqual(authOptionsFromEnv('x', { S2SP_AUTH_JWKS_FILE: '/etc/jwks.json' }).keys, { kind: 'jwks-file', path: '/etc/jwks.json' });
   });
@@ -51,6 +60,32 @@ describe('authOptionsFromEnv', () => {
     assert.equal(authOptionsFromEnv('x', { NODE_ENV: 'production', S2SP_AUTH_ALLOW_DEV_KEY: '1' }).keys?.kind, 'dev');
     assert.throws(() => resolveAuthOptions({ audience: ' ' }), /audience/);
     assert.throws(() => resolveAuthOptions({ audience: 'a', defaultMutationClass: 'WRITE' as never }), /defaultMutationClass/);
+    for (const [name, value] of [
+      ['S2SP_AUTH_VERIFY_CACHE_SIZE', '-1'],
+      ['S2SP_AUTH_VERIFY_CACHE_TTL_MS', '0'],
+      ['S2SP_AUTH_VERIFY_CACHE_TTL_MS', '900001'],
+      ['S2SP_AUTH_MINT_CACHE_SIZE', 'many'],
+      ['S2SP_AUTH_MINT_REUSE_SLACK_MS', '60001'],
+    ] as const) {
+      assert.throws(() => authOptionsFromEnv('x', { [name]: value }), new RegExp(`${name} must be an integer`));
+    }
+  });
+
+  test('the token caches are on by default; their options are checked, naming the option', () => {
+    const resolved = resolveAuthOptions({ audience: 'gateway' });
+    assert.deepEqual(
+      [resolved.verifyCacheSize, resolved.verifyCacheTtlMs, resolved.mintCacheSize, resolved.mintReuseSlackMs],
+      [10_000, 60_000, 10_000, 5_000],
+    );
+    for (const [name, value] of [
+      ['verifyCacheSize', 1.5],
+      ['verifyCacheSize', 1_000_001],
+      ['verifyCacheTtlMs', 0],
+      ['mintCacheSize', -1],
+      ['mintReuseSlackMs', 60_001],
+    ] as const) {
+      assert.throws(() => resolveAuthOptions({ audience: 'a', [name]: value }), new RegExp(`Auth option ${name} must be an integer`));
+    }
   });
 });
 
@@ -68,6 +103,27 @@ describe('AuthModule', () => {
     } finally {
       await moduleRef.close();
     }
+  });
+
+  test('TOKEN_VERIFIER and TokenMinter cache by default, and not when the cache sizes are 0', async () => {
+    const sameTwice = async (options: { verifyCacheSize?: number; mintCacheSize?: number }) => {
+      const moduleRef = await Test.createTestingModule({ imports: [AuthModule.forRoot({ audience: 'gateway', dataDir: dir.path, ...options })] }).compile();
+      try {
+        const verifier = moduleRef.get<TokenVerifier>(TOKEN_VERIFIER);
+        const minter = moduleRef.get(TokenMinter);
+        const token = await minter.mint({ subject: 'alice', scopes: ['a'], audience: 'gateway', ttlSeconds: 60 });
+        const caller = await verifier.verify(token);
+        return {
+          cachingVerifier: verifier instanceof CachingTokenVerifier,
+          identity: (await verifier.verify(token)) === caller,
+          narrowed: (await minter.narrowToken(caller, ['a'], 'agents')) === (await minter.narrowToken(caller, ['a'], 'agents')),
+        };
+      } finally {
+        await moduleRef.close();
+      }
+    };
+    assert.deepEqual(await sameTwice({}), { cachingVerifier: true, identity: true, narrowed: true });
+    assert.deepEqual(await sameTwice({ verifyCacheSize: 0, mintCacheSize: 0 }), { cachingVerifier: true, identity: false, narrowed: false });
   });
 
   test('forRootAsync takes options from a factory (e.g. the environment) and a signing key file', async () => {

@@ -26,7 +26,8 @@ describe('gateway circuit breaker in front of the agents, and GET /health', () =
     fake = await FakeAgents.start();
     gw = await startTestGateway(fake, {
       circuitBreaker: { windowMs: 10_000, minimumCalls: MINIMUM_CALLS, errorRateThreshold: 0.5, openDurationMs: OPEN_MS },
-      health: { timeoutMs: 500 },
+      // Generous: the first probe also opens the gRPC connection, which a loaded CI machine can take long over.
+      health: { timeoutMs: 5_000 },
     });
   });
   after(async () => {

@@ -1,15 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CircuitBreaker, CircuitOpenError, type CircuitBreakerOptions } from '../../libs/platform/src';
-
-/** A clock the test moves by hand. */
-class ManualClock {
-  time = 1_000_000;
-  readonly now = (): number => this.time;
-  advance(ms: number): void {
-    this.time += ms;
-  }
-}
+import { ManualClock } from '../support/manual-clock';
 
 const OPTIONS = { windowMs: 10_000, minimumCalls: 4, errorRateThreshold: 0.5, openDurationMs: 5_000 };
 

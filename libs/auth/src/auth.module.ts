@@ -10,6 +10,7 @@ import { GrpcAuthGuard } from './guards/grpc-auth.guard';
 import { HttpAuthGuard } from './guards/http-auth.guard';
 import { JsonRpcAuthGuard } from './guards/json-rpc-auth.guard';
 import { McpToolAuthGuard } from './guards/mcp-tool-auth.guard';
+import { CachingTokenVerifier } from './identity/caching-token-verifier';
 import { JwtTokenVerifier } from './identity/jwt-token-verifier';
 import type { KeySetSource } from './identity/key-set';
 import { TOKEN_VERIFIER } from './identity/token-verifier';
@@ -106,7 +107,8 @@ export class AuthModule {
         provide: TOKEN_VERIFIER,
         useFactory: (options: ResolvedAuthOptions, store: DevKeyStore) => {
           const keys: KeySetSource = options.keys.kind === 'dev' ? { kind: 'dev', store } : options.keys;
-          return new JwtTokenVerifier({ audience: options.audience, issuer: options.issuers, keys, clockToleranceSeconds: options.clockToleranceSeconds });
+          const verifier = new JwtTokenVerifier({ audience: options.audience, issuer: options.issuers, keys, clockToleranceSeconds: options.clockToleranceSeconds });
+          return new CachingTokenVerifier(verifier, { maxEntries: options.verifyCacheSize, maxAgeMs: options.verifyCacheTtlMs });
         },
         inject: [AUTH_OPTIONS, DevKeyStore],
       },
@@ -118,7 +120,12 @@ export class AuthModule {
       },
       {
         provide: TokenMinter,
-        useFactory: (options: ResolvedAuthOptions, signingKey: SigningKeySource) => new TokenMinter({ issuer: options.mintIssuer, signingKey }),
+        useFactory: (options: ResolvedAuthOptions, signingKey: SigningKeySource) =>
+          new TokenMinter({
+            issuer: options.mintIssuer,
+            signingKey,
+            narrowedTokenCache: { maxEntries: options.mintCacheSize, reuseSlackMs: options.mintReuseSlackMs },
+          }),
         inject: [AUTH_OPTIONS, SIGNING_KEY_SOURCE],
       },
       {

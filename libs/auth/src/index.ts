@@ -9,6 +9,7 @@ export * from './config/auth-env';
 export * from './identity/caller-identity';
 export * from './identity/token-verifier';
 export * from './identity/jwt-token-verifier';
+export * from './identity/caching-token-verifier';
 export * from './identity/key-set';
 export * from './identity/scopes';
 export * from './identity/delegation';
@@ -17,6 +18,7 @@ export * from './identity/delegation';
 export * from './keys/signing-key';
 export * from './keys/dev-key-store';
 export * from './minting/token-minter';
+export * from './minting/narrowed-token-cache';
 export * from './minting/narrow-scopes';
 
 // Authorization

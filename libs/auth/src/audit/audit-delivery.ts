@@ -1,3 +1,5 @@
+import { definedOnly } from '../config/defined-only';
+
 /**
  * How decisions reach the audit sink.
  * - `blocking`: each decision is stored before the call it allows goes on.
@@ -33,7 +35,7 @@ export const AUDIT_DELIVERY_MODES: readonly AuditDeliveryMode[] = ['blocking', '
 
 /** Fills in defaults; throws a RangeError naming the option on a bad value. */
 export function resolveAuditDelivery(options: AuditDeliveryOptions = {}): ResolvedAuditDelivery {
-  const resolved = { ...DEFAULT_AUDIT_DELIVERY, ...definedOnly(options) };
+  const resolved: ResolvedAuditDelivery = { ...DEFAULT_AUDIT_DELIVERY, ...definedOnly({ ...options }) };
   if (!AUDIT_DELIVERY_MODES.includes(resolved.mode)) throw new RangeError(`Auth option auditDelivery.mode must be one of ${AUDIT_DELIVERY_MODES.join(', ')}`);
   const integerIn = (name: keyof AuditDeliveryOptions, min: number, max: number) => {
     const value = resolved[name] as number;
@@ -44,8 +46,4 @@ export function resolveAuditDelivery(options: AuditDeliveryOptions = {}): Resolv
   integerIn('maxPending', 1, 1_000_000);
   if (resolved.maxPending < resolved.maxBatchSize) throw new RangeError('Auth option auditDelivery.maxPending must be at least auditDelivery.maxBatchSize');
   return Object.freeze(resolved);
-}
-
-function definedOnly<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as Partial<T>;
 }

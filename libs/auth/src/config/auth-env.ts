@@ -1,5 +1,8 @@
 import { AUDIT_DELIVERY_MODES, type AuditDeliveryMode, type AuditDeliveryOptions } from '../audit/audit-delivery';
-import type { AuthModuleOptions, KeysOption } from './auth-options';
+import { MAX_VERIFY_CACHE_TTL_MS } from '../identity/caching-token-verifier';
+import { MAX_MINT_REUSE_SLACK_MS } from '../minting/narrowed-token-cache';
+import { definedOnly } from './defined-only';
+import { MAX_AUTH_CACHE_SIZE, type AuthModuleOptions, type KeysOption } from './auth-options';
 
 /** The environment variables the auth library reads (one place, for docs and error messages). */
 export const AUTH_ENV = {
@@ -17,6 +20,10 @@ export const AUTH_ENV = {
   AUDIT_FLUSH_INTERVAL_MS: 'S2SP_AUTH_AUDIT_FLUSH_INTERVAL_MS',
   AUDIT_MAX_BATCH: 'S2SP_AUTH_AUDIT_MAX_BATCH',
   AUDIT_MAX_PENDING: 'S2SP_AUTH_AUDIT_MAX_PENDING',
+  VERIFY_CACHE_SIZE: 'S2SP_AUTH_VERIFY_CACHE_SIZE',
+  VERIFY_CACHE_TTL_MS: 'S2SP_AUTH_VERIFY_CACHE_TTL_MS',
+  MINT_CACHE_SIZE: 'S2SP_AUTH_MINT_CACHE_SIZE',
+  MINT_REUSE_SLACK_MS: 'S2SP_AUTH_MINT_REUSE_SLACK_MS',
 } as const;
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -36,6 +43,7 @@ function integer(env: Env, name: string, min: number, max: number): number | und
   return value;
 }
 
+/** `values` without the members that are undefined: a variable not set leaves its option out. */
 /**
  * Auth options from the environment; `audience` is the service's own name
  * (S2SP_AUTH_AUDIENCE overrides it). Without S2SP_AUTH_JWKS_URL or
@@ -66,6 +74,12 @@ export function authOptionsFromEnv(audience: string, env: Env = process.env): Au
   const signingKeyFile = optional(env, AUTH_ENV.SIGNING_KEY_FILE);
   const dataDir = optional(env, AUTH_ENV.DATA_DIR);
   const auditDelivery = auditDeliveryFromEnv(env);
+  const caches = definedOnly({
+    verifyCacheSize: integer(env, AUTH_ENV.VERIFY_CACHE_SIZE, 0, MAX_AUTH_CACHE_SIZE),
+    verifyCacheTtlMs: integer(env, AUTH_ENV.VERIFY_CACHE_TTL_MS, 1, MAX_VERIFY_CACHE_TTL_MS),
+    mintCacheSize: integer(env, AUTH_ENV.MINT_CACHE_SIZE, 0, MAX_AUTH_CACHE_SIZE),
+    mintReuseSlackMs: integer(env, AUTH_ENV.MINT_REUSE_SLACK_MS, 0, MAX_MINT_REUSE_SLACK_MS),
+  });
   return {
     audience: optional(env, AUTH_ENV.AUDIENCE) ?? audience,
     keys,
@@ -74,6 +88,7 @@ export function authOptionsFromEnv(audience: string, env: Env = process.env): Au
     ...(dataDir ? { dataDir } : {}),
     ...(clockToleranceSeconds !== undefined ? { clockToleranceSeconds } : {}),
     ...(approvalTimeoutMs !== undefined ? { approvalTimeoutMs } : {}),
+    ...caches,
     ...(Object.keys(auditDelivery).length > 0 ? { auditDelivery } : {}),
   };
 }
@@ -83,13 +98,10 @@ function auditDeliveryFromEnv(env: Env): AuditDeliveryOptions {
   if (mode !== undefined && !(AUDIT_DELIVERY_MODES as readonly string[]).includes(mode)) {
     throw new Error(`Environment variable ${AUTH_ENV.AUDIT_DELIVERY} must be one of ${AUDIT_DELIVERY_MODES.join(', ')}; got "${mode}".`);
   }
-  const flushIntervalMs = integer(env, AUTH_ENV.AUDIT_FLUSH_INTERVAL_MS, 1, 60_000);
-  const maxBatchSize = integer(env, AUTH_ENV.AUDIT_MAX_BATCH, 1, 10_000);
-  const maxPending = integer(env, AUTH_ENV.AUDIT_MAX_PENDING, 1, 1_000_000);
-  return {
-    ...(mode !== undefined ? { mode: mode as AuditDeliveryMode } : {}),
-    ...(flushIntervalMs !== undefined ? { flushIntervalMs } : {}),
-    ...(maxBatchSize !== undefined ? { maxBatchSize } : {}),
-    ...(maxPending !== undefined ? { maxPending } : {}),
-  };
+  return definedOnly({
+    mode: mode as AuditDeliveryMode | undefined,
+    flushIntervalMs: integer(env, AUTH_ENV.AUDIT_FLUSH_INTERVAL_MS, 1, 60_000),
+    maxBatchSize: integer(env, AUTH_ENV.AUDIT_MAX_BATCH, 1, 10_000),
+    maxPending: integer(env, AUTH_ENV.AUDIT_MAX_PENDING, 1, 1_000_000),
+  });
 }

@@ -4,9 +4,14 @@ import type { AuditSink } from '../audit/audit-sink';
 import type { ApprovalProvider } from '../authorization/approval-provider';
 import { isMutationClass, type MutationClass } from '../authorization/mutation-class';
 import { DEFAULT_APPROVAL_TIMEOUT_MS } from '../authorization/authorize';
+import { DEFAULT_VERIFY_CACHE_SIZE, DEFAULT_VERIFY_CACHE_TTL_MS, MAX_VERIFY_CACHE_TTL_MS } from '../identity/caching-token-verifier';
 import { DEFAULT_CLOCK_TOLERANCE_SECONDS } from '../identity/jwt-token-verifier';
 import type { KeySetSource } from '../identity/key-set';
 import { DEFAULT_AUTH_DATA_DIR, DEV_ISSUER } from '../keys/dev-key-store';
+import { DEFAULT_MINT_CACHE_SIZE, DEFAULT_MINT_REUSE_SLACK_MS, MAX_MINT_REUSE_SLACK_MS } from '../minting/narrowed-token-cache';
+
+/** Largest size allowed for the verified-token and narrowed-token caches. */
+export const MAX_AUTH_CACHE_SIZE = 1_000_000;
 
 /** Injection token of the resolved {@link AuthModuleOptions}. */
 export const AUTH_OPTIONS = 'S2SP_AUTH_OPTIONS';
@@ -37,6 +42,14 @@ export interface AuthModuleOptions {
   approvalTimeoutMs?: number;
   /** Mutation class of handlers without @MutationClass (default READ_ONLY). */
   defaultMutationClass?: MutationClass;
+  /** Verified tokens remembered, so a reused bearer token is not verified again (default 10,000; 0 turns it off). */
+  verifyCacheSize?: number;
+  /** How long one verification is honoured before the token is checked against the keys again, ms (default 60 s, at most 15 min). */
+  verifyCacheTtlMs?: number;
+  /** Narrowed tokens remembered for reuse by the same narrowing (default 10,000; 0 turns it off). */
+  mintCacheSize?: number;
+  /** How much earlier than a fresh token's a reused narrowed token's `exp` may be, ms (default 5 s, at most 60 s; never over 10 % of its lifetime). */
+  mintReuseSlackMs?: number;
   /** Default: deny every operation that needs approval. */
   approvalProvider?: ProviderSpec<ApprovalProvider>;
   /** Default: {@link LoggerAuditSink}. */
@@ -57,6 +70,10 @@ export interface ResolvedAuthOptions {
   approvalTimeoutMs: number;
   defaultMutationClass: MutationClass;
   auditDelivery: ResolvedAuditDelivery;
+  verifyCacheSize: number;
+  verifyCacheTtlMs: number;
+  mintCacheSize: number;
+  mintReuseSlackMs: number;
 }
 
 /** Fills in defaults and rejects unusable values, naming the option. */
@@ -73,6 +90,14 @@ export function resolveAuthOptions(options: AuthModuleOptions): ResolvedAuthOpti
   if (!Number.isSafeInteger(approvalTimeoutMs) || approvalTimeoutMs < 1) fail('approvalTimeoutMs', 'must be a positive integer');
   const defaultMutationClass = options.defaultMutationClass ?? 'READ_ONLY';
   if (!isMutationClass(defaultMutationClass)) fail('defaultMutationClass', `must be one of READ_ONLY, IDEMPOTENT_WRITE, NON_IDEMPOTENT_WRITE, DESTRUCTIVE`);
+  const wholeNumber = (name: keyof AuthModuleOptions, value: number, min: number, max: number): number => {
+    if (!Number.isSafeInteger(value) || value < min || value > max) fail(name, `must be an integer from ${min} to ${max}`);
+    return value;
+  };
+  const verifyCacheSize = wholeNumber('verifyCacheSize', options.verifyCacheSize ?? DEFAULT_VERIFY_CACHE_SIZE, 0, MAX_AUTH_CACHE_SIZE);
+  const verifyCacheTtlMs = wholeNumber('verifyCacheTtlMs', options.verifyCacheTtlMs ?? DEFAULT_VERIFY_CACHE_TTL_MS, 1, MAX_VERIFY_CACHE_TTL_MS);
+  const mintCacheSize = wholeNumber('mintCacheSize', options.mintCacheSize ?? DEFAULT_MINT_CACHE_SIZE, 0, MAX_AUTH_CACHE_SIZE);
+  const mintReuseSlackMs = wholeNumber('mintReuseSlackMs', options.mintReuseSlackMs ?? DEFAULT_MINT_REUSE_SLACK_MS, 0, MAX_MINT_REUSE_SLACK_MS);
   const keys = options.keys ?? { kind: 'dev' };
   if (keys.kind === 'jwks-url' && !keys.url) fail('keys.url', 'must be set');
   if (keys.kind === 'jwks-file' && !keys.path) fail('keys.path', 'must be set');
@@ -87,5 +112,9 @@ export function resolveAuthOptions(options: AuthModuleOptions): ResolvedAuthOpti
     approvalTimeoutMs,
     defaultMutationClass,
     auditDelivery: resolveAuditDelivery(options.auditDelivery),
+    verifyCacheSize,
+    verifyCacheTtlMs,
+    mintCacheSize,
+    mintReuseSlackMs,
   };
 }

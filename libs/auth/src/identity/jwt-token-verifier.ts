@@ -37,7 +37,8 @@ export class JwtTokenVerifier implements TokenVerifier {
   private readonly audiences: readonly string[];
   private readonly issuers: readonly string[];
   private readonly algorithms: readonly SigningAlgorithm[];
-  private readonly clockTolerance: number;
+  /** Allowed clock skew for `exp`/`nbf`, seconds. */
+  readonly clockToleranceSeconds: number;
   private readonly maxTokenLength: number;
 
   constructor(options: JwtTokenVerifierOptions) {
@@ -47,9 +48,9 @@ export class JwtTokenVerifier implements TokenVerifier {
     if (this.algorithms.length === 0 || !this.algorithms.every(isSigningAlgorithm)) {
       throw new RangeError(`algorithms must be a non-empty subset of ${SIGNING_ALGORITHMS.join(', ')}`);
     }
-    this.clockTolerance = options.clockToleranceSeconds ?? DEFAULT_CLOCK_TOLERANCE_SECONDS;
-    if (!Number.isInteger(this.clockTolerance) || this.clockTolerance < 0 || this.clockTolerance > 300) {
-      throw new RangeError(`clockToleranceSeconds must be an integer from 0 to 300, got ${this.clockTolerance}`);
+    this.clockToleranceSeconds = options.clockToleranceSeconds ?? DEFAULT_CLOCK_TOLERANCE_SECONDS;
+    if (!Number.isInteger(this.clockToleranceSeconds) || this.clockToleranceSeconds < 0 || this.clockToleranceSeconds > 300) {
+      throw new RangeError(`clockToleranceSeconds must be an integer from 0 to 300, got ${this.clockToleranceSeconds}`);
     }
     this.maxTokenLength = options.maxTokenLength ?? DEFAULT_MAX_TOKEN_LENGTH;
     this.keySet = 'kind' in options.keys ? createKeySet(options.keys) : options.keys;
@@ -85,7 +86,7 @@ export class JwtTokenVerifier implements TokenVerifier {
         algorithms: [...this.algorithms],
         issuer: [...this.issuers],
         audience: [...audiences],
-        clockTolerance: this.clockTolerance,
+        clockTolerance: this.clockToleranceSeconds,
         requiredClaims: ['sub', 'exp'],
       });
     try {
