@@ -24,6 +24,7 @@ import { PrismaIdempotencyStore } from './idempotency/prisma-idempotency-store';
 import { AgentMethods } from './methods/agent.methods';
 import { ToolsMethods } from './methods/tools.methods';
 import { CallerRateLimitGuard, JSON_RPC_THROTTLER } from './rate-limit/caller-rate-limit.guard';
+import { SlidingWindowThrottlerStorage } from './rate-limit/sliding-window-throttler-storage';
 
 /**
  * The platform's JSON-RPC edge: POST /rpc (tools.*, agent.*, rpc.discover)
@@ -52,8 +53,10 @@ export class GatewayModule {
         s2spAuthModule(config.auth, GATEWAY_DATABASE),
         JsonRpcModule.forRoot({ ...config.jsonRpc, info: { title: 'S2SP gateway', version: GATEWAY_VERSION } }),
         // Only its storage is used (by CallerRateLimitGuard); its HTTP ThrottlerGuard is not installed.
+        // SlidingWindowThrottlerStorage: the same sliding window, at a cost per call that does not grow with the limit.
         ThrottlerModule.forRoot({
           throttlers: [{ name: JSON_RPC_THROTTLER, limit: config.rateLimit.limit, ttl: config.rateLimit.windowMs }],
+          storage: new SlidingWindowThrottlerStorage(),
         }),
       ],
       controllers: [HealthController],
