@@ -10,11 +10,13 @@
  *   npm run build && node dist/bench/gateway/gateway-bench.js [iterations]
  */
 import * as grpc from '@grpc/grpc-js';
+import * as http from 'node:http';
 import * as protoLoader from '@grpc/proto-loader';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { PROTO_FILE_PATHS, PROTO_LOADER_OPTIONS, toStruct, toTimestamp } from '@s2sp/contracts';
 import { startAgents } from '../../apps/agents/src/start-agents';
+import { requestScopedSignalFetch } from '../../apps/agents/src/mcp/request-scoped-signal-fetch';
 import { DEFAULT_AGENTS_CONFIG } from '../../apps/agents/src/agents.config';
 import { startGateway } from '../../apps/gateway/src/gateway';
 import { defaultGatewayConfig } from '../../apps/gateway/src/gateway.config';
@@ -85,7 +87,9 @@ async function main(): Promise<void> {
 async function connect(url: string): Promise<Client> {
   const client = new Client({ name: 'bench-direct', version: '1' });
   const authorization = await bearerFor({ audience: 'weather-server' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization } } }));
+  // The same per-request signal the agents' pooled client uses: plain fetch gathers an abort
+  // listener per call on the transport's signal, which slows a long-lived client down.
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization } }, fetch: requestScopedSignalFetch() }));
   return client;
 }
 
@@ -118,6 +122,8 @@ async function runWorkload(workload: Workload, direct: Client, toolService: grpc
       });
     });
   let id = 0;
+  const keepAlive = new http.Agent({ keepAlive: true });
+  const rpcOverHttp = (body: unknown) => postJson(`${gatewayUrl}/rpc`, body, gatewayAuthorization, keepAlive);
   const rpc = async (body: unknown) => {
     const response = await fetch(`${gatewayUrl}/rpc`, {
       method: 'POST',
@@ -130,67 +136,102 @@ async function runWorkload(workload: Workload, direct: Client, toolService: grpc
     jsonrpc: '2.0', id: ++id, method: 'tools.call',
     params: { name: workload.tool, server: workload.server, arguments: workload.arguments },
   });
-  const callViaGateway = async () => {
-    const reply = await rpc(request());
+  const checked = (reply: any) => {
     if (reply.error || reply.result?.isError) throw new Error(`gateway call failed: ${JSON.stringify(reply.error ?? reply.result)}`);
   };
+  const callViaGateway = async () => checked(await rpcOverHttp(request()));
+  const callViaGatewayWithFetch = async () => checked(await rpc(request()));
 
-  // Both paths answer: check once, then warm up (JIT, connections, caches).
-  await callDirect();
-  await callAgents();
-  await callViaGateway();
-  await timeSequential(warmup, callDirect);
-  await timeSequential(warmup, callAgents);
-  await timeSequential(warmup, callViaGateway);
+  const paths: MeasuredPath[] = [
+    { name: 'direct: MCP client → MCP server', call: callDirect },
+    { name: 'agents: gRPC InvokeTool → agents → MCP', call: callAgents },
+    { name: 'gateway: JSON-RPC → gRPC → agents → MCP', call: callViaGateway },
+    { name: '  the same, client on fetch (undici)', call: callViaGatewayWithFetch },
+  ].map((path) => ({ ...path, samples: [], cpuMicros: 0 }));
+
+  // Every path answers: check once, then warm up (JIT, connections, caches).
+  for (const path of paths) await path.call();
+  for (const path of paths) await timeSequential(warmup, path.call);
 
   // Interleave rounds so drift on a shared machine hits all paths alike.
-  const directSamples: number[] = [];
-  const agentsSamples: number[] = [];
-  const gatewaySamples: number[] = [];
   const rounds = 5;
   for (let round = 0; round < rounds; round++) {
-    directSamples.push(...(await timeSequential(Math.ceil(iterations / rounds), callDirect)));
-    agentsSamples.push(...(await timeSequential(Math.ceil(iterations / rounds), callAgents)));
-    gatewaySamples.push(...(await timeSequential(Math.ceil(iterations / rounds), callViaGateway)));
+    for (const path of paths) {
+      const cpuBefore = process.cpuUsage();
+      path.samples.push(...(await timeSequential(Math.ceil(iterations / rounds), path.call)));
+      const cpu = process.cpuUsage(cpuBefore);
+      path.cpuMicros += cpu.user + cpu.system;
+    }
   }
-  const gatewaySummary = summarize(gatewaySamples);
 
   const batchStarted = process.hrtime.bigint();
   for (let index = 0; index < batches; index++) {
-    const replies = (await rpc(Array.from({ length: batchSize }, request))) as any[];
+    const replies = (await rpcOverHttp(Array.from({ length: batchSize }, request))) as any[];
     if (replies.length !== batchSize || replies.some((reply) => reply.error)) throw new Error('batch call failed');
   }
   const batchSeconds = Number(process.hrtime.bigint() - batchStarted) / 1e9;
-  report(workload.label, summarize(directSamples), summarize(agentsSamples), gatewaySummary, batches * batchSize, batchSeconds, 1000 / gatewaySummary.mean);
+  keepAlive.destroy();
+  report(workload.label, paths, batches * batchSize, batchSeconds);
 }
 
-function report(
-  label: string,
-  direct: LatencySummary,
-  agents: LatencySummary,
-  gateway: LatencySummary,
-  batchCalls: number,
-  batchSeconds: number,
-  sequentialCallsPerSecond: number,
-): void {
-  const row = (name: string, s: LatencySummary) =>
-    `${name.padEnd(44)} ${s.p50.toFixed(2).padStart(8)} ${s.p90.toFixed(2).padStart(8)} ${s.p99.toFixed(2).padStart(8)} ${s.mean.toFixed(2).padStart(8)}`;
+interface MeasuredPath {
+  name: string;
+  call: () => Promise<void>;
+  samples: number[];
+  /** CPU time of the whole process (every thread) while this path ran. */
+  cpuMicros: number;
+}
+
+function report(label: string, paths: MeasuredPath[], batchCalls: number, batchSeconds: number): void {
+  const [direct, agents, gateway, gatewayWithFetch] = paths.map((path) => summarize(path.samples)) as [LatencySummary, LatencySummary, LatencySummary, LatencySummary];
+  const cpuPerCall = (path: MeasuredPath) => path.cpuMicros / 1000 / path.samples.length;
   console.log(`\n${label}: ${direct.count} calls per path, sequential`);
-  console.log(`${'path'.padEnd(44)} ${'p50 ms'.padStart(8)} ${'p90 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'mean ms'.padStart(8)}`);
-  console.log(row('direct: MCP client → MCP server', direct));
-  console.log(row('agents: gRPC InvokeTool → agents → MCP', agents));
-  console.log(row('gateway: JSON-RPC → gRPC → agents → MCP', gateway));
+  console.log(`${'path'.padEnd(44)} ${'p50 ms'.padStart(8)} ${'p90 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'mean ms'.padStart(8)} ${'CPU ms'.padStart(8)}`);
+  paths.forEach((path, index) => {
+    const s = [direct, agents, gateway, gatewayWithFetch][index]!;
+    console.log(
+      `${path.name.padEnd(44)} ${s.p50.toFixed(2).padStart(8)} ${s.p90.toFixed(2).padStart(8)} ${s.p99.toFixed(2).padStart(8)} ${s.mean.toFixed(2).padStart(8)} ${cpuPerCall(path).toFixed(2).padStart(8)}`,
+    );
+  });
   console.log(`added by gateway + gRPC + agents hops: p50 ${(gateway.p50 - direct.p50).toFixed(2)} ms, p99 ${(gateway.p99 - direct.p99).toFixed(2)} ms`);
   console.log(
     `  of which gRPC + agents: p50 ${(agents.p50 - direct.p50).toFixed(2)} ms; ` +
-      `HTTP + JSON-RPC at the gateway: p50 ${(gateway.p50 - agents.p50).toFixed(2)} ms`,
+      `the gateway hop (HTTP + JSON-RPC + gateway): p50 ${(gateway.p50 - agents.p50).toFixed(2)} ms, p99 ${(gateway.p99 - agents.p99).toFixed(2)} ms, ` +
+      `CPU ${(cpuPerCall(paths[2]!) - cpuPerCall(paths[1]!)).toFixed(2)} ms per call`,
   );
+  console.log(`  a fetch client instead of node:http adds p50 ${(gatewayWithFetch.p50 - gateway.p50).toFixed(2)} ms (client side)`);
   console.log(`ratio gateway/direct: p50 ${(gateway.p50 / direct.p50).toFixed(2)}x, p99 ${(gateway.p99 / direct.p99).toFixed(2)}x`);
   const batchRate = batchCalls / batchSeconds;
+  const sequentialCallsPerSecond = 1000 / gateway.mean;
   console.log(
     `batch throughput: ${batchCalls} calls in batches of ${batchSize}: ${batchRate.toFixed(0)} calls/s ` +
       `(sequential single calls: ${sequentialCallsPerSecond.toFixed(0)} calls/s, ratio ${(batchRate / sequentialCallsPerSecond).toFixed(2)}x)`,
   );
+}
+
+/** POST a JSON body with node:http over a keep-alive agent; resolves to the parsed reply. */
+function postJson(url: string, body: unknown, authorization: string, agent: http.Agent): Promise<any> {
+  const text = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      url,
+      { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), authorization } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('error', reject);
+        response.on('end', () => {
+          try {
+            resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+          } catch (error) {
+            reject(error);
+          }
+        });
+      },
+    );
+    request.on('error', reject);
+    request.end(text);
+  });
 }
 
 main().catch((error: unknown) => {
