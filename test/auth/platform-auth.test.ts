@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import * as grpc from '@grpc/grpc-js';
+import { z } from 'zod';
 import { S2SP_DATABASE, type RunningMcpServer, type S2spDatabase } from '@s2sp/core';
 import { DevKeyStore, TokenMinter } from '../../libs/auth/src';
 import { startGateway, type RunningGateway } from '../../apps/gateway/src/gateway';
@@ -12,10 +13,11 @@ import { connectAgents, unaryError, type AgentsClients } from '../support/agents
 import { connectMcp, textOf } from '../support/mcp-client';
 import { fetchResource, startStats, startWeather } from '../support/stack';
 import { startTestMcpServer, type TestMcpServer } from '../support/test-mcp-server';
+import { alertChartPlan, submitTask, waitForTaskEnd } from '../support/agent-tasks';
 import { flushAudit } from '../support/audit';
 import { ALL_TEST_SCOPES, mintTestToken, tokenFromScript } from '../support/tokens';
 
-const ALICE_SCOPES = [...ALL_TEST_SCOPES, 'admin:everything'];
+const ALICE_SCOPES = [...ALL_TEST_SCOPES, 'files:read', 'admin:everything'];
 const NOT_FOUND_CODE = -32602; // gRPC NOT_FOUND is the caller's params at fault
 const JWT = /eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}/;
 
@@ -223,6 +225,20 @@ describe('caller-scoped security on every hop', () => {
   });
 
   test('a full task runs with narrowed tokens: each hop saw only what it needed (from the audit tables)', async () => {
+    // A second resource tool, needing files:read (which alice holds): the consumer must not get it.
+    testkit.addTool({
+      name: 'list_files',
+      description: 'An S2SP resource tool of another server, behind its own scope.',
+      parameters: z.object({ abstract_domains: z.string(), mode: z.string() }),
+      annotations: { readOnlyHint: true },
+      _meta: { 's2sp/scopes': ['files:read'] },
+      handler: () => ({ content: [{ type: 'text', text: '{}' }] }),
+    });
+    await eventually('the agents to know list_files as a resource tool', async () => {
+      const tools = await rpc('tools.list', {});
+      const found = tools.result?.tools?.find((tool: { name: string }) => tool.name === 'list_files');
+      return found ? found : undefined;
+    }, 10_000, 100);
     const submitted = await rpc('agent.submitTask', {
       objective: 'chart CA alerts',
       plan: [
@@ -253,7 +269,24 @@ describe('caller-scoped security on every hop', () => {
     const atWeatherTool = await scopesSeen(weatherDb, { protocol: 'mcp', operation: 'get_alerts' });
     assert.deepEqual(atWeatherTool.at(-1), { scopes: ['weather:read'], delegatedBy: ['gateway', 'agents'] });
     const atStatsTool = await scopesSeen(stats.app.get<S2spDatabase>(S2SP_DATABASE), { protocol: 'mcp', operation: 'draw_chart' });
-    assert.deepEqual(atStatsTool.at(-1), { scopes: ['s2sp:data:read', 'stats:chart', 'weather:read'], delegatedBy: ['gateway', 'agents'] });
+    assert.deepEqual(
+      atStatsTool.at(-1),
+      { scopes: ['s2sp:data:read', 'stats:chart', 'weather:read'], delegatedBy: ['gateway', 'agents'] },
+      'the consumer got the scopes of the resource it was handed (weather:read), not files:read',
+    );
+
+    // Straight to the agents with files:read in the caller's token: the agents too hand the
+    // consumer only the scopes of the resource its step receives.
+    const direct = connectAgents(agents.url, { subject: 'alice', scopes: ALICE_SCOPES });
+    try {
+      const accepted = await submitTask(direct.agents, { plan: alertChartPlan() });
+      assert.equal((await waitForTaskEnd(direct.agents, accepted.task_id)).status, 'TASK_STATUS_SUCCEEDED');
+    } finally {
+      direct.close();
+    }
+    await flushAudit(agents.app, stats.app);
+    const directToStats = (await scopesSeen(stats.app.get<S2spDatabase>(S2SP_DATABASE), { protocol: 'mcp', operation: 'draw_chart' })).at(-1);
+    assert.deepEqual(directToStats, { scopes: ['s2sp:data:read', 'stats:chart', 'weather:read'], delegatedBy: ['agents'] });
     const atDataPlane = await scopesSeen(weatherDb, { protocol: 's2sp-data' });
     assert.deepEqual(atDataPlane.at(-1), { scopes: ['s2sp:data:read', 'weather:read'], delegatedBy: ['gateway', 'agents', 'stats-server'] });
 

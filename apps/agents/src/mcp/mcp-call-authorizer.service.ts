@@ -9,7 +9,8 @@ import type { RegisteredTool } from './registered-tool';
  * DESTRUCTIVE) and mints the token the call carries: the caller's, narrowed
  * to what the tool needs, for the tool's server, expiring with the deadline.
  * A consumer tool also gets the caller's data-plane scopes (s2sp:data:read
- * and the resource tools' scopes it holds), which it narrows again for its fetch.
+ * and the scopes it holds of the resource tool whose data it is handed, or of
+ * every resource tool when that is not known), which it narrows again for its fetch.
  */
 @Injectable()
 export class McpCallAuthorizer {
@@ -19,7 +20,12 @@ export class McpCallAuthorizer {
     private readonly connector: McpConnectorService,
   ) {}
 
-  async authorizationFor(caller: CallerIdentity, tool: RegisteredTool, deadlineMs: number | undefined, traceId?: string): Promise<string> {
+  async authorizationFor(
+    caller: CallerIdentity,
+    tool: RegisteredTool,
+    deadlineMs: number | undefined,
+    { traceId, dataSourceScopes }: { traceId?: string; dataSourceScopes?: readonly string[] } = {},
+  ): Promise<string> {
     await this.gate.authorize(
       caller,
       { requiredScopes: tool.scopes, mutationClass: mutationClassFromProto(`MUTATION_CLASS_${tool.mutationClass}`) },
@@ -27,7 +33,7 @@ export class McpCallAuthorizer {
     );
     const needed = new Set(tool.scopes);
     if (tool.kind === 'S2SP_CONSUMER') {
-      for (const scope of consumerDataScopes(caller, this.connector.registry.resourceScopes())) needed.add(scope);
+      for (const scope of consumerDataScopes(caller, dataSourceScopes ?? this.connector.registry.resourceScopes())) needed.add(scope);
     }
     const remainingMs = deadlineMs === undefined ? undefined : deadlineMs - Date.now();
     const token = await this.minter.narrowToken(caller, [...needed], this.connector.audienceOf(tool.serverId), remainingMs);

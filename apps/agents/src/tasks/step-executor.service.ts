@@ -89,7 +89,7 @@ export class StepExecutor {
     }
     const entry = env.context.admit(step.stepId, 'resource-abstract', JSON.stringify(answer.controlPlane));
     env.context.recordRows(step.stepId, answer.abstract);
-    env.workspace.keep(step.stepId, answer);
+    env.workspace.keep(step.stepId, answer, tool.scopes);
 
     const bodyJson = answer.body !== undefined ? JSON.stringify(answer.body) : undefined;
     const usage: UsageRecord = {
@@ -165,7 +165,8 @@ export class StepExecutor {
     }
     if (Object.keys(step.columnMapping).length > 0) args.column_mapping = JSON.stringify(step.columnMapping);
 
-    const outcome = await this.invoke(tool, args, env, draft);
+    // The consumer's token carries the data-plane scopes of this one resource, not of every resource tool.
+    const outcome = await this.invoke(tool, args, env, draft, undefined, handle.sourceScopes);
     if (outcome.result.isError) throw this.toolError(outcome, draft);
     const text = textOfContent(outcome.result);
     const entry = env.context.admit(step.stepId, 'consumer-result', text);
@@ -225,6 +226,7 @@ export class StepExecutor {
     env: StepEnvironment,
     draft: StepDraft,
     meta?: Record<string, unknown>,
+    dataSourceScopes?: readonly string[],
   ): Promise<ToolInvocationOutcome> {
     draft.startCall(tool);
     if (!env.task.identity) throw new Error(`task ${env.task.taskId} has no verified caller to act for`);
@@ -236,6 +238,7 @@ export class StepExecutor {
       deadlineMs: env.task.deadlineMs,
       signal: env.signal,
       meta,
+      ...(dataSourceScopes ? { dataSourceScopes } : {}),
     });
   }
 

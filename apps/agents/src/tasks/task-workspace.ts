@@ -7,6 +7,8 @@ export interface ResourceHandle {
   mode: 'async' | 'sync';
   /** Async: the capability the consumer fetches with. */
   resourceUrl?: string;
+  /** Scopes of the resource tool that issued it: what the data-plane fetch of its resource_url requires. */
+  sourceScopes: readonly string[];
 }
 
 /**
@@ -19,8 +21,8 @@ export class TaskWorkspace {
   private readonly handles = new Map<string, ResourceHandle>();
   private readonly bodies = new Map<string, Map<number, Row>>();
 
-  keep(stepId: string, answer: S2spResourceAnswer): void {
-    this.handles.set(stepId, { stepId, mode: answer.resourceUrl !== undefined ? 'async' : 'sync', resourceUrl: answer.resourceUrl });
+  keep(stepId: string, answer: S2spResourceAnswer, sourceScopes: readonly string[]): void {
+    this.handles.set(stepId, { stepId, mode: answer.resourceUrl !== undefined ? 'async' : 'sync', resourceUrl: answer.resourceUrl, sourceScopes });
     if (answer.body !== undefined) {
       this.bodies.set(stepId, new Map(answer.body.map((row) => [row[ROW_ID] as number, row])));
     }

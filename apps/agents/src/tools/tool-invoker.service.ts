@@ -27,6 +27,11 @@ export interface ToolInvocation {
   signal?: AbortSignal;
   /** Extra request `_meta` (e.g. s2sp/count_tokens); the deadline is added by the invoker. */
   meta?: Record<string, unknown>;
+  /**
+   * Consumer tools: the scopes of the resource tool whose data this call hands over, so the
+   * token carries only those for the data-plane fetch. Unset: every known resource tool's.
+   */
+  dataSourceScopes?: readonly string[];
 }
 
 export interface ToolInvocationOutcome {
@@ -68,7 +73,10 @@ export class ToolInvoker {
     const budget = downstreamBudget(invocation.deadlineMs, this.config.deadlines, this.config.mcp.callTimeoutMs);
     const meta: Record<string, unknown> = { ...invocation.meta };
     if (budget.deadlineMs !== undefined) meta[S2SP_META.DEADLINE_MS] = budget.deadlineMs;
-    const authorization = await this.authorizer.authorizationFor(invocation.caller, tool, budget.deadlineMs, invocation.traceId);
+    const authorization = await this.authorizer.authorizationFor(invocation.caller, tool, budget.deadlineMs, {
+      traceId: invocation.traceId,
+      dataSourceScopes: invocation.dataSourceScopes,
+    });
     const abort = childAbortController(invocation.signal);
     const startedAt = Date.now();
     try {

@@ -10,7 +10,8 @@ import { ToolScopeCatalog } from './tool-scope-catalog';
  * The token a JSON-RPC call's gRPC call to the agents carries: the caller's,
  * narrowed to the method's own scope plus what the tools it names need
  * (their declared scopes; for consumer tools, the caller's data-plane scopes
- * too), for the agents' audience, expiring with the call's deadline.
+ * for the named resource tools, or for all of them when none is named), for
+ * the agents' audience, expiring with the call's deadline.
  */
 @Injectable()
 export class DownstreamCredentials {
@@ -25,11 +26,15 @@ export class DownstreamCredentials {
     const caller = requireCaller(ctx, 'JSON-RPC call');
     const needed = new Set([methodScope]);
     if (toolNames.length > 0) {
-      const tools = await this.catalog.lookup(toolNames, () => this.withToken(ctx, caller, []));
-      for (const tool of tools.values()) {
+      const tools = [...(await this.catalog.lookup(toolNames, () => this.withToken(ctx, caller, []))).values()];
+      // A consumer gets the data-plane scopes of the resource tools the call names (a task's plan),
+      // or of every resource tool when it names none (a bare tools.call of a consumer).
+      const resources = tools.filter((tool) => tool.kind === 'TOOL_KIND_S2SP_RESOURCE');
+      const dataScopes = resources.length > 0 ? resources.flatMap((tool) => tool.scopes) : this.catalog.dataScopes();
+      for (const tool of tools) {
         for (const scope of tool.scopes) needed.add(scope);
         if (tool.kind !== 'TOOL_KIND_S2SP_RESOURCE' && tool.kind !== 'TOOL_KIND_STANDARD') {
-          for (const scope of consumerDataScopes(caller, this.catalog.dataScopes())) needed.add(scope);
+          for (const scope of consumerDataScopes(caller, dataScopes)) needed.add(scope);
         }
       }
     }
