@@ -57,6 +57,31 @@ describe('caller-scoped security on every hop', () => {
     return token;
   };
 
+  /** Alice's allowed decisions at one app, oldest first: the scopes her token held there and who narrowed it. */
+  const scopesSeen = async (database: S2spDatabase, where: Record<string, unknown>) =>
+    (await database.client.auditEvent.findMany({ where: { subject: 'alice', decision: 'allow', ...where }, orderBy: { time: 'asc' } })).map((event) => ({
+      scopes: [...(event.callerScopes as string[])].sort(),
+      delegatedBy: event.delegatedBy,
+    }));
+
+  /** A second S2SP resource tool, behind files:read (which alice holds): a consumer handed weather data must not get it. */
+  let secondResourceTool: Promise<unknown> | undefined;
+  const addSecondResourceTool = () =>
+    (secondResourceTool ??= (async () => {
+      testkit.addTool({
+        name: 'list_files',
+        description: 'An S2SP resource tool of another server, behind its own scope.',
+        parameters: z.object({ abstract_domains: z.string(), mode: z.string() }),
+        annotations: { readOnlyHint: true },
+        _meta: { 's2sp/scopes': ['files:read'] },
+        handler: () => ({ content: [{ type: 'text', text: '{}' }] }),
+      });
+      await eventually('the agents to know list_files', async () => {
+        const tools = await rpc('tools.list', {});
+        return tools.result?.tools?.find((tool: { name: string }) => tool.name === 'list_files');
+      }, 10_000, 100);
+    })());
+
   before(async () => {
     // Every level, every process; stdout and stderr are copied for the scan.
     process.env.LOG_LEVELS = 'log,error,warn,debug,verbose';
@@ -225,20 +250,7 @@ describe('caller-scoped security on every hop', () => {
   });
 
   test('a full task runs with narrowed tokens: each hop saw only what it needed (from the audit tables)', async () => {
-    // A second resource tool, needing files:read (which alice holds): the consumer must not get it.
-    testkit.addTool({
-      name: 'list_files',
-      description: 'An S2SP resource tool of another server, behind its own scope.',
-      parameters: z.object({ abstract_domains: z.string(), mode: z.string() }),
-      annotations: { readOnlyHint: true },
-      _meta: { 's2sp/scopes': ['files:read'] },
-      handler: () => ({ content: [{ type: 'text', text: '{}' }] }),
-    });
-    await eventually('the agents to know list_files as a resource tool', async () => {
-      const tools = await rpc('tools.list', {});
-      const found = tools.result?.tools?.find((tool: { name: string }) => tool.name === 'list_files');
-      return found ? found : undefined;
-    }, 10_000, 100);
+    await addSecondResourceTool();
     const submitted = await rpc('agent.submitTask', {
       objective: 'chart CA alerts',
       plan: [
@@ -254,11 +266,6 @@ describe('caller-scoped security on every hop', () => {
     assert.equal(finished.status, 'succeeded', JSON.stringify(finished.error));
     await flushAudit(gateway.app, agents.app, weather.app, stats.app);
 
-    const scopesSeen = async (database: S2spDatabase, where: Record<string, unknown>) =>
-      (await database.client.auditEvent.findMany({ where: { subject: 'alice', decision: 'allow', ...where }, orderBy: { time: 'asc' } })).map((event) => ({
-        scopes: [...(event.callerScopes as string[])].sort(),
-        delegatedBy: event.delegatedBy,
-      }));
     const atGateway = await scopesSeen(gateway.app.get<S2spDatabase>(GATEWAY_DATABASE), { operation: 'agent.submitTask' });
     assert.deepEqual(atGateway.at(-1)?.scopes, [...ALICE_SCOPES].sort(), 'the gateway saw the caller as they are');
 
@@ -275,18 +282,6 @@ describe('caller-scoped security on every hop', () => {
       'the consumer got the scopes of the resource it was handed (weather:read), not files:read',
     );
 
-    // Straight to the agents with files:read in the caller's token: the agents too hand the
-    // consumer only the scopes of the resource its step receives.
-    const direct = connectAgents(agents.url, { subject: 'alice', scopes: ALICE_SCOPES });
-    try {
-      const accepted = await submitTask(direct.agents, { plan: alertChartPlan() });
-      assert.equal((await waitForTaskEnd(direct.agents, accepted.task_id)).status, 'TASK_STATUS_SUCCEEDED');
-    } finally {
-      direct.close();
-    }
-    await flushAudit(agents.app, stats.app);
-    const directToStats = (await scopesSeen(stats.app.get<S2spDatabase>(S2SP_DATABASE), { protocol: 'mcp', operation: 'draw_chart' })).at(-1);
-    assert.deepEqual(directToStats, { scopes: ['s2sp:data:read', 'stats:chart', 'weather:read'], delegatedBy: ['agents'] });
     const atDataPlane = await scopesSeen(weatherDb, { protocol: 's2sp-data' });
     assert.deepEqual(atDataPlane.at(-1), { scopes: ['s2sp:data:read', 'weather:read'], delegatedBy: ['gateway', 'agents', 'stats-server'] });
 
@@ -300,6 +295,20 @@ describe('caller-scoped security on every hop', () => {
     const other = await rpc('agent.getTask', { task_id: taskId }, `Bearer ${await mint({ subject: 'bob', audience: 'gateway', scopes: ['tasks:read'] })}`);
     assert.equal(other.error?.code, NOT_FOUND_CODE, 'another caller cannot even learn the task exists');
     assert.doesNotMatch(JSON.stringify(other), /chart CA alerts/);
+  });
+
+  test('straight to the agents, a consumer step too gets only the scopes of the resource it is handed', async () => {
+    await addSecondResourceTool();
+    const direct = connectAgents(agents.url, { subject: 'alice', scopes: ALICE_SCOPES });
+    try {
+      const accepted = await submitTask(direct.agents, { plan: alertChartPlan() });
+      assert.equal((await waitForTaskEnd(direct.agents, accepted.task_id)).status, 'TASK_STATUS_SUCCEEDED');
+    } finally {
+      direct.close();
+    }
+    await flushAudit(stats.app);
+    const atStatsTool = await scopesSeen(stats.app.get<S2spDatabase>(S2SP_DATABASE), { protocol: 'mcp', operation: 'draw_chart' });
+    assert.deepEqual(atStatsTool.at(-1), { scopes: ['s2sp:data:read', 'stats:chart', 'weather:read'], delegatedBy: ['agents'] }, 'files:read stays behind');
   });
 
   test('no token and no resource_url appears in any log line or error message', async () => {
