@@ -11,10 +11,9 @@
  */
 import * as grpc from '@grpc/grpc-js';
 import * as http from 'node:http';
-import * as protoLoader from '@grpc/proto-loader';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { PROTO_FILE_PATHS, PROTO_LOADER_OPTIONS, toStruct, toTimestamp } from '@s2sp/contracts';
+import type { JsonObject } from '@s2sp/contracts';
 import { startAgents } from '../../apps/agents/src/start-agents';
 import { requestScopedSignalFetch } from '../../apps/agents/src/mcp/request-scoped-signal-fetch';
 import { DEFAULT_AGENTS_CONFIG } from '../../apps/agents/src/agents.config';
@@ -23,6 +22,7 @@ import { defaultGatewayConfig } from '../../apps/gateway/src/gateway.config';
 import { startWeatherServer } from '../../apps/weather-server/src/weather-server';
 import { startTestMcpServer } from '../../test/support/test-mcp-server';
 import { bearerFor } from '../../test/support/tokens';
+import { invokeTool, postJson, toolServiceClient } from './bench-clients';
 import { summarize, timeSequential, type LatencySummary } from './percentiles';
 
 const iterations = Number(process.argv[2] ?? process.env.BENCH_ITERATIONS ?? 500);
@@ -93,12 +93,6 @@ async function connect(url: string): Promise<Client> {
   return client;
 }
 
-/** A gRPC client of the agents' ToolService, as the gateway makes it (same proto options). */
-function toolServiceClient(address: string): grpc.Client {
-  const loaded = grpc.loadPackageDefinition(protoLoader.loadSync([...PROTO_FILE_PATHS], { ...PROTO_LOADER_OPTIONS })) as any;
-  return new loaded.s2sp.v1.ToolService(address, grpc.credentials.createInsecure());
-}
-
 async function runWorkload(workload: Workload, direct: Client, toolService: grpc.Client, gatewayUrl: string): Promise<void> {
   const callDirect = async () => {
     const result = await direct.callTool({ name: workload.tool, arguments: workload.arguments });
@@ -107,20 +101,7 @@ async function runWorkload(workload: Workload, direct: Client, toolService: grpc
   const agentsMetadata = new grpc.Metadata();
   agentsMetadata.set('authorization', await bearerFor({ audience: 'agents' }));
   const gatewayAuthorization = await bearerFor({ audience: 'gateway' });
-  // What the gateway sends for tools.call (no usage counting asked for).
-  const callAgents = () =>
-    new Promise<void>((resolve, reject) => {
-      const deadline = Date.now() + 30_000;
-      const request = {
-        invocation_id: '', tool_name: workload.tool, server: workload.server,
-        input_params: toStruct(workload.arguments as any), deadline: toTimestamp(deadline),
-      };
-      (toolService as any).InvokeTool(request, agentsMetadata, { deadline }, (error: Error | null, response: any) => {
-        if (error) reject(error);
-        else if (response.status !== 'TOOL_RESULT_STATUS_SUCCESS') reject(new Error(`InvokeTool: ${response.status}`));
-        else resolve();
-      });
-    });
+  const callAgents = () => invokeTool(toolService, agentsMetadata, workload.tool, workload.server, workload.arguments as JsonObject);
   let id = 0;
   const keepAlive = new http.Agent({ keepAlive: true });
   const rpcOverHttp = (body: unknown) => postJson(`${gatewayUrl}/rpc`, body, gatewayAuthorization, keepAlive);
@@ -183,12 +164,13 @@ interface MeasuredPath {
 }
 
 function report(label: string, paths: MeasuredPath[], batchCalls: number, batchSeconds: number): void {
-  const [direct, agents, gateway, gatewayWithFetch] = paths.map((path) => summarize(path.samples)) as [LatencySummary, LatencySummary, LatencySummary, LatencySummary];
+  const summaries = paths.map((path) => summarize(path.samples));
+  const [direct, agents, gateway, gatewayWithFetch] = summaries as [LatencySummary, LatencySummary, LatencySummary, LatencySummary];
   const cpuPerCall = (path: MeasuredPath) => path.cpuMicros / 1000 / path.samples.length;
   console.log(`\n${label}: ${direct.count} calls per path, sequential`);
   console.log(`${'path'.padEnd(44)} ${'p50 ms'.padStart(8)} ${'p90 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'mean ms'.padStart(8)} ${'CPU ms'.padStart(8)}`);
   paths.forEach((path, index) => {
-    const s = [direct, agents, gateway, gatewayWithFetch][index]!;
+    const s = summaries[index]!;
     console.log(
       `${path.name.padEnd(44)} ${s.p50.toFixed(2).padStart(8)} ${s.p90.toFixed(2).padStart(8)} ${s.p99.toFixed(2).padStart(8)} ${s.mean.toFixed(2).padStart(8)} ${cpuPerCall(path).toFixed(2).padStart(8)}`,
     );
@@ -207,31 +189,6 @@ function report(label: string, paths: MeasuredPath[], batchCalls: number, batchS
     `batch throughput: ${batchCalls} calls in batches of ${batchSize}: ${batchRate.toFixed(0)} calls/s ` +
       `(sequential single calls: ${sequentialCallsPerSecond.toFixed(0)} calls/s, ratio ${(batchRate / sequentialCallsPerSecond).toFixed(2)}x)`,
   );
-}
-
-/** POST a JSON body with node:http over a keep-alive agent; resolves to the parsed reply. */
-function postJson(url: string, body: unknown, authorization: string, agent: http.Agent): Promise<any> {
-  const text = JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const request = http.request(
-      url,
-      { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), authorization } },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('error', reject);
-        response.on('end', () => {
-          try {
-            resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-          } catch (error) {
-            reject(error);
-          }
-        });
-      },
-    );
-    request.on('error', reject);
-    request.end(text);
-  });
 }
 
 main().catch((error: unknown) => {

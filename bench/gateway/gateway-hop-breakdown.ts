@@ -11,8 +11,6 @@
  */
 import * as http from 'node:http';
 import * as grpc from '@grpc/grpc-js';
-import * as protoLoader from '@grpc/proto-loader';
-import { PROTO_FILE_PATHS, PROTO_LOADER_OPTIONS, toStruct, toTimestamp } from '@s2sp/contracts';
 import { startAgents } from '../../apps/agents/src/start-agents';
 import { DEFAULT_AGENTS_CONFIG } from '../../apps/agents/src/agents.config';
 import { startGateway } from '../../apps/gateway/src/gateway';
@@ -29,6 +27,7 @@ import { CallerRateLimitGuard } from '../../apps/gateway/src/rate-limit/caller-r
 import { JsonRpcAuthGuard } from '../../libs/auth/src/guards/json-rpc-auth.guard';
 import { startTestMcpServer } from '../../test/support/test-mcp-server';
 import { bearerFor } from '../../test/support/tokens';
+import { invokeTool, postJson, toolServiceClient } from './bench-clients';
 import { summarize } from './percentiles';
 
 const iterations = Number(process.argv[2] ?? 2000);
@@ -104,35 +103,14 @@ async function main(): Promise<void> {
   const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const authorization = await bearerFor({ audience: 'gateway' });
   let id = 0;
-  const viaGateway = () =>
-    new Promise<void>((resolve, reject) => {
-      const body = JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'tools.call', params: { name: 'echo', server: 'testkit', arguments: { text: 'hi' } } });
-      const request = http.request(
-        `${gateway.url}/rpc`,
-        { method: 'POST', agent: keepAlive, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), authorization } },
-        (response) => {
-          const chunks: Buffer[] = [];
-          response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('end', () => {
-            const reply = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-            if (reply.error) reject(new Error(JSON.stringify(reply.error)));
-            else resolve();
-          });
-        },
-      );
-      request.on('error', reject);
-      request.end(body);
-    });
-  const loaded = grpc.loadPackageDefinition(protoLoader.loadSync([...PROTO_FILE_PATHS], { ...PROTO_LOADER_OPTIONS })) as any;
-  const toolService = new loaded.s2sp.v1.ToolService(agents.url, grpc.credentials.createInsecure());
+  const viaGateway = async () => {
+    const reply = await postJson(`${gateway.url}/rpc`, { jsonrpc: '2.0', id: ++id, method: 'tools.call', params: { name: 'echo', server: 'testkit', arguments: { text: 'hi' } } }, authorization, keepAlive);
+    if (reply.error) throw new Error(JSON.stringify(reply.error));
+  };
+  const toolService = toolServiceClient(agents.url);
   const metadata = new grpc.Metadata();
   metadata.set('authorization', await bearerFor({ audience: 'agents' }));
-  const viaAgents = () =>
-    new Promise<void>((resolve, reject) => {
-      const deadline = Date.now() + 30_000;
-      const request = { invocation_id: '', tool_name: 'echo', server: 'testkit', input_params: toStruct({ text: 'hi' }), deadline: toTimestamp(deadline) };
-      toolService.InvokeTool(request, metadata, { deadline }, (error: Error | null) => (error ? reject(error) : resolve()));
-    });
+  const viaAgents = () => invokeTool(toolService, metadata, 'echo', 'testkit', { text: 'hi' });
 
   try {
     for (let index = 0; index < 500; index++) {
@@ -140,7 +118,11 @@ async function main(): Promise<void> {
       await viaAgents();
     }
     const samples = new Map<string, number[]>();
-    const add = (label: string, ms: number) => samples.set(label, [...(samples.get(label) ?? []), ms]);
+    const add = (label: string, ms: number) => {
+      const values = samples.get(label);
+      if (values) values.push(ms);
+      else samples.set(label, [ms]);
+    };
     for (let index = 0; index < iterations; index++) {
       marks = { 'client:start': nowMs() };
       await viaGateway();

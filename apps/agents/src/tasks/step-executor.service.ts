@@ -10,7 +10,7 @@ import type { ToolKindName } from '../mcp/tool-classification';
 import { dataPlaneRefOf, type DataPlaneRefRecord } from '../tools/data-plane-ref';
 import { textOfContent } from '../tools/mcp-tool-result';
 import { readS2spResourceAnswer } from '../tools/s2sp-resource-answer';
-import { ToolInvoker, type ToolInvocationOutcome } from '../tools/tool-invoker.service';
+import { ToolInvoker, type ToolInvocation, type ToolInvocationOutcome } from '../tools/tool-invoker.service';
 import { AGENT_ERROR, RECOVERY_HINT, taskError, type TaskErrorInfo } from './agent-errors';
 import type { PlannerContext } from './planner-context';
 import { classifyStepError, StepFailure } from './step-failure';
@@ -79,8 +79,7 @@ export class StepExecutor {
     const tool = await this.resolve(step.tool, step.server, 'S2SP_RESOURCE', env);
     const consumer = step.mode === 'async' ? await this.consumerAudience(step, env) : undefined;
     const outcome = await this.invoke(tool, { ...step.arguments, abstract_domains: step.abstractDomains.join(','), mode: step.mode }, env, draft, {
-      [S2SP_META.COUNT_TOKENS]: true,
-      ...(consumer ? { [S2SP_META.CONSUMER]: consumer } : {}),
+      meta: { [S2SP_META.COUNT_TOKENS]: true, ...(consumer ? { [S2SP_META.CONSUMER]: consumer } : {}) },
     });
     if (outcome.result.isError) throw this.toolError(outcome, draft);
     const answer = readS2spResourceAnswer(outcome.result);
@@ -166,7 +165,7 @@ export class StepExecutor {
     if (Object.keys(step.columnMapping).length > 0) args.column_mapping = JSON.stringify(step.columnMapping);
 
     // The consumer's token carries the data-plane scopes of this one resource, not of every resource tool.
-    const outcome = await this.invoke(tool, args, env, draft, undefined, handle.sourceScopes);
+    const outcome = await this.invoke(tool, args, env, draft, { dataSourceScopes: handle.sourceScopes });
     if (outcome.result.isError) throw this.toolError(outcome, draft);
     const text = textOfContent(outcome.result);
     const entry = env.context.admit(step.stepId, 'consumer-result', text);
@@ -225,8 +224,7 @@ export class StepExecutor {
     args: Record<string, unknown>,
     env: StepEnvironment,
     draft: StepDraft,
-    meta?: Record<string, unknown>,
-    dataSourceScopes?: readonly string[],
+    extra: Pick<ToolInvocation, 'meta' | 'dataSourceScopes'> = {},
   ): Promise<ToolInvocationOutcome> {
     draft.startCall(tool);
     if (!env.task.identity) throw new Error(`task ${env.task.taskId} has no verified caller to act for`);
@@ -237,8 +235,7 @@ export class StepExecutor {
       arguments: args,
       deadlineMs: env.task.deadlineMs,
       signal: env.signal,
-      meta,
-      ...(dataSourceScopes ? { dataSourceScopes } : {}),
+      ...extra,
     });
   }
 

@@ -33,17 +33,21 @@ export const DEFAULT_AUDIT_DELIVERY: ResolvedAuditDelivery = Object.freeze({
 
 export const AUDIT_DELIVERY_MODES: readonly AuditDeliveryMode[] = ['blocking', 'batched'];
 
+/** Allowed range of each numeric setting (options and environment alike). */
+export const AUDIT_DELIVERY_LIMITS = Object.freeze({
+  flushIntervalMs: { min: 1, max: 60_000 },
+  maxBatchSize: { min: 1, max: 10_000 },
+  maxPending: { min: 1, max: 1_000_000 },
+});
+
 /** Fills in defaults; throws a RangeError naming the option on a bad value. */
 export function resolveAuditDelivery(options: AuditDeliveryOptions = {}): ResolvedAuditDelivery {
   const resolved: ResolvedAuditDelivery = { ...DEFAULT_AUDIT_DELIVERY, ...definedOnly({ ...options }) };
   if (!AUDIT_DELIVERY_MODES.includes(resolved.mode)) throw new RangeError(`Auth option auditDelivery.mode must be one of ${AUDIT_DELIVERY_MODES.join(', ')}`);
-  const integerIn = (name: keyof AuditDeliveryOptions, min: number, max: number) => {
-    const value = resolved[name] as number;
+  for (const [name, { min, max }] of Object.entries(AUDIT_DELIVERY_LIMITS) as Array<[keyof typeof AUDIT_DELIVERY_LIMITS, { min: number; max: number }]>) {
+    const value = resolved[name];
     if (!Number.isSafeInteger(value) || value < min || value > max) throw new RangeError(`Auth option auditDelivery.${name} must be an integer from ${min} to ${max}`);
-  };
-  integerIn('flushIntervalMs', 1, 60_000);
-  integerIn('maxBatchSize', 1, 10_000);
-  integerIn('maxPending', 1, 1_000_000);
+  }
   if (resolved.maxPending < resolved.maxBatchSize) throw new RangeError('Auth option auditDelivery.maxPending must be at least auditDelivery.maxBatchSize');
   return Object.freeze(resolved);
 }

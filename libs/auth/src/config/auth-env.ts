@@ -1,4 +1,4 @@
-import { AUDIT_DELIVERY_MODES, type AuditDeliveryMode, type AuditDeliveryOptions } from '../audit/audit-delivery';
+import { AUDIT_DELIVERY_LIMITS, AUDIT_DELIVERY_MODES, type AuditDeliveryMode, type AuditDeliveryOptions } from '../audit/audit-delivery';
 import { MAX_VERIFY_CACHE_TTL_MS } from '../identity/caching-token-verifier';
 import { MAX_MINT_REUSE_SLACK_MS } from '../minting/narrowed-token-cache';
 import { definedOnly } from './defined-only';
@@ -100,8 +100,8 @@ function auditDeliveryFromEnv(env: Env): AuditDeliveryOptions {
   }
   return definedOnly({
     mode: mode as AuditDeliveryMode | undefined,
-    flushIntervalMs: integer(env, AUTH_ENV.AUDIT_FLUSH_INTERVAL_MS, 1, 60_000),
-    maxBatchSize: integer(env, AUTH_ENV.AUDIT_MAX_BATCH, 1, 10_000),
-    maxPending: integer(env, AUTH_ENV.AUDIT_MAX_PENDING, 1, 1_000_000),
+    flushIntervalMs: integer(env, AUTH_ENV.AUDIT_FLUSH_INTERVAL_MS, AUDIT_DELIVERY_LIMITS.flushIntervalMs.min, AUDIT_DELIVERY_LIMITS.flushIntervalMs.max),
+    maxBatchSize: integer(env, AUTH_ENV.AUDIT_MAX_BATCH, AUDIT_DELIVERY_LIMITS.maxBatchSize.min, AUDIT_DELIVERY_LIMITS.maxBatchSize.max),
+    maxPending: integer(env, AUTH_ENV.AUDIT_MAX_PENDING, AUDIT_DELIVERY_LIMITS.maxPending.min, AUDIT_DELIVERY_LIMITS.maxPending.max),
   });
 }

@@ -1,11 +1,37 @@
 import type { AuditEvent, AuditSink } from '@s2sp/auth';
-import type { PrismaClient } from '../persistence/generated/client';
+import { Prisma, type PrismaClient } from '../persistence/generated/client';
+
+/** Each column of `s2sp_audit_event` but `id`: its SQL type and its value in an event (undefined = NULL). */
+const COLUMNS: ReadonlyArray<readonly [column: string, sqlType: string, value: (event: AuditEvent) => unknown]> = [
+  ['time', 'timestamptz(3)', (event) => event.time],
+  ['decision', 'text', (event) => event.decision],
+  ['outcome', 'text', (event) => event.outcome],
+  ['authentication_failure', 'text', (event) => event.authenticationFailure],
+  ['subject', 'text', (event) => event.subject],
+  ['delegated_by', 'jsonb', (event) => event.delegatedBy],
+  ['client_id', 'text', (event) => event.clientId],
+  ['token_id', 'text', (event) => event.tokenId],
+  ['issuer', 'text', (event) => event.issuer],
+  ['caller_scopes', 'jsonb', (event) => event.callerScopes],
+  ['protocol', 'text', (event) => event.protocol],
+  ['service', 'text', (event) => event.service],
+  ['operation', 'text', (event) => event.operation],
+  ['required_scopes', 'jsonb', (event) => event.requiredScopes],
+  ['missing_scopes', 'jsonb', (event) => event.missingScopes],
+  ['mutation_class', 'text', (event) => event.mutationClass],
+  ['approval', 'jsonb', (event) => event.approval],
+  ['trace_id', 'text', (event) => event.traceId],
+  ['remote_address', 'text', (event) => event.remoteAddress],
+];
+
+const COLUMN_LIST = Prisma.raw(COLUMNS.map(([column]) => `"${column}"`).join(', '));
+const RECORD_TYPE = Prisma.raw(COLUMNS.map(([column, sqlType]) => `"${column}" ${sqlType}`).join(', '));
 
 /**
  * Writes authorization decisions to `s2sp_audit_event`; each call resolves
  * once its rows are stored. A group is one statement with one JSON parameter
  * (`jsonb_to_recordset`), whatever its size: Prisma's `createMany` spends
- * ≈ 0.8 ms per row on the embedded database, this ≈ 0.05 ms.
+ * ≈ 0.8 ms per row on the embedded database, this ≈ 0.1 ms.
  */
 export class PrismaAuditSink implements AuditSink {
   constructor(private readonly prisma: PrismaClient) {}
@@ -17,44 +43,18 @@ export class PrismaAuditSink implements AuditSink {
   async recordMany(events: readonly AuditEvent[]): Promise<void> {
     if (events.length === 0) return;
     await this.prisma.$executeRaw`
-      INSERT INTO "s2sp_audit_event" (
-        "id", "time", "decision", "outcome", "authentication_failure", "subject", "delegated_by", "client_id", "token_id",
-        "issuer", "caller_scopes", "protocol", "service", "operation", "required_scopes", "missing_scopes",
-        "mutation_class", "approval", "trace_id", "remote_address")
-      SELECT gen_random_uuid(), "time", "decision", "outcome", "authentication_failure", "subject", "delegated_by", "client_id", "token_id",
-        "issuer", "caller_scopes", "protocol", "service", "operation", "required_scopes", "missing_scopes",
-        "mutation_class", "approval", "trace_id", "remote_address"
-      FROM jsonb_to_recordset(${JSON.stringify(events.map(auditRow))}::jsonb) AS row(
-        "time" timestamptz(3), "decision" text, "outcome" text, "authentication_failure" text, "subject" text,
-        "delegated_by" jsonb, "client_id" text, "token_id" text, "issuer" text, "caller_scopes" jsonb,
-        "protocol" text, "service" text, "operation" text, "required_scopes" jsonb, "missing_scopes" jsonb,
-        "mutation_class" text, "approval" jsonb, "trace_id" text, "remote_address" text)`;
+      INSERT INTO "s2sp_audit_event" ("id", ${COLUMN_LIST})
+      SELECT gen_random_uuid(), ${COLUMN_LIST}
+      FROM jsonb_to_recordset(${JSON.stringify(events.map(auditRow))}::jsonb) AS row(${RECORD_TYPE})`;
   }
 }
 
 /** The event under the table's column names; a column left out is SQL NULL (not JSON null). */
 function auditRow(event: AuditEvent): Record<string, unknown> {
-  const row: Record<string, unknown> = {
-    time: event.time,
-    decision: event.decision,
-    outcome: event.outcome,
-    authentication_failure: event.authenticationFailure ?? null,
-    subject: event.subject ?? null,
-    delegated_by: event.delegatedBy,
-    client_id: event.clientId ?? null,
-    token_id: event.tokenId ?? null,
-    issuer: event.issuer ?? null,
-    caller_scopes: event.callerScopes ?? null,
-    protocol: event.protocol,
-    service: event.service,
-    operation: event.operation,
-    required_scopes: event.requiredScopes,
-    missing_scopes: event.missingScopes,
-    mutation_class: event.mutationClass,
-    approval: event.approval ?? null,
-    trace_id: event.traceId ?? null,
-    remote_address: event.remoteAddress ?? null,
-  };
-  for (const column of Object.keys(row)) if (row[column] === null) delete row[column];
+  const row: Record<string, unknown> = {};
+  for (const [column, , value] of COLUMNS) {
+    const item = value(event);
+    if (item !== undefined && item !== null) row[column] = item;
+  }
   return row;
 }
