@@ -71,7 +71,7 @@ http.Server.prototype.emit = function (this: http.Server, event: string, ...args
 /** Each step: [label, from mark, to mark]; "client:*" are the bench's own timestamps. */
 const STEPS: Array<[string, string, string]> = [
   ['client sends → server request event', 'client:start', 'http:request'],
-  ['request event → controller (Express, Nest route: guards, HTTP span)', 'http:request', 'body:start'],
+  ['request event → JSON-RPC endpoint (Fastify route, HTTP span)', 'http:request', 'body:start'],
   ['reading the body', 'body:start', 'body:end'],
   ['body read → dispatch', 'body:end', 'dispatch:start'],
   ['dispatch → call executor (JSON parse, envelope)', 'dispatch:start', 'execute:start'],

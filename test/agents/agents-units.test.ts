@@ -5,7 +5,6 @@ import { agentsConfigFromEnv, DEFAULT_MCP_SERVERS, validateAgentsConfig, type Ag
 import { assertTimeRemains, downstreamBudget, earliestDeadline } from '../../apps/agents/src/common/deadline-budget';
 import { describeError, redactResourceUrl, redactUrl } from '../../apps/agents/src/common/redact';
 import { InvalidRequestError } from '../../apps/agents/src/common/request-errors';
-import { isUuid, uuidV7 } from '../../apps/agents/src/common/uuid';
 import { parseMcpServerList } from '../../apps/agents/src/config/mcp-server-list';
 import { listAllTools, type ToolLister } from '../../apps/agents/src/mcp/list-all-tools';
 import type { RegisteredTool } from '../../apps/agents/src/mcp/registered-tool';
@@ -75,16 +74,6 @@ describe('agents configuration', () => {
 });
 
 describe('agents building blocks', () => {
-  test('UUID v7: version and variant bits, time-ordered prefix', () => {
-    const first = uuidV7(1_700_000_000_000);
-    const second = uuidV7(1_700_000_000_001);
-    assert.match(first, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    assert.ok(first.slice(0, 13) < second.slice(0, 13));
-    assert.ok(isUuid(first));
-    assert.ok(isUuid('6F9619FF-8B86-D011-B42D-00C04FC964FF'));
-    assert.ok(!isUuid('my-task'));
-  });
-
   test('tool classification: S2SP kinds from the input schema, mutation class from annotations', () => {
     assert.equal(classifyToolKind({ properties: { area: {}, abstract_domains: {}, mode: {} } }), 'S2SP_RESOURCE');
     assert.equal(classifyToolKind({ properties: { abstract_data: {}, resource_url: {}, body_data: {}, column_mapping: {} } }), 'S2SP_CONSUMER');

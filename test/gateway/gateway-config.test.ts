@@ -3,7 +3,6 @@ import { afterEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { defaultGatewayConfig, gatewayConfigFromEnv, validateGatewayConfig, type GatewayConfig } from '../../apps/gateway/src';
 import { protoEnumToJson, jsonToProtoEnum } from '../../apps/gateway/src/transcoding/proto-enum';
-import { uuidV7 } from '../../apps/gateway/src/transcoding/uuid-v7';
 import { idempotencyKeyHash, requestHash } from '../../apps/gateway/src/idempotency/idempotency-hashes';
 import { callerKey } from '../../apps/gateway/src/caller/caller-key';
 
@@ -111,14 +110,6 @@ describe('gateway building blocks', () => {
     assert.equal(protoEnumToJson(42, 'TASK_STATUS_'), 'unspecified');
     assert.equal(jsonToProtoEnum('async', 'DATA_PLANE_MODE_'), 'DATA_PLANE_MODE_ASYNC');
     assert.equal(jsonToProtoEnum(undefined, 'DATA_PLANE_MODE_'), 'DATA_PLANE_MODE_UNSPECIFIED');
-  });
-
-  test('uuidV7 is a version-7 UUID carrying its timestamp, in time order', () => {
-    const at = Date.parse('2026-11-22T12:00:00Z');
-    const id = uuidV7(at);
-    assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    assert.equal(parseInt(id.replace(/-/g, '').slice(0, 12), 16), at);
-    assert.ok(uuidV7(at) < uuidV7(at + 1));
   });
 
   test('idempotency keys are scoped by caller and method; request hashes ignore member order and the key', () => {

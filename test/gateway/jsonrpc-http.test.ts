@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { postRaw, startTestApp, type TestApp } from './jsonrpc-test-app';
+import { HTTP_ADAPTERS, postRaw, startTestApp, type TestApp } from './jsonrpc-test-app';
 
 const MAX_BODY = 4096;
 
@@ -20,9 +20,9 @@ function postChunked(url: string, chunks: string[]): Promise<{ status: number; t
   });
 }
 
-describe('HTTP transport', () => {
+for (const adapter of HTTP_ADAPTERS) describe(`HTTP transport on ${adapter}`, () => {
   let server: TestApp;
-  before(async () => (server = await startTestApp({ maxBodyBytes: MAX_BODY })));
+  before(async () => (server = await startTestApp({ maxBodyBytes: MAX_BODY }, adapter)));
   after(async () => server.close());
 
   test('a body over maxBodyBytes (with Content-Length) is a JSON-RPC error, not an HTML page', async () => {

@@ -94,10 +94,11 @@ describe('params binding and validation', () => {
     assert.deepEqual(fields(reply), { minuend: ['isNumber'], subtrahend: ['isNumber'] });
   });
 
-  test('a __proto__ member in params is dropped: no pollution, no crash', async () => {
+  test('a __proto__ member in params is refused by name: no pollution, no crash, no silent drop', async () => {
     const body = '{"jsonrpc":"2.0","method":"subtract","params":{"minuend":5,"subtrahend":2,"__proto__":{"polluted":true}},"id":1}';
-    const reply = (await postRaw(server.url, body)).json as any;
-    assert.deepEqual(reply, { jsonrpc: '2.0', result: 3, id: 1 });
+    const reply = (await postRaw(server.url, body)).json as ErrorReply;
+    assert.equal(reply.error.code, -32602);
+    assert.deepEqual(reply.error.data.fields.map((f) => [f.path, Object.keys(f.constraints)]), [['__proto__', ['whitelistValidation']]]);
     assert.equal(({} as any).polluted, undefined);
   });
 });

@@ -1,7 +1,7 @@
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { JSONRPCClient, JSONRPCErrorException, type JSONRPCResponse } from 'json-rpc-2.0';
-import { postRaw, startTestApp, type TestApp } from './jsonrpc-test-app';
+import { HTTP_ADAPTERS, postRaw, startTestApp, type TestApp } from './jsonrpc-test-app';
 
 /** The "Examples" section of https://www.jsonrpc.org/specification, byte for byte in, value for value out. */
 const EXAMPLES: Array<{ name: string; request: string; response: unknown }> = [
@@ -105,9 +105,9 @@ const EXAMPLES: Array<{ name: string; request: string; response: unknown }> = [
   },
 ];
 
-describe('JSON-RPC 2.0 specification examples over HTTP', () => {
+for (const adapter of HTTP_ADAPTERS) describe(`JSON-RPC 2.0 specification examples over HTTP on ${adapter}`, () => {
   let server: TestApp;
-  before(async () => (server = await startTestApp()));
+  before(async () => (server = await startTestApp({}, adapter)));
   after(async () => server.close());
   beforeEach(() => server.probe.reset());
 

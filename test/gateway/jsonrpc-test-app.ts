@@ -9,6 +9,7 @@ import {
   type INestApplication,
 } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { Metadata, status as GrpcStatus } from '@grpc/grpc-js';
 import { Type } from 'class-transformer';
 import {
@@ -286,14 +287,21 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function startTestApp(options: JsonRpcModuleOptions = {}): Promise<TestApp> {
+/** The HTTP adapters the engine is served on: Fastify is what the gateway ships, Express what Nest defaults to. */
+export const HTTP_ADAPTERS = ['fastify', 'express'] as const;
+export type HttpAdapterName = (typeof HTTP_ADAPTERS)[number];
+
+export async function startTestApp(options: JsonRpcModuleOptions = {}, adapter: HttpAdapterName = 'fastify'): Promise<TestApp> {
   @Module({
     imports: [JsonRpcModule.forRoot(options)],
     providers: [Probe, SampleMethods, ForbiddenMethods],
   })
   class TestAppModule {}
 
-  const app = await NestFactory.create(TestAppModule, { bodyParser: false, logger: false });
+  const app =
+    adapter === 'fastify'
+      ? await NestFactory.create(TestAppModule, new FastifyAdapter(), { logger: false })
+      : await NestFactory.create(TestAppModule, { bodyParser: false, logger: false });
   await app.listen(0, '127.0.0.1');
   const url = `${(await app.getUrl()).replace('[::1]', '127.0.0.1')}/rpc`;
   return { app, url, probe: app.get(Probe), close: () => app.close() };

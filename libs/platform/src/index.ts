@@ -1,2 +1,4 @@
 export * from './circuit-breaker';
 export * from './periodic-sweep';
+export * from './http-adapter-objects';
+export * from './uuid';

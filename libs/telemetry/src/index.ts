@@ -11,6 +11,7 @@ export * from './tracing/errors';
 export * from './tracing/global-propagation';
 export * from './semantics/attributes';
 export * from './clients/client-calls';
+export * from './http/http-exchange-telemetry';
 
 // Interceptors (TelemetryModule registers TelemetryInterceptor globally)
 export * from './interceptors/telemetry.interceptor';

@@ -2,7 +2,8 @@ import { Global, Inject, Injectable, Module, type DynamicModule, type ModuleMeta
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { TELEMETRY_OPTIONS, type TelemetryOptions } from './config/telemetry-options';
 import { GrpcTelemetryInterceptor } from './interceptors/grpc-telemetry.interceptor';
-import { DEFAULT_IGNORED_ROUTES, HttpTelemetryInterceptor, TELEMETRY_IGNORED_ROUTES } from './interceptors/http-telemetry.interceptor';
+import { DEFAULT_IGNORED_ROUTES, HttpExchangeTelemetry, TELEMETRY_IGNORED_ROUTES } from './http/http-exchange-telemetry';
+import { HttpTelemetryInterceptor } from './interceptors/http-telemetry.interceptor';
 import { JsonRpcTelemetryInterceptor } from './interceptors/json-rpc-telemetry.interceptor';
 import { McpToolTelemetryInterceptor } from './interceptors/mcp-tool-telemetry.interceptor';
 import { TelemetryInterceptor } from './interceptors/telemetry.interceptor';
@@ -65,6 +66,7 @@ export class TelemetryModule {
       { provide: TelemetryMetrics, inject: [Telemetry], useFactory: (telemetry: Telemetry) => telemetry.metrics },
       { provide: TELEMETRY_IGNORED_ROUTES, useValue: wiring.ignoredRoutes ?? DEFAULT_IGNORED_ROUTES },
       TelemetryLifecycle,
+      HttpExchangeTelemetry,
       HttpTelemetryInterceptor,
       JsonRpcTelemetryInterceptor,
       GrpcTelemetryInterceptor,
@@ -81,6 +83,7 @@ export class TelemetryModule {
         Telemetry,
         TelemetryMetrics,
         TELEMETRY_OPTIONS,
+        HttpExchangeTelemetry,
         HttpTelemetryInterceptor,
         JsonRpcTelemetryInterceptor,
         GrpcTelemetryInterceptor,

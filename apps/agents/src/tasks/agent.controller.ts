@@ -9,7 +9,7 @@ import { AGENTS_CONFIG } from '../agents.tokens';
 import { assertTimeRemains, earliestDeadline } from '../common/deadline-budget';
 import { InvalidRequestError, NotFoundError } from '../common/request-errors';
 import { traceMessage } from '../common/trace';
-import { isUuid } from '../common/uuid';
+import { isUuid } from '@s2sp/platform';
 import { grpcDeadlineOf, type GrpcServerCall } from '../grpc/grpc-call';
 import { toGrpcError } from '../grpc/grpc-errors';
 import type { CancelTaskRequestMessage, GetTaskRequestMessage, SubmitTaskRequestMessage } from '../grpc/proto-messages';

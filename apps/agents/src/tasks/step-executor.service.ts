@@ -4,7 +4,7 @@ import { evaluatePredicate, type JsonObject } from '@s2sp/contracts';
 import { PreconditionFailedError } from '../common/request-errors';
 import { originOf, sanitizeText } from '../common/redact';
 import { emptyUsage, type UsageRecord } from '../common/usage';
-import { uuidV7 } from '../common/uuid';
+import { uuidV7 } from '@s2sp/platform';
 import type { RegisteredTool } from '../mcp/registered-tool';
 import type { ToolKindName } from '../mcp/tool-classification';
 import { dataPlaneRefOf, type DataPlaneRefRecord } from '../tools/data-plane-ref';

@@ -9,7 +9,7 @@ import { AGENTS_CONFIG } from '../agents.tokens';
 import { assertTimeRemains, earliestDeadline } from '../common/deadline-budget';
 import { ApprovalRequiredError, InvalidRequestError, PreconditionFailedError } from '../common/request-errors';
 import { traceOf } from '../common/trace';
-import { uuidV7 } from '../common/uuid';
+import { uuidV7 } from '@s2sp/platform';
 import { abortOnCancel, grpcDeadlineOf, type GrpcServerCall } from '../grpc/grpc-call';
 import { toGrpcError } from '../grpc/grpc-errors';
 import type { ListToolsRequestMessage, ToolInvocationRequestMessage } from '../grpc/proto-messages';

@@ -2,7 +2,7 @@ import { Module, type DynamicModule, type Provider } from '@nestjs/common';
 import { APP_GUARD, DiscoveryModule } from '@nestjs/core';
 import { JsonRpcCallExecutor } from './json-rpc-call-executor';
 import { JsonRpcDispatcher } from './json-rpc-dispatcher';
-import { JsonRpcHttpController } from './json-rpc-http.controller';
+import { JsonRpcHttpEndpoint } from './json-rpc-http.endpoint';
 import { JsonRpcMethodRegistry } from './json-rpc-method-registry';
 import {
   JSON_RPC_MODULE_OPTIONS,
@@ -18,13 +18,14 @@ const CORE_PROVIDERS: Provider[] = [
   JsonRpcCallExecutor,
   JsonRpcDispatcher,
   RpcDiscoverHandler,
+  JsonRpcHttpEndpoint,
   { provide: APP_GUARD, useClass: ParamsBindingGuard },
 ];
 const EXPORTS = [JsonRpcDispatcher, JsonRpcMethodRegistry, JSON_RPC_MODULE_OPTIONS];
 
 /**
  * JSON-RPC 2.0 endpoint (POST /rpc) serving every @JsonRpcMethod found on the
- * application's providers and controllers. Create the app with `bodyParser: false`.
+ * application's providers and controllers. On Express, create the app with `bodyParser: false`.
  */
 @Module({})
 export class JsonRpcModule {
@@ -32,7 +33,6 @@ export class JsonRpcModule {
     return {
       module: JsonRpcModule,
       imports: [DiscoveryModule],
-      controllers: [JsonRpcHttpController],
       providers: [{ provide: JSON_RPC_MODULE_OPTIONS, useValue: resolveJsonRpcOptions(options) }, ...CORE_PROVIDERS],
       exports: EXPORTS,
     };
@@ -42,7 +42,6 @@ export class JsonRpcModule {
     return {
       module: JsonRpcModule,
       imports: [DiscoveryModule, ...(options.imports ?? [])],
-      controllers: [JsonRpcHttpController],
       providers: [
         {
           provide: JSON_RPC_MODULE_OPTIONS,

@@ -1,19 +1,24 @@
-import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import { JsonRpcError, type ParamViolation } from './json-rpc-error';
 import type { JsonRpcMethodMetadata } from './json-rpc-method.decorator';
+import { toParamsInstance } from './params-instance';
 import { toParamViolations } from './validation-violations';
 
 /**
  * Turns wire params into what the handler receives. With a DTO: positional arrays
- * are mapped onto named properties first, then the object is transformed without
- * implicit type conversion and validated strictly (unknown properties rejected).
+ * are mapped onto named properties first, then the object becomes a DTO instance
+ * (no implicit type conversion) and is validated strictly (unknown properties rejected).
  * Without a DTO the params pass through untouched.
  */
 export async function bindParams(method: JsonRpcMethodMetadata, params: unknown): Promise<unknown> {
   if (!method.params) return params;
   const named = toNamedParams(method, params);
-  const instance = plainToInstance(method.params, named);
+  // JSON.parse makes "__proto__" an own member; class-transformer would drop it and
+  // class-validator's whitelist does not see it, so it is refused here by name.
+  if (Object.prototype.hasOwnProperty.call(named, '__proto__')) {
+    throw JsonRpcError.invalidParams([violation('__proto__', 'whitelistValidation', 'property __proto__ should not exist')]);
+  }
+  const instance = toParamsInstance(method.params, named);
   const errors = await validate(instance, {
     whitelist: true,
     forbidNonWhitelisted: true,

@@ -15,7 +15,7 @@ import {
   type SubmitTaskResult,
   type TaskSnapshotJson,
 } from '../transcoding/task-response-transcoding';
-import { uuidV7 } from '../transcoding/uuid-v7';
+import { uuidV7 } from '@s2sp/platform';
 import { CancelTaskParams } from './dto/cancel-task.params';
 import { GetTaskParams } from './dto/get-task.params';
 import { SubmitTaskParams } from './dto/submit-task.params';

@@ -14,7 +14,7 @@ import {
   type CallToolResult,
   type ListToolsResult,
 } from '../transcoding/tool-transcoding';
-import { uuidV7 } from '../transcoding/uuid-v7';
+import { uuidV7 } from '@s2sp/platform';
 import { CallToolParams } from './dto/call-tool.params';
 import { ListToolsParams } from './dto/list-tools.params';
 import { CALL_TOOL_RESULT, LIST_TOOLS_RESULT } from './results/result-schemas';

@@ -13,6 +13,32 @@ export interface HandlerRequirements extends AuthorizationRequirements {
   readonly allowAnonymous: boolean;
 }
 
+/**
+ * {@link readHandlerRequirements} once per handler: decorator metadata does not
+ * change after startup, and guards ask for it on every call.
+ */
+export class HandlerRequirementsReader {
+  private readonly cache = new WeakMap<Function, WeakMap<Function, HandlerRequirements>>();
+
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly defaultMutationClass: MutationClass,
+  ) {}
+
+  read(context: ExecutionContext): HandlerRequirements {
+    const handler = context.getHandler();
+    const owner = context.getClass();
+    let byClass = this.cache.get(handler);
+    if (!byClass) this.cache.set(handler, (byClass = new WeakMap()));
+    let requirements = byClass.get(owner);
+    if (!requirements) {
+      requirements = Object.freeze(readHandlerRequirements(this.reflector, context, this.defaultMutationClass));
+      byClass.set(owner, requirements);
+    }
+    return requirements;
+  }
+}
+
 /** Reads @RequireScopes (class + handler, merged), @MutationClass (handler over class) and @AllowAnonymous. */
 export function readHandlerRequirements(reflector: Reflector, context: ExecutionContext, defaultMutationClass: MutationClass): HandlerRequirements {
   const targets = [context.getHandler(), context.getClass()];

@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { RpcException } from '@nestjs/microservices';
 import { Metadata } from '@grpc/grpc-js';
 import { AuthorizationGate } from '../authorization/authorization-gate';
-import { readHandlerRequirements } from '../authorization/authorization-requirements';
+import { HandlerRequirementsReader } from '../authorization/authorization-requirements';
 import { AUTH_OPTIONS, type ResolvedAuthOptions } from '../config/auth-options';
 import { AuthError } from '../errors/auth-error';
 import { attachCaller } from '../transport/caller-carrier';
@@ -34,17 +34,21 @@ export function isGrpcMetadata(value: unknown): value is Metadata {
  */
 @Injectable()
 export class GrpcAuthGuard implements CanActivate {
+  private readonly requirements: HandlerRequirementsReader;
+
   constructor(
     private readonly gate: AuthorizationGate,
-    private readonly reflector: Reflector,
+    reflector: Reflector,
     @Inject(AUTH_OPTIONS) private readonly options: ResolvedAuthOptions,
-  ) {}
+  ) {
+    this.requirements = new HandlerRequirementsReader(reflector, options.defaultMutationClass);
+  }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'rpc') return true;
     const metadata: unknown = context.switchToRpc().getContext();
     if (!isGrpcMetadata(metadata)) return true;
-    const requirements = readHandlerRequirements(this.reflector, context, this.options.defaultMutationClass);
+    const requirements = this.requirements.read(context);
     if (requirements.allowAnonymous) return true;
     const call = context.getArgByIndex<{ getPath?: () => string; getPeer?: () => string } | undefined>(2);
     const target = {

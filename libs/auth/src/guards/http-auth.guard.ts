@@ -2,7 +2,7 @@ import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@ne
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { AuthorizationGate } from '../authorization/authorization-gate';
-import { readHandlerRequirements } from '../authorization/authorization-requirements';
+import { HandlerRequirementsReader } from '../authorization/authorization-requirements';
 import { AUTH_OPTIONS, type ResolvedAuthOptions } from '../config/auth-options';
 import { AuthenticationError } from '../errors/authentication-error';
 import { PermissionDeniedError } from '../errors/permission-denied-error';
@@ -18,15 +18,19 @@ import { traceIdFrom } from '../transport/trace-id';
  */
 @Injectable()
 export class HttpAuthGuard implements CanActivate {
+  private readonly requirements: HandlerRequirementsReader;
+
   constructor(
     private readonly gate: AuthorizationGate,
-    private readonly reflector: Reflector,
+    reflector: Reflector,
     @Inject(AUTH_OPTIONS) private readonly options: ResolvedAuthOptions,
-  ) {}
+  ) {
+    this.requirements = new HandlerRequirementsReader(reflector, options.defaultMutationClass);
+  }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
-    const requirements = readHandlerRequirements(this.reflector, context, this.options.defaultMutationClass);
+    const requirements = this.requirements.read(context);
     if (requirements.allowAnonymous) return true;
     const request = context.switchToHttp().getRequest<Request>();
     const response = context.switchToHttp().getResponse<Response>();

@@ -2,7 +2,7 @@ import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@ne
 import { Reflector } from '@nestjs/core';
 import type { IncomingHttpHeaders } from 'node:http';
 import { AuthorizationGate } from '../authorization/authorization-gate';
-import { readHandlerRequirements } from '../authorization/authorization-requirements';
+import { HandlerRequirementsReader } from '../authorization/authorization-requirements';
 import { AUTH_OPTIONS, type ResolvedAuthOptions } from '../config/auth-options';
 import type { CallerIdentity } from '../identity/caller-identity';
 import { attachCaller } from '../transport/caller-carrier';
@@ -36,15 +36,19 @@ export interface AuthenticatedJsonRpcCaller {
  */
 @Injectable()
 export class JsonRpcAuthGuard implements CanActivate {
+  private readonly requirements: HandlerRequirementsReader;
+
   constructor(
     private readonly gate: AuthorizationGate,
-    private readonly reflector: Reflector,
+    reflector: Reflector,
     @Inject(AUTH_OPTIONS) private readonly options: ResolvedAuthOptions,
-  ) {}
+  ) {
+    this.requirements = new HandlerRequirementsReader(reflector, options.defaultMutationClass);
+  }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType<string>() !== JSON_RPC_CONTEXT_TYPE) return true;
-    const requirements = readHandlerRequirements(this.reflector, context, this.options.defaultMutationClass);
+    const requirements = this.requirements.read(context);
     if (requirements.allowAnonymous) return true;
     const ctx = context.getArgByIndex<JsonRpcCallContextLike>(1);
     const grant = await this.gate.check(ctx.headers?.authorization, requirements, {

@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { RpcException } from '@nestjs/microservices';
 import { McpContext } from '@rekog/mcp-nest';
 import { AuthorizationGate } from '../authorization/authorization-gate';
-import { readHandlerRequirements } from '../authorization/authorization-requirements';
+import { HandlerRequirementsReader } from '../authorization/authorization-requirements';
 import { AUTH_OPTIONS, type ResolvedAuthOptions } from '../config/auth-options';
 import { AuthError } from '../errors/auth-error';
 import { AuthenticationError } from '../errors/authentication-error';
@@ -19,17 +19,21 @@ import { traceIdFrom } from '../transport/trace-id';
  */
 @Injectable()
 export class McpToolAuthGuard implements CanActivate {
+  private readonly requirements: HandlerRequirementsReader;
+
   constructor(
     private readonly gate: AuthorizationGate,
-    private readonly reflector: Reflector,
+    reflector: Reflector,
     @Inject(AUTH_OPTIONS) private readonly options: ResolvedAuthOptions,
-  ) {}
+  ) {
+    this.requirements = new HandlerRequirementsReader(reflector, options.defaultMutationClass);
+  }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'rpc') return true;
     const mcp: unknown = context.switchToRpc().getContext();
     if (!(mcp instanceof McpContext)) return true;
-    const requirements = readHandlerRequirements(this.reflector, context, this.options.defaultMutationClass);
+    const requirements = this.requirements.read(context);
     if (requirements.allowAnonymous) return true;
     const params = (mcp.mcpRequest as { params?: { name?: unknown; _meta?: Record<string, unknown> } } | undefined)?.params;
     const target = {

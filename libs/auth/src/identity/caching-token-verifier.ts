@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { LruCache } from '../caching/lru-cache';
 import { AuthenticationError } from '../errors/authentication-error';
 import type { CallerIdentity } from './caller-identity';
@@ -82,7 +82,7 @@ export class CachingTokenVerifier implements TokenVerifier {
 
 /** The token's digest (fixed length), then the audiences the call accepts unless they are the verifier's own. */
 function cacheKey(token: string, audience: VerifyOptions['audience']): string {
-  const digest = createHash('sha256').update(token).digest('base64url');
+  const digest = hash('sha256', token, 'base64url');
   if (audience === undefined) return digest;
   return digest + JSON.stringify(typeof audience === 'string' ? [audience] : audience);
 }
