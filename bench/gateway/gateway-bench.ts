@@ -23,7 +23,7 @@ import { startWeatherServer } from '../../apps/weather-server/src/weather-server
 import { startTestMcpServer } from '../../test/support/test-mcp-server';
 import { bearerFor } from '../../test/support/tokens';
 import { invokeTool, postJson, toolServiceClient } from './bench-clients';
-import { summarize, timeSequential, type LatencySummary } from './percentiles';
+import { median, summarize, timeSequential, type LatencySummary } from './percentiles';
 
 const iterations = Number(process.argv[2] ?? process.env.BENCH_ITERATIONS ?? 500);
 const warmup = Math.min(100, iterations);
@@ -134,12 +134,15 @@ async function runWorkload(workload: Workload, direct: Client, toolService: grpc
   for (const path of paths) await path.call();
   for (const path of paths) await timeSequential(warmup, path.call);
 
-  // Interleave rounds so drift on a shared machine hits all paths alike.
-  const rounds = 5;
-  for (let round = 0; round < rounds; round++) {
-    for (const path of paths) {
+  // Interleave call by call, rotating which path goes first, so drift on a shared machine
+  // (and each call's trailing work) hits every path alike; samples of one iteration are paired.
+  for (let index = 0; index < iterations; index++) {
+    for (let offset = 0; offset < paths.length; offset++) {
+      const path = paths[(index + offset) % paths.length]!;
       const cpuBefore = process.cpuUsage();
-      path.samples.push(...(await timeSequential(Math.ceil(iterations / rounds), path.call)));
+      const started = process.hrtime.bigint();
+      await path.call();
+      path.samples.push(Number(process.hrtime.bigint() - started) / 1e6);
       const cpu = process.cpuUsage(cpuBefore);
       path.cpuMicros += cpu.user + cpu.system;
     }
@@ -167,6 +170,7 @@ function report(label: string, paths: MeasuredPath[], batchCalls: number, batchS
   const summaries = paths.map((path) => summarize(path.samples));
   const [direct, agents, gateway, gatewayWithFetch] = summaries as [LatencySummary, LatencySummary, LatencySummary, LatencySummary];
   const cpuPerCall = (path: MeasuredPath) => path.cpuMicros / 1000 / path.samples.length;
+  const [, agentsPath, gatewayPath] = paths as [MeasuredPath, MeasuredPath, MeasuredPath];
   console.log(`\n${label}: ${direct.count} calls per path, sequential`);
   console.log(`${'path'.padEnd(44)} ${'p50 ms'.padStart(8)} ${'p90 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'mean ms'.padStart(8)} ${'CPU ms'.padStart(8)}`);
   paths.forEach((path, index) => {
@@ -181,6 +185,8 @@ function report(label: string, paths: MeasuredPath[], batchCalls: number, batchS
       `the gateway hop (HTTP + JSON-RPC + gateway): p50 ${(gateway.p50 - agents.p50).toFixed(2)} ms, p99 ${(gateway.p99 - agents.p99).toFixed(2)} ms, ` +
       `CPU ${(cpuPerCall(paths[2]!) - cpuPerCall(paths[1]!)).toFixed(2)} ms per call`,
   );
+  const pairedHop = median(gatewayPath.samples.map((ms, index) => ms - agentsPath.samples[index]!));
+  console.log(`  the gateway hop, paired: median of (gateway − agents) over the ${gateway.count} iterations: ${pairedHop.toFixed(2)} ms`);
   console.log(`  a fetch client instead of node:http adds p50 ${(gatewayWithFetch.p50 - gateway.p50).toFixed(2)} ms (client side)`);
   console.log(`ratio gateway/direct: p50 ${(gateway.p50 / direct.p50).toFixed(2)}x, p99 ${(gateway.p99 / direct.p99).toFixed(2)}x`);
   const batchRate = batchCalls / batchSeconds;

@@ -20,6 +20,10 @@ export function summarize(samplesMs: readonly number[]): LatencySummary {
   };
 }
 
+export function median(samples: readonly number[]): number {
+  return summarize(samples).p50;
+}
+
 /** Runs `call` `iterations` times one after another and returns each duration in ms. */
 export async function timeSequential(iterations: number, call: () => Promise<unknown>): Promise<number[]> {
   const samples: number[] = [];
