@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, Optional, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { nodeRequestOf, nodeResponseOf } from '@s2sp/platform';
 import { HttpExchangeTelemetry, type HttpRoutePlan } from '@s2sp/telemetry';
@@ -13,14 +14,6 @@ import { serializeReply } from './serialize-reply';
 import { extractTraceId } from './trace-id';
 
 export const JSON_RPC_PATH = '/rpc';
-
-/** The parts of a Fastify instance the endpoint registers itself with (no import of fastify needed). */
-interface FastifyScope {
-  register(plugin: (scope: FastifyScope) => Promise<void>): unknown;
-  removeAllContentTypeParsers(): void;
-  addContentTypeParser(type: string, parser: (request: unknown, payload: unknown, done: (error: null, body?: unknown) => void) => void): void;
-  post(path: string, handler: (request: unknown, reply: { hijack(): void }) => void): void;
-}
 
 /**
  * POST /rpc, mounted on the HTTP adapter itself rather than as a Nest controller,
@@ -36,26 +29,28 @@ interface FastifyScope {
 @Injectable()
 export class JsonRpcHttpEndpoint implements OnModuleInit {
   private readonly logger = new Logger('JsonRpc');
-  private telemetryPlan: HttpRoutePlan | undefined;
+  /** How each exchange is recorded, when TelemetryModule is imported. */
+  private readonly telemetry?: { readonly exchanges: HttpExchangeTelemetry; readonly plan: HttpRoutePlan };
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly dispatcher: JsonRpcDispatcher,
     @Inject(JSON_RPC_MODULE_OPTIONS) private readonly options: ResolvedJsonRpcModuleOptions,
-    @Optional() private readonly exchangeTelemetry?: HttpExchangeTelemetry,
-  ) {}
+    @Optional() exchanges?: HttpExchangeTelemetry,
+  ) {
+    if (exchanges) this.telemetry = { exchanges, plan: exchanges.planFor('POST', JSON_RPC_PATH, JSON_RPC_PATH) };
+  }
 
   onModuleInit(): void {
     const adapter = this.adapterHost.httpAdapter;
     if (!adapter) return; // a microservice or standalone context: nothing to serve
-    this.telemetryPlan = this.exchangeTelemetry?.planFor('POST', JSON_RPC_PATH, JSON_RPC_PATH);
     const serve = (request: unknown, response: unknown): void => {
       this.serve(nodeRequestOf(request), nodeResponseOf(response)).catch((error: unknown) =>
         this.logger.error('JSON-RPC exchange failed', error instanceof Error ? error.stack : error),
       );
     };
     if (adapter.getType() === 'fastify') {
-      const fastify = adapter.getInstance<FastifyScope>();
+      const fastify = adapter.getInstance<FastifyInstance>();
       fastify.register(async (scope) => {
         scope.removeAllContentTypeParsers();
         scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
@@ -70,9 +65,9 @@ export class JsonRpcHttpEndpoint implements OnModuleInit {
   }
 
   private serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const plan = this.telemetryPlan;
-    if (!plan || !this.exchangeTelemetry) return this.handle(req, res);
-    return this.exchangeTelemetry.observe(plan, req, res, () => this.handle(req, res));
+    const telemetry = this.telemetry;
+    if (!telemetry) return this.handle(req, res);
+    return telemetry.exchanges.observe(telemetry.plan, req, res, () => this.handle(req, res));
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

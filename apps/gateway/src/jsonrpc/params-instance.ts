@@ -1,19 +1,8 @@
-import { plainToInstance } from 'class-transformer';
+import { plainToInstance, TransformationType } from 'class-transformer';
 import { getMetadataStorage } from 'class-validator';
+import { classTransformerStorage } from './class-transformer-storage';
 
 type Dto = new () => object;
-
-interface TransformerMetadataStorage {
-  findTypeMetadata(target: Function, propertyName: string): unknown;
-  findTransformMetadatas(target: Function, propertyName: string, transformationType: number): unknown[];
-  getExposedMetadatas(target: Function): unknown[];
-  getExcludedMetadatas(target: Function): unknown[];
-  getStrategy(target: Function): string;
-}
-// class-transformer keeps its decorators' metadata in a storage it does not re-export from its root.
-const transformerStorage = (require('class-transformer/cjs/storage') as { defaultMetadataStorage: TransformerMetadataStorage })
-  .defaultMetadataStorage;
-const PLAIN_TO_CLASS = 0; // TransformationType.PLAIN_TO_CLASS
 
 const usesTransformer = new WeakMap<Dto, boolean>();
 
@@ -38,13 +27,13 @@ function needsTransformer(dto: Dto): boolean {
   if (answer === undefined) {
     const properties = new Set(getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false).map((m) => m.propertyName));
     answer =
-      transformerStorage.getStrategy(dto) !== 'none' ||
-      transformerStorage.getExposedMetadatas(dto).length > 0 ||
-      transformerStorage.getExcludedMetadatas(dto).length > 0 ||
+      classTransformerStorage.getStrategy(dto) !== 'none' ||
+      classTransformerStorage.getExposedMetadatas(dto).length > 0 ||
+      classTransformerStorage.getExcludedMetadatas(dto).length > 0 ||
       [...properties].some(
         (property) =>
-          transformerStorage.findTypeMetadata(dto, property) !== undefined ||
-          transformerStorage.findTransformMetadatas(dto, property, PLAIN_TO_CLASS).length > 0,
+          classTransformerStorage.findTypeMetadata(dto, property) !== undefined ||
+          classTransformerStorage.findTransformMetadatas(dto, property, TransformationType.PLAIN_TO_CLASS).length > 0,
       );
     usesTransformer.set(dto, answer);
   }

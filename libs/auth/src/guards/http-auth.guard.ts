@@ -1,5 +1,6 @@
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { declaredRouteOf } from '@s2sp/platform';
 import type { Request, Response } from 'express';
 import { AuthorizationGate } from '../authorization/authorization-gate';
 import { HandlerRequirementsReader } from '../authorization/authorization-requirements';
@@ -56,8 +57,8 @@ export class HttpAuthGuard implements CanActivate {
 
 /** The route pattern (`POST /s2sp/data/:token`), never the URL with its parameters. */
 export function httpOperation(request: Request, context?: ExecutionContext): string {
-  const routePath = (request.route as { path?: unknown } | undefined)?.path;
-  if (typeof routePath === 'string') return `${request.method} ${request.baseUrl ?? ''}${routePath}`;
+  const route = declaredRouteOf(request);
+  if (route !== undefined) return `${request.method} ${route}`;
   if (context) return `${request.method} ${context.getClass().name}.${context.getHandler().name}`;
   return `${request.method} ${request.baseUrl || '/'}`;
 }

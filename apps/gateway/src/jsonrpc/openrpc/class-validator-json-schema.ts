@@ -1,17 +1,11 @@
 import 'reflect-metadata';
 import { ValidationTypes, getMetadataStorage, type MetadataStorage } from 'class-validator';
+import { classTransformerStorage } from '../class-transformer-storage';
 import type { JsonSchema } from './json-schema';
 
 type ValidationMetadata = ReturnType<MetadataStorage['getTargetValidationMetadatas']>[number];
 
 type Constructor = new (...args: any[]) => object;
-
-interface TypeMetadataStorage {
-  findTypeMetadata(target: Function, propertyName: string): { typeFunction: (options?: unknown) => Function } | undefined;
-}
-// class-transformer keeps @Type() metadata in a storage it does not re-export from its root.
-const typeStorage = (require('class-transformer/cjs/storage') as { defaultMetadataStorage: TypeMetadataStorage })
-  .defaultMetadataStorage;
 
 /** Schemas of nested DTO classes, referenced as #/components/schemas/<name>. */
 export class SchemaComponents {
@@ -86,7 +80,7 @@ function propertySchema(cls: Constructor, name: string, list: ValidationMetadata
   const designType = Reflect.getMetadata('design:type', cls.prototype, name) as Function | undefined;
   const isArray = own.type === 'array' || designType === Array || list.some((meta) => meta.each);
   if (nested) {
-    const nestedClass = typeStorage.findTypeMetadata(cls, name)?.typeFunction() ?? designType;
+    const nestedClass = classTransformerStorage.findTypeMetadata(cls, name)?.typeFunction() ?? designType;
     if (isDtoClass(nestedClass)) Object.assign(isArray ? items : own, components.refFor(nestedClass));
   }
   if (isArray) {
