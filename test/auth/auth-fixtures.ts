@@ -12,6 +12,7 @@ import {
   type KeySetSource,
   type SigningKey,
 } from '../../libs/auth/src';
+import { seededRandom } from '../support/seeded-random';
 
 export function tempDir(prefix = 's2sp-auth-'): { path: string; remove(): void } {
   const path = mkdtempSync(join(tmpdir(), prefix));
@@ -88,20 +89,9 @@ export function hs256WithPublicKey(publicJwk: JWK, claims: RawClaims, kid?: stri
   return `${signingInput}.${signature}`;
 }
 
-/** Deterministic PRNG (mulberry32) so property tests are reproducible. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export function randomSubset<T>(random: () => number, items: readonly T[], probability = 0.5): T[] {
   return items.filter(() => random() < probability);
 }
 
+export { seededRandom };
 export type { KeySetSource };

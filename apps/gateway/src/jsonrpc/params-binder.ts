@@ -2,6 +2,7 @@ import { validate } from 'class-validator';
 import { JsonRpcError, type ParamViolation } from './json-rpc-error';
 import type { JsonRpcMethodMetadata } from './json-rpc-method.decorator';
 import { toParamsInstance } from './params-instance';
+import { ParamsValidationPlan } from './params-validation-plan';
 import { toParamViolations } from './validation-violations';
 
 /**
@@ -19,15 +20,19 @@ export async function bindParams(method: JsonRpcMethodMetadata, params: unknown)
     throw JsonRpcError.invalidParams([violation('__proto__', 'whitelistValidation', 'property __proto__ should not exist')]);
   }
   const instance = toParamsInstance(method.params, named);
-  const errors = await validate(instance, {
-    whitelist: true,
-    forbidNonWhitelisted: true,
-    forbidUnknownValues: true,
-    validationError: { target: false, value: false },
-  });
+  if (ParamsValidationPlan.of(method.params)?.accepts(instance)) return instance;
+  const errors = await validate(instance, PARAMS_VALIDATOR_OPTIONS);
   if (errors.length > 0) throw JsonRpcError.invalidParams(toParamViolations(errors));
   return instance;
 }
+
+/** Strict: unknown members are errors, not silently stripped. ParamsValidationPlan mirrors these. */
+export const PARAMS_VALIDATOR_OPTIONS = {
+  whitelist: true,
+  forbidNonWhitelisted: true,
+  forbidUnknownValues: true,
+  validationError: { target: false, value: false },
+} as const;
 
 function toNamedParams(method: JsonRpcMethodMetadata, params: unknown): Record<string, unknown> {
   if (params === undefined) return {};
