@@ -2,3 +2,4 @@ export * from './circuit-breaker';
 export * from './periodic-sweep';
 export * from './http-adapter-objects';
 export * from './uuid';
+export * from './mulberry32';

@@ -13,6 +13,7 @@
 import seedCollection from './data/nws-alerts-AK-2025-10-14.json';
 import { NWS_EVENT_TYPES, type NwsEventType } from './event-types';
 import { US_STATES, type AlertArea, type HazardRegime, type NwsOffice, type TimeZoneInfo, type UsState } from './us-states';
+import { mulberry32 } from '@s2sp/platform';
 
 // ---------------------------------------------------------------------------
 // Record shape
@@ -128,17 +129,7 @@ export function realAlaskaAlerts(): AlertRecord[] {
 // Seeded randomness
 // ---------------------------------------------------------------------------
 
-/** mulberry32: a small, fast 32-bit PRNG; returns floats in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32 };
 
 class Rng {
   private readonly next: () => number;
