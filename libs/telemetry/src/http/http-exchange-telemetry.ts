@@ -1,12 +1,13 @@
 import { performance } from 'node:perf_hooks';
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { context, SpanKind, trace, type Context, type Span } from '@opentelemetry/api';
+import { SpanKind, trace, type Context, type Span } from '@opentelemetry/api';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fetchResultOf } from '../metrics/telemetry-metrics';
 import { SpanNames, TelemetryAttributes } from '../semantics/attributes';
 import { Telemetry } from '../telemetry';
 import { recordError, recordFailure, type ErrorCode } from '../tracing/errors';
 import { extractFromHeaders } from '../tracing/propagation';
+import { withinContext } from '../tracing/within-context';
 import { callerIdOf, serverSpanAttributes } from '../interceptors/server-call';
 
 /** Routes (as declared, e.g. `/metrics`) that get neither span nor metrics. */
@@ -130,7 +131,7 @@ export class HttpExchangeTelemetry {
   async observe(plan: HttpRoutePlan, request: IncomingMessage, response: ServerResponse, handle: () => Promise<void>): Promise<void> {
     const exchange = this.start(plan, request, response);
     try {
-      await context.with(exchange.context, handle);
+      await withinContext(exchange.context, handle);
     } catch (error) {
       exchange.threw(error);
       throw error;

@@ -1,9 +1,9 @@
 import { Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
-import { context } from '@opentelemetry/api';
 import type { IncomingMessage } from 'node:http';
 import { declaredRouteOf, nodeResponseOf } from '@s2sp/platform';
 import { tap, type Observable } from 'rxjs';
 import { HttpExchangeTelemetry, type HttpRoutePlan } from '../http/http-exchange-telemetry';
+import { withinContext } from '../tracing/within-context';
 
 /**
  * Nest HTTP routes as recorded by {@link HttpExchangeTelemetry}: span, metrics,
@@ -20,7 +20,7 @@ export class HttpTelemetryInterceptor implements NestInterceptor {
     const http = executionContext.switchToHttp();
     const request = http.getRequest<IncomingMessage>();
     const exchange = this.exchanges.start(this.planFor(executionContext, request), request, nodeResponseOf(http.getResponse()));
-    const handled = context.with(exchange.context, () => next.handle());
+    const handled = withinContext(exchange.context, () => next.handle());
     if (!exchange.recording) return handled;
     return handled.pipe(tap({ next: exchange.returned, error: exchange.threw }));
   }

@@ -1,11 +1,12 @@
 import { performance } from 'node:perf_hooks';
 import type { CallHandler } from '@nestjs/common';
-import { context, ROOT_CONTEXT, SpanKind, trace, type Attributes, type Context, type Span } from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanKind, trace, type Attributes, type Context, type Span } from '@opentelemetry/api';
 import { tap, type Observable } from 'rxjs';
 import { callerFrom } from '@s2sp/auth';
 import type { TelemetryProtocol } from '../semantics/attributes';
 import { TelemetryAttributes } from '../semantics/attributes';
 import { recordError, recordFailure, type ErrorCode } from '../tracing/errors';
+import { withinContext } from '../tracing/within-context';
 import type { Telemetry } from '../telemetry';
 
 /** Code given to a call whose subscriber went away before it finished (client cancelled, deadline). */
@@ -35,7 +36,7 @@ export interface ServerCall {
  */
 export function observeServerCall(telemetry: Telemetry, call: ServerCall, next: CallHandler): Observable<unknown> {
   if (!telemetry.tracingEnabled && !telemetry.metricsEnabled) {
-    return call.parent === ROOT_CONTEXT ? next.handle() : context.with(call.parent, () => next.handle());
+    return call.parent === ROOT_CONTEXT ? next.handle() : withinContext(call.parent, () => next.handle());
   }
   const startedAt = performance.now();
   const span = telemetry.tracingEnabled
@@ -43,7 +44,7 @@ export function observeServerCall(telemetry: Telemetry, call: ServerCall, next: 
     : undefined;
   const active = span ? trace.setSpan(call.parent, span) : call.parent;
   // next.handle() binds the handler to the async context it is called in (Nest's interceptor consumer).
-  const source = context.with(active, () => next.handle());
+  const source = withinContext(active, () => next.handle());
   let failure: ErrorCode | undefined;
   let answered = false;
   let ended = false;
