@@ -55,12 +55,18 @@ export class JsonRpcCallExecutor {
     deadline: number,
   ): Promise<unknown> {
     const controller = new AbortController();
+    let rejectAborted!: (reason: unknown) => void;
+    const aborted = new Promise<never>((_, reject) => (rejectAborted = reject));
+    const abort = (reason: unknown): void => {
+      controller.abort(reason);
+      rejectAborted(reason);
+    };
     // The error is built only when the deadline fires: an Error captures a stack trace.
     const timer = setTimeout(
-      () => controller.abort(JsonRpcError.deadlineExceeded('gateway.handler', { deadline_ms: deadline })),
+      () => abort(JsonRpcError.deadlineExceeded('gateway.handler', { deadline_ms: deadline })),
       Math.max(0, deadline - Date.now()),
     );
-    const onClientGone = (): void => controller.abort(JsonRpcError.internalError());
+    const onClientGone = (): void => abort(JsonRpcError.internalError());
     if (exchange.transport.signal?.aborted) onClientGone();
     else exchange.transport.signal?.addEventListener('abort', onClientGone, { once: true });
     const ctx: JsonRpcCallContext = {
@@ -75,9 +81,6 @@ export class JsonRpcCallExecutor {
       traceId: exchange.traceId,
       remainingMs: () => Math.max(0, deadline - Date.now()),
     };
-    const aborted = new Promise<never>((_, reject) =>
-      controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true }),
-    );
     try {
       // The handler is not awaited past the deadline; it learns about it through ctx.signal.
       return await Promise.race([method.invoke(params, ctx), aborted]);

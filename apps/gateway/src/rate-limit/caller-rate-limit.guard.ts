@@ -1,6 +1,6 @@
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { ThrottlerStorage } from '@nestjs/throttler';
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { JSON_RPC_CONTEXT_TYPE, JsonRpcError, RecoveryHint, type JsonRpcCallContext } from '../jsonrpc';
 import { callerKey } from '../caller/caller-key';
 import type { GatewayConfig } from '../gateway.config';
@@ -27,7 +27,7 @@ export class CallerRateLimitGuard implements CanActivate {
     if (context.getType<string>() !== JSON_RPC_CONTEXT_TYPE) return true;
     const ctx = context.getArgByIndex<JsonRpcCallContext>(1);
     const { limit, windowMs } = this.config.rateLimit;
-    const key = createHash('sha256').update(JSON.stringify([callerKey(ctx), ctx.method])).digest('hex');
+    const key = hash('sha256', JSON.stringify([callerKey(ctx), ctx.method]), 'hex');
     // blockDuration 0: a sliding window of windowMs; calls over the limit are not counted.
     const record = await this.storage.increment(key, windowMs, limit, 0, JSON_RPC_THROTTLER);
     if (!record.isBlocked) return true;
