@@ -4,29 +4,36 @@ import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { PROTO_FILE_PATHS, PROTO_LOADER_OPTIONS, toStruct, toTimestamp, type JsonObject } from '@s2sp/contracts';
 
-/** POST a JSON body with node:http over a keep-alive agent; resolves to the parsed reply. */
-export function postJson(url: string, body: unknown, authorization: string, agent: http.Agent): Promise<any> {
-  const text = JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const request = http.request(
-      url,
-      { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), authorization } },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('error', reject);
-        response.on('end', () => {
-          try {
-            resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-          } catch (error) {
-            reject(error);
-          }
-        });
-      },
-    );
-    request.on('error', reject);
-    request.end(text);
-  });
+/**
+ * A function that POSTs a JSON body to `url` with node:http over a keep-alive agent and
+ * resolves to the parsed reply. The URL is parsed once: given a URL, http.request parses
+ * it again on every call.
+ */
+export function jsonPoster(url: string, authorization: string, agent: http.Agent): (body: unknown) => Promise<any> {
+  const { hostname, port, pathname, search } = new URL(url);
+  const target = { hostname, port, path: `${pathname}${search}`, method: 'POST', agent };
+  return (body) => {
+    const text = JSON.stringify(body);
+    return new Promise((resolve, reject) => {
+      const request = http.request(
+        { ...target, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), authorization } },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('error', reject);
+          response.on('end', () => {
+            try {
+              resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+            } catch (error) {
+              reject(error);
+            }
+          });
+        },
+      );
+      request.on('error', reject);
+      request.end(text);
+    });
+  };
 }
 
 /** A gRPC client of the agents' ToolService, as the gateway makes it (same proto options). */

@@ -22,7 +22,7 @@ import { defaultGatewayConfig } from '../../apps/gateway/src/gateway.config';
 import { startWeatherServer } from '../../apps/weather-server/src/weather-server';
 import { startTestMcpServer } from '../../test/support/test-mcp-server';
 import { bearerFor } from '../../test/support/tokens';
-import { invokeTool, postJson, toolServiceClient } from './bench-clients';
+import { invokeTool, jsonPoster, toolServiceClient } from './bench-clients';
 import { median, summarize, timeSequential, type LatencySummary } from './percentiles';
 
 const iterations = Number(process.argv[2] ?? process.env.BENCH_ITERATIONS ?? 500);
@@ -104,7 +104,7 @@ async function runWorkload(workload: Workload, direct: Client, toolService: grpc
   const callAgents = () => invokeTool(toolService, agentsMetadata, workload.tool, workload.server, workload.arguments as JsonObject);
   let id = 0;
   const keepAlive = new http.Agent({ keepAlive: true });
-  const rpcOverHttp = (body: unknown) => postJson(`${gatewayUrl}/rpc`, body, gatewayAuthorization, keepAlive);
+  const rpcOverHttp = jsonPoster(`${gatewayUrl}/rpc`, gatewayAuthorization, keepAlive);
   const rpc = async (body: unknown) => {
     const response = await fetch(`${gatewayUrl}/rpc`, {
       method: 'POST',

@@ -27,7 +27,7 @@ import { CallerRateLimitGuard } from '../../apps/gateway/src/rate-limit/caller-r
 import { JsonRpcAuthGuard } from '../../libs/auth/src/guards/json-rpc-auth.guard';
 import { startTestMcpServer } from '../../test/support/test-mcp-server';
 import { bearerFor } from '../../test/support/tokens';
-import { invokeTool, postJson, toolServiceClient } from './bench-clients';
+import { invokeTool, jsonPoster, toolServiceClient } from './bench-clients';
 import { summarize } from './percentiles';
 
 const iterations = Number(process.argv[2] ?? 2000);
@@ -102,9 +102,10 @@ async function main(): Promise<void> {
   gatewayServer = gateway.app.getHttpServer() as http.Server;
   const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const authorization = await bearerFor({ audience: 'gateway' });
+  const post = jsonPoster(`${gateway.url}/rpc`, authorization, keepAlive);
   let id = 0;
   const viaGateway = async () => {
-    const reply = await postJson(`${gateway.url}/rpc`, { jsonrpc: '2.0', id: ++id, method: 'tools.call', params: { name: 'echo', server: 'testkit', arguments: { text: 'hi' } } }, authorization, keepAlive);
+    const reply = await post({ jsonrpc: '2.0', id: ++id, method: 'tools.call', params: { name: 'echo', server: 'testkit', arguments: { text: 'hi' } } });
     if (reply.error) throw new Error(JSON.stringify(reply.error));
   };
   const toolService = toolServiceClient(agents.url);
