@@ -1,0 +1,145 @@
+/**
+ * What each piece of the gateway costs in situ: small `tools.call`s through the gateway,
+ * alternating calls with one piece switched off (replaced by its cheapest stand-in) and
+ * calls with everything on, in one process; the cost is the median of the paired
+ * differences. In the in-process stack code runs far colder than in a tight loop
+ * (class-validator's `validate()`: ≈ 3.5 µs in a loop, ≈ 45 µs here), so this is how the
+ * bench README attributes the hop. "none" switches nothing off: its reading is the noise.
+ *
+ * Stand-ins skip work the gateway must do (auth, validation, metrics): they exist only in
+ * this process, for measuring.
+ *
+ *   npm run build && node dist/bench/gateway/gateway-hop-ablation.js [pairs=2000] [piece ...]
+ */
+import * as http from 'node:http';
+import type { CallHandler, ExecutionContext } from '@nestjs/common';
+import { startAgents } from '../../apps/agents/src/start-agents';
+import { DEFAULT_AGENTS_CONFIG } from '../../apps/agents/src/agents.config';
+import { DownstreamCredentials } from '../../apps/gateway/src/auth/downstream-credentials.service';
+import { AgentsCircuitBreaker } from '../../apps/gateway/src/grpc/agents-circuit-breaker';
+import { startGateway } from '../../apps/gateway/src/gateway';
+import { defaultGatewayConfig } from '../../apps/gateway/src/gateway.config';
+import { IdempotencyInterceptor } from '../../apps/gateway/src/idempotency/idempotency.interceptor';
+import { ParamsValidationPlan } from '../../apps/gateway/src/jsonrpc/params-validation-plan';
+import { CallerRateLimitGuard } from '../../apps/gateway/src/rate-limit/caller-rate-limit.guard';
+import { AuthorizationGate } from '../../libs/auth/src/authorization/authorization-gate';
+import { HttpExchangeTelemetry } from '../../libs/telemetry/src/http/http-exchange-telemetry';
+import { TelemetryInterceptor } from '../../libs/telemetry/src/interceptors/telemetry.interceptor';
+import { Telemetry } from '../../libs/telemetry/src/telemetry';
+import { startTestMcpServer } from '../../test/support/test-mcp-server';
+import { bearerFor } from '../../test/support/tokens';
+import { jsonPoster } from './bench-clients';
+import { median } from './percentiles';
+
+type AnyFunction = (...args: any[]) => any;
+
+/** The piece switched off for the call in flight (undefined: everything on). */
+let switchedOff: string | undefined;
+
+/** Replaces `owner[method]` by `standIn` while `piece` is switched off. */
+function standIn(piece: string, owner: object, method: string, replacement: (original: AnyFunction, ...args: any[]) => unknown): void {
+  const target = owner as Record<string, AnyFunction>;
+  const original = target[method]!;
+  target[method] = function (this: unknown, ...args: unknown[]) {
+    const bound = original.bind(this);
+    return switchedOff === piece ? replacement(bound, ...args) : bound(...args);
+  };
+}
+
+async function main(): Promise<void> {
+  const pairs = Number(process.argv[2] ?? 2000);
+  const testkit = await startTestMcpServer();
+  const agents = await startAgents(
+    { ...DEFAULT_AGENTS_CONFIG, port: 0, dataDir: ':memory:', auth: { audience: 'agents' }, mcpServers: [{ id: 'testkit', url: testkit.mcpUrl }] },
+    { logger: false },
+  );
+  const gateway = await startGateway({
+    ...defaultGatewayConfig(), port: 0, agentsUrl: agents.url, dataDir: ':memory:', logger: false,
+    rateLimit: { limit: 1_000_000_000, windowMs: 60_000 },
+  });
+
+  // Instance-level stand-ins where the class is shared with the agents in this process.
+  const metrics = gateway.app.get(Telemetry).metrics as unknown as Record<string, AnyFunction>;
+  for (const name of Object.getOwnPropertyNames(Object.getPrototypeOf(metrics)).filter((name) => name.startsWith('record'))) {
+    standIn('metric records', metrics, name, () => undefined);
+  }
+  const gate = gateway.app.get(AuthorizationGate);
+  let grant: unknown;
+  standIn('auth gate (verify, authorize, audit)', gate, 'check', async (original, ...args) => (grant ??= await original(...args)));
+  const credentials = gateway.app.get(DownstreamCredentials);
+  let authorization: string | undefined;
+  standIn('narrowed credentials', credentials, 'originFor', async (original, ctx, ...args) => {
+    authorization ??= (await original(ctx, ...args)).authorization;
+    return { deadline: ctx.deadline, signal: ctx.signal, headers: ctx.headers, caller: ctx.caller, authorization };
+  });
+  // Gateway-only classes: prototype-level stand-ins.
+  standIn('params validation plan (off = class-validator every call)', ParamsValidationPlan, 'of', () => undefined);
+  standIn('rate-limit guard', CallerRateLimitGuard.prototype, 'canActivate', async () => true);
+  standIn('idempotency interceptor', IdempotencyInterceptor.prototype, 'intercept', (_original, _context, next: CallHandler) => next.handle());
+  // Shared with the agents and the MCP server: only the gateway's JSON-RPC calls skip it.
+  standIn('telemetry interceptor', TelemetryInterceptor.prototype, 'intercept', (original, context: ExecutionContext, next: CallHandler) =>
+    context.getType<string>() === 'json-rpc' ? next.handle() : original(context, next),
+  );
+  standIn('HTTP exchange telemetry', HttpExchangeTelemetry.prototype, 'observe', (_original, _plan, _request, _response, handle: () => Promise<void>) => handle());
+  standIn('circuit breaker', gateway.app.get(AgentsCircuitBreaker), 'run', (_original, call: () => Promise<unknown>) => call());
+
+  const pieces = process.argv.length > 3 ? process.argv.slice(3) : [
+    'none',
+    'params validation plan (off = class-validator every call)',
+    'auth gate (verify, authorize, audit)',
+    'rate-limit guard',
+    'telemetry interceptor',
+    'idempotency interceptor',
+    'narrowed credentials',
+    'circuit breaker',
+    'metric records',
+    'HTTP exchange telemetry',
+  ];
+  const keepAlive = new http.Agent({ keepAlive: true });
+  const post = jsonPoster(`${gateway.url}/rpc`, await bearerFor({ audience: 'gateway' }), keepAlive);
+  let id = 0;
+  const call = async (): Promise<number> => {
+    const started = process.hrtime.bigint();
+    const reply = await post({ jsonrpc: '2.0', id: ++id, method: 'tools.call', params: { name: 'echo', server: 'testkit', arguments: { text: 'hi' } } });
+    if (reply.error) throw new Error(JSON.stringify(reply.error));
+    return Number(process.hrtime.bigint() - started) / 1e6;
+  };
+
+  try {
+    for (let index = 0; index < 1500; index++) await call(); // JIT, connections, caches
+    console.log(`${pairs} pairs of small tools.call per piece: with the piece, and with it switched off (order alternating)`);
+    console.log(`${'piece'.padEnd(60)} ${'with p50'.padStart(9)} ${'without'.padStart(9)} ${'cost µs'.padStart(8)}`);
+    for (const piece of pieces) {
+      for (let index = 0; index < 500; index++) {
+        switchedOff = index % 2 === 0 ? piece : undefined;
+        await call();
+      }
+      const withPiece: number[] = [];
+      const withoutPiece: number[] = [];
+      for (let index = 0; index < pairs; index++) {
+        const offFirst = index % 2 === 0;
+        switchedOff = offFirst ? piece : undefined;
+        const first = await call();
+        switchedOff = offFirst ? undefined : piece;
+        const second = await call();
+        withPiece.push(offFirst ? second : first);
+        withoutPiece.push(offFirst ? first : second);
+      }
+      switchedOff = undefined;
+      const cost = median(withPiece.map((ms, index) => ms - withoutPiece[index]!));
+      console.log(
+        `${piece.padEnd(60)} ${median(withPiece).toFixed(3).padStart(9)} ${median(withoutPiece).toFixed(3).padStart(9)} ${(cost * 1000).toFixed(0).padStart(8)}`,
+      );
+    }
+  } finally {
+    keepAlive.destroy();
+    await gateway.close();
+    await agents.close();
+    await testkit.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  process.exit(1);
+});
