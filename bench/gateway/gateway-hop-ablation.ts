@@ -13,12 +13,8 @@
  */
 import * as http from 'node:http';
 import type { CallHandler, ExecutionContext } from '@nestjs/common';
-import { startAgents } from '../../apps/agents/src/start-agents';
-import { DEFAULT_AGENTS_CONFIG } from '../../apps/agents/src/agents.config';
 import { DownstreamCredentials } from '../../apps/gateway/src/auth/downstream-credentials.service';
 import { AgentsCircuitBreaker } from '../../apps/gateway/src/grpc/agents-circuit-breaker';
-import { startGateway } from '../../apps/gateway/src/gateway';
-import { defaultGatewayConfig } from '../../apps/gateway/src/gateway.config';
 import { IdempotencyInterceptor } from '../../apps/gateway/src/idempotency/idempotency.interceptor';
 import { ParamsValidationPlan } from '../../apps/gateway/src/jsonrpc/params-validation-plan';
 import { CallerRateLimitGuard } from '../../apps/gateway/src/rate-limit/caller-rate-limit.guard';
@@ -26,8 +22,8 @@ import { AuthorizationGate } from '../../libs/auth/src/authorization/authorizati
 import { HttpExchangeTelemetry } from '../../libs/telemetry/src/http/http-exchange-telemetry';
 import { TelemetryInterceptor } from '../../libs/telemetry/src/interceptors/telemetry.interceptor';
 import { Telemetry } from '../../libs/telemetry/src/telemetry';
-import { startTestMcpServer } from '../../test/support/test-mcp-server';
 import { bearerFor } from '../../test/support/tokens';
+import { runBench, startSmallCallStack } from './small-call-stack';
 import { jsonPoster } from './bench-clients';
 import { median } from './percentiles';
 
@@ -48,15 +44,8 @@ function standIn(piece: string, owner: object, method: string, replacement: (ori
 
 async function main(): Promise<void> {
   const pairs = Number(process.argv[2] ?? 2000);
-  const testkit = await startTestMcpServer();
-  const agents = await startAgents(
-    { ...DEFAULT_AGENTS_CONFIG, port: 0, dataDir: ':memory:', auth: { audience: 'agents' }, mcpServers: [{ id: 'testkit', url: testkit.mcpUrl }] },
-    { logger: false },
-  );
-  const gateway = await startGateway({
-    ...defaultGatewayConfig(), port: 0, agentsUrl: agents.url, dataDir: ':memory:', logger: false,
-    rateLimit: { limit: 1_000_000_000, windowMs: 60_000 },
-  });
+  const stack = await startSmallCallStack();
+  const { gateway } = stack;
 
   // Instance-level stand-ins where the class is shared with the agents in this process.
   const metrics = gateway.app.get(Telemetry).metrics as unknown as Record<string, AnyFunction>;
@@ -133,13 +122,8 @@ async function main(): Promise<void> {
     }
   } finally {
     keepAlive.destroy();
-    await gateway.close();
-    await agents.close();
-    await testkit.close();
+    await stack.close();
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-  process.exit(1);
-});
+runBench(main);

@@ -11,10 +11,6 @@
  */
 import * as http from 'node:http';
 import * as grpc from '@grpc/grpc-js';
-import { startAgents } from '../../apps/agents/src/start-agents';
-import { DEFAULT_AGENTS_CONFIG } from '../../apps/agents/src/agents.config';
-import { startGateway } from '../../apps/gateway/src/gateway';
-import { defaultGatewayConfig } from '../../apps/gateway/src/gateway.config';
 import { DownstreamCredentials } from '../../apps/gateway/src/auth/downstream-credentials.service';
 import { AgentsDownstream } from '../../apps/gateway/src/grpc/agents-downstream';
 import { IdempotencyInterceptor } from '../../apps/gateway/src/idempotency/idempotency.interceptor';
@@ -25,8 +21,8 @@ import * as rawBody from '../../apps/gateway/src/jsonrpc/raw-body';
 import { ParamsBindingGuard } from '../../apps/gateway/src/jsonrpc/params-binding.guard';
 import { CallerRateLimitGuard } from '../../apps/gateway/src/rate-limit/caller-rate-limit.guard';
 import { JsonRpcAuthGuard } from '../../libs/auth/src/guards/json-rpc-auth.guard';
-import { startTestMcpServer } from '../../test/support/test-mcp-server';
 import { bearerFor } from '../../test/support/tokens';
+import { runBench, startSmallCallStack } from './small-call-stack';
 import { invokeTool, jsonPoster, toolServiceClient } from './bench-clients';
 import { summarize } from './percentiles';
 
@@ -90,15 +86,8 @@ const STEPS: Array<[string, string, string]> = [
 ];
 
 async function main(): Promise<void> {
-  const testkit = await startTestMcpServer();
-  const agents = await startAgents(
-    { ...DEFAULT_AGENTS_CONFIG, port: 0, dataDir: ':memory:', auth: { audience: 'agents' }, mcpServers: [{ id: 'testkit', url: testkit.mcpUrl }] },
-    { logger: false },
-  );
-  const gateway = await startGateway({
-    ...defaultGatewayConfig(), port: 0, agentsUrl: agents.url, dataDir: ':memory:', logger: false,
-    rateLimit: { limit: 1_000_000, windowMs: 60_000 },
-  });
+  const stack = await startSmallCallStack();
+  const { agents, gateway } = stack;
   gatewayServer = gateway.app.getHttpServer() as http.Server;
   const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const authorization = await bearerFor({ audience: 'gateway' });
@@ -143,13 +132,8 @@ async function main(): Promise<void> {
   } finally {
     keepAlive.destroy();
     toolService.close();
-    await gateway.close();
-    await agents.close();
-    await testkit.close();
+    await stack.close();
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-  process.exit(1);
-});
+runBench(main);
