@@ -22,8 +22,9 @@ export const JSON_RPC_PATH = '/rpc';
  * pipeline around the whole exchange would only add cost to every call.
  *
  * The body is read here, under maxBodyBytes, so that malformed or oversized input
- * still gets a JSON-RPC error. On Fastify the route has its own scope where no
- * content-type parser reads the body; on Express create the app with `bodyParser: false`.
+ * still gets a JSON-RPC error. On Fastify the route answers from its onRequest hook
+ * (app-wide onRequest hooks run first; preParsing, preValidation and preHandler hooks
+ * do not, nor does any content-type parser); on Express create the app with `bodyParser: false`.
  * With TelemetryModule imported, each exchange is a `POST /rpc` SERVER span with the HTTP metrics.
  */
 @Injectable()
@@ -52,11 +53,21 @@ export class JsonRpcHttpEndpoint implements OnModuleInit {
     if (adapter.getType() === 'fastify') {
       const fastify = adapter.getInstance<FastifyInstance>();
       fastify.register(async (scope) => {
+        // No parser reads the body, should the lifecycle ever get past onRequest.
         scope.removeAllContentTypeParsers();
         scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
-        scope.post(JSON_RPC_PATH, (request, reply) => {
-          reply.hijack(); // the response is written on the node object
-          serve(request, reply);
+        scope.route({
+          method: 'POST',
+          url: JSON_RPC_PATH,
+          // Answered from the route's onRequest hook: the app's onRequest hooks have run,
+          // and the hijacked reply ends the lifecycle before content-type parsing and the
+          // body hooks, which cost per call and have no body to look at here.
+          onRequest: (request, reply, done) => {
+            reply.hijack(); // the response is written on the node object
+            serve(request, reply);
+            done();
+          },
+          handler: () => undefined,
         });
       });
     } else {
