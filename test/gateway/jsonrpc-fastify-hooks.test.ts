@@ -22,6 +22,7 @@ describe('POST /rpc and the Fastify app\'s hooks', () => {
     fastify.addHook('onRequest', (request, reply, done) => {
       seen.push(`onRequest ${request.url}`);
       reply.raw.setHeader('x-request-hook', 'ran');
+      void reply.header('x-reply-header', 'kept');
       done();
     });
     fastify.addHook('preHandler', (request, _reply, done) => {
@@ -38,7 +39,7 @@ describe('POST /rpc and the Fastify app\'s hooks', () => {
 
   after(() => app.close());
 
-  test('app-wide onRequest and onResponse hooks run; the body hooks do not, and the engine still reads the body', async () => {
+  test('app-wide onRequest and onResponse hooks run, their reply headers included; the body hooks do not', async () => {
     seen.length = 0;
     const response = await fetch(url, {
       method: 'POST',
@@ -46,6 +47,8 @@ describe('POST /rpc and the Fastify app\'s hooks', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'subtract', params: { minuend: 42, subtrahend: 23 } }),
     });
     assert.equal(response.headers.get('x-request-hook'), 'ran');
+    assert.equal(response.headers.get('x-reply-header'), 'kept', 'headers set with reply.header() survive the hijack');
+    assert.equal(response.headers.get('content-type'), 'application/json');
     assert.deepEqual(await response.json(), { jsonrpc: '2.0', result: 19, id: 1 });
     await new Promise((resolve) => setImmediate(resolve));
     assert.deepEqual(seen, ['onRequest /rpc', 'onResponse /rpc']);

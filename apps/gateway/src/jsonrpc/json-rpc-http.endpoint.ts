@@ -63,6 +63,10 @@ export class JsonRpcHttpEndpoint implements OnModuleInit {
           // and the hijacked reply ends the lifecycle before content-type parsing and the
           // body hooks, which cost per call and have no body to look at here.
           onRequest: (request, reply, done) => {
+            // Headers the app's hooks set on the reply (e.g. @fastify/cors) would be lost
+            // with the hijack: they go on the node response the engine writes.
+            const headers = reply.getHeaders();
+            for (const name of Object.keys(headers)) reply.raw.setHeader(name, headers[name]!);
             reply.hijack(); // the response is written on the node object
             serve(request, reply);
             done();
