@@ -24,6 +24,7 @@ import { startTestMcpServer } from '../../test/support/test-mcp-server';
 import { bearerFor } from '../../test/support/tokens';
 import { invokeTool, jsonPoster, toolServiceClient } from './bench-clients';
 import { median, summarize, timeSequential, type LatencySummary } from './percentiles';
+import { runBench } from './small-call-stack';
 
 const iterations = Number(process.argv[2] ?? process.env.BENCH_ITERATIONS ?? 500);
 const warmup = Math.min(100, iterations);
@@ -197,7 +198,4 @@ function report(label: string, paths: MeasuredPath[], batchCalls: number, batchS
   );
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.stack ?? error.message : String(error));
-  process.exit(1);
-});
+runBench(main);

@@ -32,13 +32,16 @@ type AnyFunction = (...args: any[]) => any;
 /** The piece switched off for the call in flight (undefined: everything on). */
 let switchedOff: string | undefined;
 
-/** Replaces `owner[method]` by `standIn` while `piece` is switched off. */
+/** The pieces that can be switched off, in the order they were registered. */
+const PIECES: string[] = [];
+
+/** Replaces `owner[method]` by `replacement` while `piece` is switched off. */
 function standIn(piece: string, owner: object, method: string, replacement: (original: AnyFunction, ...args: any[]) => unknown): void {
+  if (!PIECES.includes(piece)) PIECES.push(piece);
   const target = owner as Record<string, AnyFunction>;
   const original = target[method]!;
   target[method] = function (this: unknown, ...args: unknown[]) {
-    const bound = original.bind(this);
-    return switchedOff === piece ? replacement(bound, ...args) : bound(...args);
+    return switchedOff === piece ? replacement(original.bind(this), ...args) : original.apply(this, args);
   };
 }
 
@@ -72,18 +75,10 @@ async function main(): Promise<void> {
   standIn('HTTP exchange telemetry', HttpExchangeTelemetry.prototype, 'observe', (_original, _plan, _request, _response, handle: () => Promise<void>) => handle());
   standIn('circuit breaker', gateway.app.get(AgentsCircuitBreaker), 'run', (_original, call: () => Promise<unknown>) => call());
 
-  const pieces = process.argv.length > 3 ? process.argv.slice(3) : [
-    'none',
-    'params validation plan (off = class-validator every call)',
-    'auth gate (verify, authorize, audit)',
-    'rate-limit guard',
-    'telemetry interceptor',
-    'idempotency interceptor',
-    'narrowed credentials',
-    'circuit breaker',
-    'metric records',
-    'HTTP exchange telemetry',
-  ];
+  // "none" switches nothing off: its reading is the noise.
+  const pieces = process.argv.length > 3 ? process.argv.slice(3) : ['none', ...PIECES];
+  const unknown = pieces.filter((piece) => piece !== 'none' && !PIECES.includes(piece));
+  if (unknown.length > 0) throw new Error(`unknown piece(s) ${JSON.stringify(unknown)}; known: none, ${PIECES.map((piece) => JSON.stringify(piece)).join(', ')}`);
   const keepAlive = new http.Agent({ keepAlive: true });
   const post = jsonPoster(`${gateway.url}/rpc`, await bearerFor({ audience: 'gateway' }), keepAlive);
   let id = 0;

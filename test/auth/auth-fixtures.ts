@@ -12,7 +12,6 @@ import {
   type KeySetSource,
   type SigningKey,
 } from '../../libs/auth/src';
-import { seededRandom } from '../support/seeded-random';
 
 export function tempDir(prefix = 's2sp-auth-'): { path: string; remove(): void } {
   const path = mkdtempSync(join(tmpdir(), prefix));
@@ -93,5 +92,4 @@ export function randomSubset<T>(random: () => number, items: readonly T[], proba
   return items.filter(() => random() < probability);
 }
 
-export { seededRandom };
 export type { KeySetSource };

@@ -12,7 +12,8 @@ import {
   TokenMinter,
   type CallerIdentity,
 } from '../../libs/auth/src';
-import { devSetup, randomSubset, seededRandom, type DevSetup } from './auth-fixtures';
+import { mulberry32 } from '../../libs/platform/src';
+import { devSetup, randomSubset, type DevSetup } from './auth-fixtures';
 
 describe('scope narrowing', () => {
   let dev: DevSetup;
@@ -96,7 +97,7 @@ describe('scope narrowing', () => {
 
   test('property: narrowScopes never grants what was not held, and grants exactly what was needed and held', () => {
     const universe = Array.from({ length: 16 }, (_, i) => `scope:${i}`);
-    const random = seededRandom(0x5eed);
+    const random = mulberry32(0x5eed);
     for (let i = 0; i < 20_000; i += 1) {
       const held = randomSubset(random, universe, random());
       const needed = randomSubset(random, universe, random());
@@ -109,7 +110,7 @@ describe('scope narrowing', () => {
 
   test('property: signed downstream tokens are never wider than the caller, over random scope sets and chains', async () => {
     const universe = Array.from({ length: 12 }, (_, i) => `s${i}`);
-    const random = seededRandom(20251122);
+    const random = mulberry32(20251122);
     const base = await dev.identity('carol', [], 'gateway');
     const hops = ['gateway', 'agents', 'weather-server', 'stats-server'];
     for (let i = 0; i < 150; i += 1) {

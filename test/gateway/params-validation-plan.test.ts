@@ -22,7 +22,7 @@ import { CancelTaskParams } from '../../apps/gateway/src/methods/dto/cancel-task
 import { GetTaskParams } from '../../apps/gateway/src/methods/dto/get-task.params';
 import { ListToolsParams } from '../../apps/gateway/src/methods/dto/list-tools.params';
 import { SubmitTaskParams } from '../../apps/gateway/src/methods/dto/submit-task.params';
-import { seededRandom } from '../support/seeded-random';
+import { mulberry32 } from '../../libs/platform/src';
 
 type Dto = new () => object;
 
@@ -137,7 +137,7 @@ describe('params validation plan', () => {
     test(`${dto.name}: accepts exactly what class-validator accepts (3,000 random params)`, async () => {
       const plan = ParamsValidationPlan.of(dto);
       assert.ok(plan, `${dto.name} has a plan`);
-      const random = seededRandom(dto.name.length * 7919);
+      const random = mulberry32(dto.name.length * 7919);
       let accepted = 0;
       for (let index = 0; index < 3000; index++) {
         const params = randomParams(random, valid);

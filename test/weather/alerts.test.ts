@@ -8,11 +8,11 @@ import {
   ALERT_PROPERTY_KEYS,
   generateAlerts,
   generateLargeAlertSet,
-  mulberry32,
   realAlaskaAlerts,
   type AlertRecord,
 } from '../../apps/weather-server/src/alerts/alert-generator';
 import { US_STATES } from '../../apps/weather-server/src/alerts/us-states';
+import { mulberry32 } from '../../libs/platform/src';
 
 // dist/test/weather → repository root (the JSON is read from the source tree).
 const SEED_FILE = join(__dirname, '..', '..', '..', 'apps/weather-server/src/alerts/data/nws-alerts-AK-2025-10-14.json');

@@ -53,9 +53,6 @@ export class JsonRpcHttpEndpoint implements OnModuleInit {
     if (adapter.getType() === 'fastify') {
       const fastify = adapter.getInstance<FastifyInstance>();
       fastify.register(async (scope) => {
-        // No parser reads the body, should the lifecycle ever get past onRequest.
-        scope.removeAllContentTypeParsers();
-        scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
         scope.route({
           method: 'POST',
           url: JSON_RPC_PATH,

@@ -129,8 +129,6 @@ export function realAlaskaAlerts(): AlertRecord[] {
 // Seeded randomness
 // ---------------------------------------------------------------------------
 
-export { mulberry32 };
-
 class Rng {
   private readonly next: () => number;
   constructor(seed: number) {
