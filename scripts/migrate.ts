@@ -1,6 +1,6 @@
 // Applies the committed Prisma migrations to the configured S2SP database:
-// PostgreSQL when DATABASE_URL is a postgres URL, otherwise the embedded PGlite
-// in S2SP_DATA_DIR (default .data/s2sp).
+// PostgreSQL when DATABASE_URL is a postgres URL, otherwise the embedded PostgreSQL
+// server in S2SP_DATA_DIR (default .data/s2sp).
 //   npm run build && node dist/scripts/migrate.js
 import { DEFAULT_DATA_DIR, isPostgresUrl, openS2spDatabase } from '../libs/s2sp/src/persistence/database';
 
@@ -8,7 +8,7 @@ async function main(): Promise<void> {
   const databaseUrl = process.env.DATABASE_URL;
   const dataDir = process.env.S2SP_DATA_DIR || DEFAULT_DATA_DIR;
   // Never print the URL: it may carry a password.
-  const target = isPostgresUrl(databaseUrl) ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${dataDir}`;
+  const target = isPostgresUrl(databaseUrl) ? 'PostgreSQL (DATABASE_URL)' : `embedded PostgreSQL in ${dataDir}`;
 
   const db = await openS2spDatabase({ databaseUrl, dataDir, migrate: true });
   try {

@@ -1,20 +1,26 @@
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { Pool } from 'pg';
 import { PrismaClient } from './generated/client';
+import { logEmbeddedPostgresLine } from './embedded-postgres-log';
+import { startEmbeddedPostgres, type EmbeddedPostgresOptions } from './embedded-postgres-server';
 import { createPgliteAdapterFactory } from './pglite-adapter';
 import { applyMigrations } from './schema-engine';
 
 export type S2spDatabaseKind = 'pglite' | 'postgres';
 
 export interface OpenS2spDatabaseOptions {
-  /** `postgresql://` or `postgres://` selects a PostgreSQL server; anything else (or nothing) embedded PGlite. */
+  /** `postgresql://` or `postgres://` selects a PostgreSQL server; anything else (or nothing) the embedded one. */
   databaseUrl?: string;
-  /** PGlite data directory (created if missing); `':memory:'` keeps everything in memory. Default `.data/s2sp`. */
+  /**
+   * Without a databaseUrl: the directory of an embedded PostgreSQL server started
+   * for this database and stopped by `close()` (created if missing); `':memory:'`
+   * is an in-process, in-memory PGlite instead. Default `.data/s2sp`.
+   */
   dataDir?: string;
+  /** Settings of the embedded server (timeouts, server settings, log lines: warnings and errors to the Nest log by default). */
+  embedded?: Omit<EmbeddedPostgresOptions, 'dataDir'>;
   /** Apply pending committed migrations on open. Default true. */
   migrate?: boolean;
   /**
@@ -32,7 +38,7 @@ export interface S2spDatabase {
   kind: S2spDatabaseKind;
   /** Migrations applied while opening (empty when up to date or `migrate: false`). */
   appliedMigrations: string[];
-  /** Disconnects the client and releases the PGlite instance or the pg pool. */
+  /** Disconnects the client and releases the PGlite instance or the pg pool, then stops an embedded server. */
   close(): Promise<void>;
 }
 
@@ -46,11 +52,17 @@ export function isPostgresUrl(url: string | undefined): url is string {
   return url !== undefined && /^postgres(ql)?:\/\//i.test(url);
 }
 
-/** Opens the S2SP database: PostgreSQL when given a postgres URL, embedded in-process PGlite otherwise. */
+/**
+ * Opens the S2SP database: the PostgreSQL server of a postgres URL; else an
+ * embedded PostgreSQL server in dataDir; else (dataDir ':memory:') an in-process PGlite.
+ */
 export async function openS2spDatabase(options: OpenS2spDatabaseOptions = {}): Promise<S2spDatabase> {
+  const dataDir = options.dataDir ?? DEFAULT_DATA_DIR;
   const connection = isPostgresUrl(options.databaseUrl)
     ? await connectPostgres(options.databaseUrl, options.schema)
-    : await connectPglite(options.dataDir ?? DEFAULT_DATA_DIR);
+    : dataDir === IN_MEMORY
+      ? pgliteConnection(await PGlite.create())
+      : await connectEmbeddedPostgres(dataDir, options);
   return openOn(connection, options);
 }
 
@@ -65,8 +77,7 @@ export function openPgliteDatabase(db: PGlite, options: Pick<OpenS2spDatabaseOpt
 
 async function openOn(connection: Connection, options: Pick<OpenS2spDatabaseOptions, 'migrate' | 'prismaDir'>): Promise<S2spDatabase> {
   try {
-    const appliedMigrations =
-      options.migrate === false ? [] : await applyMigrations(connection.adapterFactory, { prismaDir: options.prismaDir });
+    const appliedMigrations = options.migrate === false ? [] : await connection.migrate({ prismaDir: options.prismaDir });
     const client = new PrismaClient({ adapter: connection.adapterFactory });
     let closing: Promise<void> | undefined;
     return {
@@ -84,24 +95,32 @@ async function openOn(connection: Connection, options: Pick<OpenS2spDatabaseOpti
 interface Connection {
   kind: S2spDatabaseKind;
   adapterFactory: SqlMigrationAwareDriverAdapterFactory;
+  /** Applies the pending migrations; returns the names applied now. */
+  migrate(options: { prismaDir?: string }): Promise<string[]>;
   release(): Promise<void>;
 }
 
-async function connectPglite(dataDir: string): Promise<Connection> {
-  if (dataDir === IN_MEMORY) return pgliteConnection(await PGlite.create());
-  const directory = path.resolve(dataDir);
-  await fs.promises.mkdir(directory, { recursive: true });
-  return pgliteConnection(await PGlite.create(directory));
-}
-
 function pgliteConnection(db: PGlite): Connection {
+  const adapterFactory = createPgliteAdapterFactory(db);
   return {
     kind: 'pglite',
-    adapterFactory: createPgliteAdapterFactory(db),
+    adapterFactory,
+    migrate: (options) => applyMigrations(adapterFactory, options),
     release: async () => {
       if (!db.closed) await db.close();
     },
   };
+}
+
+async function connectEmbeddedPostgres(dataDir: string, options: OpenS2spDatabaseOptions): Promise<Connection> {
+  const server = await startEmbeddedPostgres({ onLog: logEmbeddedPostgresLine, ...options.embedded, dataDir });
+  try {
+    const connection = await connectPostgres(server.url, options.schema);
+    return { ...connection, release: () => connection.release().finally(() => server.stop()) };
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
 }
 
 async function connectPostgres(databaseUrl: string, requestedSchema: string | undefined): Promise<Connection> {
@@ -114,9 +133,7 @@ async function connectPostgres(databaseUrl: string, requestedSchema: string | un
     throw new Error(`Invalid PostgreSQL schema name ${JSON.stringify(schema)}: use a lower-case identifier`);
   }
 
-  // On every pooled connection: the schema engine and the pg adapter may use any of them.
-  const pool = new Pool({ connectionString: url.toString(), options: `-c search_path=${schema}` });
-  pool.on('error', () => undefined); // an idle client dying (server restart) must not crash the process
+  const pool = schemaPool(url, schema);
   try {
     const existing = await pool.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
     // Only when missing: CREATE SCHEMA needs the CREATE privilege on the database even with IF NOT EXISTS.
@@ -128,6 +145,30 @@ async function connectPostgres(databaseUrl: string, requestedSchema: string | un
   return {
     kind: 'postgres',
     adapterFactory: new PrismaPg(pool, { schema }),
+    migrate: (options) => migrateOnOwnPool(url, schema, options),
     release: () => pool.end(),
   };
+}
+
+/**
+ * The schema engine takes a session-level advisory lock (so that concurrent
+ * migrators wait for each other) and does not reliably release it: a pool is
+ * free to run the unlock on another connection. On a pool of its own, closed
+ * when the migration ends, the lock goes with the session; on the app's pool
+ * it stayed held and every later migrator of the database timed out.
+ */
+async function migrateOnOwnPool(url: URL, schema: string, options: { prismaDir?: string }): Promise<string[]> {
+  const pool = schemaPool(url, schema);
+  try {
+    return await applyMigrations(new PrismaPg(pool, { schema }), options);
+  } finally {
+    await pool.end();
+  }
+}
+
+/** A pool whose every connection works in `schema`: the schema engine and the pg adapter may use any of them. */
+function schemaPool(url: URL, schema: string): Pool {
+  const pool = new Pool({ connectionString: url.toString(), options: `-c search_path=${schema}` });
+  pool.on('error', () => undefined); // an idle client dying (server restart) must not crash the process
+  return pool;
 }
