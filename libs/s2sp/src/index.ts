@@ -12,6 +12,8 @@ export * from './data-plane/expired-resource-sweeper';
 export * from './store/resource-store.interface';
 export * from './store/prisma-resource-store';
 export * from './persistence/database';
+export * from './persistence/embedded-postgres-server';
+export { isSevereEmbeddedPostgresLine } from './persistence/embedded-postgres-log';
 export * from './protocol/row';
 export * from './protocol/s2sp-error';
 export * from './protocol/s2sp-payload';

@@ -46,6 +46,9 @@ export const DEFAULT_DATA_DIR = '.data/s2sp';
 export const IN_MEMORY = ':memory:';
 
 const DEFAULT_SCHEMA = 'public';
+const APPLICATION_NAME = 's2sp';
+const UNIQUE_VIOLATION = '23505';
+const DUPLICATE_SCHEMA = '42P06';
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 export function isPostgresUrl(url: string | undefined): url is string {
@@ -137,7 +140,7 @@ async function connectPostgres(databaseUrl: string, requestedSchema: string | un
   try {
     const existing = await pool.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
     // Only when missing: CREATE SCHEMA needs the CREATE privilege on the database even with IF NOT EXISTS.
-    if (existing.rowCount === 0) await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+    if (existing.rowCount === 0) await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`).catch(ignoreConcurrentlyCreated);
   } catch (error) {
     await pool.end().catch(() => undefined);
     throw error;
@@ -148,6 +151,15 @@ async function connectPostgres(databaseUrl: string, requestedSchema: string | un
     migrate: (options) => migrateOnOwnPool(url, schema, options),
     release: () => pool.end(),
   };
+}
+
+/**
+ * IF NOT EXISTS does not cover a concurrent creator (several apps opening one
+ * fresh database at once): the loser fails on pg_namespace's unique index.
+ */
+function ignoreConcurrentlyCreated(error: unknown): void {
+  const code = (error as { code?: string }).code;
+  if (code !== UNIQUE_VIOLATION && code !== DUPLICATE_SCHEMA) throw error;
 }
 
 /**
@@ -166,9 +178,16 @@ async function migrateOnOwnPool(url: URL, schema: string, options: { prismaDir?:
   }
 }
 
-/** A pool whose every connection works in `schema`: the schema engine and the pg adapter may use any of them. */
+/**
+ * A pool whose every connection works in `schema`: the schema engine and the pg adapter may use any of them.
+ * Its sessions are named (pg_stat_activity.application_name) unless the URL names them.
+ */
 function schemaPool(url: URL, schema: string): Pool {
-  const pool = new Pool({ connectionString: url.toString(), options: `-c search_path=${schema}` });
+  const pool = new Pool({
+    connectionString: url.toString(),
+    options: `-c search_path=${schema}`,
+    application_name: url.searchParams.get('application_name') ?? APPLICATION_NAME,
+  });
   pool.on('error', () => undefined); // an idle client dying (server restart) must not crash the process
   return pool;
 }

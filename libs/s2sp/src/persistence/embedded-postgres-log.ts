@@ -3,6 +3,11 @@ import { Logger } from '@nestjs/common';
 const logger = new Logger('EmbeddedPostgres');
 const SEVERITY = /\b(WARNING|ERROR|FATAL|PANIC):/;
 
+/** Whether a server log line is a warning or an error (routine LOG lines are not). */
+export function isSevereEmbeddedPostgresLine(line: string): boolean {
+  return SEVERITY.test(line);
+}
+
 /**
  * The default destination of the embedded server's log lines: its warnings
  * and errors (a checksum failure, a crash) go to the Nest log; its routine

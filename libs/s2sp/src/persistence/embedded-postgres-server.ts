@@ -8,6 +8,7 @@ import { OwnerWatchdog } from './owner-watchdog';
 import { resolvePostgresBinaries } from './postgres-binaries';
 import { postgresOsUser, type OsUserIds } from './postgres-os-user';
 import { isProcessAlive, readPostmasterPid } from './postmaster-pid';
+import { grantServerUserAccess } from './server-user-access';
 
 export interface EmbeddedPostgresOptions {
   /** Directory of the store (created if missing); the cluster lives in `<dataDir>/postgres`. */
@@ -87,10 +88,12 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const stopTimeoutMs = options.stopTimeoutMs ?? DEFAULT_STOP_TIMEOUT_MS;
   const deadline = Date.now() + startTimeoutMs;
   const binaries = resolvePostgresBinaries();
-  const osUser = postgresOsUser(options.osUser ?? 'postgres');
+  const osUserName = options.osUser ?? 'postgres';
+  const osUser = postgresOsUser(osUserName);
 
   await fs.promises.mkdir(dataDir, { recursive: true });
   refusePgliteDirectory(dataDir);
+  if (osUser) await grantServerUserAccess(dataDir, layout.clusterDir, osUser, osUserName);
   await waitForOrphanedServer(dataDir, layout, Math.min(stopTimeoutMs, deadline - Date.now()));
   const password = await ensureCluster(layout, binaries.initdb, osUser);
 

@@ -24,12 +24,26 @@ export function readPostmasterPid(clusterDir: string): PostmasterPid | null {
   return { pid, port: Number.parseInt(lines[3] ?? '', 10), status: (lines[7] ?? '').trim() };
 }
 
-/** Whether a process with this pid exists (EPERM: it exists but belongs to someone else). */
+/**
+ * Whether a process with this pid runs (EPERM: it exists but belongs to someone
+ * else). A zombie does not count: a server orphaned by a killed owner is
+ * re-parented, and its new parent may be slow (or fail) to reap it.
+ */
 export function isProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  return !isZombie(pid);
+}
+
+function isZombie(pid: number): boolean {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // the state follows the command name, which may hold spaces and parentheses
+    return /^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2));
+  } catch {
+    return false; // no /proc (not Linux), or gone meanwhile
   }
 }
