@@ -4,6 +4,15 @@ import { freePort } from './free-port';
 
 const startAllScript = join(__dirname, '..', '..', 'scripts', 'start-all.js');
 
+/** Four apps, initdb and migrations on a loaded 2-core CI machine; each test file has 180 s in all. */
+export const STACK_READY_WITHIN_MS = 140_000;
+
+/** The `status` of the gateway's /health ("ok" once the whole path is up). */
+export async function gatewayHealth(gatewayUrl: string): Promise<string | undefined> {
+  const response = await fetch(`${gatewayUrl}/health`);
+  return ((await response.json()) as { status?: string }).status;
+}
+
 export interface RunningStack {
   gatewayUrl: string;
   /** Everything the stack printed so far (stdout and stderr). */
