@@ -47,7 +47,7 @@ describe('resource lifecycle', () => {
     }
   });
 
-  test('a resource server restarted inside the TTL still serves its outstanding resource_urls (PGlite data dir)', async () => {
+  test('a resource server restarted inside the TTL still serves its outstanding resource_urls (embedded PostgreSQL data dir)', async () => {
     const dir = tempDir('s2sp-restart-');
     try {
       const first = await startWeather({ dataDir: dir.path });

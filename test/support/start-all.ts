@@ -15,6 +15,8 @@ export async function gatewayHealth(gatewayUrl: string): Promise<string | undefi
 
 export interface RunningStack {
   gatewayUrl: string;
+  /** The start-all process (the apps and the embedded server are its children). */
+  pid: number;
   /** Everything the stack printed so far (stdout and stderr). */
   output(): string;
   /** SIGTERM, as Ctrl+C would; resolves with the exit code once the stack is down. */
@@ -22,12 +24,12 @@ export interface RunningStack {
 }
 
 /**
- * Runs `npm start`'s script (dist/scripts/start-all.js) on free ports with
+ * Runs `npm start`'s script (dist/scripts/start-all.js, or `script`) on free ports with
  * `cwd` as its working directory (its `.data` lands there) and resolves once
  * it prints that the stack is ready; rejects with its output if it exits or
  * is not ready within `timeoutMs`.
  */
-export async function startStack(options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs: number }): Promise<RunningStack> {
+export async function startStack(options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs: number; script?: string }): Promise<RunningStack> {
   const [weather, stats, gateway, agents] = [await freePort(), await freePort(), await freePort(), await freePort()];
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -41,7 +43,7 @@ export async function startStack(options: { cwd: string; env?: NodeJS.ProcessEnv
     GATEWAY_AGENTS_URL: `127.0.0.1:${agents}`,
     ...options.env,
   };
-  const child = spawn(process.execPath, [startAllScript], { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [options.script ?? startAllScript], { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
@@ -68,6 +70,7 @@ export async function startStack(options: { cwd: string; env?: NodeJS.ProcessEnv
 
   return {
     gatewayUrl: `http://127.0.0.1:${gateway}`,
+    pid: child.pid as number,
     output: () => output,
     stop: () => stopChild(child, exited),
   };
