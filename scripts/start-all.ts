@@ -1,6 +1,10 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { envInt, envString, isPostgresUrl, isSevereEmbeddedPostgresLine, startEmbeddedPostgres, type EmbeddedPostgresServer } from '@s2sp/core';
+// Only the modules needed (not the barrel, which loads Nest, Prisma and MCP): this process stays small.
+import { envInt, envString } from '../libs/s2sp/src/config/env';
+import { startEmbeddedPostgres, type EmbeddedPostgresServer } from '../libs/s2sp/src/persistence/embedded-postgres-server';
+import { severityOfPostgresLogLine } from '../libs/s2sp/src/persistence/postgres-log-severity';
+import { isPostgresUrl } from '../libs/s2sp/src/persistence/postgres-url';
 
 /** The processes `npm start` runs, each with the URL that answers once it is ready. */
 interface Service {
@@ -48,7 +52,7 @@ async function databaseEnvironment(): Promise<NodeJS.ProcessEnv> {
   database = await startEmbeddedPostgres({
     dataDir,
     onLog: (line) => {
-      if (isSevereEmbeddedPostgresLine(line)) process.stdout.write(`[postgres] ${line}\n`);
+      if (severityOfPostgresLogLine(line)) process.stdout.write(`[postgres] ${line}\n`);
     },
   });
   console.log(`[postgres] embedded PostgreSQL in ${database.clusterDir} on 127.0.0.1:${database.port}`);

@@ -13,7 +13,7 @@ export * from './store/resource-store.interface';
 export * from './store/prisma-resource-store';
 export * from './persistence/database';
 export * from './persistence/embedded-postgres-server';
-export { isSevereEmbeddedPostgresLine } from './persistence/embedded-postgres-log';
+export { severityOfPostgresLogLine } from './persistence/postgres-log-severity';
 export * from './protocol/row';
 export * from './protocol/s2sp-error';
 export * from './protocol/s2sp-payload';

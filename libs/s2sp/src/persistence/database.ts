@@ -6,6 +6,7 @@ import { PrismaClient } from './generated/client';
 import { logEmbeddedPostgresLine } from './embedded-postgres-log';
 import { startEmbeddedPostgres, type EmbeddedPostgresOptions } from './embedded-postgres-server';
 import { createPgliteAdapterFactory } from './pglite-adapter';
+import { isPostgresUrl } from './postgres-url';
 import { applyMigrations } from './schema-engine';
 
 export type S2spDatabaseKind = 'pglite' | 'postgres';
@@ -51,9 +52,7 @@ const UNIQUE_VIOLATION = '23505';
 const DUPLICATE_SCHEMA = '42P06';
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
-export function isPostgresUrl(url: string | undefined): url is string {
-  return url !== undefined && /^postgres(ql)?:\/\//i.test(url);
-}
+export { isPostgresUrl };
 
 /**
  * Opens the S2SP database: the PostgreSQL server of a postgres URL; else an
