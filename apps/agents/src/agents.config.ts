@@ -42,9 +42,9 @@ export interface AgentsConfig {
   /** 0 picks a free port; startAgents reports the bound one. */
   port: number;
   mcpServers: McpServerEndpoint[];
-  /** `postgresql://…` for a real server; unset for embedded PGlite in dataDir. */
+  /** `postgresql://…` for a real server; unset for an embedded PostgreSQL server in dataDir. */
   databaseUrl?: string;
-  /** PGlite data directory; ':memory:' keeps nothing. */
+  /** Data directory of the embedded PostgreSQL server; ':memory:' keeps nothing. */
   dataDir: string;
   breaker: AgentsBreakerConfig;
   mcp: AgentsMcpConfig;

@@ -15,9 +15,9 @@ export interface GatewayConfig {
   agentsAudience: string;
   /** Caller authentication of JSON-RPC calls (audience "gateway" by default) and the key downstream tokens are minted with. */
   auth: AuthModuleOptions;
-  /** `postgresql://…` for a real server; unset for embedded PGlite in dataDir. */
+  /** `postgresql://…` for a real server; unset for an embedded PostgreSQL server in dataDir. */
   databaseUrl?: string;
-  /** PGlite data directory (idempotency records); `':memory:'` keeps nothing across restarts. */
+  /** Data directory of the embedded PostgreSQL server (idempotency records); `':memory:'` keeps nothing across restarts. */
   dataDir: string;
   jsonRpc: {
     /** Most requests in one batch (chapter 4.2.4 B_max). */

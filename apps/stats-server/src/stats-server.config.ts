@@ -13,7 +13,7 @@ export interface StatsServerConfig {
   fetchTimeoutMs: number;
   /** Audience (service name) of each allowed resource server, by origin: the caller's token is narrowed for it. */
   resourceAudiences: Record<string, string>;
-  /** `postgresql://…` for a real server; unset for embedded PGlite in dataDir (where the audit table lives). */
+  /** `postgresql://…` for a real server; unset for an embedded PostgreSQL server in dataDir (where the audit table lives). */
   databaseUrl?: string;
   dataDir: string;
   /** Data-plane and row limits (S2SP_MAX_* variables). */

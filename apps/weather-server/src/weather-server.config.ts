@@ -10,7 +10,7 @@ export interface WeatherServerConfig {
   /** Base of issued resource_urls; defaults to the address the server listens on. */
   publicBaseUrl?: string;
   transport: 'http' | 'stdio';
-  /** `postgresql://…` for a real server; unset for embedded PGlite in dataDir. */
+  /** `postgresql://…` for a real server; unset for an embedded PostgreSQL server in dataDir. */
   databaseUrl?: string;
   dataDir: string;
   resourceTtlMs: number;

@@ -16,9 +16,9 @@ export interface S2spLimits {
 }
 
 export interface S2spDatabaseOptions {
-  /** `postgresql://…` for a real server; unset for embedded PGlite. */
+  /** `postgresql://…` for a real server; unset for an embedded PostgreSQL server in dataDir. */
   url?: string;
-  /** PGlite data directory (`':memory:'` for none). */
+  /** Data directory of the embedded PostgreSQL server (`':memory:'`: in-memory PGlite, nothing kept). */
   dataDir?: string;
 }
 

@@ -4,7 +4,7 @@ import { openS2spDatabase, type S2spDatabase } from './database';
 export interface DatabaseModuleOptions {
   /** The token the S2spDatabase is provided under (e.g. the app's own GATEWAY_DATABASE). */
   provide: InjectionToken;
-  /** `postgresql://…` for a real server; unset for embedded PGlite in dataDir. */
+  /** `postgresql://…` for a real server; unset for an embedded PostgreSQL server in dataDir. */
   databaseUrl?: string;
   dataDir: string;
 }
@@ -19,7 +19,7 @@ class DatabaseCloser implements OnApplicationShutdown {
 }
 
 /**
- * An app's own database (PGlite in dataDir, or PostgreSQL by databaseUrl,
+ * An app's own database (an embedded PostgreSQL server in dataDir, or PostgreSQL by databaseUrl,
  * migrated on open) behind its token, global so that other modules (e.g. the
  * audit sink of AuthModule) can use it too.
  */
