@@ -103,7 +103,13 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     try {
       const child = await spawnServer(binaries.postgres, layout, port, settings, osUser, options.onLog, deadline);
       const watchdog = new OwnerWatchdog(child.pid as number);
-      await fs.promises.writeFile(layout.ownerFile, `${process.pid}\n`);
+      try {
+        await fs.promises.writeFile(layout.ownerFile, `${process.pid}\n`);
+      } catch (error) {
+        watchdog.disarm();
+        await stopServer(child, stopTimeoutMs);
+        throw error;
+      }
       const url = `postgresql://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
       let stopping: Promise<void> | undefined;
       return {
