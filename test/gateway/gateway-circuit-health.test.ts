@@ -40,7 +40,7 @@ describe('gateway circuit breaker in front of the agents, and GET /health', () =
     const { status, json } = await gw.health();
     assert.equal(status, 200);
     assert.equal(json.status, 'ok');
-    assert.equal(json.gateway.database.kind, 'pglite');
+    assert.equal(json.gateway.database.kind, 'postgres', 'the embedded PostgreSQL server of its data directory');
     assert.equal(json.gateway.database.status, 'ok');
     assert.equal(json.agents.url, fake.address);
     assert.equal(json.agents.status, 'serving');
