@@ -28,7 +28,10 @@ function commandLine(pid: number): string {
 async function main(): Promise<void> {
   const cwd = tempDir('s2sp-memory-');
   chmodSync(cwd.path, 0o755); // the embedded server runs as another user when this runs as root
-  const stack = await startStack({ cwd: cwd.path, timeoutMs: 300_000, script: values['start-all'] });
+  const stack = await startStack({ cwd: cwd.path, timeoutMs: 300_000, script: values['start-all'] }).catch((error: unknown) => {
+    cwd.remove();
+    throw error;
+  });
   try {
     await new Promise((resolve) => setTimeout(resolve, idleSeconds * 1000));
     console.log(`idle ${idleSeconds} s after ready                    RSS MiB`);
