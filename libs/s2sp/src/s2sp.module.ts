@@ -62,8 +62,9 @@ export class S2spModule {
           S2spDatabaseLifecycle,
           {
             provide: RESOURCE_STORE,
-            useFactory: (database: S2spDatabase) => new PrismaResourceStore(database.client),
-            inject: [S2SP_DATABASE],
+            useFactory: (database: S2spDatabase, options: ResolvedS2spOptions) =>
+              new PrismaResourceStore(database.client, { cacheMaxBytes: options.resourceCacheBytes, writeMode: options.resourceWriteMode }),
+            inject: [S2SP_DATABASE, S2SP_OPTIONS],
           },
           {
             provide: DATA_PLANE_FETCH_AUDIT,
