@@ -51,7 +51,7 @@ function appendRows(batch: RecordBatch, layout: WireLayout, rows: Array<Record<s
 async function decodeFrom(source: ByteLimitedSource): Promise<DecodedArrowTable> {
   const reader = await RecordBatchReader.from(source);
   await reader.open();
-  if (!reader.isStream()) throw new ArrowDecodeError('The bytes are an Arrow file, not an Arrow IPC stream.');
+  if (reader.isFile()) throw new ArrowDecodeError('The bytes are an Arrow file, not an Arrow IPC stream.');
   if (!reader.schema) throw new ArrowDecodeError('The Arrow stream ended before its schema.');
   const layout = readWireLayout(reader.schema);
   const rows: Array<Record<string, unknown>> = [];

@@ -88,6 +88,12 @@ function kindOfValueField(field: Field, index: number): ColumnKind {
   throw new ArrowDecodeError(`The ${describeField(field, index)} has a type the S2SP layout does not use.`);
 }
 
+/** apache-arrow writes no name for an empty one and reads a missing name as null. */
+function columnNameOf(field: Field): string {
+  const name = field.name as string | null | undefined;
+  return name ?? '';
+}
+
 function parseCount(text: string | undefined, what: string): number {
   const count = text !== undefined && /^(0|[1-9][0-9]*)$/.test(text) ? Number(text) : NaN;
   if (!Number.isSafeInteger(count)) throw new ArrowDecodeError(`The ${what} is not a non-negative integer: ${JSON.stringify(text ?? null)}.`);
@@ -118,7 +124,7 @@ export function readWireLayout(schema: Schema): WireLayout {
     const index = offset + 1;
     const role = field.metadata.get(FieldMetadataKey.role);
     if (role === FieldRole.value) {
-      valueColumns.push({ name: field.name, kind: kindOfValueField(field, index), valueFieldIndex: index });
+      valueColumns.push({ name: columnNameOf(field), kind: kindOfValueField(field, index), valueFieldIndex: index });
     } else if (role === FieldRole.presence) {
       if (!DataType.isBool(field.type)) throw new ArrowDecodeError(`The presence ${describeField(field, index)} is not Bool.`);
       const valueFieldIndex = parseCount(field.metadata.get(FieldMetadataKey.presenceOf), `${FieldMetadataKey.presenceOf} of ${describeField(field, index)}`);
