@@ -1,5 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { Readable } from 'node:stream';
 import { DataType, RecordBatchFileWriter, RecordBatchReader, tableFromArrays, tableFromIPC, tableToIPC } from 'apache-arrow';
 import { encodeArrowStream, type ArrowStreamEncodeOptions } from '../../libs/s2sp/src/data-plane/arrow/encode-arrow-stream';
@@ -108,6 +109,36 @@ describe('Arrow IPC encoding of data-plane answers', () => {
     assert.equal(first!['constructor'], 'c0');
     assert.equal(third!['toString'], false);
     assert.ok(!Object.prototype.hasOwnProperty.call(third, 'constructor'));
+  });
+
+  test('rows without absent cells (built from a generated literal) keep `__proto__` and `constructor` as own data', async () => {
+    const columns = ['__proto__', 'constructor', 'hasOwnProperty', 'x'];
+    const rows = [0, 1, 2].map((index) => JSON.parse(`{"__proto__":{"p":${index}},"constructor":${index},"hasOwnProperty":"h${index}","x":null}`) as Cells);
+    const decoded = await decode(encodeRows(columns, rows, [10, 11, 12]));
+    assert.deepEqual(decoded.rows, viaJson(columns, rows, [10, 11, 12]));
+    for (const [index, row] of decoded.rows.entries()) {
+      assert.equal(Object.getPrototypeOf(row), Object.prototype);
+      assert.deepEqual(Object.getOwnPropertyDescriptor(row, '__proto__')?.value, { p: index });
+      assert.deepEqual(Object.keys(row), ['_row_id', '__proto__', 'constructor', 'hasOwnProperty', 'x']);
+    }
+  });
+
+  test('decoding works where code generation from strings is disabled', () => {
+    const decoder = require.resolve('../../libs/s2sp/src/data-plane/arrow/decode-arrow-stream');
+    const encoder = require.resolve('../../libs/s2sp/src/data-plane/arrow/encode-arrow-stream');
+    const script = `
+      const { encodeArrowStream } = require(${JSON.stringify(encoder)});
+      const { decodeArrowStream } = require(${JSON.stringify(decoder)});
+      const rows = JSON.parse('[{"a":1,"__proto__":"p"},{"a":2,"__proto__":"q"}]');
+      const chunks = [...encodeArrowStream(['a', '__proto__'], 2, (r, c) => rows[r][['a', '__proto__'][c]], (r) => r)];
+      let generated = true;
+      try { new Function('return 1'); } catch { generated = false; }
+      decodeArrowStream((async function* () { yield* chunks; })(), { maxBytes: 1e6 })
+        .then((table) => process.stdout.write(JSON.stringify({ generated, rows: table.rows, own: Object.getOwnPropertyDescriptor(table.rows[1], '__proto__').value })));
+    `;
+    const output = execFileSync(process.execPath, ['--disallow-code-generation-from-strings', '-e', script], { encoding: 'utf8' });
+    const expectedRows: unknown = JSON.parse('[{"_row_id":0,"a":1,"__proto__":"p"},{"_row_id":1,"a":2,"__proto__":"q"}]');
+    assert.deepEqual(JSON.parse(output), { generated: false, rows: expectedRows, own: 'q' });
   });
 
   test('types are inferred per column, and JSON-text and presence fields are marked in metadata', () => {

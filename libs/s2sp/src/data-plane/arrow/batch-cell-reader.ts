@@ -1,4 +1,4 @@
-import { Buffer } from 'node:buffer';
+import { Buffer, isAscii } from 'node:buffer';
 import type { Data } from 'apache-arrow';
 import { ArrowDecodeError } from './arrow-errors';
 import { bitAt } from './bitmap';
@@ -27,10 +27,23 @@ function utf8TextReader(data: Data, columnName: string): (index: number) => stri
   const values = data.values as Uint8Array | undefined;
   if (offsets === undefined || values === undefined || offsets.length < data.length + 1) fail(columnName, 'its Utf8 offsets are shorter than the batch.');
   const bytes = Buffer.from(values.buffer, values.byteOffset, values.byteLength);
+  const checkRange = (index: number, start: number, end: number): void => {
+    if (start < 0 || end < start || end > bytes.byteLength) fail(columnName, `the Utf8 offsets of row ${index} of a batch are out of range.`);
+  };
+  if (isAscii(bytes)) {
+    // Byte offsets are string offsets: one decode for the whole column, then cheap slices.
+    const whole = bytes.toString('latin1');
+    return (index) => {
+      const start = offsets[index]!;
+      const end = offsets[index + 1]!;
+      checkRange(index, start, end);
+      return whole.slice(start, end);
+    };
+  }
   return (index) => {
     const start = offsets[index]!;
     const end = offsets[index + 1]!;
-    if (start < 0 || end < start || end > bytes.byteLength) fail(columnName, `the Utf8 offsets of row ${index} of a batch are out of range.`);
+    checkRange(index, start, end);
     return bytes.toString('utf8', start, end);
   };
 }

@@ -3,6 +3,7 @@ import { ArrowDecodeError, ArrowResponseTooLargeError } from './arrow-errors';
 import { ROW_ID_FIELD_NAME } from './arrow-wire-format';
 import { batchCellReader, presenceReader } from './batch-cell-reader';
 import { ByteLimitedSource } from './byte-limited-source';
+import { createRowFactory, type RowFactory } from './row-factory';
 import { readWireLayout, type WireLayout } from './wire-schema';
 
 export interface ArrowStreamDecodeOptions {
@@ -23,7 +24,7 @@ function setOwn(row: Record<string, unknown>, name: string, value: unknown): voi
   else row[name] = value;
 }
 
-function appendRows(batch: RecordBatch, layout: WireLayout, rows: Array<Record<string, unknown>>): void {
+function appendRows(batch: RecordBatch, layout: WireLayout, rowFactory: RowFactory | null, rows: Array<Record<string, unknown>>): void {
   const children = batch.data.children;
   const length = batch.numRows;
   if (children.length !== batch.schema.fields.length || children.some((child) => child.length !== length)) {
@@ -37,10 +38,17 @@ function appendRows(batch: RecordBatch, layout: WireLayout, rows: Array<Record<s
     valueAt: batchCellReader(children[column.valueFieldIndex]!, column.kind, column.name),
     isPresent: column.presenceFieldIndex === null ? null : presenceReader(children[column.presenceFieldIndex]!, column.name),
   }));
+  const cells = readers.map((reader) => reader.valueAt);
+  const hasPresenceFields = readers.some((reader) => reader.isPresent !== null);
   for (let index = 0; index < length; index += 1) {
     const rowId = rowIds[index]!;
     if (rowId < 0) throw new ArrowDecodeError(`A ${ROW_ID_FIELD_NAME} is negative: ${rowId}.`);
-    const row: Record<string, unknown> = { [ROW_ID_FIELD_NAME]: rowId };
+    const isComplete = !hasPresenceFields || readers.every((reader) => reader.isPresent === null || reader.isPresent(index));
+    if (isComplete && rowFactory !== null) {
+      rows.push(rowFactory(rowId, index, cells));
+      continue;
+    }
+    const row: Record<string, unknown> = { _row_id: rowId };
     for (const reader of readers) {
       if (reader.isPresent === null || reader.isPresent(index)) setOwn(row, reader.name, reader.valueAt(index));
     }
@@ -54,12 +62,13 @@ async function decodeFrom(source: ByteLimitedSource): Promise<DecodedArrowTable>
   if (reader.isFile()) throw new ArrowDecodeError('The bytes are an Arrow file, not an Arrow IPC stream.');
   if (!reader.schema) throw new ArrowDecodeError('The Arrow stream ended before its schema.');
   const layout = readWireLayout(reader.schema);
+  const rowFactory = createRowFactory(layout.columns.map((column) => column.name));
   const rows: Array<Record<string, unknown>> = [];
   for await (const batch of reader) {
     if (rows.length + batch.numRows > layout.totalRows) {
       throw new ArrowDecodeError(`The Arrow stream has more rows than the ${layout.totalRows} it announced.`);
     }
-    appendRows(batch, layout, rows);
+    appendRows(batch, layout, rowFactory, rows);
   }
   if (rows.length !== layout.totalRows) {
     throw new ArrowDecodeError(`The Arrow stream ended after ${rows.length} of the ${layout.totalRows} rows it announced.`);
