@@ -4,6 +4,9 @@
  * of the JSON answer `{ body, total_rows, columns_returned }`.
  *
  *   npm run build && node dist/bench/data-plane/arrow-vs-json.js [rows] [runs]
+ *
+ * Wall time and the process's CPU time (user + system, GC threads included) are both
+ * reported: on a shared machine the CPU time is the steadier of the two.
  */
 import { Buffer } from 'node:buffer';
 import { performance } from 'node:perf_hooks';
@@ -46,7 +49,23 @@ function generateTable(rowCount: number): { columns: string[]; rows: Row[] } {
 interface Measurement {
   encodeMs: number;
   decodeMs: number;
+  encodeCpuMs: number;
+  decodeCpuMs: number;
   bytes: number;
+}
+
+/** Wall and CPU milliseconds between laps. */
+class Stopwatch {
+  private wall = performance.now();
+  private cpu = process.cpuUsage();
+
+  lap(): { wallMs: number; cpuMs: number } {
+    const cpu = process.cpuUsage(this.cpu);
+    const wallMs = performance.now() - this.wall;
+    this.wall = performance.now();
+    this.cpu = process.cpuUsage();
+    return { wallMs, cpuMs: (cpu.user + cpu.system) / 1000 };
+  }
 }
 
 async function* sourceOf(chunks: readonly Uint8Array[]): AsyncGenerator<Uint8Array> {
@@ -54,25 +73,26 @@ async function* sourceOf(chunks: readonly Uint8Array[]): AsyncGenerator<Uint8Arr
 }
 
 async function measureArrow(columns: readonly string[], rows: readonly Row[]): Promise<Measurement> {
-  const started = performance.now();
+  const stopwatch = new Stopwatch();
   const chunks = [...encodeArrowStream(columns, rows.length, (row, column) => rows[row]![columns[column]!], (row) => row)];
-  const encoded = performance.now();
+  const encode = stopwatch.lap();
   const decoded = await decodeArrowStream(sourceOf(chunks), { maxBytes: Number.MAX_SAFE_INTEGER });
-  const finished = performance.now();
+  const decode = stopwatch.lap();
   if (decoded.rows.length !== rows.length) throw new Error('arrow-vs-json: the Arrow round trip lost rows.');
-  return { encodeMs: encoded - started, decodeMs: finished - encoded, bytes: chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0) };
+  const bytes = chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0);
+  return { encodeMs: encode.wallMs, decodeMs: decode.wallMs, encodeCpuMs: encode.cpuMs, decodeCpuMs: decode.cpuMs, bytes };
 }
 
 async function measureJson(columns: readonly string[], rows: readonly Row[]): Promise<Measurement> {
-  const started = performance.now();
+  const stopwatch = new Stopwatch();
   // The JSON answer's rows carry _row_id first, as the data plane builds them.
   const body = rows.map((row, rowId) => ({ _row_id: rowId, ...row }));
   const bytes = Buffer.from(JSON.stringify({ body, total_rows: rows.length, columns_returned: ['_row_id', ...columns] }), 'utf8');
-  const encoded = performance.now();
+  const encode = stopwatch.lap();
   const decoded = JSON.parse(bytes.toString('utf8')) as { body: Row[] };
-  const finished = performance.now();
+  const decode = stopwatch.lap();
   if (decoded.body.length !== rows.length) throw new Error('arrow-vs-json: the JSON round trip lost rows.');
-  return { encodeMs: encoded - started, decodeMs: finished - encoded, bytes: bytes.byteLength };
+  return { encodeMs: encode.wallMs, decodeMs: decode.wallMs, encodeCpuMs: encode.cpuMs, decodeCpuMs: decode.cpuMs, bytes: bytes.byteLength };
 }
 
 function median(values: readonly number[]): number {
@@ -81,32 +101,45 @@ function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-async function medianOf(runs: number, measure: () => Promise<Measurement>): Promise<Measurement> {
-  await measure(); // warm-up, not counted
+/** A warm-up on a tenth of the rows, then the median of `runs` measured runs. */
+async function medianOf(runs: number, warmUp: () => Promise<Measurement>, measure: () => Promise<Measurement>): Promise<Measurement> {
+  await warmUp();
   const results: Measurement[] = [];
   for (let run = 0; run < runs; run += 1) results.push(await measure());
+  const medianOfField = (field: keyof Measurement): number => median(results.map((result) => result[field]));
   return {
-    encodeMs: median(results.map((result) => result.encodeMs)),
-    decodeMs: median(results.map((result) => result.decodeMs)),
+    encodeMs: medianOfField('encodeMs'),
+    decodeMs: medianOfField('decodeMs'),
+    encodeCpuMs: medianOfField('encodeCpuMs'),
+    decodeCpuMs: medianOfField('decodeCpuMs'),
     bytes: results[0]!.bytes,
   };
 }
 
+function formatLine(name: string, result: Measurement): string {
+  const ms = (value: number): string => value.toFixed(0).padStart(6);
+  return (
+    `${name.padEnd(6)} encode ${ms(result.encodeMs)} ms (cpu ${ms(result.encodeCpuMs)})  decode ${ms(result.decodeMs)} ms (cpu ${ms(result.decodeCpuMs)})  ` +
+    `total ${ms(result.encodeMs + result.decodeMs)} ms (cpu ${ms(result.encodeCpuMs + result.decodeCpuMs)})  ${(result.bytes / 1e6).toFixed(2).padStart(7)} MB`
+  );
+}
+
 async function main(): Promise<void> {
   const rowCount = positiveInteger(process.argv[2], 100_000, 'the row count');
-  const runs = positiveInteger(process.argv[3], 3, 'the number of runs');
+  const runs = positiveInteger(process.argv[3], 2, 'the number of runs');
   const { columns, rows } = generateTable(rowCount);
-  const arrow = await medianOf(runs, () => measureArrow(columns, rows));
-  const json = await medianOf(runs, () => measureJson(columns, rows));
-  const line = (name: string, result: Measurement): string =>
-    `${name.padEnd(6)} encode ${result.encodeMs.toFixed(0).padStart(6)} ms  decode ${result.decodeMs.toFixed(0).padStart(6)} ms  total ${(result.encodeMs + result.decodeMs).toFixed(0).padStart(6)} ms  ${(result.bytes / 1e6).toFixed(2).padStart(7)} MB`;
-  console.log(`${rowCount.toLocaleString('en-US')} rows × ${columns.length} columns, median of ${runs} runs (after a warm-up), Node ${process.version}`);
-  console.log(line('arrow', arrow));
-  console.log(line('json', json));
+  const warmUpRows = rows.slice(0, Math.max(1, Math.floor(rowCount / 10)));
+  const arrow = await medianOf(runs, () => measureArrow(columns, warmUpRows), () => measureArrow(columns, rows));
+  const json = await medianOf(runs, () => measureJson(columns, warmUpRows), () => measureJson(columns, rows));
+  console.log(`${rowCount.toLocaleString('en-US')} rows × ${columns.length} columns, median of ${runs} runs after a warm-up, Node ${process.version}`);
+  console.log(formatLine('arrow', arrow));
+  console.log(formatLine('json', json));
   const ratio = (a: number, b: number): string => (a / b).toFixed(2);
   console.log(
-    `arrow/json: encode ${ratio(arrow.encodeMs, json.encodeMs)}×, decode ${ratio(arrow.decodeMs, json.decodeMs)}×, ` +
-      `total ${ratio(arrow.encodeMs + arrow.decodeMs, json.encodeMs + json.decodeMs)}×, bytes ${ratio(arrow.bytes, json.bytes)}×`,
+    `arrow/json: encode ${ratio(arrow.encodeMs, json.encodeMs)}× (cpu ${ratio(arrow.encodeCpuMs, json.encodeCpuMs)}×), ` +
+      `decode ${ratio(arrow.decodeMs, json.decodeMs)}× (cpu ${ratio(arrow.decodeCpuMs, json.decodeCpuMs)}×), ` +
+      `total ${ratio(arrow.encodeMs + arrow.decodeMs, json.encodeMs + json.decodeMs)}× ` +
+      `(cpu ${ratio(arrow.encodeCpuMs + arrow.decodeCpuMs, json.encodeCpuMs + json.decodeCpuMs)}×), bytes ${ratio(arrow.bytes, json.bytes)}×`,
   );
 }
 
