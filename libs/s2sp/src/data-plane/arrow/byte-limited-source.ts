@@ -17,10 +17,6 @@ export class ByteLimitedSource implements AsyncIterable<Uint8Array> {
     this.iterator = this.pass(source);
   }
 
-  get bytesRead(): number {
-    return this.bytesSoFar;
-  }
-
   /** The error the source threw, if it did. */
   get failure(): { error: unknown } | null {
     return this.sourceFailure;

@@ -1,10 +1,8 @@
 import { ROW_ID_FIELD_NAME } from './arrow-wire-format';
-
-/** The cell of one column at a row index of the current batch. */
-export type CellAt = (index: number) => unknown;
+import type { CellReader } from './batch-cell-reader';
 
 /** Builds `{ _row_id, ...every column }` for the row at `index` of a batch. */
-export type RowFactory = (rowId: number, index: number, cells: readonly CellAt[]) => Record<string, unknown>;
+export type RowFactory = (rowId: number, index: number, cells: readonly CellReader[]) => Record<string, unknown>;
 
 /**
  * V8 builds an object from a literal with one property per column many times faster than
