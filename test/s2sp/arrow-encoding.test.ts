@@ -2,7 +2,10 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { Readable } from 'node:stream';
-import { DataType, RecordBatchFileWriter, RecordBatchReader, tableFromArrays, tableFromIPC, tableToIPC } from 'apache-arrow';
+import {
+  Bool, Data, DataType, Field, Float64, Int32, Int64, makeData, RecordBatch, RecordBatchFileWriter, RecordBatchReader, RecordBatchStreamWriter,
+  Schema, Struct, tableFromArrays, tableFromIPC, tableToIPC, Utf8, vectorFromArray,
+} from 'apache-arrow';
 import { encodeArrowStream, type ArrowStreamEncodeOptions } from '../../libs/s2sp/src/data-plane/arrow/encode-arrow-stream';
 import { decodeArrowStream, type DecodedArrowTable } from '../../libs/s2sp/src/data-plane/arrow/decode-arrow-stream';
 import { ArrowDecodeError, ArrowResponseTooLargeError } from '../../libs/s2sp/src/data-plane/arrow/arrow-errors';
@@ -305,6 +308,30 @@ describe('Arrow IPC encoding of data-plane answers', () => {
     test('an Arrow file instead of a stream', async () => {
       const file = RecordBatchFileWriter.writeAll(tableFromIPC(bytes)).toUint8Array(true);
       await rejectsWith(decode([file]), ArrowDecodeError, /an Arrow file, not an Arrow IPC stream/);
+    });
+
+    test('streams that break the layout: more rows than announced, a foreign type, bad JSON text, a stray presence field', async () => {
+      const rowId = new Field('_row_id', new Int32(), false, new Map([['s2sp:role', 'row_id']]));
+      const streamOf = (totalRows: number, fields: Field[], columns: Data[]): Uint8Array => {
+        const schema = new Schema([rowId, ...fields], new Map([['s2sp:format', 's2sp-arrow/1'], ['s2sp:total_rows', String(totalRows)]]));
+        const children = [makeData({ type: new Int32(), data: Int32Array.of(0, 1) }), ...columns];
+        const batch = new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length: 2, nullCount: 0, children }));
+        return RecordBatchStreamWriter.writeAll([batch]).toUint8Array(true);
+      };
+      const value = (extra: Array<[string, string]> = []): Map<string, string> => new Map([['s2sp:role', 'value'], ...extra]);
+      const texts = (...items: string[]): Data => vectorFromArray(items, new Utf8()).data[0]!;
+      const numbers = makeData({ type: new Float64(), data: Float64Array.of(1, 2) });
+
+      await rejectsWith(decode([streamOf(1, [new Field('a', new Float64(), true, value())], [numbers])]), ArrowDecodeError, /more rows than the 1 it announced/);
+      const int64 = makeData({ type: new Int64(), data: BigInt64Array.of(1n, 2n) });
+      await rejectsWith(decode([streamOf(2, [new Field('a', new Int64(), true, value())], [int64])]), ArrowDecodeError, /type the S2SP layout does not use/);
+      const json = new Field('a', new Utf8(), true, value([['s2sp:encoding', 'json']]));
+      await rejectsWith(decode([streamOf(2, [json], [texts('{"ok":1}', '{not json')])]), ArrowDecodeError, /Column "a": a JSON-encoded cell is not JSON/);
+      const stray = new Field('p', new Bool(), false, new Map([['s2sp:role', 'presence'], ['s2sp:presence_of', '0']]));
+      const bools = makeData({ type: new Bool(), data: Uint8Array.of(3), length: 2 });
+      await rejectsWith(decode([streamOf(2, [stray], [bools])]), ArrowDecodeError, /points at field 0, which is not a value field/);
+      const twice = [new Field('a', new Float64(), true, value()), new Field('a', new Float64(), true, value())];
+      await rejectsWith(decode([streamOf(2, twice, [numbers, numbers])]), ArrowDecodeError, /"a" appears twice/);
     });
 
     test('a source that yields something other than bytes', async () => {
