@@ -126,7 +126,7 @@ function formatLine(name: string, result: Measurement): string {
 
 async function main(): Promise<void> {
   const rowCount = positiveInteger(process.argv[2], 100_000, 'the row count');
-  const runs = positiveInteger(process.argv[3], 2, 'the number of runs');
+  const runs = positiveInteger(process.argv[3], 1, 'the number of runs');
   const { columns, rows } = generateTable(rowCount);
   const warmUpRows = rows.slice(0, Math.max(1, Math.floor(rowCount / 10)));
   const arrow = await medianOf(runs, () => measureArrow(columns, warmUpRows), () => measureArrow(columns, rows));
