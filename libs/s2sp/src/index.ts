@@ -34,3 +34,7 @@ export * from './auth/s2sp-tool-auth.guard';
 export * from './auth/s2sp-auth.module';
 export * from './config/limits-from-env';
 export * from './persistence/database.module';
+export * from './data-plane/arrow/arrow-media-type';
+export * from './data-plane/arrow/arrow-errors';
+export { encodeArrowStream, DEFAULT_ARROW_BATCH_ROWS, type ArrowStreamEncodeOptions } from './data-plane/arrow/encode-arrow-stream';
+export { decodeArrowStream, type ArrowStreamDecodeOptions, type DecodedArrowTable } from './data-plane/arrow/decode-arrow-stream';
