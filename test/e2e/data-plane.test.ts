@@ -5,6 +5,7 @@ import type { RunningMcpServer } from '@s2sp/core';
 import { connectMcp, jsonOf } from '../support/mcp-client';
 import { fetchResource, startWeather } from '../support/stack';
 import { bearerFor } from '../support/tokens';
+import { ARROW_STREAM_MEDIA_TYPE, decodeArrowStream } from '@s2sp/core';
 
 describe('data plane over HTTP', () => {
   let weather: RunningMcpServer;
@@ -27,7 +28,33 @@ describe('data plane over HTTP', () => {
   test('GET /s2sp/health answers', async () => {
     const response = await fetch(`${weather.url}/s2sp/health`);
     assert.equal(response.status, 200);
-    assert.deepEqual(await response.json(), { status: 'ok', protocol: 's2sp', version: '1' });
+    assert.deepEqual(await response.json(), { status: 'ok', protocol: 's2sp', version: '1', formats: ['application/json', ARROW_STREAM_MEDIA_TYPE] });
+  });
+
+  test('resource tools advertise the data-plane formats in their _meta', async () => {
+    const { tools } = await agent.listTools();
+    const getAlerts = tools.find((tool) => tool.name === 'get_alerts');
+    assert.deepEqual(getAlerts?._meta?.['s2sp/data_formats'], ['application/json', ARROW_STREAM_MEDIA_TYPE]);
+  });
+
+  test('Accept: Arrow IPC gets the same rows as JSON, as an Arrow stream; JSON stays the default', async () => {
+    const [asJson, asArrow] = [await issue(), await issue()];
+    const selection = { row_ids: [3, 1, 7], columns: ['event', 'description', 'onset'] };
+    const json = await fetchResource(asJson.resource_url, selection);
+    const response = await fetch(asArrow.resource_url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: `${ARROW_STREAM_MEDIA_TYPE}, application/json;q=0.5`,
+        authorization: await bearerFor({ audience: 'weather-server' }),
+      },
+      body: JSON.stringify(selection),
+    });
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('content-type'), ARROW_STREAM_MEDIA_TYPE);
+    const decoded = await decodeArrowStream(response.body as unknown as AsyncIterable<Uint8Array>, { maxBytes: 10_000_000 });
+    assert.deepEqual(decoded.columns, ['event', 'description', 'onset']);
+    assert.deepEqual(decoded.rows, json.json.body);
   });
 
   test('a Python-SDK style fetch ({"row_ids": [...]}) gets the full data of the selected rows: every column, abstract ones too', async () => {

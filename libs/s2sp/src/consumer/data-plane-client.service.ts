@@ -3,6 +3,10 @@ import { S2SP_OPTIONS } from '../config/s2sp.constants';
 import type { ResolvedS2spOptions } from '../config/s2sp-options';
 import { isRow, Row, ROW_ID } from '../protocol/row';
 import { S2spToolError } from '../protocol/s2sp-error';
+import { ARROW_STREAM_MEDIA_TYPE } from '../data-plane/arrow/arrow-media-type';
+import { ArrowDecodeError, ArrowResponseTooLargeError } from '../data-plane/arrow/arrow-errors';
+import { decodeArrowStream } from '../data-plane/arrow/decode-arrow-stream';
+import { CONSUMER_ACCEPT } from '../data-plane/data-plane-formats';
 import { BodyRowsReader } from './body-rows-reader';
 
 export interface FetchBodyRequest {
@@ -42,7 +46,7 @@ export class DataPlaneClient {
         headers: {
           ...request.headers,
           'content-type': 'application/json',
-          accept: 'application/json',
+          accept: CONSUMER_ACCEPT,
           ...(request.authorization ? { authorization: request.authorization } : {}),
         },
         body: JSON.stringify({ ...(request.rowIds ? { row_ids: request.rowIds } : {}), ...(request.columns ? { columns: request.columns } : {}) }),
@@ -56,6 +60,7 @@ export class DataPlaneClient {
       if (request.signal?.aborted) throw new S2spToolError(`The data-plane fetch from ${url.origin} was cancelled.`);
       throw new S2spToolError(`Could not reach the resource server at ${url.origin}.`, 'UNREACHABLE');
     }
+    if (response.ok && isArrow(response)) return this.readArrowRows(response, url.origin, signal);
     const answer = await this.readAnswer(response, url.origin, signal);
     if (!response.ok) throw this.fetchRefused(response.status, answer.members, url);
     return this.bodyRows(answer.body, url.origin);
@@ -75,6 +80,20 @@ export class DataPlaneClient {
       );
     }
     return url;
+  }
+
+  /** An Arrow IPC answer's rows, decoded batch by batch as it arrives, never past maxResponseBytes. */
+  private async readArrowRows(response: Response, origin: string, signal: AbortSignal): Promise<Row[]> {
+    const limit = this.options.limits.maxResponseBytes;
+    if (!response.body) throw new S2spToolError(`The resource server at ${origin} answered with something other than S2SP body rows.`);
+    try {
+      return (await decodeArrowStream(response.body as unknown as AsyncIterable<Uint8Array>, { maxBytes: limit })).rows;
+    } catch (error) {
+      if (error instanceof ArrowResponseTooLargeError) throw new S2spToolError(`The resource server at ${origin} answered with more than ${limit} bytes.`);
+      if (error instanceof ArrowDecodeError) throw new S2spToolError(`The resource server at ${origin} answered with something other than S2SP body rows.`);
+      if (signal.aborted) throw new S2spToolError(`The data-plane fetch from ${origin} timed out or was cancelled.`, 'DEADLINE_EXCEEDED', 'data-plane');
+      throw new S2spToolError(`The connection to the resource server at ${origin} broke while reading.`);
+    }
   }
 
   /** The answer's body rows and other members, read as they arrive and never past maxResponseBytes. */
@@ -124,6 +143,10 @@ export class DataPlaneClient {
     }
     return body;
   }
+}
+
+function isArrow(response: Response): boolean {
+  return (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase() === ARROW_STREAM_MEDIA_TYPE;
 }
 
 /** Hands a response body on as text, chunk by chunk, refusing to read more than `limit` bytes. */

@@ -15,6 +15,8 @@ export const S2SP_META = {
    * came from. When the rows are all of them, the fetch names no row ids.
    */
   TOTAL_ROWS: 's2sp/total_rows',
+  /** Tool definition of a resource tool: the media types its data plane answers in (JSON first: the default). */
+  DATA_FORMATS: 's2sp/data_formats',
   /** Tool definition: scopes a caller must hold to call the tool. */
   SCOPES: 's2sp/scopes',
   /** Result: tokens of the body columns that stayed on the data plane (o200k_base). */
