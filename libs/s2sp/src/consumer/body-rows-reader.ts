@@ -26,6 +26,8 @@ export class BodyRowsReader {
   private readonly rows: Row[] = [];
   private readonly members: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   private sawBody = false;
+  /** The top-level value has closed: only whitespace may follow. */
+  private complete = false;
 
   push(text: string): void {
     this.pending += text;
@@ -35,7 +37,7 @@ export class BodyRowsReader {
 
   /** The rows and the other top-level members, once the answer is complete. */
   finish(): { body: Row[] | undefined; members: Record<string, unknown> } {
-    if (this.depth !== 0 || this.inString || this.pending.slice(this.position).trim() !== '') {
+    if (!this.complete) {
       throw new SyntaxError('The answer ended before its JSON was complete');
     }
     return { body: this.sawBody ? this.rows : undefined, members: this.members };
@@ -65,6 +67,9 @@ export class BodyRowsReader {
         continue;
       }
       const code = text.charCodeAt(i);
+      if (this.depth === 0 && !isWhitespace(code) && (this.complete || (code !== 0x7b && code !== 0x5b))) {
+        throw new SyntaxError('The answer is not one JSON object');
+      }
       if (this.inBody && this.depth === 2 && code !== 0x7b && code !== 0x5b && code !== 0x5d && code !== 0x2c && !isWhitespace(code)) {
         throw new SyntaxError('A body element is not an object');
       }
@@ -82,7 +87,10 @@ export class BodyRowsReader {
           this.addRow(text.slice(this.elementStart, i + 1));
           this.elementStart = -1;
         } else if (this.depth === 1) this.endValue(text, i + 1);
-        else if (this.depth === 0 && this.valueStart !== -1) this.endValue(text, i);
+        else if (this.depth === 0) {
+          if (this.valueStart !== -1) this.endValue(text, i);
+          this.complete = true;
+        }
       } else if (code === 0x3a /* : */ && this.depth === 1) {
         this.valueStart = i + 1;
       } else if (code === 0x2c /* , */ && this.depth === 1 && this.valueStart !== -1) {
