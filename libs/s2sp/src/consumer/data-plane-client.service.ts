@@ -19,7 +19,7 @@ export interface FetchBodyRequest {
   timeoutMs?: number;
   /** `Authorization` header value for the resource server (the caller's narrowed token). Never logged. */
   authorization?: string;
-  /** Extra request headers, e.g. `traceparent` / `tracestate` of the consumer's fetch span. */
+  /** Extra request headers, e.g. `traceparent` / `tracestate` of the consumer's fetch span, or an `accept` asking for JSON only. */
   headers?: Record<string, string>;
 }
 
@@ -44,9 +44,9 @@ export class DataPlaneClient {
       response = await fetch(url, {
         method: 'POST',
         headers: {
+          accept: CONSUMER_ACCEPT,
           ...request.headers,
           'content-type': 'application/json',
-          accept: CONSUMER_ACCEPT,
           ...(request.authorization ? { authorization: request.authorization } : {}),
         },
         body: JSON.stringify({ ...(request.rowIds ? { row_ids: request.rowIds } : {}), ...(request.columns ? { columns: request.columns } : {}) }),

@@ -62,7 +62,7 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
       expiresAt: resource.expiresAt,
     };
     const blocks = resource.table.encodedBlocks();
-    const write = this.write(resource.tokenHash, info, resource.table.encodedLength, blocks);
+    const write = this.write(resource.tokenHash, info, resource.table.encodedLength, blocks).finally(() => resource.table.releaseEncoding());
     if (this.writeMode === 'before-answer') {
       await write;
       this.cache.set(resource.tokenHash, { info, table: resource.table });
@@ -163,14 +163,16 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
         expiresAt: info.expiresAt,
       },
     });
-    if (blocks.length === 0) {
-      await create;
-      return;
+    await create;
+    if (blocks.length === 0) return;
+    // No transaction (its timeout would bound the table's size): until save resolves nobody
+    // knows the token, so a resource row whose chunks are still being written cannot be claimed.
+    try {
+      await this.prisma.s2spResourceChunk.createMany({ data: blocks.map((data, seq) => ({ resourceId: info.id, seq, data })) });
+    } catch (error) {
+      await this.prisma.s2spResource.delete({ where: { id: info.id } }).catch(() => undefined);
+      throw error;
     }
-    await this.prisma.$transaction([
-      create,
-      this.prisma.s2spResourceChunk.createMany({ data: blocks.map((data, seq) => ({ resourceId: info.id, seq, data })) }),
-    ]);
   }
 }
 

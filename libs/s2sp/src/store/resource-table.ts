@@ -17,7 +17,7 @@ export class ResourceTable {
     readonly rows: readonly Row[],
     /** Length of the encoded text in UTF-16 code units: the table's size for caches and limits. */
     readonly encodedLength: number,
-    private readonly blocks: readonly string[] | undefined,
+    private blocks: readonly string[] | undefined,
   ) {}
 
   get rowCount(): number {
@@ -59,9 +59,14 @@ export class ResourceTable {
     return new ResourceTable(rows, length, undefined);
   }
 
-  /** The encoded blocks; only a captured table has them (a decoded one is already stored). */
+  /** The encoded blocks; only a captured table has them, until they are released (a decoded one is already stored). */
   encodedBlocks(): readonly string[] {
-    if (this.blocks === undefined) throw new Error('Only a captured table can be encoded');
+    if (this.blocks === undefined) throw new Error('This table has no encoded blocks: it was read back, or they were released once stored');
     return this.blocks;
+  }
+
+  /** Frees the encoded text once it is stored; the rows stay for serving. */
+  releaseEncoding(): void {
+    this.blocks = undefined;
   }
 }
