@@ -34,3 +34,5 @@ export * from './auth/s2sp-tool-auth.guard';
 export * from './auth/s2sp-auth.module';
 export * from './config/limits-from-env';
 export * from './persistence/database.module';
+export * from './auth/data-plane-auth-policy';
+export * from './config/data-plane-auth-from-env';
