@@ -39,6 +39,22 @@ function runPythonConsumer(resourceUrl: string, abstract: Row[]): Promise<{ exit
   });
 }
 
+/** A weather server under `overrides` and an MCP agent connected to it, for the enclosing suite (none when python3 is missing). */
+function weatherForSuite(skipReason: string | undefined, overrides: Parameters<typeof startWeather>[0]): { agent: () => Client } {
+  let weather: RunningMcpServer | undefined;
+  let agent: Client | undefined;
+  before(async () => {
+    if (skipReason) return;
+    weather = await startWeather(overrides);
+    agent = await connectMcp(weather.url);
+  });
+  after(async () => {
+    await agent?.close();
+    await weather?.close();
+  });
+  return { agent: () => agent! };
+}
+
 /**
  * A consumer nobody here wrote against our code: it knows only the design's wire
  * description (POST {"row_ids": [...]}, read `body`, merge by `_row_id`) and sends no token.
@@ -47,24 +63,14 @@ describe('a Python consumer written from the S2SP wire description (stdlib only)
   const skipReason = python3SkipReason();
 
   describe('against a weather server under dataPlaneAuth "capability"', () => {
-    let weather: RunningMcpServer;
-    let agent: Client;
-    before(async () => {
-      if (skipReason) return;
-      weather = await startWeather({ dataPlaneAuth: 'capability' });
-      agent = await connectMcp(weather.url);
-    });
-    after(async () => {
-      await agent?.close();
-      await weather?.close();
-    });
+    const { agent } = weatherForSuite(skipReason, { dataPlaneAuth: 'capability' });
 
     test('fetches the chosen rows with the resource_url alone and merges them with the abstract by _row_id', async (t) => {
       if (skipReason) return t.skip(skipReason);
-      const fullRows = jsonOf<Array<Record<string, unknown>>>(await agent.callTool({ name: 'get_alerts', arguments: { area: 'CA' } }));
+      const fullRows = jsonOf<Array<Record<string, unknown>>>(await agent().callTool({ name: 'get_alerts', arguments: { area: 'CA' } }));
       // Named consumer in _meta: under "capability" the resource is bound to nobody regardless.
       const answer = jsonOf(
-        await agent.callTool({ name: 'get_alerts', arguments: { area: 'CA', abstract_domains: 'event,severity' }, _meta: { 's2sp/consumer': 'stats-server' } }),
+        await agent().callTool({ name: 'get_alerts', arguments: { area: 'CA', abstract_domains: 'event,severity' }, _meta: { 's2sp/consumer': 'stats-server' } }),
       );
       const windRows = (answer.abstract as Row[]).filter((row) => String(row.event).includes('Wind'));
       assert.ok(windRows.length > 0 && windRows.length < answer.total_rows, 'the agent picks some of the rows');
@@ -85,21 +91,11 @@ describe('a Python consumer written from the S2SP wire description (stdlib only)
   });
 
   describe('against a weather server under dataPlaneAuth "bearer" (the HTTP default)', () => {
-    let weather: RunningMcpServer;
-    let agent: Client;
-    before(async () => {
-      if (skipReason) return;
-      weather = await startWeather();
-      agent = await connectMcp(weather.url);
-    });
-    after(async () => {
-      await agent?.close();
-      await weather?.close();
-    });
+    const { agent } = weatherForSuite(skipReason, {});
 
     test('is refused with 401 and the JSON error body, and the refusal does not consume the resource', async (t) => {
       if (skipReason) return t.skip(skipReason);
-      const answer = jsonOf(await agent.callTool({ name: 'get_alerts', arguments: { area: 'CA', abstract_domains: 'event' } }));
+      const answer = jsonOf(await agent().callTool({ name: 'get_alerts', arguments: { area: 'CA', abstract_domains: 'event' } }));
       const run = await runPythonConsumer(answer.resource_url, answer.abstract.slice(0, 2));
       assert.equal(run.exitCode, 1);
       assert.deepEqual(run.output, { status: 401, error: { error: { code: 'UNAUTHENTICATED', message: 'Invalid or expired credentials.' } } });
