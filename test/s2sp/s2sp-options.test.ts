@@ -118,6 +118,23 @@ describe('resolveS2spOptions', () => {
     });
   });
 
+  describe('dataPlaneAuth', () => {
+    test('defaults to "bearer" and takes "capability"', () => {
+      assert.equal(resolveS2spOptions({}).dataPlaneAuth, 'bearer');
+      assert.equal(resolveS2spOptions({ dataPlaneAuth: 'capability' }).dataPlaneAuth, 'capability');
+      assert.equal(resolveS2spOptions({ dataPlaneAuth: 'bearer' }).dataPlaneAuth, 'bearer');
+    });
+
+    test('anything else fails the start, naming the option and its values', () => {
+      for (const value of ['none', 'Capability', '', null, 1]) {
+        throwsWith(
+          () => resolveS2spOptions({ dataPlaneAuth: value as never }),
+          /S2spModule: dataPlaneAuth must be "capability" or "bearer"; got /,
+        );
+      }
+    });
+  });
+
   describe('publicBaseUrl', () => {
     test('a string is returned by the accessor', () => {
       assert.equal(resolveS2spOptions({ publicBaseUrl: 'https://weather.example.com' }).publicBaseUrl(), 'https://weather.example.com');

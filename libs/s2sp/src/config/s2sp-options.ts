@@ -1,4 +1,5 @@
 import type { FactoryProvider, ModuleMetadata, Provider, Type } from '@nestjs/common';
+import { DATA_PLANE_AUTH_POLICIES, DEFAULT_DATA_PLANE_AUTH, isDataPlaneAuthPolicy, type DataPlaneAuthPolicy } from '../auth/data-plane-auth-policy';
 import type { ResourceStore } from '../store/resource-store.interface';
 import { DEFAULT_RESOURCE_CACHE_BYTES, type ResourceWriteMode } from '../store/prisma-resource-store';
 
@@ -44,6 +45,13 @@ export interface S2spModuleOptions {
    * for that audience, e.g. `{ 'http://127.0.0.1:3101': 'weather-server' }`.
    */
   resourceAudiences?: Record<string, string>;
+  /**
+   * Who may fetch this server's resource_urls when caller authentication is on
+   * (serveMcp `auth`): `'bearer'` (default) asks for the caller's token and binds
+   * each resource to its caller and consumer; `'capability'` serves whoever holds
+   * the URL, once. See DataPlaneAuthPolicy.
+   */
+  dataPlaneAuth?: DataPlaneAuthPolicy;
   limits?: Partial<S2spLimits>;
   database?: S2spDatabaseOptions;
   /**
@@ -83,6 +91,7 @@ export interface ResolvedS2spOptions {
   fetchTimeoutMs: number;
   /** By normalized origin. */
   resourceAudiences: Record<string, string>;
+  dataPlaneAuth: DataPlaneAuthPolicy;
   limits: S2spLimits;
   database: S2spDatabaseOptions;
   resourceCacheBytes: number;
@@ -112,6 +121,7 @@ export function resolveS2spOptions(options: S2spModuleOptions): ResolvedS2spOpti
     allowedResourceOrigins: (options.allowedResourceOrigins ?? []).map(normalizeOrigin),
     fetchTimeoutMs: timerMs('fetchTimeoutMs', options.fetchTimeoutMs ?? 10_000),
     resourceAudiences: resolveAudiences(options.resourceAudiences ?? {}),
+    dataPlaneAuth: resolveDataPlaneAuth(options.dataPlaneAuth),
     limits: resolveLimits(options.limits ?? {}),
     database: options.database ?? {},
     resourceCacheBytes: nonNegativeInteger('resourceCacheBytes', options.resourceCacheBytes ?? DEFAULT_RESOURCE_CACHE_BYTES),
@@ -186,6 +196,14 @@ function resolveAudiences(audiences: Record<string, string>): Record<string, str
     resolved[normalizeOrigin(origin)] = audience.trim();
   }
   return resolved;
+}
+
+function resolveDataPlaneAuth(policy: unknown): DataPlaneAuthPolicy {
+  if (policy === undefined) return DEFAULT_DATA_PLANE_AUTH;
+  if (!isDataPlaneAuthPolicy(policy)) {
+    throw new Error(`S2spModule: dataPlaneAuth must be ${DATA_PLANE_AUTH_POLICIES.map((p) => `"${p}"`).join(' or ')}; got ${JSON.stringify(policy)}.`);
+  }
+  return policy;
 }
 
 /** `http://Host:80/` → `http://host`; throws on anything that is not an http(s) origin. */

@@ -12,6 +12,7 @@ import { deadlineFromMeta, requestMeta, totalRowsFromMeta } from '../protocol/s2
 import { reportToolErrors, toolErrorResult } from '../protocol/tool-result';
 import { DataPlaneClient } from './data-plane-client.service';
 import { DataPlaneCredentials } from './data-plane-credentials.service';
+import { explainUnauthenticatedFetch } from './unauthenticated-fetch';
 import { S2SP_CONSUMER_TOOL } from './consumer-tool.metadata';
 import type { S2spConsumerToolOptions } from './s2sp-consumer-tool.decorator';
 
@@ -77,14 +78,16 @@ export class ConsumerToolInterceptor implements NestInterceptor {
       }
       const chosen = input.abstract.map((row) => row[ROW_ID] as number);
       const rowIds = totalRows !== undefined && isEveryRow(chosen, totalRows) ? null : chosen;
-      const authorization = await this.credentials.authorizationFor({
-        origin: this.dataPlane.allowedUrl(input.resourceUrl).origin,
-        ...caller,
-        remainingMs: timeoutMs,
-      });
+      const origin = this.dataPlane.allowedUrl(input.resourceUrl).origin;
+      const credential = await this.credentials.credentialFor({ origin, ...caller, remainingMs: timeoutMs });
       const resourceUrl = input.resourceUrl;
-      const fetchBody = (headers?: Record<string, string>) => this.dataPlane.fetchBody(resourceUrl, { rowIds, timeoutMs, authorization, headers });
-      body = this.telemetry ? await traceDataPlaneFetch(this.telemetry, resourceUrl, chosen.length, fetchBody) : await fetchBody();
+      const fetchBody = (headers?: Record<string, string>) =>
+        this.dataPlane.fetchBody(resourceUrl, { rowIds, timeoutMs, authorization: credential.authorization, headers });
+      try {
+        body = this.telemetry ? await traceDataPlaneFetch(this.telemetry, resourceUrl, chosen.length, fetchBody) : await fetchBody();
+      } catch (error) {
+        throw explainUnauthenticatedFetch(error, origin, credential);
+      }
     }
     return mergeRows(input.abstract, body, input.columnMapping);
   }
