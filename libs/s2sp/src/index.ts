@@ -34,3 +34,7 @@ export * from './auth/s2sp-tool-auth.guard';
 export * from './auth/s2sp-auth.module';
 export * from './config/limits-from-env';
 export * from './persistence/database.module';
+export * from './audit/audit-health';
+export * from './audit/storable-text';
+export * from './bootstrap/mcp-http-limits';
+export * from './bootstrap/mcp-server-health';

@@ -5,6 +5,7 @@ import { mountS2spAuth } from '../auth/mount-s2sp-auth';
 import { envList } from '../config/env';
 import { mcpBodyLimitMiddleware } from './mcp-body-limit.middleware';
 import { resolveMcpHttpLimits, type McpHttpLimits } from './mcp-http-limits';
+import { mountMcpServerHealth } from './mcp-server-health';
 import { SessionBoundedHttpTransport } from './session-bounded-http-transport';
 import { StderrLogger } from './stderr-logger';
 
@@ -70,10 +71,12 @@ export async function serveMcp(module: Parameters<typeof NestFactory.create>[0],
   // After authentication: an unauthenticated body is refused unread.
   if (options.transport === 'http') app.use(MCP_ENDPOINT, mcpBodyLimitMiddleware(limits.maxBodyBytes));
   await options.configure?.(app);
+  const sessions = options.transport === 'http' && (options.sessions ?? true) ? new SessionBoundedHttpTransport(MCP_ENDPOINT, limits) : undefined;
   const transports: McpTransport[] =
     options.transport === 'stdio'
       ? [new StdioTransport()]
-      : [(options.sessions ?? true) ? new SessionBoundedHttpTransport(MCP_ENDPOINT, limits) : new StreamableHttpTransport({ endpoint: MCP_ENDPOINT, statefulMode: false })];
+      : [sessions ?? new StreamableHttpTransport({ endpoint: MCP_ENDPOINT, statefulMode: false })];
+  mountMcpServerHealth(app, sessions ? () => sessions.openSessions : undefined);
   const mcp = new McpStrategy({
     name: options.name,
     version: options.version,
