@@ -122,6 +122,18 @@ describe('/mcp limits', () => {
     assert.equal(await toolsListStatus(server, 'alice', session), 200);
   });
 
+  test('an empty or unparseable body gets a JSON-RPC parse error (400)', async () => {
+    for (const body of ['', '{"jsonrpc":']) {
+      const response = await fetch(`${server.url}/mcp`, {
+        method: 'POST',
+        headers: { authorization: await bearerFor({ audience: 'stats-server', subject: 'alice' }), 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body,
+      });
+      assert.equal(response.status, 400);
+      assert.equal(((await response.json()) as { error: { code: number } }).error.code, -32700);
+    }
+  });
+
   test('odd session ids are unknown sessions (404) on POST, GET and DELETE, never a 500', async () => {
     for (const id of ODD_SESSION_IDS) {
       for (const method of ['POST', 'GET', 'DELETE']) {
@@ -165,6 +177,15 @@ describe('/mcp limits', () => {
     } finally {
       streams.abort();
     }
+  });
+
+  test('concurrent initializes of one caller never leave it more sessions than the cap', async () => {
+    const openSessions = async (): Promise<number> => ((await (await fetch(`${server.url}/health`)).json()) as { mcpSessions: number }).mcpSessions;
+    const before = await openSessions();
+    const replies = await Promise.all([1, 2, 3, 4, 5, 6].map(() => mcp(server, 'frank', { body: initialize })));
+    assert.ok(replies.some((reply) => reply.status === 200));
+    assert.ok(replies.every((reply) => reply.status === 200 || reply.status === 429), replies.map((reply) => reply.status).join(','));
+    assert.ok((await openSessions()) - before <= 2);
   });
 
   test('DELETE ends a session; its id is then unknown', async () => {

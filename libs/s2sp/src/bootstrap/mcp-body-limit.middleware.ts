@@ -38,13 +38,14 @@ export function mcpBodyLimitMiddleware(maxBytes: number) {
     });
     request.once('end', () => {
       if (refused) return;
-      const text = Buffer.concat(chunks).toString('utf8');
-      if (text.trim() === '') return next();
+      // The body is always parsed here (an empty one refused): the MCP library would wait for a stream already read.
+      let body: unknown;
       try {
-        request.body = JSON.parse(text);
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       } catch {
         return sendJsonRpcHttpError(response, 400, PARSE_ERROR, 'Parse error: the request body is not valid JSON.');
       }
+      request.body = body;
       next();
     });
   };

@@ -1,4 +1,5 @@
 import type { INestApplication } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import { AUDIT_SINK } from '@s2sp/auth';
 import type { Request, Response } from 'express';
 import { auditHealthOf, type AuditHealth } from '../audit/audit-health';
@@ -17,7 +18,8 @@ export interface McpServerHealthReport {
  * with the state of its audit trails (decisions and data-plane fetches).
  */
 export function mountMcpServerHealth(app: INestApplication, openSessions?: () => number): void {
-  const sinks = { decisions: optionalProvider(app, AUDIT_SINK), dataFetches: optionalProvider(app, DATA_PLANE_FETCH_AUDIT) };
+  const modules = app.get(ModuleRef);
+  const sinks = { decisions: optionalProvider(modules, AUDIT_SINK), dataFetches: optionalProvider(modules, DATA_PLANE_FETCH_AUDIT) };
   app.getHttpAdapter().get('/health', (_request: Request, response: Response) => {
     const audit = auditHealthOf(sinks);
     const report: McpServerHealthReport = {
@@ -30,9 +32,13 @@ export function mountMcpServerHealth(app: INestApplication, openSessions?: () =>
   });
 }
 
-function optionalProvider(app: INestApplication, token: string | symbol): unknown {
+/**
+ * Through ModuleRef, not the app: a failed `app.get` ends the process (Nest's
+ * abortOnError), and apps without AuthModule or S2spModule are served too.
+ */
+function optionalProvider(modules: ModuleRef, token: string | symbol): unknown {
   try {
-    return app.get(token, { strict: false });
+    return modules.get(token, { strict: false });
   } catch {
     return undefined;
   }

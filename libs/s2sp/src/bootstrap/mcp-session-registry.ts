@@ -55,8 +55,10 @@ export class McpSessionRegistry<T> {
     return closing;
   }
 
-  add(id: string, owner: string, value: T): void {
-    this.sessions.set(id, { id, owner, value, lastUsedAt: this.now(), inFlight: 0 });
+  add(id: string, owner: string, value: T): TrackedSession<T> {
+    const session: TrackedSession<T> = { id, owner, value, lastUsedAt: this.now(), inFlight: 0 };
+    this.sessions.set(id, session);
+    return session;
   }
 
   /**

@@ -122,7 +122,7 @@ export class SessionBoundedHttpTransport implements McpTransport {
     }
     void Promise.all(closing.map((session) => closeSession(session.value)));
 
-    // The id is chosen (and its place taken) before the handshake, so concurrent initializes cannot overshoot the cap.
+    // The session takes its place (busy) before the first await, so concurrent initializes cannot overshoot the cap.
     const id = randomUUID();
     const server = this.ctx!.createServer();
     const transport = new NodeStreamableHTTPServerTransport({
@@ -133,11 +133,12 @@ export class SessionBoundedHttpTransport implements McpTransport {
         if (closed) void closeSession(closed.value);
       },
     });
-    await server.connect(transport);
-    this.sessions.add(id, owner, { server, transport });
-    const session = this.sessions.find(id, owner).session!;
-    this.ctx!.bindRequestHandlers(server, { transport: this.kind, stateless: false, era: 'legacy' }, request);
-    await this.serve(session, response, () => transport.handleRequest(request, response, body));
+    const session = this.sessions.add(id, owner, { server, transport });
+    await this.serve(session, response, async () => {
+      await server.connect(transport);
+      this.ctx!.bindRequestHandlers(server, { transport: this.kind, stateless: false, era: 'legacy' }, request);
+      await transport.handleRequest(request, response, body);
+    });
     if (transport.sessionId !== id) {
       // The handshake was refused (e.g. malformed): no session was opened.
       this.sessions.remove(id);
@@ -158,7 +159,10 @@ export class SessionBoundedHttpTransport implements McpTransport {
     return session;
   }
 
-  /** Runs one request on `session`, which counts as busy (never idle) until the response is closed. */
+  /**
+   * Runs one request on `session`, which counts as busy (never idle) until the
+   * response is closed. Marks it busy synchronously, before anything is awaited.
+   */
   private async serve(session: TrackedSession<SessionHandle>, response: ServerResponse, handle: () => Promise<void>): Promise<void> {
     const done = this.sessions.use(session);
     response.once('close', done);
