@@ -155,8 +155,6 @@ describe('/mcp limits', () => {
     assert.equal(await toolsListStatus(server, 'carol', first), 200);
     assert.equal(await toolsListStatus(server, 'carol', third), 200);
     assert.equal(await toolsListStatus(server, 'bob', bobs), 200);
-    // A session answers only the caller who opened it.
-    assert.equal(await toolsListStatus(server, 'carol', bobs), 404);
   });
 
   test('at the cap with every session busy (notification streams open), initialize is refused with 429', async () => {
@@ -217,15 +215,15 @@ describe('McpSessionRegistry', () => {
     const registry = new McpSessionRegistry<string>({ sessionIdleTimeoutMs: 1_000, maxSessionsPerCaller: 5 }, clock.now);
     registry.add('idle', 'alice', 'idle session');
     registry.add('busy', 'alice', 'busy session');
-    const end = registry.use(registry.find('busy', 'alice').session!);
+    const end = registry.use(registry.find('busy').session!);
     clock.advance(1_000);
     assert.deepEqual(registry.removeExpired().map((session) => session.id), ['idle']);
-    assert.equal(registry.find('busy', 'alice').session?.id, 'busy');
+    assert.equal(registry.find('busy').session?.id, 'busy');
     end();
     clock.advance(999);
     assert.equal(registry.size, 1);
     clock.advance(1);
-    const found = registry.find('busy', 'alice');
+    const found = registry.find('busy');
     assert.equal(found.session, undefined);
     assert.equal(found.expired?.id, 'busy');
     assert.equal(registry.size, 0);
@@ -233,10 +231,10 @@ describe('McpSessionRegistry', () => {
 
   test('any id string is only a key', () => {
     const registry = new McpSessionRegistry<string>({ sessionIdleTimeoutMs: 1_000, maxSessionsPerCaller: 5 });
-    for (const id of ODD_SESSION_IDS) assert.deepEqual(registry.find(id, 'alice'), {});
+    for (const id of ODD_SESSION_IDS) assert.deepEqual(registry.find(id), {});
     registry.add('__proto__', 'alice', 'odd but fine');
-    assert.equal(registry.find('__proto__', 'alice').session?.value, 'odd but fine');
-    assert.deepEqual(registry.find('constructor', 'alice'), {});
+    assert.equal(registry.find('__proto__').session?.value, 'odd but fine');
+    assert.deepEqual(registry.find('constructor'), {});
   });
 
   test('at the cap: the least recently used idle session makes room; all busy: SessionLimitError', () => {
@@ -248,8 +246,8 @@ describe('McpSessionRegistry', () => {
     assert.deepEqual(registry.admit('bob'), []);
     assert.deepEqual(registry.admit('alice').map((session) => session.id), ['a']);
     registry.add('c', 'alice', 'c');
-    registry.use(registry.find('b', 'alice').session!);
-    registry.use(registry.find('c', 'alice').session!);
+    registry.use(registry.find('b').session!);
+    registry.use(registry.find('c').session!);
     assert.throws(() => registry.admit('alice'), SessionLimitError);
   });
 });

@@ -1,7 +1,7 @@
 /** One open MCP session as the registry tracks it. */
 export interface TrackedSession<T> {
   readonly id: string;
-  /** Who opened it: the authenticated subject, or the shared anonymous owner. */
+  /** Who opened it (whose cap it counts against): the authenticated subject, or the shared anonymous owner. */
   readonly owner: string;
   readonly value: T;
   lastUsedAt: number;
@@ -62,13 +62,14 @@ export class McpSessionRegistry<T> {
   }
 
   /**
-   * The live session `id` of `owner`, or undefined: unknown ids, other
-   * owners' sessions and expired ones alike (an expired one is removed and
-   * returned in `expired` for closing).
+   * The live session `id`, or undefined for an unknown or expired one (an
+   * expired one is removed and returned in `expired` for closing). Any
+   * caller may use a session: the platform's agents keep one per MCP server
+   * and send each call with the token of the caller it acts for.
    */
-  find(id: string, owner: string): { session?: TrackedSession<T>; expired?: TrackedSession<T> } {
+  find(id: string): { session?: TrackedSession<T>; expired?: TrackedSession<T> } {
     const session = this.sessions.get(id);
-    if (!session || session.owner !== owner) return {};
+    if (!session) return {};
     if (this.isExpired(session)) {
       this.sessions.delete(id);
       return { expired: session };

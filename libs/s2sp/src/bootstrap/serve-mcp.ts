@@ -23,8 +23,9 @@ export interface ServeMcpOptions {
   instructions?: string;
   /**
    * HTTP sessions (default true): clients keep a stream open on which the
-   * server can send notifications such as tools/list_changed. False serves
-   * every POST on its own, which scales out without sticky sessions.
+   * server can send notifications such as tools/list_changed; their number
+   * and idle lifetime are bounded by `mcpLimits`. False serves every POST on
+   * its own, which scales out without sticky sessions.
    */
   sessions?: boolean;
   /**

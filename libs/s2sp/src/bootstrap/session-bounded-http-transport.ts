@@ -27,8 +27,8 @@ const MAX_SWEEP_INTERVAL_MS = 60_000;
  * MCP Streamable HTTP with sessions whose number and lifetime are bounded.
  * @rekog/mcp-nest's stateful transport keeps sessions in a plain object
  * forever (a session id `constructor` reaches Object.prototype: HTTP 500);
- * this transport keeps them in {@link McpSessionRegistry}: an unknown, odd,
- * expired or another caller's id gets the spec's 404 "Session not found".
+ * this transport keeps them in {@link McpSessionRegistry}: an unknown, odd or
+ * expired id gets the spec's 404 "Session not found".
  * Requests of the stateless 2026 protocol era go to the library's transport.
  */
 export class SessionBoundedHttpTransport implements McpTransport {
@@ -153,7 +153,7 @@ export class SessionBoundedHttpTransport implements McpTransport {
       sendJsonRpcHttpError(response, 400, TRANSPORT_ERROR, 'Bad Request: Mcp-Session-Id header is required');
       return undefined;
     }
-    const { session, expired } = this.sessions.find(id, ownerOf(request));
+    const { session, expired } = this.sessions.find(id);
     if (expired) void closeSession(expired.value);
     if (!session) sendJsonRpcHttpError(response, 404, SESSION_NOT_FOUND, 'Session not found');
     return session;
