@@ -40,3 +40,7 @@ export { encodeArrowStream, DEFAULT_ARROW_BATCH_ROWS, type ArrowStreamEncodeOpti
 export { decodeArrowStream, type ArrowStreamDecodeOptions, type DecodedArrowTable } from './data-plane/arrow/decode-arrow-stream';
 export * from './auth/data-plane-auth-policy';
 export * from './config/data-plane-auth-from-env';
+export * from './audit/audit-health';
+export * from './audit/storable-text';
+export * from './bootstrap/mcp-http-limits';
+export * from './bootstrap/mcp-server-health';
