@@ -170,3 +170,32 @@ describe("gateway edge: a caller's bad input is that caller's error", () => {
     assert.equal(fake.callsTo('SubmitTask').length, 0);
   });
 });
+
+describe('gateway edge: params the limits let through but protobuf cannot encode', () => {
+  const logs = new CapturedLogs();
+  let fake: FakeAgents;
+  let gw: TestGateway;
+  before(async () => {
+    fake = await FakeAgents.start();
+    // Limits raised past what protobuf encodes (a misconfiguration, or a path the limits do not cover).
+    gw = await startTestGateway(fake, { logger: logs.logger, jsonRpc: { maxParamsDepth: 500 } });
+  });
+  after(async () => {
+    await gw?.close();
+    await fake?.stop();
+    await removeTempDirs();
+  });
+
+  test('are -32602 and never count against the circuit breaker', async () => {
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const error = await rpcError(gw.client.request('tools.call', { name: 'echo', arguments: nested(80) }));
+      assert.equal(error.code, -32602);
+      assert.match(error.message, /cannot be encoded for the agents \(maximum nesting depth exceeded\)/);
+    }
+    assert.equal(fake.callsTo('InvokeTool').length, 0);
+    assert.equal((await gw.health()).json.agents.circuit.state, 'closed');
+    const result = await gw.client.request('tools.call', { name: 'echo', arguments: { ok: true } });
+    assert.deepEqual(result.structuredContent.arguments, { ok: true });
+    assert.deepEqual(logs.errorsOrStacks(), []);
+  });
+});
