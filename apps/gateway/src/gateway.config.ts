@@ -3,6 +3,7 @@ import { authOptionsFromEnv, type AuthModuleOptions } from '@s2sp/auth';
 import { envInt, envOptional, envString } from '@s2sp/core';
 import { validateCircuitBreakerOptions } from '@s2sp/platform';
 import { logLevelsFromEnv, type TelemetryOptions } from '@s2sp/telemetry';
+import { DEFAULT_JSON_RPC_OPTIONS } from './jsonrpc/json-rpc-module-options';
 
 /** Everything the gateway needs to start. Build it with {@link gatewayConfigFromEnv} or {@link defaultGatewayConfig}. */
 export interface GatewayConfig {
@@ -102,17 +103,7 @@ export function defaultGatewayConfig(): GatewayConfig {
     agentsAudience: 'agents',
     auth: authOptionsFromEnv('gateway', {}),
     dataDir: '.data/gateway',
-    jsonRpc: {
-      maxBatchSize: 50,
-      batchConcurrency: 8,
-      maxBodyBytes: 1024 * 1024,
-      defaultDeadlineMs: 30_000,
-      maxDeadlineMs: 120_000,
-      maxParamsDepth: 32,
-      maxParamsArrayLength: 1_000,
-      maxParamsStringLength: 65_536,
-      maxParamsMembers: 10_000,
-    },
+    jsonRpc: jsonRpcDefaults(),
     grpc: { deadlineReserveMs: 20, minimumBudgetMs: 20, maxReconnectBackoffMs: 2_000 },
     rateLimit: { limit: 120, windowMs: 60_000 },
     circuitBreaker: { windowMs: 10_000, minimumCalls: 5, errorRateThreshold: 0.5, openDurationMs: 5_000 },
@@ -120,6 +111,12 @@ export function defaultGatewayConfig(): GatewayConfig {
     health: { timeoutMs: 1_000 },
     toolCatalog: { ttlMs: 30_000, missRefreshIntervalMs: 1_000 },
   };
+}
+
+/** The JSON-RPC engine's own defaults (its numeric options; `info` is the gateway's). */
+function jsonRpcDefaults(): GatewayConfig['jsonRpc'] {
+  const { info: _info, ...numeric } = DEFAULT_JSON_RPC_OPTIONS;
+  return { ...numeric };
 }
 
 /**
