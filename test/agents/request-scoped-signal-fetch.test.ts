@@ -26,14 +26,14 @@ describe('requestScopedSignalFetch: one long-lived signal for many requests', ()
     await new Promise((resolve) => server.close(resolve));
   });
 
-  test('answered requests leave no listener on the shared signal (plain fetch leaves one per request)', async () => {
+  test('answered requests leave no listener of their own on the shared signal (plain fetch leaves one per request)', async () => {
     const shared = new AbortController();
     const scoped = requestScopedSignalFetch();
     for (let index = 0; index < 50; index++) {
       const response = await scoped(`${url}/json`, { signal: shared.signal });
       assert.deepEqual(await response.json(), { ok: true });
     }
-    assert.equal(getEventListeners(shared.signal, 'abort').length, 0);
+    assert.equal(getEventListeners(shared.signal, 'abort').length, 1);
 
     // The baseline this guards against: undici keeps a listener per request on the caller's signal.
     const plain = new AbortController();
@@ -52,11 +52,33 @@ describe('requestScopedSignalFetch: one long-lived signal for many requests', ()
     assert.equal(getEventListeners(shared.signal, 'abort').length, 0);
   });
 
-  test('a cancelled body and a failed request release the link too', async () => {
+  test('many requests in flight on one signal: one listener, no MaxListenersExceededWarning, all aborted with it', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error): void => void warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      const shared = new AbortController();
+      const scoped = requestScopedSignalFetch();
+      const responses = await Promise.all(Array.from({ length: 50 }, () => scoped(`${url}/slow`, { signal: shared.signal })));
+      const readers = responses.map((response) => response.body!.getReader());
+      await Promise.all(readers.map((reader) => reader.read()));
+      assert.equal(getEventListeners(shared.signal, 'abort').length, 1);
+      shared.abort(new Error('transport closed'));
+      const outcomes = await Promise.allSettled(readers.map((reader) => reader.read()));
+      assert.deepEqual(new Set(outcomes.map((outcome) => outcome.status)), new Set(['rejected']));
+      await new Promise((resolve) => setImmediate(resolve)); // warnings are emitted on the next tick
+      assert.deepEqual(warnings.filter((warning) => warning.name === 'MaxListenersExceededWarning'), []);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
+  test('a cancelled body and a failed request are released: the shared signal aborting later touches nothing', async () => {
     const shared = new AbortController();
     const response = await requestScopedSignalFetch()(`${url}/slow`, { signal: shared.signal });
     await response.body!.cancel();
     await assert.rejects(requestScopedSignalFetch()('http://127.0.0.1:1/', { signal: shared.signal }));
+    assert.doesNotThrow(() => shared.abort(new Error('transport closed')));
     assert.equal(getEventListeners(shared.signal, 'abort').length, 0);
   });
 });

@@ -157,15 +157,16 @@ describe('audit delivery configuration', () => {
   });
 
   test('defaults, environment variables, and refusals that name the setting', () => {
-    assert.deepEqual(resolveAuthOptions({ audience: 'a' }).auditDelivery, { mode: 'batched', flushIntervalMs: 100, maxBatchSize: 500, maxPending: 10_000 });
+    assert.deepEqual(resolveAuthOptions({ audience: 'a' }).auditDelivery, { mode: 'batched', flushIntervalMs: 100, maxBatchSize: 500, maxPending: 10_000, maxRetryDelayMs: 5_000 });
     assert.deepEqual(
       authOptionsFromEnv('a', {
         S2SP_AUTH_AUDIT_DELIVERY: 'blocking',
         S2SP_AUTH_AUDIT_FLUSH_INTERVAL_MS: '250',
         S2SP_AUTH_AUDIT_MAX_BATCH: '50',
         S2SP_AUTH_AUDIT_MAX_PENDING: '5000',
+        S2SP_AUTH_AUDIT_MAX_RETRY_DELAY_MS: '30000',
       }).auditDelivery,
-      { mode: 'blocking', flushIntervalMs: 250, maxBatchSize: 50, maxPending: 5000 },
+      { mode: 'blocking', flushIntervalMs: 250, maxBatchSize: 50, maxPending: 5000, maxRetryDelayMs: 30_000 },
     );
     assert.equal(authOptionsFromEnv('a', {}).auditDelivery, undefined);
     assert.throws(() => authOptionsFromEnv('a', { S2SP_AUTH_AUDIT_DELIVERY: 'later' }), /S2SP_AUTH_AUDIT_DELIVERY must be one of blocking, batched/);

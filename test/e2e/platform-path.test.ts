@@ -158,6 +158,46 @@ describe('platform path: JSON-RPC → gateway → gRPC → agents → MCP → da
     assert.ok(task.usage.tokens_kept_out > 0);
   });
 
+  test('"constructor" and "toString" are ordinary column names from the JSON-RPC call to the consumer', async () => {
+    const finished = async (columnMapping: Record<string, string>) => {
+      const plan = alertChartPlan('sync');
+      plan[2] = {
+        step_id: 'chart',
+        consumer_call: { server: 'stats', tool: 'draw_chart', arguments: { group_by: 'severity' }, input_step_id: 'pick', column_mapping: columnMapping },
+      };
+      const submitted = (await rpc.request('agent.submitTask', { objective: 'columns named like Object.prototype members', plan })) as { task_id: string };
+      return eventually(
+        'the task to finish',
+        async () => {
+          const snapshot = (await rpc.request('agent.getTask', { task_id: submitted.task_id })) as any;
+          return ['succeeded', 'failed', 'cancelled'].includes(snapshot.status) ? snapshot : undefined;
+        },
+        30_000,
+        100,
+      );
+    };
+    // Renamed to: the consumer merges and charts the rows.
+    const renamed = await finished({ urgency: 'constructor', event: 'toString' });
+    assert.equal(renamed.status, 'succeeded', JSON.stringify(renamed.error ?? renamed.steps?.at(-1)));
+    assert.match(JSON.stringify(renamed.steps.find((step: any) => step.plan_step_id === 'chart')), /Charted \d+ rows? by severity/);
+    // Renamed from: the key reached the consumer's merge as a column name (which these rows lack).
+    const unknown = await finished({ constructor: 'maker' });
+    assert.equal(unknown.status, 'failed');
+    assert.match(JSON.stringify(unknown), /column_mapping names column constructor, which the rows do not have/);
+  });
+
+  test("a caller's over-deep arguments are that caller's -32602 and leave the agents available to everyone", async () => {
+    let deep: Record<string, unknown> = { text: 'deep' };
+    for (let level = 0; level < 50; level++) deep = { nested: deep };
+    for (let attempt = 0; attempt < 8; attempt++) {
+      const { json } = await post({ jsonrpc: '2.0', id: attempt, method: 'tools.call', params: { name: 'echo', server: 'testkit', arguments: deep } });
+      assert.equal(json.error.code, -32602, JSON.stringify(json));
+      assert.equal(json.error.data.limit, 'maxParamsDepth');
+    }
+    const answer = (await rpc.request('tools.call', { name: 'echo', server: 'testkit', arguments: { text: 'others still served' } })) as any;
+    assert.equal(answer.content[0].text, 'echo: others still served');
+  });
+
   test('a batch across real methods succeeds partially, in order, and notifications get no answer', async () => {
     const { status, json } = await post([
       { jsonrpc: '2.0', id: 1, method: 'tools.list', params: {} },

@@ -59,6 +59,12 @@ describe('gateway configuration', () => {
       GATEWAY_IDEMPOTENCY_SWEEP_MS: '0',
       GATEWAY_IDEMPOTENCY_POLL_MS: '100',
       GATEWAY_HEALTH_TIMEOUT_MS: '250',
+      GATEWAY_MAX_PARAMS_DEPTH: '16',
+      GATEWAY_MAX_PARAMS_ARRAY_LENGTH: '500',
+      GATEWAY_MAX_PARAMS_STRING_LENGTH: '4096',
+      GATEWAY_MAX_PARAMS_MEMBERS: '2000',
+      GATEWAY_TOOL_CATALOG_TTL_MS: '5000',
+      GATEWAY_TOOL_CATALOG_MISS_REFRESH_MS: '250',
       LOG_LEVELS: 'error,warn',
     });
     const expected: GatewayConfig = {
@@ -69,12 +75,23 @@ describe('gateway configuration', () => {
       auth: authOptionsFromEnv('gateway', {}),
       databaseUrl: 'postgresql://postgres@127.0.0.1:5432/test',
       dataDir: '/var/lib/gateway',
-      jsonRpc: { maxBatchSize: 200, batchConcurrency: 16, maxBodyBytes: 2097152, defaultDeadlineMs: 10_000, maxDeadlineMs: 60_000 },
+      jsonRpc: {
+        maxBatchSize: 200,
+        batchConcurrency: 16,
+        maxBodyBytes: 2097152,
+        defaultDeadlineMs: 10_000,
+        maxDeadlineMs: 60_000,
+        maxParamsDepth: 16,
+        maxParamsArrayLength: 500,
+        maxParamsStringLength: 4096,
+        maxParamsMembers: 2000,
+      },
       grpc: { deadlineReserveMs: 50, minimumBudgetMs: 30, maxReconnectBackoffMs: 1000 },
       rateLimit: { limit: 10, windowMs: 1000 },
       circuitBreaker: { windowMs: 30_000, minimumCalls: 20, errorRateThreshold: 0.25, openDurationMs: 15_000 },
       idempotency: { ttlMs: 3_600_000, sweepIntervalMs: 0, pollIntervalMs: 100 },
       health: { timeoutMs: 250 },
+      toolCatalog: { ttlMs: 5000, missRefreshIntervalMs: 250 },
       logger: ['error', 'warn'],
     };
     assert.deepEqual(gatewayConfigFromEnv(), expected);

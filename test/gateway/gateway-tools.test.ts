@@ -133,11 +133,11 @@ describe('gateway tools.list / tools.call', () => {
     assert.equal(suite.fake.callsTo('InvokeTool').length, 0);
   });
 
-  test('an unknown tool (NOT_FOUND from the agents) is -32602 with the reason', async () => {
-    suite.fake.fail('InvokeTool', GrpcStatus.NOT_FOUND, 'no tool "nope" on any connected server');
-    const error = await rpcError(suite.gw.client.request('tools.call', { name: 'nope' }));
+  test('a tool the agents do not have on the named server (NOT_FOUND from the agents) is -32602 with the reason', async () => {
+    suite.fake.fail('InvokeTool', GrpcStatus.NOT_FOUND, 'no tool "echo" on server "weather"');
+    const error = await rpcError(suite.gw.client.request('tools.call', { name: 'echo', server: 'weather' }));
     assert.equal(error.code, -32602);
-    assert.equal(error.data.reason, 'no tool "nope" on any connected server');
+    assert.equal(error.data.reason, 'no tool "echo" on server "weather"');
   });
 
   test('rpc.discover documents the gateway methods from their DTOs', async () => {

@@ -5,12 +5,14 @@ import { NestFactory } from '@nestjs/core';
 import {
   DEFAULT_JSON_RPC_OPTIONS,
   JSON_RPC_MODULE_OPTIONS,
+  JsonRpcError,
   JsonRpcMethod,
   JsonRpcMethodRegistry,
   JsonRpcModule,
   mapWithConcurrency,
   resolveJsonRpcOptions,
 } from '../../apps/gateway/src/jsonrpc';
+import { checkParamsShape } from '../../apps/gateway/src/jsonrpc/params-shape-limits';
 import { postRaw } from './jsonrpc-test-app';
 
 const CONFIG = Symbol('CONFIG');
@@ -81,7 +83,18 @@ describe('JsonRpcModule', () => {
     assert.throws(() => resolveJsonRpcOptions({ maxBatchSize: 0 }), /maxBatchSize/);
     assert.throws(() => resolveJsonRpcOptions({ batchConcurrency: 1.5 }), /batchConcurrency/);
     assert.throws(() => resolveJsonRpcOptions({ defaultDeadlineMs: 10, maxDeadlineMs: 5 }), /defaultDeadlineMs/);
+    assert.throws(() => resolveJsonRpcOptions({ maxParamsDepth: 0 }), /maxParamsDepth/);
     assert.deepEqual(resolveJsonRpcOptions(), DEFAULT_JSON_RPC_OPTIONS);
+  });
+
+  test('default params shape limits: depth 32 passes, 33 does not', () => {
+    const nest = (depth: number): unknown => (depth === 1 ? {} : { a: nest(depth - 1) });
+    assert.doesNotThrow(() => checkParamsShape(nest(32), DEFAULT_JSON_RPC_OPTIONS));
+    assert.throws(() => checkParamsShape(nest(33), DEFAULT_JSON_RPC_OPTIONS), (error: unknown) => {
+      assert.ok(error instanceof JsonRpcError);
+      assert.deepEqual({ code: error.code, limit: error.data?.limit, max: error.data?.max }, { code: -32602, limit: 'maxParamsDepth', max: 32 });
+      return true;
+    });
   });
 
   test('the reserved rpc. namespace and positional without a DTO are refused at decoration', () => {

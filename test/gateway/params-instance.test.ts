@@ -62,7 +62,37 @@ describe('params become DTO instances', () => {
       return true;
     });
     await assert.rejects(bindParams(method(NestedParams), { ...params, inner: { value: 1 } }), /Invalid params/);
-    assert.equal(Object.getPrototypeOf(toParamsInstance(FlatParams, params)), FlatParams.prototype);
+    assert.throws(() => toParamsInstance(FlatParams, params), /Invalid params/);
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
+  });
+
+  test('members named like Object.prototype properties are refused by name on DTOs, at any depth, not thrown on', async () => {
+    for (const key of ['constructor', 'toString', 'hasOwnProperty', 'valueOf']) {
+      for (const [dto, params, path] of [
+        [FlatParams, { count: 1, [key]: null }, key],
+        [NestedParams, { inner: { value: 1, [key]: null } }, `inner.${key}`],
+      ] as const) {
+        await assert.rejects(bindParams(method(dto), params), (error: unknown) => {
+          assert.ok(error instanceof JsonRpcError);
+          assert.equal(error.code, -32602);
+          assert.deepEqual(error.data, { fields: [{ path, constraints: { whitelistValidation: `property ${key} should not exist` } }] });
+          return true;
+        });
+      }
+    }
+  });
+
+  test('such names inside opaque payloads are data: passed on as sent, also next to nested DTOs', async () => {
+    const payload = { constructor: 'a column', toString: { valueOf: 1 }, hasOwnProperty: [{ constructor: null }] };
+    const flat = (await bindParams(method(FlatParams), { count: 1, payload })) as FlatParams;
+    assert.equal(flat.payload, payload);
+    class WithPayload extends NestedParams {
+      @IsOptional()
+      @IsObject()
+      payload?: Record<string, unknown>;
+    }
+    const nested = (await bindParams(method(WithPayload), { inner: { value: 1 }, payload })) as WithPayload;
+    assert.ok(nested.inner instanceof Inner);
+    assert.deepEqual(nested.payload, payload);
   });
 });

@@ -9,20 +9,21 @@ const CONSUMERS = 20;
 const RESOURCES = 5;
 
 for (const kind of KINDS) {
-  describe(`concurrent consume on ${kind}`, () => {
+  describe(`concurrent claims on ${kind}`, () => {
     const database = useSuiteDatabase(kind);
 
-    test(`${CONSUMERS} parallel consumers of one token: exactly one gets the rows`, async (t) => {
+    test(`${CONSUMERS} parallel claims of one token, half through another replica: exactly one gets the table`, async (t) => {
       const db = database.get(t);
       if (!db) return;
-      const store = new PrismaResourceStore(db.client);
+      const issuer = new PrismaResourceStore(db.client);
+      const replica = new PrismaResourceStore(db.client);
       const resource = sampleResource();
-      await store.save(resource);
+      await issuer.save(resource);
 
-      const results = await Promise.all(Array.from({ length: CONSUMERS }, () => store.consume(resource.tokenHash, { rowIds: [] })));
+      const results = await Promise.all(Array.from({ length: CONSUMERS }, (_, i) => (i % 2 === 0 ? issuer : replica).claim(resource.tokenHash)));
       const winners = results.filter((result) => result !== null);
       assert.equal(winners.length, 1);
-      assert.deepEqual(winners[0]?.rows, resource.rows);
+      assert.deepEqual(winners[0]?.table.rows, resource.table.rows);
     });
 
     test(`${RESOURCES} tokens raced by ${CONSUMERS} consumers each: one winner per token`, async (t) => {
@@ -33,16 +34,13 @@ for (const kind of KINDS) {
       for (const resource of resources) await store.save(resource);
 
       const attempts = resources.flatMap((resource) =>
-        Array.from({ length: CONSUMERS }, async () => ({ token: resource.tokenHash, result: await store.consume(resource.tokenHash, { rowIds: [0, 2] }) })),
+        Array.from({ length: CONSUMERS }, async () => ({ token: resource.tokenHash, result: await store.claim(resource.tokenHash) })),
       );
       const outcomes = await Promise.all(attempts);
       for (const resource of resources) {
         const winners = outcomes.filter((outcome) => outcome.token === resource.tokenHash && outcome.result !== null);
         assert.equal(winners.length, 1, `winners for one token`);
-        assert.deepEqual(
-          winners[0]?.result?.rows.map((row) => row._row_id),
-          [0, 2],
-        );
+        assert.deepEqual(winners[0]?.result?.table.rows, resource.table.rows);
       }
     });
   });

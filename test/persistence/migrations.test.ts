@@ -50,7 +50,7 @@ describe('committed migrations', () => {
     try {
       assert.equal(db.kind, 'pglite');
       assert.deepEqual(db.appliedMigrations, committed);
-      assert.deepEqual(await tableNames(db), ['_prisma_migrations', 'agent_task', 'agent_task_step', 'idempotency_record', 's2sp_audit_event', 's2sp_data_fetch', 's2sp_resource', 's2sp_resource_row']);
+      assert.deepEqual(await tableNames(db), ['_prisma_migrations', 'agent_task', 'agent_task_step', 'idempotency_record', 's2sp_audit_event', 's2sp_data_fetch', 's2sp_resource', 's2sp_resource_chunk']);
       await assertMigrationsRecorded(db);
       assert.equal(await db.client.s2spResource.count(), 0);
     } finally {
@@ -98,7 +98,7 @@ describe('committed migrations', () => {
     try {
       assert.equal(db.kind, 'postgres');
       assert.deepEqual(db.appliedMigrations, committed);
-      assert.deepEqual(await tableNames(db), ['_prisma_migrations', 'agent_task', 'agent_task_step', 'idempotency_record', 's2sp_audit_event', 's2sp_data_fetch', 's2sp_resource', 's2sp_resource_row']);
+      assert.deepEqual(await tableNames(db), ['_prisma_migrations', 'agent_task', 'agent_task_step', 'idempotency_record', 's2sp_audit_event', 's2sp_data_fetch', 's2sp_resource', 's2sp_resource_chunk']);
       const [{ schema }] = await db.client.$queryRaw<{ schema: string }[]>`SELECT current_schema()::text AS schema`;
       assert.equal(schema, db.schema);
       await assertMigrationsRecorded(db);

@@ -21,9 +21,9 @@ test('a data dir (embedded PostgreSQL) keeps resources, and their consumption, a
       assert.deepEqual(reader.appliedMigrations, []);
       const store = new PrismaResourceStore(reader.client);
       assert.deepEqual(await store.findLive(resource.tokenHash, now), saved);
-      const consumed = await store.consume(resource.tokenHash, { rowIds: [] }, now);
-      assert.ok(consumed);
-      assert.deepEqual(consumed.rows, resource.rows);
+      const claimed = await store.claim(resource.tokenHash, now);
+      assert.ok(claimed);
+      assert.deepEqual(claimed.table.rows, resource.table.rows);
     } finally {
       await reader.close();
     }
@@ -31,7 +31,7 @@ test('a data dir (embedded PostgreSQL) keeps resources, and their consumption, a
     const third = await openS2spDatabase({ dataDir });
     try {
       const store = new PrismaResourceStore(third.client);
-      assert.equal(await store.consume(resource.tokenHash, { rowIds: [] }, now), null, 'consumption must persist too');
+      assert.equal(await store.claim(resource.tokenHash, now), null, 'consumption must persist too');
     } finally {
       await third.close();
     }

@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PrismaResourceStore } from '../../libs/s2sp/src/store/prisma-resource-store';
+import { ResourceTable } from '../../libs/s2sp/src/store/resource-table';
 import { useSuiteDatabase, type TestDatabaseKind } from '../support/databases';
 import { sampleResource, sampleRows } from '../support/resource-fixtures';
 
@@ -12,7 +13,7 @@ for (const kind of KINDS) {
     const now = new Date();
     const inOneMinute = new Date(now.getTime() + 60_000);
 
-    test('save then findLive returns the metadata; unknown token hashes are null', async (t) => {
+    test('save then findLive returns the metadata, in this process and from the database; unknown token hashes are null', async (t) => {
       const db = database.get(t);
       if (!db) return;
       const store = new PrismaResourceStore(db.client);
@@ -24,14 +25,15 @@ for (const kind of KINDS) {
       assert.deepEqual(saved.columns, resource.columns);
       assert.deepEqual(saved.abstractDomains, resource.abstractDomains);
       assert.deepEqual(saved.bodyDomains, resource.bodyDomains);
-      assert.equal(saved.rowCount, resource.rows.length);
+      assert.equal(saved.rowCount, 6);
       assert.equal(saved.caller, 'agent-1');
       assert.ok(saved.createdAt instanceof Date);
       assert.equal(saved.expiresAt.getTime(), inOneMinute.getTime());
 
       assert.deepEqual(await store.findLive(resource.tokenHash, now), saved);
+      assert.deepEqual(await new PrismaResourceStore(db.client).findLive(resource.tokenHash, now), saved, 'another replica reads the same metadata');
       assert.equal(await store.findLive('0'.repeat(64), now), null);
-      assert.equal(await store.consume('0'.repeat(64), { rowIds: [] }, now), null);
+      assert.equal(await store.claim('0'.repeat(64), now), null);
     });
 
     test('caller defaults to null', async (t) => {
@@ -41,54 +43,50 @@ for (const kind of KINDS) {
       assert.equal(saved.caller, null);
     });
 
-    test('consume with no row ids returns every row, in _row_id order, exactly as saved', async (t) => {
+    test('claim returns the whole table as saved: from memory in the issuing process, from the database elsewhere', async (t) => {
       const db = database.get(t);
       if (!db) return;
-      const store = new PrismaResourceStore(db.client);
+      const issuer = new PrismaResourceStore(db.client);
       const rows = sampleRows(8);
-      const resource = sampleResource({ rows: [...rows].reverse(), expiresAt: inOneMinute });
-      const saved = await store.save(resource);
+      const local = sampleResource({ table: ResourceTable.capture(rows), expiresAt: inOneMinute });
+      const remote = sampleResource({ table: ResourceTable.capture(rows), expiresAt: inOneMinute });
+      const savedLocal = await issuer.save(local);
+      await issuer.save(remote);
 
-      const consumed = await store.consume(resource.tokenHash, { rowIds: [] }, now);
-      assert.ok(consumed);
-      assert.deepEqual(consumed.info, saved);
-      assert.deepEqual(consumed.rows, rows);
-      assert.deepEqual(Object.keys(consumed.rows[0]), ['_row_id', ...Object.keys(rows[0]).filter((key) => key !== '_row_id')]);
+      const fromMemory = await issuer.claim(local.tokenHash, now);
+      assert.ok(fromMemory);
+      assert.deepEqual(fromMemory.info, savedLocal);
+      assert.deepEqual(fromMemory.table.rows, rows);
+
+      const replica = new PrismaResourceStore(db.client);
+      const fromDatabase = await replica.claim(remote.tokenHash, now);
+      assert.ok(fromDatabase);
+      assert.deepEqual(fromDatabase.table.rows, rows);
+      assert.notEqual(fromDatabase.table.rows[0], rows[0], 'read back from the database, not shared memory');
+      assert.deepEqual(Object.keys(fromDatabase.table.rows[0]!), Object.keys(rows[0]!), 'column order is kept');
+      assert.equal(await issuer.claim(remote.tokenHash, now), null, 'the issuer cannot serve what a replica consumed');
     });
 
-    test('consume returns only the requested rows; unknown, duplicate and impossible ids are ignored', async (t) => {
-      const db = database.get(t);
-      if (!db) return;
-      const store = new PrismaResourceStore(db.client);
-      const resource = sampleResource({ rows: sampleRows(6), expiresAt: inOneMinute });
-      await store.save(resource);
-
-      const consumed = await store.consume(resource.tokenHash, { rowIds: [5, 1, 1, 999, -3, 1.5, 2 ** 40, Number.NaN] }, now);
-      assert.ok(consumed);
-      assert.deepEqual(
-        consumed.rows.map((row) => row._row_id),
-        [1, 5],
-      );
-      assert.deepEqual(consumed.rows[1], resource.rows[5]);
-    });
-
-    test('a consumed resource is single-use: rows are deleted, metadata kept with consumedAt', async (t) => {
+    test('a claimed resource is single-use: metadata kept with consumedAt, its table freed', async (t) => {
       const db = database.get(t);
       if (!db) return;
       const store = new PrismaResourceStore(db.client);
       const resource = sampleResource({ expiresAt: inOneMinute });
       const saved = await store.save(resource);
+      assert.ok((await db.client.s2spResourceChunk.count({ where: { resourceId: saved.id } })) > 0);
 
-      assert.ok(await store.consume(resource.tokenHash, { rowIds: [0] }, now));
-      assert.equal(await store.consume(resource.tokenHash, { rowIds: [] }, now), null);
+      assert.ok(await store.claim(resource.tokenHash, now));
+      assert.equal(await store.claim(resource.tokenHash, now), null);
       assert.equal(await store.findLive(resource.tokenHash, now), null);
+      assert.equal(await new PrismaResourceStore(db.client).findLive(resource.tokenHash, now), null);
 
       const audit = await db.client.s2spResource.findUniqueOrThrow({ where: { id: saved.id } });
       assert.equal(audit.consumedAt?.getTime(), now.getTime());
-      assert.equal(await db.client.s2spResourceRow.count({ where: { resourceId: saved.id } }), 0);
+      await store.sweepExpired(now);
+      assert.equal(await db.client.s2spResourceChunk.count({ where: { resourceId: saved.id } }), 0);
     });
 
-    test('expiry: live until expiresAt, then neither found nor consumable', async (t) => {
+    test('expiry: live until expiresAt, then neither found nor claimable', async (t) => {
       const db = database.get(t);
       if (!db) return;
       const store = new PrismaResourceStore(db.client);
@@ -98,82 +96,61 @@ for (const kind of KINDS) {
 
       assert.ok(await store.findLive(resource.tokenHash, justBefore));
       assert.equal(await store.findLive(resource.tokenHash, inOneMinute), null);
-      assert.equal(await store.consume(resource.tokenHash, { rowIds: [] }, inOneMinute), null);
+      assert.equal(await new PrismaResourceStore(db.client).findLive(resource.tokenHash, inOneMinute), null);
+      assert.equal(await store.claim(resource.tokenHash, inOneMinute), null);
 
       const untouched = await db.client.s2spResource.findUniqueOrThrow({ where: { id: saved.id } });
-      assert.equal(untouched.consumedAt, null, 'a refused consume must not mark the resource');
+      assert.equal(untouched.consumedAt, null, 'a refused claim must not mark the resource');
     });
 
-    test('sweepExpired removes expired resources with their rows and keeps live ones', async (t) => {
+    test('sweepExpired removes expired resources with their tables and keeps live ones', async (t) => {
       const db = database.get(t);
       if (!db) return;
       const store = new PrismaResourceStore(db.client);
       const sweepAt = new Date(now.getTime() + 10 * 60_000);
       const expiring = sampleResource({ expiresAt: new Date(sweepAt.getTime() - 1) });
-      const consumedExpiring = sampleResource({ expiresAt: sweepAt });
       const live = sampleResource({ expiresAt: new Date(sweepAt.getTime() + 60_000) });
       const expiringId = (await store.save(expiring)).id;
-      await store.save(consumedExpiring);
       await store.save(live);
-      assert.ok(await store.consume(consumedExpiring.tokenHash, { rowIds: [] }, now));
 
       const removed = await store.sweepExpired(sweepAt);
       // Other tests in this suite left resources expiring before sweepAt too.
-      assert.ok(removed >= 2, `removed ${removed}`);
+      assert.ok(removed >= 1, `removed ${removed}`);
       assert.equal(await db.client.s2spResource.count({ where: { expiresAt: { lte: sweepAt } } }), 0);
-      assert.equal(await db.client.s2spResourceRow.count({ where: { resourceId: expiringId } }), 0);
+      assert.equal(await db.client.s2spResourceChunk.count({ where: { resourceId: expiringId } }), 0);
+      assert.equal(store.cacheUsage().tables, 1, 'the expired table left memory too');
       assert.ok(await store.findLive(live.tokenHash, sweepAt));
       assert.equal(await store.sweepExpired(sweepAt), 0);
     });
 
-    test('if consume fails midway nothing is consumed', async (t) => {
+    test('a damaged stored table fails the claim loudly instead of answering part of it', async (t) => {
       const db = database.get(t);
       if (!db) return;
-      const store = new PrismaResourceStore(db.client);
-      const resource = sampleResource({ expiresAt: inOneMinute });
-      const saved = await store.save(resource);
-      // A body that is not a JSON object makes reading the rows throw inside the transaction.
-      await db.client.s2spResourceRow.create({ data: { resourceId: saved.id, rowId: 1000, body: [1, 2, 3] } });
+      const resource = sampleResource({ table: ResourceTable.capture(sampleRows(20_000)), expiresAt: inOneMinute });
+      const saved = await new PrismaResourceStore(db.client).save(resource);
+      await db.client.s2spResourceChunk.delete({ where: { resourceId_seq: { resourceId: saved.id, seq: 1 } } });
 
-      await assert.rejects(store.consume(resource.tokenHash, { rowIds: [] }, now), /not a JSON object/);
-      assert.deepEqual(await store.findLive(resource.tokenHash, now), saved);
-      assert.equal(await db.client.s2spResourceRow.count({ where: { resourceId: saved.id } }), resource.rows.length + 1);
+      await assert.rejects(new PrismaResourceStore(db.client).claim(resource.tokenHash, now), /Stored table has \d+ rows; 20000 were stored/);
     });
 
-    test('save rejects rows without an integer _row_id and a duplicate token hash, writing nothing', async (t) => {
+    test('a duplicate token hash is refused and the first resource is untouched', async (t) => {
       const db = database.get(t);
       if (!db) return;
       const store = new PrismaResourceStore(db.client);
-      const bad = sampleResource({ rows: [{ _row_id: 0, a: 1 }, { _row_id: '1', a: 2 }] });
-      await assert.rejects(store.save(bad), /rows\[1\]\._row_id must be a 32-bit integer/);
-      assert.equal(await db.client.s2spResource.count({ where: { tokenHash: bad.tokenHash } }), 0);
-
       const first = sampleResource({ expiresAt: inOneMinute });
       await store.save(first);
-      const before = await db.client.s2spResourceRow.count();
       await assert.rejects(store.save({ ...first, toolName: 'other' }));
-      assert.equal(await db.client.s2spResourceRow.count(), before);
-      assert.equal((await store.findLive(first.tokenHash, now))?.toolName, first.toolName);
+      assert.equal((await new PrismaResourceStore(db.client).findLive(first.tokenHash, now))?.toolName, first.toolName);
     });
 
-    test('duplicate _row_ids are rejected and nothing is kept', async (t) => {
+    test('a "__proto__" column is kept as data, never as a prototype, through the database', async (t) => {
       const db = database.get(t);
       if (!db) return;
-      const store = new PrismaResourceStore(db.client);
-      const resource = sampleResource({ rows: [{ _row_id: 1, a: 1 }, { _row_id: 1, a: 2 }] });
-      await assert.rejects(store.save(resource));
-      assert.equal(await db.client.s2spResource.count({ where: { tokenHash: resource.tokenHash } }), 0);
-    });
+      const row = JSON.parse('{"__proto__":{"polluted":true},"plain":1}') as Record<string, unknown>;
+      const resource = sampleResource({ table: ResourceTable.capture([row]), expiresAt: inOneMinute });
+      await new PrismaResourceStore(db.client).save(resource);
 
-    test('a "__proto__" column is kept as data, never as a prototype', async (t) => {
-      const db = database.get(t);
-      if (!db) return;
-      const store = new PrismaResourceStore(db.client);
-      const row = JSON.parse('{"_row_id":0,"__proto__":{"polluted":true},"plain":1}') as Record<string, unknown>;
-      const resource = sampleResource({ rows: [row], expiresAt: inOneMinute });
-      await store.save(resource);
-
-      const [back] = (await store.consume(resource.tokenHash, { rowIds: [] }, now))?.rows ?? [];
+      const [back] = (await new PrismaResourceStore(db.client).claim(resource.tokenHash, now))?.table.rows ?? [];
       assert.ok(back);
       assert.equal(Object.getPrototypeOf(back), Object.prototype);
       assert.deepEqual(Object.getOwnPropertyDescriptor(back, '__proto__')?.value, { polluted: true });
@@ -183,31 +160,52 @@ for (const kind of KINDS) {
     test('a resource with no rows round-trips', async (t) => {
       const db = database.get(t);
       if (!db) return;
-      const store = new PrismaResourceStore(db.client);
-      const resource = sampleResource({ rows: [], expiresAt: inOneMinute });
-      assert.equal((await store.save(resource)).rowCount, 0);
-      assert.deepEqual((await store.consume(resource.tokenHash, { rowIds: [] }, now))?.rows, []);
+      const resource = sampleResource({ table: ResourceTable.capture([]), expiresAt: inOneMinute });
+      assert.equal((await new PrismaResourceStore(db.client).save(resource)).rowCount, 0);
+      assert.deepEqual((await new PrismaResourceStore(db.client).claim(resource.tokenHash, now))?.table.rows, []);
     });
 
-    test('thousands of rows: one save, one consume', async (t) => {
+    test('a table larger than the cache budget is not kept in memory and is served from the database', async (t) => {
       const db = database.get(t);
       if (!db) return;
-      const store = new PrismaResourceStore(db.client);
-      const rows = sampleRows(5000);
-      const resource = sampleResource({ rows, expiresAt: inOneMinute });
+      const rows = sampleRows(30_000);
+      const table = ResourceTable.capture(rows);
+      const store = new PrismaResourceStore(db.client, { cacheMaxBytes: table.encodedLength - 1 });
+      const resource = sampleResource({ table, expiresAt: inOneMinute });
+      await store.save(resource);
+      assert.deepEqual(store.cacheUsage(), { bytes: 0, tables: 0 });
 
-      let started = performance.now();
-      assert.equal((await store.save(resource)).rowCount, 5000);
-      const saveMs = performance.now() - started;
-      started = performance.now();
-      const consumed = await store.consume(resource.tokenHash, { rowIds: [] }, now);
-      const consumeMs = performance.now() - started;
-      t.diagnostic(`save ${saveMs.toFixed(0)} ms, consume ${consumeMs.toFixed(0)} ms for 5000 rows`);
+      const claimed = await store.claim(resource.tokenHash, now);
+      assert.equal(claimed?.table.rowCount, 30_000);
+      assert.deepEqual(claimed?.table.rows[29_999], rows[29_999]);
+    });
 
-      assert.ok(consumed);
-      assert.equal(consumed.rows.length, 5000);
-      assert.deepEqual(consumed.rows[4999], rows[4999]);
-      assert.ok(consumed.rows.every((row, i) => row._row_id === i));
+    test('the cache drops its least recently used tables to stay within its budget', async (t) => {
+      const db = database.get(t);
+      if (!db) return;
+      const tables = [0, 1, 2].map(() => ResourceTable.capture(sampleRows(10)));
+      const store = new PrismaResourceStore(db.client, { cacheMaxBytes: tables[0]!.encodedLength * 2 });
+      const resources = tables.map((table) => sampleResource({ table, expiresAt: inOneMinute }));
+      for (const resource of resources) await store.save(resource);
+      assert.equal(store.cacheUsage().tables, 2);
+      assert.ok(store.cacheUsage().bytes <= tables[0]!.encodedLength * 2);
+      // The evicted (oldest) one is still served, from the database.
+      assert.deepEqual((await store.claim(resources[0]!.tokenHash, now))?.table.rows, tables[0]!.rows);
+    });
+
+    test('after-answer writes: save returns before the database has it, a claim waits for the write, shutdown flushes', async (t) => {
+      const db = database.get(t);
+      if (!db) return;
+      const store = new PrismaResourceStore(db.client, { writeMode: 'after-answer' });
+      const claimedSoon = sampleResource({ expiresAt: inOneMinute });
+      const keptForLater = sampleResource({ expiresAt: inOneMinute });
+      await store.save(claimedSoon);
+      await store.save(keptForLater);
+      assert.deepEqual((await store.claim(claimedSoon.tokenHash, now))?.table.rows, claimedSoon.table.rows);
+
+      await store.beforeApplicationShutdown();
+      const afterRestart = await new PrismaResourceStore(db.client).claim(keptForLater.tokenHash, now);
+      assert.deepEqual(afterRestart?.table.rows, keptForLater.table.rows);
     });
   });
 }

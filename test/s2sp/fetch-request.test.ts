@@ -127,11 +127,11 @@ describe('parseFetchRequest', () => {
 
   describe('limits → 413 PAYLOAD_TOO_LARGE', () => {
     test('more row_ids than maxRowIdsPerFetch, with both numbers', () => {
-      refuses({ row_ids: [0, 1, 2, 3, 4] }, 413, 'PAYLOAD_TOO_LARGE', /^row_ids names 5 rows; at most 4 per fetch\.$/);
+      refuses({ row_ids: [0, 1, 2, 3, 4] }, 413, 'PAYLOAD_TOO_LARGE', /^row_ids names 5 rows; at most 4 per fetch \(limit maxRowIdsPerFetch\)\.$/);
     });
 
     test('more columns than maxColumnsPerRequest, with both numbers', () => {
-      refuses({ columns: ['a', 'b', 'c', 'd'] }, 413, 'PAYLOAD_TOO_LARGE', /^columns names 4 columns; at most 3\.$/);
+      refuses({ columns: ['a', 'b', 'c', 'd'] }, 413, 'PAYLOAD_TOO_LARGE', /^columns names 4 columns; at most 3 \(limit maxColumnsPerRequest\)\.$/);
     });
 
     test('the count limit is checked on the raw list, before duplicates are removed', () => {

@@ -29,6 +29,17 @@ describe('mergeRows', () => {
     ]);
   });
 
+  test('a full-data body (abstract columns too): the abstract values the agent passed win, in their place', () => {
+    const fullBody = [
+      { _row_id: 5, event: 'High Wind Warning', severity: 'Extreme', description: 'Gusts up to 55 mph' },
+      { _row_id: 0, event: 'Wind Advisory', severity: 'Moderate', description: 'North winds 25-35 mph' },
+    ];
+    const edited = [{ _row_id: 5, event: 'High Wind Warning', severity: 'Severe (edited)' }];
+    const [merged] = mergeRows(edited, fullBody, {});
+    assert.deepEqual(merged, { _row_id: 5, event: 'High Wind Warning', severity: 'Severe (edited)', description: 'Gusts up to 55 mph' });
+    assert.deepEqual(Object.keys(merged!), ['_row_id', 'event', 'severity', 'description']);
+  });
+
   test('body null (no data plane) → copies of the abstract rows', () => {
     const merged = mergeRows(ABSTRACT, null, {});
     assert.deepEqual(merged, ABSTRACT);

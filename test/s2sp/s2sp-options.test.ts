@@ -11,9 +11,16 @@ function throwsWith(fn: () => unknown, pattern: RegExp): void {
 }
 
 describe('DEFAULT_LIMITS', () => {
+  test('agree with each other: the largest fetch the other limits allow fits in maxRequestBytes', () => {
+    const ids = Array.from({ length: DEFAULT_LIMITS.maxRowIdsPerFetch }, (_, i) => DEFAULT_LIMITS.maxRows - 1 - (i % 10));
+    const columns = Array.from({ length: DEFAULT_LIMITS.maxColumnsPerRequest }, (_, i) => `${i}`.padEnd(DEFAULT_LIMITS.maxColumnNameLength, '\u0001'));
+    const body = JSON.stringify({ row_ids: ids, columns });
+    assert.ok(Buffer.byteLength(body) <= DEFAULT_LIMITS.maxRequestBytes, `${Buffer.byteLength(body)} bytes`);
+  });
+
   test('has the documented values', () => {
     assert.deepEqual(DEFAULT_LIMITS, {
-      maxRequestBytes: 65_536,
+      maxRequestBytes: 1_048_576,
       maxRowIdsPerFetch: 100_000,
       maxColumnsPerRequest: 256,
       maxColumnNameLength: 256,
@@ -33,6 +40,12 @@ describe('resolveS2spOptions', () => {
       assert.deepEqual(resolved.allowedResourceOrigins, []);
       assert.deepEqual(resolved.limits, DEFAULT_LIMITS);
       assert.deepEqual(resolved.database, {});
+    });
+
+    test('the built-in store keeps 256 MiB of issued tables in memory and writes each before answering', () => {
+      const resolved = resolveS2spOptions({});
+      assert.equal(resolved.resourceCacheBytes, 268_435_456);
+      assert.equal(resolved.resourceWriteMode, 'before-answer');
     });
 
     test('the resolved limits are a copy: changing them does not change DEFAULT_LIMITS', () => {
@@ -101,6 +114,23 @@ describe('resolveS2spOptions', () => {
       for (const value of [0, -5, Number.NaN, 1.5, Number.POSITIVE_INFINITY]) {
         throwsWith(() => resolveS2spOptions({ limits: { maxRows: value } }), /maxRows/);
         throwsWith(() => resolveS2spOptions({ limits: { maxResponseBytes: value } }), /maxResponseBytes/);
+      }
+    });
+  });
+
+  describe('dataPlaneAuth', () => {
+    test('defaults to "bearer" and takes "capability"', () => {
+      assert.equal(resolveS2spOptions({}).dataPlaneAuth, 'bearer');
+      assert.equal(resolveS2spOptions({ dataPlaneAuth: 'capability' }).dataPlaneAuth, 'capability');
+      assert.equal(resolveS2spOptions({ dataPlaneAuth: 'bearer' }).dataPlaneAuth, 'bearer');
+    });
+
+    test('anything else fails the start, naming the option and its values', () => {
+      for (const value of ['none', 'Capability', '', null, 1]) {
+        throwsWith(
+          () => resolveS2spOptions({ dataPlaneAuth: value as never }),
+          /S2spModule: dataPlaneAuth must be "capability" or "bearer"; got /,
+        );
       }
     });
   });
@@ -178,5 +208,22 @@ describe('normalizeOrigin', () => {
     for (const input of ['', 'not a url', '127.0.0.1:3101', '//host:80', 'http://']) {
       throwsWith(() => normalizeOrigin(input), /S2spModule: allowedResourceOrigins entry ".*" is not (a URL|http\(s\))/);
     }
+  });
+});
+
+describe('resolveS2spOptions refuses what cannot work', () => {
+  test('a maxRequestBytes too small for the row ids the other limits allow, naming the options and the size needed', () => {
+    assert.throws(
+      () => resolveS2spOptions({ limits: { maxRequestBytes: 65_536 } }),
+      /^Error: S2spModule: limits\.maxRequestBytes \(65536\) cannot hold a fetch of limits\.maxRowIdsPerFetch \(100000\) row ids and limits\.maxColumnsPerRequest \(256\) columns: raise it to at least \d+, or lower those\.$/,
+    );
+    assert.equal(resolveS2spOptions({ limits: { maxRequestBytes: 65_536, maxRowIdsPerFetch: 5_000, maxColumnsPerRequest: 16 } }).limits.maxRequestBytes, 65_536);
+  });
+
+  test('a negative or fractional resourceCacheBytes, and an unknown resourceWriteMode', () => {
+    assert.throws(() => resolveS2spOptions({ resourceCacheBytes: -1 }), /resourceCacheBytes must be a whole number, 0 or more/);
+    assert.throws(() => resolveS2spOptions({ resourceCacheBytes: 1.5 }), /resourceCacheBytes/);
+    assert.equal(resolveS2spOptions({ resourceCacheBytes: 0 }).resourceCacheBytes, 0);
+    assert.throws(() => resolveS2spOptions({ resourceWriteMode: 'later' as never }), /resourceWriteMode must be "before-answer" or "after-answer", got "later"/);
   });
 });

@@ -5,6 +5,7 @@ import { DatabaseModule, s2spAuthModule } from '@s2sp/core';
 import { TelemetryModule } from '@s2sp/telemetry';
 import { validateAgentsConfig, type AgentsConfig } from './agents.config';
 import { AGENTS_CONFIG, AGENTS_DATABASE } from './agents.tokens';
+import { UndecodableRequestGuard } from './grpc/undecodable-request.guard';
 import { GrpcHealthService } from './health/grpc-health.service';
 import { DiscoveryCredentials } from './mcp/discovery-credentials.service';
 import { McpCallAuthorizer } from './mcp/mcp-call-authorizer.service';
@@ -55,6 +56,8 @@ export class AgentsModule {
       providers: [
         { provide: AGENTS_CONFIG, useValue: config },
         { provide: APP_GUARD, useClass: GrpcAuthGuard },
+        // After authentication: a caller who may not call learns nothing about the request.
+        { provide: APP_GUARD, useClass: UndecodableRequestGuard },
         DiscoveryCredentials,
         McpConnectorService,
         McpCallAuthorizer,

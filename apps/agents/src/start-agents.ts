@@ -5,7 +5,9 @@ import { PROTO_FILES, PROTO_LOADER_OPTIONS } from '@s2sp/contracts';
 import { appLogger, Telemetry } from '@s2sp/telemetry';
 import type { AgentsConfig } from './agents.config';
 import { AGENTS_SERVICE_NAME, AgentsModule, type AgentsModuleExtras } from './agents.module';
+import type { PackageDefinition } from '@grpc/proto-loader';
 import { BoundPortGrpcServer } from './grpc/bound-port-grpc-server';
+import { deserializeRequestsLeniently } from './grpc/lenient-request-deserializer';
 import { GrpcHealthService } from './health/grpc-health.service';
 
 export interface StartAgentsOptions extends AgentsModuleExtras {
@@ -42,7 +44,8 @@ export async function startAgents(config: AgentsConfig, options: StartAgentsOpti
     url: `${host}:${config.port}`,
     maxReceiveMessageLength: MAX_MESSAGE_BYTES,
     maxSendMessageLength: MAX_MESSAGE_BYTES,
-    onLoadPackageDefinition: (_definition: unknown, server: Parameters<GrpcHealthService['attach']>[0]) => {
+    onLoadPackageDefinition: (definition: PackageDefinition, server: Parameters<GrpcHealthService['attach']>[0]) => {
+      deserializeRequestsLeniently(definition);
       app?.get(GrpcHealthService).attach(server);
     },
   };

@@ -3,6 +3,7 @@ import { authOptionsFromEnv, type AuthModuleOptions } from '@s2sp/auth';
 import { envInt, envOptional, envString } from '@s2sp/core';
 import { validateCircuitBreakerOptions } from '@s2sp/platform';
 import { logLevelsFromEnv, type TelemetryOptions } from '@s2sp/telemetry';
+import { DEFAULT_JSON_RPC_OPTIONS } from './jsonrpc/json-rpc-module-options';
 
 /** Everything the gateway needs to start. Build it with {@link gatewayConfigFromEnv} or {@link defaultGatewayConfig}. */
 export interface GatewayConfig {
@@ -29,6 +30,11 @@ export interface GatewayConfig {
     defaultDeadlineMs: number;
     /** Furthest deadline a caller may ask for, in ms. */
     maxDeadlineMs: number;
+    /** Shape of a call's params, checked before any work (src/jsonrpc/params-shape-limits.ts). */
+    maxParamsDepth: number;
+    maxParamsArrayLength: number;
+    maxParamsStringLength: number;
+    maxParamsMembers: number;
   };
   grpc: {
     /**
@@ -65,6 +71,15 @@ export interface GatewayConfig {
     /** Timeout of each downstream probe made by GET /health. */
     timeoutMs: number;
   };
+  toolCatalog: {
+    /** How long the tools' scopes read from the agents are used before they are read again. */
+    ttlMs: number;
+    /**
+     * A call naming a tool the catalog does not know re-reads it, but not more
+     * often than this: unknown names must not make every call a ListTools.
+     */
+    missRefreshIntervalMs: number;
+  };
   /**
    * Nest logger setting: `false` silences the app (tests), a list of levels keeps
    * those (JSON lines, as by default), or a LoggerService of your own.
@@ -88,13 +103,20 @@ export function defaultGatewayConfig(): GatewayConfig {
     agentsAudience: 'agents',
     auth: authOptionsFromEnv('gateway', {}),
     dataDir: '.data/gateway',
-    jsonRpc: { maxBatchSize: 50, batchConcurrency: 8, maxBodyBytes: 1024 * 1024, defaultDeadlineMs: 30_000, maxDeadlineMs: 120_000 },
+    jsonRpc: jsonRpcDefaults(),
     grpc: { deadlineReserveMs: 20, minimumBudgetMs: 20, maxReconnectBackoffMs: 2_000 },
     rateLimit: { limit: 120, windowMs: 60_000 },
     circuitBreaker: { windowMs: 10_000, minimumCalls: 5, errorRateThreshold: 0.5, openDurationMs: 5_000 },
     idempotency: { ttlMs: 24 * 60 * 60 * 1000, sweepIntervalMs: 60_000, pollIntervalMs: 50 },
     health: { timeoutMs: 1_000 },
+    toolCatalog: { ttlMs: 30_000, missRefreshIntervalMs: 1_000 },
   };
+}
+
+/** The JSON-RPC engine's own defaults (its numeric options; `info` is the gateway's). */
+function jsonRpcDefaults(): GatewayConfig['jsonRpc'] {
+  const { info: _info, ...numeric } = DEFAULT_JSON_RPC_OPTIONS;
+  return { ...numeric };
 }
 
 /**
@@ -118,6 +140,10 @@ export function gatewayConfigFromEnv(): GatewayConfig {
       maxBodyBytes: envInt('GATEWAY_MAX_BODY_BYTES', d.jsonRpc.maxBodyBytes, positive),
       defaultDeadlineMs: envInt('GATEWAY_DEFAULT_DEADLINE_MS', d.jsonRpc.defaultDeadlineMs, positive),
       maxDeadlineMs: envInt('GATEWAY_MAX_DEADLINE_MS', d.jsonRpc.maxDeadlineMs, positive),
+      maxParamsDepth: envInt('GATEWAY_MAX_PARAMS_DEPTH', d.jsonRpc.maxParamsDepth, positive),
+      maxParamsArrayLength: envInt('GATEWAY_MAX_PARAMS_ARRAY_LENGTH', d.jsonRpc.maxParamsArrayLength, positive),
+      maxParamsStringLength: envInt('GATEWAY_MAX_PARAMS_STRING_LENGTH', d.jsonRpc.maxParamsStringLength, positive),
+      maxParamsMembers: envInt('GATEWAY_MAX_PARAMS_MEMBERS', d.jsonRpc.maxParamsMembers, positive),
     },
     grpc: {
       deadlineReserveMs: envInt('GATEWAY_GRPC_DEADLINE_RESERVE_MS', d.grpc.deadlineReserveMs),
@@ -141,6 +167,10 @@ export function gatewayConfigFromEnv(): GatewayConfig {
       pollIntervalMs: envInt('GATEWAY_IDEMPOTENCY_POLL_MS', d.idempotency.pollIntervalMs, positive),
     },
     health: { timeoutMs: envInt('GATEWAY_HEALTH_TIMEOUT_MS', d.health.timeoutMs, positive) },
+    toolCatalog: {
+      ttlMs: envInt('GATEWAY_TOOL_CATALOG_TTL_MS', d.toolCatalog.ttlMs, positive),
+      missRefreshIntervalMs: envInt('GATEWAY_TOOL_CATALOG_MISS_REFRESH_MS', d.toolCatalog.missRefreshIntervalMs),
+    },
     ...loggerFromEnv(),
   });
 }
@@ -176,5 +206,7 @@ export function validateGatewayConfig(config: GatewayConfig): GatewayConfig {
   integer('idempotency.sweepIntervalMs', config.idempotency.sweepIntervalMs, 0);
   integer('idempotency.pollIntervalMs', config.idempotency.pollIntervalMs, 1);
   integer('health.timeoutMs', config.health.timeoutMs, 1);
+  integer('toolCatalog.ttlMs', config.toolCatalog.ttlMs, 1);
+  integer('toolCatalog.missRefreshIntervalMs', config.toolCatalog.missRefreshIntervalMs, 0);
   return config;
 }

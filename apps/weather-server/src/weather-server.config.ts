@@ -1,7 +1,7 @@
 import { authOptionsFromEnv, type AuthModuleOptions } from '@s2sp/auth';
 import type { LoggerService, LogLevel } from '@nestjs/common';
 import type { TelemetryOptions } from '@s2sp/telemetry';
-import { envInt, envOptional, envString, s2spLimitsFromEnv, type S2spLimits } from '@s2sp/core';
+import { dataPlaneAuthFromEnv, envInt, envOptional, envString, s2spLimitsFromEnv, type DataPlaneAuthPolicy, type S2spLimits } from '@s2sp/core';
 
 export interface WeatherServerConfig {
   host: string;
@@ -17,6 +17,12 @@ export interface WeatherServerConfig {
   sweepIntervalMs: number;
   /** Data-plane and row limits (S2SP_MAX_* variables). */
   limits?: Partial<S2spLimits>;
+  /**
+   * Who may fetch resource_urls (S2SP_DATA_PLANE_AUTH). Default `bearer` over
+   * HTTP; `capability` over stdio, where no caller token exists to bind a
+   * resource to or for a consumer to fetch with.
+   */
+  dataPlaneAuth?: DataPlaneAuthPolicy;
   /** Caller authentication on /mcp and the data plane (audience "weather-server" by default). */
   auth: AuthModuleOptions;
   /** Telemetry overrides (service name `s2sp-weather-server`), e.g. a test's shared `spanExporter`. */
@@ -39,6 +45,11 @@ export function weatherConfigFromEnv(transport: 'http' | 'stdio' = 'http'): Weat
     resourceTtlMs: envInt('S2SP_RESOURCE_TTL_MS', 10 * 60 * 1000, { min: 1 }),
     sweepIntervalMs: envInt('S2SP_SWEEP_INTERVAL_MS', 60 * 1000),
     limits: s2spLimitsFromEnv(),
+    dataPlaneAuth: dataPlaneAuthFromEnv(defaultDataPlaneAuth(transport)),
     auth: authOptionsFromEnv('weather-server'),
   };
+}
+
+export function defaultDataPlaneAuth(transport: 'http' | 'stdio'): DataPlaneAuthPolicy {
+  return transport === 'stdio' ? 'capability' : 'bearer';
 }

@@ -3,7 +3,7 @@ import { s2spAuthModule, S2spModule } from '@s2sp/core';
 import { TelemetryModule } from '@s2sp/telemetry';
 import { AlertCatalog } from './alerts/alert-catalog';
 import { AlertsController } from './alerts.controller';
-import type { WeatherServerConfig } from './weather-server.config';
+import { defaultDataPlaneAuth, type WeatherServerConfig } from './weather-server.config';
 
 @Module({})
 export class WeatherServerModule {
@@ -17,6 +17,7 @@ export class WeatherServerModule {
         s2spAuthModule(config.auth),
         S2spModule.forRoot({
           limits: config.limits,
+          dataPlaneAuth: config.dataPlaneAuth ?? defaultDataPlaneAuth(config.transport),
           publicBaseUrl,
           resourceTtlMs: config.resourceTtlMs,
           sweepIntervalMs: config.sweepIntervalMs,

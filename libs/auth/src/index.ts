@@ -36,6 +36,8 @@ export * from './audit/audit-event';
 export * from './audit/audit-sink';
 export * from './audit/audit-delivery';
 export * from './audit/batching-audit-sink';
+export * from './audit/audit-write-status';
+export * from './audit/retrying-batch-writer';
 export * from './audit/in-memory-audit-sink';
 export * from './audit/logger-audit-sink';
 

@@ -1,4 +1,5 @@
 import { DynamicModule, Module, Provider } from '@nestjs/common';
+import { TelemetryMetrics } from '@s2sp/telemetry';
 import { DATA_PLANE_FETCH_AUDIT, LoggerDataPlaneFetchAudit } from './audit/data-plane-fetch-audit';
 import { PrismaDataPlaneFetchAudit } from './audit/prisma-data-plane-fetch-audit';
 import { S2spToolAuthGuard } from './auth/s2sp-tool-auth.guard';
@@ -62,13 +63,14 @@ export class S2spModule {
           S2spDatabaseLifecycle,
           {
             provide: RESOURCE_STORE,
-            useFactory: (database: S2spDatabase) => new PrismaResourceStore(database.client),
-            inject: [S2SP_DATABASE],
+            useFactory: (database: S2spDatabase, options: ResolvedS2spOptions) =>
+              new PrismaResourceStore(database.client, { cacheMaxBytes: options.resourceCacheBytes, writeMode: options.resourceWriteMode }),
+            inject: [S2SP_DATABASE, S2SP_OPTIONS],
           },
           {
             provide: DATA_PLANE_FETCH_AUDIT,
-            useFactory: (database: S2spDatabase) => new PrismaDataPlaneFetchAudit(database.client),
-            inject: [S2SP_DATABASE],
+            useFactory: (database: S2spDatabase, metrics?: TelemetryMetrics) => new PrismaDataPlaneFetchAudit(database.client, metrics),
+            inject: [S2SP_DATABASE, { token: TelemetryMetrics, optional: true }],
           },
         ];
     return {

@@ -37,7 +37,8 @@ export interface GrpcErrorDetails {
 
 const logger = new Logger('AgentsGrpc');
 const APPROVAL_REQUIRED = 4003;
-const INVALID_INPUT_HINT = 'FIX_REQUEST';
+/** x-s2sp-recovery-hint of INVALID_ARGUMENT: the caller must change the request. */
+export const INVALID_INPUT_HINT = 'FIX_REQUEST';
 
 /**
  * A gRPC error as Nest's RPC exception filter hands it to grpc-js: status

@@ -10,6 +10,9 @@ import {
   ToolCallCancelledError,
 } from './tool-call-errors';
 
+/** HTTP statuses that refuse a request for its size (413 Content Too Large, 414 URI Too Long). */
+const REQUEST_TOO_LARGE: ReadonlySet<number> = new Set([413, 414]);
+
 export interface McpFailureContext {
   serverId: string;
   signal?: AbortSignal;
@@ -21,7 +24,8 @@ export interface McpFailureContext {
  * Turns whatever the MCP client threw into one of the agents' call errors:
  * - the caller aborted → ToolCallCancelledError;
  * - our request timeout fired → DeadlineExceededError (hop "mcp");
- * - the server answered with a JSON-RPC error → McpRequestRejectedError;
+ * - the server answered with a JSON-RPC error, or refused the request as too
+ *   large (HTTP 413/414) → McpRequestRejectedError (the caller's; no breaker failure);
  * - anything else (refused connection, reset, HTTP 5xx, lost connection) →
  *   McpServerUnavailableError.
  * The MCP client reports an abort as a RequestTimeout McpError too, so the
@@ -48,6 +52,10 @@ export function translateMcpFailure(error: unknown, context: McpFailureContext):
       return new McpServerUnavailableError(context.serverId, `${server} closed the connection`);
     }
     return new McpRequestRejectedError(context.serverId, error.code, `${server} refused the request: ${sanitizeText(error.message)}`);
+  }
+  if (error instanceof StreamableHTTPError && error.code !== undefined && REQUEST_TOO_LARGE.has(error.code)) {
+    // The caller's arguments are too large for the server: the caller's problem, not the server's health.
+    return new McpRequestRejectedError(context.serverId, ErrorCode.InvalidParams, `${server} refused the request as too large (HTTP ${error.code})`);
   }
   if (error instanceof StreamableHTTPError) {
     const status = error.code !== undefined && error.code > 0 ? `HTTP ${error.code}` : 'an invalid answer';

@@ -165,7 +165,8 @@ export class StepExecutor {
     if (Object.keys(step.columnMapping).length > 0) args.column_mapping = JSON.stringify(step.columnMapping);
 
     // The consumer's token carries the data-plane scopes of this one resource, not of every resource tool.
-    const outcome = await this.invoke(tool, args, env, draft, { dataSourceScopes: handle.sourceScopes });
+    const meta = handle.mode === 'async' ? { [S2SP_META.TOTAL_ROWS]: handle.totalRows } : undefined;
+    const outcome = await this.invoke(tool, args, env, draft, { dataSourceScopes: handle.sourceScopes, ...(meta ? { meta } : {}) });
     if (outcome.result.isError) throw this.toolError(outcome, draft);
     const text = textOfContent(outcome.result);
     const entry = env.context.admit(step.stepId, 'consumer-result', text);

@@ -7,6 +7,8 @@ export interface ResourceHandle {
   mode: 'async' | 'sync';
   /** Async: the capability the consumer fetches with. */
   resourceUrl?: string;
+  /** Rows the resource holds: a consumer handed all of them fetches without naming row ids. */
+  totalRows: number;
   /** Scopes of the resource tool that issued it: what the data-plane fetch of its resource_url requires. */
   sourceScopes: readonly string[];
 }
@@ -22,7 +24,7 @@ export class TaskWorkspace {
   private readonly bodies = new Map<string, Map<number, Row>>();
 
   keep(stepId: string, answer: S2spResourceAnswer, sourceScopes: readonly string[]): void {
-    this.handles.set(stepId, { stepId, mode: answer.resourceUrl !== undefined ? 'async' : 'sync', resourceUrl: answer.resourceUrl, sourceScopes });
+    this.handles.set(stepId, { stepId, mode: answer.resourceUrl !== undefined ? 'async' : 'sync', resourceUrl: answer.resourceUrl, totalRows: answer.totalRows, sourceScopes });
     if (answer.body !== undefined) {
       this.bodies.set(stepId, new Map(answer.body.map((row) => [row[ROW_ID] as number, row])));
     }

@@ -5,6 +5,7 @@ import { GATEWAY_CONFIG } from '../gateway.constants';
 import type { CallOrigin } from '../grpc/agents-downstream';
 import { JsonRpcError, type JsonRpcCallContext } from '../jsonrpc';
 import { ToolScopeCatalog } from './tool-scope-catalog';
+import { toolsNotDiscovered } from './tools-not-discovered';
 
 /**
  * The token a JSON-RPC call's gRPC call to the agents carries: the caller's,
@@ -26,7 +27,10 @@ export class DownstreamCredentials {
     const caller = requireCaller(ctx, 'JSON-RPC call');
     const needed = new Set([methodScope]);
     if (toolNames.length > 0) {
-      const tools = [...(await this.catalog.lookup(toolNames, () => this.withToken(ctx, caller, []))).values()];
+      const known = await this.catalog.lookup(toolNames, () => this.withToken(ctx, caller, []));
+      const unknown = [...new Set(toolNames.filter((name) => !known.has(name)))];
+      if (unknown.length > 0) throw toolsNotDiscovered(unknown, this.catalog.nextMissRefreshInMs());
+      const tools = [...known.values()];
       // A consumer gets the data-plane scopes of the resource tools the call names (a task's plan),
       // or of every resource tool when it names none (a bare tools.call of a consumer).
       const resources = tools.filter((tool) => tool.kind === 'TOOL_KIND_S2SP_RESOURCE');

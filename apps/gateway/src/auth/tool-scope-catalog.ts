@@ -1,4 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import type { GatewayConfig } from '../gateway.config';
+import { GATEWAY_CONFIG } from '../gateway.constants';
 import { AgentsDownstream, type CallOrigin } from '../grpc/agents-downstream';
 import { AgentsGrpcClients } from '../grpc/agents-grpc-clients';
 import type { ListToolsResponseMessage } from '../grpc/s2sp-proto-messages';
@@ -9,14 +11,15 @@ export interface ToolScopes {
   kind: string;
 }
 
-const FRESH_FOR_MS = 30_000;
 const PAGE_SIZE = 200;
 const MAX_PAGES = 50;
 
 /**
- * The scopes each tool declares, as the agents list them, cached for 30 s and
- * re-read when a tool is missing. Read with a token that carries no scope at
- * all (the caller, authenticated, authorized for nothing).
+ * The scopes each tool declares, as the agents list them, cached for
+ * `toolCatalog.ttlMs` and re-read when a call names a tool it does not know
+ * (the agents may have reached an MCP server since), at most once per
+ * `toolCatalog.missRefreshIntervalMs`. Read with a token that carries no scope
+ * at all (the caller, authenticated, authorized for nothing).
  */
 @Injectable()
 export class ToolScopeCatalog {
@@ -28,16 +31,26 @@ export class ToolScopeCatalog {
   constructor(
     private readonly clients: AgentsGrpcClients,
     private readonly downstream: AgentsDownstream,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
   /**
-   * Every tool of that name (one per server); an empty list when the agents know none.
+   * The scopes of each named tool the agents know (merged over the servers that
+   * have one of that name); names they do not know are left out.
    * `origin` is asked for only when the catalog must be (re)read.
    */
   async lookup(names: readonly string[], origin: () => Promise<CallOrigin>): Promise<Map<string, ToolScopes>> {
-    const fresh = Date.now() - this.loadedAt < FRESH_FOR_MS;
-    if (!fresh || names.some((name) => !this.tools.has(name))) await this.refresh(origin);
+    const age = Date.now() - this.loadedAt;
+    const missing = names.some((name) => !this.tools.has(name));
+    if (this.loading || age >= this.config.toolCatalog.ttlMs || (missing && age >= this.config.toolCatalog.missRefreshIntervalMs)) {
+      await this.refresh(origin);
+    }
     return new Map(names.filter((name) => this.tools.has(name)).map((name) => [name, this.tools.get(name)!]));
+  }
+
+  /** ms until a name the catalog does not know may make it re-read the agents' tools. */
+  nextMissRefreshInMs(): number {
+    return Math.max(0, this.loadedAt + this.config.toolCatalog.missRefreshIntervalMs - Date.now());
   }
 
   /** Scopes some S2SP resource tool requires: what a consumer's data-plane fetch may need. */

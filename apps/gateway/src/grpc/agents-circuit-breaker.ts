@@ -5,6 +5,7 @@ import { TelemetryMetrics } from '@s2sp/telemetry';
 import { isGrpcServiceError } from '../jsonrpc';
 import type { GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG } from '../gateway.constants';
+import { isRequestSerializationFailure } from './request-serialization-failure';
 
 /**
  * gRPC statuses that say something about the agents' health: they count
@@ -19,7 +20,7 @@ const AGENT_FAULTS: ReadonlySet<number> = new Set([
 ]);
 
 export function isAgentsFault(error: unknown): boolean {
-  return isGrpcServiceError(error) && AGENT_FAULTS.has(error.code);
+  return isGrpcServiceError(error) && AGENT_FAULTS.has(error.code) && !isRequestSerializationFailure(error);
 }
 
 /** The circuit breaker in front of the agents (chapter 4.3.3): one per gateway, shared by every method. */

@@ -8,6 +8,7 @@ import {
   grpcStatusToJsonRpc,
   isGrpcServiceError,
 } from '../jsonrpc';
+import { isRequestSerializationFailure } from './request-serialization-failure';
 
 /** data.hop of a deadline that ran out on the gateway -> agents gRPC call itself. */
 export const GRPC_HOP = 'grpc';
@@ -17,6 +18,7 @@ export const GRPC_HOP = 'grpc';
  * - circuit open: -32001 "agents unavailable" with data.retry_after (seconds), no network call made;
  * - a gRPC status: grpcStatusToJsonRpc (trailers refine it); DEADLINE_EXCEEDED without
  *   a hop trailer ran out on the gRPC hop, so data.hop is "grpc";
+ * - protobuf could not encode the request (it never left): -32602;
  * - the call was cancelled because the JSON-RPC call was aborted: the abort reason.
  * Anything else is returned unchanged (the engine maps it to -32603).
  */
@@ -30,6 +32,10 @@ export function agentsCallError(error: unknown, signal?: AbortSignal): unknown {
     });
   }
   if (!isGrpcServiceError(error)) return error;
+  if (isRequestSerializationFailure(error)) {
+    const reason = `params cannot be encoded for the agents (${(error.details ?? '').replace(/^[^:]*:\s*/, '')})`;
+    return JsonRpcError.invalidParams([{ path: '', constraints: { protobufEncoding: reason } }], `Invalid params: ${reason}`);
+  }
   if (error.code === GrpcStatus.CANCELLED && signal?.aborted) return signal.reason;
   let metadata = error.metadata ?? new Metadata();
   if (error.code === GrpcStatus.DEADLINE_EXCEEDED && metadata.get(GRPC_ERROR_METADATA.DEADLINE_HOP).length === 0) {

@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Metadata, status as GrpcStatus } from '@grpc/grpc-js';
 import type { CircuitSnapshot, CircuitStateName } from '@s2sp/platform';
-import type { S2spDatabase } from '@s2sp/core';
+import { AUDIT_SINK, type AuditSink } from '@s2sp/auth';
+import { auditHealthOf, type AuditHealth, type S2spDatabase } from '@s2sp/core';
 import { isGrpcServiceError } from '../jsonrpc';
 import { AgentsCircuitBreaker } from '../grpc/agents-circuit-breaker';
 import { AgentsGrpcClients } from '../grpc/agents-grpc-clients';
@@ -30,6 +31,8 @@ export interface HealthReport {
     version: string;
     uptimeMs: number;
     database: { kind: S2spDatabase['kind']; status: 'ok' | 'unavailable' };
+    /** The audit of authorization decisions: `failing` while writes fail (decisions stay buffered and are retried). */
+    audit: AuditHealth;
   };
   agents: {
     url: string;
@@ -58,7 +61,8 @@ const CIRCUIT_STATES: Readonly<Record<string, CircuitStateName>> = {
  *
  * down: the agents do not answer SERVING. degraded: they do, but the circuit is
  * not closed, an MCP server is disconnected or its circuit is not closed, the
- * server list is unavailable, or the gateway's database does not answer.
+ * server list is unavailable, the gateway's database does not answer, or its
+ * audit writes fail.
  */
 @Injectable()
 export class GatewayHealth {
@@ -69,6 +73,7 @@ export class GatewayHealth {
     private readonly breaker: AgentsCircuitBreaker,
     @Inject(GATEWAY_DATABASE) private readonly database: S2spDatabase,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+    @Inject(AUDIT_SINK) private readonly auditSink: AuditSink,
   ) {}
 
   async report(): Promise<HealthReport> {
@@ -80,6 +85,7 @@ export class GatewayHealth {
         version: GATEWAY_VERSION,
         uptimeMs: Date.now() - this.startedAt,
         database: { kind: this.database.kind, status: databaseOk ? 'ok' : 'unavailable' },
+        audit: auditHealthOf({ decisions: this.auditSink }),
       },
       agents: { url: this.clients.address, ...agents, circuit },
       mcpServers: servers.servers,
@@ -133,7 +139,8 @@ function overallStatus(report: HealthReport): HealthStatus {
     report.agents.circuit.state !== 'closed' ||
     report.mcpServersError !== undefined ||
     report.mcpServers.some((server) => !server.connected || server.circuit !== 'closed') ||
-    report.gateway.database.status !== 'ok';
+    report.gateway.database.status !== 'ok' ||
+    report.gateway.audit.status !== 'ok';
   return degraded ? 'degraded' : 'ok';
 }
 

@@ -5,6 +5,7 @@ import { JsonRpcError } from './json-rpc-error';
 import { JSON_RPC_MODULE_OPTIONS, type ResolvedJsonRpcModuleOptions } from './json-rpc-module-options';
 import { JsonRpcMethodRegistry, type RegisteredJsonRpcMethod } from './json-rpc-method-registry';
 import type { JsonRpcId, JsonRpcRequest, JsonRpcResponse } from './json-rpc.types';
+import { checkParamsShape } from './params-shape-limits';
 import { isNotification } from './request-envelope';
 import { toJsonRpcError } from './to-json-rpc-error';
 
@@ -41,6 +42,7 @@ export class JsonRpcCallExecutor {
   private async run(request: JsonRpcRequest, exchange: CallExchange): Promise<unknown> {
     const method = this.registry.get(request.method);
     if (!method) throw JsonRpcError.methodNotFound();
+    checkParamsShape(request.params, this.options);
     const deadline = resolveCallDeadline(exchange.deadline, readDeadlineParam(request.params), this.options);
     if (deadline <= Date.now()) throw JsonRpcError.deadlineExceeded('gateway.admission', { deadline_ms: deadline });
     // Bound and validated by ParamsBindingGuard, after the guards that decide who may call.

@@ -12,6 +12,14 @@ export interface JsonRpcModuleOptions {
   defaultDeadlineMs?: number;
   /** Furthest deadline a caller may ask for, in ms from arrival. Default 120 000. */
   maxDeadlineMs?: number;
+  /** Deepest nesting of objects/arrays in a call's params (params itself is level 1). Default 32. */
+  maxParamsDepth?: number;
+  /** Most elements of any one array in params. Default 1 000. */
+  maxParamsArrayLength?: number;
+  /** Longest string (value or member name) in params, in UTF-16 code units. Default 65 536. */
+  maxParamsStringLength?: number;
+  /** Most values in a call's params in all (every member and array element, at any depth). Default 10 000. */
+  maxParamsMembers?: number;
   /** info block of the rpc.discover document. */
   info?: OpenRpcInfo;
 }
@@ -25,6 +33,10 @@ const NUMERIC_OPTIONS: readonly NumericOption[] = [
   'maxBodyBytes',
   'defaultDeadlineMs',
   'maxDeadlineMs',
+  'maxParamsDepth',
+  'maxParamsArrayLength',
+  'maxParamsStringLength',
+  'maxParamsMembers',
 ];
 
 export interface JsonRpcModuleAsyncOptions extends Pick<ModuleMetadata, 'imports'> {
@@ -41,6 +53,11 @@ export const DEFAULT_JSON_RPC_OPTIONS: ResolvedJsonRpcModuleOptions = Object.fre
   maxBodyBytes: 1024 * 1024,
   defaultDeadlineMs: 30_000,
   maxDeadlineMs: 120_000,
+  // Well below protobuf's decoding recursion limit of 100 (each JSON level is a Struct and a Value there).
+  maxParamsDepth: 32,
+  maxParamsArrayLength: 1_000,
+  maxParamsStringLength: 65_536,
+  maxParamsMembers: 10_000,
   info: Object.freeze({ title: 'S2SP gateway', version: '0.1.0' }),
 });
 

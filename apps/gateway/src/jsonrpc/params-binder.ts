@@ -14,11 +14,7 @@ import { toParamViolations } from './validation-violations';
 export async function bindParams(method: JsonRpcMethodMetadata, params: unknown): Promise<unknown> {
   if (!method.params) return params;
   const named = toNamedParams(method, params);
-  // JSON.parse makes "__proto__" an own member; class-transformer would drop it and
-  // class-validator's whitelist does not see it, so it is refused here by name.
-  if (Object.prototype.hasOwnProperty.call(named, '__proto__')) {
-    throw JsonRpcError.invalidParams([violation('__proto__', 'whitelistValidation', 'property __proto__ should not exist')]);
-  }
+  // Members named like Object.prototype properties (__proto__, constructor, ...) are refused by toParamsInstance.
   const instance = toParamsInstance(method.params, named);
   if (ParamsValidationPlan.of(method.params)?.accepts(instance)) return instance;
   const errors = await validate(instance, PARAMS_VALIDATOR_OPTIONS);

@@ -7,7 +7,8 @@ import { definedOnly } from '../config/defined-only';
  *   `flushIntervalMs` later (or as soon as `maxBatchSize` are waiting), and on
  *   shutdown. A crash can lose the last interval's decisions; when the sink
  *   cannot keep up (`maxPending` waiting) callers wait for it, and fail if it
- *   fails, so nothing is dropped silently. Kubernetes' audit webhook makes
+ *   fails, so nothing is dropped silently. A failed write is retried with
+ *   backoff (up to `maxRetryDelayMs` apart) while its decisions stay queued. Kubernetes' audit webhook makes
  *   the same trade by default.
  */
 export type AuditDeliveryMode = 'blocking' | 'batched';
@@ -20,6 +21,8 @@ export interface AuditDeliveryOptions {
   maxBatchSize?: number;
   /** Queue length at which `record` waits for the sink (default 10,000). */
   maxPending?: number;
+  /** Longest delay between retries of a failed write, ms (default 5,000; the delay doubles from flushIntervalMs). */
+  maxRetryDelayMs?: number;
 }
 
 export type ResolvedAuditDelivery = Required<AuditDeliveryOptions>;
@@ -29,6 +32,7 @@ export const DEFAULT_AUDIT_DELIVERY: ResolvedAuditDelivery = Object.freeze({
   flushIntervalMs: 100,
   maxBatchSize: 500,
   maxPending: 10_000,
+  maxRetryDelayMs: 5_000,
 });
 
 export const AUDIT_DELIVERY_MODES: readonly AuditDeliveryMode[] = ['blocking', 'batched'];
@@ -38,6 +42,7 @@ export const AUDIT_DELIVERY_LIMITS = Object.freeze({
   flushIntervalMs: { min: 1, max: 60_000 },
   maxBatchSize: { min: 1, max: 10_000 },
   maxPending: { min: 1, max: 1_000_000 },
+  maxRetryDelayMs: { min: 1, max: 600_000 },
 });
 
 /** Fills in defaults; throws a RangeError naming the option on a bad value. */

@@ -1,27 +1,89 @@
-import type { PrismaClient } from '../persistence/generated/client';
+import type { BeforeApplicationShutdown } from '@nestjs/common';
+import { RetryingBatchWriter, type AuditWriteStatus, type AuditWriteStatusSource } from '@s2sp/auth';
+import type { TelemetryMetrics } from '@s2sp/telemetry';
+import { envInt } from '../config/env';
+import type { Prisma, PrismaClient } from '../persistence/generated/client';
 import type { DataPlaneFetchAudit, DataPlaneFetchRecord } from './data-plane-fetch-audit';
+import { storable } from './storable-text';
 
-/** Audits every data-plane fetch in `s2sp_data_fetch`. */
-export class PrismaDataPlaneFetchAudit implements DataPlaneFetchAudit {
-  constructor(private readonly prisma: PrismaClient) {}
+/** How long fetch records may wait, and how many, while the database fails. */
+export interface DataPlaneFetchAuditRetry {
+  /** Records buffered at which `record` fails instead (default 10,000; env S2SP_DATA_FETCH_AUDIT_MAX_PENDING). */
+  maxPending: number;
+  /** Longest delay between retries, ms (default 5,000; env S2SP_DATA_FETCH_AUDIT_MAX_RETRY_DELAY_MS). */
+  maxRetryDelayMs: number;
+}
+
+export const DATA_PLANE_FETCH_AUDIT_ENV = Object.freeze({
+  maxPending: 'S2SP_DATA_FETCH_AUDIT_MAX_PENDING',
+  maxRetryDelayMs: 'S2SP_DATA_FETCH_AUDIT_MAX_RETRY_DELAY_MS',
+});
+
+export function dataPlaneFetchAuditRetryFromEnv(): DataPlaneFetchAuditRetry {
+  return {
+    maxPending: envInt(DATA_PLANE_FETCH_AUDIT_ENV.maxPending, 10_000, { min: 1, max: 1_000_000 }),
+    maxRetryDelayMs: envInt(DATA_PLANE_FETCH_AUDIT_ENV.maxRetryDelayMs, 5_000, { min: 1, max: 600_000 }),
+  };
+}
+
+const FIRST_RETRY_DELAY_MS = 100;
+const MAX_ROWS_PER_WRITE = 500;
+
+/**
+ * Audits every data-plane fetch in `s2sp_data_fetch`, written before `record`
+ * resolves. If the database fails, the record stays buffered and is retried
+ * with backoff (later records queue behind it, in order); `record` fails only
+ * when the buffer is full. Failed writes count in
+ * `audit_write_failures_total{trail="data-fetches"}` and show in health.
+ */
+export class PrismaDataPlaneFetchAudit implements DataPlaneFetchAudit, AuditWriteStatusSource, BeforeApplicationShutdown {
+  private readonly writer: RetryingBatchWriter<Prisma.DataPlaneFetchCreateManyInput>;
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    metrics?: TelemetryMetrics,
+    retry: DataPlaneFetchAuditRetry = dataPlaneFetchAuditRetryFromEnv(),
+  ) {
+    this.writer = new RetryingBatchWriter(
+      'data-plane fetch records',
+      async (rows) => {
+        await this.prisma.dataPlaneFetch.createMany({ data: [...rows] });
+      },
+      { flushIntervalMs: FIRST_RETRY_DELAY_MS, maxBatchSize: MAX_ROWS_PER_WRITE, maxPending: retry.maxPending, maxRetryDelayMs: retry.maxRetryDelayMs },
+      () => metrics?.auditWriteFailed('data-fetches'),
+    );
+  }
 
   async record(fetch: DataPlaneFetchRecord): Promise<void> {
-    await this.prisma.dataPlaneFetch.create({
-      data: {
-        time: fetch.time,
-        resourceId: fetch.resourceId ?? null,
-        toolName: fetch.toolName ?? null,
-        subject: fetch.subject ?? null,
-        consumer: fetch.consumer ?? null,
-        delegatedBy: [...fetch.delegatedBy],
-        callerScopes: fetch.callerScopes ? [...fetch.callerScopes] : undefined,
-        result: fetch.result,
-        reason: fetch.reason ?? null,
-        rows: fetch.rows,
-        columns: fetch.columns,
-        bytes: fetch.bytes,
-        traceId: fetch.traceId ?? null,
-      },
-    });
+    const full = this.writer.enqueue(storable(rowOf(fetch)));
+    if (full) return full;
+    // A failure leaves the record buffered for the retries: it is not lost, so the fetch goes on.
+    await this.writer.flush().catch(() => undefined);
   }
+
+  auditWriteStatus(): AuditWriteStatus {
+    return this.writer.status();
+  }
+
+  beforeApplicationShutdown(): Promise<void> {
+    return this.writer.close();
+  }
+}
+
+function rowOf(fetch: DataPlaneFetchRecord): Prisma.DataPlaneFetchCreateManyInput {
+  return {
+    time: fetch.time,
+    resourceId: fetch.resourceId ?? null,
+    toolName: fetch.toolName ?? null,
+    subject: fetch.subject ?? null,
+    consumer: fetch.consumer ?? null,
+    delegatedBy: [...fetch.delegatedBy],
+    callerScopes: fetch.callerScopes ? [...fetch.callerScopes] : undefined,
+    result: fetch.result,
+    reason: fetch.reason ?? null,
+    rows: fetch.rows,
+    columns: fetch.columns,
+    bytes: fetch.bytes,
+    traceId: fetch.traceId ?? null,
+  };
 }

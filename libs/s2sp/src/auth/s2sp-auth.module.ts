@@ -1,5 +1,6 @@
 import type { DynamicModule, InjectionToken } from '@nestjs/common';
 import { AuthModule, type AuthModuleOptions } from '@s2sp/auth';
+import { TelemetryMetrics } from '@s2sp/telemetry';
 import { PrismaAuditSink } from '../audit/prisma-audit-sink';
 import { S2SP_DATABASE } from '../config/s2sp.constants';
 import type { S2spDatabase } from '../persistence/database';
@@ -11,7 +12,10 @@ import type { S2spDatabase } from '../persistence/database';
  */
 export function s2spAuthModule(options: AuthModuleOptions, database: InjectionToken = S2SP_DATABASE): DynamicModule {
   return AuthModule.forRoot({
-    auditSink: { useFactory: (db: S2spDatabase) => new PrismaAuditSink(db.client), inject: [database] },
+    auditSink: {
+      useFactory: (db: S2spDatabase, metrics?: TelemetryMetrics) => new PrismaAuditSink(db.client, metrics),
+      inject: [database, { token: TelemetryMetrics, optional: true }],
+    },
     ...options,
   });
 }

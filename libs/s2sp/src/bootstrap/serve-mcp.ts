@@ -3,7 +3,13 @@ import { NestFactory } from '@nestjs/core';
 import { McpStrategy, StdioTransport, StreamableHttpTransport, type McpTransport } from '@rekog/mcp-nest';
 import { mountS2spAuth } from '../auth/mount-s2sp-auth';
 import { envList } from '../config/env';
+import { mcpBodyLimitMiddleware } from './mcp-body-limit.middleware';
+import { resolveMcpHttpLimits, type McpHttpLimits } from './mcp-http-limits';
+import { mountMcpServerHealth } from './mcp-server-health';
+import { SessionBoundedHttpTransport } from './session-bounded-http-transport';
 import { StderrLogger } from './stderr-logger';
+
+const MCP_ENDPOINT = '/mcp';
 
 export interface ServeMcpOptions {
   /** MCP server name and version announced at initialization. */
@@ -17,10 +23,17 @@ export interface ServeMcpOptions {
   instructions?: string;
   /**
    * HTTP sessions (default true): clients keep a stream open on which the
-   * server can send notifications such as tools/list_changed. False serves
-   * every POST on its own, which scales out without sticky sessions.
+   * server can send notifications such as tools/list_changed; their number
+   * and idle lifetime are bounded by `mcpLimits`. False serves every POST on
+   * its own, which scales out without sticky sessions.
    */
   sessions?: boolean;
+  /**
+   * Limits of `/mcp` over HTTP; each defaults to its environment variable
+   * (S2SP_MCP_MAX_BODY_BYTES, S2SP_MCP_SESSION_IDLE_TIMEOUT_MS,
+   * S2SP_MCP_MAX_SESSIONS_PER_CALLER), then to DEFAULT_MCP_HTTP_LIMITS.
+   */
+  mcpLimits?: Partial<McpHttpLimits>;
   logger?: LoggerService | false;
   /**
    * Caller authentication (the module must import AuthModule): `/mcp` and the
@@ -54,12 +67,17 @@ export async function serveMcp(module: Parameters<typeof NestFactory.create>[0],
   // would otherwise hold app.close() (and a SIGTERM'd process) forever.
   const app = await NestFactory.create(module, { bodyParser: false, logger, forceCloseConnections: true });
   app.enableShutdownHooks();
+  const limits = resolveMcpHttpLimits(options.mcpLimits);
   if (options.auth) mountS2spAuth(app, options.auth.audience, { mcpOverHttp: options.transport === 'http' });
+  // After authentication: an unauthenticated body is refused unread.
+  if (options.transport === 'http') app.use(MCP_ENDPOINT, mcpBodyLimitMiddleware(limits.maxBodyBytes));
   await options.configure?.(app);
+  const sessions = options.transport === 'http' && (options.sessions ?? true) ? new SessionBoundedHttpTransport(MCP_ENDPOINT, limits) : undefined;
   const transports: McpTransport[] =
     options.transport === 'stdio'
       ? [new StdioTransport()]
-      : [new StreamableHttpTransport({ endpoint: '/mcp', statefulMode: options.sessions ?? true })];
+      : [sessions ?? new StreamableHttpTransport({ endpoint: MCP_ENDPOINT, statefulMode: false })];
+  mountMcpServerHealth(app, sessions ? () => sessions.openSessions : undefined);
   const mcp = new McpStrategy({
     name: options.name,
     version: options.version,

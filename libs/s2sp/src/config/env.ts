@@ -40,3 +40,13 @@ export function parsePairs(text: string, source: string, shape: string, example:
     return [key, value];
   });
 }
+
+/** One of `choices`, or `fallback` when unset; throws naming the variable and the choices. */
+export function envChoice<T extends string>(name: string, choices: readonly T[], fallback: T): T {
+  const raw = envOptional(name);
+  if (raw === undefined) return fallback;
+  if (!(choices as readonly string[]).includes(raw)) {
+    throw new Error(`Environment variable ${name} must be one of ${choices.join(', ')}; got "${raw}".`);
+  }
+  return raw as T;
+}

@@ -1,5 +1,7 @@
 import type { FactoryProvider, ModuleMetadata, Provider, Type } from '@nestjs/common';
+import { DATA_PLANE_AUTH_POLICIES, DEFAULT_DATA_PLANE_AUTH, isDataPlaneAuthPolicy, type DataPlaneAuthPolicy } from '../auth/data-plane-auth-policy';
 import type { ResourceStore } from '../store/resource-store.interface';
+import { DEFAULT_RESOURCE_CACHE_BYTES, type ResourceWriteMode } from '../store/prisma-resource-store';
 
 export interface S2spLimits {
   /** Largest data-plane request body, in bytes. */
@@ -43,8 +45,27 @@ export interface S2spModuleOptions {
    * for that audience, e.g. `{ 'http://127.0.0.1:3101': 'weather-server' }`.
    */
   resourceAudiences?: Record<string, string>;
+  /**
+   * Who may fetch this server's resource_urls when caller authentication is on
+   * (serveMcp `auth`): `'bearer'` (default) asks for the caller's token and binds
+   * each resource to its caller and consumer; `'capability'` serves whoever holds
+   * the URL, once. See DataPlaneAuthPolicy.
+   */
+  dataPlaneAuth?: DataPlaneAuthPolicy;
   limits?: Partial<S2spLimits>;
   database?: S2spDatabaseOptions;
+  /**
+   * The built-in store's in-memory copy of the tables this process issued, in
+   * bytes (encoded length); the usual fetch is served from it without reading
+   * the database. Default 256 MiB; 0 turns it off.
+   */
+  resourceCacheBytes?: number;
+  /**
+   * When the built-in store answers a resource tool: `before-answer` (default)
+   * after the table is in the database; `after-answer` once it is in memory,
+   * the write following (a crash in that window loses the resource).
+   */
+  resourceWriteMode?: ResourceWriteMode;
   /** Replace the Prisma store with your own (class, factory or value). */
   resourceStore?: ResourceStoreProvider;
 }
@@ -70,12 +91,16 @@ export interface ResolvedS2spOptions {
   fetchTimeoutMs: number;
   /** By normalized origin. */
   resourceAudiences: Record<string, string>;
+  dataPlaneAuth: DataPlaneAuthPolicy;
   limits: S2spLimits;
   database: S2spDatabaseOptions;
+  resourceCacheBytes: number;
+  resourceWriteMode: ResourceWriteMode;
 }
 
 export const DEFAULT_LIMITS: S2spLimits = {
-  maxRequestBytes: 64 * 1024,
+  // Room for maxRowIdsPerFetch ids of a maxRows-row resource (see requestBytesNeeded).
+  maxRequestBytes: 1024 * 1024,
   maxRowIdsPerFetch: 100_000,
   maxColumnsPerRequest: 256,
   maxColumnNameLength: 256,
@@ -96,9 +121,35 @@ export function resolveS2spOptions(options: S2spModuleOptions): ResolvedS2spOpti
     allowedResourceOrigins: (options.allowedResourceOrigins ?? []).map(normalizeOrigin),
     fetchTimeoutMs: timerMs('fetchTimeoutMs', options.fetchTimeoutMs ?? 10_000),
     resourceAudiences: resolveAudiences(options.resourceAudiences ?? {}),
+    dataPlaneAuth: resolveDataPlaneAuth(options.dataPlaneAuth),
     limits: resolveLimits(options.limits ?? {}),
     database: options.database ?? {},
+    resourceCacheBytes: nonNegativeInteger('resourceCacheBytes', options.resourceCacheBytes ?? DEFAULT_RESOURCE_CACHE_BYTES),
+    resourceWriteMode: writeMode(options.resourceWriteMode ?? 'before-answer'),
   };
+}
+
+function nonNegativeInteger(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`S2spModule: ${name} must be a whole number, 0 or more.`);
+  return value;
+}
+
+function writeMode(value: string): ResourceWriteMode {
+  if (value !== 'before-answer' && value !== 'after-answer') {
+    throw new Error(`S2spModule: resourceWriteMode must be "before-answer" or "after-answer", got ${JSON.stringify(value)}.`);
+  }
+  return value;
+}
+
+/**
+ * The largest fetch body a consumer sends: `{"row_ids":[…],"columns":[…]}`
+ * naming maxRowIdsPerFetch ids (each below maxRows) and maxColumnsPerRequest
+ * columns of maxColumnNameLength characters (up to 6 bytes each once JSON-escaped).
+ */
+export function requestBytesNeeded(limits: S2spLimits): number {
+  const idBytes = String(Math.max(0, limits.maxRows - 1)).length + 1;
+  const columnBytes = limits.maxColumnNameLength * 6 + 3;
+  return 32 + limits.maxRowIdsPerFetch * idBytes + limits.maxColumnsPerRequest * columnBytes;
 }
 
 function positive(name: string, value: number): number {
@@ -126,6 +177,13 @@ function resolveLimits(overrides: Partial<S2spLimits>): S2spLimits {
     if (!Number.isSafeInteger(value) || value <= 0) throw new Error(`S2spModule: limits.${name} must be a positive integer.`);
     limits[name] = value;
   }
+  const needed = requestBytesNeeded(limits);
+  if (limits.maxRequestBytes < needed) {
+    throw new Error(
+      `S2spModule: limits.maxRequestBytes (${limits.maxRequestBytes}) cannot hold a fetch of limits.maxRowIdsPerFetch (${limits.maxRowIdsPerFetch}) row ids ` +
+        `and limits.maxColumnsPerRequest (${limits.maxColumnsPerRequest}) columns: raise it to at least ${needed}, or lower those.`,
+    );
+  }
   return limits;
 }
 
@@ -138,6 +196,14 @@ function resolveAudiences(audiences: Record<string, string>): Record<string, str
     resolved[normalizeOrigin(origin)] = audience.trim();
   }
   return resolved;
+}
+
+function resolveDataPlaneAuth(policy: unknown): DataPlaneAuthPolicy {
+  if (policy === undefined) return DEFAULT_DATA_PLANE_AUTH;
+  if (!isDataPlaneAuthPolicy(policy)) {
+    throw new Error(`S2spModule: dataPlaneAuth must be ${DATA_PLANE_AUTH_POLICIES.map((p) => `"${p}"`).join(' or ')}; got ${JSON.stringify(policy)}.`);
+  }
+  return policy;
 }
 
 /** `http://Host:80/` → `http://host`; throws on anything that is not an http(s) origin. */

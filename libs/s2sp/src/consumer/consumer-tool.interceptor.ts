@@ -8,10 +8,11 @@ import { ConsumerToolArguments, parseConsumerInput } from '../protocol/consumer-
 import { mergeRows } from '../protocol/merge-rows';
 import { Row, ROW_ID } from '../protocol/row';
 import { S2spToolError } from '../protocol/s2sp-error';
-import { deadlineFromMeta, requestMeta } from '../protocol/s2sp-meta';
+import { deadlineFromMeta, requestMeta, totalRowsFromMeta } from '../protocol/s2sp-meta';
 import { reportToolErrors, toolErrorResult } from '../protocol/tool-result';
 import { DataPlaneClient } from './data-plane-client.service';
 import { DataPlaneCredentials } from './data-plane-credentials.service';
+import { explainUnauthenticatedFetch } from './unauthenticated-fetch';
 import { S2SP_CONSUMER_TOOL } from './consumer-tool.metadata';
 import type { S2spConsumerToolOptions } from './s2sp-consumer-tool.decorator';
 
@@ -39,10 +40,12 @@ export class ConsumerToolInterceptor implements NestInterceptor {
     const rpc = context.switchToRpc();
     const args = rpc.getData<ConsumerToolArguments & Record<string, unknown>>();
     const mcp = rpc.getContext<{ mcpRequest?: unknown; getRawRequest?: () => unknown } | undefined>();
-    const deadline = deadlineFromMeta(requestMeta(mcp?.mcpRequest));
+    const meta = requestMeta(mcp?.mcpRequest);
+    const deadline = deadlineFromMeta(meta);
+    const totalRows = totalRowsFromMeta(meta);
     const tool = this.reflector.get<S2spConsumerToolOptions | undefined>(S2SP_CONSUMER_TOOL, context.getHandler());
     const caller = { rawRequest: mcp?.getRawRequest?.(), toolScopes: tool?.scopes ?? [] };
-    const resolved = this.resolveRows(args, deadline, caller).then(
+    const resolved = this.resolveRows(args, { deadline, totalRows }, caller).then(
       (rows) => ({ rows }),
       (error: unknown) => ({ error }),
     );
@@ -56,10 +59,13 @@ export class ConsumerToolInterceptor implements NestInterceptor {
     );
   }
 
-  /** `deadline` (epoch ms, from the caller's `_meta`) bounds the data-plane fetch. */
+  /**
+   * `deadline` (epoch ms, from the caller's `_meta`) bounds the data-plane fetch;
+   * `totalRows` (also from `_meta`) lets it name no row ids when every row was chosen.
+   */
   private async resolveRows(
     args: ConsumerToolArguments,
-    deadline: number | undefined,
+    { deadline, totalRows }: { deadline: number | undefined; totalRows: number | undefined },
     caller: { rawRequest: unknown; toolScopes: readonly string[] },
   ): Promise<Row[]> {
     const input = parseConsumerInput(args, { maxRows: this.options.limits.maxRows });
@@ -70,16 +76,24 @@ export class ConsumerToolInterceptor implements NestInterceptor {
       if (timeoutMs !== undefined && timeoutMs <= 0) {
         throw new S2spToolError('The deadline passed before the data-plane fetch could start.', 'DEADLINE_EXCEEDED', 'data-plane');
       }
-      const rowIds = input.abstract.map((row) => row[ROW_ID] as number);
-      const authorization = await this.credentials.authorizationFor({
-        origin: this.dataPlane.allowedUrl(input.resourceUrl).origin,
-        ...caller,
-        remainingMs: timeoutMs,
-      });
+      const chosen = input.abstract.map((row) => row[ROW_ID] as number);
+      const rowIds = totalRows !== undefined && isEveryRow(chosen, totalRows) ? null : chosen;
+      const origin = this.dataPlane.allowedUrl(input.resourceUrl).origin;
+      const credential = await this.credentials.credentialFor({ origin, ...caller, remainingMs: timeoutMs });
       const resourceUrl = input.resourceUrl;
-      const fetchBody = (headers?: Record<string, string>) => this.dataPlane.fetchBody(resourceUrl, { rowIds, timeoutMs, authorization, headers });
-      body = this.telemetry ? await traceDataPlaneFetch(this.telemetry, resourceUrl, rowIds.length, fetchBody) : await fetchBody();
+      const fetchBody = (headers?: Record<string, string>) =>
+        this.dataPlane.fetchBody(resourceUrl, { rowIds, timeoutMs, authorization: credential.authorization, headers });
+      try {
+        body = this.telemetry ? await traceDataPlaneFetch(this.telemetry, resourceUrl, chosen.length, fetchBody) : await fetchBody();
+      } catch (error) {
+        throw explainUnauthenticatedFetch(error, origin, credential);
+      }
     }
     return mergeRows(input.abstract, body, input.columnMapping);
   }
+}
+
+/** Whether distinct ids (as parseConsumerInput guarantees) are exactly 0..totalRows-1. */
+function isEveryRow(rowIds: readonly number[], totalRows: number): boolean {
+  return rowIds.length === totalRows && rowIds.every((id) => id < totalRows);
 }

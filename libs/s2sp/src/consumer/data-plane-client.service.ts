@@ -3,9 +3,15 @@ import { S2SP_OPTIONS } from '../config/s2sp.constants';
 import type { ResolvedS2spOptions } from '../config/s2sp-options';
 import { isRow, Row, ROW_ID } from '../protocol/row';
 import { S2spToolError } from '../protocol/s2sp-error';
+import { ARROW_STREAM_MEDIA_TYPE } from '../data-plane/arrow/arrow-media-type';
+import { ArrowDecodeError, ArrowResponseTooLargeError } from '../data-plane/arrow/arrow-errors';
+import { decodeArrowStream } from '../data-plane/arrow/decode-arrow-stream';
+import { CONSUMER_ACCEPT } from '../data-plane/data-plane-formats';
+import { BodyRowsReader } from './body-rows-reader';
 
 export interface FetchBodyRequest {
-  rowIds: number[];
+  /** The rows to fetch; null asks for every row (the request then names none). */
+  rowIds: number[] | null;
   columns?: string[];
   /** Cuts the fetch short, e.g. when the caller's deadline passes first. */
   signal?: AbortSignal;
@@ -13,7 +19,7 @@ export interface FetchBodyRequest {
   timeoutMs?: number;
   /** `Authorization` header value for the resource server (the caller's narrowed token). Never logged. */
   authorization?: string;
-  /** Extra request headers, e.g. `traceparent` / `tracestate` of the consumer's fetch span. */
+  /** Extra request headers, e.g. `traceparent` / `tracestate` of the consumer's fetch span, or an `accept` asking for JSON only. */
   headers?: Record<string, string>;
 }
 
@@ -38,12 +44,12 @@ export class DataPlaneClient {
       response = await fetch(url, {
         method: 'POST',
         headers: {
+          accept: CONSUMER_ACCEPT,
           ...request.headers,
           'content-type': 'application/json',
-          accept: 'application/json',
           ...(request.authorization ? { authorization: request.authorization } : {}),
         },
-        body: JSON.stringify({ row_ids: request.rowIds, ...(request.columns ? { columns: request.columns } : {}) }),
+        body: JSON.stringify({ ...(request.rowIds ? { row_ids: request.rowIds } : {}), ...(request.columns ? { columns: request.columns } : {}) }),
         signal,
         redirect: 'error',
       });
@@ -54,9 +60,10 @@ export class DataPlaneClient {
       if (request.signal?.aborted) throw new S2spToolError(`The data-plane fetch from ${url.origin} was cancelled.`);
       throw new S2spToolError(`Could not reach the resource server at ${url.origin}.`, 'UNREACHABLE');
     }
-    const payload = await this.readJson(response, url.origin, signal);
-    if (!response.ok) throw this.fetchRefused(response.status, payload, url);
-    return this.bodyRows(payload, url.origin);
+    if (response.ok && isArrow(response)) return this.readArrowRows(response, url.origin, signal);
+    const answer = await this.readAnswer(response, url.origin, signal);
+    if (!response.ok) throw this.fetchRefused(response.status, answer.members, url);
+    return this.bodyRows(answer.body, url.origin);
   }
 
   /** The resource_url as a URL, if its origin is allowed; otherwise a tool error naming the origin. */
@@ -75,25 +82,44 @@ export class DataPlaneClient {
     return url;
   }
 
-  private async readJson(response: Response, origin: string, signal: AbortSignal): Promise<unknown> {
+  /** An Arrow IPC answer's rows, decoded batch by batch as it arrives, never past maxResponseBytes. */
+  private async readArrowRows(response: Response, origin: string, signal: AbortSignal): Promise<Row[]> {
+    const limit = this.options.limits.maxResponseBytes;
+    if (!response.body) throw new S2spToolError(`The resource server at ${origin} answered with something other than S2SP body rows.`);
+    try {
+      return (await decodeArrowStream(response.body as unknown as AsyncIterable<Uint8Array>, { maxBytes: limit })).rows;
+    } catch (error) {
+      if (error instanceof ArrowResponseTooLargeError) throw new S2spToolError(`The resource server at ${origin} answered with more than ${limit} bytes.`);
+      if (error instanceof ArrowDecodeError) throw new S2spToolError(`The resource server at ${origin} answered with something other than S2SP body rows.`);
+      if (signal.aborted) throw new S2spToolError(`The data-plane fetch from ${origin} timed out or was cancelled.`, 'DEADLINE_EXCEEDED', 'data-plane');
+      throw new S2spToolError(`The connection to the resource server at ${origin} broke while reading.`);
+    }
+  }
+
+  /** The answer's body rows and other members, read as they arrive and never past maxResponseBytes. */
+  private async readAnswer(response: Response, origin: string, signal: AbortSignal): Promise<{ body: Row[] | undefined; members: Record<string, unknown> }> {
     const declared = Number(response.headers.get('content-length') ?? '0');
     const limit = this.options.limits.maxResponseBytes;
     if (declared > limit) {
       await response.body?.cancel().catch(() => undefined);
       throw new S2spToolError(`The resource server at ${origin} sent more than ${limit} bytes.`);
     }
-    let text: string;
+    const reader = new BodyRowsReader();
     try {
-      text = await readLimited(response, limit, origin);
+      await readLimited(response, limit, origin, (text) => reader.push(text));
     } catch (error) {
       if (error instanceof S2spToolError) throw error;
+      if (error instanceof SyntaxError) {
+        await response.body?.cancel().catch(() => undefined);
+        return { body: undefined, members: {} };
+      }
       if (signal.aborted) throw new S2spToolError(`The data-plane fetch from ${origin} timed out or was cancelled.`, 'DEADLINE_EXCEEDED', 'data-plane');
       throw new S2spToolError(`The connection to the resource server at ${origin} broke while reading.`);
     }
     try {
-      return JSON.parse(text);
+      return reader.finish();
     } catch {
-      return undefined;
+      return { body: undefined, members: {} };
     }
   }
 
@@ -111,30 +137,32 @@ export class DataPlaneClient {
     return new S2spToolError(`The resource server at ${origin} refused the fetch (HTTP ${status})${reason ? `: ${reason}` : '.'}`, 'FETCH_REFUSED');
   }
 
-  private bodyRows(payload: unknown, origin: string): Row[] {
-    const body = isRow(payload) ? payload.body : undefined;
-    if (!Array.isArray(body) || !body.every((row) => isRow(row) && Number.isInteger(row[ROW_ID]))) {
+  private bodyRows(body: Row[] | undefined, origin: string): Row[] {
+    if (body === undefined || !body.every((row) => Number.isInteger(row[ROW_ID]))) {
       throw new S2spToolError(`The resource server at ${origin} answered with something other than S2SP body rows.`);
     }
-    return body as Row[];
+    return body;
   }
 }
 
-/** Reads a response body as text, refusing to buffer more than `limit` bytes. */
-async function readLimited(response: Response, limit: number, origin: string): Promise<string> {
-  if (!response.body) return '';
+function isArrow(response: Response): boolean {
+  return (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase() === ARROW_STREAM_MEDIA_TYPE;
+}
+
+/** Hands a response body on as text, chunk by chunk, refusing to read more than `limit` bytes. */
+async function readLimited(response: Response, limit: number, origin: string, onText: (text: string) => void): Promise<void> {
+  if (!response.body) return;
   const decoder = new TextDecoder();
   let size = 0;
-  let text = '';
   for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
     size += chunk.byteLength;
     if (size > limit) {
       await response.body.cancel().catch(() => undefined);
       throw new S2spToolError(`The resource server at ${origin} answered with more than ${limit} bytes.`);
     }
-    text += decoder.decode(chunk, { stream: true });
+    onText(decoder.decode(chunk, { stream: true }));
   }
-  return text + decoder.decode();
+  onText(decoder.decode());
 }
 
 /** The error text of an S2SP (`{error:{message}}`) or Python SDK (`{error:"…"}`) error body. */

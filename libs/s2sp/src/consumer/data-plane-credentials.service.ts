@@ -15,10 +15,20 @@ export interface DataPlaneCredentialRequest {
 }
 
 /**
- * The `Authorization` header of a consumer's data-plane fetch: the caller's
- * token narrowed for the resource server's audience to everything the caller
- * holds except the authority to call this consumer tool (s2sp:data:read and
- * the resource tool's scopes among it). No caller (auth not in use): no header.
+ * What a consumer's data-plane fetch carries: an `Authorization` header (never
+ * logged), or none and why — which is what a 401 from a `bearer` server needs explained.
+ */
+export type DataPlaneCredential =
+  | { authorization: string; audience: string }
+  | { authorization?: undefined; withoutTokenBecause: 'no-caller' | 'no-audience' };
+
+/**
+ * The credential of a consumer's data-plane fetch: the caller's token narrowed
+ * for the resource server's audience to everything the caller holds except the
+ * authority to call this consumer tool (s2sp:data:read and the resource tool's
+ * scopes among it). No token when there is no caller (auth not in use, or MCP
+ * over stdio) or no audience is configured for the origin: a `capability`
+ * resource server needs only the resource_url, and the allowlist decides where it may point.
  */
 @Injectable()
 export class DataPlaneCredentials {
@@ -27,16 +37,14 @@ export class DataPlaneCredentials {
     @Optional() private readonly minter?: TokenMinter,
   ) {}
 
-  async authorizationFor(request: DataPlaneCredentialRequest): Promise<string | undefined> {
+  async credentialFor(request: DataPlaneCredentialRequest): Promise<DataPlaneCredential> {
     const caller = request.rawRequest === undefined ? undefined : callerFrom(request.rawRequest);
-    if (!caller) return undefined;
+    if (!caller) return { withoutTokenBecause: 'no-caller' };
     const audience = this.options.resourceAudiences[request.origin];
-    if (!audience) {
-      throw new S2spToolError(`No audience is configured for the resource server at ${request.origin} (S2spModule resourceAudiences).`);
-    }
+    if (!audience) return { withoutTokenBecause: 'no-audience' };
     if (!this.minter) throw new S2spToolError('This consumer cannot delegate the caller to the data plane: AuthModule is not imported.');
     const scopes = caller.scopes.filter((scope) => !request.toolScopes.includes(scope));
     const token = await this.minter.narrowToken(caller, scopes, audience, request.remainingMs);
-    return bearerHeader(token);
+    return { authorization: bearerHeader(token), audience };
   }
 }

@@ -9,6 +9,7 @@ export class DataPlaneExceptionFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const response = host.switchToHttp().getResponse<Response>();
+    if (response.headersSent) return;
     const error = this.toDataPlaneError(exception);
     response.status(error.status).json({ error: { code: error.code, message: error.message } });
   }

@@ -3,9 +3,20 @@ import { callerFrom, traceIdFrom } from '@s2sp/auth';
 import type { Request, Response } from 'express';
 import { S2SP_OPTIONS } from '../config/s2sp.constants';
 import type { ResolvedS2spOptions } from '../config/s2sp-options';
+import { encodeArrowStream } from './arrow/encode-arrow-stream';
+import { DATA_PLANE_FORMATS, negotiateDataPlaneFormat, JSON_MEDIA_TYPE } from './data-plane-formats';
 import { DataPlaneExceptionFilter } from './data-plane-exception.filter';
-import { DataPlaneService, type DataPlaneAccess, type DataPlaneResponse } from './data-plane.service';
+import { DataPlaneService, type DataPlaneAccess, type GrantedFetch } from './data-plane.service';
+import { jsonAnswerChunks } from './json-answer-chunks';
 import { readJsonBody } from './json-body';
+import { streamToResponse } from './stream-to-response';
+
+/** What interceptors (e.g. telemetry) learn of a served fetch: its size, not its rows. */
+export interface DataPlaneFetchSummary {
+  total_rows: number;
+  columns_returned: string[];
+  bytes: number;
+}
 
 @Controller('s2sp')
 @UseFilters(DataPlaneExceptionFilter)
@@ -17,17 +28,45 @@ export class DataPlaneController {
 
   @Post('data/:token')
   @HttpCode(200)
-  async fetch(@Param('token') token: string, @Req() request: Request, @Res() response: Response): Promise<DataPlaneResponse> {
+  async fetch(@Param('token') token: string, @Req() request: Request, @Res() response: Response): Promise<DataPlaneFetchSummary> {
     const body = await readJsonBody(request, this.options.limits.maxRequestBytes);
-    const served = await this.dataPlane.serve(token, body, accessOf(request));
-    response.status(200).type('application/json').send(served.json);
-    // Not sent again (@Res): returned for interceptors, e.g. telemetry's rows and body columns served.
-    return served.response;
+    const format = negotiateDataPlaneFormat(request.headers.accept);
+    const granted = await this.dataPlane.grant(token, body, accessOf(request));
+    response.status(200).setHeader('content-type', format === JSON_MEDIA_TYPE ? 'application/json; charset=utf-8' : format);
+    response.setHeader('vary', 'accept');
+    let bytes = 0;
+    try {
+      bytes = await streamToResponse(response, format === JSON_MEDIA_TYPE ? jsonAnswerChunks(granted.selection) : arrowAnswer(granted));
+    } catch (error) {
+      // Headers are out: the only honest signal left to the client is a broken connection.
+      response.destroy();
+      await this.dataPlane.served(granted, bytes, error instanceof Error ? error.message : 'the answer could not be written');
+      throw new AnswerInterrupted();
+    }
+    await this.dataPlane.served(granted, bytes);
+    return { total_rows: granted.selection.rowCount, columns_returned: ['_row_id', ...granted.selection.columns], bytes };
   }
 
+  /** `formats`: the media types a fetch may ask for with `Accept` (JSON when it asks for none). */
   @Get('health')
-  health(): { status: 'ok'; protocol: 's2sp'; version: string } {
-    return { status: 'ok', protocol: 's2sp', version: '1' };
+  health(): { status: 'ok'; protocol: 's2sp'; version: string; formats: string[] } {
+    return { status: 'ok', protocol: 's2sp', version: '1', formats: [...DATA_PLANE_FORMATS] };
+  }
+}
+
+function arrowAnswer({ selection }: GrantedFetch): Iterable<Uint8Array> {
+  return encodeArrowStream(
+    selection.columns,
+    selection.rowCount,
+    (position, columnIndex) => selection.valueAt(position, columnIndex),
+    (position) => selection.rowIdAt(position),
+  );
+}
+
+/** Thrown after a streamed answer broke off; the exception filter leaves the (already sent) response alone. */
+export class AnswerInterrupted extends Error {
+  constructor() {
+    super('The data-plane answer was interrupted');
   }
 }
 

@@ -3,16 +3,11 @@ import { DATA_PLANE_FETCH_AUDIT, type DataPlaneFetchAudit, type DataPlaneFetchRe
 import { S2SP_OPTIONS } from '../config/s2sp.constants';
 import type { ResolvedS2spOptions } from '../config/s2sp-options';
 import { hashResourceToken, isWellFormedResourceToken } from '../protocol/resource-token';
-import { project, Row, ROW_ID } from '../protocol/row';
+import { ROW_ID } from '../protocol/row';
 import { RESOURCE_STORE, type CachedResourceInfo, type ResourceStore } from '../store/resource-store.interface';
 import { DataPlaneError } from './data-plane-error';
 import { parseFetchRequest, type FetchRequest } from './fetch-request';
-
-export interface DataPlaneResponse {
-  body: Row[];
-  total_rows: number;
-  columns_returned: string[];
-}
+import { TableSelection } from './table-selection';
 
 /** The verified identity behind a fetch (from the data plane's auth middleware). */
 export interface DataPlaneAccess {
@@ -23,14 +18,15 @@ export interface DataPlaneAccess {
   traceId?: string;
 }
 
-/** A served fetch: the response and its JSON text (what is sent, and what `bytes` counts). */
-export interface ServedFetch {
-  response: DataPlaneResponse;
-  json: string;
+/** A claimed resource and what of it this fetch gets, ready to be written out. */
+export interface GrantedFetch {
+  info: CachedResourceInfo;
+  selection: TableSelection;
+  access?: DataPlaneAccess;
 }
 
 /**
- * Serves cached bodies to consumers. A request is validated against the live
+ * Serves cached tables to consumers. A request is validated against the live
  * resource (its shape, and who may fetch it) before the token is consumed, so
  * a rejected request leaves it usable. Every fetch, served or refused, is audited.
  */
@@ -44,7 +40,11 @@ export class DataPlaneService {
     @Inject(DATA_PLANE_FETCH_AUDIT) private readonly audit: DataPlaneFetchAudit,
   ) {}
 
-  async serve(token: string, body: unknown, access?: DataPlaneAccess): Promise<ServedFetch> {
+  /**
+   * Validates the request and claims the resource: from here on the token is
+   * spent. The caller writes the selection out and reports with {@link served}.
+   */
+  async grant(token: string, body: unknown, access?: DataPlaneAccess): Promise<GrantedFetch> {
     let info: CachedResourceInfo | null = null;
     try {
       if (!isWellFormedResourceToken(token)) throw DataPlaneError.notFound();
@@ -54,43 +54,26 @@ export class DataPlaneService {
 
       checkAccess(info, access);
       const request = parseFetchRequest(body, this.options.limits);
-      this.checkAgainst(info, request);
+      checkAgainst(info, request);
 
-      const consumed = await this.store.consume(tokenHash, { rowIds: request.rowIds });
-      if (consumed === null) throw DataPlaneError.notFound();
-
-      const columns = request.columns.length > 0 ? request.columns : info.bodyDomains;
-      const response: DataPlaneResponse = {
-        body: consumed.rows.map((row) => project(row, row[ROW_ID] as number, columns)),
-        total_rows: consumed.rows.length,
-        columns_returned: [ROW_ID, ...columns],
-      };
-      const json = JSON.stringify(response);
-      await this.record(info, access, 'served', undefined, { rows: response.total_rows, columns: columns.length, bytes: Buffer.byteLength(json) });
-      return { response, json };
+      const claimed = await this.store.claim(tokenHash);
+      if (claimed === null) throw DataPlaneError.notFound();
+      info = claimed.info;
+      // `_row_id` leads every row anyway; naming it selects nothing more.
+      const columns = request.columns.length > 0 ? request.columns.filter((column) => column !== ROW_ID) : info.columns;
+      const rowIds = request.rowIds.length > 0 ? [...request.rowIds].sort((a, b) => a - b) : null;
+      const selection = new TableSelection(claimed.table, rowIds, columns, request.columns.length === 0);
+      return { info, selection, ...(access ? { access } : {}) };
     } catch (error) {
       if (error instanceof DataPlaneError) await this.record(info, access, resultOf(error), error.message);
       throw error;
     }
   }
 
-  private checkAgainst(info: CachedResourceInfo, request: FetchRequest): void {
-    const unknownColumns = request.columns.filter((column) => !info.bodyDomains.includes(column));
-    if (unknownColumns.length > 0) {
-      throw new DataPlaneError(
-        400,
-        'UNKNOWN_COLUMN',
-        `Unknown column${unknownColumns.length > 1 ? 's' : ''}: ${unknownColumns.join(', ')}. Body columns: ${info.bodyDomains.join(', ')}.`,
-      );
-    }
-    const unknownRows = request.rowIds.filter((id) => id >= info.rowCount);
-    if (unknownRows.length > 0) {
-      throw new DataPlaneError(
-        400,
-        'UNKNOWN_ROW_ID',
-        `Unknown _row_id ${unknownRows.slice(0, 20).join(', ')}: this resource has rows 0 to ${info.rowCount - 1}.`,
-      );
-    }
+  /** Audits a granted fetch once its answer is written (or broke off, with the reason). */
+  async served(fetch: GrantedFetch, bytes: number, interruption?: string): Promise<void> {
+    const served = { rows: fetch.selection.rowCount, columns: fetch.selection.columns.length, bytes };
+    await this.record(fetch.info, fetch.access, interruption === undefined ? 'served' : 'interrupted', interruption, served);
   }
 
   /**
@@ -121,6 +104,27 @@ export class DataPlaneService {
     } catch (error) {
       this.logger.error(`Could not audit a data-plane fetch (${result}): ${error instanceof Error ? error.message : 'unknown error'}`);
     }
+  }
+}
+
+/** Columns may be any of the resource's columns (abstract or body); `_row_id` is always returned anyway. */
+function checkAgainst(info: CachedResourceInfo, request: FetchRequest): void {
+  const known = new Set([ROW_ID, ...info.columns]);
+  const unknownColumns = request.columns.filter((column) => !known.has(column));
+  if (unknownColumns.length > 0) {
+    throw new DataPlaneError(
+      400,
+      'UNKNOWN_COLUMN',
+      `Unknown column${unknownColumns.length > 1 ? 's' : ''}: ${unknownColumns.join(', ')}. Columns: ${info.columns.join(', ')}.`,
+    );
+  }
+  const unknownRows = request.rowIds.filter((id) => id >= info.rowCount);
+  if (unknownRows.length > 0) {
+    throw new DataPlaneError(
+      400,
+      'UNKNOWN_ROW_ID',
+      `Unknown _row_id ${unknownRows.slice(0, 20).join(', ')}: this resource has rows 0 to ${info.rowCount - 1}.`,
+    );
   }
 }
 

@@ -32,5 +32,5 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
 }
 
 function tooLarge(maxBytes: number): DataPlaneError {
-  return new DataPlaneError(413, 'PAYLOAD_TOO_LARGE', `The request body is larger than ${maxBytes} bytes.`);
+  return new DataPlaneError(413, 'PAYLOAD_TOO_LARGE', `The request body is larger than ${maxBytes} bytes (limit maxRequestBytes).`);
 }

@@ -4,6 +4,7 @@ import { S2spToolError } from './s2sp-error';
 /**
  * Joins abstract and body rows by `_row_id`, in the order of the abstract
  * rows (the agent's selection), then renames columns per the mapping.
+ * Where both have a column, the abstract value wins: the agent may have edited it.
  * A selected row missing from the body is an error, never a silent drop.
  */
 export function mergeRows(abstract: readonly Row[], body: readonly Row[] | null, mapping: Record<string, string>): Row[] {
@@ -14,8 +15,13 @@ export function mergeRows(abstract: readonly Row[], body: readonly Row[] | null,
   const merged = abstract.map((row) => {
     if (body === null) return { ...row };
     const match = bodyById.get(row[ROW_ID]);
-    if (match === undefined) missing.push(row[ROW_ID]);
-    return { ...row, ...match };
+    if (match === undefined) {
+      missing.push(row[ROW_ID]);
+      return row;
+    }
+    const merged: Row = { ...row };
+    for (const column of Object.keys(match)) if (!Object.prototype.hasOwnProperty.call(row, column)) setColumn(merged, column, match[column]);
+    return merged;
   });
   if (missing.length > 0) {
     throw new S2spToolError(`The body has no row for _row_id ${missing.join(', ')}: the abstract rows and the body do not belong together.`);

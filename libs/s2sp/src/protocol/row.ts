@@ -20,7 +20,8 @@ export function columnsOf(rows: readonly Row[]): string[] {
  * named "__proto__" (legal in JSON from the network) as the prototype setter.
  */
 export function setColumn(row: Row, column: string, value: unknown): void {
-  Object.defineProperty(row, column, { value, enumerable: true, writable: true, configurable: true });
+  if (column === '__proto__') Object.defineProperty(row, column, { value, enumerable: true, writable: true, configurable: true });
+  else row[column] = value;
 }
 
 /** `_row_id` plus the given columns that the row has. */

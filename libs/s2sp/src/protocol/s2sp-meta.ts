@@ -10,6 +10,13 @@ export const S2SP_META = {
   COUNT_TOKENS: 's2sp/count_tokens',
   /** Request to a resource tool: the consumer service the agent will hand the resource_url to (binds it). */
   CONSUMER: 's2sp/consumer',
+  /**
+   * Request to a consumer tool: `total_rows` of the resource the abstract rows
+   * came from. When the rows are all of them, the fetch names no row ids.
+   */
+  TOTAL_ROWS: 's2sp/total_rows',
+  /** Tool definition of a resource tool: the media types its data plane answers in (JSON first: the default). */
+  DATA_FORMATS: 's2sp/data_formats',
   /** Tool definition: scopes a caller must hold to call the tool. */
   SCOPES: 's2sp/scopes',
   /** Result: tokens of the body columns that stayed on the data plane (o200k_base). */
@@ -33,4 +40,10 @@ export function requestMeta(request: unknown): Record<string, unknown> {
 export function deadlineFromMeta(meta: Record<string, unknown>): number | undefined {
   const value = meta[S2SP_META.DEADLINE_MS];
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+/** The resource's row count a caller put in `_meta`, or undefined when absent or not a non-negative integer. */
+export function totalRowsFromMeta(meta: Record<string, unknown>): number | undefined {
+  const value = meta[S2SP_META.TOTAL_ROWS];
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
 }

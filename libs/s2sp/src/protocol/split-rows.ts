@@ -6,7 +6,10 @@ export interface SplitResult {
   abstractDomains: string[];
   bodyDomains: string[];
   abstract: Row[];
-  body: Row[];
+  /** The tool's rows as they came, every column; row `i` has `_row_id` `i`. */
+  rows: readonly Row[];
+  /** `_row_id` plus the body columns of each row (computed when first read: async mode never needs it). */
+  readonly body: Row[];
 }
 
 /**
@@ -26,11 +29,15 @@ export function splitRows(rows: readonly Row[], abstractDomains: readonly string
     );
   }
   const bodyDomains = columns.filter((column) => !abstractDomains.includes(column));
+  let body: Row[] | undefined;
   return {
     columns,
     abstractDomains: [...abstractDomains],
     bodyDomains,
     abstract: rows.map((row, index) => project(row, index, abstractDomains)),
-    body: rows.map((row, index) => project(row, index, bodyDomains)),
+    rows,
+    get body(): Row[] {
+      return (body ??= rows.map((row, index) => project(row, index, bodyDomains)));
+    },
   };
 }

@@ -4,6 +4,7 @@ import type { ResolvedS2spOptions } from '../config/s2sp-options';
 import { generateResourceToken, hashResourceToken, resourceUrlFor } from '../protocol/resource-token';
 import type { SplitResult } from '../protocol/split-rows';
 import { RESOURCE_STORE, type ResourceStore } from '../store/resource-store.interface';
+import { ResourceTable } from '../store/resource-table';
 
 /** Who a resource is issued for: the caller, its scopes, what the tool required, and the consumer it is bound to. */
 export interface ResourceIssuance {
@@ -13,7 +14,10 @@ export interface ResourceIssuance {
   consumer?: string | null;
 }
 
-/** Caches the body of an async-mode result and issues its single-use resource_url. */
+/**
+ * Caches an async-mode result — its full rows, every column, as the protocol's
+ * resource server does — and issues its single-use resource_url.
+ */
 @Injectable()
 export class ResourcePublisher {
   constructor(
@@ -30,7 +34,7 @@ export class ResourcePublisher {
       columns: split.columns,
       abstractDomains: split.abstractDomains,
       bodyDomains: split.bodyDomains,
-      rows: split.body,
+      table: ResourceTable.capture(split.rows),
       ...issuance,
       expiresAt: new Date(Date.now() + this.options.resourceTtlMs),
     });

@@ -98,15 +98,20 @@ export class ResourceToolInterceptor implements NestInterceptor {
 
   /**
    * The verified caller (set by the /mcp auth middleware), the tool's scopes,
-   * and the consumer the agent named in `_meta["s2sp/consumer"]`.
+   * and the consumer the agent named in `_meta["s2sp/consumer"]`. Under the
+   * `capability` data-plane policy the resource is bound to neither caller nor
+   * consumer: whoever holds the resource_url may fetch it once.
    */
   private issuanceFor(context: ExecutionContext, rawRequest: unknown, meta: Record<string, unknown>): ResourceIssuance {
     const consumer = meta[S2SP_META.CONSUMER];
     if (consumer !== undefined && (typeof consumer !== 'string' || !CONSUMER_NAME.test(consumer))) {
       throw new S2spToolError(`_meta["${S2SP_META.CONSUMER}"] must be a service name matching ${CONSUMER_NAME}.`);
     }
-    const caller = rawRequest === undefined ? undefined : callerFrom(rawRequest);
     const tool = this.reflector.get<S2spResourceToolOptions | undefined>(S2SP_RESOURCE_TOOL, context.getHandler());
+    if (this.options.dataPlaneAuth === 'capability') {
+      return { caller: null, callerScopes: null, requiredScopes: [...(tool?.scopes ?? [])], consumer: null };
+    }
+    const caller = rawRequest === undefined ? undefined : callerFrom(rawRequest);
     return {
       caller: caller?.subject ?? null,
       callerScopes: caller ? [...caller.scopes] : null,

@@ -2,7 +2,9 @@ import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
 import { Tool, type ToolAnnotations } from '@rekog/mcp-nest';
 import { z } from 'zod';
 import { scopesMeta, ToolScopesGuard } from '../auth/tool-scopes';
+import { DATA_PLANE_FORMATS } from '../data-plane/data-plane-formats';
 import { resourceToolOutputSchema } from '../protocol/s2sp-payload';
+import { S2SP_META } from '../protocol/s2sp-meta';
 import { ResourceToolInterceptor } from './resource-tool.interceptor';
 import { S2SP_RESOURCE_TOOL } from './resource-tool.metadata';
 
@@ -55,7 +57,7 @@ export function S2spResourceTool(options: S2spResourceToolOptions): MethodDecora
       description: options.description.trim() + S2SP_RESOURCE_GUIDE,
       parameters,
       outputSchema: resourceToolOutputSchema,
-      ...scopesMeta(options.scopes),
+      _meta: { ...scopesMeta(options.scopes)._meta, [S2SP_META.DATA_FORMATS]: [...DATA_PLANE_FORMATS] },
       annotations: { readOnlyHint: true, ...options.annotations },
     }),
     ToolScopesGuard(options.scopes),

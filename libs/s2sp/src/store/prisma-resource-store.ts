@@ -1,135 +1,212 @@
 import { randomUUID } from 'node:crypto';
+import { Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import type { PrismaClient, S2spResource } from '../persistence/generated/client';
-import { ROW_ID } from '../protocol/row';
-import type { CachedResourceInfo, ConsumeRequest, NewCachedResource, ResourceStore, Row } from './resource-store.interface';
+import { ResourceTable } from './resource-table';
+import { ResourceTableCache } from './resource-table-cache';
+import type { CachedResourceInfo, ClaimedResource, NewCachedResource, ResourceStore } from './resource-store.interface';
+
+/**
+ * When `save` resolves: `before-answer` once the resource is in the database
+ * (it survives a crash from then on); `after-answer` as soon as it is in this
+ * process's cache, the database write following in the background (a crash in
+ * that window loses it; a fetch waits for the write before claiming).
+ */
+export type ResourceWriteMode = 'before-answer' | 'after-answer';
 
 export interface PrismaResourceStoreOptions {
-  /** How long `consume` may wait to start its transaction (PGlite runs one at a time). Default 10 s. */
-  transactionMaxWaitMs?: number;
-  /** Upper bound for one `consume` transaction. Default 30 s. */
-  transactionTimeoutMs?: number;
+  /** Budget of the in-memory copy of issued tables, in encoded length (≈ bytes). Default 256 MiB; 0 disables it. */
+  cacheMaxBytes?: number;
+  /** Default `before-answer`. */
+  writeMode?: ResourceWriteMode;
 }
 
-const INT4_MAX = 2_147_483_647;
-const INT4_MIN = -2_147_483_648;
+export const DEFAULT_RESOURCE_CACHE_BYTES = 256 * 1024 * 1024;
 
-/** ResourceStore on the generated Prisma client (PostgreSQL or PGlite). */
-export class PrismaResourceStore implements ResourceStore {
-  private readonly transactionOptions: { maxWait: number; timeout: number };
+/**
+ * ResourceStore on the generated Prisma client (PostgreSQL or PGlite).
+ *
+ * A resource is one `s2sp_resource` row plus its encoded table in ordered
+ * `s2sp_resource_chunk` rows. Claiming it is one conditional update of the
+ * resource row, so single use holds across every process sharing the database.
+ * The issuing process keeps the table in a bounded cache, so the usual fetch
+ * reads no chunk; after a restart, or on another replica, the chunks are read.
+ */
+export class PrismaResourceStore implements ResourceStore, BeforeApplicationShutdown {
+  private readonly logger = new Logger('S2spResourceStore');
+  private readonly cache: ResourceTableCache;
+  private readonly writeMode: ResourceWriteMode;
+  /** Background writes (`after-answer`) still running, by token hash. */
+  private readonly pendingWrites = new Map<string, Promise<void>>();
 
   constructor(
     private readonly prisma: PrismaClient,
     options: PrismaResourceStoreOptions = {},
   ) {
-    this.transactionOptions = {
-      maxWait: options.transactionMaxWaitMs ?? 10_000,
-      timeout: options.transactionTimeoutMs ?? 30_000,
-    };
+    this.cache = new ResourceTableCache(options.cacheMaxBytes ?? DEFAULT_RESOURCE_CACHE_BYTES);
+    this.writeMode = options.writeMode ?? 'before-answer';
   }
 
   async save(resource: NewCachedResource): Promise<CachedResourceInfo> {
-    const id = randomUUID();
-    // Serialized before the transaction starts: a row that cannot be stored fails the save up front.
-    const rowsJson = JSON.stringify(resource.rows.map(toStoredRow));
-    const create = this.prisma.s2spResource.create({
-      data: {
-        id,
-        tokenHash: resource.tokenHash,
-        toolName: resource.toolName,
-        columns: resource.columns,
-        abstractDomains: resource.abstractDomains,
-        bodyDomains: resource.bodyDomains,
-        rowCount: resource.rows.length,
-        caller: resource.caller ?? null,
-        callerScopes: resource.callerScopes ?? undefined,
-        requiredScopes: resource.requiredScopes ?? [],
-        consumer: resource.consumer ?? null,
-        expiresAt: resource.expiresAt,
-      },
+    const info: CachedResourceInfo = {
+      id: randomUUID(),
+      toolName: resource.toolName,
+      columns: resource.columns,
+      abstractDomains: resource.abstractDomains,
+      bodyDomains: resource.bodyDomains,
+      rowCount: resource.table.rowCount,
+      caller: resource.caller ?? null,
+      callerScopes: resource.callerScopes ?? null,
+      requiredScopes: resource.requiredScopes ?? [],
+      consumer: resource.consumer ?? null,
+      createdAt: new Date(),
+      expiresAt: resource.expiresAt,
+    };
+    const blocks = resource.table.encodedBlocks();
+    const write = this.write(resource.tokenHash, info, resource.table.encodedLength, blocks).finally(() => resource.table.releaseEncoding());
+    if (this.writeMode === 'before-answer') {
+      await write;
+      this.cache.set(resource.tokenHash, { info, table: resource.table });
+      return info;
+    }
+    this.cache.set(resource.tokenHash, { info, table: resource.table });
+    const pending = write.catch((error: unknown) => {
+      this.cache.delete(resource.tokenHash);
+      this.logger.error(`Could not store resource ${info.id}; its resource_url will answer 404: ${messageOf(error)}`);
     });
-    if (resource.rows.length === 0) return toInfo(await create);
-
-    // One statement with one JSON parameter instead of createMany: about 10x faster
-    // for thousands of rows, and createMany's JSON encoding silently drops a column
-    // named "__proto__". The table name is unqualified: openS2spDatabase sets every
-    // connection's search_path to the schema the client's own queries use.
-    const [saved] = await this.prisma.$transaction([
-      create,
-      this.prisma.$executeRaw`
-        INSERT INTO s2sp_resource_row (resource_id, row_id, body)
-        SELECT ${id}::uuid, (item->>0)::int, item->1
-        FROM json_array_elements(${rowsJson}::json) AS item`,
-    ]);
-    return toInfo(saved);
+    this.pendingWrites.set(resource.tokenHash, pending);
+    void pending.finally(() => this.pendingWrites.delete(resource.tokenHash));
+    return info;
   }
 
   async findLive(tokenHash: string, now: Date = new Date()): Promise<CachedResourceInfo | null> {
+    const cached = this.cache.peekInfo(tokenHash);
+    // Consumption elsewhere is not visible here; the claim, which asks the database, decides.
+    if (cached !== undefined) return cached.expiresAt > now ? cached : null;
     const resource = await this.prisma.s2spResource.findUnique({
       where: { tokenHash, consumedAt: null, expiresAt: { gt: now } },
     });
     return resource ? toInfo(resource) : null;
   }
 
-  async consume(tokenHash: string, request: ConsumeRequest, now: Date = new Date()): Promise<{ info: CachedResourceInfo; rows: Row[] } | null> {
-    const rowIds = storableRowIds(request.rowIds);
-    return this.prisma.$transaction(async (tx) => {
-      // The conditional update is the single-use gate: concurrent callers
-      // serialize on the row lock and only the first still matches the filter.
-      const [claimed] = await tx.s2spResource.updateManyAndReturn({
-        where: { tokenHash, consumedAt: null, expiresAt: { gt: now } },
-        data: { consumedAt: now },
-      });
-      if (!claimed) return null;
-      if (rowIds !== 'all' && rowIds.length === 0) {
-        await tx.s2spResourceRow.deleteMany({ where: { resourceId: claimed.id } });
-        return { info: toInfo(claimed), rows: [] };
-      }
-      const rows = await tx.s2spResourceRow.findMany({
-        where: { resourceId: claimed.id, ...(rowIds === 'all' ? {} : { rowId: { in: rowIds } }) },
-        orderBy: { rowId: 'asc' },
-        select: { rowId: true, body: true },
-      });
-      await tx.s2spResourceRow.deleteMany({ where: { resourceId: claimed.id } });
-      return { info: toInfo(claimed), rows: rows.map(toRow) };
-    }, this.transactionOptions);
+  async claim(tokenHash: string, now: Date = new Date()): Promise<ClaimedResource | null> {
+    await this.pendingWrites.get(tokenHash);
+    const cached = this.cache.take(tokenHash);
+    // One statement: the conditional update is the single-use gate (concurrent claims serialize on
+    // the row lock and only the first still matches), and the same statement frees the stored
+    // table, handing its chunks back only when this process does not hold the table already.
+    const [claimed] = await this.prisma.$queryRaw<ClaimedRow[]>`
+      WITH claimed AS (
+        UPDATE s2sp_resource SET consumed_at = ${now}
+        WHERE token_hash = ${tokenHash} AND consumed_at IS NULL AND expires_at > ${now}
+        RETURNING id, tool_name, columns, abstract_domains, body_domains, row_count, caller,
+                  caller_scopes, required_scopes, consumer, created_at, expires_at
+      ), freed AS (
+        DELETE FROM s2sp_resource_chunk WHERE resource_id IN (SELECT id FROM claimed) RETURNING seq, data
+      )
+      SELECT claimed.*,
+             (SELECT coalesce(array_agg(data ORDER BY seq), '{}') FROM freed WHERE ${cached === undefined}) AS chunks
+      FROM claimed`;
+    if (!claimed) return null;
+    const info = toInfo({
+      id: claimed.id,
+      toolName: claimed.tool_name,
+      columns: claimed.columns,
+      abstractDomains: claimed.abstract_domains,
+      bodyDomains: claimed.body_domains,
+      rowCount: claimed.row_count,
+      caller: claimed.caller,
+      callerScopes: claimed.caller_scopes,
+      requiredScopes: claimed.required_scopes,
+      consumer: claimed.consumer,
+      createdAt: claimed.created_at,
+      expiresAt: claimed.expires_at,
+    });
+    return { info, table: cached?.table ?? ResourceTable.decode(claimed.chunks ?? [], info.rowCount) };
   }
 
   async sweepExpired(now: Date = new Date()): Promise<number> {
+    this.cache.deleteExpired(now);
     const [, expired] = await this.prisma.$transaction([
-      // Promised by the interface; consume already deletes these rows, so normally a no-op.
-      this.prisma.s2spResourceRow.deleteMany({ where: { resource: { consumedAt: { not: null } } } }),
+      // Normally a no-op: a claim frees its chunks in the same statement.
+      this.prisma.s2spResourceChunk.deleteMany({ where: { resource: { consumedAt: { not: null } } } }),
       this.prisma.s2spResource.deleteMany({ where: { expiresAt: { lte: now } } }),
     ]);
     return expired.count;
   }
-}
 
-/**
- * `'all'` for an empty request; otherwise the distinct ids that can exist in an
- * INT4 column (others would make the query fail, and cannot match anyway).
- */
-function storableRowIds(requested: number[]): number[] | 'all' {
-  if (requested.length === 0) return 'all';
-  return [...new Set(requested)].filter((id) => Number.isInteger(id) && id >= INT4_MIN && id <= INT4_MAX);
-}
-
-/** `[rowId, body]`: the body is the row without `_row_id`, which becomes the key column. */
-function toStoredRow(row: Row, index: number): [number, Row] {
-  const { [ROW_ID]: rowId, ...body } = row;
-  if (typeof rowId !== 'number' || !Number.isInteger(rowId) || rowId < INT4_MIN || rowId > INT4_MAX) {
-    throw new TypeError(`rows[${index}].${ROW_ID} must be a 32-bit integer, got ${JSON.stringify(rowId)}`);
+  /** Waits for background writes, so that a graceful shutdown loses no issued resource. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await Promise.all(this.pendingWrites.values());
   }
-  return [rowId, body];
-}
 
-function toRow(record: { rowId: number; body: unknown }): Row {
-  if (typeof record.body !== 'object' || record.body === null || Array.isArray(record.body)) {
-    throw new Error(`Stored body of row ${record.rowId} is not a JSON object`);
+  /** Bytes (encoded length) and tables held in memory, for health and tests. */
+  cacheUsage(): { bytes: number; tables: number } {
+    return { bytes: this.cache.usedLength, tables: this.cache.count };
   }
-  return { [ROW_ID]: record.rowId, ...(record.body as Record<string, unknown>) };
+
+  private async write(tokenHash: string, info: CachedResourceInfo, tableLength: number, blocks: readonly string[]): Promise<void> {
+    const create = this.prisma.s2spResource.create({
+      data: {
+        id: info.id,
+        tokenHash,
+        toolName: info.toolName,
+        columns: info.columns,
+        abstractDomains: info.abstractDomains,
+        bodyDomains: info.bodyDomains,
+        rowCount: info.rowCount,
+        tableLength,
+        caller: info.caller,
+        callerScopes: info.callerScopes ?? undefined,
+        requiredScopes: info.requiredScopes,
+        consumer: info.consumer,
+        createdAt: info.createdAt,
+        expiresAt: info.expiresAt,
+      },
+    });
+    await create;
+    if (blocks.length === 0) return;
+    // No transaction (its timeout would bound the table's size): until save resolves nobody
+    // knows the token, so a resource row whose chunks are still being written cannot be claimed.
+    try {
+      await this.prisma.s2spResourceChunk.createMany({ data: blocks.map((data, seq) => ({ resourceId: info.id, seq, data })) });
+    } catch (error) {
+      await this.prisma.s2spResource.delete({ where: { id: info.id } }).catch(() => undefined);
+      throw error;
+    }
+  }
 }
 
-function toInfo(resource: S2spResource): CachedResourceInfo {
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : 'unknown error';
+}
+
+/** A claimed resource row as the claim statement returns it. */
+interface ClaimedRow {
+  id: string;
+  tool_name: string;
+  columns: unknown;
+  abstract_domains: unknown;
+  body_domains: unknown;
+  row_count: number;
+  caller: string | null;
+  caller_scopes: unknown;
+  required_scopes: unknown;
+  consumer: string | null;
+  created_at: Date;
+  expires_at: Date;
+  /** The stored table's chunks in order; null when the claimer holds the table in memory. */
+  chunks: string[] | null;
+}
+
+type StoredResource = Pick<S2spResource, 'id' | 'toolName' | 'rowCount' | 'caller' | 'consumer' | 'createdAt' | 'expiresAt'> & {
+  columns: unknown;
+  abstractDomains: unknown;
+  bodyDomains: unknown;
+  callerScopes: unknown;
+  requiredScopes: unknown;
+};
+
+function toInfo(resource: StoredResource): CachedResourceInfo {
   return {
     id: resource.id,
     toolName: resource.toolName,

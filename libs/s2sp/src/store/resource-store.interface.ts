@@ -1,4 +1,5 @@
 import type { Row } from '../protocol/row';
+import type { ResourceTable } from './resource-table';
 
 export type { Row };
 
@@ -10,8 +11,8 @@ export interface NewCachedResource {
   columns: string[];
   abstractDomains: string[];
   bodyDomains: string[];
-  /** Body rows: `_row_id` plus body columns, in `_row_id` order. */
-  rows: Row[];
+  /** The full rows (every column, abstract and body), row `i` being `_row_id` `i`. */
+  table: ResourceTable;
   caller?: string | null;
   /** The issuing caller's scopes. */
   callerScopes?: string[] | null;
@@ -38,26 +39,27 @@ export interface CachedResourceInfo {
   expiresAt: Date;
 }
 
-export interface ConsumeRequest {
-  /** Row ids to return; empty means all rows. */
-  rowIds: number[];
+/** A resource won by one claim: its metadata and its whole table; selection happens in the caller. */
+export interface ClaimedResource {
+  info: CachedResourceInfo;
+  table: ResourceTable;
 }
 
 /**
- * Persistence of the S2SP data plane. Implementations must make `consume`
- * atomic: of N concurrent calls for one token hash, exactly one returns rows.
+ * Persistence of the S2SP data plane. Implementations must make `claim`
+ * atomic: of N concurrent calls for one token hash, in any number of
+ * processes sharing the store, exactly one gets the table.
  */
 export interface ResourceStore {
   save(resource: NewCachedResource): Promise<CachedResourceInfo>;
   /** The live resource for this token hash, or null if unknown, expired or consumed. Does not consume. */
   findLive(tokenHash: string, now?: Date): Promise<CachedResourceInfo | null>;
   /**
-   * Marks the resource consumed and returns the requested body rows, or null if
-   * it was unknown, expired or already consumed (including by a concurrent call).
-   * Row ids that do not exist are simply absent from the result.
+   * Marks the resource consumed and returns it, or null if it was unknown,
+   * expired or already consumed (including by a concurrent call).
    */
-  consume(tokenHash: string, request: ConsumeRequest, now?: Date): Promise<{ info: CachedResourceInfo; rows: Row[] } | null>;
-  /** Deletes expired resources and the rows of consumed ones; returns how many resources were removed. */
+  claim(tokenHash: string, now?: Date): Promise<ClaimedResource | null>;
+  /** Deletes expired resources and what is left of consumed ones; returns how many resources were removed. */
   sweepExpired(now?: Date): Promise<number>;
 }
 

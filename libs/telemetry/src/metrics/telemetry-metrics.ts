@@ -8,6 +8,8 @@ export type RequestStatus = 'success' | 'error';
 export type CircuitStateValue = 0 | 1 | 2;
 /** Which end of the data plane counted it. */
 export type DataPlaneSide = 'consumer' | 'server';
+/** Which audit trail a write was for: authorization decisions or data-plane fetches. */
+export type AuditTrail = 'decisions' | 'data-fetches';
 /** Outcome of one data-plane fetch. */
 export type FetchResult = 'ok' | 'gone' | 'refused' | 'timeout' | 'unreachable' | 'error';
 
@@ -31,6 +33,7 @@ export class TelemetryMetrics {
   private readonly fetches: Counter;
   private readonly bodyBytes: Counter;
   private readonly tokensSaved: Counter;
+  private readonly auditWriteFailures: Counter;
   private readonly circuits = new Map<string, CircuitStateSource>();
 
   constructor(meter: Meter = createNoopMeter()) {
@@ -51,6 +54,9 @@ export class TelemetryMetrics {
     this.bodyBytes = meter.createCounter('s2sp_body_bytes_total', { unit: 'By', description: 'Body bytes that went over the data plane.' });
     this.tokensSaved = meter.createCounter('s2sp_context_tokens_saved_total', {
       description: 'Tokens of body columns kept out of the model context.',
+    });
+    this.auditWriteFailures = meter.createCounter('audit_write_failures_total', {
+      description: 'Failed attempts to store audit records, by trail (the records stay buffered and are retried).',
     });
   }
 
@@ -96,6 +102,10 @@ export class TelemetryMetrics {
 
   contextTokensSaved(tool: string, tokens: number): void {
     if (tokens > 0) this.tokensSaved.add(tokens, { tool });
+  }
+
+  auditWriteFailed(trail: AuditTrail): void {
+    this.auditWriteFailures.add(1, { trail });
   }
 
   private observeCircuits(result: ObservableResult<Attributes>): void {

@@ -88,16 +88,20 @@ export class PlanStepDto {
   depends_on?: string[];
 
   @StepKindMember('resource_call')
+  // ValidateNested alone lets an array through (it validates its elements).
+  @IsObject()
   @ValidateNested()
   @Type(() => ResourceCallStepDto)
   resource_call?: ResourceCallStepDto;
 
   @StepKindMember('filter')
+  @IsObject()
   @ValidateNested()
   @Type(() => FilterStepDto)
   filter?: FilterStepDto;
 
   @StepKindMember('consumer_call')
+  @IsObject()
   @ValidateNested()
   @Type(() => ConsumerCallStepDto)
   consumer_call?: ConsumerCallStepDto;

@@ -5,6 +5,7 @@ import {
   IsArray,
   IsInt,
   IsNotEmpty,
+  IsObject,
   IsOptional,
   IsString,
   IsUUID,
@@ -70,11 +71,14 @@ export class SubmitTaskParams {
   @IsArray()
   @ArrayNotEmpty()
   @ArrayMaxSize(64)
+  // ValidateNested alone lets an array element through (it validates its elements).
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => PlanStepDto)
   plan!: PlanStepDto[];
 
   @IsOptional()
+  @IsObject()
   @ValidateNested()
   @Type(() => ExecutionConstraintsDto)
   constraints?: ExecutionConstraintsDto;

@@ -1,0 +1,44 @@
+import { envInt } from '../config/env';
+
+/** Limits of MCP over Streamable HTTP (`/mcp`), enforced by serveMcp. */
+export interface McpHttpLimits {
+  /** Largest POST /mcp body, bytes (default 1 MiB): larger ones get 413 before the tool runs. */
+  maxBodyBytes: number;
+  /** A session with no request for this long is closed, ms (default 30 minutes). */
+  sessionIdleTimeoutMs: number;
+  /**
+   * Most open sessions per caller (authenticated subject; every unauthenticated
+   * caller shares one allowance). Default 16. At the limit, an `initialize`
+   * closes the caller's least recently used idle session; if all are busy it is refused.
+   */
+  maxSessionsPerCaller: number;
+}
+
+export const DEFAULT_MCP_HTTP_LIMITS: Readonly<McpHttpLimits> = Object.freeze({
+  maxBodyBytes: 1024 * 1024,
+  sessionIdleTimeoutMs: 30 * 60_000,
+  maxSessionsPerCaller: 16,
+});
+
+/** Environment variable of each limit. */
+export const MCP_HTTP_LIMIT_ENV: Readonly<Record<keyof McpHttpLimits, string>> = Object.freeze({
+  maxBodyBytes: 'S2SP_MCP_MAX_BODY_BYTES',
+  sessionIdleTimeoutMs: 'S2SP_MCP_SESSION_IDLE_TIMEOUT_MS',
+  maxSessionsPerCaller: 'S2SP_MCP_MAX_SESSIONS_PER_CALLER',
+});
+
+/** Options win over the environment, the environment over the defaults; each must be a positive integer. */
+export function resolveMcpHttpLimits(options: Partial<McpHttpLimits> = {}): McpHttpLimits {
+  const limits = { ...DEFAULT_MCP_HTTP_LIMITS };
+  for (const name of Object.keys(MCP_HTTP_LIMIT_ENV) as Array<keyof McpHttpLimits>) {
+    const given = options[name];
+    if (given === undefined) {
+      limits[name] = envInt(MCP_HTTP_LIMIT_ENV[name], DEFAULT_MCP_HTTP_LIMITS[name], { min: 1 });
+    } else if (Number.isSafeInteger(given) && given >= 1) {
+      limits[name] = given;
+    } else {
+      throw new RangeError(`serveMcp option mcpLimits.${name} must be a positive integer; got ${String(given)}.`);
+    }
+  }
+  return limits;
+}

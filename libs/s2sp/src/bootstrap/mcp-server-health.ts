@@ -1,0 +1,45 @@
+import type { INestApplication } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { AUDIT_SINK } from '@s2sp/auth';
+import type { Request, Response } from 'express';
+import { auditHealthOf, type AuditHealth } from '../audit/audit-health';
+import { DATA_PLANE_FETCH_AUDIT } from '../audit/data-plane-fetch-audit';
+
+export interface McpServerHealthReport {
+  /** `degraded`: still serving, but an audit trail cannot be written (its records are buffered and retried). */
+  status: 'ok' | 'degraded';
+  audit: AuditHealth;
+  /** Open MCP sessions (HTTP with sessions only). */
+  mcpSessions?: number;
+}
+
+/**
+ * `GET /health` of a server started by serveMcp: always 200 while it serves,
+ * with the state of its audit trails (decisions and data-plane fetches).
+ */
+export function mountMcpServerHealth(app: INestApplication, openSessions?: () => number): void {
+  const modules = app.get(ModuleRef);
+  const sinks = { decisions: optionalProvider(modules, AUDIT_SINK), dataFetches: optionalProvider(modules, DATA_PLANE_FETCH_AUDIT) };
+  app.getHttpAdapter().get('/health', (_request: Request, response: Response) => {
+    const audit = auditHealthOf(sinks);
+    const report: McpServerHealthReport = {
+      status: audit.status === 'ok' ? 'ok' : 'degraded',
+      audit,
+      ...(openSessions ? { mcpSessions: openSessions() } : {}),
+    };
+    response.status(200).setHeader('cache-control', 'no-store');
+    response.json(report);
+  });
+}
+
+/**
+ * Through ModuleRef, not the app: a failed `app.get` ends the process (Nest's
+ * abortOnError), and apps without AuthModule or S2spModule are served too.
+ */
+function optionalProvider(modules: ModuleRef, token: string | symbol): unknown {
+  try {
+    return modules.get(token, { strict: false });
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,46 @@
+import type { ServerResponse } from 'node:http';
+
+/** The client went away before the answer was written. */
+export class ResponseClosedError extends Error {
+  constructor() {
+    super('The client closed the connection before the answer was complete');
+  }
+}
+
+/**
+ * Writes chunks to the response as the client reads them (waiting for
+ * `drain` whenever the socket's buffer is full), then ends it.
+ * Returns the bytes written.
+ */
+export async function streamToResponse(response: ServerResponse, chunks: Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>): Promise<number> {
+  let bytes = 0;
+  for await (const chunk of chunks) {
+    if (response.destroyed) throw new ResponseClosedError();
+    bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength;
+    if (!response.write(chunk)) await drained(response);
+  }
+  await new Promise<void>((resolve, reject) => {
+    const onClose = () => (response.writableFinished ? resolve() : reject(new ResponseClosedError()));
+    response.once('close', onClose);
+    response.end(() => {
+      response.off('close', onClose);
+      resolve();
+    });
+  });
+  return bytes;
+}
+
+function drained(response: ServerResponse): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onDrain = () => {
+      response.off('close', onClose);
+      resolve();
+    };
+    const onClose = () => {
+      response.off('drain', onDrain);
+      reject(new ResponseClosedError());
+    };
+    response.once('drain', onDrain);
+    response.once('close', onClose);
+  });
+}
