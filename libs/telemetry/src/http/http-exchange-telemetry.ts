@@ -140,12 +140,14 @@ export class HttpExchangeTelemetry {
 
   private recordDataPlane(span: Span | undefined, response: ServerResponse, result: unknown, status: number | undefined): void {
     const outcome = fetchResultOf(status);
-    const bytes = outcome === 'ok' ? Number(response.getHeader('content-length') ?? 0) || 0 : 0;
+    const served = result as { total_rows?: unknown; columns_returned?: unknown; bytes?: unknown } | undefined;
+    // A streamed answer has no content-length: the data plane reports the bytes it wrote.
+    const written = typeof served?.bytes === 'number' ? served.bytes : Number(response.getHeader('content-length') ?? 0) || 0;
+    const bytes = outcome === 'ok' ? written : 0;
     this.telemetry.metrics.dataPlaneFetch(outcome, 'server', bytes);
     if (!span?.isRecording()) return;
     span.setAttribute(TelemetryAttributes.FETCH_RESULT, outcome);
     if (bytes > 0) span.setAttribute(TelemetryAttributes.BODY_BYTES, bytes);
-    const served = result as { total_rows?: unknown; columns_returned?: unknown } | undefined;
     if (typeof served?.total_rows === 'number') span.setAttribute(TelemetryAttributes.ROWS, served.total_rows);
     // columns_returned lists _row_id first, then the body columns.
     if (Array.isArray(served?.columns_returned)) span.setAttribute(TelemetryAttributes.BODY_COLUMNS, Math.max(0, served.columns_returned.length - 1));
