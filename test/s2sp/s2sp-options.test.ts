@@ -42,9 +42,9 @@ describe('resolveS2spOptions', () => {
       assert.deepEqual(resolved.database, {});
     });
 
-    test('the built-in store keeps 256 MiB of issued tables in memory and writes each before answering', () => {
+    test('the built-in store keeps 64 MiB of issued tables in memory and writes each before answering', () => {
       const resolved = resolveS2spOptions({});
-      assert.equal(resolved.resourceCacheBytes, 268_435_456);
+      assert.equal(resolved.resourceCacheBytes, 67_108_864);
       assert.equal(resolved.resourceWriteMode, 'before-answer');
     });
 

@@ -57,7 +57,7 @@ export interface S2spModuleOptions {
   /**
    * The built-in store's in-memory copy of the tables this process issued, in
    * bytes (encoded length); the usual fetch is served from it without reading
-   * the database. Default 256 MiB; 0 turns it off.
+   * the database. Default 64 MiB (the rows take several times that in the heap); 0 turns it off.
    */
   resourceCacheBytes?: number;
   /**

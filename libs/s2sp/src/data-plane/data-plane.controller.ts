@@ -1,5 +1,6 @@
 import { Controller, Get, HttpCode, Inject, Param, Post, Req, Res, UseFilters } from '@nestjs/common';
 import { callerFrom, traceIdFrom } from '@s2sp/auth';
+import { DATA_PLANE_SUMMARY } from '@s2sp/telemetry';
 import type { Request, Response } from 'express';
 import { S2SP_OPTIONS } from '../config/s2sp.constants';
 import type { ResolvedS2spOptions } from '../config/s2sp-options';
@@ -34,9 +35,15 @@ export class DataPlaneController {
     const granted = await this.dataPlane.grant(token, body, accessOf(request));
     response.status(200).setHeader('content-type', format === JSON_MEDIA_TYPE ? 'application/json; charset=utf-8' : format);
     response.setHeader('vary', 'accept');
+    const summary = (bytes: number): DataPlaneFetchSummary => ({
+      total_rows: granted.selection.rowCount,
+      columns_returned: ['_row_id', ...granted.selection.columns],
+      bytes,
+    });
     let bytes = 0;
     try {
-      bytes = await streamToResponse(response, format === JSON_MEDIA_TYPE ? jsonAnswerChunks(granted.selection) : arrowAnswer(granted));
+      const chunks = format === JSON_MEDIA_TYPE ? jsonAnswerChunks(granted.selection) : arrowAnswer(granted);
+      bytes = await streamToResponse(response, chunks, (written) => Object.assign(response, { [DATA_PLANE_SUMMARY]: summary(written) }));
     } catch (error) {
       // Headers are out: the only honest signal left to the client is a broken connection.
       response.destroy();
@@ -44,7 +51,7 @@ export class DataPlaneController {
       throw new AnswerInterrupted();
     }
     await this.dataPlane.served(granted, bytes);
-    return { total_rows: granted.selection.rowCount, columns_returned: ['_row_id', ...granted.selection.columns], bytes };
+    return summary(bytes);
   }
 
   /** `formats`: the media types a fetch may ask for with `Accept` (JSON when it asks for none). */

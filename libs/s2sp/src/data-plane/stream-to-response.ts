@@ -9,16 +9,22 @@ export class ResponseClosedError extends Error {
 
 /**
  * Writes chunks to the response as the client reads them (waiting for
- * `drain` whenever the socket's buffer is full), then ends it.
+ * `drain` whenever the socket's buffer is full), then ends it, telling
+ * `beforeEnd` how many bytes it wrote.
  * Returns the bytes written.
  */
-export async function streamToResponse(response: ServerResponse, chunks: Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>): Promise<number> {
+export async function streamToResponse(
+  response: ServerResponse,
+  chunks: Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>,
+  beforeEnd: (bytes: number) => void = () => undefined,
+): Promise<number> {
   let bytes = 0;
   for await (const chunk of chunks) {
     if (response.destroyed) throw new ResponseClosedError();
     bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength;
     if (!response.write(chunk)) await drained(response);
   }
+  beforeEnd(bytes);
   await new Promise<void>((resolve, reject) => {
     const onClose = () => (response.writableFinished ? resolve() : reject(new ResponseClosedError()));
     response.once('close', onClose);

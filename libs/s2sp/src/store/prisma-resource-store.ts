@@ -14,13 +14,16 @@ import type { CachedResourceInfo, ClaimedResource, NewCachedResource, ResourceSt
 export type ResourceWriteMode = 'before-answer' | 'after-answer';
 
 export interface PrismaResourceStoreOptions {
-  /** Budget of the in-memory copy of issued tables, in encoded length (≈ bytes). Default 256 MiB; 0 disables it. */
+  /**
+   * Budget of the in-memory copy of issued tables, in encoded length (≈ bytes of JSON).
+   * The rows take several times that as objects in the heap. Default 64 MiB; 0 disables it.
+   */
   cacheMaxBytes?: number;
   /** Default `before-answer`. */
   writeMode?: ResourceWriteMode;
 }
 
-export const DEFAULT_RESOURCE_CACHE_BYTES = 256 * 1024 * 1024;
+export const DEFAULT_RESOURCE_CACHE_BYTES = 64 * 1024 * 1024;
 
 /**
  * ResourceStore on the generated Prisma client (PostgreSQL or PGlite).

@@ -105,7 +105,7 @@ export class HttpExchangeTelemetry {
         span.setAttribute(TelemetryAttributes.HTTP_STATUS, status);
         if (code !== undefined && thrown === undefined) recordFailure(span, code);
       }
-      if (plan.dataPlane) this.recordDataPlane(span, response, result, completed ? status : undefined);
+      if (plan.dataPlane) this.recordDataPlane(span, response, result ?? dataPlaneSummaryOf(response), completed ? status : undefined);
       telemetry.metrics.recordRequest(protocol, plan.label, telemetry.apiVersion, (performance.now() - startedAt) / 1000, code);
       span?.end();
     };
@@ -152,4 +152,15 @@ export class HttpExchangeTelemetry {
     // columns_returned lists _row_id first, then the body columns.
     if (Array.isArray(served?.columns_returned)) span.setAttribute(TelemetryAttributes.BODY_COLUMNS, Math.max(0, served.columns_returned.length - 1));
   }
+}
+
+/**
+ * Where a streamed data-plane answer leaves its summary (`total_rows`,
+ * `columns_returned`, `bytes`) on the response before ending it: the response
+ * finishes before the handler's return value reaches any interceptor.
+ */
+export const DATA_PLANE_SUMMARY = Symbol.for('s2sp.data-plane.summary');
+
+function dataPlaneSummaryOf(response: ServerResponse): unknown {
+  return (response as ServerResponse & { [DATA_PLANE_SUMMARY]?: unknown })[DATA_PLANE_SUMMARY];
 }
