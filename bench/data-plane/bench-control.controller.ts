@@ -2,7 +2,7 @@ import { Controller, Get, Post, Query } from '@nestjs/common';
 import { ResourcePublisher, splitRows } from '@s2sp/core';
 import { performance } from 'node:perf_hooks';
 import { BenchTableHolder } from './bench-table-holder';
-import { readProcessMemory, resetPeakRss, type ProcessMemory } from './process-memory';
+import { readProcessMemory, type ProcessMemory } from './process-memory';
 
 /** Loopback-only bench control: publishes a fresh single-use resource per fetch, times publish and stringify. */
 @Controller('bench')
@@ -31,13 +31,6 @@ export class BenchControlController {
 
   @Get('memory')
   memory(): ProcessMemory {
-    return readProcessMemory();
-  }
-
-  @Post('reset-peak')
-  resetPeak(): ProcessMemory {
-    global.gc?.();
-    resetPeakRss();
     return readProcessMemory();
   }
 }

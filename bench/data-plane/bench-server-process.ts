@@ -14,7 +14,7 @@ export interface BenchServerProcess {
 
 /** Spawns bench-server-main.js and waits for its ready line. */
 export async function startBenchServerProcess(mode: ResourceWriteMode, databaseUrl: string, maxRows: number): Promise<BenchServerProcess> {
-  const child: ChildProcess = spawn(process.execPath, ['--expose-gc', join(__dirname, 'bench-server-main.js'), mode, databaseUrl, String(maxRows)], {
+  const child: ChildProcess = spawn(process.execPath, [join(__dirname, 'bench-server-main.js'), mode, databaseUrl, String(maxRows)], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -44,9 +44,8 @@ async function measureFetch(server: BenchServerProcess, benchCase: BenchCase, se
   return repeat(runs, once);
 }
 
-async function measureCase(server: BenchServerProcess, benchCase: BenchCase): Promise<Omit<CaseResult, 'publishAfterMs'>> {
+async function measureCase(server: BenchServerProcess, benchCase: BenchCase): Promise<Omit<CaseResult, 'publishAfterMs' | 'peakRssBytes'>> {
   const query = `rows=${benchCase.rows}&columns=${benchCase.columns}`;
-  await server.control(`/bench/reset-peak`);
   const publishMs = async (): Promise<number> => (await server.control<{ publishMs: number }>(`/bench/publish?${query}`)).publishMs;
   if (benchCase.rows <= 10_000) await publishMs();
   const publishBeforeMs = await repeat(benchCase.runs, publishMs);
@@ -57,8 +56,22 @@ async function measureCase(server: BenchServerProcess, benchCase: BenchCase): Pr
     for (const format of FORMATS) times[format] = await measureFetch(server, benchCase, selection, format, benchCase.runs);
     fetches.push({ selection, ...times });
   }
-  const memory = await server.control<ProcessMemory>('/bench/memory');
-  return { benchCase, publishBeforeMs, stringifyMs, fetches, peakRssBytes: memory.peakRssBytes };
+  return { benchCase, publishBeforeMs, stringifyMs, fetches };
+}
+
+/** Peak RSS of a fresh server that publishes the table and serves it whole, once as JSON and once as Arrow. */
+async function measurePeakRss(databaseUrl: string, maxRows: number, benchCase: BenchCase): Promise<number> {
+  const server = await startBenchServerProcess('before-answer', databaseUrl, maxRows);
+  try {
+    const query = `rows=${benchCase.rows}&columns=${benchCase.columns}`;
+    for (const format of ['json', 'arrow'] as const) {
+      const { resourceUrl } = await server.control<{ resourceUrl: string }>(`/bench/publish?${query}`);
+      await timeFetch(resourceUrl, format, null, benchCase.rows);
+    }
+    return (await server.control<ProcessMemory>('/bench/memory')).peakRssBytes;
+  } finally {
+    await server.stop();
+  }
 }
 
 async function main(): Promise<void> {
@@ -68,9 +81,11 @@ async function main(): Promise<void> {
   const after = freshSchemaUrl(DATABASE_URL);
   const started = Date.now();
   try {
-    const results: Array<Omit<CaseResult, 'publishAfterMs'>> = [];
+    const results: Array<Omit<CaseResult, 'publishAfterMs' | 'peakRssBytes'>> = [];
     const server = await startBenchServerProcess('before-answer', before.url, maxRows);
+    let idleRssBytes = 0;
     try {
+      idleRssBytes = (await server.control<ProcessMemory>('/bench/memory')).rssBytes;
       for (const benchCase of cases) {
         console.error(`measuring ${benchCase.rows} × ${benchCase.columns} (before-answer server, pid ${server.pid})…`);
         results.push(await measureCase(server, benchCase));
@@ -92,7 +107,12 @@ async function main(): Promise<void> {
     } finally {
       await afterServer.stop();
     }
-    printReport(results.map((result, index) => ({ ...result, publishAfterMs: publishAfter[index]! })), { wallSeconds: (Date.now() - started) / 1000 });
+    const peakRss: number[] = [];
+    for (const benchCase of cases) {
+      console.error(`measuring the peak RSS of a fresh server serving ${benchCase.rows} × ${benchCase.columns}…`);
+      peakRss.push(await measurePeakRss(before.url, maxRows, benchCase));
+    }
+    printReport(results.map((result, index) => ({ ...result, publishAfterMs: publishAfter[index]!, peakRssBytes: peakRss[index]! })), { wallSeconds: (Date.now() - started) / 1000, idleRssBytes });
   } finally {
     await dropSchemas(DATABASE_URL, [before.schema, after.schema]);
   }

@@ -33,7 +33,7 @@ const mib = (bytes: number): number => bytes / 1024 ** 2;
 const label = ({ rows, columns }: BenchCase): string => `${rows.toLocaleString('en-US')} × ${columns}`;
 const verdict = (met: boolean): string => (met ? 'met' : 'NOT met');
 
-export function printReport(results: readonly CaseResult[], run: { wallSeconds: number }): void {
+export function printReport(results: readonly CaseResult[], run: { wallSeconds: number; idleRssBytes: number }): void {
   const [load1, load5] = loadavg();
   console.log(`Data plane at scale — Node ${process.version}, median of runs (5 up to 100k rows, 2 at 1M), load average ${load1!.toFixed(1)} / ${load5!.toFixed(1)}, whole run ${run.wallSeconds.toFixed(0)} s\n`);
 
@@ -59,7 +59,8 @@ export function printReport(results: readonly CaseResult[], run: { wallSeconds: 
     }
   }
 
-  console.log('\nPeak RSS of the server process (VmHWM, reset before each case; includes the generated rows it publishes)');
+  console.log('\nPeak RSS (VmHWM) of a fresh server process that publishes the table and serves all rows once as JSON and once as Arrow (the generated rows it publishes included)');
+  console.log(`(the server's RSS once started, before any table: ${mib(run.idleRssBytes).toFixed(0)} MiB)`);
   console.log('| rows × columns | peak RSS |');
   console.log('|---|---|');
   for (const result of results) console.log(`| ${label(result.benchCase)} | ${mib(result.peakRssBytes).toFixed(0)} MiB |`);
