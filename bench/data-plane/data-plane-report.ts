@@ -35,7 +35,7 @@ const verdict = (met: boolean): string => (met ? 'met' : 'NOT met');
 
 export function printReport(results: readonly CaseResult[], run: { wallSeconds: number; idleRssBytes: number }): void {
   const [load1, load5] = loadavg();
-  console.log(`Data plane at scale — Node ${process.version}, median of runs (5 up to 100k rows, 2 at 1M), load average ${load1!.toFixed(1)} / ${load5!.toFixed(1)}, whole run ${run.wallSeconds.toFixed(0)} s\n`);
+  console.log(`Data plane at scale — Node ${process.version}, median of ${[...new Set(results.map(({ benchCase }) => benchCase.runs))].join('/')} runs, load average ${load1!.toFixed(1)} / ${load5!.toFixed(1)}, whole run ${run.wallSeconds.toFixed(0)} s\n`);
 
   console.log('Publish (ResourcePublisher.publish of the split rows, abstract = 3 columns), ms');
   console.log('| rows × columns | before-answer | after-answer | JSON.stringify | before / stringify | after / stringify |');
