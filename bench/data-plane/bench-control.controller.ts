@@ -1,0 +1,36 @@
+import { Controller, Get, Post, Query } from '@nestjs/common';
+import { ResourcePublisher, splitRows } from '@s2sp/core';
+import { performance } from 'node:perf_hooks';
+import { BenchTableHolder } from './bench-table-holder';
+import { readProcessMemory, type ProcessMemory } from './process-memory';
+
+/** Loopback-only bench control: publishes a fresh single-use resource per fetch, times publish and stringify. */
+@Controller('bench')
+export class BenchControlController {
+  constructor(
+    private readonly publisher: ResourcePublisher,
+    private readonly table: BenchTableHolder,
+  ) {}
+
+  @Post('publish')
+  async publish(@Query('rows') rows: string, @Query('columns') columns: string): Promise<{ resourceUrl: string; publishMs: number }> {
+    const columnCount = Number(columns);
+    const split = splitRows(this.table.rows(Number(rows), columnCount), this.table.abstractDomains(columnCount));
+    const started = performance.now();
+    const resourceUrl = await this.publisher.publish('bench_table', split);
+    return { resourceUrl, publishMs: performance.now() - started };
+  }
+
+  @Post('stringify')
+  stringify(@Query('rows') rows: string, @Query('columns') columns: string): { stringifyMs: number; bytes: number } {
+    const table = this.table.rows(Number(rows), Number(columns));
+    const started = performance.now();
+    const text = JSON.stringify(table);
+    return { stringifyMs: performance.now() - started, bytes: Buffer.byteLength(text) };
+  }
+
+  @Get('memory')
+  memory(): ProcessMemory {
+    return readProcessMemory();
+  }
+}

@@ -1,0 +1,34 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { S2spModule, type ResourceWriteMode } from '@s2sp/core';
+import { BenchControlController } from './bench-control.controller';
+import { benchLimits } from './bench-limits';
+import { BenchTableHolder } from './bench-table-holder';
+
+export interface BenchServerOptions {
+  publicBaseUrl: () => string;
+  databaseUrl: string;
+  resourceWriteMode: ResourceWriteMode;
+  maxRows: number;
+  table: BenchTableHolder;
+}
+
+/** A minimal resource server: the S2SP data plane plus the bench's control endpoints. */
+@Module({})
+export class BenchServerModule {
+  static forRoot(options: BenchServerOptions): DynamicModule {
+    return {
+      module: BenchServerModule,
+      imports: [
+        S2spModule.forRoot({
+          publicBaseUrl: options.publicBaseUrl,
+          database: { url: options.databaseUrl },
+          resourceWriteMode: options.resourceWriteMode,
+          limits: benchLimits(options.maxRows),
+          sweepIntervalMs: 0,
+        }),
+      ],
+      controllers: [BenchControlController],
+      providers: [{ provide: BenchTableHolder, useValue: options.table }],
+    };
+  }
+}

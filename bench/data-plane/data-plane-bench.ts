@@ -1,0 +1,124 @@
+/**
+ * Data plane at scale (issue 20): publish, fetch and server memory of 1k…1M rows × 30 columns
+ * (plus 100k × 13, like the reference Python SDK's figures), against a bare node:http baseline.
+ *
+ *   npm run build && node dist/bench/data-plane/data-plane-bench.js [sizes=1k,10k,100k] [runs]
+ *
+ * The resource server runs as a child process (bench-server-main.ts) on PostgreSQL at
+ * S2SP_BENCH_DATABASE_URL, in fresh schemas dropped at the end.
+ */
+import { median } from '../gateway/percentiles';
+import { randomRowIds } from './bench-rows';
+import { dropSchemas, freshSchemaUrl } from './bench-schema';
+import { startBenchServerProcess, type BenchServerProcess } from './bench-server-process';
+import { timeFetch, type FetchFormat } from './end-to-end-fetch';
+import { parseBenchSizes, type BenchCase } from './bench-cases';
+import { printReport, type CaseResult, type FetchResult, type Selection } from './data-plane-report';
+import type { ProcessMemory } from './process-memory';
+
+const DATABASE_URL = process.env.S2SP_BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
+const FORMATS: readonly FetchFormat[] = ['json', 'arrow', 'bare'];
+
+async function repeat(runs: number, measure: (run: number) => Promise<number>): Promise<number> {
+  const samples: number[] = [];
+  for (let run = 0; run < runs; run += 1) samples.push(await measure(run));
+  return median(samples);
+}
+
+function selectionsOf(rows: number): Selection[] {
+  return [
+    { name: '100 rows', count: Math.min(100, rows) },
+    { name: '10% of rows', count: Math.max(1, Math.floor(rows / 10)) },
+    { name: 'all rows', count: rows },
+  ];
+}
+
+async function measureFetch(server: BenchServerProcess, benchCase: BenchCase, selection: Selection, format: FetchFormat, runs: number): Promise<number> {
+  const query = `rows=${benchCase.rows}&columns=${benchCase.columns}`;
+  const once = async (run: number): Promise<number> => {
+    const rowIds = selection.count === benchCase.rows ? null : randomRowIds(benchCase.rows, selection.count, run + 1);
+    const url = format === 'bare' ? `${server.bareOrigin}/bare?${query}` : (await server.control<{ resourceUrl: string }>(`/bench/publish?${query}`)).resourceUrl;
+    return timeFetch(url, format, rowIds, selection.count);
+  };
+  if (benchCase.rows <= 10_000) await once(0);
+  return repeat(runs, once);
+}
+
+async function measureCase(server: BenchServerProcess, benchCase: BenchCase): Promise<Omit<CaseResult, 'publishAfterMs' | 'peakRssBytes'>> {
+  const query = `rows=${benchCase.rows}&columns=${benchCase.columns}`;
+  const publishMs = async (): Promise<number> => (await server.control<{ publishMs: number }>(`/bench/publish?${query}`)).publishMs;
+  if (benchCase.rows <= 10_000) await publishMs();
+  const publishBeforeMs = await repeat(benchCase.runs, publishMs);
+  const stringifyMs = await repeat(benchCase.runs, async () => (await server.control<{ stringifyMs: number }>(`/bench/stringify?${query}`)).stringifyMs);
+  const fetches: FetchResult[] = [];
+  for (const selection of selectionsOf(benchCase.rows)) {
+    const times = {} as Record<FetchFormat, number>;
+    for (const format of FORMATS) times[format] = await measureFetch(server, benchCase, selection, format, benchCase.runs);
+    fetches.push({ selection, ...times });
+  }
+  return { benchCase, publishBeforeMs, stringifyMs, fetches };
+}
+
+/** Peak RSS of a fresh server that publishes the table and serves it whole, once as JSON and once as Arrow. */
+async function measurePeakRss(databaseUrl: string, maxRows: number, benchCase: BenchCase): Promise<number> {
+  const server = await startBenchServerProcess('before-answer', databaseUrl, maxRows);
+  try {
+    const query = `rows=${benchCase.rows}&columns=${benchCase.columns}`;
+    for (const format of ['json', 'arrow'] as const) {
+      const { resourceUrl } = await server.control<{ resourceUrl: string }>(`/bench/publish?${query}`);
+      await timeFetch(resourceUrl, format, null, benchCase.rows);
+    }
+    return (await server.control<ProcessMemory>('/bench/memory')).peakRssBytes;
+  } finally {
+    await server.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  const cases = parseBenchSizes(process.argv[2], process.argv[3]);
+  const maxRows = Math.max(...cases.map((benchCase) => benchCase.rows));
+  const before = freshSchemaUrl(DATABASE_URL);
+  const after = freshSchemaUrl(DATABASE_URL);
+  const started = Date.now();
+  try {
+    const results: Array<Omit<CaseResult, 'publishAfterMs' | 'peakRssBytes'>> = [];
+    const server = await startBenchServerProcess('before-answer', before.url, maxRows);
+    let idleRssBytes = 0;
+    try {
+      idleRssBytes = (await server.control<ProcessMemory>('/bench/memory')).rssBytes;
+      for (const benchCase of cases) {
+        console.error(`measuring ${benchCase.rows} × ${benchCase.columns} (before-answer server, pid ${server.pid})…`);
+        results.push(await measureCase(server, benchCase));
+      }
+    } finally {
+      await server.stop();
+    }
+    // A separate server, so its writes that follow the answer never overlap the fetches above.
+    const afterServer = await startBenchServerProcess('after-answer', after.url, maxRows);
+    const publishAfter: number[] = [];
+    try {
+      for (const benchCase of cases) {
+        console.error(`measuring ${benchCase.rows} × ${benchCase.columns} (after-answer server)…`);
+        const query = `rows=${benchCase.rows}&columns=${benchCase.columns}`;
+        const publishMs = async (): Promise<number> => (await afterServer.control<{ publishMs: number }>(`/bench/publish?${query}`)).publishMs;
+        if (benchCase.rows <= 10_000) await publishMs();
+        publishAfter.push(await repeat(benchCase.runs, publishMs));
+      }
+    } finally {
+      await afterServer.stop();
+    }
+    const peakRss: number[] = [];
+    for (const benchCase of cases) {
+      console.error(`measuring the peak RSS of a fresh server serving ${benchCase.rows} × ${benchCase.columns}…`);
+      peakRss.push(await measurePeakRss(before.url, maxRows, benchCase));
+    }
+    printReport(results.map((result, index) => ({ ...result, publishAfterMs: publishAfter[index]!, peakRssBytes: peakRss[index]! })), { wallSeconds: (Date.now() - started) / 1000, idleRssBytes });
+  } finally {
+    await dropSchemas(DATABASE_URL, [before.schema, after.schema]);
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  process.exit(1);
+});

@@ -1,0 +1,107 @@
+import { loadavg } from 'node:os';
+import type { BenchCase } from './bench-cases';
+
+export interface Selection {
+  name: string;
+  count: number;
+}
+
+/** Median end-to-end milliseconds of one selection, per format. */
+export interface FetchResult {
+  selection: Selection;
+  json: number;
+  arrow: number;
+  bare: number;
+}
+
+export interface CaseResult {
+  benchCase: BenchCase;
+  publishBeforeMs: number;
+  publishAfterMs: number;
+  stringifyMs: number;
+  fetches: FetchResult[];
+  peakRssBytes: number;
+}
+
+/** The reference Python SDK on 100k rows × 13 columns (issue 20, measured elsewhere). */
+const PYTHON_REFERENCE = { cachingMs: 83, hundredRowsMs: 8.3, tenThousandRowsMs: 46, allRowsMs: 459, peakRssMiB: 282 };
+const RSS_TARGET_MIB = 282;
+
+const ms = (value: number): string => (value < 100 ? value.toFixed(1) : Math.round(value).toLocaleString('en-US'));
+const ratio = (value: number): string => `${value.toFixed(2)}×`;
+const mib = (bytes: number): number => bytes / 1024 ** 2;
+const label = ({ rows, columns }: BenchCase): string => `${rows.toLocaleString('en-US')} × ${columns}`;
+const verdict = (met: boolean): string => (met ? 'met' : 'NOT met');
+
+export function printReport(results: readonly CaseResult[], run: { wallSeconds: number; idleRssBytes: number }): void {
+  const [load1, load5] = loadavg();
+  console.log(`Data plane at scale — Node ${process.version}, median of ${[...new Set(results.map(({ benchCase }) => benchCase.runs))].join('/')} runs, load average ${load1!.toFixed(1)} / ${load5!.toFixed(1)}, whole run ${run.wallSeconds.toFixed(0)} s\n`);
+
+  console.log('Publish (ResourcePublisher.publish of the split rows, abstract = 3 columns), ms');
+  console.log('| rows × columns | before-answer | after-answer | JSON.stringify | before / stringify | after / stringify |');
+  console.log('|---|---|---|---|---|---|');
+  for (const result of results) {
+    console.log(
+      `| ${label(result.benchCase)} | ${ms(result.publishBeforeMs)} | ${ms(result.publishAfterMs)} | ${ms(result.stringifyMs)} | ` +
+        `${ratio(result.publishBeforeMs / result.stringifyMs)} | ${ratio(result.publishAfterMs / result.stringifyMs)} |`,
+    );
+  }
+
+  console.log('\nFetch, end to end from another process (request → decoded row objects), ms');
+  console.log('| rows × columns | selection | S2SP JSON | S2SP Arrow | bare JSON | S2SP JSON / bare throughput | Arrow / JSON time |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const result of results) {
+    for (const fetch of result.fetches) {
+      console.log(
+        `| ${label(result.benchCase)} | ${fetch.selection.name} (${fetch.selection.count.toLocaleString('en-US')}) | ${ms(fetch.json)} | ${ms(fetch.arrow)} | ${ms(fetch.bare)} | ` +
+          `${((fetch.bare / fetch.json) * 100).toFixed(0)}% | ${ratio(fetch.arrow / fetch.json)} |`,
+      );
+    }
+  }
+
+  console.log('\nPeak RSS (VmHWM) of a fresh server process that publishes the table and serves all rows once as JSON and once as Arrow (the generated rows it publishes included)');
+  console.log(`(the server's RSS once started, before any table: ${mib(run.idleRssBytes).toFixed(0)} MiB)`);
+  console.log('| rows × columns | peak RSS |');
+  console.log('|---|---|');
+  for (const result of results) console.log(`| ${label(result.benchCase)} | ${mib(result.peakRssBytes).toFixed(0)} MiB |`);
+
+  printTargets(results);
+  printReference(results.find(({ benchCase }) => benchCase.rows === 100_000 && benchCase.columns === 13));
+}
+
+function printTargets(results: readonly CaseResult[]): void {
+  console.log('\nTargets');
+  for (const result of results) {
+    const { rows, columns } = result.benchCase;
+    const all = result.fetches[result.fetches.length - 1]!;
+    const publish = Math.max(result.publishBeforeMs, result.publishAfterMs) <= result.stringifyMs;
+    const arrowFaster = all.arrow < all.json;
+    const lines = [
+      `publish no slower than JSON.stringify: before ${ratio(result.publishBeforeMs / result.stringifyMs)}, after ${ratio(result.publishAfterMs / result.stringifyMs)} — ${verdict(publish)}`,
+      `Arrow faster than JSON (all rows): ${ratio(all.arrow / all.json)} — ${verdict(arrowFaster)}`,
+    ];
+    if (rows >= 100_000) lines.push(`S2SP JSON ≥ 50% of bare throughput (all rows): ${((all.bare / all.json) * 100).toFixed(0)}% — ${verdict(all.bare / all.json >= 0.5)}`);
+    if (rows === 100_000) {
+      const hundred = result.fetches[0]!;
+      lines.push(`100 of 100k ≤ 2× bare: ${ratio(hundred.json / hundred.bare)} — ${verdict(hundred.json <= 2 * hundred.bare)}`);
+      lines.push(`peak server RSS < ${RSS_TARGET_MIB} MiB: ${mib(result.peakRssBytes).toFixed(0)} MiB — ${verdict(mib(result.peakRssBytes) < RSS_TARGET_MIB)}`);
+    }
+    console.log(`- ${rows.toLocaleString('en-US')} × ${columns}: ${lines.join('; ')}`);
+  }
+}
+
+function printReference(result: CaseResult | undefined): void {
+  if (!result) return;
+  const [hundred, tenth, all] = result.fetches;
+  console.log('\n100,000 rows × 13 columns next to the reference Python SDK (its figures measured elsewhere)');
+  console.log('| | Python SDK | S2SP Nest (JSON) | S2SP Nest (Arrow) | Nest JSON / Python |');
+  console.log('|---|---|---|---|---|');
+  const line = (name: string, python: number, json: number, arrow: number | undefined): void =>
+    console.log(`| ${name} | ${ms(python)} | ${ms(json)} | ${arrow === undefined ? '—' : ms(arrow)} | ${ratio(json / python)} |`);
+  line('caching (publish, before-answer) ms', PYTHON_REFERENCE.cachingMs, result.publishBeforeMs, undefined);
+  line('caching (publish, after-answer) ms', PYTHON_REFERENCE.cachingMs, result.publishAfterMs, undefined);
+  line('100 rows ms', PYTHON_REFERENCE.hundredRowsMs, hundred!.json, hundred!.arrow);
+  line('10,000 rows ms', PYTHON_REFERENCE.tenThousandRowsMs, tenth!.json, tenth!.arrow);
+  line('all rows ms', PYTHON_REFERENCE.allRowsMs, all!.json, all!.arrow);
+  line('peak server RSS MiB', PYTHON_REFERENCE.peakRssMiB, mib(result.peakRssBytes), undefined);
+}
