@@ -51,14 +51,21 @@ function positive(name: string, value: number): number {
   return value;
 }
 
-function gatewayCall(post: (body: unknown) => Promise<any>, method: string, params: unknown): Call {
+/** A JSON-RPC call through the gateway; `missing` names what a successful result lacks, if anything. */
+function gatewayCall(post: (body: unknown) => Promise<any>, method: string, params: unknown, missing: (result: any) => string | undefined = () => undefined): Call {
   let id = 0;
   return async () => {
     const reply = await post({ jsonrpc: '2.0', id: ++id, method, params });
     if (reply?.error) throw new CallFailure(`rpc ${reply.error.code}`);
     if (reply?.result?.isError) throw new CallFailure('tool error');
+    const lack = missing(reply?.result);
+    if (lack) throw new CallFailure(`result without ${lack}`);
     return reply.result;
   };
+}
+
+function withoutResourceUrl(result: any): string | undefined {
+  return typeof result?.structuredContent?.resource_url === 'string' ? undefined : 'resource_url';
 }
 
 function dataPlaneFetch(pool: string[], authorization: string, agent: http.Agent): Call {
@@ -95,7 +102,7 @@ async function runPhases(stack: RunningStack, authDir: string): Promise<Measured
     { method: 'tools.list', call: gatewayCall(post, 'tools.list', {}) },
     {
       method: 'tools.call get_alerts',
-      call: gatewayCall(post, 'tools.call', { name: 'get_alerts', server: 'weather', arguments: { area, abstract_domains: 'event' } }),
+      call: gatewayCall(post, 'tools.call', { name: 'get_alerts', server: 'weather', arguments: { area, abstract_domains: 'event' } }, withoutResourceUrl),
     },
     {
       method: 'data-plane fetch',
