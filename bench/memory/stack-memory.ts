@@ -7,23 +7,16 @@
  *
  *   npm run build && node dist/bench/memory/stack-memory.js [--idle 15] [--start-all path/to/start-all.js]
  */
-import { chmodSync, readFileSync } from 'node:fs';
+import { chmodSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { startStack } from '../../test/support/start-all';
 import { tempDir } from '../../test/support/stack';
 import { descendants, rssMiB, treePssMiB } from '../soak/process-memory';
+import { appNameOf, commandLine } from './stack-processes';
 
 const { values } = parseArgs({ options: { idle: { type: 'string', default: '15' }, 'start-all': { type: 'string' } } });
 const idleSeconds = Number(values.idle);
 if (!Number.isFinite(idleSeconds) || idleSeconds < 0) throw new Error('--idle must be a number of seconds');
-
-function commandLine(pid: number): string {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
-  } catch {
-    return '';
-  }
-}
 
 async function main(): Promise<void> {
   const cwd = tempDir('s2sp-memory-');
@@ -38,7 +31,7 @@ async function main(): Promise<void> {
     console.log(`  start-all                             ${rssMiB(stack.pid)?.toFixed(1)}`);
     for (const pid of descendants(stack.pid)) {
       const command = commandLine(pid);
-      const app = /apps\/([^/]+)\/src\/main\.js/.exec(command)?.[1];
+      const app = appNameOf(pid);
       if (app) console.log(`  ${app.padEnd(38)}${rssMiB(pid)?.toFixed(1)}`);
       if (/\/postgres -D /.test(command)) {
         const server = [pid, ...descendants(pid)];

@@ -5,6 +5,11 @@ export function rssMiB(pid: number): number | undefined {
   return statusField(pid, 'VmRSS');
 }
 
+/** Peak resident set size of one process since it started, in MiB (VmHWM), or undefined once it is gone. */
+export function peakRssMiB(pid: number): number | undefined {
+  return statusField(pid, 'VmHWM');
+}
+
 /**
  * Proportional set size (shared pages split between the processes sharing
  * them) of a process and all its descendants, in MiB: the honest total for a

@@ -15,6 +15,8 @@ export async function gatewayHealth(gatewayUrl: string): Promise<string | undefi
 
 export interface RunningStack {
   gatewayUrl: string;
+  /** The weather server's base URL (its /mcp and /s2sp/data). */
+  weatherUrl: string;
   /** The start-all process (the apps and the embedded server are its children). */
   pid: number;
   /** Everything the stack printed so far (stdout and stderr). */
@@ -70,6 +72,7 @@ export async function startStack(options: { cwd: string; env?: NodeJS.ProcessEnv
 
   return {
     gatewayUrl: `http://127.0.0.1:${gateway}`,
+    weatherUrl: `http://127.0.0.1:${weather}`,
     pid: child.pid as number,
     output: () => output,
     stop: () => stopChild(child, exited),
