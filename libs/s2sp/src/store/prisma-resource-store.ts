@@ -95,8 +95,10 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
     await this.pendingWrites.get(tokenHash);
     const cached = this.cache.take(tokenHash);
     // One statement: the conditional update is the single-use gate (concurrent claims serialize on
-    // the row lock and only the first still matches), and the same statement frees the stored
-    // table, handing its chunks back only when this process does not hold the table already.
+    // the row lock and only the first still matches). When this process does not hold the table,
+    // the same statement reads and frees its chunks; when it does, freeing them (deleting megabytes
+    // of stored text) is left to the next sweep, off the fetch's path.
+    const readChunks = cached === undefined;
     const [claimed] = await this.prisma.$queryRaw<ClaimedRow[]>`
       WITH claimed AS (
         UPDATE s2sp_resource SET consumed_at = ${now}
@@ -104,10 +106,9 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
         RETURNING id, tool_name, columns, abstract_domains, body_domains, row_count, caller,
                   caller_scopes, required_scopes, consumer, created_at, expires_at
       ), freed AS (
-        DELETE FROM s2sp_resource_chunk WHERE resource_id IN (SELECT id FROM claimed) RETURNING seq, data
+        DELETE FROM s2sp_resource_chunk WHERE ${readChunks} AND resource_id IN (SELECT id FROM claimed) RETURNING seq, data
       )
-      SELECT claimed.*,
-             (SELECT coalesce(array_agg(data ORDER BY seq), '{}') FROM freed WHERE ${cached === undefined}) AS chunks
+      SELECT claimed.*, (SELECT coalesce(array_agg(data ORDER BY seq), '{}') FROM freed) AS chunks
       FROM claimed`;
     if (!claimed) return null;
     const info = toInfo({
@@ -130,7 +131,7 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
   async sweepExpired(now: Date = new Date()): Promise<number> {
     this.cache.deleteExpired(now);
     const [, expired] = await this.prisma.$transaction([
-      // Normally a no-op: a claim frees its chunks in the same statement.
+      // The chunks of resources claimed from memory since the last sweep.
       this.prisma.s2spResourceChunk.deleteMany({ where: { resource: { consumedAt: { not: null } } } }),
       this.prisma.s2spResource.deleteMany({ where: { expiresAt: { lte: now } } }),
     ]);
