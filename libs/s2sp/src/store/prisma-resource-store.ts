@@ -125,7 +125,7 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
       createdAt: claimed.created_at,
       expiresAt: claimed.expires_at,
     });
-    return { info, table: cached?.table ?? ResourceTable.decode(claimed.chunks ?? [], info.rowCount) };
+    return { info, table: cached?.table ?? ResourceTable.decode(claimed.chunks, info.rowCount) };
   }
 
   async sweepExpired(now: Date = new Date()): Promise<number> {
@@ -198,8 +198,8 @@ interface ClaimedRow {
   consumer: string | null;
   created_at: Date;
   expires_at: Date;
-  /** The stored table's chunks in order; null when the claimer holds the table in memory. */
-  chunks: string[] | null;
+  /** The stored table's chunks in order; empty when the claimer holds the table in memory. */
+  chunks: string[];
 }
 
 type StoredResource = Pick<S2spResource, 'id' | 'toolName' | 'rowCount' | 'caller' | 'consumer' | 'createdAt' | 'expiresAt'> & {
