@@ -172,7 +172,10 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
     // No transaction (its timeout would bound the table's size): until save resolves nobody
     // knows the token, so a resource row whose chunks are still being written cannot be claimed.
     try {
-      await this.prisma.s2spResourceChunk.createMany({ data: blocks.map((data, seq) => ({ resourceId: info.id, seq, data })) });
+      // One plain INSERT per chunk: about twice as fast as createMany for megabyte-sized texts.
+      for (const [seq, data] of blocks.entries()) {
+        await this.prisma.$executeRaw`INSERT INTO s2sp_resource_chunk (resource_id, seq, data) VALUES (${info.id}::uuid, ${seq}, ${data})`;
+      }
     } catch (error) {
       await this.prisma.s2spResource.delete({ where: { id: info.id } }).catch(() => undefined);
       throw error;
