@@ -111,7 +111,7 @@ export class DataPlaneClient {
       if (error instanceof S2spToolError) throw error;
       if (error instanceof SyntaxError) {
         await response.body?.cancel().catch(() => undefined);
-        return { body: undefined, members: {} };
+        return notAnAnswer();
       }
       if (signal.aborted) throw new S2spToolError(`The data-plane fetch from ${origin} timed out or was cancelled.`, 'DEADLINE_EXCEEDED', 'data-plane');
       throw new S2spToolError(`The connection to the resource server at ${origin} broke while reading.`);
@@ -119,7 +119,7 @@ export class DataPlaneClient {
     try {
       return reader.finish();
     } catch {
-      return { body: undefined, members: {} };
+      return notAnAnswer();
     }
   }
 
@@ -143,6 +143,11 @@ export class DataPlaneClient {
     }
     return body;
   }
+}
+
+/** What a body that is not a readable JSON answer yields: no rows, no members (the caller words the error). */
+function notAnAnswer(): { body: undefined; members: Record<string, unknown> } {
+  return { body: undefined, members: {} };
 }
 
 function isArrow(response: Response): boolean {
