@@ -15,8 +15,8 @@ for (const kind of KINDS) {
     test(`${CONSUMERS} parallel claims of one token, half through another replica: exactly one gets the table`, async (t) => {
       const db = database.get(t);
       if (!db) return;
-      const issuer = new PrismaResourceStore(db.client);
-      const replica = new PrismaResourceStore(db.client);
+      const issuer = new PrismaResourceStore(db);
+      const replica = new PrismaResourceStore(db);
       const resource = sampleResource();
       await issuer.save(resource);
 
@@ -29,7 +29,7 @@ for (const kind of KINDS) {
     test(`${RESOURCES} tokens raced by ${CONSUMERS} consumers each: one winner per token`, async (t) => {
       const db = database.get(t);
       if (!db) return;
-      const store = new PrismaResourceStore(db.client);
+      const store = new PrismaResourceStore(db);
       const resources = Array.from({ length: RESOURCES }, () => sampleResource());
       for (const resource of resources) await store.save(resource);
 

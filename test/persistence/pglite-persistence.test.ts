@@ -13,13 +13,13 @@ test('a data dir (embedded PostgreSQL) keeps resources, and their consumption, a
   const resource = sampleResource({ expiresAt: new Date(now.getTime() + 60_000) });
   try {
     const writer = await openS2spDatabase({ dataDir });
-    const saved = await new PrismaResourceStore(writer.client).save(resource);
+    const saved = await new PrismaResourceStore(writer).save(resource);
     await writer.close();
 
     const reader = await openS2spDatabase({ dataDir });
     try {
       assert.deepEqual(reader.appliedMigrations, []);
-      const store = new PrismaResourceStore(reader.client);
+      const store = new PrismaResourceStore(reader);
       assert.deepEqual(await store.findLive(resource.tokenHash, now), saved);
       const claimed = await store.claim(resource.tokenHash, now);
       assert.ok(claimed);
@@ -30,7 +30,7 @@ test('a data dir (embedded PostgreSQL) keeps resources, and their consumption, a
 
     const third = await openS2spDatabase({ dataDir });
     try {
-      const store = new PrismaResourceStore(third.client);
+      const store = new PrismaResourceStore(third);
       assert.equal(await store.claim(resource.tokenHash, now), null, 'consumption must persist too');
     } finally {
       await third.close();

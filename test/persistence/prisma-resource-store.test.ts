@@ -7,6 +7,19 @@ import { sampleResource, sampleRows } from '../support/resource-fixtures';
 
 const KINDS: TestDatabaseKind[] = ['pglite', 'postgres'];
 
+function encodedLengthOf(rows: ReadonlyArray<Record<string, unknown>>): number {
+  const table = ResourceTable.of(rows);
+  for (const _block of table.encode());
+  return table.encodedLength!;
+}
+
+/** 20,000 rows whose last one cannot be encoded: the failure comes after earlier blocks were written. */
+function rowsFailingLate(): Array<Record<string, unknown>> {
+  const rows: Array<Record<string, unknown>> = sampleRows(20_000);
+  rows[19_999] = { ...rows[19_999], big: 1n };
+  return rows;
+}
+
 for (const kind of KINDS) {
   describe(`PrismaResourceStore on ${kind}`, () => {
     const database = useSuiteDatabase(kind);
@@ -16,7 +29,7 @@ for (const kind of KINDS) {
     test('save then findLive returns the metadata, in this process and from the database; unknown token hashes are null', async (t) => {
       const db = database.get(t);
       if (!db) return;
-      const store = new PrismaResourceStore(db.client);
+      const store = new PrismaResourceStore(db);
       const resource = sampleResource({ expiresAt: inOneMinute });
       const saved = await store.save(resource);
 
@@ -31,7 +44,7 @@ for (const kind of KINDS) {
       assert.equal(saved.expiresAt.getTime(), inOneMinute.getTime());
 
       assert.deepEqual(await store.findLive(resource.tokenHash, now), saved);
-      assert.deepEqual(await new PrismaResourceStore(db.client).findLive(resource.tokenHash, now), saved, 'another replica reads the same metadata');
+      assert.deepEqual(await new PrismaResourceStore(db).findLive(resource.tokenHash, now), saved, 'another replica reads the same metadata');
       assert.equal(await store.findLive('0'.repeat(64), now), null);
       assert.equal(await store.claim('0'.repeat(64), now), null);
     });
@@ -39,17 +52,17 @@ for (const kind of KINDS) {
     test('caller defaults to null', async (t) => {
       const db = database.get(t);
       if (!db) return;
-      const saved = await new PrismaResourceStore(db.client).save(sampleResource({ caller: undefined }));
+      const saved = await new PrismaResourceStore(db).save(sampleResource({ caller: undefined }));
       assert.equal(saved.caller, null);
     });
 
     test('claim returns the whole table as saved: from memory in the issuing process, from the database elsewhere', async (t) => {
       const db = database.get(t);
       if (!db) return;
-      const issuer = new PrismaResourceStore(db.client);
+      const issuer = new PrismaResourceStore(db);
       const rows = sampleRows(8);
-      const local = sampleResource({ table: ResourceTable.capture(rows), expiresAt: inOneMinute });
-      const remote = sampleResource({ table: ResourceTable.capture(rows), expiresAt: inOneMinute });
+      const local = sampleResource({ table: ResourceTable.of(rows), expiresAt: inOneMinute });
+      const remote = sampleResource({ table: ResourceTable.of(rows), expiresAt: inOneMinute });
       const savedLocal = await issuer.save(local);
       await issuer.save(remote);
 
@@ -58,7 +71,7 @@ for (const kind of KINDS) {
       assert.deepEqual(fromMemory.info, savedLocal);
       assert.deepEqual(fromMemory.table.rows, rows);
 
-      const replica = new PrismaResourceStore(db.client);
+      const replica = new PrismaResourceStore(db);
       const fromDatabase = await replica.claim(remote.tokenHash, now);
       assert.ok(fromDatabase);
       assert.deepEqual(fromDatabase.table.rows, rows);
@@ -70,7 +83,7 @@ for (const kind of KINDS) {
     test('a claimed resource is single-use: metadata kept with consumedAt, its table freed', async (t) => {
       const db = database.get(t);
       if (!db) return;
-      const store = new PrismaResourceStore(db.client);
+      const store = new PrismaResourceStore(db);
       const resource = sampleResource({ expiresAt: inOneMinute });
       const saved = await store.save(resource);
       assert.ok((await db.client.s2spResourceChunk.count({ where: { resourceId: saved.id } })) > 0);
@@ -78,7 +91,7 @@ for (const kind of KINDS) {
       assert.ok(await store.claim(resource.tokenHash, now));
       assert.equal(await store.claim(resource.tokenHash, now), null);
       assert.equal(await store.findLive(resource.tokenHash, now), null);
-      assert.equal(await new PrismaResourceStore(db.client).findLive(resource.tokenHash, now), null);
+      assert.equal(await new PrismaResourceStore(db).findLive(resource.tokenHash, now), null);
 
       const audit = await db.client.s2spResource.findUniqueOrThrow({ where: { id: saved.id } });
       assert.equal(audit.consumedAt?.getTime(), now.getTime());
@@ -89,14 +102,14 @@ for (const kind of KINDS) {
     test('expiry: live until expiresAt, then neither found nor claimable', async (t) => {
       const db = database.get(t);
       if (!db) return;
-      const store = new PrismaResourceStore(db.client);
+      const store = new PrismaResourceStore(db);
       const resource = sampleResource({ expiresAt: inOneMinute });
       const saved = await store.save(resource);
       const justBefore = new Date(inOneMinute.getTime() - 1);
 
       assert.ok(await store.findLive(resource.tokenHash, justBefore));
       assert.equal(await store.findLive(resource.tokenHash, inOneMinute), null);
-      assert.equal(await new PrismaResourceStore(db.client).findLive(resource.tokenHash, inOneMinute), null);
+      assert.equal(await new PrismaResourceStore(db).findLive(resource.tokenHash, inOneMinute), null);
       assert.equal(await store.claim(resource.tokenHash, inOneMinute), null);
 
       const untouched = await db.client.s2spResource.findUniqueOrThrow({ where: { id: saved.id } });
@@ -106,7 +119,7 @@ for (const kind of KINDS) {
     test('sweepExpired removes expired resources with their tables and keeps live ones', async (t) => {
       const db = database.get(t);
       if (!db) return;
-      const store = new PrismaResourceStore(db.client);
+      const store = new PrismaResourceStore(db);
       const sweepAt = new Date(now.getTime() + 10 * 60_000);
       const expiring = sampleResource({ expiresAt: new Date(sweepAt.getTime() - 1) });
       const live = sampleResource({ expiresAt: new Date(sweepAt.getTime() + 60_000) });
@@ -126,31 +139,31 @@ for (const kind of KINDS) {
     test('a damaged stored table fails the claim loudly instead of answering part of it', async (t) => {
       const db = database.get(t);
       if (!db) return;
-      const resource = sampleResource({ table: ResourceTable.capture(sampleRows(20_000)), expiresAt: inOneMinute });
-      const saved = await new PrismaResourceStore(db.client).save(resource);
+      const resource = sampleResource({ table: ResourceTable.of(sampleRows(20_000)), expiresAt: inOneMinute });
+      const saved = await new PrismaResourceStore(db).save(resource);
       await db.client.s2spResourceChunk.delete({ where: { resourceId_seq: { resourceId: saved.id, seq: 1 } } });
 
-      await assert.rejects(new PrismaResourceStore(db.client).claim(resource.tokenHash, now), /Stored table has \d+ rows; 20000 were stored/);
+      await assert.rejects(new PrismaResourceStore(db).claim(resource.tokenHash, now), /Stored table has \d+ rows; 20000 were stored/);
     });
 
     test('a duplicate token hash is refused and the first resource is untouched', async (t) => {
       const db = database.get(t);
       if (!db) return;
-      const store = new PrismaResourceStore(db.client);
+      const store = new PrismaResourceStore(db);
       const first = sampleResource({ expiresAt: inOneMinute });
       await store.save(first);
       await assert.rejects(store.save({ ...first, toolName: 'other' }));
-      assert.equal((await new PrismaResourceStore(db.client).findLive(first.tokenHash, now))?.toolName, first.toolName);
+      assert.equal((await new PrismaResourceStore(db).findLive(first.tokenHash, now))?.toolName, first.toolName);
     });
 
     test('a "__proto__" column is kept as data, never as a prototype, through the database', async (t) => {
       const db = database.get(t);
       if (!db) return;
       const row = JSON.parse('{"__proto__":{"polluted":true},"plain":1}') as Record<string, unknown>;
-      const resource = sampleResource({ table: ResourceTable.capture([row]), expiresAt: inOneMinute });
-      await new PrismaResourceStore(db.client).save(resource);
+      const resource = sampleResource({ table: ResourceTable.of([row]), expiresAt: inOneMinute });
+      await new PrismaResourceStore(db).save(resource);
 
-      const [back] = (await new PrismaResourceStore(db.client).claim(resource.tokenHash, now))?.table.rows ?? [];
+      const [back] = (await new PrismaResourceStore(db).claim(resource.tokenHash, now))?.table.rows ?? [];
       assert.ok(back);
       assert.equal(Object.getPrototypeOf(back), Object.prototype);
       assert.deepEqual(Object.getOwnPropertyDescriptor(back, '__proto__')?.value, { polluted: true });
@@ -160,17 +173,17 @@ for (const kind of KINDS) {
     test('a resource with no rows round-trips', async (t) => {
       const db = database.get(t);
       if (!db) return;
-      const resource = sampleResource({ table: ResourceTable.capture([]), expiresAt: inOneMinute });
-      assert.equal((await new PrismaResourceStore(db.client).save(resource)).rowCount, 0);
-      assert.deepEqual((await new PrismaResourceStore(db.client).claim(resource.tokenHash, now))?.table.rows, []);
+      const resource = sampleResource({ table: ResourceTable.of([]), expiresAt: inOneMinute });
+      assert.equal((await new PrismaResourceStore(db).save(resource)).rowCount, 0);
+      assert.deepEqual((await new PrismaResourceStore(db).claim(resource.tokenHash, now))?.table.rows, []);
     });
 
     test('a table larger than the cache budget is not kept in memory and is served from the database', async (t) => {
       const db = database.get(t);
       if (!db) return;
       const rows = sampleRows(30_000);
-      const table = ResourceTable.capture(rows);
-      const store = new PrismaResourceStore(db.client, { cacheMaxBytes: table.encodedLength - 1 });
+      const table = ResourceTable.of(rows);
+      const store = new PrismaResourceStore(db, { cacheMaxBytes: encodedLengthOf(rows) - 1 });
       const resource = sampleResource({ table, expiresAt: inOneMinute });
       await store.save(resource);
       assert.deepEqual(store.cacheUsage(), { bytes: 0, tables: 0 });
@@ -183,12 +196,13 @@ for (const kind of KINDS) {
     test('the cache drops its least recently used tables to stay within its budget', async (t) => {
       const db = database.get(t);
       if (!db) return;
-      const tables = [0, 1, 2].map(() => ResourceTable.capture(sampleRows(10)));
-      const store = new PrismaResourceStore(db.client, { cacheMaxBytes: tables[0]!.encodedLength * 2 });
+      const tables = [0, 1, 2].map(() => ResourceTable.of(sampleRows(10)));
+      const budget = encodedLengthOf(tables[0]!.rows) * 2;
+      const store = new PrismaResourceStore(db, { cacheMaxBytes: budget });
       const resources = tables.map((table) => sampleResource({ table, expiresAt: inOneMinute }));
       for (const resource of resources) await store.save(resource);
       assert.equal(store.cacheUsage().tables, 2);
-      assert.ok(store.cacheUsage().bytes <= tables[0]!.encodedLength * 2);
+      assert.ok(store.cacheUsage().bytes <= budget);
       // The evicted (oldest) one is still served, from the database.
       assert.deepEqual((await store.claim(resources[0]!.tokenHash, now))?.table.rows, tables[0]!.rows);
     });
@@ -196,7 +210,7 @@ for (const kind of KINDS) {
     test('after-answer writes: save returns before the database has it, a claim waits for the write, shutdown flushes', async (t) => {
       const db = database.get(t);
       if (!db) return;
-      const store = new PrismaResourceStore(db.client, { writeMode: 'after-answer' });
+      const store = new PrismaResourceStore(db, { writeMode: 'after-answer' });
       const claimedSoon = sampleResource({ expiresAt: inOneMinute });
       const keptForLater = sampleResource({ expiresAt: inOneMinute });
       await store.save(claimedSoon);
@@ -204,8 +218,30 @@ for (const kind of KINDS) {
       assert.deepEqual((await store.claim(claimedSoon.tokenHash, now))?.table.rows, claimedSoon.table.rows);
 
       await store.beforeApplicationShutdown();
-      const afterRestart = await new PrismaResourceStore(db.client).claim(keptForLater.tokenHash, now);
+      const afterRestart = await new PrismaResourceStore(db).claim(keptForLater.tokenHash, now);
       assert.deepEqual(afterRestart?.table.rows, keptForLater.table.rows);
+    });
+
+    test('a table that fails to encode part way stores nothing: save rejects and no resource or chunk is left', async (t) => {
+      const db = database.get(t);
+      if (!db) return;
+      const [resourcesBefore, chunksBefore] = [await db.client.s2spResource.count(), await db.client.s2spResourceChunk.count()];
+      const resource = sampleResource({ table: ResourceTable.of(rowsFailingLate()), expiresAt: inOneMinute });
+      await assert.rejects(new PrismaResourceStore(db).save(resource), /BigInt/);
+      assert.equal(await db.client.s2spResource.count(), resourcesBefore);
+      assert.equal(await db.client.s2spResourceChunk.count(), chunksBefore);
+      assert.equal(await new PrismaResourceStore(db).findLive(resource.tokenHash, now), null);
+    });
+
+    test('after-answer: a write that fails after the answer leaves a resource_url that is simply unknown', async (t) => {
+      const db = database.get(t);
+      if (!db) return;
+      const store = new PrismaResourceStore(db, { writeMode: 'after-answer' });
+      const resource = sampleResource({ table: ResourceTable.of(rowsFailingLate()), expiresAt: inOneMinute });
+      await store.save(resource);
+      assert.equal(await store.claim(resource.tokenHash, now), null);
+      assert.equal(await store.findLive(resource.tokenHash, now), null);
+      assert.equal(await new PrismaResourceStore(db).findLive(resource.tokenHash, now), null);
     });
   });
 }

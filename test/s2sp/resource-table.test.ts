@@ -4,30 +4,37 @@ import { ResourceTable } from '../../libs/s2sp/src/store/resource-table';
 import { ResourceTableCache } from '../../libs/s2sp/src/store/resource-table-cache';
 import type { CachedResourceInfo } from '../../libs/s2sp/src/store/resource-store.interface';
 
+/** A table whose stored form was written, as the store leaves it before caching it. */
+const encoded = (source: Array<Record<string, unknown>>) => {
+  const table = ResourceTable.of(source);
+  for (const _block of table.encode());
+  return table;
+};
+
 const rows = (count: number) => Array.from({ length: count }, (_, i) => ({ id: `r${i}`, n: i, nested: { even: i % 2 === 0 } }));
 
 describe('ResourceTable', () => {
   test('encodes in blocks that decode to the same rows, in order', () => {
-    const table = ResourceTable.capture(rows(20_000));
-    const blocks = table.encodedBlocks();
+    const table = ResourceTable.of(rows(20_000));
+    assert.equal(table.encodedLength, undefined, 'not encoded yet');
+    const blocks = [...table.encode()];
     assert.ok(blocks.length > 1, `${blocks.length} blocks`);
     assert.equal(table.encodedLength, blocks.reduce((sum, block) => sum + block.length, 0));
     assert.deepEqual(ResourceTable.decode(blocks, 20_000).rows, rows(20_000));
   });
 
-  test('a row that cannot be encoded fails the capture', () => {
-    assert.throws(() => ResourceTable.capture([{ big: 1n }]), /BigInt/);
-  });
-
-  test('the encoded snapshot is taken at capture: later changes to the rows do not reach it', () => {
-    const source = rows(3);
-    const table = ResourceTable.capture(source);
-    source[1]!.id = 'changed';
-    assert.equal(ResourceTable.decode(table.encodedBlocks(), 3).rows[1]!.id, 'r1');
+  test('blocks are encoded one at a time, as they are asked for; a row that cannot be encoded fails its block', () => {
+    const source: Array<Record<string, unknown>> = rows(20_000);
+    source[19_999] = { big: 1n };
+    const blocks = ResourceTable.of(source).encode();
+    assert.equal(blocks.next().done, false, 'the first block encodes although a later row cannot');
+    assert.throws(() => {
+      for (const _block of blocks);
+    }, /BigInt/);
   });
 
   test('decoding refuses a missing block, a wrong row count and blocks that are not arrays of rows', () => {
-    const blocks = ResourceTable.capture(rows(20_000)).encodedBlocks();
+    const blocks = [...ResourceTable.of(rows(20_000)).encode()];
     assert.throws(() => ResourceTable.decode(blocks.slice(1), 20_000), /Stored table has \d+ rows; 20000 were stored/);
     assert.throws(() => ResourceTable.decode(['[{"a":1}', ']'], 1), /block 0 is not valid JSON/);
     assert.throws(() => ResourceTable.decode(['[1,2]'], 2), /block 0 is not an array of rows/);
@@ -37,11 +44,12 @@ describe('ResourceTable', () => {
 
 describe('ResourceTableCache', () => {
   const info = (expiresAt: Date) => ({ expiresAt }) as CachedResourceInfo;
-  const entry = (count: number, expiresAt = new Date(Date.now() + 60_000)) => ({ info: info(expiresAt), table: ResourceTable.capture(rows(count)) });
+  const entry = (count: number, expiresAt = new Date(Date.now() + 60_000)) => ({ info: info(expiresAt), table: encoded(rows(count)) });
 
   test('keeps within its budget, dropping the least recently used first', () => {
     const [a, b, c] = [entry(10), entry(10), entry(10)];
-    const cache = new ResourceTableCache(a.table.encodedLength * 2 + 5);
+    const budget = a.table.encodedLength! * 2 + 5;
+    const cache = new ResourceTableCache(budget);
     cache.set('a', a);
     cache.set('b', b);
     cache.get('a');
@@ -49,12 +57,12 @@ describe('ResourceTableCache', () => {
     assert.equal(cache.get('b'), undefined, 'b was the least recently used');
     assert.equal(cache.get('a'), a);
     assert.equal(cache.get('c'), c);
-    assert.ok(cache.usedLength <= a.table.encodedLength * 2 + 5);
+    assert.ok(cache.usedLength <= budget);
   });
 
   test('a table larger than the whole budget is not kept; budget 0 keeps nothing', () => {
     const big = entry(100);
-    const cache = new ResourceTableCache(big.table.encodedLength - 1);
+    const cache = new ResourceTableCache(big.table.encodedLength! - 1);
     cache.set('big', big);
     assert.equal(cache.count, 0);
     const off = new ResourceTableCache(0);
@@ -75,5 +83,11 @@ describe('ResourceTableCache', () => {
     assert.equal(cache.take('live'), undefined);
     assert.equal(cache.count, 1);
     assert.equal(cache.usedLength, cache.get('next')!.table.encodedLength);
+  });
+
+  test('a table is cached only once its stored form was written (its size is then known)', () => {
+    const cache = new ResourceTableCache(1_000_000);
+    assert.throws(() => cache.set('raw', { info: info(new Date(Date.now() + 60_000)), table: ResourceTable.of(rows(1)) }), /before it was encoded/);
+    assert.equal(cache.count, 0);
   });
 });

@@ -26,7 +26,7 @@ export function sampleResource(overrides: Partial<NewCachedResource> = {}): NewC
     columns: ['event', 'headline', 'severity', 'affected', 'note'],
     abstractDomains: ['event'],
     bodyDomains: ['headline', 'severity', 'affected', 'note'],
-    table: ResourceTable.capture(sampleRows(6)),
+    table: ResourceTable.of(sampleRows(6)),
     caller: 'agent-1',
     expiresAt: new Date(Date.now() + 60_000),
     ...overrides,

@@ -12,6 +12,7 @@ export * from './data-plane/expired-resource-sweeper';
 export * from './store/resource-store.interface';
 export * from './store/prisma-resource-store';
 export * from './persistence/database';
+export * from './persistence/sql-channel';
 export * from './persistence/embedded-postgres-server';
 export { severityOfPostgresLogLine } from './persistence/postgres-log-severity';
 export * from './protocol/row';

@@ -64,7 +64,7 @@ export class S2spModule {
           {
             provide: RESOURCE_STORE,
             useFactory: (database: S2spDatabase, options: ResolvedS2spOptions) =>
-              new PrismaResourceStore(database.client, { cacheMaxBytes: options.resourceCacheBytes, writeMode: options.resourceWriteMode }),
+              new PrismaResourceStore(database, { cacheMaxBytes: options.resourceCacheBytes, writeMode: options.resourceWriteMode }),
             inject: [S2SP_DATABASE, S2SP_OPTIONS],
           },
           {

@@ -8,6 +8,7 @@ import { startEmbeddedPostgres, type EmbeddedPostgresOptions } from './embedded-
 import { createPgliteAdapterFactory } from './pglite-adapter';
 import { isPostgresUrl } from './postgres-url';
 import { applyMigrations } from './schema-engine';
+import { pgliteSqlChannel, pgSqlChannel, type SqlChannel } from './sql-channel';
 
 export type S2spDatabaseKind = 'pglite' | 'postgres';
 
@@ -36,6 +37,8 @@ export interface OpenS2spDatabaseOptions {
 
 export interface S2spDatabase {
   client: PrismaClient;
+  /** The same database through its driver, for bulk values (see sql-channel.ts). */
+  sql: SqlChannel;
   kind: S2spDatabaseKind;
   /** Migrations applied while opening (empty when up to date or `migrate: false`). */
   appliedMigrations: string[];
@@ -84,6 +87,7 @@ async function openOn(connection: Connection, options: Pick<OpenS2spDatabaseOpti
     let closing: Promise<void> | undefined;
     return {
       client,
+      sql: connection.sql,
       kind: connection.kind,
       appliedMigrations,
       close: () => (closing ??= client.$disconnect().finally(connection.release)),
@@ -97,6 +101,7 @@ async function openOn(connection: Connection, options: Pick<OpenS2spDatabaseOpti
 interface Connection {
   kind: S2spDatabaseKind;
   adapterFactory: SqlMigrationAwareDriverAdapterFactory;
+  sql: SqlChannel;
   /** Applies the pending migrations; returns the names applied now. */
   migrate(options: { prismaDir?: string }): Promise<string[]>;
   release(): Promise<void>;
@@ -107,6 +112,7 @@ function pgliteConnection(db: PGlite): Connection {
   return {
     kind: 'pglite',
     adapterFactory,
+    sql: pgliteSqlChannel(db),
     migrate: (options) => applyMigrations(adapterFactory, options),
     release: async () => {
       if (!db.closed) await db.close();
@@ -147,6 +153,7 @@ async function connectPostgres(databaseUrl: string, requestedSchema: string | un
   return {
     kind: 'postgres',
     adapterFactory: new PrismaPg(pool, { schema }),
+    sql: pgSqlChannel(pool),
     migrate: (options) => migrateOnOwnPool(url, schema, options),
     release: () => pool.end(),
   };

@@ -1,15 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { Logger, type BeforeApplicationShutdown } from '@nestjs/common';
+import type { S2spDatabase } from '../persistence/database';
 import type { PrismaClient, S2spResource } from '../persistence/generated/client';
+import type { SqlChannel } from '../persistence/sql-channel';
 import { ResourceTable } from './resource-table';
-import { ResourceTableCache } from './resource-table-cache';
+import { ResourceTableCache, type CachedResource } from './resource-table-cache';
 import type { CachedResourceInfo, ClaimedResource, NewCachedResource, ResourceStore } from './resource-store.interface';
 
 /**
  * When `save` resolves: `before-answer` once the resource is in the database
- * (it survives a crash from then on); `after-answer` as soon as it is in this
- * process's cache, the database write following in the background (a crash in
- * that window loses it; a fetch waits for the write before claiming).
+ * (it survives a crash from then on); `after-answer` at once, the table being
+ * encoded and written in the background (a crash in that window loses it, a
+ * failed write is logged and its resource_url answers 404; a fetch waits for
+ * the write before claiming).
  */
 export type ResourceWriteMode = 'before-answer' | 'after-answer';
 
@@ -26,7 +29,8 @@ export interface PrismaResourceStoreOptions {
 export const DEFAULT_RESOURCE_CACHE_BYTES = 64 * 1024 * 1024;
 
 /**
- * ResourceStore on the generated Prisma client (PostgreSQL or PGlite).
+ * ResourceStore on PostgreSQL or PGlite: metadata reads through the generated
+ * Prisma client, tables and claims through the driver ({@link SqlChannel}).
  *
  * A resource is one `s2sp_resource` row plus its encoded table in ordered
  * `s2sp_resource_chunk` rows. Claiming it is one conditional update of the
@@ -36,15 +40,16 @@ export const DEFAULT_RESOURCE_CACHE_BYTES = 64 * 1024 * 1024;
  */
 export class PrismaResourceStore implements ResourceStore, BeforeApplicationShutdown {
   private readonly logger = new Logger('S2spResourceStore');
+  private readonly prisma: PrismaClient;
+  private readonly sql: SqlChannel;
   private readonly cache: ResourceTableCache;
   private readonly writeMode: ResourceWriteMode;
-  /** Background writes (`after-answer`) still running, by token hash. */
-  private readonly pendingWrites = new Map<string, Promise<void>>();
+  /** Resources answered before their write finished (`after-answer`), by token hash. */
+  private readonly pendingWrites = new Map<string, PendingWrite>();
 
-  constructor(
-    private readonly prisma: PrismaClient,
-    options: PrismaResourceStoreOptions = {},
-  ) {
+  constructor(database: Pick<S2spDatabase, 'client' | 'sql'>, options: PrismaResourceStoreOptions = {}) {
+    this.prisma = database.client;
+    this.sql = database.sql;
     this.cache = new ResourceTableCache(options.cacheMaxBytes ?? DEFAULT_RESOURCE_CACHE_BYTES);
     this.writeMode = options.writeMode ?? 'before-answer';
   }
@@ -64,27 +69,25 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
       createdAt: new Date(),
       expiresAt: resource.expiresAt,
     };
-    const blocks = resource.table.encodedBlocks();
-    const write = this.write(resource.tokenHash, info, resource.table.encodedLength, blocks).finally(() => resource.table.releaseEncoding());
+    const cached: CachedResource = { info, table: resource.table };
     if (this.writeMode === 'before-answer') {
-      await write;
-      this.cache.set(resource.tokenHash, { info, table: resource.table });
+      await this.write(resource.tokenHash, cached);
+      this.cache.set(resource.tokenHash, cached);
       return info;
     }
-    this.cache.set(resource.tokenHash, { info, table: resource.table });
-    const pending = write.catch((error: unknown) => {
-      this.cache.delete(resource.tokenHash);
-      this.logger.error(`Could not store resource ${info.id}; its resource_url will answer 404: ${messageOf(error)}`);
-    });
-    this.pendingWrites.set(resource.tokenHash, pending);
-    void pending.finally(() => this.pendingWrites.delete(resource.tokenHash));
+    const written = this.write(resource.tokenHash, cached).then(
+      () => this.cache.set(resource.tokenHash, cached),
+      (error: unknown) => this.logger.error(`Could not store resource ${info.id}; its resource_url will answer 404: ${messageOf(error)}`),
+    );
+    this.pendingWrites.set(resource.tokenHash, { info, written });
+    void written.finally(() => this.pendingWrites.delete(resource.tokenHash));
     return info;
   }
 
   async findLive(tokenHash: string, now: Date = new Date()): Promise<CachedResourceInfo | null> {
-    const cached = this.cache.peekInfo(tokenHash);
     // Consumption elsewhere is not visible here; the claim, which asks the database, decides.
-    if (cached !== undefined) return cached.expiresAt > now ? cached : null;
+    const local = this.pendingWrites.get(tokenHash)?.info ?? this.cache.peekInfo(tokenHash);
+    if (local !== undefined) return local.expiresAt > now ? local : null;
     const resource = await this.prisma.s2spResource.findUnique({
       where: { tokenHash, consumedAt: null, expiresAt: { gt: now } },
     });
@@ -92,24 +95,11 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
   }
 
   async claim(tokenHash: string, now: Date = new Date()): Promise<ClaimedResource | null> {
-    await this.pendingWrites.get(tokenHash);
+    await this.pendingWrites.get(tokenHash)?.written;
     const cached = this.cache.take(tokenHash);
-    // One statement: the conditional update is the single-use gate (concurrent claims serialize on
-    // the row lock and only the first still matches). When this process does not hold the table,
-    // the same statement reads and frees its chunks; when it does, freeing them (deleting megabytes
-    // of stored text) is left to the next sweep, off the fetch's path.
-    const readChunks = cached === undefined;
-    const [claimed] = await this.prisma.$queryRaw<ClaimedRow[]>`
-      WITH claimed AS (
-        UPDATE s2sp_resource SET consumed_at = ${now}
-        WHERE token_hash = ${tokenHash} AND consumed_at IS NULL AND expires_at > ${now}
-        RETURNING id, tool_name, columns, abstract_domains, body_domains, row_count, caller,
-                  caller_scopes, required_scopes, consumer, created_at, expires_at
-      ), freed AS (
-        DELETE FROM s2sp_resource_chunk WHERE ${readChunks} AND resource_id IN (SELECT id FROM claimed) RETURNING seq, data
-      )
-      SELECT claimed.*, (SELECT coalesce(array_agg(data ORDER BY seq), '{}') FROM freed) AS chunks
-      FROM claimed`;
+    // The conditional update is the single-use gate: concurrent claims serialize on the row lock
+    // and only the first still matches. Freeing the stored chunks is left to the next sweep.
+    const [claimed] = await this.sql.query<ClaimedRow>(CLAIM, [tokenHash, now]);
     if (!claimed) return null;
     const info = toInfo({
       id: claimed.id,
@@ -125,13 +115,15 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
       createdAt: claimed.created_at,
       expiresAt: claimed.expires_at,
     });
-    return { info, table: cached?.table ?? ResourceTable.decode(claimed.chunks, info.rowCount) };
+    if (cached !== undefined) return { info, table: cached.table };
+    const chunks = await this.sql.query<{ data: string }>(READ_CHUNKS, [info.id]);
+    return { info, table: ResourceTable.decode(chunks.map((chunk) => chunk.data), info.rowCount) };
   }
 
   async sweepExpired(now: Date = new Date()): Promise<number> {
     this.cache.deleteExpired(now);
     const [, expired] = await this.prisma.$transaction([
-      // The chunks of resources claimed from memory since the last sweep.
+      // The chunks of resources claimed since the last sweep.
       this.prisma.s2spResourceChunk.deleteMany({ where: { resource: { consumedAt: { not: null } } } }),
       this.prisma.s2spResource.deleteMany({ where: { expiresAt: { lte: now } } }),
     ]);
@@ -140,7 +132,7 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
 
   /** Waits for background writes, so that a graceful shutdown loses no issued resource. */
   async beforeApplicationShutdown(): Promise<void> {
-    await Promise.all(this.pendingWrites.values());
+    await Promise.all([...this.pendingWrites.values()].map((pending) => pending.written));
   }
 
   /** Bytes (encoded length) and tables held in memory, for health and tests. */
@@ -148,40 +140,68 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
     return { bytes: this.cache.usedLength, tables: this.cache.count };
   }
 
-  private async write(tokenHash: string, info: CachedResourceInfo, tableLength: number, blocks: readonly string[]): Promise<void> {
-    const create = this.prisma.s2spResource.create({
-      data: {
-        id: info.id,
+  /**
+   * One transaction: nobody sees the resource before its whole table is stored
+   * (another replica may be asked for it as soon as the answer is out), and a
+   * failure leaves nothing behind. Encoding the next block overlaps the
+   * database writing the previous one.
+   */
+  private async write(tokenHash: string, { info, table }: CachedResource): Promise<void> {
+    await this.sql.transaction(async (sql) => {
+      await sql.query(INSERT_RESOURCE, [
+        info.id,
         tokenHash,
-        toolName: info.toolName,
-        columns: info.columns,
-        abstractDomains: info.abstractDomains,
-        bodyDomains: info.bodyDomains,
-        rowCount: info.rowCount,
-        tableLength,
-        caller: info.caller,
-        callerScopes: info.callerScopes ?? undefined,
-        requiredScopes: info.requiredScopes,
-        consumer: info.consumer,
-        createdAt: info.createdAt,
-        expiresAt: info.expiresAt,
-      },
-    });
-    await create;
-    if (blocks.length === 0) return;
-    // No transaction (its timeout would bound the table's size): until save resolves nobody
-    // knows the token, so a resource row whose chunks are still being written cannot be claimed.
-    try {
-      // One plain INSERT per chunk: about twice as fast as createMany for megabyte-sized texts.
-      for (const [seq, data] of blocks.entries()) {
-        await this.prisma.$executeRaw`INSERT INTO s2sp_resource_chunk (resource_id, seq, data) VALUES (${info.id}::uuid, ${seq}, ${data})`;
+        info.toolName,
+        JSON.stringify(info.columns),
+        JSON.stringify(info.abstractDomains),
+        JSON.stringify(info.bodyDomains),
+        info.rowCount,
+        info.caller,
+        info.callerScopes === null ? null : JSON.stringify(info.callerScopes),
+        JSON.stringify(info.requiredScopes),
+        info.consumer,
+        info.createdAt,
+        info.expiresAt,
+      ]);
+      let previous: Promise<unknown> = Promise.resolve();
+      let seq = 0;
+      try {
+        for (const block of table.encode()) {
+          await previous;
+          previous = sql.query(INSERT_CHUNK, [info.id, seq++, block]);
+        }
+        await previous;
+      } catch (error) {
+        await previous.catch(() => undefined); // never leave a statement in flight on a connection being rolled back
+        throw error;
       }
-    } catch (error) {
-      await this.prisma.s2spResource.delete({ where: { id: info.id } }).catch(() => undefined);
-      throw error;
-    }
+      await sql.query(SET_TABLE_LENGTH, [info.id, table.encodedLength]);
+    });
   }
 }
+
+interface PendingWrite {
+  info: CachedResourceInfo;
+  /** Settles when the write ended (the table is then cached, or the failure was logged); never rejects. */
+  written: Promise<void>;
+}
+
+const INSERT_RESOURCE = `
+  INSERT INTO s2sp_resource (id, token_hash, tool_name, columns, abstract_domains, body_domains, row_count,
+                             caller, caller_scopes, required_scopes, consumer, created_at, expires_at)
+  VALUES ($1::uuid, $2, $3, $4::jsonb, $5::jsonb, $6::jsonb, $7, $8, $9::jsonb, $10::jsonb, $11, $12, $13)`;
+
+const INSERT_CHUNK = 'INSERT INTO s2sp_resource_chunk (resource_id, seq, data) VALUES ($1::uuid, $2, $3)';
+
+const SET_TABLE_LENGTH = 'UPDATE s2sp_resource SET table_length = $2 WHERE id = $1::uuid';
+
+const CLAIM = `
+  UPDATE s2sp_resource SET consumed_at = $2
+  WHERE token_hash = $1 AND consumed_at IS NULL AND expires_at > $2
+  RETURNING id, tool_name, columns, abstract_domains, body_domains, row_count, caller,
+            caller_scopes, required_scopes, consumer, created_at, expires_at`;
+
+const READ_CHUNKS = 'SELECT data FROM s2sp_resource_chunk WHERE resource_id = $1::uuid ORDER BY seq';
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : 'unknown error';
@@ -201,8 +221,6 @@ interface ClaimedRow {
   consumer: string | null;
   created_at: Date;
   expires_at: Date;
-  /** The stored table's chunks in order; empty when the claimer holds the table in memory. */
-  chunks: string[];
 }
 
 type StoredResource = Pick<S2spResource, 'id' | 'toolName' | 'rowCount' | 'caller' | 'consumer' | 'createdAt' | 'expiresAt'> & {

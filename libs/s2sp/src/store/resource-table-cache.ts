@@ -19,15 +19,17 @@ export class ResourceTableCache {
   /** @param maxLength Budget in encoded length (UTF-16 code units, about bytes for ASCII data); 0 disables the cache. */
   constructor(private readonly maxLength: number) {}
 
+  /** Keeps an encoded (or decoded) table: its encoded length is its weight. */
   set(tokenHash: string, resource: CachedResource): void {
     this.delete(tokenHash);
-    if (resource.table.encodedLength > this.maxLength) return;
+    const length = weightOf(resource);
+    if (length > this.maxLength) return;
     this.tables.set(tokenHash, resource);
-    this.size += resource.table.encodedLength;
+    this.size += length;
     for (const [oldest, evicted] of this.tables) {
       if (this.size <= this.maxLength) break;
       this.tables.delete(oldest);
-      this.size -= evicted.table.encodedLength;
+      this.size -= weightOf(evicted);
     }
   }
 
@@ -51,7 +53,7 @@ export class ResourceTableCache {
     const resource = this.tables.get(tokenHash);
     if (resource === undefined) return;
     this.tables.delete(tokenHash);
-    this.size -= resource.table.encodedLength;
+    this.size -= weightOf(resource);
   }
 
   /** Drops every resource whose lifetime ended. */
@@ -71,4 +73,10 @@ export class ResourceTableCache {
   get count(): number {
     return this.tables.size;
   }
+}
+
+function weightOf(resource: CachedResource): number {
+  const length = resource.table.encodedLength;
+  if (length === undefined) throw new Error(`The table of resource ${resource.info.id} is cached before it was encoded`);
+  return length;
 }

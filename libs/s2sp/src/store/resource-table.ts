@@ -1,43 +1,35 @@
 import { isRow, type Row } from '../protocol/row';
 
-/** Rows per encoded block: keeps each block's text far below V8's string length limit. */
-const ROWS_PER_BLOCK = 8192;
+/**
+ * Rows per encoded block: small enough that writing one block to the database
+ * overlaps encoding the next and only two blocks of text exist at a time,
+ * large enough that a block costs one statement per hundreds of kilobytes.
+ */
+const ROWS_PER_BLOCK = 2048;
 
 /**
  * The full rows of one cached resource, every column, in `_row_id` order: row
  * `i` is the row whose `_row_id` is `i` (the id itself is not stored in it).
  *
- * The encoded form is a list of blocks, each the JSON text of an array of up
- * to {@link ROWS_PER_BLOCK} rows; concatenated, the blocks hold every row in
- * order. Encoding costs one `JSON.stringify` of the rows, and a database can
- * keep each block as one value.
+ * The table serves from the row objects. Its stored form is a list of blocks,
+ * each the JSON text of an array of rows; concatenated, they hold every row in
+ * order. Blocks are encoded one at a time as they are written ({@link encode}),
+ * so the whole text never exists at once; in total this costs one
+ * `JSON.stringify` of the rows.
  */
 export class ResourceTable {
   private constructor(
     readonly rows: readonly Row[],
-    /** Length of the encoded text in UTF-16 code units: the table's size for caches and limits. */
-    readonly encodedLength: number,
-    private blocks: readonly string[] | undefined,
+    private length: number | undefined,
   ) {}
 
-  get rowCount(): number {
-    return this.rows.length;
-  }
-
   /**
-   * Captures the rows as they are now. The table keeps the row objects for
-   * serving; the encoded blocks are the snapshot that is persisted.
-   * A row that cannot be encoded (e.g. a BigInt) fails here, before anything is stored.
+   * A table over these rows. It keeps the row objects: the publisher hands
+   * them over, and they must not change afterwards (the stored copy is
+   * encoded from them when it is written).
    */
-  static capture(rows: readonly Row[]): ResourceTable {
-    const blocks: string[] = [];
-    let length = 0;
-    for (let start = 0; start < rows.length; start += ROWS_PER_BLOCK) {
-      const block = JSON.stringify(rows.slice(start, start + ROWS_PER_BLOCK));
-      blocks.push(block);
-      length += block.length;
-    }
-    return new ResourceTable(rows, length, blocks);
+  static of(rows: readonly Row[]): ResourceTable {
+    return new ResourceTable(rows, undefined);
   }
 
   /** Rebuilds a table from its encoded blocks, in order; anything else is an error, never a partial table. */
@@ -56,17 +48,32 @@ export class ResourceTable {
       for (const row of parsed) rows.push(row);
     }
     if (rows.length !== expectedRows) throw new Error(`Stored table has ${rows.length} rows; ${expectedRows} were stored`);
-    return new ResourceTable(rows, length, undefined);
+    return new ResourceTable(rows, length);
   }
 
-  /** The encoded blocks; only a captured table has them, until they are released (a decoded one is already stored). */
-  encodedBlocks(): readonly string[] {
-    if (this.blocks === undefined) throw new Error('This table has no encoded blocks: it was read back, or they were released once stored');
-    return this.blocks;
+  get rowCount(): number {
+    return this.rows.length;
   }
 
-  /** Frees the encoded text once it is stored; the rows stay for serving. */
-  releaseEncoding(): void {
-    this.blocks = undefined;
+  /**
+   * Length of the encoded text in UTF-16 code units (the table's size for
+   * caches and limits): known once {@link encode} has run to the end, or for a decoded table.
+   */
+  get encodedLength(): number | undefined {
+    return this.length;
+  }
+
+  /**
+   * The stored form, one block per iteration step, each encoded only when it is
+   * asked for. A row that cannot be encoded (e.g. a BigInt) throws here.
+   */
+  *encode(): Generator<string, void, undefined> {
+    let length = 0;
+    for (let start = 0; start < this.rows.length; start += ROWS_PER_BLOCK) {
+      const block = JSON.stringify(this.rows.slice(start, start + ROWS_PER_BLOCK));
+      length += block.length;
+      yield block;
+    }
+    this.length = length;
   }
 }
