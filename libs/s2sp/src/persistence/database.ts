@@ -1,12 +1,13 @@
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
-import { Pool } from 'pg';
 import { PrismaClient } from './generated/client';
 import { logEmbeddedPostgresLine } from './embedded-postgres-log';
 import { startEmbeddedPostgres, type EmbeddedPostgresOptions } from './embedded-postgres-server';
 import { createPgliteAdapterFactory } from './pglite-adapter';
+import { migratePostgresSchema } from './postgres-migration';
 import { isPostgresUrl } from './postgres-url';
+import { schemaPool } from './schema-pool';
 import { applyMigrations } from './schema-engine';
 import { pgliteSqlChannel, pgSqlChannel, type SqlChannel } from './sql-channel';
 
@@ -50,7 +51,6 @@ export const DEFAULT_DATA_DIR = '.data/s2sp';
 export const IN_MEMORY = ':memory:';
 
 const DEFAULT_SCHEMA = 'public';
-const APPLICATION_NAME = 's2sp';
 const UNIQUE_VIOLATION = '23505';
 const DUPLICATE_SCHEMA = '42P06';
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -154,7 +154,7 @@ async function connectPostgres(databaseUrl: string, requestedSchema: string | un
     kind: 'postgres',
     adapterFactory: new PrismaPg(pool, { schema }),
     sql: pgSqlChannel(pool),
-    migrate: (options) => migrateOnOwnPool(url, schema, options),
+    migrate: (options) => migratePostgresSchema(url, schema, options),
     release: () => pool.end(),
   };
 }
@@ -166,34 +166,4 @@ async function connectPostgres(databaseUrl: string, requestedSchema: string | un
 function ignoreConcurrentlyCreated(error: unknown): void {
   const code = (error as { code?: string }).code;
   if (code !== UNIQUE_VIOLATION && code !== DUPLICATE_SCHEMA) throw error;
-}
-
-/**
- * The schema engine takes a session-level advisory lock (so that concurrent
- * migrators wait for each other) and does not reliably release it: a pool is
- * free to run the unlock on another connection. On a pool of its own, closed
- * when the migration ends, the lock goes with the session; on the app's pool
- * it stayed held and every later migrator of the database timed out.
- */
-async function migrateOnOwnPool(url: URL, schema: string, options: { prismaDir?: string }): Promise<string[]> {
-  const pool = schemaPool(url, schema);
-  try {
-    return await applyMigrations(new PrismaPg(pool, { schema }), options);
-  } finally {
-    await pool.end();
-  }
-}
-
-/**
- * A pool whose every connection works in `schema`: the schema engine and the pg adapter may use any of them.
- * Its sessions are named (pg_stat_activity.application_name) unless the URL names them.
- */
-function schemaPool(url: URL, schema: string): Pool {
-  const pool = new Pool({
-    connectionString: url.toString(),
-    options: `-c search_path=${schema}`,
-    application_name: url.searchParams.get('application_name') ?? APPLICATION_NAME,
-  });
-  pool.on('error', () => undefined); // an idle client dying (server restart) must not crash the process
-  return pool;
 }
