@@ -10,7 +10,8 @@ export class ResponseClosedError extends Error {
 /**
  * Writes chunks to the response as the client reads them (waiting for
  * `drain` whenever the socket's buffer is full), then ends it, telling
- * `beforeEnd` how many bytes it wrote.
+ * `beforeEnd` how many bytes it wrote. The last chunk goes out with the end
+ * of the response: an answer of one chunk is one write, with a Content-Length.
  * Returns the bytes written.
  */
 export async function streamToResponse(
@@ -19,19 +20,24 @@ export async function streamToResponse(
   beforeEnd: (bytes: number) => void = () => undefined,
 ): Promise<number> {
   let bytes = 0;
+  let held: string | Uint8Array | undefined;
   for await (const chunk of chunks) {
     if (response.destroyed) throw new ResponseClosedError();
     bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength;
-    if (!response.write(chunk)) await drained(response);
+    if (held !== undefined && !response.write(held)) await drained(response);
+    held = chunk;
   }
+  if (response.destroyed) throw new ResponseClosedError();
   beforeEnd(bytes);
   await new Promise<void>((resolve, reject) => {
     const onClose = () => (response.writableFinished ? resolve() : reject(new ResponseClosedError()));
     response.once('close', onClose);
-    response.end(() => {
+    const finished = () => {
       response.off('close', onClose);
       resolve();
-    });
+    };
+    if (held === undefined) response.end(finished);
+    else response.end(held, finished);
   });
   return bytes;
 }

@@ -1,4 +1,4 @@
-import { project, ROW_ID, type Row } from '../protocol/row';
+import { project, ROW_ID } from '../protocol/row';
 import type { ResourceTable } from '../store/resource-table';
 
 /** Which rows (by `_row_id`) and which columns of a claimed table one fetch gets. */
@@ -6,7 +6,7 @@ export class TableSelection {
   /**
    * @param rowIds distinct ids below the table's row count, ascending; null for every row.
    * @param columns the columns to return after `_row_id`, in order.
-   * @param allColumns whether `columns` is every column of the table (rows are then copied whole).
+   * @param allColumns whether `columns` is every column of the table (rows are then written whole).
    */
   constructor(
     private readonly table: ResourceTable,
@@ -24,13 +24,18 @@ export class TableSelection {
     return this.rowIds === null ? position : this.rowIds[position]!;
   }
 
-  /** The n-th selected row: `_row_id` first, then the selected columns the row has. */
-  rowAt(position: number): Row {
+  /**
+   * The JSON text of the n-th selected row: `_row_id` first, then the selected columns the row has.
+   * A whole row is stringified as it is and `_row_id` spliced into the text: copying it into a new
+   * object first costs up to twice as much for wide rows.
+   */
+  rowJsonAt(position: number): string {
     const rowId = this.rowIdAt(position);
     const row = this.table.rows[rowId]!;
-    // A whole-row copy is the fast path; a tool row carrying its own `_row_id` must not overwrite ours.
-    if (this.allColumns && !Object.prototype.hasOwnProperty.call(row, ROW_ID)) return { [ROW_ID]: rowId, ...row };
-    return project(row, rowId, this.columns);
+    // A tool row carrying its own `_row_id` must not overwrite ours: it goes through the projection.
+    if (!this.allColumns || Object.prototype.hasOwnProperty.call(row, ROW_ID)) return JSON.stringify(project(row, rowId, this.columns));
+    const cells = JSON.stringify(row);
+    return cells.length === 2 ? `{"${ROW_ID}":${rowId}}` : `{"${ROW_ID}":${rowId},${cells.slice(1)}`;
   }
 
   /** The value of one selected cell; undefined when the row does not have the column. */
