@@ -28,6 +28,7 @@ import { CallFailure, NO_MORE_WORK, runClosedLoop } from './closed-loop';
 import { printLatencyTable, printRssTable, printTargets, type MeasuredPhase } from './load-report';
 import { fillResourcePool } from './resource-pool';
 import { RssSampler } from './rss-sampler';
+import { requestScopedSignalFetch } from '../../apps/agents/src/mcp/request-scoped-signal-fetch';
 
 const { values } = parseArgs({
   options: {
@@ -95,7 +96,7 @@ async function runPhases(stack: RunningStack, authDir: string): Promise<Measured
   const post = jsonPoster(`${stack.gatewayUrl}/rpc`, `Bearer ${gatewayToken}`, agent);
   const weather = new Client({ name: 'load-bench', version: '1.0.0' });
   await weather.connect(
-    new StreamableHTTPClientTransport(new URL(`${stack.weatherUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${weatherToken}` } } }),
+    new StreamableHTTPClientTransport(new URL(`${stack.weatherUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${weatherToken}` } }, fetch: requestScopedSignalFetch() }),
   );
   const pool: string[] = [];
   const methods: Array<{ method: string; call: Call; prepare?: () => Promise<void> }> = [

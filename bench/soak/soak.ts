@@ -22,6 +22,7 @@ import { DevKeyStore, TokenMinter } from '@s2sp/auth';
 import { readPostmasterPid } from '../../libs/s2sp/src/persistence/postmaster-pid';
 import { diskUsageMiB } from './disk-usage';
 import { rssMiB, treePssMiB } from './process-memory';
+import { requestScopedSignalFetch } from '../../apps/agents/src/mcp/request-scoped-signal-fetch';
 
 const { values } = parseArgs({
   options: {
@@ -66,7 +67,7 @@ async function main(): Promise<void> {
     const minter = new TokenMinter({ issuer: 's2sp-dev', signingKey: new DevKeyStore({ dataDir: authDir }) });
     const token = await minter.mint({ subject: 'soak', scopes: ['tools:call', 'weather:read'], audience: 'weather-server', ttlSeconds: 3600 });
     const client = new Client({ name: 'soak', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } }, fetch: requestScopedSignalFetch() }));
 
     let inFlight = 0;
     let ok = 0;

@@ -141,32 +141,41 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
   }
 
   /**
-   * One transaction: nobody sees the resource before its whole table is stored
-   * (another replica may be asked for it as soon as the answer is out), and a
-   * failure leaves nothing behind. Encoding the next block overlaps the
-   * database writing the previous one.
+   * Nobody sees the resource before its whole table is stored (another replica
+   * may be asked for it as soon as the answer is out), and a failure leaves
+   * nothing behind: a table of one block goes in with its resource row in one
+   * statement; a larger one in one transaction, where encoding the next block
+   * overlaps the database writing the previous one.
    */
   private async write(tokenHash: string, { info, table }: CachedResource): Promise<void> {
+    const resourceRow = [
+      info.id,
+      tokenHash,
+      info.toolName,
+      JSON.stringify(info.columns),
+      JSON.stringify(info.abstractDomains),
+      JSON.stringify(info.bodyDomains),
+      info.rowCount,
+      info.caller,
+      info.callerScopes === null ? null : JSON.stringify(info.callerScopes),
+      JSON.stringify(info.requiredScopes),
+      info.consumer,
+      info.createdAt,
+      info.expiresAt,
+    ];
+    const blocks = table.encode();
+    const first = blocks.next();
+    const second = first.done ? first : blocks.next();
+    if (second.done) {
+      await this.sql.query(INSERT_SMALL_RESOURCE, [...resourceRow, table.encodedLength, first.done ? null : first.value]);
+      return;
+    }
     await this.sql.transaction(async (sql) => {
-      await sql.query(INSERT_RESOURCE, [
-        info.id,
-        tokenHash,
-        info.toolName,
-        JSON.stringify(info.columns),
-        JSON.stringify(info.abstractDomains),
-        JSON.stringify(info.bodyDomains),
-        info.rowCount,
-        info.caller,
-        info.callerScopes === null ? null : JSON.stringify(info.callerScopes),
-        JSON.stringify(info.requiredScopes),
-        info.consumer,
-        info.createdAt,
-        info.expiresAt,
-      ]);
-      let previous: Promise<unknown> = Promise.resolve();
-      let seq = 0;
+      await sql.query(INSERT_RESOURCE, resourceRow);
+      let previous: Promise<unknown> = sql.query(INSERT_CHUNK, [info.id, 0, first.value]);
+      let seq = 1;
       try {
-        for (const block of table.encode()) {
+        for (const block of prepend(second.value, blocks)) {
           await previous;
           previous = sql.query(INSERT_CHUNK, [info.id, seq++, block]);
         }
@@ -180,6 +189,11 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
   }
 }
 
+function* prepend<T>(head: T, rest: Iterator<T>): Generator<T> {
+  yield head;
+  for (let next = rest.next(); !next.done; next = rest.next()) yield next.value;
+}
+
 interface PendingWrite {
   info: CachedResourceInfo;
   /** Settles when the write ended (the table is then cached, or the failure was logged); never rejects. */
@@ -190,6 +204,17 @@ const INSERT_RESOURCE = `
   INSERT INTO s2sp_resource (id, token_hash, tool_name, columns, abstract_domains, body_domains, row_count,
                              caller, caller_scopes, required_scopes, consumer, created_at, expires_at)
   VALUES ($1::uuid, $2, $3, $4::jsonb, $5::jsonb, $6::jsonb, $7, $8, $9::jsonb, $10::jsonb, $11, $12, $13)`;
+
+/** The resource row and its table's only block (if any: $15 is null for a table without rows) in one statement. */
+const INSERT_SMALL_RESOURCE = `
+  WITH resource AS (
+    INSERT INTO s2sp_resource (id, token_hash, tool_name, columns, abstract_domains, body_domains, row_count,
+                               caller, caller_scopes, required_scopes, consumer, created_at, expires_at, table_length)
+    VALUES ($1::uuid, $2, $3, $4::jsonb, $5::jsonb, $6::jsonb, $7, $8, $9::jsonb, $10::jsonb, $11, $12, $13, $14)
+    RETURNING id
+  )
+  INSERT INTO s2sp_resource_chunk (resource_id, seq, data)
+  SELECT id, 0, $15::text FROM resource WHERE $15::text IS NOT NULL`;
 
 const INSERT_CHUNK = 'INSERT INTO s2sp_resource_chunk (resource_id, seq, data) VALUES ($1::uuid, $2, $3)';
 
