@@ -10,3 +10,8 @@ export function benchLimits(maxRows: number): S2spLimits {
   };
   return { ...limits, maxRequestBytes: Math.max(DEFAULT_LIMITS.maxRequestBytes, requestBytesNeeded(limits)) };
 }
+
+/** Room in the resource cache for two of the largest tables (about 20 bytes of JSON per cell, 30 columns). */
+export function benchCacheBytes(maxRows: number): number {
+  return Math.max(64 * 1024 ** 2, 2 * maxRows * 30 * 20);
+}

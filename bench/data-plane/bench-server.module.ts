@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { S2spModule, type ResourceWriteMode } from '@s2sp/core';
 import { BenchControlController } from './bench-control.controller';
-import { benchLimits } from './bench-limits';
+import { benchCacheBytes, benchLimits } from './bench-limits';
 import { BenchTableHolder } from './bench-table-holder';
 
 export interface BenchServerOptions {
@@ -24,6 +24,9 @@ export class BenchServerModule {
           database: { url: options.databaseUrl },
           resourceWriteMode: options.resourceWriteMode,
           limits: benchLimits(options.maxRows),
+          // Sized for the largest table, as a deployment serving tables this big would be: the
+          // default budget (64 MiB of encoded rows) would send 1M-row fetches to the database.
+          resourceCacheBytes: benchCacheBytes(options.maxRows),
           sweepIntervalMs: 0,
         }),
       ],

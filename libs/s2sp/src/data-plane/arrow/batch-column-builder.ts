@@ -92,22 +92,25 @@ class TextColumnBuilder implements BatchColumnBuilder {
   finish(): Data {
     const valueOffsets = new Int32Array(this.length + 1);
     const validity = new Bitmap(this.length);
-    let totalBytes = 0;
+    // One UTF-8 encoding of the whole column: per-cell encoding calls cost more than the text.
+    let joined = '';
     for (let index = 0; index < this.length; index += 1) {
       const text = this.texts[index];
-      if (text !== null && text !== undefined) {
-        totalBytes += Buffer.byteLength(text, 'utf8');
-        validity.set(index);
-      }
-      if (totalBytes > MAX_UTF8_BYTES_PER_BATCH) {
-        throw new RangeError(`A batch of column text exceeds ${MAX_UTF8_BYTES_PER_BATCH} bytes of UTF-8; encode with fewer batchRows.`);
-      }
-      valueOffsets[index + 1] = totalBytes;
+      if (text === null || text === undefined) continue;
+      joined += text;
+      validity.set(index);
     }
-    const bytes = Buffer.allocUnsafe(totalBytes);
+    const bytes = Buffer.from(joined, 'utf8');
+    if (bytes.byteLength > MAX_UTF8_BYTES_PER_BATCH) {
+      throw new RangeError(`A batch of column text exceeds ${MAX_UTF8_BYTES_PER_BATCH} bytes of UTF-8; encode with fewer batchRows.`);
+    }
+    // As many bytes as UTF-16 units only when every character is ASCII: offsets are then string lengths.
+    const ascii = bytes.byteLength === joined.length;
+    let offset = 0;
     for (let index = 0; index < this.length; index += 1) {
       const text = this.texts[index];
-      if (text !== null && text !== undefined) bytes.write(text, valueOffsets[index]!, 'utf8');
+      if (text !== null && text !== undefined) offset += ascii ? text.length : Buffer.byteLength(text, 'utf8');
+      valueOffsets[index + 1] = offset;
     }
     const nullCount = validity.unsetCount;
     return makeData({

@@ -13,7 +13,8 @@ export function isAbsentCell(value: unknown): boolean {
   return value === undefined || typeof value === 'function' || typeof value === 'symbol';
 }
 
-const LONE_SURROGATE = /\p{Cs}/u;
+/** `String.prototype.isWellFormed` (Node 20): false when a string has a lone surrogate, which UTF-8 cannot carry. */
+const isWellFormed = (String.prototype as unknown as { isWellFormed: (this: string) => boolean }).isWellFormed;
 
 const enum Seen {
   Number = 1,
@@ -31,7 +32,7 @@ function seenOf(value: unknown): Seen | 0 {
     case 'boolean':
       return Seen.Boolean;
     case 'string':
-      return LONE_SURROGATE.test(value) ? Seen.Other : Seen.String;
+      return isWellFormed.call(value) ? Seen.String : Seen.Other;
     default:
       return isAbsentCell(value) ? Seen.Absent : Seen.Other;
   }
