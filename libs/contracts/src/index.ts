@@ -6,3 +6,4 @@ export * from './timestamp';
 export * from './predicate';
 export * from './grpc-error-metadata';
 export * from './platform-scopes';
+export * from './s2sp-meta-keys';

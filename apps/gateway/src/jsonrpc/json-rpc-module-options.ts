@@ -1,5 +1,5 @@
 import type { FactoryProvider, ModuleMetadata } from '@nestjs/common';
-import type { OpenRpcInfo } from './openrpc/openrpc-document';
+import type { OpenRpcInfo } from './openrpc/openrpc-info';
 
 export interface JsonRpcModuleOptions {
   /** Most requests accepted in one batch (chapter 4.2.4 B_max). Default 50. */

@@ -14,7 +14,7 @@ import { DataPlaneClient } from './data-plane-client.service';
 import { DataPlaneCredentials } from './data-plane-credentials.service';
 import { explainUnauthenticatedFetch } from './unauthenticated-fetch';
 import { S2SP_CONSUMER_TOOL } from './consumer-tool.metadata';
-import type { S2spConsumerToolOptions } from './s2sp-consumer-tool.decorator';
+import type { S2spConsumerToolOptions } from './s2sp-consumer-tool.options';
 
 /** What a consumer tool method receives: its own parameters plus the merged rows. */
 export type S2spConsumerPayload<TExtra extends object = Record<string, unknown>> = TExtra & { rows: Row[] };

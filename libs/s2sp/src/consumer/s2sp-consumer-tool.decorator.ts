@@ -1,24 +1,12 @@
 import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
-import { Tool, type ToolAnnotations } from '@rekog/mcp-nest';
+import { Tool } from '@rekog/mcp-nest';
 import { z } from 'zod';
 import { scopesMeta, ToolScopesGuard } from '../auth/tool-scopes';
 import { ConsumerToolInterceptor } from './consumer-tool.interceptor';
 import { S2SP_CONSUMER_TOOL } from './consumer-tool.metadata';
+import type { S2spConsumerToolOptions } from './s2sp-consumer-tool.options';
 
-export interface S2spConsumerToolOptions {
-  /** MCP tool name; defaults to the method name. */
-  name?: string;
-  description: string;
-  /** Extra parameters of your own, next to the four S2SP strings. */
-  parameters?: z.ZodObject;
-  annotations?: ToolAnnotations;
-  /**
-   * Scopes a caller must hold (enforced when the app imports AuthModule, and
-   * published in the tool's `_meta["s2sp/scopes"]`). A consumer's data-plane
-   * fetch carries the caller's other scopes, never these.
-   */
-  scopes?: string[];
-}
+export type { S2spConsumerToolOptions };
 
 export { S2SP_CONSUMER_TOOL };
 

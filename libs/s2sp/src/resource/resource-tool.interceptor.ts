@@ -15,7 +15,7 @@ import { isToolErrorResult, reportToolErrors, toolErrorResult, toolJsonResult, t
 import { toolNameOf } from '../protocol/tool-name';
 import { ResourcePublisher, type ResourceIssuance } from './resource-publisher.service';
 import { S2SP_RESOURCE_TOOL } from './resource-tool.metadata';
-import type { S2spResourceToolOptions } from './s2sp-resource-tool.decorator';
+import type { S2spResourceToolOptions } from './s2sp-resource-tool.options';
 
 const CONSUMER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
 

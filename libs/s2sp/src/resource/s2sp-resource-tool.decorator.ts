@@ -1,5 +1,5 @@
 import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
-import { Tool, type ToolAnnotations } from '@rekog/mcp-nest';
+import { Tool } from '@rekog/mcp-nest';
 import { z } from 'zod';
 import { scopesMeta, ToolScopesGuard } from '../auth/tool-scopes';
 import { DATA_PLANE_FORMATS } from '../data-plane/data-plane-formats';
@@ -7,21 +7,9 @@ import { resourceToolOutputSchema } from '../protocol/s2sp-payload';
 import { S2SP_META } from '../protocol/s2sp-meta';
 import { ResourceToolInterceptor } from './resource-tool.interceptor';
 import { S2SP_RESOURCE_TOOL } from './resource-tool.metadata';
+import type { S2spResourceToolOptions } from './s2sp-resource-tool.options';
 
-export interface S2spResourceToolOptions {
-  /** MCP tool name; defaults to the method name. */
-  name?: string;
-  description: string;
-  /** The method's own parameters. S2SP adds `abstract_domains` and `mode`. */
-  parameters?: z.ZodObject;
-  annotations?: ToolAnnotations;
-  /**
-   * Scopes a caller must hold (enforced when the app imports AuthModule, and
-   * published in the tool's `_meta["s2sp/scopes"]`). They also travel with every
-   * resource this tool issues: a consumer's fetch must hold them too.
-   */
-  scopes?: string[];
-}
+export type { S2spResourceToolOptions };
 
 export { S2SP_RESOURCE_TOOL };
 

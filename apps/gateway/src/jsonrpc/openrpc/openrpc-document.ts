@@ -2,14 +2,12 @@ import { DEADLINE_PARAM } from '../call-deadline';
 import type { JsonRpcMethodMetadata } from '../json-rpc-method.decorator';
 import { SchemaComponents, dtoProperties, classToJsonSchema } from './class-validator-json-schema';
 import type { JsonSchema } from './json-schema';
+import type { OpenRpcInfo } from './openrpc-info';
+
+export type { OpenRpcInfo };
 
 export const OPENRPC_VERSION = '1.3.2';
 
-export interface OpenRpcInfo {
-  title: string;
-  version: string;
-  description?: string;
-}
 
 export interface OpenRpcContentDescriptor {
   name: string;

@@ -1,0 +1,6 @@
+/** The `info` object of an OpenRPC document: what the API is called and its version. */
+export interface OpenRpcInfo {
+  title: string;
+  version: string;
+  description?: string;
+}
