@@ -1,4 +1,5 @@
-import { Module, type DynamicModule, type InjectionToken, type ModuleMetadata, type OptionalFactoryDependency, type Provider } from '@nestjs/common';
+import { asyncOptionsProviders, type AsyncModuleOptions } from '@s2sp/platform';
+import { Module, type DynamicModule, type InjectionToken, type Provider } from '@nestjs/common';
 import { AUDIT_SINK, type AuditSink } from './audit/audit-sink';
 import { BatchingAuditSink } from './audit/batching-audit-sink';
 import { LoggerAuditSink } from './audit/logger-audit-sink';
@@ -18,12 +19,14 @@ import { DevKeyStore } from './keys/dev-key-store';
 import { FileSigningKeySource, SIGNING_KEY_SOURCE, type SigningKeySource } from './keys/signing-key';
 import { TokenMinter } from './minting/token-minter';
 
-export interface AuthModuleAsyncOptions extends Pick<ModuleMetadata, 'imports'> {
-  useFactory: (...args: any[]) => Omit<AuthModuleOptions, 'approvalProvider' | 'auditSink'> | Promise<Omit<AuthModuleOptions, 'approvalProvider' | 'auditSink'>>;
-  inject?: Array<InjectionToken | OptionalFactoryDependency>;
+/**
+ * Options made at run time (`useFactory`, `useClass` or `useExisting`). The approval provider and
+ * the audit sink are providers: Nest must know them when it builds the module, so they sit beside.
+ */
+export type AuthModuleAsyncOptions = AsyncModuleOptions<Omit<AuthModuleOptions, 'approvalProvider' | 'auditSink'>> & {
   approvalProvider?: ProviderSpec<ApprovalProvider>;
   auditSink?: ProviderSpec<AuditSink>;
-}
+};
 
 /** The sink the module was given (or the default), before the delivery wraps it. */
 const AUDIT_SINK_TARGET = Symbol('S2SP_AUTH_AUDIT_SINK_TARGET');
@@ -70,11 +73,7 @@ export class AuthModule {
       global: true,
       imports: options.imports ?? [],
       providers: [
-        {
-          provide: AUTH_OPTIONS,
-          useFactory: async (...args: unknown[]) => resolveAuthOptions(await options.useFactory(...args)),
-          inject: options.inject ?? [],
-        },
+        ...asyncOptionsProviders('AuthModule', AUTH_OPTIONS, options, resolveAuthOptions),
         ...AuthModule.coreProviders(),
         specProvider(APPROVAL_PROVIDER, options.approvalProvider, DenyAllApprovalProvider),
         ...AuthModule.auditProviders(options.auditSink),

@@ -3,3 +3,4 @@ export * from './periodic-sweep';
 export * from './http-adapter-objects';
 export * from './uuid';
 export * from './mulberry32';
+export * from './async-module-options';

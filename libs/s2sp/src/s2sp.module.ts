@@ -1,3 +1,4 @@
+import { asyncOptionsProviders } from '@s2sp/platform';
 import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { TelemetryMetrics } from '@s2sp/telemetry';
 import { DATA_PLANE_FETCH_AUDIT, LoggerDataPlaneFetchAudit } from './audit/data-plane-fetch-audit';
@@ -37,16 +38,16 @@ const S2SP_SERVICES = [
 @Module({})
 export class S2spModule {
   static forRoot(options: S2spModuleOptions = {}): DynamicModule {
-    return S2spModule.build({ provide: S2SP_RAW_OPTIONS, useValue: options }, options.resourceStore, []);
+    return S2spModule.build([{ provide: S2SP_RAW_OPTIONS, useValue: options }], options.resourceStore, []);
   }
 
   static forRootAsync(options: S2spModuleAsyncOptions): DynamicModule {
-    const raw: Provider = { provide: S2SP_RAW_OPTIONS, useFactory: options.useFactory, inject: options.inject ?? [] };
+    const raw = asyncOptionsProviders('S2spModule', S2SP_RAW_OPTIONS, options, (given: S2spModuleOptions) => given);
     return S2spModule.build(raw, options.resourceStore, options.imports ?? [], options.extraProviders);
   }
 
   private static build(
-    rawOptions: Provider,
+    rawOptions: Provider[],
     customStore: ResourceStoreProvider | undefined,
     imports: NonNullable<DynamicModule['imports']>,
     extraProviders: Provider[] = [],
@@ -79,7 +80,7 @@ export class S2spModule {
       imports,
       controllers: [DataPlaneController],
       providers: [
-        rawOptions,
+        ...rawOptions,
         { provide: S2SP_OPTIONS, useFactory: resolveS2spOptions, inject: [S2SP_RAW_OPTIONS] },
         ...storeProviders,
         ...extraProviders,

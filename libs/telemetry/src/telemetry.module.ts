@@ -1,3 +1,4 @@
+import { asyncOptionsProviders, type AsyncModuleOptions } from '@s2sp/platform';
 import { Global, Inject, Injectable, Module, type DynamicModule, type ModuleMetadata, type OnApplicationShutdown, type Provider } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { TELEMETRY_OPTIONS, type TelemetryOptions } from './config/telemetry-options';
@@ -21,10 +22,8 @@ export interface TelemetryModuleWiring {
   ignoredRoutes?: readonly string[];
 }
 
-export interface TelemetryModuleAsyncOptions extends TelemetryModuleWiring, Pick<ModuleMetadata, 'imports'> {
-  inject?: Array<string | symbol | (abstract new (...args: never[]) => unknown) | (new (...args: never[]) => unknown)>;
-  useFactory: (...args: any[]) => TelemetryOptions | Promise<TelemetryOptions>;
-}
+/** Options made at run time (`useFactory`, `useClass` or `useExisting`), and how the module is wired into the app. */
+export type TelemetryModuleAsyncOptions = TelemetryModuleWiring & AsyncModuleOptions<TelemetryOptions>;
 
 /** Shuts the app's telemetry down with the app (flushes spans, stops the /metrics server). */
 @Injectable()
@@ -55,8 +54,8 @@ export class TelemetryModule {
   }
 
   static forRootAsync(options: TelemetryModuleAsyncOptions): DynamicModule {
-    const provider: Provider = { provide: TELEMETRY_OPTIONS, inject: options.inject ?? [], useFactory: options.useFactory };
-    return TelemetryModule.build([provider], options, options.imports ?? []);
+    const providers = asyncOptionsProviders('TelemetryModule', TELEMETRY_OPTIONS, options, (given: TelemetryOptions) => given);
+    return TelemetryModule.build(providers, options, options.imports ?? []);
   }
 
   private static build(optionProviders: Provider[], wiring: TelemetryModuleWiring, imports: NonNullable<ModuleMetadata['imports']>): DynamicModule {

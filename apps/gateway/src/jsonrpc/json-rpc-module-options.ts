@@ -1,4 +1,4 @@
-import type { FactoryProvider, ModuleMetadata } from '@nestjs/common';
+import type { AsyncModuleOptions } from '@s2sp/platform';
 import type { OpenRpcInfo } from './openrpc/openrpc-info';
 
 export interface JsonRpcModuleOptions {
@@ -39,10 +39,8 @@ const NUMERIC_OPTIONS: readonly NumericOption[] = [
   'maxParamsMembers',
 ];
 
-export interface JsonRpcModuleAsyncOptions extends Pick<ModuleMetadata, 'imports'> {
-  useFactory: (...args: any[]) => JsonRpcModuleOptions | Promise<JsonRpcModuleOptions>;
-  inject?: FactoryProvider['inject'];
-}
+/** Options made at run time: `useFactory`, `useClass` or `useExisting`. */
+export type JsonRpcModuleAsyncOptions = AsyncModuleOptions<JsonRpcModuleOptions>;
 
 /** Injection token of the resolved options. */
 export const JSON_RPC_MODULE_OPTIONS = Symbol('JSON_RPC_MODULE_OPTIONS');

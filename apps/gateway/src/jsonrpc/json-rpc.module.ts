@@ -1,3 +1,4 @@
+import { asyncOptionsProviders } from '@s2sp/platform';
 import { Module, type DynamicModule, type Provider } from '@nestjs/common';
 import { APP_GUARD, DiscoveryModule } from '@nestjs/core';
 import { JsonRpcCallExecutor } from './json-rpc-call-executor';
@@ -43,11 +44,7 @@ export class JsonRpcModule {
       module: JsonRpcModule,
       imports: [DiscoveryModule, ...(options.imports ?? [])],
       providers: [
-        {
-          provide: JSON_RPC_MODULE_OPTIONS,
-          inject: options.inject ?? [],
-          useFactory: async (...args: unknown[]) => resolveJsonRpcOptions(await options.useFactory(...args)),
-        },
+        ...asyncOptionsProviders('JsonRpcModule', JSON_RPC_MODULE_OPTIONS, options, resolveJsonRpcOptions),
         ...CORE_PROVIDERS,
       ],
       exports: EXPORTS,

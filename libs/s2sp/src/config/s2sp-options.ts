@@ -1,4 +1,5 @@
-import type { FactoryProvider, ModuleMetadata, Provider, Type } from '@nestjs/common';
+import type { AsyncModuleOptions } from '@s2sp/platform';
+import type { FactoryProvider, Provider, Type } from '@nestjs/common';
 import { DATA_PLANE_AUTH_POLICIES, DEFAULT_DATA_PLANE_AUTH, isDataPlaneAuthPolicy, type DataPlaneAuthPolicy } from '../auth/data-plane-auth-policy';
 import type { ResourceStore } from '../store/resource-store.interface';
 import { DEFAULT_RESOURCE_CACHE_BYTES, type ResourceWriteMode } from '../store/prisma-resource-store';
@@ -75,13 +76,14 @@ export type ResourceStoreProvider =
   | { useValue: ResourceStore }
   | Omit<FactoryProvider<ResourceStore>, 'provide'>;
 
-export interface S2spModuleAsyncOptions extends Pick<ModuleMetadata, 'imports'> {
-  useFactory: (...args: any[]) => S2spModuleOptions | Promise<S2spModuleOptions>;
-  inject?: FactoryProvider['inject'];
-  /** Store providers cannot come from the async factory: Nest must know them when it builds the module. */
+/**
+ * Options made at run time (`useFactory`, `useClass` or `useExisting`). Store providers cannot come
+ * from them: Nest must know them when it builds the module, so they sit beside.
+ */
+export type S2spModuleAsyncOptions = AsyncModuleOptions<S2spModuleOptions> & {
   resourceStore?: ResourceStoreProvider;
   extraProviders?: Provider[];
-}
+};
 
 export interface ResolvedS2spOptions {
   publicBaseUrl: () => string;
