@@ -13,6 +13,7 @@ export * from './store/resource-store.interface';
 export * from './store/prisma-resource-store';
 export * from './persistence/database';
 export * from './persistence/sql-channel';
+export * from './persistence/stored-json';
 export * from './persistence/embedded-postgres-server';
 export { severityOfPostgresLogLine } from './persistence/postgres-log-severity';
 export * from './protocol/row';

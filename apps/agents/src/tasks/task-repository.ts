@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { S2spDatabase } from '@s2sp/core';
-import type { Prisma } from '@s2sp/core/persistence/generated/client';
+import type { S2spDatabase, StoredJson } from '@s2sp/core';
 import type { JsonObject } from '@s2sp/contracts';
 import { AGENTS_DATABASE } from '../agents.tokens';
 import { AlreadyExistsError } from '../common/request-errors';
@@ -117,8 +116,8 @@ export class TaskRepository {
   }
 }
 
-function json(value: unknown): Prisma.InputJsonValue {
-  return JSON.parse(JSON.stringify(value)) as Prisma.InputJsonValue;
+function json(value: unknown): StoredJson {
+  return JSON.parse(JSON.stringify(value)) as StoredJson;
 }
 
 function alreadyExists(taskId: string): AlreadyExistsError {
