@@ -38,8 +38,8 @@ interface Workload {
   arguments: Record<string, unknown>;
 }
 
-// (1) The small call of the chapter's sub-millisecond claim: a tool whose answer
-//     is a few bytes, so the difference is the hops themselves.
+// (1) A small call, to see whether transcoding stays under a millisecond: a tool
+//     whose answer is a few bytes, so the difference is the hops themselves.
 // (2) A realistic S2SP call: DC's alerts, abstract "event", body inline (sync, so
 //     nothing is written to a database); through the agents the resource server
 //     also counts the body's tokens for the usage report, which costs CPU.

@@ -29,7 +29,7 @@ class RecordingApprover implements ApprovalProvider {
 
 const target: AuthorizationTarget = { protocol: 'json-rpc', service: 'gateway', operation: 'agent.submitTask', traceId: '4bf92f3577b34da6a3ce929d0e0e4736' };
 
-describe('authorize (the authorization gate of §4.8.4)', () => {
+describe('authorize (the authorization gate: scopes, then approval)', () => {
   let dev: DevSetup;
   let alice: CallerIdentity;
   before(async () => {

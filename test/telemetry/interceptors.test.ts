@@ -178,7 +178,7 @@ describe("JSON-RPC methods through the gateway's engine (context type json-rpc)"
   const rpc = (body: unknown, headers: Record<string, string> = {}) =>
     fetch(`${url}/rpc`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) }).then((r) => r.json());
 
-  test('jsonrpc.<method> span per call of a batch, child of the caller, attributes per chapter 4.9.5', async () => {
+  test('jsonrpc.<method> span per call of a batch, child of the caller, attributes: protocol, method, version', async () => {
     await rpc(
       [
         { jsonrpc: '2.0', method: 'demo.echo', params: { a: 1 }, id: 1 },

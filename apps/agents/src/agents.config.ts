@@ -29,7 +29,7 @@ export interface AgentsMcpConfig {
   reconnectMaxDelayMs: number;
 }
 
-/** Deadline propagation (chapter 4.3.3). */
+/** Deadline propagation: how much of the caller's remaining time a hop needs, and keeps back for its answer. */
 export interface AgentsDeadlineConfig {
   /** Below this remaining budget a call is refused with DEADLINE_EXCEEDED (hop "agents"). */
   minRemainingMs: number;

@@ -21,7 +21,7 @@ export interface GatewayConfig {
   /** Data directory of the embedded PostgreSQL server (idempotency records); `':memory:'` keeps nothing across restarts. */
   dataDir: string;
   jsonRpc: {
-    /** Most requests in one batch (chapter 4.2.4 B_max). */
+    /** Most requests in one batch (the batch limit B_max). */
     maxBatchSize: number;
     /** Most calls of one batch running at once. */
     batchConcurrency: number;
@@ -39,10 +39,10 @@ export interface GatewayConfig {
   grpc: {
     /**
      * Kept back from the remaining JSON-RPC budget when setting the gRPC deadline
-     * (chapter 4.3.3 t_reserve_response): time to map and send the reply.
+     * (the response reserve, t_reserve_response): time to map and send the reply.
      */
     deadlineReserveMs: number;
-    /** Below this remaining budget the call is not made at all (chapter 4.3.3 epsilon_min). */
+    /** Below this remaining budget the call is not made at all (the least useful budget, epsilon_min). */
     minimumBudgetMs: number;
     /** Upper bound of the channel's reconnect backoff after the agents went away. */
     maxReconnectBackoffMs: number;

@@ -1,4 +1,4 @@
-// @s2sp/auth — caller-scoped security for every hop (chapter 4.8).
+// @s2sp/auth — caller-scoped security for every hop (described in docs/auth.md).
 
 // Module and configuration
 export * from './auth.module';

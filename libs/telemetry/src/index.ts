@@ -1,4 +1,4 @@
-// @s2sp/telemetry — OpenTelemetry across JSON-RPC, gRPC, MCP and the S2SP data plane (chapter 4.9).
+// @s2sp/telemetry — OpenTelemetry across JSON-RPC, gRPC, MCP and the S2SP data plane (described in docs/telemetry.md).
 
 // Bootstrap and module
 export * from './config/telemetry-options';

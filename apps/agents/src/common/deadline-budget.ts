@@ -32,7 +32,9 @@ export function earliestDeadline(...deadlines: Array<number | undefined>): numbe
 
 /**
  * Throws DeadlineExceededError (hop "agents") when too little time remains to
- * do anything useful before `deadline` (chapter 4.3.3, steps 3 and 5).
+ * do anything useful before `deadline`: less than `minRemainingMs` once
+ * `responseReserveMs` is kept back for the answer. Checked when a request
+ * reaches the agents and again before downstream work (downstreamBudget).
  */
 export function assertTimeRemains(deadline: number | undefined, policy: DeadlinePolicy, now = Date.now()): void {
   if (deadline === undefined) return;

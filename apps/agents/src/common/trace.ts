@@ -2,7 +2,7 @@ import type { Metadata } from '@grpc/grpc-js';
 import { traceFromMetadata } from '../grpc/grpc-call';
 import type { TraceContextMessage } from '../grpc/proto-messages';
 
-/** The W3C trace context of a request, validated (chapter 4.9.2). */
+/** The W3C trace context of a request, validated. */
 export interface TraceRecord {
   trace_id: string;
   span_id: string;

@@ -1,7 +1,8 @@
 import type { JsonObject } from '@s2sp/contracts';
 
 /**
- * Agent execution error codes (1000-1999, chapter 4.2.3), used in
+ * Agent execution error codes (1000-1999, the agent execution range of the
+ * platform's unified error codes), used in
  * ErrorInfo.code of failed tasks and steps and in the x-s2sp-error-code
  * trailer of FAILED_PRECONDITION. 1000-1005 are the gateway's
  * JsonRpcErrorCode values; 1006-1008 are added by the agents.

@@ -42,7 +42,7 @@ export interface ToolInvocationOutcome {
 }
 
 /**
- * Calls MCP tools with the agents' deadline rules (chapter 4.3.3): the
+ * Calls MCP tools with the agents' deadline rules: the
  * remaining budget becomes the MCP request timeout and, as an absolute time,
  * `_meta['s2sp/deadline_ms']`, which S2SP consumer tools use to bound their
  * data-plane fetch. A result the tool tagged DEADLINE_EXCEEDED becomes a

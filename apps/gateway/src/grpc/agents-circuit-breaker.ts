@@ -23,7 +23,7 @@ export function isAgentsFault(error: unknown): boolean {
   return isGrpcServiceError(error) && AGENT_FAULTS.has(error.code) && !isRequestSerializationFailure(error);
 }
 
-/** The circuit breaker in front of the agents (chapter 4.3.3): one per gateway, shared by every method. */
+/** The circuit breaker in front of the agents: one per gateway, shared by every method (apps/gateway/README.md, "Cross-cutting behaviour"). */
 @Injectable()
 export class AgentsCircuitBreaker {
   private readonly breaker: CircuitBreaker;

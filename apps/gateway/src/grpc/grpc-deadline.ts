@@ -2,8 +2,8 @@ import { JsonRpcError, type JsonRpcCallContext } from '../jsonrpc';
 import type { GatewayConfig } from '../gateway.config';
 
 /**
- * The absolute deadline of the gRPC call made for a JSON-RPC call (chapter 4.3.3,
- * DeadlineAwareDispatch): the call's own deadline minus the time reserved for
+ * The absolute deadline of the gRPC call made for a JSON-RPC call, so the
+ * client's deadline carries on to the agents: the call's own deadline minus the time reserved for
  * answering. When less than the minimum useful budget is left, the call is not
  * made and the client gets -32000 with hop "gateway.dispatch".
  */

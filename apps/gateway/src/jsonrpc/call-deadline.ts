@@ -9,7 +9,7 @@ export interface ExchangeDeadline {
   receivedAt: number;
   /** Absolute deadline from X-Deadline-Ms; undefined when absent. */
   requested: number | undefined;
-  /** A batch has one deadline (chapter 4.2.4): calls may shorten it, never extend it. */
+  /** A batch has one deadline: calls may shorten it, never extend it. */
   isBatch: boolean;
 }
 

@@ -93,7 +93,7 @@ export class JsonRpcCallExecutor {
   }
 }
 
-/** deadline_ms belongs to the gateway (chapter 4.2.2), not to the method's params. */
+/** deadline_ms belongs to the gateway (every method accepts it, the gateway consumes it), not to the method's params. */
 function withoutDeadline(params: JsonRpcRequest['params']): JsonRpcRequest['params'] {
   if (params === undefined || Array.isArray(params) || !Object.prototype.hasOwnProperty.call(params, DEADLINE_PARAM)) {
     return params;

@@ -1,5 +1,6 @@
 /**
- * The unified error code space of chapter 4.2.3. The five standard codes are the
+ * The platform's unified error code space, one set of codes for every hop (README.md,
+ * "The platform path: gateway and agents", lists them). The five standard codes are the
  * JSON-RPC 2.0 ones; -32000..-32099 are implementation-defined server errors;
  * positive codes are the platform's application errors, grouped by thousand.
  */

@@ -2,7 +2,7 @@ import type { AsyncModuleOptions } from '@s2sp/platform';
 import type { OpenRpcInfo } from './openrpc/openrpc-info';
 
 export interface JsonRpcModuleOptions {
-  /** Most requests accepted in one batch (chapter 4.2.4 B_max). Default 50. */
+  /** Most requests accepted in one batch (the batch limit B_max). Default 50. */
   maxBatchSize?: number;
   /** Most calls of one batch running at the same time. Default 8. */
   batchConcurrency?: number;

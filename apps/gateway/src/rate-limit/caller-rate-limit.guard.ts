@@ -10,7 +10,7 @@ import { GATEWAY_CONFIG } from '../gateway.constants';
 export const JSON_RPC_THROTTLER = 'json-rpc';
 
 /**
- * Rate limit per caller and JSON-RPC method (chapter 4.2.5 step f), counted in
+ * Rate limit per caller and JSON-RPC method, counted in
  * @nestjs/throttler's storage. Applies to the 'json-rpc' context only: the
  * library's own ThrottlerGuard reads HTTP requests and cannot see a call
  * inside a batch. Over the limit: 5001 "Rate limit exceeded" with

@@ -35,7 +35,7 @@ export interface ApprovalOutcome extends ApprovalDecision {
 
 /**
  * Human-in-the-loop for NON_IDEMPOTENT_WRITE and DESTRUCTIVE operations
- * (chapter 4.8.4 step 3). May resolve at once by policy (e.g. auto-approve for
+ * (the gate's check after the scopes, see authorize()). May resolve at once by policy (e.g. auto-approve for
  * a role) or wait for a person; the gate bounds the wait and denies on timeout
  * or error.
  */

@@ -24,7 +24,7 @@ export interface AuthorizeOptions {
 }
 
 /**
- * The authorization gate of chapter 4.8.4, steps 2–3, for an already verified caller:
+ * The authorization gate for an already verified (authenticated) caller:
  * 1. every required scope held, or {@link PermissionDeniedError} naming the missing ones;
  * 2. NON_IDEMPOTENT_WRITE / DESTRUCTIVE: the approval provider must approve
  *    (within the timeout; a timeout or a failing provider deny), or {@link ApprovalRequiredError}.

@@ -2,7 +2,7 @@ import { SetMetadata } from '@nestjs/common';
 
 const MUTATION_CLASSES = ['READ_ONLY', 'IDEMPOTENT_WRITE', 'NON_IDEMPOTENT_WRITE', 'DESTRUCTIVE'] as const;
 
-/** How an operation changes state (chapter 4.8.1); the last two need a human approval. */
+/** How an operation changes state; the last two (NON_IDEMPOTENT_WRITE, DESTRUCTIVE) need a human approval. */
 export type MutationClass = (typeof MUTATION_CLASSES)[number];
 
 export const MUTATION_CLASS_METADATA = 's2sp:auth:mutation-class';

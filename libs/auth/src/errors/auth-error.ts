@@ -34,7 +34,7 @@ export abstract class AuthError extends HttpException {
   }
 }
 
-/** JSON-RPC codes of the platform's authorization range (chapter 4.2.3). */
+/** JSON-RPC codes of the platform's authorization range (4000-4999 of its application error codes). */
 export const AuthJsonRpcCode = {
   UNAUTHENTICATED: 4001,
   INSUFFICIENT_SCOPE: 4002,

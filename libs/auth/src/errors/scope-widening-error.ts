@@ -2,7 +2,7 @@ import { AuthError, AuthJsonRpcCode, GrpcStatus } from './auth-error';
 
 /**
  * A hop asked for a downstream token with scopes its caller does not hold.
- * Scopes may be narrowed at every boundary, never widened (chapter 4.8.2).
+ * Scopes may be narrowed at every boundary, never widened.
  */
 export class ScopeWideningError extends AuthError {
   readonly missingScopes: readonly string[];

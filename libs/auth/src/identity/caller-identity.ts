@@ -1,6 +1,6 @@
 /**
  * Who is calling, as established by a verified bearer token. It travels as a
- * typed value through every hop (chapter 4.8), never as ambient state, and it
+ * typed value through every hop (JSON-RPC → gRPC → MCP → data plane), never as ambient state, and it
  * never contains the token itself.
  */
 export interface CallerIdentity {

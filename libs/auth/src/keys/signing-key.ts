@@ -1,7 +1,7 @@
 import { calculateJwkThumbprint, importJWK, type CryptoKey, type JWK, type KeyObject } from 'jose';
 import { readPrivateFile } from './private-file';
 
-/** The only algorithms the platform signs and accepts (chapter 4.8.3: RS256; ES256 for compact keys). */
+/** The only algorithms the platform signs and accepts: RS256, and ES256 where a compact key is wanted. */
 export const SIGNING_ALGORITHMS = ['RS256', 'ES256'] as const;
 export type SigningAlgorithm = (typeof SIGNING_ALGORITHMS)[number];
 

@@ -8,8 +8,8 @@ export interface NarrowedScopes {
 }
 
 /**
- * Scope narrowing at a boundary (chapter 4.8.2): a hop passes on only the scopes
- * the next call needs, and only if its caller holds them.
+ * Scope narrowing at a boundary: a hop passes on only the scopes the next call
+ * needs, and only if its caller holds them (scopes are never widened).
  */
 export function narrowScopes(held: readonly string[], needed: readonly string[]): NarrowedScopes {
   const heldSet = new Set(held);

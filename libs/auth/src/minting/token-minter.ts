@@ -10,7 +10,10 @@ import type { SigningKey, SigningKeySource } from '../keys/signing-key';
 import { narrowScopes } from './narrow-scopes';
 import { NarrowedTokenCache, type NarrowedTokenCacheOptions } from './narrowed-token-cache';
 
-/** Internal (delegated) tokens live at most this long (chapter 4.8.5). */
+/**
+ * Internal (delegated) tokens live at most this long: there is no revocation list,
+ * so a short lifetime bounds the exposure (docs/auth.md, "Security notes and limits").
+ */
 export const MAX_DELEGATED_TTL_SECONDS = 15 * 60;
 /** Longest lifetime {@link TokenMinter.mint} accepts unless configured otherwise. */
 export const DEFAULT_MAX_TTL_SECONDS = 24 * 60 * 60;
@@ -83,7 +86,7 @@ export class TokenMinter {
   }
 
   /**
-   * The token a hop sends downstream on behalf of `caller` (chapter 4.8.4 step 5):
+   * The token a hop sends downstream on behalf of `caller`:
    * - scopes = caller.scopes ∩ needed; a needed scope the caller lacks is refused
    *   with {@link ScopeWideningError} (never widened);
    * - `aud` = `nextAudience`, `sub` = the original caller;

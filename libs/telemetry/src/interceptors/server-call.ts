@@ -83,7 +83,7 @@ export function observeServerCall(telemetry: Telemetry, call: ServerCall, next: 
   );
 }
 
-/** The attributes every server span has (chapter 4.9.5: protocol, method, version, caller id). */
+/** The attributes every server span has: protocol, method, API version, and the caller id when the caller is known. */
 export function serverSpanAttributes(telemetry: Telemetry, protocol: TelemetryProtocol, method: string, callerId: string | undefined): Attributes {
   const attributes: Attributes = {
     [TelemetryAttributes.PROTOCOL]: protocol,

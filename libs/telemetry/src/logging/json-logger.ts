@@ -2,7 +2,7 @@ import type { LoggerService, LogLevel } from '@nestjs/common';
 import { context, isSpanContextValid, trace } from '@opentelemetry/api';
 import { redactDeep, redactTokens } from '@s2sp/auth';
 
-/** Chapter 4.9.6 severities, from Nest's levels. */
+/** The severity names a log line carries (DEBUG, INFO, WARN, ERROR, FATAL), from Nest's levels. */
 const SEVERITY: Record<LogLevel, string> = {
   verbose: 'DEBUG',
   debug: 'DEBUG',
@@ -44,7 +44,7 @@ export interface JsonLogRecord {
 /**
  * A Nest LoggerService writing one JSON object per line with time, level,
  * service, context, message, and the trace_id / span_id of the span active
- * when the line is written (chapter 4.9.6), so a log line leads to its trace.
+ * when the line is written, so a log line leads to its trace.
  * Tokens are masked (redactTokens / redactDeep of libs/auth) in messages,
  * stacks and fields. An object message is merged into the line as fields
  * (e.g. `logger.log({ message: 'step done', task_id, agent_id })`).

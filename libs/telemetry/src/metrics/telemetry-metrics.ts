@@ -13,11 +13,13 @@ export type AuditTrail = 'decisions' | 'data-fetches';
 /** Outcome of one data-plane fetch. */
 export type FetchResult = 'ok' | 'gone' | 'refused' | 'timeout' | 'unreachable' | 'error';
 
-/** What `circuit_breaker_state` reads: the chapter's numbers or platform state names. */
+/** What `circuit_breaker_state` reads: the gauge's numbers (0 closed, 1 half-open, 2 open) or platform state names. */
 export type CircuitStateSource = () => CircuitStateValue | 'closed' | 'half-open' | 'open';
 
 /**
- * The platform's instruments (chapter 4.9.4 plus S2SP ones), created once per
+ * The platform's instruments (protocol requests, errors and latency, gateway
+ * transcoding, MCP tool calls, circuit breaker state, plus the S2SP and audit
+ * ones; docs/telemetry.md, "Instruments", lists them), created once per
  * app and recorded through typed methods. With metrics off every method is a
  * no-op on a no-op meter.
  */

@@ -1,6 +1,6 @@
 /**
- * Span attribute keys (chapter 4.9.5: protocol, method, version, caller id)
- * plus the S2SP facts. Values are never credentials: a caller is named by
+ * Span attribute keys: the ones every server span has (protocol, method,
+ * version, caller id), the error code, plus the S2SP facts. Values are never credentials: a caller is named by
  * its id, a resource by its origin, never by its URL (the URL is the capability).
  */
 export const TelemetryAttributes = {

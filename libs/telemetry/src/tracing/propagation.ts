@@ -2,7 +2,7 @@ import { context, isSpanContextValid, propagation, ROOT_CONTEXT, trace, type Con
 import type { Metadata } from '@grpc/grpc-js';
 
 /**
- * W3C trace context across every boundary (chapter 4.9.2): HTTP headers
+ * W3C trace context across every boundary, so one request is one trace: HTTP headers
  * (JSON-RPC, MCP over HTTP, data plane), gRPC metadata, MCP `_meta` (stdio).
  * Extraction starts from the ROOT context: a server span's parent comes from
  * the wire only, never from whatever happened to be active in this process.

@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 
-/** Name of the params member that makes a state-changing call safe to retry (chapter 4.2.2). */
+/** Name of the params member that makes a state-changing call safe to retry. */
 export const IDEMPOTENCY_KEY_PARAM = 'idempotency_key';
 
 /** An optional client-chosen idempotency key: 1-255 printable ASCII characters, e.g. a UUID. */
