@@ -7,3 +7,5 @@ export * from './predicate';
 export * from './grpc-error-metadata';
 export * from './platform-scopes';
 export * from './s2sp-meta-keys';
+export * from './recovery-hint';
+export * from './agent-execution-error';

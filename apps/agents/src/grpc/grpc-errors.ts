@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { Metadata, status } from '@grpc/grpc-js';
 import { RpcException } from '@nestjs/microservices';
 import { AuthError, DelegationRefusedError, toRpcException } from '@s2sp/auth';
-import { GRPC_ERROR_METADATA } from '@s2sp/contracts';
+import { GRPC_ERROR_METADATA, AGENT_EXECUTION_ERROR, RECOVERY_HINT } from '@s2sp/contracts';
 import {
   AlreadyExistsError,
   ApprovalRequiredError,
@@ -11,7 +11,6 @@ import {
   NotFoundError,
   PreconditionFailedError,
 } from '../common/request-errors';
-import { AGENT_ERROR, RECOVERY_HINT } from '../tasks/agent-errors';
 import {
   AmbiguousToolError,
   DeadlineExceededError,
@@ -64,13 +63,13 @@ export function toGrpcError(error: unknown, traceId?: string): RpcException {
   const trace = { traceId };
   if (error instanceof InvalidRequestError) return grpcError(status.INVALID_ARGUMENT, error.message, { ...trace, recoveryHint: INVALID_INPUT_HINT });
   if (error instanceof DelegationRefusedError) {
-    return grpcError(status.DEADLINE_EXCEEDED, error.message, { ...trace, deadlineHop: 'agents', recoveryHint: RECOVERY_HINT.EXTEND_DEADLINE });
+    return grpcError(status.DEADLINE_EXCEEDED, error.message, { ...trace, deadlineHop: 'agents', recoveryHint: RECOVERY_HINT.RETRY_WITH_LONGER_DEADLINE });
   }
   if (error instanceof DeadlineExceededError) {
-    return grpcError(status.DEADLINE_EXCEEDED, error.message, { ...trace, deadlineHop: error.hop, recoveryHint: RECOVERY_HINT.EXTEND_DEADLINE });
+    return grpcError(status.DEADLINE_EXCEEDED, error.message, { ...trace, deadlineHop: error.hop, recoveryHint: RECOVERY_HINT.RETRY_WITH_LONGER_DEADLINE });
   }
   if (error instanceof McpServerUnavailableError) {
-    return grpcError(status.UNAVAILABLE, error.message, { ...trace, retryAfterMs: error.retryAfterMs, recoveryHint: RECOVERY_HINT.RETRY_LATER });
+    return grpcError(status.UNAVAILABLE, error.message, { ...trace, retryAfterMs: error.retryAfterMs, recoveryHint: RECOVERY_HINT.RETRY_AFTER });
   }
   if (error instanceof UnknownMcpServerError || error instanceof ToolNotFoundError || error instanceof NotFoundError) {
     return grpcError(status.NOT_FOUND, error.message, trace);
@@ -78,7 +77,7 @@ export function toGrpcError(error: unknown, traceId?: string): RpcException {
   if (error instanceof AmbiguousToolError) {
     return grpcError(status.FAILED_PRECONDITION, error.message, {
       ...trace,
-      errorCode: AGENT_ERROR.PRECONDITION_FAILED,
+      errorCode: AGENT_EXECUTION_ERROR.PRECONDITION_FAILED,
       recoveryHint: RECOVERY_HINT.NAME_THE_SERVER,
     });
   }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { countTokens, S2SP_META, type Row } from '@s2sp/core';
-import { evaluatePredicate, type JsonObject } from '@s2sp/contracts';
+import { evaluatePredicate, type JsonObject, AGENT_EXECUTION_ERROR, RECOVERY_HINT } from '@s2sp/contracts';
 import { PreconditionFailedError } from '../common/request-errors';
 import { originOf, sanitizeText } from '../common/redact';
 import { emptyUsage, type UsageRecord } from '../common/usage';
@@ -11,7 +11,7 @@ import { dataPlaneRefOf, type DataPlaneRefRecord } from '../tools/data-plane-ref
 import { textOfContent } from '../tools/mcp-tool-result';
 import { readS2spResourceAnswer } from '../tools/s2sp-resource-answer';
 import { ToolInvoker, type ToolInvocation, type ToolInvocationOutcome } from '../tools/tool-invoker.service';
-import { AGENT_ERROR, RECOVERY_HINT, taskError, type TaskErrorInfo } from './agent-errors';
+import { taskError, type TaskErrorInfo } from './agent-errors';
 import type { PlannerContext } from './planner-context';
 import { classifyStepError, StepFailure } from './step-failure';
 import type { ConsumerCallPlanStep, FilterPlanStep, PlanStep, ResourceCallPlanStep, TaskDefinition } from './task-definition';
@@ -84,7 +84,7 @@ export class StepExecutor {
     if (outcome.result.isError) throw this.toolError(outcome, draft);
     const answer = readS2spResourceAnswer(outcome.result);
     if (!answer) {
-      throw new PreconditionFailedError(`${tool.name} on "${tool.serverId}" did not answer with an S2SP abstract`, AGENT_ERROR.PRECONDITION_FAILED, RECOVERY_HINT.FIX_PLAN);
+      throw new PreconditionFailedError(`${tool.name} on "${tool.serverId}" did not answer with an S2SP abstract`, AGENT_EXECUTION_ERROR.PRECONDITION_FAILED, RECOVERY_HINT.FIX_PLAN);
     }
     const entry = env.context.admit(step.stepId, 'resource-abstract', JSON.stringify(answer.controlPlane));
     env.context.recordRows(step.stepId, answer.abstract);
@@ -143,7 +143,7 @@ export class StepExecutor {
     if (!origin || !handle) {
       throw new PreconditionFailedError(
         `the rows of "${step.inputStepId}" do not come from a RESOURCE_CALL of this task`,
-        AGENT_ERROR.PRECONDITION_FAILED,
+        AGENT_EXECUTION_ERROR.PRECONDITION_FAILED,
         RECOVERY_HINT.FIX_PLAN,
       );
     }
@@ -156,7 +156,7 @@ export class StepExecutor {
       if (missing.length > 0) {
         throw new PreconditionFailedError(
           `the buffered body of "${origin.stepId}" has no rows ${missing.slice(0, 10).join(', ')}`,
-          AGENT_ERROR.EXECUTION_FAILED,
+          AGENT_EXECUTION_ERROR.EXECUTION_FAILED,
           RECOVERY_HINT.RESUBMIT_TASK,
         );
       }
@@ -209,13 +209,13 @@ export class StepExecutor {
     if (permitted.length > 0 && !permitted.includes(tool.name) && !permitted.includes(`${tool.serverId}/${tool.name}`)) {
       throw new PreconditionFailedError(
         `${tool.name} on "${tool.serverId}" is not in constraints.permitted_tools`,
-        AGENT_ERROR.PRECONDITION_FAILED,
+        AGENT_EXECUTION_ERROR.PRECONDITION_FAILED,
         RECOVERY_HINT.PERMIT_TOOL,
       );
     }
     if (tool.kind !== kind) {
       const wanted = kind === 'S2SP_RESOURCE' ? 'an S2SP resource tool' : 'an S2SP consumer tool';
-      throw new PreconditionFailedError(`${tool.name} on "${tool.serverId}" is not ${wanted}`, AGENT_ERROR.PRECONDITION_FAILED, RECOVERY_HINT.FIX_PLAN);
+      throw new PreconditionFailedError(`${tool.name} on "${tool.serverId}" is not ${wanted}`, AGENT_EXECUTION_ERROR.PRECONDITION_FAILED, RECOVERY_HINT.FIX_PLAN);
     }
     return tool;
   }
@@ -243,14 +243,14 @@ export class StepExecutor {
   private inputRows(stepId: string, env: StepEnvironment): Row[] {
     const rows = env.context.rowsOf(stepId);
     if (!rows) {
-      throw new PreconditionFailedError(`step "${stepId}" has not produced rows yet`, AGENT_ERROR.PRECONDITION_FAILED, RECOVERY_HINT.FIX_PLAN);
+      throw new PreconditionFailedError(`step "${stepId}" has not produced rows yet`, AGENT_EXECUTION_ERROR.PRECONDITION_FAILED, RECOVERY_HINT.FIX_PLAN);
     }
     return rows;
   }
 
   private toolError(outcome: ToolInvocationOutcome, draft: StepDraft): StepFailure {
     const text = sanitizeText(textOfContent(outcome.result) || 'the tool reported an error');
-    const error = taskError(AGENT_ERROR.TOOL_FAILURE, `${outcome.tool.name} on "${outcome.tool.serverId}" failed: ${text}`, RECOVERY_HINT.CHECK_TOOL_ARGUMENTS, {
+    const error = taskError(AGENT_EXECUTION_ERROR.TOOL_FAILURE, `${outcome.tool.name} on "${outcome.tool.serverId}" failed: ${text}`, RECOVERY_HINT.CHECK_TOOL_ARGUMENTS, {
       tool: outcome.tool.name,
       server: outcome.tool.serverId,
     });
@@ -263,7 +263,7 @@ export class StepExecutor {
     const budget = env.task.constraints.tokenBudget;
     if (budget <= 0 || env.context.tokens <= budget) return;
     const error = taskError(
-      AGENT_ERROR.TOKEN_BUDGET_EXCEEDED,
+      AGENT_EXECUTION_ERROR.TOKEN_BUDGET_EXCEEDED,
       `the planner's context needs ${env.context.tokens} tokens after step "${draft.planStepId}", more than token_budget ${budget}`,
       RECOVERY_HINT.REDUCE_ABSTRACT_DOMAINS,
       { context_tokens: env.context.tokens, token_budget: budget },

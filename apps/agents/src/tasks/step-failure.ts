@@ -1,3 +1,4 @@
+import { AGENT_EXECUTION_ERROR, RECOVERY_HINT } from '@s2sp/contracts';
 import { AuthError, DelegationRefusedError } from '@s2sp/auth';
 import { Logger } from '@nestjs/common';
 import type { JsonObject } from '@s2sp/contracts';
@@ -11,7 +12,7 @@ import {
   ToolNotFoundError,
   UnknownMcpServerError,
 } from '../mcp/tool-call-errors';
-import { AGENT_ERROR, RECOVERY_HINT, taskError, type TaskErrorInfo } from './agent-errors';
+import { taskError, type TaskErrorInfo } from './agent-errors';
 import type { StepRecord, ToolCallRecord } from './task-records';
 
 /** A step that did not succeed: its record (outcome FAILURE, with usage so far) and why. */
@@ -40,7 +41,7 @@ const logger = new Logger('TaskRuntime');
 export function classifyStepError(error: unknown): ClassifiedFailure {
   if (error instanceof DeadlineExceededError) {
     return {
-      error: taskError(AGENT_ERROR.DEADLINE_EXCEEDED, `Deadline exceeded (hop ${error.hop}): ${error.message}`, RECOVERY_HINT.EXTEND_DEADLINE, { hop: error.hop }),
+      error: taskError(AGENT_EXECUTION_ERROR.DEADLINE_EXCEEDED, `Deadline exceeded (hop ${error.hop}): ${error.message}`, RECOVERY_HINT.RETRY_WITH_LONGER_DEADLINE, { hop: error.hop }),
       cancelled: false,
       callStatus: 'TIMEOUT',
     };
@@ -48,13 +49,13 @@ export function classifyStepError(error: unknown): ClassifiedFailure {
   if (error instanceof McpServerUnavailableError) {
     const details: JsonObject = { server: error.serverId };
     if (error.retryAfterMs !== undefined) details.retry_after_ms = error.retryAfterMs;
-    return { error: taskError(AGENT_ERROR.TOOL_FAILURE, error.message, RECOVERY_HINT.RETRY_LATER, details), cancelled: false, callStatus: 'ERROR' };
+    return { error: taskError(AGENT_EXECUTION_ERROR.TOOL_FAILURE, error.message, RECOVERY_HINT.RETRY_WITH_BACKOFF, details), cancelled: false, callStatus: 'ERROR' };
   }
   if (error instanceof AmbiguousToolError) {
-    return { error: taskError(AGENT_ERROR.PRECONDITION_FAILED, error.message, RECOVERY_HINT.NAME_THE_SERVER), cancelled: false, callStatus: 'ERROR' };
+    return { error: taskError(AGENT_EXECUTION_ERROR.PRECONDITION_FAILED, error.message, RECOVERY_HINT.NAME_THE_SERVER), cancelled: false, callStatus: 'ERROR' };
   }
   if (error instanceof ToolNotFoundError || error instanceof UnknownMcpServerError) {
-    return { error: taskError(AGENT_ERROR.PRECONDITION_FAILED, error.message, RECOVERY_HINT.FIX_PLAN), cancelled: false, callStatus: 'ERROR' };
+    return { error: taskError(AGENT_EXECUTION_ERROR.PRECONDITION_FAILED, error.message, RECOVERY_HINT.FIX_PLAN), cancelled: false, callStatus: 'ERROR' };
   }
   if (error instanceof PreconditionFailedError) {
     return {
@@ -64,7 +65,7 @@ export function classifyStepError(error: unknown): ClassifiedFailure {
     };
   }
   if (error instanceof ToolCallCancelledError) {
-    return { error: taskError(AGENT_ERROR.EXECUTION_ABORTED, error.message, RECOVERY_HINT.NONE), cancelled: true, callStatus: 'ERROR' };
+    return { error: taskError(AGENT_EXECUTION_ERROR.EXECUTION_ABORTED, error.message, RECOVERY_HINT.NONE), cancelled: true, callStatus: 'ERROR' };
   }
   if (error instanceof AuthError) {
     // The caller may not do this step (missing scope, approval refused): its own code (4001/4002/4003), never "internal".
@@ -73,14 +74,14 @@ export function classifyStepError(error: unknown): ClassifiedFailure {
   }
   if (error instanceof DelegationRefusedError) {
     return {
-      error: taskError(AGENT_ERROR.DEADLINE_EXCEEDED, `Deadline exceeded (hop agents): ${error.message}`, RECOVERY_HINT.EXTEND_DEADLINE, { hop: 'agents' }),
+      error: taskError(AGENT_EXECUTION_ERROR.DEADLINE_EXCEEDED, `Deadline exceeded (hop agents): ${error.message}`, RECOVERY_HINT.RETRY_WITH_LONGER_DEADLINE, { hop: 'agents' }),
       cancelled: false,
       callStatus: 'TIMEOUT',
     };
   }
   if (error instanceof McpRequestRejectedError) {
-    return { error: taskError(AGENT_ERROR.TOOL_FAILURE, error.message, RECOVERY_HINT.CHECK_TOOL_ARGUMENTS), cancelled: false, callStatus: 'ERROR' };
+    return { error: taskError(AGENT_EXECUTION_ERROR.TOOL_FAILURE, error.message, RECOVERY_HINT.CHECK_TOOL_ARGUMENTS), cancelled: false, callStatus: 'ERROR' };
   }
   logger.error(error instanceof Error ? `${error.name}: ${error.message}` : 'non-Error thrown', error instanceof Error ? error.stack : undefined);
-  return { error: taskError(AGENT_ERROR.EXECUTION_FAILED, 'internal error in the agents', RECOVERY_HINT.RESUBMIT_TASK), cancelled: false, callStatus: 'ERROR' };
+  return { error: taskError(AGENT_EXECUTION_ERROR.EXECUTION_FAILED, 'internal error in the agents', RECOVERY_HINT.RESUBMIT_TASK), cancelled: false, callStatus: 'ERROR' };
 }

@@ -1,3 +1,4 @@
+import { AGENT_EXECUTION_ERROR, RECOVERY_HINT } from '@s2sp/contracts';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { context as otelContext } from '@opentelemetry/api';
 import type { JsonObject } from '@s2sp/contracts';
@@ -9,7 +10,7 @@ import { assertTimeRemains } from '../common/deadline-budget';
 import { AlreadyExistsError, CapacityExhaustedError, NotFoundError, PreconditionFailedError } from '../common/request-errors';
 import { emptyUsage } from '../common/usage';
 import { DeadlineExceededError } from '../mcp/tool-call-errors';
-import { AGENT_ERROR, RECOVERY_HINT, taskError, type TaskErrorInfo } from './agent-errors';
+import { taskError, type TaskErrorInfo } from './agent-errors';
 import { PlannerContext } from './planner-context';
 import { StepExecutor } from './step-executor.service';
 import { classifyStepError, StepFailure } from './step-failure';
@@ -24,7 +25,7 @@ const HARD_CANCEL_WAIT_MS = 5_000;
 const SHUTDOWN_WAIT_MS = 5_000;
 
 export const INTERRUPTED_BY_RESTART: TaskErrorInfo = taskError(
-  AGENT_ERROR.EXECUTION_FAILED,
+  AGENT_EXECUTION_ERROR.EXECUTION_FAILED,
   'interrupted by agents restart: the task was still running when the agents stopped; submit it again',
   RECOVERY_HINT.RESUBMIT_TASK,
 );
@@ -105,7 +106,7 @@ export class TaskRuntime implements OnApplicationBootstrap, BeforeApplicationShu
       if (!view) throw new NotFoundError(`task_id: no task ${taskId}`);
       throw new PreconditionFailedError(
         `task ${taskId} already ended ${view.status}; only unfinished tasks can be cancelled`,
-        AGENT_ERROR.PRECONDITION_FAILED,
+        AGENT_EXECUTION_ERROR.PRECONDITION_FAILED,
         RECOVERY_HINT.NONE,
       );
     }
@@ -196,7 +197,7 @@ export class TaskRuntime implements OnApplicationBootstrap, BeforeApplicationShu
             execution,
             'FAILED',
             taskError(
-              AGENT_ERROR.STEP_LIMIT_EXCEEDED,
+              AGENT_EXECUTION_ERROR.STEP_LIMIT_EXCEEDED,
               `constraints.max_steps (${task.constraints.maxSteps}) reached before step "${step.stepId}"`,
               RECOVERY_HINT.RAISE_MAX_STEPS,
               { max_steps: task.constraints.maxSteps },
@@ -268,11 +269,11 @@ export class TaskRuntime implements OnApplicationBootstrap, BeforeApplicationShu
 
   private cancelError(execution: TaskExecution): TaskErrorInfo {
     if (execution.interruptedByShutdown) {
-      return taskError(AGENT_ERROR.EXECUTION_FAILED, 'interrupted by agents shutdown; submit the task again', RECOVERY_HINT.RESUBMIT_TASK);
+      return taskError(AGENT_EXECUTION_ERROR.EXECUTION_FAILED, 'interrupted by agents shutdown; submit the task again', RECOVERY_HINT.RESUBMIT_TASK);
     }
     const request = execution.cancelRequest;
     const reason = request?.reason ? `: ${request.reason}` : '';
-    return taskError(AGENT_ERROR.EXECUTION_ABORTED, `cancelled (${request?.mode ?? 'soft'})${reason}`, RECOVERY_HINT.NONE, {
+    return taskError(AGENT_EXECUTION_ERROR.EXECUTION_ABORTED, `cancelled (${request?.mode ?? 'soft'})${reason}`, RECOVERY_HINT.NONE, {
       mode: request?.mode ?? 'soft',
     });
   }

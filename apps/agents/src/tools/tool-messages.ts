@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
 import { countTokens } from '@s2sp/core';
-import { toStruct, toTimestamp } from '@s2sp/contracts';
+import { toStruct, toTimestamp, AGENT_EXECUTION_ERROR } from '@s2sp/contracts';
 import { traceMessage, type TraceRecord } from '../common/trace';
 import type { UsageRecord } from '../common/usage';
 import { dataPlaneMessage, timestampOrNull, usageMessage } from '../grpc/common-messages';
 import type { McpServerConnection } from '../mcp/mcp-server-connection';
 import type { RegisteredTool } from '../mcp/registered-tool';
-import { AGENT_ERROR } from '../tasks/agent-errors';
 import { dataPlaneRefOf } from './data-plane-ref';
 import { modelVisibleText } from './model-visible-text';
 import { textOfContent, toolResultAsJson } from './mcp-tool-result';
@@ -70,7 +69,7 @@ export function invocationResponseMessage(invocationId: string, outcome: ToolInv
     status: result.isError ? 'TOOL_RESULT_STATUS_ERROR' : 'TOOL_RESULT_STATUS_SUCCESS',
     output: toStruct(output),
     error_message: result.isError ? textOfContent(result) || 'the tool reported an error' : '',
-    error_code: result.isError ? AGENT_ERROR.TOOL_FAILURE : 0,
+    error_code: result.isError ? AGENT_EXECUTION_ERROR.TOOL_FAILURE : 0,
     usage: usageMessage(usage),
     trace: traceMessage(trace),
     provenance: {

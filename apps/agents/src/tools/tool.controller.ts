@@ -2,7 +2,7 @@ import { Controller, Inject } from '@nestjs/common';
 import type { Metadata } from '@grpc/grpc-js';
 import { GrpcMethod } from '@nestjs/microservices';
 import { S2SP_META } from '@s2sp/core';
-import { fromStruct, PLATFORM_SCOPES, timestampToMs } from '@s2sp/contracts';
+import { fromStruct, PLATFORM_SCOPES, timestampToMs, AGENT_EXECUTION_ERROR, RECOVERY_HINT } from '@s2sp/contracts';
 import { AllowAnonymous, RequireScopes, requireCaller } from '@s2sp/auth';
 import type { AgentsConfig } from '../agents.config';
 import { AGENTS_CONFIG } from '../agents.tokens';
@@ -14,7 +14,6 @@ import { abortOnCancel, grpcDeadlineOf, type GrpcServerCall } from '../grpc/grpc
 import { toGrpcError } from '../grpc/grpc-errors';
 import type { ListToolsRequestMessage, ToolInvocationRequestMessage } from '../grpc/proto-messages';
 import { McpConnectorService } from '../mcp/mcp-connector.service';
-import { AGENT_ERROR, RECOVERY_HINT } from '../tasks/agent-errors';
 import { ToolInvoker } from './tool-invoker.service';
 import { ToolListCursorCodec } from './tool-list-cursor';
 import { invocationResponseMessage, serverStatusMessage, toolDescriptorMessage } from './tool-messages';
@@ -125,14 +124,14 @@ function checkExpectations(request: ToolInvocationRequestMessage, mutationClass:
   if (expected !== 'MUTATION_CLASS_UNSPECIFIED' && mutationClass !== 'UNSPECIFIED' && expected !== declared) {
     throw new PreconditionFailedError(
       `mutation_class: the caller expects ${expected}, but ${request.tool_name} is ${declared}`,
-      AGENT_ERROR.PRECONDITION_FAILED,
+      AGENT_EXECUTION_ERROR.PRECONDITION_FAILED,
       RECOVERY_HINT.CHECK_TOOL_ARGUMENTS,
     );
   }
   if (request.tool_version && request.tool_version !== version) {
     throw new PreconditionFailedError(
       `tool_version: the caller expects ${request.tool_version}, but the server offers version ${version || '(none)'}`,
-      AGENT_ERROR.PRECONDITION_FAILED,
+      AGENT_EXECUTION_ERROR.PRECONDITION_FAILED,
       RECOVERY_HINT.CHECK_TOOL_ARGUMENTS,
     );
   }

@@ -1,4 +1,4 @@
-import { JsonRpcError, JsonRpcErrorCode, RecoveryHint } from '../jsonrpc';
+import { JsonRpcError, JsonRpcErrorCode, RECOVERY_HINT } from '../jsonrpc';
 
 /**
  * A call names tools the agents have not listed (yet): right after a start they
@@ -14,6 +14,6 @@ export function toolsNotDiscovered(names: readonly string[], retryAfterMs: numbe
     tools: [...names],
     reason: 'The agents list no such tool; they may not have reached its MCP server yet, or it does not exist',
     retry_after: Math.max(1, Math.ceil(retryAfterMs / 1000)),
-    recovery_hint: RecoveryHint.RETRY_AFTER,
+    recovery_hint: RECOVERY_HINT.RETRY_AFTER,
   });
 }

@@ -4,7 +4,7 @@ import {
   GRPC_ERROR_METADATA,
   JsonRpcError,
   JsonRpcErrorCode,
-  RecoveryHint,
+  RECOVERY_HINT,
   grpcStatusToJsonRpc,
   isGrpcServiceError,
 } from '../jsonrpc';
@@ -28,7 +28,7 @@ export function agentsCallError(error: unknown, signal?: AbortSignal): unknown {
       downstream: 'agents',
       circuit: 'open',
       retry_after: Math.max(1, Math.ceil(error.retryAfterMs / 1000)),
-      recovery_hint: RecoveryHint.RETRY_AFTER,
+      recovery_hint: RECOVERY_HINT.RETRY_AFTER,
     });
   }
   if (!isGrpcServiceError(error)) return error;

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { JsonRpcError, JsonRpcErrorCode, RecoveryHint } from '../jsonrpc';
+import { JsonRpcError, JsonRpcErrorCode, RECOVERY_HINT } from '../jsonrpc';
 import type { GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG } from '../gateway.constants';
 import { IDEMPOTENCY_KEY_PARAM } from '../methods/dto/idempotency-key.decorator';
@@ -141,6 +141,6 @@ function stillInProgressError(idempotencyKey: string): JsonRpcError {
   return new JsonRpcError(JsonRpcErrorCode.REQUEST_IN_PROGRESS, 'A request with this idempotency_key is still in progress', {
     [IDEMPOTENCY_KEY_PARAM]: idempotencyKey,
     retry_after: 1,
-    recovery_hint: RecoveryHint.RETRY_AFTER,
+    recovery_hint: RECOVERY_HINT.RETRY_AFTER,
   });
 }

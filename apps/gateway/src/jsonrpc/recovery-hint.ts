@@ -1,35 +1,19 @@
+import { RECOVERY_HINT, type RecoveryHintValue } from '@s2sp/contracts';
 import { JsonRpcErrorCode, errorCategory } from './json-rpc-error-codes';
 
-/** Machine-readable next step for the client, carried as error.data.recovery_hint. */
-export const RecoveryHint = {
-  RETRY_WITH_BACKOFF: 'RETRY_WITH_BACKOFF',
-  RETRY_AFTER: 'RETRY_AFTER',
-  RETRY_WITH_LONGER_DEADLINE: 'RETRY_WITH_LONGER_DEADLINE',
-  AUTHENTICATE: 'AUTHENTICATE',
-  REQUEST_ADDITIONAL_SCOPE: 'REQUEST_ADDITIONAL_SCOPE',
-  AWAIT_APPROVAL: 'AWAIT_APPROVAL',
-  REDUCE_DECOMPOSITION_GRANULARITY: 'REDUCE_DECOMPOSITION_GRANULARITY',
-  REVISE_TASK: 'REVISE_TASK',
-  REFRESH_STATE_AND_RETRY: 'REFRESH_STATE_AND_RETRY',
-  BROADEN_QUERY: 'BROADEN_QUERY',
-  RESOLVE_CONFLICT: 'RESOLVE_CONFLICT',
-  REDUCE_BUDGET_USAGE: 'REDUCE_BUDGET_USAGE',
-  CONTACT_SUPPORT: 'CONTACT_SUPPORT',
-} as const;
-
-export type RecoveryHintValue = (typeof RecoveryHint)[keyof typeof RecoveryHint] | (string & {});
+export { RECOVERY_HINT, type RecoveryHintValue };
 
 const BY_CODE: Readonly<Record<number, RecoveryHintValue>> = {
-  [JsonRpcErrorCode.DEADLINE_EXCEEDED]: RecoveryHint.RETRY_WITH_LONGER_DEADLINE,
-  [JsonRpcErrorCode.UPSTREAM_UNAVAILABLE]: RecoveryHint.RETRY_WITH_BACKOFF,
-  [JsonRpcErrorCode.RECURSION_DEPTH_EXCEEDED]: RecoveryHint.REDUCE_DECOMPOSITION_GRANULARITY,
-  [JsonRpcErrorCode.PRECONDITION_FAILED]: RecoveryHint.REFRESH_STATE_AND_RETRY,
-  [JsonRpcErrorCode.EXECUTION_ABORTED]: RecoveryHint.RETRY_WITH_BACKOFF,
-  [JsonRpcErrorCode.UNAUTHENTICATED]: RecoveryHint.AUTHENTICATE,
-  [JsonRpcErrorCode.INSUFFICIENT_SCOPE]: RecoveryHint.REQUEST_ADDITIONAL_SCOPE,
-  [JsonRpcErrorCode.APPROVAL_REQUIRED]: RecoveryHint.AWAIT_APPROVAL,
-  [JsonRpcErrorCode.RATE_LIMITED]: RecoveryHint.RETRY_AFTER,
-  [JsonRpcErrorCode.TOKEN_BUDGET_EXHAUSTED]: RecoveryHint.REDUCE_BUDGET_USAGE,
+  [JsonRpcErrorCode.DEADLINE_EXCEEDED]: RECOVERY_HINT.RETRY_WITH_LONGER_DEADLINE,
+  [JsonRpcErrorCode.UPSTREAM_UNAVAILABLE]: RECOVERY_HINT.RETRY_WITH_BACKOFF,
+  [JsonRpcErrorCode.RECURSION_DEPTH_EXCEEDED]: RECOVERY_HINT.REDUCE_DECOMPOSITION_GRANULARITY,
+  [JsonRpcErrorCode.PRECONDITION_FAILED]: RECOVERY_HINT.REFRESH_STATE_AND_RETRY,
+  [JsonRpcErrorCode.EXECUTION_ABORTED]: RECOVERY_HINT.RETRY_WITH_BACKOFF,
+  [JsonRpcErrorCode.UNAUTHENTICATED]: RECOVERY_HINT.AUTHENTICATE,
+  [JsonRpcErrorCode.INSUFFICIENT_SCOPE]: RECOVERY_HINT.REQUEST_ADDITIONAL_SCOPE,
+  [JsonRpcErrorCode.APPROVAL_REQUIRED]: RECOVERY_HINT.AWAIT_APPROVAL,
+  [JsonRpcErrorCode.RATE_LIMITED]: RECOVERY_HINT.RETRY_AFTER,
+  [JsonRpcErrorCode.TOKEN_BUDGET_EXHAUSTED]: RECOVERY_HINT.REDUCE_BUDGET_USAGE,
 };
 
 /** The hint used when the thrower gave none; undefined for the five standard codes. */
@@ -39,18 +23,18 @@ export function defaultRecoveryHint(code: number): RecoveryHintValue | undefined
     case 'protocol':
       return undefined;
     case 'server':
-      return RecoveryHint.RETRY_WITH_BACKOFF;
+      return RECOVERY_HINT.RETRY_WITH_BACKOFF;
     case 'agent_execution':
-      return RecoveryHint.REVISE_TASK;
+      return RECOVERY_HINT.REVISE_TASK;
     case 'retrieval':
-      return RecoveryHint.BROADEN_QUERY;
+      return RECOVERY_HINT.BROADEN_QUERY;
     case 'memory':
-      return RecoveryHint.RESOLVE_CONFLICT;
+      return RECOVERY_HINT.RESOLVE_CONFLICT;
     case 'authorization':
-      return RecoveryHint.AUTHENTICATE;
+      return RECOVERY_HINT.AUTHENTICATE;
     case 'rate_quota':
-      return RecoveryHint.RETRY_AFTER;
+      return RECOVERY_HINT.RETRY_AFTER;
     default:
-      return RecoveryHint.CONTACT_SUPPORT;
+      return RECOVERY_HINT.CONTACT_SUPPORT;
   }
 }
