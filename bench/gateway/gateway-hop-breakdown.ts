@@ -14,11 +14,11 @@ import * as grpc from '@grpc/grpc-js';
 import { DownstreamCredentials } from '../../apps/gateway/src/auth/downstream-credentials.service';
 import { AgentsDownstream } from '../../apps/gateway/src/grpc/agents-downstream';
 import { IdempotencyInterceptor } from '../../apps/gateway/src/idempotency/idempotency.interceptor';
-import { JsonRpcCallExecutor } from '../../apps/gateway/src/jsonrpc/json-rpc-call-executor';
-import { JsonRpcDispatcher } from '../../apps/gateway/src/jsonrpc/json-rpc-dispatcher';
+import { JsonRpcCallExecutor } from '../../libs/json-rpc/src/json-rpc-call-executor';
+import { JsonRpcDispatcher } from '../../libs/json-rpc/src/json-rpc-dispatcher';
 // The module object, not the function: the controller looks readRawBody up on it at each call.
-import * as rawBody from '../../apps/gateway/src/jsonrpc/raw-body';
-import { ParamsBindingGuard } from '../../apps/gateway/src/jsonrpc/params-binding.guard';
+import * as rawBody from '../../libs/json-rpc/src/raw-body';
+import { ParamsBindingGuard } from '../../libs/json-rpc/src/params-binding.guard';
 import { CallerRateLimitGuard } from '../../apps/gateway/src/rate-limit/caller-rate-limit.guard';
 import { JsonRpcAuthGuard } from '../../libs/auth/src/guards/json-rpc-auth.guard';
 import { bearerFor } from '../../test/support/tokens';

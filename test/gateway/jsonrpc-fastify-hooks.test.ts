@@ -5,7 +5,7 @@ import { Module, type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
-import { JsonRpcModule } from '../../apps/gateway/src/jsonrpc';
+import { JsonRpcModule } from '@s2sp/json-rpc';
 import { postRaw, Probe, SampleMethods } from './jsonrpc-test-app';
 
 /** POST /rpc on Fastify is answered from its route's onRequest hook: what of the app's own hooks applies. */

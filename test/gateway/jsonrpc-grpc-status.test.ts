@@ -6,7 +6,7 @@ import {
   JsonRpcError,
   grpcStatusToJsonRpc,
   toJsonRpcError,
-} from '../../apps/gateway/src/jsonrpc';
+} from '@s2sp/json-rpc';
 
 const wire = (error: JsonRpcError) => error.toErrorObject();
 

@@ -11,8 +11,8 @@ import {
   JsonRpcModule,
   mapWithConcurrency,
   resolveJsonRpcOptions,
-} from '../../apps/gateway/src/jsonrpc';
-import { checkParamsShape } from '../../apps/gateway/src/jsonrpc/params-shape-limits';
+} from '@s2sp/json-rpc';
+import { checkParamsShape } from '../../libs/json-rpc/src/params-shape-limits';
 import { postRaw } from './jsonrpc-test-app';
 
 const CONFIG = Symbol('CONFIG');

@@ -34,7 +34,7 @@ import {
   JsonRpcModule,
   type JsonRpcCallContext,
   type JsonRpcModuleOptions,
-} from '../../apps/gateway/src/jsonrpc';
+} from '@s2sp/json-rpc';
 
 export class SubtractParams {
   @IsNumber()

@@ -3,9 +3,9 @@ import { describe, test } from 'node:test';
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
 import { IsInt, IsObject, IsOptional, ValidateNested } from 'class-validator';
-import { JsonRpcError } from '../../apps/gateway/src/jsonrpc/json-rpc-error';
-import { bindParams } from '../../apps/gateway/src/jsonrpc/params-binder';
-import { toParamsInstance } from '../../apps/gateway/src/jsonrpc/params-instance';
+import { JsonRpcError } from '../../libs/json-rpc/src/json-rpc-error';
+import { bindParams } from '../../libs/json-rpc/src/params-binder';
+import { toParamsInstance } from '../../libs/json-rpc/src/params-instance';
 
 class FlatParams {
   @IsInt()

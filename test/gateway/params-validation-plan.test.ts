@@ -13,10 +13,10 @@ import {
   ValidateNested,
   type ValidationArguments,
 } from 'class-validator';
-import { JsonRpcError } from '../../apps/gateway/src/jsonrpc/json-rpc-error';
-import { bindParams, PARAMS_VALIDATOR_OPTIONS } from '../../apps/gateway/src/jsonrpc/params-binder';
-import { toParamsInstance } from '../../apps/gateway/src/jsonrpc/params-instance';
-import { ParamsValidationPlan } from '../../apps/gateway/src/jsonrpc/params-validation-plan';
+import { JsonRpcError } from '../../libs/json-rpc/src/json-rpc-error';
+import { bindParams, PARAMS_VALIDATOR_OPTIONS } from '../../libs/json-rpc/src/params-binder';
+import { toParamsInstance } from '../../libs/json-rpc/src/params-instance';
+import { ParamsValidationPlan } from '../../libs/json-rpc/src/params-validation-plan';
 import { CallToolParams } from '../../apps/gateway/src/methods/dto/call-tool.params';
 import { CancelTaskParams } from '../../apps/gateway/src/methods/dto/cancel-task.params';
 import { GetTaskParams } from '../../apps/gateway/src/methods/dto/get-task.params';

@@ -9,7 +9,7 @@ import { AUTH_OPTIONS, AuthModule, authOptionsFromEnv, type AuthModuleOptions, t
 import { S2SP_OPTIONS, S2spModule, type ResolvedS2spOptions, type S2spModuleOptions } from '@s2sp/core';
 import { asyncOptionsProviders, type ModuleOptionsFactory } from '@s2sp/platform';
 import { Telemetry, TelemetryModule, type TelemetryOptions } from '@s2sp/telemetry';
-import { JSON_RPC_MODULE_OPTIONS, JsonRpcModule, type JsonRpcModuleOptions, type ResolvedJsonRpcModuleOptions } from '../../apps/gateway/src/jsonrpc';
+import { JSON_RPC_MODULE_OPTIONS, JsonRpcModule, type JsonRpcModuleOptions, type ResolvedJsonRpcModuleOptions } from '@s2sp/json-rpc';
 
 /** Builds `module` three ways (useFactory, useClass, useExisting) and returns what `token` resolved to each time. */
 async function resolvedEachWay<T, R>(build: (source: object) => DynamicModule, token: InjectionToken, options: () => T): Promise<R[]> {

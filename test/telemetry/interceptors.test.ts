@@ -9,7 +9,7 @@ import { McpController, Tool } from '@rekog/mcp-nest';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
 import { z } from 'zod';
-import { JsonRpcError, JsonRpcMethod, JsonRpcModule, toJsonRpcError } from '../../apps/gateway/src/jsonrpc';
+import { JsonRpcError, JsonRpcMethod, JsonRpcModule, toJsonRpcError } from '@s2sp/json-rpc';
 import { serveMcp, type RunningMcpServer } from '../../libs/s2sp/src';
 import { startTelemetry, TelemetryModule, traceMcpToolCall, type Telemetry } from '../../libs/telemetry/src';
 import { CLIENT_SPAN_ID, CLIENT_TRACE_ID, CLIENT_TRACEPARENT, eventually, onlySpan, parentSpanIdOf, sample } from './telemetry-fixtures';

@@ -3,7 +3,7 @@ import { authOptionsFromEnv, type AuthModuleOptions } from '@s2sp/auth';
 import { envInt, envOptional, envString } from '@s2sp/core';
 import { validateCircuitBreakerOptions } from '@s2sp/platform';
 import { logLevelsFromEnv, type TelemetryOptions } from '@s2sp/telemetry';
-import { DEFAULT_JSON_RPC_OPTIONS } from './jsonrpc/json-rpc-module-options';
+import { DEFAULT_JSON_RPC_OPTIONS } from '@s2sp/json-rpc';
 
 /** Everything the gateway needs to start. Build it with {@link gatewayConfigFromEnv} or {@link defaultGatewayConfig}. */
 export interface GatewayConfig {

@@ -4,7 +4,7 @@ import { ThrottlerModule } from '@nestjs/throttler';
 import { JsonRpcAuthGuard } from '@s2sp/auth';
 import { DatabaseModule, s2spAuthModule } from '@s2sp/core';
 import { TelemetryModule } from '@s2sp/telemetry';
-import { JsonRpcModule, toJsonRpcError } from './jsonrpc';
+import { JsonRpcModule, toJsonRpcError } from '@s2sp/json-rpc';
 import { GATEWAY_VERSION, validateGatewayConfig, type GatewayConfig } from './gateway.config';
 import { GATEWAY_CONFIG, GATEWAY_DATABASE } from './gateway.constants';
 import { DownstreamCredentials } from './auth/downstream-credentials.service';

@@ -3,7 +3,7 @@ import { bearerHeader, consumerDataScopes, DelegationRefusedError, requireCaller
 import type { GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG } from '../gateway.constants';
 import type { CallOrigin } from '../grpc/agents-downstream';
-import { JsonRpcError, type JsonRpcCallContext } from '../jsonrpc';
+import { JsonRpcError, type JsonRpcCallContext } from '@s2sp/json-rpc';
 import { ToolScopeCatalog } from './tool-scope-catalog';
 import { toolsNotDiscovered } from './tools-not-discovered';
 

@@ -1,4 +1,4 @@
-import { JsonRpcError, JsonRpcErrorCode, RECOVERY_HINT } from '../jsonrpc';
+import { JsonRpcError, JsonRpcErrorCode, RECOVERY_HINT } from '@s2sp/json-rpc';
 
 /**
  * A call names tools the agents have not listed (yet): right after a start they

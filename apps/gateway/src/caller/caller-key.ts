@@ -1,4 +1,4 @@
-import type { JsonRpcCallContext } from '../jsonrpc';
+import type { JsonRpcCallContext } from '@s2sp/json-rpc';
 
 /**
  * Who is calling, for rate limits and idempotency keys: the authenticated

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import { CircuitBreaker, type CircuitSnapshot } from '@s2sp/platform';
 import { TelemetryMetrics } from '@s2sp/telemetry';
-import { isGrpcServiceError } from '../jsonrpc';
+import { isGrpcServiceError } from '@s2sp/json-rpc';
 import type { GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG } from '../gateway.constants';
 import { isRequestSerializationFailure } from './request-serialization-failure';

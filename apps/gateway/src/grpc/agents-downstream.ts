@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type * as grpc from '@grpc/grpc-js';
 import { Telemetry, traceGrpcCall } from '@s2sp/telemetry';
-import type { JsonRpcCallContext } from '../jsonrpc';
+import type { JsonRpcCallContext } from '@s2sp/json-rpc';
 import type { GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG } from '../gateway.constants';
 import { AgentsCircuitBreaker } from './agents-circuit-breaker';

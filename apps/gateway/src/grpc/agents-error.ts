@@ -7,7 +7,7 @@ import {
   RECOVERY_HINT,
   grpcStatusToJsonRpc,
   isGrpcServiceError,
-} from '../jsonrpc';
+} from '@s2sp/json-rpc';
 import { isRequestSerializationFailure } from './request-serialization-failure';
 
 /** data.hop of a deadline that ran out on the gateway -> agents gRPC call itself. */

@@ -1,4 +1,4 @@
-import { JsonRpcError, type JsonRpcCallContext } from '../jsonrpc';
+import { JsonRpcError, type JsonRpcCallContext } from '@s2sp/json-rpc';
 import type { GatewayConfig } from '../gateway.config';
 
 /**

@@ -1,5 +1,5 @@
 import { Metadata } from '@grpc/grpc-js';
-import type { JsonRpcCallContext } from '../jsonrpc';
+import type { JsonRpcCallContext } from '@s2sp/json-rpc';
 
 /** Metadata key carrying the caller's id to the agents. */
 export const CALLER_METADATA_KEY = 'x-caller';

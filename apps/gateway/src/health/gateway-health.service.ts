@@ -3,7 +3,7 @@ import { Metadata, status as GrpcStatus } from '@grpc/grpc-js';
 import type { CircuitSnapshot, CircuitStateName } from '@s2sp/platform';
 import { AUDIT_SINK, type AuditSink } from '@s2sp/auth';
 import { auditHealthOf, type AuditHealth, type S2spDatabase } from '@s2sp/core';
-import { isGrpcServiceError } from '../jsonrpc';
+import { isGrpcServiceError } from '@s2sp/json-rpc';
 import { AgentsCircuitBreaker } from '../grpc/agents-circuit-breaker';
 import { AgentsGrpcClients } from '../grpc/agents-grpc-clients';
 import type { ListServersResponseMessage, McpServerStatusMessage } from '../grpc/s2sp-proto-messages';

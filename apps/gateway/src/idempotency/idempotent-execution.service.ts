@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { JsonRpcError, JsonRpcErrorCode, RECOVERY_HINT } from '../jsonrpc';
+import { JsonRpcError, JsonRpcErrorCode, RECOVERY_HINT } from '@s2sp/json-rpc';
 import type { GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG } from '../gateway.constants';
 import { IDEMPOTENCY_KEY_PARAM } from '../methods/dto/idempotency-key.decorator';

@@ -3,7 +3,7 @@ import { RequireScopes } from '@s2sp/auth';
 import { PLATFORM_SCOPES } from '@s2sp/contracts';
 import { measureTranscoding, Telemetry } from '@s2sp/telemetry';
 import { DownstreamCredentials } from '../auth/downstream-credentials.service';
-import { JsonRpcError, JsonRpcErrorCode, JsonRpcMethod, type JsonRpcCallContext } from '../jsonrpc';
+import { JsonRpcError, JsonRpcErrorCode, JsonRpcMethod, type JsonRpcCallContext } from '@s2sp/json-rpc';
 import { AgentServiceClient } from '../grpc/agent-service.client';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 import { agentTaskFromParams, cancelTaskRequest } from '../transcoding/task-request-transcoding';

@@ -3,7 +3,7 @@ import { RequireScopes } from '@s2sp/auth';
 import { PLATFORM_SCOPES } from '@s2sp/contracts';
 import { measureTranscoding, Telemetry } from '@s2sp/telemetry';
 import { DownstreamCredentials } from '../auth/downstream-credentials.service';
-import { JsonRpcMethod, type JsonRpcCallContext } from '../jsonrpc';
+import { JsonRpcMethod, type JsonRpcCallContext } from '@s2sp/json-rpc';
 import { ToolServiceClient } from '../grpc/tool-service.client';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 import {

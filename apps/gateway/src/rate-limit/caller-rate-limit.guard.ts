@@ -1,7 +1,7 @@
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { ThrottlerStorage } from '@nestjs/throttler';
 import { hash } from 'node:crypto';
-import { JSON_RPC_CONTEXT_TYPE, JsonRpcError, RECOVERY_HINT, type JsonRpcCallContext } from '../jsonrpc';
+import { JSON_RPC_CONTEXT_TYPE, JsonRpcError, RECOVERY_HINT, type JsonRpcCallContext } from '@s2sp/json-rpc';
 import { callerKey } from '../caller/caller-key';
 import type { GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG } from '../gateway.constants';

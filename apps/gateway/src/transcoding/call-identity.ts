@@ -1,4 +1,4 @@
-import type { JsonRpcCallContext } from '../jsonrpc';
+import type { JsonRpcCallContext } from '@s2sp/json-rpc';
 import type { AuthContextMessage, TraceContextMessage } from '../grpc/s2sp-proto-messages';
 
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;

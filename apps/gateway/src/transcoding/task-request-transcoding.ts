@@ -1,5 +1,5 @@
 import { toStruct } from '@s2sp/contracts';
-import type { JsonRpcCallContext } from '../jsonrpc';
+import type { JsonRpcCallContext } from '@s2sp/json-rpc';
 import type { CancelTaskParams } from '../methods/dto/cancel-task.params';
 import type { PlanStepDto } from '../methods/dto/plan-step.dto';
 import type { ExecutionConstraintsDto, SubmitTaskParams } from '../methods/dto/submit-task.params';

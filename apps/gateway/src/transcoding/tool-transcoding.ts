@@ -1,5 +1,5 @@
 import { toStruct, toTimestamp, type JsonObject, type JsonValue } from '@s2sp/contracts';
-import { JsonRpcError, type JsonRpcCallContext } from '../jsonrpc';
+import { JsonRpcError, type JsonRpcCallContext } from '@s2sp/json-rpc';
 import type { CallToolParams } from '../methods/dto/call-tool.params';
 import type { ListToolsParams } from '../methods/dto/list-tools.params';
 import type {

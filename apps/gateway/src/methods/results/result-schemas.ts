@@ -1,4 +1,4 @@
-import type { JsonSchemaObject } from '../../jsonrpc';
+import type { JsonSchemaObject } from '@s2sp/json-rpc';
 
 /*
  * JSON Schemas of the method results, published by rpc.discover. They describe
