@@ -1,6 +1,6 @@
 // Writes a new migration folder when prisma/schema.prisma changed:
 //   npm run build && node dist/scripts/migration-create.js <name>
-import { createMigration } from '../libs/s2sp/src/persistence/schema-engine';
+import { createMigration } from '@s2sp/database';
 
 async function main(): Promise<void> {
   const name = process.argv[2];

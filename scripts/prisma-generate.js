@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// Generates the Prisma client (libs/s2sp/src/persistence/generated) before tsc.
+// Generates the Prisma client (libs/database/src/generated) before tsc.
 //
 // Runs offline: Prisma 7 insists that a schema-engine binary exists even though
 // `generate` never runs it, and the binary cannot be downloaded here, so we point
 // PRISMA_SCHEMA_ENGINE_BINARY at any existing file. Migrations use the wasm
-// engine instead (libs/s2sp/src/persistence/schema-engine.ts).
+// engine instead (libs/database/src/schema-engine.ts).
 //
 // Skips work when a stamp (hash of the schema + Prisma versions) in the output
 // folder matches: mtimes are unreliable after git checkout or npm ci.
@@ -17,7 +17,7 @@ const path = require('node:path');
 
 const root = path.resolve(__dirname, '..');
 const schemaPath = path.join(root, 'prisma', 'schema.prisma');
-const outputDir = path.join(root, 'libs', 's2sp', 'src', 'persistence', 'generated');
+const outputDir = path.join(root, 'libs', 'database', 'src', 'generated');
 const stampPath = path.join(outputDir, '.generate-stamp');
 const force = process.argv.includes('--force');
 

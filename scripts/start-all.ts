@@ -1,10 +1,8 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 // Only the modules needed (not the barrel, which loads Nest, Prisma and MCP): this process stays small.
-import { envInt, envString } from '../libs/s2sp/src/config/env';
-import { startEmbeddedPostgres, type EmbeddedPostgresServer } from '../libs/s2sp/src/persistence/embedded-postgres-server';
-import { severityOfPostgresLogLine } from '../libs/s2sp/src/persistence/postgres-log-severity';
-import { isPostgresUrl } from '../libs/s2sp/src/persistence/postgres-url';
+import { envInt, envString } from '@s2sp/platform';
+import { isPostgresUrl, severityOfPostgresLogLine, startEmbeddedPostgres, type EmbeddedPostgresServer } from '@s2sp/database';
 
 /** The processes `npm start` runs, each with the URL that answers once it is ready. */
 interface Service {

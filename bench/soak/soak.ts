@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { DevKeyStore, TokenMinter } from '@s2sp/auth';
-import { readPostmasterPid } from '../../libs/s2sp/src/persistence/postmaster-pid';
+import { readPostmasterPid } from '@s2sp/database';
 import { diskUsageMiB } from './disk-usage';
 import { rssMiB, treePssMiB } from './process-memory';
 import { requestScopedSignalFetch } from '../../apps/agents/src/mcp/request-scoped-signal-fetch';

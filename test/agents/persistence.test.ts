@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { openS2spDatabase, type RunningMcpServer } from '@s2sp/core';
+import { type RunningMcpServer } from '@s2sp/core';
+import { openS2spDatabase } from '@s2sp/database';
 import { fromStruct } from '@s2sp/contracts';
 import { agentsTestConfig, startTestAgents, type RunningAgents } from '../support/agents-stack';
 import { TEST_SUBJECT } from '../support/tokens';

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
-import { S2SP_DATABASE, type RunningMcpServer, type S2spDatabase } from '@s2sp/core';
+import { S2SP_DATABASE, type RunningMcpServer } from '@s2sp/core';
+import { type S2spDatabase } from '@s2sp/database';
 import { AUDIT_SINK, type AuditSink } from '../../libs/auth/src';
 import { connectMcp } from '../support/mcp-client';
 import { fetchResource, startWeather } from '../support/stack';

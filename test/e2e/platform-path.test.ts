@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { JSONRPCClient, type JSONRPCResponse } from 'json-rpc-2.0';
-import { S2SP_DATABASE, type RunningMcpServer, type S2spDatabase } from '@s2sp/core';
+import { S2SP_DATABASE, type RunningMcpServer } from '@s2sp/core';
+import { type S2spDatabase } from '@s2sp/database';
 import { startGateway, type RunningGateway } from '../../apps/gateway/src/gateway';
 import { defaultGatewayConfig } from '../../apps/gateway/src/gateway.config';
 import { agentsTestConfig, eventually, startTestAgents, type RunningAgents } from '../support/agents-stack';

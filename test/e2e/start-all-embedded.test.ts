@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { isProcessAlive, readPostmasterPid } from '../../libs/s2sp/src/persistence/postmaster-pid';
+import { isProcessAlive, readPostmasterPid } from '../../libs/database/src/postmaster-pid';
 import { gatewayHealth, startStack, STACK_READY_WITHIN_MS } from '../support/start-all';
 import { tempDir } from '../support/stack';
 

@@ -4,8 +4,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import { Client } from 'pg';
-import { startEmbeddedPostgres, DataDirectoryInUseError, type EmbeddedPostgresServer } from '../../libs/s2sp/src/persistence/embedded-postgres-server';
-import { isProcessAlive, readPostmasterPid } from '../../libs/s2sp/src/persistence/postmaster-pid';
+import { startEmbeddedPostgres, DataDirectoryInUseError, type EmbeddedPostgresServer } from '../../libs/database/src/embedded-postgres-server';
+import { isProcessAlive, readPostmasterPid } from '../../libs/database/src/postmaster-pid';
 import { connectMcp, jsonOf } from '../support/mcp-client';
 import { fetchResource, startWeather, tempDir } from '../support/stack';
 

@@ -3,8 +3,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resolvePrismaPaths } from '../../libs/s2sp/src/persistence/prisma-paths';
-import { createMigration, diffMigrationsToSchema } from '../../libs/s2sp/src/persistence/schema-engine';
+import { resolvePrismaPaths } from '../../libs/database/src/prisma-paths';
+import { createMigration, diffMigrationsToSchema } from '../../libs/database/src/schema-engine';
 
 describe('migration drift', () => {
   test('the committed migrations produce exactly prisma/schema.prisma', async () => {

@@ -4,8 +4,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openS2spDatabase, type S2spDatabase } from '../../libs/s2sp/src/persistence/database';
-import { resolvePrismaPaths } from '../../libs/s2sp/src/persistence/prisma-paths';
+import { openS2spDatabase, type S2spDatabase } from '../../libs/database/src/database';
+import { resolvePrismaPaths } from '../../libs/database/src/prisma-paths';
 import { Client } from 'pg';
 import { openPostgresTestDatabase, postgresSkipReason, postgresTestUrl } from '../support/databases';
 

@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openS2spDatabase } from '../../libs/s2sp/src/persistence/database';
+import { openS2spDatabase } from '../../libs/database/src/database';
 import { PrismaResourceStore } from '../../libs/s2sp/src/store/prisma-resource-store';
 import { sampleResource } from '../support/resource-fixtures';
 

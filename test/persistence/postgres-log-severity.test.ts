@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { severityOfPostgresLogLine } from '../../libs/s2sp/src/persistence/postgres-log-severity';
+import { severityOfPostgresLogLine } from '../../libs/database/src/postgres-log-severity';
 
 test('PostgreSQL log lines: warnings and failures are reported, routine lines and shutdown terminations are not', () => {
   const at = '2026-11-24 15:40:06.468 UTC [12278]';

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AuditEvent } from '../../libs/auth/src';
 import { PrismaAuditSink } from '../../libs/s2sp/src/audit/prisma-audit-sink';
-import { Prisma } from '../../libs/s2sp/src/persistence/generated/client';
+import { Prisma } from '../../libs/database/src/generated/client';
 import { useSuiteDatabase, type TestDatabaseKind } from '../support/databases';
 
 const KINDS: TestDatabaseKind[] = ['pglite', 'postgres'];

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { DatabaseModule, type S2spDatabase } from '@s2sp/core';
+import { DatabaseModule, type S2spDatabase } from '@s2sp/database';
 
 const APP_DATABASE = Symbol('APP_DATABASE');
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parsePairs } from '@s2sp/core';
+import { parsePairs } from '@s2sp/platform';
 import { parseMcpServerList, withMcpAudiences } from '../../apps/agents/src/config/mcp-server-list';
 
 test('parsePairs splits key=value lists at the first "=" and names a malformed entry', () => {

@@ -4,9 +4,9 @@ import { randomBytes } from 'node:crypto';
 import { after, before, type TestContext } from 'node:test';
 import { PGlite } from '@electric-sql/pglite';
 import { Client } from 'pg';
-import { openPgliteDatabase, openS2spDatabase, type S2spDatabase } from '../../libs/s2sp/src/persistence/database';
-import { createPgliteAdapterFactory } from '../../libs/s2sp/src/persistence/pglite-adapter';
-import { applyMigrations } from '../../libs/s2sp/src/persistence/schema-engine';
+import { openPgliteDatabase, openS2spDatabase, type S2spDatabase } from '../../libs/database/src/database';
+import { createPgliteAdapterFactory } from '../../libs/database/src/pglite-adapter';
+import { applyMigrations } from '../../libs/database/src/schema-engine';
 
 export const DEFAULT_TEST_DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/test';
 

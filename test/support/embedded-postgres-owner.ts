@@ -4,7 +4,7 @@
 // Starts the server, inserts <value> into table `kept`, prints {"url":…} on
 // one line, then idles until killed.
 import { Client } from 'pg';
-import { startEmbeddedPostgres } from '../../libs/s2sp/src/persistence/embedded-postgres-server';
+import { startEmbeddedPostgres } from '../../libs/database/src/embedded-postgres-server';
 
 async function main(): Promise<void> {
   const [dataDir, value] = process.argv.slice(2);

@@ -1,5 +1,5 @@
 import { authOptionsFromEnv, type AuthModuleOptions } from '@s2sp/auth';
-import { envInt, envOptional, envString } from '@s2sp/core';
+import { envInt, envOptional, envString } from '@s2sp/platform';
 import { validateCircuitBreakerOptions } from '@s2sp/platform';
 import type { TelemetryOptions } from '@s2sp/telemetry';
 import { parseMcpServerList, validateMcpServers, withMcpAudiences, type McpServerEndpoint } from './config/mcp-server-list';

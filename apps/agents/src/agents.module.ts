@@ -1,7 +1,8 @@
 import { Module, type DynamicModule, type Provider, type Type } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { GrpcAuthGuard } from '@s2sp/auth';
-import { DatabaseModule, s2spAuthModule } from '@s2sp/core';
+import { s2spAuthModule } from '@s2sp/core';
+import { DatabaseModule } from '@s2sp/database';
 import { TelemetryModule } from '@s2sp/telemetry';
 import { validateAgentsConfig, type AgentsConfig } from './agents.config';
 import { AGENTS_CONFIG, AGENTS_DATABASE } from './agents.tokens';

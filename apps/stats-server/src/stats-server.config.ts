@@ -1,7 +1,8 @@
 import { authOptionsFromEnv, type AuthModuleOptions } from '@s2sp/auth';
 import type { LoggerService, LogLevel } from '@nestjs/common';
 import type { TelemetryOptions } from '@s2sp/telemetry';
-import { envInt, envList, envOptional, envString, parsePairs, s2spLimitsFromEnv, type S2spLimits } from '@s2sp/core';
+import { s2spLimitsFromEnv, type S2spLimits } from '@s2sp/core';
+import { envInt, envList, envOptional, envString, parsePairs } from '@s2sp/platform';
 
 export interface StatsServerConfig {
   host: string;

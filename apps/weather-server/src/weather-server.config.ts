@@ -1,7 +1,8 @@
 import { authOptionsFromEnv, type AuthModuleOptions } from '@s2sp/auth';
 import type { LoggerService, LogLevel } from '@nestjs/common';
 import type { TelemetryOptions } from '@s2sp/telemetry';
-import { dataPlaneAuthFromEnv, envInt, envOptional, envString, s2spLimitsFromEnv, type DataPlaneAuthPolicy, type S2spLimits } from '@s2sp/core';
+import { dataPlaneAuthFromEnv, s2spLimitsFromEnv, type DataPlaneAuthPolicy, type S2spLimits } from '@s2sp/core';
+import { envInt, envOptional, envString } from '@s2sp/platform';
 
 export interface WeatherServerConfig {
   host: string;

@@ -12,8 +12,8 @@ import { resolveS2spOptions, type ResolvedS2spOptions, type ResourceStoreProvide
 import { DataPlaneController } from './data-plane/data-plane.controller';
 import { DataPlaneService } from './data-plane/data-plane.service';
 import { ExpiredResourceSweeper } from './data-plane/expired-resource-sweeper';
-import { S2spDatabaseLifecycle } from './persistence/database-lifecycle';
-import { openS2spDatabase, type S2spDatabase } from './persistence/database';
+import { S2spDatabaseLifecycle } from './s2sp-database-lifecycle';
+import { openS2spDatabase, type S2spDatabase } from '@s2sp/database';
 import { ResourcePublisher } from './resource/resource-publisher.service';
 import { ResourceToolInterceptor } from './resource/resource-tool.interceptor';
 import { PrismaResourceStore } from './store/prisma-resource-store';

@@ -1,4 +1,4 @@
-import { parsePairs } from '@s2sp/core';
+import { parsePairs } from '@s2sp/platform';
 
 /** One MCP server the agents connect to. */
 export interface McpServerEndpoint {

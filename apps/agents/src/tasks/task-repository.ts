@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { S2spDatabase, StoredJson } from '@s2sp/core';
+import type { S2spDatabase, StoredJson } from '@s2sp/database';
 import type { JsonObject } from '@s2sp/contracts';
 import { AGENTS_DATABASE } from '../agents.tokens';
 import { AlreadyExistsError } from '../common/request-errors';

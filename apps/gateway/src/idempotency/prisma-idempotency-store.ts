@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { S2spDatabase } from '@s2sp/core';
+import type { S2spDatabase } from '@s2sp/database';
 import { GATEWAY_DATABASE } from '../gateway.constants';
 import type { IdempotencyRecordView, IdempotencyState, IdempotencyStore, NewIdempotencyRecord } from './idempotency-store';
 

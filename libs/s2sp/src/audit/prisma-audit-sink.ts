@@ -1,6 +1,6 @@
 import type { AuditEvent, AuditSink } from '@s2sp/auth';
 import type { TelemetryMetrics } from '@s2sp/telemetry';
-import { Prisma, type PrismaClient } from '../persistence/generated/client';
+import { Prisma, type PrismaClient } from '@s2sp/database';
 import { storable } from './storable-text';
 
 /** Each column of `s2sp_audit_event` but `id`: its SQL type and its value in an event (undefined = NULL). */

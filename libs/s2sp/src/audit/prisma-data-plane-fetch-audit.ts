@@ -1,8 +1,8 @@
 import type { BeforeApplicationShutdown } from '@nestjs/common';
 import { RetryingBatchWriter, type AuditWriteStatus, type AuditWriteStatusSource } from '@s2sp/auth';
 import type { TelemetryMetrics } from '@s2sp/telemetry';
-import { envInt } from '../config/env';
-import type { Prisma, PrismaClient } from '../persistence/generated/client';
+import { envInt } from '@s2sp/platform';
+import type { Prisma, PrismaClient } from '@s2sp/database';
 import type { DataPlaneFetchAudit, DataPlaneFetchRecord } from './data-plane-fetch-audit';
 import { storable } from './storable-text';
 

@@ -3,7 +3,7 @@ import { AuthModule, type AuthModuleOptions } from '@s2sp/auth';
 import { TelemetryMetrics } from '@s2sp/telemetry';
 import { PrismaAuditSink } from '../audit/prisma-audit-sink';
 import { S2SP_DATABASE } from '../config/s2sp.constants';
-import type { S2spDatabase } from '../persistence/database';
+import type { S2spDatabase } from '@s2sp/database';
 
 /**
  * AuthModule whose decisions are audited in `s2sp_audit_event` (unless

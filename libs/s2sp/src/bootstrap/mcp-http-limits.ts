@@ -1,4 +1,4 @@
-import { envInt } from '../config/env';
+import { envInt } from '@s2sp/platform';
 
 /** Limits of MCP over Streamable HTTP (`/mcp`), enforced by serveMcp. */
 export interface McpHttpLimits {

@@ -2,7 +2,7 @@ import { ConsoleLogger, type INestApplication, type LoggerService, type LogLevel
 import { NestFactory } from '@nestjs/core';
 import { McpStrategy, StdioTransport, StreamableHttpTransport, type McpTransport } from '@rekog/mcp-nest';
 import { mountS2spAuth } from '../auth/mount-s2sp-auth';
-import { envList } from '../config/env';
+import { envList } from '@s2sp/platform';
 import { mcpBodyLimitMiddleware } from './mcp-body-limit.middleware';
 import { resolveMcpHttpLimits, type McpHttpLimits } from './mcp-http-limits';
 import { mountMcpServerHealth } from './mcp-server-health';

@@ -1,4 +1,4 @@
-import { envInt } from './env';
+import { envInt } from '@s2sp/platform';
 import { DEFAULT_LIMITS, type S2spLimits } from './s2sp-options';
 
 /** Environment variable of each data-plane limit. */

@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Logger, type BeforeApplicationShutdown } from '@nestjs/common';
-import type { S2spDatabase } from '../persistence/database';
-import type { PrismaClient, S2spResource } from '../persistence/generated/client';
-import type { SqlChannel } from '../persistence/sql-channel';
+import type { PrismaClient, S2spDatabase, S2spResource, SqlChannel } from '@s2sp/database';
 import { ResourceTable } from './resource-table';
 import { ResourceTableCache, type CachedResource } from './resource-table-cache';
 import type { CachedResourceInfo, ClaimedResource, NewCachedResource, ResourceStore } from './resource-store.interface';

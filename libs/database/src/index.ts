@@ -1,0 +1,11 @@
+export * from './database';
+export * from './database.module';
+export * from './sql-channel';
+export * from './stored-json';
+export * from './embedded-postgres-server';
+export * from './postgres-url';
+export * from './postmaster-pid';
+export { severityOfPostgresLogLine } from './postgres-log-severity';
+export { applyMigrations, createMigration, diffMigrationsToSchema } from './schema-engine';
+export { Prisma, PrismaClient } from './generated/client';
+export type { S2spResource } from './generated/client';
