@@ -1,0 +1,102 @@
+#!/usr/bin/env node
+// Checks (or, with --update, rewrites) the committed API report of every library:
+// libs/<name>/api/<name>.api.md, made by @microsoft/api-extractor from the package's entry.
+// A change to what a package exports fails the check until the report is updated and reviewed.
+//   node scripts/api-reports.js [--update] [--only <lib>] [--report-folder <dir>] [--skip-emit]
+// (--report-folder reads and writes the reports of --only <lib> in <dir>: used by its test.)
+'use strict';
+
+const { spawnSync } = require('node:child_process');
+const { existsSync, mkdirSync, readdirSync } = require('node:fs');
+const { join } = require('node:path');
+const { Extractor, ExtractorConfig } = require('@microsoft/api-extractor');
+
+const root = join(__dirname, '..');
+const { values: flags } = require('node:util').parseArgs({
+  options: { update: { type: 'boolean' }, only: { type: 'string' }, 'report-folder': { type: 'string' }, 'skip-emit': { type: 'boolean' } },
+});
+const update = flags.update === true;
+
+function emitDeclarations() {
+  const tsc = require.resolve('typescript/bin/tsc');
+  const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.api.json')], { stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('api-reports: emitting declarations failed');
+}
+
+/** `@s2sp/<package>` → its emitted declarations (the repo's tsconfig maps them to the sources). */
+function declarationPaths() {
+  const paths = {};
+  for (const name of packages()) {
+    const { name: packageName } = require(join(root, 'libs', name, 'package.json'));
+    paths[packageName] = [join(root, 'dist-types', 'libs', name, 'src', 'index.d.ts')];
+  }
+  return paths;
+}
+
+function packages() {
+  return readdirSync(join(root, 'libs')).filter((name) => existsSync(join(root, 'libs', name, 'package.json')));
+}
+
+function reportFolderOf(name) {
+  return flags['report-folder'] ?? join(root, 'libs', name, 'api');
+}
+
+/** The extractor configuration of one package: its report in libs/<name>/api, no rollups or doc model. */
+function configFor(name) {
+  const packageFolder = join(root, 'libs', name);
+  mkdirSync(reportFolderOf(name), { recursive: true });
+  return ExtractorConfig.prepare({
+    configObject: {
+      projectFolder: packageFolder,
+      mainEntryPointFilePath: join(root, 'dist-types', 'libs', name, 'src', 'index.d.ts'),
+      bundledPackages: [],
+      // The other workspace packages are read from their emitted declarations, as a user's compiler would.
+      compiler: {
+        overrideTsconfig: {
+          compilerOptions: { module: 'node20', target: 'ES2022', strict: true, skipLibCheck: true, baseUrl: root, paths: declarationPaths() },
+          files: [join(root, 'dist-types', 'libs', name, 'src', 'index.d.ts')],
+        },
+      },
+      apiReport: { enabled: true, reportFileName: `${name}.api.md`, reportFolder: reportFolderOf(name), reportTempFolder: join(root, 'dist-types', 'api-temp', name) },
+      docModel: { enabled: false },
+      dtsRollup: { enabled: false },
+      tsdocMetadata: { enabled: false },
+      messages: {
+        compilerMessageReporting: { default: { logLevel: 'warning' } },
+        extractorMessageReporting: { default: { logLevel: 'none' } },
+        tsdocMessageReporting: { default: { logLevel: 'none' } },
+      },
+    },
+    configObjectFullPath: join(packageFolder, 'api-extractor.json'),
+    packageJsonFullPath: join(packageFolder, 'package.json'),
+  });
+}
+
+function main() {
+  if (flags['report-folder'] !== undefined && flags.only === undefined) throw new Error('api-reports: --report-folder needs --only <lib>');
+  if (!flags['skip-emit']) emitDeclarations();
+  const changed = [];
+  for (const name of flags.only === undefined ? packages() : [flags.only]) {
+    let result;
+    try {
+      result = Extractor.invoke(configFor(name), { localBuild: update, showVerboseMessages: false });
+    } catch (error) {
+      console.error(`api-reports: ${name}: ${error.message}`);
+      process.exitCode = 1;
+      continue;
+    }
+    if (result.apiReportChanged) changed.push(name);
+    if (!result.succeeded && !(update && result.apiReportChanged)) {
+      console.error(`api-reports: ${name}: ${result.errorCount} error(s), ${result.warningCount} warning(s)`);
+      if (!result.apiReportChanged) process.exitCode = 1;
+    }
+  }
+  if (changed.length > 0 && !update) {
+    console.error(`api-reports: the public API of ${changed.join(', ')} changed; review it and run \`node scripts/api-reports.js --update\` to accept.`);
+    process.exitCode = 1;
+  } else if (changed.length > 0) {
+    console.error(`api-reports: updated ${changed.map((name) => `libs/${name}/api/${name}.api.md`).join(', ')}`);
+  }
+}
+
+main();
