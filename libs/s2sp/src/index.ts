@@ -26,6 +26,7 @@ export * from './protocol/s2sp-meta';
 export * from './protocol/token-count';
 export * from './consumer/data-plane-credentials.service';
 export * from './audit/prisma-audit-sink';
+export * from './audit/audit-retention';
 export * from './audit/data-plane-fetch-audit';
 export * from './audit/prisma-data-plane-fetch-audit';
 export * from './auth/s2sp-tool-auth.guard';

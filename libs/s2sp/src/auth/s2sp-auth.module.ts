@@ -1,21 +1,35 @@
-import type { DynamicModule, InjectionToken } from '@nestjs/common';
+import { Module, type DynamicModule, type InjectionToken } from '@nestjs/common';
 import { AuthModule, type AuthModuleOptions } from '@s2sp/auth';
+import type { S2spDatabase } from '@s2sp/database';
 import { TelemetryMetrics } from '@s2sp/telemetry';
+import { AuditRetention, auditRetentionFromEnv } from '../audit/audit-retention';
 import { PrismaAuditSink } from '../audit/prisma-audit-sink';
 import { S2SP_DATABASE } from '../config/s2sp.constants';
-import type { S2spDatabase } from '@s2sp/database';
+
+/** Holds AuthModule and the retention of the audit trails it writes to. */
+@Module({})
+export class S2spAuthModule {}
 
 /**
  * AuthModule whose decisions are audited in `s2sp_audit_event` (unless
  * `auditSink` says otherwise), in the S2spModule database or in the
- * S2spDatabase behind `database`, which must be provided globally.
+ * S2spDatabase behind `database`, which must be provided globally. Audit
+ * records older than the retention are deleted (`S2SP_AUDIT_RETENTION_DAYS`,
+ * default 30; 0 keeps them).
  */
 export function s2spAuthModule(options: AuthModuleOptions, database: InjectionToken = S2SP_DATABASE): DynamicModule {
-  return AuthModule.forRoot({
-    auditSink: {
-      useFactory: (db: S2spDatabase, metrics?: TelemetryMetrics) => new PrismaAuditSink(db.client, metrics),
-      inject: [database, { token: TelemetryMetrics, optional: true }],
-    },
-    ...options,
-  });
+  return {
+    module: S2spAuthModule,
+    imports: [
+      AuthModule.forRoot({
+        auditSink: {
+          useFactory: (db: S2spDatabase, metrics?: TelemetryMetrics) => new PrismaAuditSink(db.client, metrics),
+          inject: [database, { token: TelemetryMetrics, optional: true }],
+        },
+        ...options,
+      }),
+    ],
+    providers: [{ provide: AuditRetention, useFactory: (db: S2spDatabase) => new AuditRetention(db.sql, auditRetentionFromEnv()), inject: [database] }],
+    exports: [AuditRetention],
+  };
 }

@@ -1,0 +1,71 @@
+import { Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import type { SqlChannel } from '@s2sp/database';
+import { envInt, PeriodicSweep } from '@s2sp/platform';
+
+export interface AuditRetentionOptions {
+  /** Records older than this are deleted; 0 keeps them forever. Default 30 days (env S2SP_AUDIT_RETENTION_DAYS). */
+  retentionMs: number;
+  /** How often old records are looked for, ms. Default 1 hour (env S2SP_AUDIT_RETENTION_SWEEP_MS). */
+  sweepIntervalMs: number;
+  /** Rows deleted per statement, so that one sweep never holds long locks. Default 10,000. */
+  batchSize: number;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export const AUDIT_RETENTION_ENV = Object.freeze({
+  retentionDays: 'S2SP_AUDIT_RETENTION_DAYS',
+  sweepIntervalMs: 'S2SP_AUDIT_RETENTION_SWEEP_MS',
+});
+
+export function auditRetentionFromEnv(): AuditRetentionOptions {
+  return {
+    retentionMs: envInt(AUDIT_RETENTION_ENV.retentionDays, 30, { min: 0, max: 36_500 }) * DAY_MS,
+    sweepIntervalMs: envInt(AUDIT_RETENTION_ENV.sweepIntervalMs, 60 * 60 * 1000, { min: 1_000, max: DAY_MS }),
+    batchSize: 10_000,
+  };
+}
+
+/** The audit trails this app writes: authorization decisions and data-plane fetches. */
+const AUDIT_TABLES = ['s2sp_audit_event', 's2sp_data_fetch'] as const;
+
+/**
+ * Keeps the audit trails from growing without bound: at start and then every
+ * `sweepIntervalMs`, deletes the records older than the retention, in batches.
+ * At 8,000 audited calls a minute the decisions alone take about 5 MB a minute.
+ */
+export class AuditRetention implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly sweeper = new PeriodicSweep('audit records', () => this.sweepOnce(), new Logger('S2spAuditRetention'));
+
+  constructor(
+    private readonly sql: SqlChannel,
+    private readonly options: AuditRetentionOptions,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (this.options.retentionMs > 0) this.sweeper.start(this.options.sweepIntervalMs, { immediately: true });
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.sweeper.stop();
+  }
+
+  /** Deletes every record older than the retention; resolves to how many. */
+  async sweepOnce(now: Date = new Date()): Promise<number> {
+    if (this.options.retentionMs <= 0) return 0;
+    const before = new Date(now.getTime() - this.options.retentionMs);
+    let deleted = 0;
+    for (const table of AUDIT_TABLES) {
+      for (;;) {
+        const [{ count } = { count: 0 }] = await this.sql.query<{ count: number }>(
+          `WITH gone AS (DELETE FROM ${table} WHERE id IN (SELECT id FROM ${table} WHERE time < $1 LIMIT $2) RETURNING 1)
+           SELECT count(*)::int AS count FROM gone`,
+          [before, this.options.batchSize],
+        );
+        deleted += count;
+        if (count < this.options.batchSize) break;
+      }
+    }
+    return deleted;
+  }
+}
