@@ -9,3 +9,4 @@ export * from './platform-scopes';
 export * from './s2sp-meta-keys';
 export * from './recovery-hint';
 export * from './agent-execution-error';
+export * from './s2sp-tool-parameters';

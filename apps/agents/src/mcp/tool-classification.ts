@@ -1,10 +1,8 @@
+import { S2SP_CONSUMER_PARAMETERS, S2SP_RESOURCE_PARAMETERS } from '@s2sp/contracts';
 /** ToolKind and MutationClass of an MCP tool, read from its input schema and annotations. */
 
 export type ToolKindName = 'STANDARD' | 'S2SP_RESOURCE' | 'S2SP_CONSUMER';
 export type MutationClassName = 'UNSPECIFIED' | 'READ_ONLY' | 'IDEMPOTENT_WRITE' | 'NON_IDEMPOTENT_WRITE' | 'DESTRUCTIVE';
-
-const RESOURCE_PARAMETERS = ['abstract_domains', 'mode'];
-const CONSUMER_PARAMETERS = ['abstract_data', 'resource_url', 'body_data', 'column_mapping'];
 
 /**
  * S2SP resource tools take abstract_domains and mode; consumer tools take
@@ -13,8 +11,8 @@ const CONSUMER_PARAMETERS = ['abstract_data', 'resource_url', 'body_data', 'colu
  */
 export function classifyToolKind(inputSchema: unknown): ToolKindName {
   const properties = propertiesOf(inputSchema);
-  if (RESOURCE_PARAMETERS.every((name) => name in properties)) return 'S2SP_RESOURCE';
-  if (CONSUMER_PARAMETERS.every((name) => name in properties)) return 'S2SP_CONSUMER';
+  if (S2SP_RESOURCE_PARAMETERS.every((name) => name in properties)) return 'S2SP_RESOURCE';
+  if (S2SP_CONSUMER_PARAMETERS.every((name) => name in properties)) return 'S2SP_CONSUMER';
   return 'STANDARD';
 }
 

@@ -1,5 +1,5 @@
 import type { Metadata } from '@grpc/grpc-js';
-import { fromStruct, parsePredicate, PredicateSyntaxError, timestampToMs, type JsonObject, type JsonValue } from '@s2sp/contracts';
+import { fromStruct, parsePredicate, PredicateSyntaxError, timestampToMs, type JsonObject, type JsonValue, S2SP_CONSUMER_PARAMETERS, S2SP_RESOURCE_PARAMETERS } from '@s2sp/contracts';
 import { InvalidRequestError } from '../common/request-errors';
 import { traceOf } from '../common/trace';
 import { isUuid, uuidV7 } from '@s2sp/platform';
@@ -15,8 +15,8 @@ const STEP_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
 const MAX_PREDICATE_DEPTH = 32;
 const MAX_TEXT = 10_000;
 const MAX_LIST = 1_000;
-const RESOURCE_RESERVED_ARGUMENTS = ['abstract_domains', 'mode'];
-const CONSUMER_RESERVED_ARGUMENTS = ['abstract_data', 'resource_url', 'body_data', 'column_mapping'];
+const RESOURCE_RESERVED_ARGUMENTS: readonly string[] = S2SP_RESOURCE_PARAMETERS;
+const CONSUMER_RESERVED_ARGUMENTS: readonly string[] = S2SP_CONSUMER_PARAMETERS;
 
 /**
  * Checks a submitted AgentTask and turns it into a TaskDefinition. Every
@@ -252,7 +252,7 @@ function checkSingleUseResources(steps: PlanStep[], byId: Map<string, PlanStep>)
   });
 }
 
-function argumentsOf(struct: Parameters<typeof fromStruct>[0], field: string, reserved: string[], why: string): JsonObject {
+function argumentsOf(struct: Parameters<typeof fromStruct>[0], field: string, reserved: readonly string[], why: string): JsonObject {
   const args = fromStruct(struct);
   const clash = reserved.filter((name) => Object.prototype.hasOwnProperty.call(args, name));
   if (clash.length > 0) throw new InvalidRequestError(field, `must not contain ${clash.join(', ')} (${why})`);

@@ -1,3 +1,4 @@
+import { S2SP_CONSUMER_PARAMETERS } from '@s2sp/contracts';
 import { CallHandler, ExecutionContext, Inject, Injectable, Logger, NestInterceptor, Optional } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { Telemetry, traceDataPlaneFetch } from '@s2sp/telemetry';
@@ -52,7 +53,7 @@ export class ConsumerToolInterceptor implements NestInterceptor {
     return from(resolved).pipe(
       switchMap((outcome) => {
         if ('error' in outcome) return of(toolErrorResult(outcome.error, this.logger));
-        for (const key of ['abstract_data', 'resource_url', 'body_data', 'column_mapping']) delete args[key];
+        for (const key of S2SP_CONSUMER_PARAMETERS) delete args[key];
         args.rows = outcome.rows;
         return next.handle().pipe(reportToolErrors());
       }),

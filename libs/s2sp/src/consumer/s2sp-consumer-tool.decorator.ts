@@ -1,5 +1,6 @@
 import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
 import { Tool } from '@rekog/mcp-nest';
+import { S2SP_CONSUMER_PARAMETERS } from '@s2sp/contracts';
 import { z } from 'zod';
 import { scopesMeta, ToolScopesGuard } from '../auth/tool-scopes';
 import { ConsumerToolInterceptor } from './consumer-tool.interceptor';
@@ -20,7 +21,7 @@ export const s2spConsumerParameters = {
   resource_url: z.string().optional().describe('Async mode: the resource_url from the resource tool.'),
   body_data: z.string().optional().describe('Sync mode: JSON array of body rows, each with its _row_id.'),
   column_mapping: z.string().optional().describe('JSON object renaming columns, e.g. {"areaDesc": "area"}.'),
-};
+} satisfies Record<(typeof S2SP_CONSUMER_PARAMETERS)[number], z.ZodType>;
 
 /**
  * Marks a provider method as an S2SP consumer tool. The method's payload gets

@@ -1,5 +1,6 @@
 import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
 import { Tool } from '@rekog/mcp-nest';
+import { S2SP_RESOURCE_PARAMETERS } from '@s2sp/contracts';
 import { z } from 'zod';
 import { scopesMeta, ToolScopesGuard } from '../auth/tool-scopes';
 import { DATA_PLANE_FORMATS } from '../data-plane/data-plane-formats';
@@ -29,7 +30,7 @@ export const s2spResourceParameters = {
     .enum(['async', 'sync'])
     .optional()
     .describe('"async" (default): body cached behind resource_url. "sync": body returned inline.'),
-};
+} satisfies Record<(typeof S2SP_RESOURCE_PARAMETERS)[number], z.ZodType>;
 
 /**
  * Marks a provider method that returns rows (an array of objects) as an S2SP
