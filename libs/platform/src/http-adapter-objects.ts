@@ -20,3 +20,13 @@ export function declaredRouteOf(request: unknown): string | undefined {
   const fastifyRoute = (request as { routeOptions?: { url?: unknown } }).routeOptions?.url;
   return typeof fastifyRoute === 'string' ? fastifyRoute : undefined;
 }
+
+/**
+ * The node response of a handler that writes it itself (streams, status, headers).
+ * Fastify would also send once the handler is done: its reply is hijacked first.
+ */
+export function takeNodeResponse(response: unknown): ServerResponse {
+  const reply = response as { raw?: ServerResponse; hijack?: () => void; sent?: boolean };
+  if (reply.raw && typeof reply.hijack === 'function') reply.hijack();
+  return nodeResponseOf(response);
+}

@@ -4,3 +4,4 @@ export * from './http-adapter-objects';
 export * from './uuid';
 export * from './mulberry32';
 export * from './async-module-options';
+export * from './unread-request-body';

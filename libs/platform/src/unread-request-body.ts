@@ -1,0 +1,64 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/**
+ * Media type that stands, on Fastify, for the body of a route that reads its
+ * request stream itself (see {@link leaveRequestBodyUnread}).
+ */
+export const UNREAD_BODY_MEDIA_TYPE = 'application/x-s2sp-unread-body';
+
+const SENT_CONTENT_TYPE = Symbol.for('s2sp.platform.sent-content-type');
+
+type Carrier = IncomingMessage & { [SENT_CONTENT_TYPE]?: string | undefined };
+
+/** The parts of Nest's HTTP adapter (Express or Fastify) this needs. */
+interface HttpAdapterLike {
+  getType(): string;
+  getInstance<T = unknown>(): T;
+  use(path: string, middleware: (request: IncomingMessage, response: ServerResponse, next: () => void) => void): unknown;
+}
+
+interface FastifyParsers {
+  hasContentTypeParser(type: string): boolean;
+  addContentTypeParser(type: string, parser: (request: unknown, payload: unknown, done: (error: Error | null, body?: unknown) => void) => void): void;
+}
+
+/**
+ * Leaves the request stream of routes under `path` unread until their handler
+ * runs, for handlers that read it themselves (under their own limit, with their
+ * own error answers). Express leaves it so without a body parser: nothing to do.
+ * Fastify parses every body before the handler and answers malformed or oversized
+ * ones with its own errors, and its parsers are chosen by media type, not route:
+ * a middleware gives these requests a media type of their own, whose parser
+ * reads nothing, so JSON parsing of the app's other routes is untouched.
+ * {@link contentTypeOf} still tells the type the client sent.
+ * Call before the app listens.
+ */
+export function leaveRequestBodyUnread(adapter: HttpAdapterLike, path: string): void {
+  if (adapter.getType() !== 'fastify') return;
+  const fastify = adapter.getInstance<FastifyParsers>();
+  if (!fastify.hasContentTypeParser(UNREAD_BODY_MEDIA_TYPE)) {
+    fastify.addContentTypeParser(UNREAD_BODY_MEDIA_TYPE, (_request, _payload, done) => done(null, undefined));
+  }
+  adapter.use(path, markUnread);
+}
+
+/** The Content-Type the client sent (not the marker {@link leaveRequestBodyUnread} put in its place). */
+export function contentTypeOf(request: IncomingMessage): string | undefined {
+  const carrier = request as Carrier;
+  return SENT_CONTENT_TYPE in carrier ? carrier[SENT_CONTENT_TYPE] : request.headers['content-type'];
+}
+
+function markUnread(request: IncomingMessage, _response: ServerResponse, next: () => void): void {
+  const carrier = request as Carrier;
+  // A body-less request keeps its headers: Fastify does not parse it.
+  if (!(SENT_CONTENT_TYPE in carrier) && hasBody(request)) {
+    Object.defineProperty(carrier, SENT_CONTENT_TYPE, { value: request.headers['content-type'], enumerable: false });
+    request.headers['content-type'] = UNREAD_BODY_MEDIA_TYPE;
+  }
+  next();
+}
+
+function hasBody(request: IncomingMessage): boolean {
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
