@@ -50,8 +50,9 @@ export function contentTypeOf(request: IncomingMessage): string | undefined {
 
 function markUnread(request: IncomingMessage, _response: ServerResponse, next: () => void): void {
   const carrier = request as Carrier;
-  // A body-less request keeps its headers: Fastify does not parse it.
-  if (!(SENT_CONTENT_TYPE in carrier) && hasBody(request)) {
+  // Fastify parses what has a media type (an empty JSON body is its error) or a body;
+  // a request with neither reaches the handler as it is.
+  if (!(SENT_CONTENT_TYPE in carrier) && (request.headers['content-type'] !== undefined || hasBody(request))) {
     Object.defineProperty(carrier, SENT_CONTENT_TYPE, { value: request.headers['content-type'], enumerable: false });
     request.headers['content-type'] = UNREAD_BODY_MEDIA_TYPE;
   }
