@@ -5,6 +5,7 @@ import { FastifyAdapter } from '@nestjs/platform-fastify';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
 import { serveMcp, type RunningMcpServer } from '@s2sp/core';
+import { UNREAD_BODY_MEDIA_TYPE } from '@s2sp/platform';
 import { WeatherServerModule } from '../../apps/weather-server/src/weather-server.module';
 import { connectMcp, jsonOf } from '../support/mcp-client';
 import { fetchResource, weatherConfig } from '../support/stack';
@@ -62,6 +63,8 @@ describe('S2spModule on Fastify beside the app’s own JSON routes', () => {
     assert.deepEqual(await parsed.json(), { received: { a: [1, 2] } });
     const malformed = await fetch(`${weather.url}/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":' });
     assert.equal(malformed.status, 400);
+    const marker = await fetch(`${weather.url}/echo`, { method: 'POST', headers: { 'content-type': UNREAD_BODY_MEDIA_TYPE }, body: '{}' });
+    assert.equal(marker.status, 415, 'the media type standing for an unread body is not taken from clients');
   });
 
   test('the data plane reads its body under maxRequestBytes, not Fastify’s bodyLimit, and names its own limit beyond it', async () => {

@@ -22,11 +22,19 @@ export function declaredRouteOf(request: unknown): string | undefined {
 }
 
 /**
- * The node response of a handler that writes it itself (streams, status, headers).
- * Fastify would also send once the handler is done: its reply is hijacked first.
+ * The node response, for a handler that writes it itself (status, headers, a
+ * stream). A Fastify reply is hijacked first, so that Fastify does not also send;
+ * the headers the app's hooks set on the reply (e.g. @fastify/cors) would be lost
+ * with it, so they go on the node response, as Fastify would have sent them (over
+ * those already there). Express's response is node's already.
  */
 export function takeNodeResponse(response: unknown): ServerResponse {
-  const reply = response as { raw?: ServerResponse; hijack?: () => void; sent?: boolean };
-  if (reply.raw && typeof reply.hijack === 'function') reply.hijack();
-  return nodeResponseOf(response);
+  const reply = response as { raw?: ServerResponse; hijack?: () => void; getHeaders?: () => Record<string, unknown> };
+  if (!reply.raw || typeof reply.hijack !== 'function') return nodeResponseOf(response);
+  const headers = reply.getHeaders?.() ?? {};
+  for (const name of Object.keys(headers)) {
+    if (headers[name] !== undefined) reply.raw.setHeader(name, headers[name] as string | number | readonly string[]);
+  }
+  reply.hijack();
+  return reply.raw;
 }

@@ -37,7 +37,13 @@ export function leaveRequestBodyUnread(adapter: HttpAdapterLike, path: string): 
   if (adapter.getType() !== 'fastify') return;
   const fastify = adapter.getInstance<FastifyParsers>();
   if (!fastify.hasContentTypeParser(UNREAD_BODY_MEDIA_TYPE)) {
-    fastify.addContentTypeParser(UNREAD_BODY_MEDIA_TYPE, (_request, _payload, done) => done(null, undefined));
+    fastify.addContentTypeParser(UNREAD_BODY_MEDIA_TYPE, (request, _payload, done) =>
+      // Only the marked requests: a client sending the marker type itself is refused, 415
+      // (an error of the http-errors shape, which the adapter's error handling answers with its status).
+      SENT_CONTENT_TYPE in ((request as { raw?: object }).raw ?? {})
+        ? done(null, undefined)
+        : done(Object.assign(new Error(`Unsupported Media Type: ${UNREAD_BODY_MEDIA_TYPE}`), { status: 415, statusCode: 415, expose: true })),
+    );
   }
   adapter.use(path, markUnread);
 }
