@@ -9,6 +9,7 @@ import { UNREAD_BODY_MEDIA_TYPE } from '@s2sp/platform';
 import { WeatherServerModule } from '../../apps/weather-server/src/weather-server.module';
 import { connectMcp, jsonOf } from '../support/mcp-client';
 import { fetchResource, weatherConfig } from '../support/stack';
+import { TEST_SUBJECT } from '../support/tokens';
 
 /** A route of the app's own, next to the data plane: Fastify parses its JSON as usual. */
 @Controller('echo')
@@ -80,7 +81,7 @@ describe('S2spModule on Fastify beside the app’s own JSON routes', () => {
     assert.match(tooLarge.json.error.message, new RegExp(`larger than ${MAX_REQUEST_BYTES} bytes \\(limit maxRequestBytes\\)`));
   });
 
-  test('a served fetch is an s2sp.data.serve span with its rows and bytes', async () => {
+  test('a served fetch is an s2sp.data.serve span with its rows, bytes and the caller the auth middleware verified', async () => {
     exporter.reset();
     const resource = await issue();
     const served = await fetchResource(resource.resource_url, { row_ids: [0, 1] });
@@ -89,6 +90,7 @@ describe('S2spModule on Fastify beside the app’s own JSON routes', () => {
     assert.equal(span.attributes['s2sp.fetch.result'], 'ok');
     assert.equal(span.attributes['s2sp.rows'], 2);
     assert.ok(Number(span.attributes['s2sp.body_bytes']) > 0);
+    assert.equal(span.attributes['s2sp.caller_id'], TEST_SUBJECT);
   });
 
   test('GET /health answers on Fastify', async () => {
