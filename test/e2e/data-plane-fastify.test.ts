@@ -9,7 +9,7 @@ import { UNREAD_BODY_MEDIA_TYPE } from '@s2sp/platform';
 import { WeatherServerModule } from '../../apps/weather-server/src/weather-server.module';
 import { connectMcp, jsonOf } from '../support/mcp-client';
 import { fetchResource, weatherConfig } from '../support/stack';
-import { TEST_SUBJECT } from '../support/tokens';
+import { bearerFor, TEST_SUBJECT } from '../support/tokens';
 
 /** A route of the app's own, next to the data plane: Fastify parses its JSON as usual. */
 @Controller('echo')
@@ -79,6 +79,21 @@ describe('S2spModule on Fastify beside the app’s own JSON routes', () => {
     assert.equal(tooLarge.status, 413);
     assert.equal(tooLarge.json.error.code, 'PAYLOAD_TOO_LARGE');
     assert.match(tooLarge.json.error.message, new RegExp(`larger than ${MAX_REQUEST_BYTES} bytes \\(limit maxRequestBytes\\)`));
+  });
+
+  test('/mcp reads its own body too, and the MCP handlers see the Content-Type the client sent', async () => {
+    const response = await fetch(`${weather.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: await bearerFor({ audience: 'weather-server' }),
+        'mcp-protocol-version': '2026-07-28',
+      },
+      body: '{"not":"json-rpc"}',
+    });
+    assert.equal(response.status, 400, 'answered by the MCP handler of the modern era, not refused as an unsupported media type');
+    assert.equal(((await response.json()) as { error: { code: number } }).error.code, -32600);
   });
 
   test('a served fetch is an s2sp.data.serve span with its rows, bytes and the caller the auth middleware verified', async () => {

@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /**
- * Media type that stands, on Fastify, for the body of a route that reads its
- * request stream itself (see {@link leaveRequestBodyUnread}).
+ * Media type that stands, on Fastify and between the middleware and the body
+ * parser only, for the body of a route that reads its request stream itself
+ * (see {@link leaveRequestBodyUnread}).
  */
 export const UNREAD_BODY_MEDIA_TYPE = 'application/x-s2sp-unread-body';
 
@@ -28,30 +29,30 @@ interface FastifyParsers {
  * own error answers). Express leaves it so without a body parser: nothing to do.
  * Fastify parses every body before the handler and answers malformed or oversized
  * ones with its own errors, and its parsers are chosen by media type, not route:
- * a middleware gives these requests a media type of their own, whose parser
- * reads nothing, so JSON parsing of the app's other routes is untouched.
- * {@link contentTypeOf} still tells the type the client sent.
+ * a middleware gives these requests a media type of their own, whose parser reads
+ * nothing and puts the client's Content-Type back, so the handler sees the request
+ * as sent and JSON parsing of the app's other routes is untouched.
  * Call before the app listens.
  */
 export function leaveRequestBodyUnread(adapter: HttpAdapterLike, path: string): void {
   if (adapter.getType() !== 'fastify') return;
   const fastify = adapter.getInstance<FastifyParsers>();
-  if (!fastify.hasContentTypeParser(UNREAD_BODY_MEDIA_TYPE)) {
-    fastify.addContentTypeParser(UNREAD_BODY_MEDIA_TYPE, (request, _payload, done) =>
-      // Only the marked requests: a client sending the marker type itself is refused, 415
-      // (an error of the http-errors shape, which the adapter's error handling answers with its status).
-      SENT_CONTENT_TYPE in ((request as { raw?: object }).raw ?? {})
-        ? done(null, undefined)
-        : done(Object.assign(new Error(`Unsupported Media Type: ${UNREAD_BODY_MEDIA_TYPE}`), { status: 415, statusCode: 415, expose: true })),
-    );
-  }
+  if (!fastify.hasContentTypeParser(UNREAD_BODY_MEDIA_TYPE)) fastify.addContentTypeParser(UNREAD_BODY_MEDIA_TYPE, passUnread);
   adapter.use(path, markUnread);
 }
 
-/** The Content-Type the client sent (not the marker {@link leaveRequestBodyUnread} put in its place). */
-export function contentTypeOf(request: IncomingMessage): string | undefined {
-  const carrier = request as Carrier;
-  return SENT_CONTENT_TYPE in carrier ? carrier[SENT_CONTENT_TYPE] : request.headers['content-type'];
+function passUnread(request: unknown, _payload: unknown, done: (error: Error | null, body?: unknown) => void): void {
+  const raw = (request as { raw: Carrier }).raw;
+  if (!(SENT_CONTENT_TYPE in raw)) {
+    // A client sending the marker type itself is refused, 415 (an error of the
+    // http-errors shape, which the adapter's error handling answers with its status).
+    done(Object.assign(new Error(`Unsupported Media Type: ${UNREAD_BODY_MEDIA_TYPE}`), { status: 415, statusCode: 415, expose: true }));
+    return;
+  }
+  const sent = raw[SENT_CONTENT_TYPE];
+  if (sent === undefined) delete raw.headers['content-type'];
+  else raw.headers['content-type'] = sent;
+  done(null, undefined);
 }
 
 function markUnread(request: IncomingMessage, _response: ServerResponse, next: () => void): void {
