@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { S2SP_DATABASE, type RunningMcpServer } from '@s2sp/core';
 import { type S2spDatabase } from '@s2sp/database';
 import { bearerHeaders, DevKeyStore, JwtTokenVerifier, TokenMinter, type CallerIdentity } from '../../libs/auth/src';
-import { startWeather } from '../support/stack';
+import { HTTP_PLATFORMS, startWeather } from '../support/stack';
 import { flushAudit } from '../support/audit';
 import { testMinter } from '../support/tokens';
 
@@ -14,7 +14,7 @@ import { testMinter } from '../support/tokens';
  * and the S2SP data plane need a bearer token, and every decision and every
  * fetch lands in its database.
  */
-describe('weather-server with /mcp and the S2SP data plane protected', () => {
+for (const platform of HTTP_PLATFORMS) describe(`weather-server with /mcp and the S2SP data plane protected (${platform})`, () => {
   let weather: RunningMcpServer;
   let url = '';
   let minter: TokenMinter;
@@ -23,7 +23,7 @@ describe('weather-server with /mcp and the S2SP data plane protected', () => {
   const clients: Client[] = [];
 
   before(async () => {
-    weather = await startWeather();
+    weather = await startWeather({ platform });
     url = weather.url;
     minter = testMinter();
     const store = new DevKeyStore();
@@ -51,6 +51,18 @@ describe('weather-server with /mcp and the S2SP data plane protected', () => {
 
   const fetchBody = (resourceUrl: string, headers: Record<string, string> = {}) =>
     fetch(resourceUrl, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ row_ids: [0] }) });
+
+  test('/mcp without a token: 401 with WWW-Authenticate and a JSON-RPC error, before the MCP transport', async () => {
+    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
+    const response = await fetch(`${url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify(initialize),
+    });
+    assert.equal(response.status, 401);
+    assert.match(response.headers.get('www-authenticate') ?? '', /^Bearer realm="weather-server"/);
+    assert.deepEqual(await response.json(), { jsonrpc: '2.0', error: { code: 4001, message: 'Invalid or expired credentials.', data: {} }, id: null });
+  });
 
   test('the consumer fetches with its own caller-scoped token; refusals do not burn the single-use resource', async () => {
     const resourceUrl = await issueResource();

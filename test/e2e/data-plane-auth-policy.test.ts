@@ -3,13 +3,13 @@ import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RunningMcpServer } from '@s2sp/core';
 import { connectMcp, jsonOf, textOf } from '../support/mcp-client';
-import { startStats, startWeather } from '../support/stack';
+import { HTTP_PLATFORMS, startStats, startWeather } from '../support/stack';
 
 /**
  * Our consumer (stats-server, called with a caller token) against resource
  * servers of both data-plane policies, with and without an audience configured.
  */
-describe('the consumer against each data-plane auth policy', () => {
+for (const platform of HTTP_PLATFORMS) describe(`the consumer against each data-plane auth policy (resource server on ${platform})`, () => {
   let capabilityWeather: RunningMcpServer;
   let bearerWeather: RunningMcpServer;
   let statsWithoutAudiences: RunningMcpServer;
@@ -17,7 +17,7 @@ describe('the consumer against each data-plane auth policy', () => {
   const clients: Client[] = [];
 
   before(async () => {
-    [capabilityWeather, bearerWeather] = await Promise.all([startWeather({ dataPlaneAuth: 'capability' }), startWeather()]);
+    [capabilityWeather, bearerWeather] = await Promise.all([startWeather({ dataPlaneAuth: 'capability', platform }), startWeather({ platform })]);
     const origins = [capabilityWeather.url, bearerWeather.url];
     [statsWithoutAudiences, statsWithAudiences] = await Promise.all([
       startStats(origins, { resourceAudiences: {} }),

@@ -3,16 +3,16 @@ import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RunningMcpServer } from '@s2sp/core';
 import { connectMcp, jsonOf } from '../support/mcp-client';
-import { fetchResource, startWeather } from '../support/stack';
+import { fetchResource, HTTP_PLATFORMS, startWeather } from '../support/stack';
 import { bearerFor } from '../support/tokens';
 import { ARROW_STREAM_MEDIA_TYPE, decodeArrowStream } from '@s2sp/core';
 
-describe('data plane over HTTP', () => {
+for (const platform of HTTP_PLATFORMS) describe(`data plane over HTTP (${platform})`, () => {
   let weather: RunningMcpServer;
   let agent: Client;
 
   before(async () => {
-    weather = await startWeather();
+    weather = await startWeather({ platform });
     agent = await connectMcp(weather.url);
   });
 

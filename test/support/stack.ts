@@ -8,6 +8,9 @@ import { startWeatherServer } from '../../apps/weather-server/src/weather-server
 import type { WeatherServerConfig } from '../../apps/weather-server/src/weather-server.config';
 import { bearerFor, type TestTokenRequest } from './tokens';
 
+/** The HTTP platforms S2spModule and serveMcp run on; core end-to-end suites run on each. */
+export const HTTP_PLATFORMS = ['express', 'fastify'] as const;
+
 export function tempDir(prefix: string): { path: string; remove(): void } {
   const path = mkdtempSync(join(tmpdir(), prefix));
   return { path, remove: () => rmSync(path, { recursive: true, force: true }) };

@@ -11,6 +11,8 @@ export interface WeatherServerConfig {
   /** Base of issued resource_urls; defaults to the address the server listens on. */
   publicBaseUrl?: string;
   transport: 'http' | 'stdio';
+  /** HTTP platform of the app (default `express`): `/mcp`, the data plane and their auth answer the same on both. */
+  platform?: 'express' | 'fastify';
   /** `postgresql://…` for a real server; unset for an embedded PostgreSQL server in dataDir. */
   databaseUrl?: string;
   dataDir: string;

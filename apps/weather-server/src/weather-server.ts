@@ -1,3 +1,4 @@
+import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { serveMcp, type RunningMcpServer } from '@s2sp/core';
 import { appLogger, writeToStderr } from '@s2sp/telemetry';
 import type { WeatherServerConfig } from './weather-server.config';
@@ -12,6 +13,7 @@ export async function startWeatherServer(config: WeatherServerConfig): Promise<R
     host: config.host,
     port: config.port,
     transport: config.transport,
+    ...(config.platform === 'fastify' ? { httpAdapter: new FastifyAdapter() } : {}),
     // stdout carries the protocol on stdio.
     logger: appLogger('s2sp-weather-server', config.logger, config.transport === 'stdio' ? { write: writeToStderr } : {}),
     auth: { audience: config.auth.audience },

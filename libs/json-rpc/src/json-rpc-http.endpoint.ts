@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, Optional, type OnModuleInit } from '@nestjs
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { nodeRequestOf, nodeResponseOf } from '@s2sp/platform';
+import { nodeRequestOf, nodeResponseOf, takeNodeResponse } from '@s2sp/platform';
 import { HttpExchangeTelemetry, type HttpRoutePlan } from '@s2sp/telemetry';
 import { ANONYMOUS_CALLER } from './json-rpc-call-context';
 import { JsonRpcDispatcher } from './json-rpc-dispatcher';
@@ -60,12 +60,9 @@ export class JsonRpcHttpEndpoint implements OnModuleInit {
           // and the hijacked reply ends the lifecycle before content-type parsing and the
           // body hooks, which cost per call and have no body to look at here.
           onRequest: (request, reply, done) => {
-            // Headers the app's hooks set on the reply (e.g. @fastify/cors) would be lost
-            // with the hijack: they go on the node response the engine writes.
-            const headers = reply.getHeaders();
-            for (const name of Object.keys(headers)) reply.raw.setHeader(name, headers[name]!);
-            reply.hijack(); // the response is written on the node object
-            serve(request, reply);
+            // The response is written on the node object (the reply hijacked, the headers
+            // the app's hooks set on it kept).
+            serve(request, takeNodeResponse(reply));
             done();
           },
           handler: () => undefined,

@@ -20,3 +20,21 @@ export function declaredRouteOf(request: unknown): string | undefined {
   const fastifyRoute = (request as { routeOptions?: { url?: unknown } }).routeOptions?.url;
   return typeof fastifyRoute === 'string' ? fastifyRoute : undefined;
 }
+
+/**
+ * The node response, for a handler that writes it itself (status, headers, a
+ * stream). A Fastify reply is hijacked first, so that Fastify does not also send;
+ * the headers the app's hooks set on the reply (e.g. @fastify/cors) would be lost
+ * with it, so they go on the node response, as Fastify would have sent them (over
+ * those already there). Express's response is node's already.
+ */
+export function takeNodeResponse(response: unknown): ServerResponse {
+  const reply = response as { raw?: ServerResponse; hijack?: () => void; getHeaders?: () => Record<string, unknown> };
+  if (!reply.raw || typeof reply.hijack !== 'function') return nodeResponseOf(response);
+  const headers = reply.getHeaders?.() ?? {};
+  for (const name of Object.keys(headers)) {
+    if (headers[name] !== undefined) reply.raw.setHeader(name, headers[name] as string | number | readonly string[]);
+  }
+  reply.hijack();
+  return reply.raw;
+}

@@ -5,3 +5,4 @@ export * from './uuid';
 export * from './mulberry32';
 export * from './async-module-options';
 export * from './env';
+export * from './unread-request-body';

@@ -12,6 +12,7 @@ import { resolveS2spOptions, type ResolvedS2spOptions, type ResourceStoreProvide
 import { DataPlaneController } from './data-plane/data-plane.controller';
 import { DataPlaneService } from './data-plane/data-plane.service';
 import { ExpiredResourceSweeper } from './data-plane/expired-resource-sweeper';
+import { UnreadDataPlaneBody } from './data-plane/unread-data-plane-body';
 import { S2spDatabaseLifecycle } from './s2sp-database-lifecycle';
 import { openS2spDatabase, type S2spDatabase } from '@s2sp/database';
 import { ResourcePublisher } from './resource/resource-publisher.service';
@@ -85,6 +86,7 @@ export class S2spModule {
         ...storeProviders,
         ...extraProviders,
         ...S2SP_SERVICES,
+        UnreadDataPlaneBody,
       ],
       exports: [S2SP_OPTIONS, RESOURCE_STORE, DATA_PLANE_FETCH_AUDIT, ...(customStore ? [] : [S2SP_DATABASE]), ...S2SP_SERVICES],
     };

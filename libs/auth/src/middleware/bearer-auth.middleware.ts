@@ -1,4 +1,4 @@
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuditSink } from '../audit/audit-sink';
 import { LoggerAuditSink } from '../audit/logger-audit-sink';
 import type { ApprovalProvider } from '../authorization/approval-provider';
@@ -34,15 +34,18 @@ export interface BearerAuthMiddlewareOptions {
   errorBody?: 'json' | 'json-rpc';
 }
 
+/** Node's request and response: what Express and Fastify (through @fastify/middie) both give middleware. */
+export type BearerAuthMiddleware = (request: IncomingMessage, response: ServerResponse, next: (error?: unknown) => void) => void;
+
 /**
- * Express middleware enforcing a bearer token on routes Nest guards do not see
+ * Middleware (Express, or Fastify through `app.use`) enforcing a bearer token on routes Nest guards do not see
  * (the MCP transport's own `/mcp` route) or that you do not own (the S2SP data
  * plane): mount it before the route, e.g. `app.use('/s2sp/data', …)`.
  * On success `req.user` is a {@link RequestUser} and `callerFrom(req)` the identity.
  * Refusals answer 401 (with `WWW-Authenticate: Bearer`) or 403 with no detail
  * beyond the missing scope names. CORS preflights (OPTIONS) pass.
  */
-export function bearerAuthMiddleware(verifierOrGate: TokenVerifier | AuthorizationGate, options: BearerAuthMiddlewareOptions): RequestHandler {
+export function bearerAuthMiddleware(verifierOrGate: TokenVerifier | AuthorizationGate, options: BearerAuthMiddlewareOptions): BearerAuthMiddleware {
   const gate =
     verifierOrGate instanceof AuthorizationGate
       ? verifierOrGate
@@ -50,18 +53,18 @@ export function bearerAuthMiddleware(verifierOrGate: TokenVerifier | Authorizati
   const requirements = { requiredScopes: [...(options.requiredScopes ?? [])], mutationClass: options.mutationClass ?? 'READ_ONLY' } as const;
   const verifyOptions = options.audience === undefined ? undefined : { audience: options.audience };
 
-  return (request: Request, response: Response, next: NextFunction): void => {
+  return (request, response, next) => {
     if (request.method === 'OPTIONS') return next();
     const target = {
       protocol: options.protocol ?? 'http',
       service: options.service,
-      operation: options.operation ?? `${request.method} ${request.baseUrl || '/'}`,
+      operation: options.operation ?? `${request.method} ${mountPathOf(request)}`,
       traceId: traceIdFrom(request.headers.traceparent, request.headers['x-trace-id']),
       remoteAddress: request.socket?.remoteAddress,
     };
     gate.check(request.headers.authorization, requirements, target, verifyOptions).then(
       (grant) => {
-        (request as Request & { user?: unknown }).user = requestUserOf(grant.identity);
+        (request as IncomingMessage & { user?: unknown }).user = requestUserOf(grant.identity);
         attachCaller(request, grant.identity);
         next();
       },
@@ -73,7 +76,9 @@ export function bearerAuthMiddleware(verifierOrGate: TokenVerifier | Authorizati
           options.errorBody === 'json-rpc'
             ? { jsonrpc: '2.0', error: { code: error.jsonRpcCode, message: error.message, data: { ...error.details } }, id: null }
             : error.toJSON();
-        response.status(error.getStatus()).json(body);
+        const text = JSON.stringify(body);
+        response.writeHead(error.getStatus(), { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+        response.end(text);
       },
     );
   };
@@ -89,7 +94,7 @@ export function mcpHttpAuthMiddleware(
   verifierOrGate: TokenVerifier | AuthorizationGate,
   audience: string,
   options: Omit<BearerAuthMiddlewareOptions, 'service' | 'audience' | 'protocol'> & { service?: string } = {},
-): RequestHandler {
+): BearerAuthMiddleware {
   return bearerAuthMiddleware(verifierOrGate, {
     errorBody: 'json-rpc',
     ...options,
@@ -97,4 +102,15 @@ export function mcpHttpAuthMiddleware(
     audience,
     protocol: 'mcp',
   });
+}
+
+/**
+ * The path the middleware is mounted at (`/s2sp/data`), never the rest of the URL:
+ * Express's `baseUrl`; under @fastify/middie, `originalUrl` less the `url` it left.
+ */
+function mountPathOf(request: IncomingMessage & { baseUrl?: string; originalUrl?: string }): string {
+  if (typeof request.baseUrl === 'string') return request.baseUrl || '/';
+  const full = (request.originalUrl ?? '').split('?')[0]!;
+  const rest = (request.url ?? '').split('?')[0]!;
+  return rest !== '/' && rest !== '' && full.endsWith(rest) ? full.slice(0, full.length - rest.length) || '/' : full.replace(/\/$/, '') || '/';
 }

@@ -9,8 +9,10 @@ export function attachCaller(carrier: object, identity: CallerIdentity): void {
 }
 
 /**
- * The caller a guard or middleware verified for this call: pass the Express
- * request, the gRPC Metadata, the JSON-RPC call context or the MCP raw request.
+ * The caller a guard or middleware verified for this call: pass node's HTTP
+ * request (Express's request, or Fastify's `request.raw`: `nodeRequestOf` from
+ * @s2sp/platform gives it under either), the gRPC Metadata, the JSON-RPC call
+ * context or the MCP raw request.
  */
 export function callerFrom(carrier: unknown): CallerIdentity | undefined {
   if (carrier === null || (typeof carrier !== 'object' && typeof carrier !== 'function')) return undefined;

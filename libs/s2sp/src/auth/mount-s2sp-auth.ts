@@ -6,9 +6,11 @@ import type { ResolvedS2spOptions } from '../config/s2sp-options';
 /**
  * Requires a bearer token for `audience` on `/mcp` (when served over HTTP) and,
  * under the `bearer` data-plane policy, on the data plane (which also needs
- * `s2sp:data:read`). Express runs these before the routes, so a refused
- * data-plane fetch never consumes its resource. Under `capability` the data
- * plane stays open: the resource_url is the credential.
+ * `s2sp:data:read`). Mounted with `app.use`, they run before the routes on
+ * Express and on Fastify (@fastify/middie, which Nest's adapter registers), on
+ * node's request and response, so a refused data-plane fetch never consumes its
+ * resource. Under `capability` the data plane stays open: the resource_url is
+ * the credential.
  */
 export function mountS2spAuth(app: INestApplication, audience: string, options: { mcpOverHttp: boolean }): void {
   let gate: AuthorizationGate;

@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { AUDIT_SINK } from '@s2sp/auth';
-import type { Request, Response } from 'express';
+import { takeNodeResponse } from '@s2sp/platform';
 import { auditHealthOf, type AuditHealth } from '../audit/audit-health';
 import { DATA_PLANE_FETCH_AUDIT } from '../audit/data-plane-fetch-audit';
 
@@ -20,15 +20,19 @@ export interface McpServerHealthReport {
 export function mountMcpServerHealth(app: INestApplication, openSessions?: () => number): void {
   const modules = app.get(ModuleRef);
   const sinks = { decisions: optionalProvider(modules, AUDIT_SINK), dataFetches: optionalProvider(modules, DATA_PLANE_FETCH_AUDIT) };
-  app.getHttpAdapter().get('/health', (_request: Request, response: Response) => {
+  app.getHttpAdapter().get('/health', (_request: unknown, adapterResponse: unknown) => {
     const audit = auditHealthOf(sinks);
     const report: McpServerHealthReport = {
       status: audit.status === 'ok' ? 'ok' : 'degraded',
       audit,
       ...(openSessions ? { mcpSessions: openSessions() } : {}),
     };
-    response.status(200).setHeader('cache-control', 'no-store');
-    response.json(report);
+    const body = JSON.stringify(report);
+    takeNodeResponse(adapterResponse).writeHead(200, {
+      'cache-control': 'no-store',
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+    }).end(body);
   });
 }
 

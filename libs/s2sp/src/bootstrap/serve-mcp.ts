@@ -1,5 +1,6 @@
 import { ConsoleLogger, type INestApplication, type LoggerService, type LogLevel } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
+import { NestFactory, type AbstractHttpAdapter } from '@nestjs/core';
+import { leaveRequestBodyUnread } from '@s2sp/platform';
 import { McpStrategy, StdioTransport, StreamableHttpTransport, type McpTransport } from '@rekog/mcp-nest';
 import { mountS2spAuth } from '../auth/mount-s2sp-auth';
 import { envList } from '@s2sp/platform';
@@ -36,6 +37,12 @@ export interface ServeMcpOptions {
   mcpLimits?: Partial<McpHttpLimits>;
   logger?: LoggerService | false;
   /**
+   * The HTTP platform, as given to NestFactory.create: Express's by default, or
+   * e.g. `new FastifyAdapter()` (@nestjs/platform-fastify). `/mcp`, the data plane
+   * and their authentication answer the same on both.
+   */
+  httpAdapter?: AbstractHttpAdapter;
+  /**
    * Caller authentication (the module must import AuthModule): `/mcp` and the
    * data plane then require a bearer token for `audience`, and tools' `scopes`
    * are enforced. Over stdio the spawning process is the caller.
@@ -65,12 +72,19 @@ export async function serveMcp(module: Parameters<typeof NestFactory.create>[0],
   const logger = options.logger ?? defaultLogger(options.transport);
   // forceCloseConnections: MCP clients keep a notification stream open, which
   // would otherwise hold app.close() (and a SIGTERM'd process) forever.
-  const app = await NestFactory.create(module, { bodyParser: false, logger, forceCloseConnections: true });
+  const appOptions = { bodyParser: false, logger, forceCloseConnections: true };
+  const app = options.httpAdapter
+    ? await NestFactory.create(module, options.httpAdapter, appOptions)
+    : await NestFactory.create(module, appOptions);
   app.enableShutdownHooks();
   const limits = resolveMcpHttpLimits(options.mcpLimits);
   if (options.auth) mountS2spAuth(app, options.auth.audience, { mcpOverHttp: options.transport === 'http' });
   // After authentication: an unauthenticated body is refused unread.
-  if (options.transport === 'http') app.use(MCP_ENDPOINT, mcpBodyLimitMiddleware(limits.maxBodyBytes));
+  if (options.transport === 'http') {
+    // mcpBodyLimitMiddleware reads the body; on Fastify, the stream is left to it.
+    leaveRequestBodyUnread(app.getHttpAdapter(), MCP_ENDPOINT);
+    app.use(MCP_ENDPOINT, mcpBodyLimitMiddleware(limits.maxBodyBytes));
+  }
   await options.configure?.(app);
   const sessions = options.transport === 'http' && (options.sessions ?? true) ? new SessionBoundedHttpTransport(MCP_ENDPOINT, limits) : undefined;
   const transports: McpTransport[] =

@@ -4,7 +4,7 @@ import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { classifyInboundRequest, isInitializeRequest, type McpServer } from '@modelcontextprotocol/server';
 import { StreamableHttpTransport, type McpTransport, type McpTransportContext } from '@rekog/mcp-nest';
 import { callerFrom } from '@s2sp/auth';
-import { PeriodicSweep } from '@s2sp/platform';
+import { nodeRequestOf, nodeResponseOf, PeriodicSweep, takeNodeResponse } from '@s2sp/platform';
 import { sendJsonRpcHttpError } from './json-rpc-http-error';
 import type { McpHttpLimits } from './mcp-http-limits';
 import { McpSessionRegistry, SessionLimitError, type TrackedSession } from './mcp-session-registry';
@@ -59,11 +59,21 @@ export class SessionBoundedHttpTransport implements McpTransport {
     await this.modernEra.start(ctx);
     const modern = this.modernEra.httpHandlers;
     const adapter = ctx.httpAdapter;
-    adapter.post(this.endpoint, (request: McpRequest, response: ServerResponse) =>
-      this.guarded(response, async () => (this.isModernEra(request) ? await modern.handlePost(request, response) : await this.handlePost(request, response))),
-    );
-    adapter.get(this.endpoint, (request: McpRequest, response: ServerResponse) => this.guarded(response, () => this.handleStream(request, response)));
-    adapter.delete(this.endpoint, (request: McpRequest, response: ServerResponse) => this.guarded(response, () => this.handleStream(request, response)));
+    // The adapter's objects (Express's or Fastify's): this transport serves the exchange on
+    // node's, which it writes itself (a Fastify reply is hijacked). The library's own handler
+    // of the modern era takes the adapter's objects and answers on them as it does alone.
+    adapter.post(this.endpoint, (adapterRequest: unknown, adapterResponse: unknown) => {
+      const request = nodeRequestOf(adapterRequest) as McpRequest;
+      if (this.isModernEra(request)) return this.guarded(nodeResponseOf(adapterResponse), async () => await modern.handlePost(adapterRequest, adapterResponse));
+      const response = takeNodeResponse(adapterResponse);
+      return this.guarded(response, () => this.handlePost(request, response));
+    });
+    const stream = (adapterRequest: unknown, adapterResponse: unknown) => {
+      const [request, response] = [nodeRequestOf(adapterRequest) as McpRequest, takeNodeResponse(adapterResponse)];
+      return this.guarded(response, () => this.handleStream(request, response));
+    };
+    adapter.get(this.endpoint, stream);
+    adapter.delete(this.endpoint, stream);
     this.sweep = new PeriodicSweep('MCP sessions', () => this.closeExpired(), ctx.logger);
     this.sweep.start(this.sweepIntervalMs);
     ctx.logger.log(`MCP streamable-http transport mounted at ${this.endpoint} (sessions bounded)`);

@@ -1,17 +1,22 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
-import type { Response } from 'express';
+import { takeNodeResponse } from '@s2sp/platform';
 import { DataPlaneError } from './data-plane-error';
 
-/** Every data-plane failure as `{ error: { code, message } }`, never a stack or a token. */
+/**
+ * Every data-plane failure as `{ error: { code, message } }`, never a stack or a token.
+ * Written on node's response, the same under Express and Fastify.
+ */
 @Catch()
 export class DataPlaneExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('S2spDataPlane');
 
   catch(exception: unknown, host: ArgumentsHost): void {
-    const response = host.switchToHttp().getResponse<Response>();
+    const response = takeNodeResponse(host.switchToHttp().getResponse());
     if (response.headersSent) return;
     const error = this.toDataPlaneError(exception);
-    response.status(error.status).json({ error: { code: error.code, message: error.message } });
+    const body = JSON.stringify({ error: { code: error.code, message: error.message } });
+    response.writeHead(error.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+    response.end(body);
   }
 
   private toDataPlaneError(exception: unknown): DataPlaneError {

@@ -1,7 +1,8 @@
 import { Controller, Get, HttpCode, Inject, Param, Post, Req, Res, UseFilters } from '@nestjs/common';
 import { callerFrom, traceIdFrom } from '@s2sp/auth';
 import { DATA_PLANE_SUMMARY } from '@s2sp/telemetry';
-import type { Request, Response } from 'express';
+import { nodeRequestOf, takeNodeResponse } from '@s2sp/platform';
+import type { IncomingMessage } from 'node:http';
 import { S2SP_OPTIONS } from '../config/s2sp.constants';
 import type { ResolvedS2spOptions } from '../config/s2sp-options';
 import { encodeArrowStream } from './arrow/encode-arrow-stream';
@@ -29,11 +30,15 @@ export class DataPlaneController {
 
   @Post('data/:token')
   @HttpCode(200)
-  async fetch(@Param('token') token: string, @Req() request: Request, @Res() response: Response): Promise<DataPlaneFetchSummary> {
+  async fetch(@Param('token') token: string, @Req() adapterRequest: unknown, @Res() adapterResponse: unknown): Promise<DataPlaneFetchSummary> {
+    // Node's objects under either adapter: the body is read and the answer streamed on them.
+    const request = nodeRequestOf(adapterRequest);
     const body = await readJsonBody(request, this.options.limits.maxRequestBytes);
     const format = negotiateDataPlaneFormat(request.headers.accept);
     const granted = await this.dataPlane.grant(token, body, accessOf(request));
-    response.status(200).setHeader('content-type', format === JSON_MEDIA_TYPE ? 'application/json; charset=utf-8' : format);
+    const response = takeNodeResponse(adapterResponse);
+    response.statusCode = 200;
+    response.setHeader('content-type', format === JSON_MEDIA_TYPE ? 'application/json; charset=utf-8' : format);
     response.setHeader('vary', 'accept');
     const summary = (bytes: number): DataPlaneFetchSummary => ({
       total_rows: granted.selection.rowCount,
@@ -78,7 +83,7 @@ export class AnswerInterrupted extends Error {
 }
 
 /** The caller the auth middleware verified on this request, if the app mounts it. */
-function accessOf(request: Request): DataPlaneAccess | undefined {
+function accessOf(request: IncomingMessage): DataPlaneAccess | undefined {
   const caller = callerFrom(request);
   if (!caller) return undefined;
   const traceId = traceIdFrom(request.headers.traceparent);

@@ -1,13 +1,14 @@
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
 import { DataPlaneError } from './data-plane-error';
 
 /**
  * The request body as JSON. Reads the stream itself with a byte limit so the
  * data plane answers malformed or oversized bodies with its own error codes;
  * if the app's global body parser already parsed it, that result is used.
+ * `request` is node's (on Fastify, left unread by `leaveRequestBodyUnread` of @s2sp/platform).
  */
-export async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
-  if ((request as Request & { _body?: boolean })._body || request.readableEnded) return request.body ?? undefined;
+export async function readJsonBody(request: IncomingMessage & { body?: unknown; _body?: boolean }, maxBytes: number): Promise<unknown> {
+  if (request._body || request.readableEnded) return request.body ?? undefined;
   const contentType = request.headers['content-type'];
   const declared = Number(request.headers['content-length'] ?? '0');
   if (declared > maxBytes) throw tooLarge(maxBytes);

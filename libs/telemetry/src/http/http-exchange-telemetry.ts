@@ -156,7 +156,8 @@ export class HttpExchangeTelemetry {
 
 /**
  * Where a streamed data-plane answer leaves its summary (`total_rows`,
- * `columns_returned`, `bytes`) on the response before ending it: the response
+ * `columns_returned`, `bytes`) on node's response (Fastify's `reply.raw`, the
+ * object recorded here under either adapter) before ending it: the response
  * finishes before the handler's return value reaches any interceptor.
  */
 export const DATA_PLANE_SUMMARY = Symbol.for('s2sp.data-plane.summary');

@@ -1,6 +1,5 @@
 import { Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
-import type { IncomingMessage } from 'node:http';
-import { declaredRouteOf, nodeResponseOf } from '@s2sp/platform';
+import { declaredRouteOf, nodeRequestOf, nodeResponseOf } from '@s2sp/platform';
 import { tap, type Observable } from 'rxjs';
 import { HttpExchangeTelemetry, type HttpRoutePlan } from '../http/http-exchange-telemetry';
 import { withinContext } from '../tracing/within-context';
@@ -18,19 +17,20 @@ export class HttpTelemetryInterceptor implements NestInterceptor {
   intercept(executionContext: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (executionContext.getType() !== 'http') return next.handle();
     const http = executionContext.switchToHttp();
-    const request = http.getRequest<IncomingMessage>();
-    const exchange = this.exchanges.start(this.planFor(executionContext, request), request, nodeResponseOf(http.getResponse()));
+    const request = http.getRequest<unknown>();
+    // Node's objects under either adapter: the caller the auth middleware verified is on node's request.
+    const exchange = this.exchanges.start(this.planFor(executionContext, request), nodeRequestOf(request), nodeResponseOf(http.getResponse()));
     const handled = withinContext(exchange.context, () => next.handle());
     if (!exchange.recording) return handled;
     return handled.pipe(tap({ next: exchange.returned, error: exchange.threw }));
   }
 
   /** Route facts per handler, computed on its first call. */
-  private planFor(executionContext: ExecutionContext, request: IncomingMessage): HttpRoutePlan {
+  private planFor(executionContext: ExecutionContext, request: unknown): HttpRoutePlan {
     const handler = executionContext.getHandler();
     let plan = this.plans.get(handler);
     if (!plan) {
-      plan = this.exchanges.planFor(request.method ?? 'GET', declaredRouteOf(request), `${executionContext.getClass().name}.${handler.name}`);
+      plan = this.exchanges.planFor(nodeRequestOf(request).method ?? 'GET', declaredRouteOf(request), `${executionContext.getClass().name}.${handler.name}`);
       this.plans.set(handler, plan);
     }
     return plan;
