@@ -73,7 +73,8 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
       this.cache.set(resource.tokenHash, cached);
       return info;
     }
-    const written = this.write(resource.tokenHash, cached).then(
+    // Encoding starts on a later turn of the event loop, once the answer is on its way.
+    const written = afterThisTurn(() => this.write(resource.tokenHash, cached)).then(
       () => this.cache.set(resource.tokenHash, cached),
       (error: unknown) => this.logger.error(`Could not store resource ${info.id}; its resource_url will answer 404: ${messageOf(error)}`),
     );
@@ -185,6 +186,10 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
       await sql.query(SET_TABLE_LENGTH, [info.id, table.encodedLength]);
     });
   }
+}
+
+function afterThisTurn<T>(work: () => Promise<T>): Promise<T> {
+  return new Promise<void>((resolve) => setImmediate(resolve)).then(work);
 }
 
 function* prepend<T>(head: T, rest: Iterator<T>): Generator<T> {
