@@ -6,3 +6,4 @@ export * from './mulberry32';
 export * from './async-module-options';
 export * from './env';
 export * from './unread-request-body';
+export * from './weighted-lru-cache';

@@ -1,4 +1,4 @@
-import { DEADLINE_HOP, DeadlineExceededError } from '../mcp/tool-call-errors';
+import { DEADLINE_HOP, DeadlineExceededError } from './deadline-exceeded-error';
 
 export interface DeadlinePolicy {
   /** Below this remaining time a hop refuses the work. */

@@ -1,29 +1,11 @@
+export { DEADLINE_HOP, DeadlineExceededError } from '../common/deadline-exceeded-error';
+
 /**
- * Why a tool call did not produce an MCP result. The gRPC layer maps each to
+ * Why a tool call did not produce an MCP result (and DeadlineExceededError, from common/). The gRPC layer maps each to
  * a status (grpc/grpc-errors.ts), the task runtime to an ErrorInfo
  * (tasks/agent-errors.ts). Messages are written for the caller and never
  * contain credentials or resource_urls.
  */
-
-/** Hops named in DEADLINE_EXCEEDED errors (trailing metadata x-s2sp-deadline-hop). */
-export const DEADLINE_HOP = {
-  /** Too little time left when the request reached the agents. */
-  AGENTS: 'agents',
-  /** The MCP server did not answer in time. */
-  MCP: 'mcp',
-  /** The consumer's server-to-server fetch ran out of time. */
-  DATA_PLANE: 'data-plane',
-} as const;
-
-export class DeadlineExceededError extends Error {
-  constructor(
-    readonly hop: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'DeadlineExceededError';
-  }
-}
 
 /** The MCP server cannot be reached, or its circuit is open (then retryAfterMs is set). */
 export class McpServerUnavailableError extends Error {

@@ -8,7 +8,7 @@ import type { AgentsConfig } from '../agents.config';
 import { AGENTS_CONFIG } from '../agents.tokens';
 import { assertTimeRemains, earliestDeadline } from '../common/deadline-budget';
 import { InvalidRequestError, NotFoundError } from '../common/request-errors';
-import { traceMessage } from '../common/trace';
+import { traceMessage } from '../grpc/trace-context';
 import { isUuid } from '@s2sp/platform';
 import { grpcDeadlineOf, type GrpcServerCall } from '../grpc/grpc-call';
 import { toGrpcError } from '../grpc/grpc-errors';

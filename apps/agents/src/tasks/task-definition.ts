@@ -1,6 +1,6 @@
 import type { CallerIdentity } from '@s2sp/auth';
 import type { JsonObject, Predicate } from '@s2sp/contracts';
-import type { TraceRecord } from '../common/trace';
+import type { TraceRecord } from '../grpc/trace-context';
 
 /** RESOURCE_CALL: call an S2SP resource tool; only abstract_domains reach the control plane. */
 export interface ResourceCallPlanStep {

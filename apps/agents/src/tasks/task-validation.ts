@@ -1,7 +1,7 @@
 import type { Metadata } from '@grpc/grpc-js';
 import { fromStruct, parsePredicate, PredicateSyntaxError, timestampToMs, type JsonObject, type JsonValue, S2SP_CONSUMER_PARAMETERS, S2SP_RESOURCE_PARAMETERS } from '@s2sp/contracts';
 import { InvalidRequestError } from '../common/request-errors';
-import { traceOf } from '../common/trace';
+import { traceOf } from '../grpc/trace-context';
 import { isUuid, uuidV7 } from '@s2sp/platform';
 import type { AgentTaskMessage, PlanStepMessage } from '../grpc/proto-messages';
 import type { ConsumerCallPlanStep, FilterPlanStep, PlanStep, ResourceCallPlanStep, TaskConstraints, TaskDefinition, TaskObjective } from './task-definition';

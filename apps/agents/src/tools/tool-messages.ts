@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { countTokens } from '@s2sp/core';
 import { toStruct, toTimestamp, AGENT_EXECUTION_ERROR } from '@s2sp/contracts';
-import { traceMessage, type TraceRecord } from '../common/trace';
+import { traceMessage, type TraceRecord } from '../grpc/trace-context';
 import type { UsageRecord } from '../common/usage';
 import { dataPlaneMessage, timestampOrNull, usageMessage } from '../grpc/common-messages';
 import type { McpServerConnection } from '../mcp/mcp-server-connection';

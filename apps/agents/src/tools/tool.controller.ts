@@ -8,7 +8,7 @@ import type { AgentsConfig } from '../agents.config';
 import { AGENTS_CONFIG } from '../agents.tokens';
 import { assertTimeRemains, earliestDeadline } from '../common/deadline-budget';
 import { ApprovalRequiredError, InvalidRequestError, PreconditionFailedError } from '../common/request-errors';
-import { traceOf } from '../common/trace';
+import { traceOf } from '../grpc/trace-context';
 import { uuidV7 } from '@s2sp/platform';
 import { abortOnCancel, grpcDeadlineOf, type GrpcServerCall } from '../grpc/grpc-call';
 import { toGrpcError } from '../grpc/grpc-errors';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { IDEMPOTENCY_KEY_PARAM } from '../methods/dto/idempotency-key.decorator';
+import { IDEMPOTENCY_KEY_PARAM } from './idempotency-key.decorator';
 import { canonicalJson } from './canonical-json';
 
 function sha256Hex(text: string): string {

@@ -2,7 +2,7 @@ import { Injectable, type CallHandler, type ExecutionContext, type NestIntercept
 import { defer, lastValueFrom, type Observable } from 'rxjs';
 import { JSON_RPC_CONTEXT_TYPE, type JsonRpcCallContext } from '@s2sp/json-rpc';
 import { callerKey } from '../caller/caller-key';
-import { IDEMPOTENCY_KEY_PARAM } from '../methods/dto/idempotency-key.decorator';
+import { IDEMPOTENCY_KEY_PARAM } from './idempotency-key.decorator';
 import { idempotencyKeyHash, requestHash } from './idempotency-hashes';
 import { IdempotentExecution } from './idempotent-execution.service';
 

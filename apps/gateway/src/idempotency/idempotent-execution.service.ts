@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { JsonRpcError, JsonRpcErrorCode, RECOVERY_HINT } from '@s2sp/json-rpc';
 import type { GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG } from '../gateway.constants';
-import { IDEMPOTENCY_KEY_PARAM } from '../methods/dto/idempotency-key.decorator';
+import { IDEMPOTENCY_KEY_PARAM } from './idempotency-key.decorator';
 import { IDEMPOTENCY_STORE, type IdempotencyStore } from './idempotency-store';
 
 /** One call that carries an idempotency_key. */

@@ -1,13 +1,10 @@
-import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import { Injectable, type ExecutionContext } from '@nestjs/common';
 import { RpcException } from '@nestjs/microservices';
 import { Metadata } from '@grpc/grpc-js';
-import { AuthorizationGate } from '../authorization/authorization-gate';
-import { HandlerRequirementsReader } from '../authorization/authorization-requirements';
-import { AUTH_OPTIONS, type ResolvedAuthOptions } from '../config/auth-options';
 import { AuthError } from '../errors/auth-error';
 import { attachCaller } from '../transport/caller-carrier';
 import { traceIdFrom } from '../transport/trace-id';
+import { ProtocolAuthGuard } from './protocol-auth-guard';
 
 /** Trailing-metadata key with the platform code the gateway maps to JSON-RPC (4001/4002/4003). */
 export const GRPC_ERROR_CODE_METADATA = 'x-s2sp-error-code';
@@ -33,17 +30,7 @@ export function isGrpcMetadata(value: unknown): value is Metadata {
  * with `x-s2sp-error-code` (4001/4002/4003) in the trailers.
  */
 @Injectable()
-export class GrpcAuthGuard implements CanActivate {
-  private readonly requirements: HandlerRequirementsReader;
-
-  constructor(
-    private readonly gate: AuthorizationGate,
-    reflector: Reflector,
-    @Inject(AUTH_OPTIONS) private readonly options: ResolvedAuthOptions,
-  ) {
-    this.requirements = new HandlerRequirementsReader(reflector, options.defaultMutationClass);
-  }
-
+export class GrpcAuthGuard extends ProtocolAuthGuard {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'rpc') return true;
     const metadata: unknown = context.switchToRpc().getContext();

@@ -1,14 +1,11 @@
-import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import { Injectable, type ExecutionContext } from '@nestjs/common';
 import { declaredRouteOf } from '@s2sp/platform';
 import type { Request, Response } from 'express';
-import { AuthorizationGate } from '../authorization/authorization-gate';
-import { HandlerRequirementsReader } from '../authorization/authorization-requirements';
-import { AUTH_OPTIONS, type ResolvedAuthOptions } from '../config/auth-options';
 import { AuthenticationError } from '../errors/authentication-error';
 import { PermissionDeniedError } from '../errors/permission-denied-error';
 import { attachCaller, requestUserOf } from '../transport/caller-carrier';
 import { traceIdFrom } from '../transport/trace-id';
+import { ProtocolAuthGuard } from './protocol-auth-guard';
 
 /**
  * Bearer authentication + @RequireScopes / @MutationClass authorization for Nest
@@ -18,17 +15,7 @@ import { traceIdFrom } from '../transport/trace-id';
  * without detail; 403 naming the missing scopes (or APPROVAL_REQUIRED).
  */
 @Injectable()
-export class HttpAuthGuard implements CanActivate {
-  private readonly requirements: HandlerRequirementsReader;
-
-  constructor(
-    private readonly gate: AuthorizationGate,
-    reflector: Reflector,
-    @Inject(AUTH_OPTIONS) private readonly options: ResolvedAuthOptions,
-  ) {
-    this.requirements = new HandlerRequirementsReader(reflector, options.defaultMutationClass);
-  }
-
+export class HttpAuthGuard extends ProtocolAuthGuard {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
     const requirements = this.requirements.read(context);

@@ -1,11 +1,8 @@
-import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import { Injectable, type ExecutionContext } from '@nestjs/common';
 import type { IncomingHttpHeaders } from 'node:http';
-import { AuthorizationGate } from '../authorization/authorization-gate';
-import { HandlerRequirementsReader } from '../authorization/authorization-requirements';
-import { AUTH_OPTIONS, type ResolvedAuthOptions } from '../config/auth-options';
 import type { CallerIdentity } from '../identity/caller-identity';
 import { attachCaller } from '../transport/caller-carrier';
+import { ProtocolAuthGuard } from './protocol-auth-guard';
 
 /** Context type the gateway's JSON-RPC engine runs handlers under. */
 export const JSON_RPC_CONTEXT_TYPE = 'json-rpc';
@@ -35,17 +32,7 @@ export interface AuthenticatedJsonRpcCaller {
  * scopes) or ApprovalRequiredError (4003).
  */
 @Injectable()
-export class JsonRpcAuthGuard implements CanActivate {
-  private readonly requirements: HandlerRequirementsReader;
-
-  constructor(
-    private readonly gate: AuthorizationGate,
-    reflector: Reflector,
-    @Inject(AUTH_OPTIONS) private readonly options: ResolvedAuthOptions,
-  ) {
-    this.requirements = new HandlerRequirementsReader(reflector, options.defaultMutationClass);
-  }
-
+export class JsonRpcAuthGuard extends ProtocolAuthGuard {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType<string>() !== JSON_RPC_CONTEXT_TYPE) return true;
     const requirements = this.requirements.read(context);

@@ -1,14 +1,11 @@
-import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import { Injectable, type ExecutionContext } from '@nestjs/common';
 import { RpcException } from '@nestjs/microservices';
 import { McpContext } from '@rekog/mcp-nest';
-import { AuthorizationGate } from '../authorization/authorization-gate';
-import { HandlerRequirementsReader } from '../authorization/authorization-requirements';
-import { AUTH_OPTIONS, type ResolvedAuthOptions } from '../config/auth-options';
 import { AuthError } from '../errors/auth-error';
 import { AuthenticationError } from '../errors/authentication-error';
 import { callerFrom } from '../transport/caller-carrier';
 import { traceIdFrom } from '../transport/trace-id';
+import { ProtocolAuthGuard } from './protocol-auth-guard';
 
 /**
  * @RequireScopes / @MutationClass authorization (with approval and audit) for
@@ -18,17 +15,7 @@ import { traceIdFrom } from '../transport/trace-id';
  * stdio) is refused. Errors reach the MCP client as a tool error with the public message.
  */
 @Injectable()
-export class McpToolAuthGuard implements CanActivate {
-  private readonly requirements: HandlerRequirementsReader;
-
-  constructor(
-    private readonly gate: AuthorizationGate,
-    reflector: Reflector,
-    @Inject(AUTH_OPTIONS) private readonly options: ResolvedAuthOptions,
-  ) {
-    this.requirements = new HandlerRequirementsReader(reflector, options.defaultMutationClass);
-  }
-
+export class McpToolAuthGuard extends ProtocolAuthGuard {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'rpc') return true;
     const mcp: unknown = context.switchToRpc().getContext();

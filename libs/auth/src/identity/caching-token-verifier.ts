@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { LruCache } from '../caching/lru-cache';
+import { WeightedLruCache } from '@s2sp/platform';
 import { AuthenticationError } from '../errors/authentication-error';
 import type { CallerIdentity } from './caller-identity';
 import type { TokenVerifier, VerifyOptions } from './token-verifier';
@@ -40,7 +40,7 @@ interface VerifiedToken {
  * accepted audiences.
  */
 export class CachingTokenVerifier implements TokenVerifier {
-  private readonly entries: LruCache<string, VerifiedToken>;
+  private readonly entries: WeightedLruCache<string, VerifiedToken>;
   private readonly maxAgeMs: number;
   private readonly now: () => number;
 
@@ -48,7 +48,7 @@ export class CachingTokenVerifier implements TokenVerifier {
     private readonly inner: ClockTolerantTokenVerifier,
     options: CachingTokenVerifierOptions = {},
   ) {
-    this.entries = new LruCache(options.maxEntries ?? DEFAULT_VERIFY_CACHE_SIZE);
+    this.entries = new WeightedLruCache(options.maxEntries ?? DEFAULT_VERIFY_CACHE_SIZE, { budgetName: 'maxEntries' });
     this.maxAgeMs = options.maxAgeMs ?? DEFAULT_VERIFY_CACHE_TTL_MS;
     if (!Number.isSafeInteger(this.maxAgeMs) || this.maxAgeMs < 1 || this.maxAgeMs > MAX_VERIFY_CACHE_TTL_MS) {
       throw new RangeError(`maxAgeMs must be a whole number from 1 to ${MAX_VERIFY_CACHE_TTL_MS}, got ${this.maxAgeMs}`);
@@ -57,7 +57,7 @@ export class CachingTokenVerifier implements TokenVerifier {
   }
 
   async verify(token: string, options: VerifyOptions = {}): Promise<CallerIdentity> {
-    if (this.entries.maxEntries === 0 || typeof token !== 'string' || token === '') return this.inner.verify(token, options);
+    if (this.entries.maxWeight === 0 || typeof token !== 'string' || token === '') return this.inner.verify(token, options);
     const key = cacheKey(token, options.audience);
     const startedMs = this.now();
     const hit = this.entries.get(key);

@@ -1,4 +1,4 @@
-import { LruCache } from '../caching/lru-cache';
+import { WeightedLruCache } from '@s2sp/platform';
 import type { CallerIdentity } from '../identity/caller-identity';
 
 export const DEFAULT_MINT_CACHE_SIZE = 10_000;
@@ -35,11 +35,11 @@ interface NarrowedToken {
  * later than the bound a fresh token would get now, and not noticeably earlier.
  */
 export class NarrowedTokenCache {
-  private readonly entries: LruCache<string, NarrowedToken>;
+  private readonly entries: WeightedLruCache<string, NarrowedToken>;
   private readonly reuseSlackMs: number;
 
   constructor(options: NarrowedTokenCacheOptions = {}) {
-    this.entries = new LruCache(options.maxEntries ?? DEFAULT_MINT_CACHE_SIZE);
+    this.entries = new WeightedLruCache(options.maxEntries ?? DEFAULT_MINT_CACHE_SIZE, { budgetName: 'maxEntries' });
     this.reuseSlackMs = options.reuseSlackMs ?? DEFAULT_MINT_REUSE_SLACK_MS;
     if (!Number.isSafeInteger(this.reuseSlackMs) || this.reuseSlackMs < 0 || this.reuseSlackMs > MAX_MINT_REUSE_SLACK_MS) {
       throw new RangeError(`reuseSlackMs must be a whole number from 0 to ${MAX_MINT_REUSE_SLACK_MS}, got ${this.reuseSlackMs}`);

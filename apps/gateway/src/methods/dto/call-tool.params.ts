@@ -1,5 +1,5 @@
 import { IsNotEmpty, IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
-import { IdempotencyKey } from './idempotency-key.decorator';
+import { IdempotencyKey } from '../../idempotency/idempotency-key.decorator';
 
 /** Params of tools.call: MCP's tools/call params, plus the server and an idempotency key. */
 export class CallToolParams {

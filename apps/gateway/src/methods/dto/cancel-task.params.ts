@@ -1,5 +1,5 @@
 import { IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
-import { IdempotencyKey } from './idempotency-key.decorator';
+import { IdempotencyKey } from '../../idempotency/idempotency-key.decorator';
 
 export const CANCEL_MODES = ['soft', 'hard'] as const;
 

@@ -14,7 +14,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { IdempotencyKey } from './idempotency-key.decorator';
+import { IdempotencyKey } from '../../idempotency/idempotency-key.decorator';
 import { PlanStepDto } from './plan-step.dto';
 
 const UINT32_MAX = 4_294_967_295;

@@ -1,6 +1,6 @@
 import type { Metadata } from '@grpc/grpc-js';
-import { traceFromMetadata } from '../grpc/grpc-call';
-import type { TraceContextMessage } from '../grpc/proto-messages';
+import { traceFromMetadata } from './grpc-call';
+import type { TraceContextMessage } from './proto-messages';
 
 /** The W3C trace context of a request, validated. */
 export interface TraceRecord {
