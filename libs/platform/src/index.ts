@@ -7,3 +7,4 @@ export * from './async-module-options';
 export * from './env';
 export * from './unread-request-body';
 export * from './weighted-lru-cache';
+export * from './deadline-budget';

@@ -1,4 +1,7 @@
+import { budgetUntil } from '@s2sp/platform';
 import { DEADLINE_HOP, DeadlineExceededError } from './deadline-exceeded-error';
+
+export { earliestDeadline } from '@s2sp/platform';
 
 export interface DeadlinePolicy {
   /** Below this remaining time a hop refuses the work. */
@@ -24,12 +27,6 @@ export interface DownstreamBudget {
 
 const MAX_DOWNSTREAM_RESERVE_MS = 1_000;
 
-/** The earliest of the given absolute deadlines (epoch ms); undefined when none is set. */
-export function earliestDeadline(...deadlines: Array<number | undefined>): number | undefined {
-  const set = deadlines.filter((deadline): deadline is number => deadline !== undefined && Number.isFinite(deadline));
-  return set.length === 0 ? undefined : Math.min(...set);
-}
-
 /**
  * Throws DeadlineExceededError (hop "agents") when too little time remains to
  * do anything useful before `deadline`: less than `minRemainingMs` once
@@ -38,13 +35,13 @@ export function earliestDeadline(...deadlines: Array<number | undefined>): numbe
  */
 export function assertTimeRemains(deadline: number | undefined, policy: DeadlinePolicy, now = Date.now()): void {
   if (deadline === undefined) return;
-  const remaining = deadline - now;
-  if (remaining - policy.responseReserveMs < policy.minRemainingMs) {
+  const { remainingMs, sufficient, neededMs } = budgetUntil(deadline, { reserveMs: policy.responseReserveMs, minimumMs: policy.minRemainingMs }, now);
+  if (!sufficient) {
     throw new DeadlineExceededError(
       DEADLINE_HOP.AGENTS,
-      remaining <= 0
-        ? `the deadline passed ${-remaining} ms before the agents could start`
-        : `only ${remaining} ms remained when the request reached the agents (at least ${policy.minRemainingMs + policy.responseReserveMs} ms needed)`,
+      remainingMs <= 0
+        ? `the deadline passed ${-remainingMs} ms before the agents could start`
+        : `only ${remainingMs} ms remained when the request reached the agents (at least ${neededMs} ms needed)`,
     );
   }
 }

@@ -1,3 +1,4 @@
+import { budgetUntil } from '@s2sp/platform';
 import { JsonRpcError, type JsonRpcCallContext } from '@s2sp/json-rpc';
 import type { GatewayConfig } from '../gateway.config';
 
@@ -8,12 +9,9 @@ import type { GatewayConfig } from '../gateway.config';
  * made and the client gets -32000 with hop "gateway.dispatch".
  */
 export function grpcDeadlineFor(ctx: Pick<JsonRpcCallContext, 'deadline'>, settings: GatewayConfig['grpc'], now = Date.now()): number {
-  const deadline = ctx.deadline - settings.deadlineReserveMs;
-  if (deadline - now < settings.minimumBudgetMs) {
-    throw JsonRpcError.deadlineExceeded('gateway.dispatch', {
-      remaining_ms: Math.max(0, ctx.deadline - now),
-      minimum_ms: settings.minimumBudgetMs + settings.deadlineReserveMs,
-    });
+  const budget = budgetUntil(ctx.deadline, { reserveMs: settings.deadlineReserveMs, minimumMs: settings.minimumBudgetMs }, now);
+  if (!budget.sufficient) {
+    throw JsonRpcError.deadlineExceeded('gateway.dispatch', { remaining_ms: Math.max(0, budget.remainingMs), minimum_ms: budget.neededMs });
   }
-  return deadline;
+  return ctx.deadline - settings.deadlineReserveMs;
 }

@@ -82,7 +82,8 @@ export interface ToolInvocationRequestMessage {
   tool_name: string;
   input_params: ProtoStruct;
   caller_auth: AuthContextMessage;
-  deadline: ProtoTimestamp;
+  /** Not sent by the gateway: its call's deadline travels as the gRPC deadline. */
+  deadline?: ProtoTimestamp;
   trace?: TraceContextMessage;
   server: string;
 }

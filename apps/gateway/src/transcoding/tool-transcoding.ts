@@ -1,4 +1,4 @@
-import { toStruct, toTimestamp, type JsonObject, type JsonValue } from '@s2sp/contracts';
+import { toStruct, type JsonObject, type JsonValue } from '@s2sp/contracts';
 import { JsonRpcError, type JsonRpcCallContext } from '@s2sp/json-rpc';
 import type { CallToolParams } from '../methods/dto/call-tool.params';
 import type { ListToolsParams } from '../methods/dto/list-tools.params';
@@ -74,7 +74,6 @@ export function toolInvocationRequest(params: CallToolParams, ctx: JsonRpcCallCo
     tool_name: params.name,
     input_params: toStruct(params.arguments ?? {}),
     caller_auth: authContextOf(ctx),
-    deadline: toTimestamp(ctx.deadline),
     trace: traceContextOf(ctx),
     server: params.server ?? '',
   });

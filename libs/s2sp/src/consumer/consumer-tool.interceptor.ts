@@ -16,9 +16,13 @@ import { DataPlaneCredentials } from './data-plane-credentials.service';
 import { explainUnauthenticatedFetch } from './unauthenticated-fetch';
 import { S2SP_CONSUMER_TOOL } from './consumer-tool.metadata';
 import type { S2spConsumerToolOptions } from './s2sp-consumer-tool.options';
+import { budgetUntil } from '@s2sp/platform';
 
 /** What a consumer tool method receives: its own parameters plus the merged rows. */
 export type S2spConsumerPayload<TExtra extends object = Record<string, unknown>> = TExtra & { rows: Row[] };
+
+/** The data-plane fetch may use all the time left before the caller's deadline. */
+const NO_RESERVE = { reserveMs: 0, minimumMs: 1 };
 
 /**
  * Resolves the S2SP parameters of a consumer tool (parse, fetch or take the
@@ -73,7 +77,7 @@ export class ConsumerToolInterceptor implements NestInterceptor {
     let body = input.body;
     if (input.resourceUrl !== null && input.abstract.length === 0) body = [];
     else if (input.resourceUrl !== null) {
-      const timeoutMs = deadline === undefined ? undefined : deadline - Date.now();
+      const timeoutMs = deadline === undefined ? undefined : budgetUntil(deadline, NO_RESERVE).budgetMs;
       if (timeoutMs !== undefined && timeoutMs <= 0) {
         throw new S2spToolError('The deadline passed before the data-plane fetch could start.', 'DEADLINE_EXCEEDED', 'data-plane');
       }
