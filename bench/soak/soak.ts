@@ -6,7 +6,8 @@
  *   npm run build && node dist/bench/soak/soak.js [--minutes 5] [--rate 8000] [--concurrency 8]
  *
  * `get_alerts` with `abstract_domains` (each call stores one resource with its
- * rows) at --rate resources per minute, resource TTL 20 s, sweep every 3 s.
+ * rows) at --rate resources per minute, resource TTL 20 s, sweep every 3 s,
+ * audit records kept 5 minutes (swept every 30 s).
  * Every minute it prints the calls done and failed, the server's RSS (Node
  * process), the PostgreSQL server's PSS (all its processes), the data
  * directory's size on disk and the latency of /s2sp/health.
@@ -58,6 +59,9 @@ async function main(): Promise<void> {
       S2SP_AUTH_DATA_DIR: authDir,
       S2SP_RESOURCE_TTL_MS: '20000',
       S2SP_SWEEP_INTERVAL_MS: '3000',
+      // The audit trail is the one thing that grows with every call: kept 5 minutes here, swept every 30 s.
+      S2SP_AUDIT_RETENTION_MS: '300000',
+      S2SP_AUDIT_RETENTION_SWEEP_MS: '30000',
       LOG_LEVELS: 'error,warn',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -96,7 +100,7 @@ async function main(): Promise<void> {
       }
     }, TICK_MS);
 
-    console.log(`soak: ${minutes} min at ${ratePerMinute} resources/min (concurrency ${concurrency}), TTL 20 s, sweep 3 s, data in ${dataDir}`);
+    console.log(`soak: ${minutes} min at ${ratePerMinute} resources/min (concurrency ${concurrency}), TTL 20 s, sweep 3 s, audit kept 5 min, data in ${dataDir}`);
     console.log('minute  ok/min  failed  server_rss_MiB  postgres_pss_MiB  data_dir_MiB  health_ms');
     const started = Date.now();
     let previousOk = 0;

@@ -3,7 +3,10 @@ import type { SqlChannel } from '@s2sp/database';
 import { envInt, PeriodicSweep } from '@s2sp/platform';
 
 export interface AuditRetentionOptions {
-  /** Records older than this are deleted; 0 keeps them forever. Default 30 days (env S2SP_AUDIT_RETENTION_DAYS). */
+  /**
+   * Records older than this are deleted; 0 keeps them forever. Default 30 days
+   * (env S2SP_AUDIT_RETENTION_DAYS, or S2SP_AUDIT_RETENTION_MS for a shorter one, which wins).
+   */
   retentionMs: number;
   /** How often old records are looked for, ms. Default 1 hour (env S2SP_AUDIT_RETENTION_SWEEP_MS). */
   sweepIntervalMs: number;
@@ -15,12 +18,14 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 export const AUDIT_RETENTION_ENV = Object.freeze({
   retentionDays: 'S2SP_AUDIT_RETENTION_DAYS',
+  retentionMs: 'S2SP_AUDIT_RETENTION_MS',
   sweepIntervalMs: 'S2SP_AUDIT_RETENTION_SWEEP_MS',
 });
 
 export function auditRetentionFromEnv(): AuditRetentionOptions {
+  const days = envInt(AUDIT_RETENTION_ENV.retentionDays, 30, { min: 0, max: 36_500 });
   return {
-    retentionMs: envInt(AUDIT_RETENTION_ENV.retentionDays, 30, { min: 0, max: 36_500 }) * DAY_MS,
+    retentionMs: envInt(AUDIT_RETENTION_ENV.retentionMs, days * DAY_MS, { min: 0, max: 36_500 * DAY_MS }),
     sweepIntervalMs: envInt(AUDIT_RETENTION_ENV.sweepIntervalMs, 60 * 60 * 1000, { min: 1_000, max: DAY_MS }),
     batchSize: 10_000,
   };
