@@ -103,6 +103,16 @@ test('renderBarChartSvg: standalone SVG, one bar per category, title and labels'
   assert.ok(!/https?:\/\/(?!www\.w3\.org\/)/.test(svg), 'no external references');
 });
 
+test('renderBarChartSvg: a title or axis named like an Object.prototype member ("constructor", "toString") renders', async () => {
+  for (const name of ['constructor', 'toString', 'hasOwnProperty', 'valueOf']) {
+    const counts = countBy([{ [name]: 'a' }, { [name]: 'b' }, { [name]: 'a' }], name);
+    const svg = await renderBarChartSvg(counts, { title: name, xLabel: name, yLabel: name });
+    assertStandaloneSvg(svg);
+    assert.equal(barCount(svg), 2, name);
+    assert.ok(texts(svg).some((text) => text.replace('\u200b', '') === name), `${name} is shown`);
+  }
+});
+
 test('renderBarChartSvg: bars keep the given order and heights follow the counts', async () => {
   const svg = await renderBarChartSvg(
     [{ value: 'b', count: 4 }, { value: 'a', count: 2 }, { value: 'c', count: 1 }],

@@ -159,12 +159,22 @@ function prepareBars(counts: readonly CategoryCount[], maxBars: number): Categor
   return kept;
 }
 
+/**
+ * Vega's runtime resolves some spec strings through plain-object lookups, so a
+ * title that is exactly the name of an Object.prototype member ("constructor",
+ * "toString", …) breaks rendering ("Operator not defined"). Such a text gets a
+ * zero-width space appended: it reads the same, and is no longer that name.
+ */
+function specText(text: string): string {
+  return Object.prototype.hasOwnProperty.call(Object.prototype, text) ? `${text}\u200b` : text;
+}
+
 /** The vega-lite spec for the chart. The data are inline; bars keep the given order. */
 export function barChartSpec(bars: readonly CategoryCount[], options: BarChartOptions): TopLevelSpec {
   const yLabel = options.yLabel ?? 'count';
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: bars.length === 0 ? { text: options.title, subtitle: NO_DATA_SUBTITLE } : { text: options.title },
+    title: bars.length === 0 ? { text: specText(options.title), subtitle: NO_DATA_SUBTITLE } : { text: specText(options.title) },
     // Plain field names only ("value", "count"): the untrusted data never
     // becomes a field name, an expression or a format string.
     data: { values: bars.map((bar) => ({ value: bar.value, count: bar.count })) },
@@ -174,13 +184,13 @@ export function barChartSpec(bars: readonly CategoryCount[], options: BarChartOp
         field: 'value',
         type: 'nominal',
         sort: null, // keep the given (count-desc) order
-        title: options.xLabel,
+        title: specText(options.xLabel),
         axis: { labelAngle: -45, labelLimit: 240 },
       },
       y: {
         field: 'count',
         type: 'quantitative',
-        title: yLabel,
+        title: specText(yLabel),
         axis: { tickMinStep: 1, format: 'd' },
       },
     },
