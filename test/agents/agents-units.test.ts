@@ -15,22 +15,8 @@ import { PlannerContext } from '../../apps/agents/src/tasks/planner-context';
 import { validateAgentTask } from '../../apps/agents/src/tasks/task-validation';
 import { readS2spResourceAnswer } from '../../apps/agents/src/tools/s2sp-resource-answer';
 import { ToolListCursorCodec } from '../../apps/agents/src/tools/tool-list-cursor';
+import { withEnv } from '../support/with-env';
 
-function withEnv<T>(values: Record<string, string | undefined>, run: () => T): T {
-  const saved = Object.fromEntries(Object.keys(values).map((key) => [key, process.env[key]]));
-  for (const [key, value] of Object.entries(values)) {
-    if (value === undefined) delete process.env[key];
-    else process.env[key] = value;
-  }
-  try {
-    return run();
-  } finally {
-    for (const [key, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[key];
-      else process.env[key] = value;
-    }
-  }
-}
 
 const ENV_KEYS = ['AGENTS_HOST', 'AGENTS_PORT', 'AGENTS_MCP_SERVERS', 'AGENTS_DATA_DIR', 'DATABASE_URL', 'AGENTS_BREAKER_ERROR_RATE', 'AGENTS_BREAKER_MIN_CALLS'];
 const cleanEnv = Object.fromEntries(ENV_KEYS.map((key) => [key, undefined]));

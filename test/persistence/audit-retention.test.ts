@@ -2,6 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AuditRetention, auditRetentionFromEnv } from '../../libs/s2sp/src/audit/audit-retention';
 import { useSuiteDatabase, type TestDatabaseKind } from '../support/databases';
+import { withEnv } from '../support/with-env';
 
 const KINDS: TestDatabaseKind[] = ['pglite', 'postgres'];
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -46,20 +47,6 @@ for (const kind of KINDS) {
 }
 
 describe('audit retention settings', () => {
-  const withEnv = <T>(env: Record<string, string | undefined>, read: () => T): T => {
-    const saved = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]));
-    Object.assign(process.env, env);
-    for (const [name, value] of Object.entries(env)) if (value === undefined) delete process.env[name];
-    try {
-      return read();
-    } finally {
-      for (const [name, value] of Object.entries(saved)) {
-        if (value === undefined) delete process.env[name];
-        else process.env[name] = value;
-      }
-    }
-  };
-
   test('30 days by default; S2SP_AUDIT_RETENTION_DAYS sets days, S2SP_AUDIT_RETENTION_MS a shorter time and wins; bad values fail naming the variable', () => {
     const unset = { S2SP_AUDIT_RETENTION_DAYS: undefined, S2SP_AUDIT_RETENTION_MS: undefined, S2SP_AUDIT_RETENTION_SWEEP_MS: undefined };
     assert.equal(withEnv(unset, auditRetentionFromEnv).retentionMs, 30 * DAY_MS);

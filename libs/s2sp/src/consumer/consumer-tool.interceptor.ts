@@ -77,17 +77,17 @@ export class ConsumerToolInterceptor implements NestInterceptor {
     let body = input.body;
     if (input.resourceUrl !== null && input.abstract.length === 0) body = [];
     else if (input.resourceUrl !== null) {
-      const timeoutMs = deadline === undefined ? undefined : budgetUntil(deadline, NO_RESERVE).budgetMs;
-      if (timeoutMs !== undefined && timeoutMs <= 0) {
+      const budget = deadline === undefined ? undefined : budgetUntil(deadline, NO_RESERVE);
+      if (budget !== undefined && !budget.sufficient) {
         throw new S2spToolError('The deadline passed before the data-plane fetch could start.', 'DEADLINE_EXCEEDED', 'data-plane');
       }
       const chosen = input.abstract.map((row) => row[ROW_ID] as number);
       const rowIds = totalRows !== undefined && isEveryRow(chosen, totalRows) ? null : chosen;
       const origin = this.dataPlane.allowedUrl(input.resourceUrl).origin;
-      const credential = await this.credentials.credentialFor({ origin, ...caller, remainingMs: timeoutMs });
+      const credential = await this.credentials.credentialFor({ origin, ...caller, remainingMs: budget?.budgetMs });
       const resourceUrl = input.resourceUrl;
       const fetchBody = (headers?: Record<string, string>) =>
-        this.dataPlane.fetchBody(resourceUrl, { rowIds, timeoutMs, authorization: credential.authorization, headers });
+        this.dataPlane.fetchBody(resourceUrl, { rowIds, timeoutMs: budget?.budgetMs, authorization: credential.authorization, headers });
       try {
         body = this.telemetry ? await traceDataPlaneFetch(this.telemetry, resourceUrl, chosen.length, fetchBody) : await fetchBody();
       } catch (error) {
