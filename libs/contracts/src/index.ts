@@ -10,3 +10,5 @@ export * from './s2sp-meta-keys';
 export * from './recovery-hint';
 export * from './agent-execution-error';
 export * from './s2sp-tool-parameters';
+export * as v1 from './s2sp-v1';
+export * from './grpc-package-definition';
