@@ -1,4 +1,7 @@
-import type { MethodDefinition, PackageDefinition, ServiceDefinition } from '@grpc/grpc-js';
+import type { MethodDefinition, ServiceDefinition } from '@grpc/grpc-js';
+
+/** What `grpc.loadPackageDefinition` and Nest's `packageDefinition` option take. */
+export type GrpcPackageDefinition = Parameters<typeof import('@grpc/grpc-js').loadPackageDefinition>[0];
 
 /** A generated grpc-js service definition: methods keyed by their camelCase name. */
 export type GeneratedService = Record<string, MethodDefinition<any, any> & { path: string }>;
@@ -11,7 +14,7 @@ export type GeneratedService = Record<string, MethodDefinition<any, any> & { pat
  * `@GrpcMethod('AgentService', 'SubmitTask')` in it; the messages are encoded
  * and decoded by the generated codecs, not by a run-time proto parser.
  */
-export function grpcPackageDefinition(...services: GeneratedService[]): PackageDefinition {
+export function grpcPackageDefinition(...services: GeneratedService[]): GrpcPackageDefinition {
   const definition: Record<string, ServiceDefinition> = {};
   for (const service of services) {
     for (const [camelName, method] of Object.entries(service)) {
