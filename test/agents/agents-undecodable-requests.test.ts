@@ -87,7 +87,7 @@ describe('agents: requests protobuf cannot decode are the caller’s error', () 
     ] as const) {
       const error = await rawCall(path, bytes);
       assert.equal(error.code, grpc.status.INVALID_ARGUMENT, `${path}: ${error.details}`);
-      assert.match(error.details, /^request: could not be decoded \(.*depth.*\)$/);
+      assert.match(error.details, /^request: could not be decoded \(.*recursion limit.*\)$/);
       assert.equal(trailer(error, GRPC_ERROR_METADATA.RECOVERY_HINT), 'FIX_REQUEST');
     }
     assert.deepEqual(logs.errorsOrStacks(), []);

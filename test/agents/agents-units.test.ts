@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { toStruct } from '@s2sp/contracts';
+import { v1 } from '@s2sp/contracts';
 import { agentsConfigFromEnv, DEFAULT_MCP_SERVERS, validateAgentsConfig, type AgentsConfig } from '../../apps/agents/src/agents.config';
 import { assertTimeRemains, downstreamBudget, earliestDeadline } from '../../apps/agents/src/common/deadline-budget';
 import { describeError, redactResourceUrl, redactUrl } from '../../apps/agents/src/common/redact';
@@ -170,12 +170,12 @@ describe('agents building blocks', () => {
 
   test('task validation fills defaults and names fields in its refusals', () => {
     const task = validateAgentTask(
-      {
+      v1.AgentTask.fromPartial({
         plan: [
-          { step_id: 'r', kind: 'resource_call', resource_call: { tool: 'get_alerts', abstract_domains: ['event'], mode: 'DATA_PLANE_MODE_SYNC' } },
-          { step_id: 'c', kind: 'consumer_call', consumer_call: { tool: 'draw_chart', column_mapping: { event: 'kind' } } },
+          { step_id: 'r', resource_call: { tool: 'get_alerts', abstract_domains: ['event'], mode: 'DATA_PLANE_MODE_SYNC' } },
+          { step_id: 'c', consumer_call: { tool: 'draw_chart', column_mapping: { event: 'kind' } } },
         ],
-      },
+      }),
       ['weather'],
     );
     assert.match(task.taskId, /^[0-9a-f-]{36}$/);
@@ -183,13 +183,13 @@ describe('agents building blocks', () => {
     assert.equal(task.plan[0].kind === 'resource_call' && task.plan[0].mode, 'sync');
     assert.equal(task.plan[1].kind === 'consumer_call' && task.plan[1].inputStepId, 'r', 'a consumer without input_step_id takes the rows of the step before');
     assert.throws(
-      () => validateAgentTask({ plan: [{ step_id: 'r', kind: 'resource_call', resource_call: { tool: 'x', abstract_domains: ['a,b'] } }] }, []),
+      () => validateAgentTask(v1.AgentTask.fromPartial({ plan: [{ step_id: 'r', resource_call: { tool: 'x', abstract_domains: ['a,b'] } }] }), []),
       /: task\.plan\[0\]\.resource_call\.abstract_domains\[0\]: /,
     );
     assert.throws(
       () =>
         validateAgentTask(
-          { plan: [{ step_id: 'r', kind: 'resource_call', resource_call: { tool: 'x', abstract_domains: ['a'] } }], constraints: { max_steps: 1_000_000 } },
+          v1.AgentTask.fromPartial({ plan: [{ step_id: 'r', resource_call: { tool: 'x', abstract_domains: ['a'] } }], constraints: { max_steps: 1_000_000 } }),
           [],
         ),
       /: task\.constraints\.max_steps: /,
@@ -199,12 +199,12 @@ describe('agents building blocks', () => {
     assert.throws(
       () =>
         validateAgentTask(
-          {
+          v1.AgentTask.fromPartial({
             plan: [
-              { step_id: 'r', kind: 'resource_call', resource_call: { tool: 'x', abstract_domains: ['a'] } },
-              { step_id: 'f', kind: 'filter', filter: { input_step_id: 'r', predicate: toStruct(deep) } },
+              { step_id: 'r', resource_call: { tool: 'x', abstract_domains: ['a'] } },
+              { step_id: 'f', filter: { input_step_id: 'r', predicate: deep } },
             ],
-          },
+          }),
           [],
         ),
       /predicate: is nested deeper/,

@@ -1,3 +1,4 @@
+import { v1 } from '@s2sp/contracts';
 import { authOptionsFromEnv } from '@s2sp/auth';
 import { afterEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -125,8 +126,9 @@ describe('gateway building blocks', () => {
     assert.equal(protoEnumToJson('TOOL_KIND_S2SP_RESOURCE', 'TOOL_KIND_'), 's2sp_resource');
     assert.equal(protoEnumToJson('TASK_STATUS_UNSPECIFIED', 'TASK_STATUS_'), 'unspecified');
     assert.equal(protoEnumToJson(42, 'TASK_STATUS_'), 'unspecified');
-    assert.equal(jsonToProtoEnum('async', 'DATA_PLANE_MODE_'), 'DATA_PLANE_MODE_ASYNC');
-    assert.equal(jsonToProtoEnum(undefined, 'DATA_PLANE_MODE_'), 'DATA_PLANE_MODE_UNSPECIFIED');
+    assert.equal(jsonToProtoEnum('async', v1.DataPlaneMode, 'DATA_PLANE_MODE_'), 'DATA_PLANE_MODE_ASYNC');
+    assert.equal(jsonToProtoEnum(undefined, v1.DataPlaneMode, 'DATA_PLANE_MODE_'), 'DATA_PLANE_MODE_UNSPECIFIED');
+    assert.throws(() => jsonToProtoEnum('sideways', v1.DataPlaneMode, 'DATA_PLANE_MODE_'), /DATA_PLANE_MODE_SIDEWAYS is not a value/);
   });
 
   test('idempotency keys are scoped by caller and method; request hashes ignore member order and the key', () => {

@@ -1,11 +1,10 @@
 import type { INestMicroservice, LoggerService, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Transport, type GrpcOptions } from '@nestjs/microservices';
-import { PROTO_FILES, PROTO_LOADER_OPTIONS } from '@s2sp/contracts';
+import { grpcPackageDefinition, v1, type GrpcPackageDefinition } from '@s2sp/contracts';
 import { appLogger, Telemetry } from '@s2sp/telemetry';
 import type { AgentsConfig } from './agents.config';
 import { AGENTS_SERVICE_NAME, AgentsModule, type AgentsModuleExtras } from './agents.module';
-import type { PackageDefinition } from '@grpc/proto-loader';
 import { BoundPortGrpcServer } from './grpc/bound-port-grpc-server';
 import { deserializeRequestsLeniently } from './grpc/lenient-request-deserializer';
 import { GrpcHealthService } from './health/grpc-health.service';
@@ -39,12 +38,11 @@ export async function startAgents(config: AgentsConfig, options: StartAgentsOpti
   let app: INestMicroservice | undefined;
   const grpcOptions: GrpcOptions['options'] = {
     package: 's2sp.v1',
-    protoPath: [...PROTO_FILES],
-    loader: { ...PROTO_LOADER_OPTIONS },
+    packageDefinition: grpcPackageDefinition(v1.ToolServiceService, v1.AgentServiceService),
     url: `${host}:${config.port}`,
     maxReceiveMessageLength: MAX_MESSAGE_BYTES,
     maxSendMessageLength: MAX_MESSAGE_BYTES,
-    onLoadPackageDefinition: (definition: PackageDefinition, server: Parameters<GrpcHealthService['attach']>[0]) => {
+    onLoadPackageDefinition: (definition: GrpcPackageDefinition, server: Parameters<GrpcHealthService['attach']>[0]) => {
       deserializeRequestsLeniently(definition);
       app?.get(GrpcHealthService).attach(server);
     },

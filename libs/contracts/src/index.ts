@@ -2,6 +2,7 @@ export * from './json-value';
 export * from './proto-path';
 export * from './proto-loader-options';
 export * from './struct-codec';
+export * from './plain-json';
 export * from './timestamp';
 export * from './predicate';
 export * from './grpc-error-metadata';

@@ -7,3 +7,4 @@
 export * from './generated/s2sp/v1/common';
 export * from './generated/s2sp/v1/tool';
 export * from './generated/s2sp/v1/agent';
+export { Timestamp } from './generated/google/protobuf/timestamp';

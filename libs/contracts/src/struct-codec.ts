@@ -1,7 +1,9 @@
 import type { JsonObject, JsonValue } from './json-value';
+import { toJsonObject, toJsonValue } from './plain-json';
 
 /**
- * google.protobuf.Value / Struct / ListValue as @grpc/proto-loader hands them over.
+ * google.protobuf.Value / Struct / ListValue as @grpc/proto-loader hands them over,
+ * for clients that load the protos at run time (the apps use the generated codecs).
  * The well-known types are bundled in protobufjs with camelCase field names, so
  * keepCase does not apply to them: it is `stringValue`, not `string_value`.
  * Encoding a snake_case object would silently drop the field; always build them here.
@@ -38,12 +40,12 @@ const SNAKE: Record<Kind, string> = {
 
 /** JSON object -> google.protobuf.Struct. Follows JSON.stringify for undefined and toJSON(). */
 export function toStruct(object: Record<string, unknown>): ProtoStruct {
-  return encodeObject(object, new Set());
+  return protoStructOf(toJsonObject(object));
 }
 
 /** JSON value -> google.protobuf.Value. Throws TypeError for what JSON cannot carry. */
 export function toValue(value: unknown): ProtoValue {
-  return encodeValue(value, new Set(), '$');
+  return protoValueOf(toJsonValue(value));
 }
 
 /** google.protobuf.Struct -> JSON object; null/undefined give {}. */
@@ -85,8 +87,7 @@ function presentKind(record: Record<string, unknown>): Kind | undefined {
   return KINDS.find((kind) => record[kind] !== undefined || record[SNAKE[kind]] !== undefined);
 }
 
-function encodeValue(value: unknown, ancestors: Set<object>, path: string): ProtoValue {
-  const json = withToJson(value);
+function protoValueOf(json: JsonValue): ProtoValue {
   if (json === null) return { nullValue: 'NULL_VALUE' };
   switch (typeof json) {
     case 'boolean':
@@ -94,44 +95,14 @@ function encodeValue(value: unknown, ancestors: Set<object>, path: string): Prot
     case 'string':
       return { stringValue: json };
     case 'number':
-      if (!Number.isFinite(json)) throw new TypeError(`${path}: ${json} is not representable in JSON`);
       return { numberValue: json };
-    case 'object':
-      if (ancestors.has(json)) throw new TypeError(`${path}: circular reference`);
-      if (Array.isArray(json)) return { listValue: encodeList(json, ancestors, path) };
-      return { structValue: encodeObject(json as Record<string, unknown>, ancestors, path) };
     default:
-      throw new TypeError(`${path}: a ${typeof json} is not a JSON value`);
+      return Array.isArray(json) ? { listValue: { values: json.map(protoValueOf) } } : { structValue: protoStructOf(json) };
   }
 }
 
-function encodeList(items: unknown[], ancestors: Set<object>, path: string): ProtoListValue {
-  ancestors.add(items);
-  const values = items.map((item, index) =>
-    isSkippable(item) ? { nullValue: 'NULL_VALUE' as const } : encodeValue(item, ancestors, `${path}[${index}]`),
-  );
-  ancestors.delete(items);
-  return { values };
-}
-
-function encodeObject(object: Record<string, unknown>, ancestors: Set<object>, path = '$'): ProtoStruct {
-  ancestors.add(object);
+function protoStructOf(object: JsonObject): ProtoStruct {
   const fields: Record<string, ProtoValue> = {};
-  for (const [key, item] of Object.entries(object)) {
-    if (!isSkippable(item)) fields[key] = encodeValue(item, ancestors, `${path}.${key}`);
-  }
-  ancestors.delete(object);
+  for (const [key, item] of Object.entries(object)) fields[key] = protoValueOf(item);
   return { fields };
-}
-
-/** What JSON.stringify leaves out of objects and turns into null inside arrays. */
-function isSkippable(value: unknown): boolean {
-  return value === undefined || typeof value === 'function' || typeof value === 'symbol';
-}
-
-function withToJson(value: unknown): unknown {
-  if (value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function') {
-    return (value as { toJSON: () => unknown }).toJSON();
-  }
-  return value;
 }

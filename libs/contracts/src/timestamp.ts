@@ -5,7 +5,7 @@ export interface ProtoTimestamp {
 }
 
 /** Date or epoch milliseconds -> Timestamp (seconds as a decimal string, like longs: String; sub-ms dropped). */
-export function toTimestamp(time: Date | number): ProtoTimestamp {
+export function toTimestamp(time: Date | number): { seconds: string; nanos: number } {
   const ms = time instanceof Date ? time.getTime() : time;
   if (!Number.isFinite(ms)) throw new RangeError(`invalid time: ${String(time)}`);
   const wholeMs = Math.floor(ms);

@@ -1,4 +1,5 @@
-import type { MethodDefinition, PackageDefinition, ServiceDefinition } from '@grpc/proto-loader';
+import type { MethodDefinition, ServiceDefinition } from '@grpc/grpc-js';
+import type { GrpcPackageDefinition } from '@s2sp/contracts';
 
 const UNDECODABLE = Symbol('undecodable gRPC request');
 
@@ -10,13 +11,13 @@ interface UndecodableRequest {
 /**
  * grpc-js answers a request it cannot deserialize with INTERNAL, which a
  * client's circuit breaker counts as a fault of the agents although the
- * request is at fault (e.g. a Struct nested past protobuf's recursion limit
- * of 100). Each method's deserializer is wrapped so that such a request
- * reaches the handler's guards as a marker, and UndecodableRequestGuard
- * answers INVALID_ARGUMENT. Changes the definitions in place (call it from
+ * request is at fault (malformed bytes, or a Struct nested past the decoder's
+ * recursion limit of 100 messages). Each method's deserializer is wrapped so that such a
+ * request reaches the handler's guards as a marker, and
+ * UndecodableRequestGuard answers INVALID_ARGUMENT. Changes the definitions in place (call it from
  * Nest's `onLoadPackageDefinition`, before the services are created).
  */
-export function deserializeRequestsLeniently(definition: PackageDefinition): void {
+export function deserializeRequestsLeniently(definition: GrpcPackageDefinition): void {
   for (const entry of Object.values(definition)) {
     if ('format' in entry) continue; // a message or enum type, not a service
     for (const method of Object.values(entry as ServiceDefinition) as MethodDefinition<unknown, unknown>[]) {

@@ -1,6 +1,6 @@
 import type { Metadata } from '@grpc/grpc-js';
 import { traceFromMetadata } from './grpc-call';
-import type { TraceContextMessage } from './proto-messages';
+import type { v1 } from '@s2sp/contracts';
 
 /** The W3C trace context of a request, validated. */
 export interface TraceRecord {
@@ -19,7 +19,7 @@ const SPAN_ID = /^[0-9a-f]{16}$/;
  * trace id, else the `traceparent` metadata; undefined when neither is
  * usable. Malformed ids are dropped rather than echoed.
  */
-export function traceOf(message: TraceContextMessage | null | undefined, metadata?: Metadata): TraceRecord | undefined {
+export function traceOf(message: v1.TraceContext | undefined, metadata?: Metadata): TraceRecord | undefined {
   const traceId = message?.trace_id?.toLowerCase() ?? '';
   if (TRACE_ID.test(traceId) && !/^0+$/.test(traceId)) {
     const spanId = message?.span_id?.toLowerCase() ?? '';
@@ -37,7 +37,7 @@ export function traceOf(message: TraceContextMessage | null | undefined, metadat
   return { trace_id: header.traceId, span_id: '', parent_span_id: header.spanId, trace_flags: header.flags, trace_state: '' };
 }
 
-/** s2sp.v1.TraceContext (null when there is none). */
-export function traceMessage(trace: TraceRecord | undefined): Record<string, unknown> | null {
-  return trace ? { ...trace, baggage: {} } : null;
+/** s2sp.v1.TraceContext (unset when there is none). */
+export function traceMessage(trace: TraceRecord | undefined): v1.TraceContext | undefined {
+  return trace ? { ...trace, baggage: {} } : undefined;
 }

@@ -2,7 +2,7 @@ import { Controller, Inject } from '@nestjs/common';
 import type { Metadata } from '@grpc/grpc-js';
 import { GrpcMethod } from '@nestjs/microservices';
 import { RequireScopes, requireCaller } from '@s2sp/auth';
-import { PLATFORM_SCOPES } from '@s2sp/contracts';
+import { PLATFORM_SCOPES, type v1 } from '@s2sp/contracts';
 import { catchError, from, map, switchMap, throwError, type Observable } from 'rxjs';
 import type { AgentsConfig } from '../agents.config';
 import { AGENTS_CONFIG } from '../agents.tokens';
@@ -12,7 +12,6 @@ import { traceMessage } from '../grpc/trace-context';
 import { isUuid } from '@s2sp/platform';
 import { grpcDeadlineOf, type GrpcServerCall } from '../grpc/grpc-call';
 import { toGrpcError } from '../grpc/grpc-errors';
-import type { CancelTaskRequestMessage, GetTaskRequestMessage, SubmitTaskRequestMessage } from '../grpc/proto-messages';
 import { McpConnectorService } from '../mcp/mcp-connector.service';
 import type { CancelMode } from './task-execution';
 import type { TaskView } from './task-records';
@@ -40,7 +39,7 @@ export class AgentController {
    */
   @GrpcMethod('AgentService', 'SubmitTask')
   @RequireScopes(PLATFORM_SCOPES.TASKS_SUBMIT)
-  async submitTask(request: SubmitTaskRequestMessage, metadata: Metadata, call: GrpcServerCall): Promise<Record<string, unknown>> {
+  async submitTask(request: v1.SubmitTaskRequest, metadata: Metadata, call: GrpcServerCall): Promise<v1.SubmitTaskResponse> {
     let traceId: string | undefined;
     try {
       const task = validateAgentTask(request.task, this.connector.servers().map((server) => server.id), metadata);
@@ -50,7 +49,7 @@ export class AgentController {
       task.deadlineMs = earliestDeadline(grpcDeadlineOf(call), task.deadlineMs);
       assertTimeRemains(task.deadlineMs, this.config.deadlines);
       const view = await this.runtime.submit(task);
-      return { task_id: view.taskId, status: taskStatusEnum(view.status), estimated_completion_ms: 0, trace: traceMessage(task.trace) };
+      return { task_id: view.taskId, status: taskStatusEnum(view.status), estimated_completion_ms: '0', trace: traceMessage(task.trace) };
     } catch (error) {
       throw toGrpcError(error, traceId);
     }
@@ -58,7 +57,7 @@ export class AgentController {
 
   @GrpcMethod('AgentService', 'GetTask')
   @RequireScopes(PLATFORM_SCOPES.TASKS_READ)
-  async getTask(request: GetTaskRequestMessage, metadata: Metadata): Promise<Record<string, unknown>> {
+  async getTask(request: v1.GetTaskRequest, metadata: Metadata): Promise<v1.GetTaskResponse> {
     try {
       const taskId = taskIdOf(request.task_id);
       const view = await this.ownedTask(taskId, metadata);
@@ -71,7 +70,7 @@ export class AgentController {
   /** SOFT (default when unset): finish the current step, then stop. HARD: abort the in-flight MCP call now. */
   @GrpcMethod('AgentService', 'CancelTask')
   @RequireScopes(PLATFORM_SCOPES.TASKS_CANCEL)
-  async cancelTask(request: CancelTaskRequestMessage, metadata: Metadata): Promise<Record<string, unknown>> {
+  async cancelTask(request: v1.CancelTaskRequest, metadata: Metadata): Promise<v1.CancelTaskResponse> {
     try {
       const taskId = taskIdOf(request.task_id);
       await this.ownedTask(taskId, metadata);
@@ -88,7 +87,7 @@ export class AgentController {
   /** The steps already taken, then live ones; completes when the task ends. */
   @GrpcMethod('AgentService', 'StreamTask')
   @RequireScopes(PLATFORM_SCOPES.TASKS_READ)
-  streamTask(request: GetTaskRequestMessage, metadata: Metadata): Observable<Record<string, unknown>> {
+  streamTask(request: v1.GetTaskRequest, metadata: Metadata): Observable<v1.AgentStepResult> {
     let taskId: string;
     try {
       taskId = taskIdOf(request.task_id);

@@ -1,9 +1,8 @@
 import type { Metadata } from '@grpc/grpc-js';
-import { fromStruct, parsePredicate, PredicateSyntaxError, timestampToMs, type JsonObject, type JsonValue, S2SP_CONSUMER_PARAMETERS, S2SP_RESOURCE_PARAMETERS } from '@s2sp/contracts';
+import { jsonObjectOr, parsePredicate, PredicateSyntaxError, timestampToMs, v1, type JsonObject, type JsonValue, S2SP_CONSUMER_PARAMETERS, S2SP_RESOURCE_PARAMETERS } from '@s2sp/contracts';
 import { InvalidRequestError } from '../common/request-errors';
 import { traceOf } from '../grpc/trace-context';
 import { isUuid, uuidV7 } from '@s2sp/platform';
-import type { AgentTaskMessage, PlanStepMessage } from '../grpc/proto-messages';
 import type { ConsumerCallPlanStep, FilterPlanStep, PlanStep, ResourceCallPlanStep, TaskConstraints, TaskDefinition, TaskObjective } from './task-definition';
 
 export const MAX_PLAN_STEPS = 100;
@@ -25,7 +24,7 @@ const CONSUMER_RESERVED_ARGUMENTS: readonly string[] = S2SP_CONSUMER_PARAMETERS;
  * configured MCP server ids a step may name.
  */
 export function validateAgentTask(
-  task: AgentTaskMessage | null | undefined,
+  task: v1.AgentTask | undefined,
   knownServers: readonly string[],
   metadata?: Metadata,
 ): TaskDefinition {
@@ -51,15 +50,15 @@ export function validateAgentTask(
   return definition;
 }
 
-function objectiveOf(task: AgentTaskMessage): TaskObjective {
-  const objective = task.objective ?? {};
+function objectiveOf(task: v1.AgentTask): TaskObjective {
+  const objective = task.objective ?? v1.TaskObjective.create();
   const goals = list(objective.goals, 'task.objective.goals', 100);
   return {
     natural_language: text(objective.natural_language, 'task.objective.natural_language', MAX_TEXT),
     goals: goals.map((goal, index) => ({
       name: text(goal.name, `task.objective.goals[${index}].name`, 256),
       description: text(goal.description, `task.objective.goals[${index}].description`, MAX_TEXT),
-      parameters: fromStruct(goal.parameters),
+      parameters: jsonObjectOr(goal.parameters),
     })),
     success_criteria: list(objective.success_criteria, 'task.objective.success_criteria', 100).map((item, index) =>
       text(item, `task.objective.success_criteria[${index}]`, 1_000),
@@ -67,8 +66,8 @@ function objectiveOf(task: AgentTaskMessage): TaskObjective {
   };
 }
 
-function constraintsOf(task: AgentTaskMessage): TaskConstraints {
-  const constraints = task.constraints ?? {};
+function constraintsOf(task: v1.AgentTask): TaskConstraints {
+  const constraints = task.constraints ?? v1.ExecutionConstraints.create();
   const maxSteps = constraints.max_steps ?? 0;
   if (maxSteps > MAX_STEP_LIMIT) throw new InvalidRequestError('task.constraints.max_steps', `must be at most ${MAX_STEP_LIMIT} (0 = no limit)`);
   const maxDepth = constraints.max_recursion_depth ?? 0;
@@ -93,12 +92,12 @@ function constraintsOf(task: AgentTaskMessage): TaskConstraints {
   };
 }
 
-function callerOf(task: AgentTaskMessage): string | undefined {
+function callerOf(task: v1.AgentTask): string | undefined {
   const subject = text(task.auth?.subject, 'task.auth.subject', 256) || text(task.auth?.client_id, 'task.auth.client_id', 256);
   return subject || undefined;
 }
 
-function planOf(messages: PlanStepMessage[], knownServers: readonly string[]): PlanStep[] {
+function planOf(messages: v1.PlanStep[], knownServers: readonly string[]): PlanStep[] {
   if (messages.length === 0) throw new InvalidRequestError('task.plan', 'must have at least one step');
   if (messages.length > MAX_PLAN_STEPS) throw new InvalidRequestError('task.plan', `must have at most ${MAX_PLAN_STEPS} steps`);
   const steps: PlanStep[] = [];
@@ -123,7 +122,7 @@ function planOf(messages: PlanStepMessage[], knownServers: readonly string[]): P
 }
 
 function stepOf(
-  message: PlanStepMessage,
+  message: v1.PlanStep,
   field: string,
   stepId: string,
   dependsOn: string[],
@@ -131,9 +130,9 @@ function stepOf(
   ordered: PlanStep[],
   knownServers: readonly string[],
 ): PlanStep {
-  switch (message.kind) {
+  switch (planStepKind(message)) {
     case 'resource_call': {
-      const call = message.resource_call ?? {};
+      const call = message.resource_call ?? v1.ResourceCallStep.create();
       const path = `${field}.resource_call`;
       const args = argumentsOf(call.arguments, `${path}.arguments`, RESOURCE_RESERVED_ARGUMENTS, 'fields of the step');
       const domains = list(call.abstract_domains, `${path}.abstract_domains`, 256).map((domain, index) => {
@@ -160,13 +159,13 @@ function stepOf(
       return step;
     }
     case 'filter': {
-      const filter = message.filter ?? {};
+      const filter = message.filter ?? v1.FilterStep.create();
       const path = `${field}.filter`;
       const inputStepId = text(filter.input_step_id, `${path}.input_step_id`, 128);
       if (inputStepId === '') throw new InvalidRequestError(`${path}.input_step_id`, 'is required');
       rowSource(inputStepId, `${path}.input_step_id`, earlier);
       if (!filter.predicate) throw new InvalidRequestError(`${path}.predicate`, 'is required');
-      const predicateJson = fromStruct(filter.predicate);
+      const predicateJson = jsonObjectOr(filter.predicate);
       if (depthOf(predicateJson) > MAX_PREDICATE_DEPTH) throw new InvalidRequestError(`${path}.predicate`, `is nested deeper than ${MAX_PREDICATE_DEPTH} levels`);
       let predicate;
       try {
@@ -179,7 +178,7 @@ function stepOf(
       return step;
     }
     case 'consumer_call': {
-      const call = message.consumer_call ?? {};
+      const call = message.consumer_call ?? v1.ConsumerCallStep.create();
       const path = `${field}.consumer_call`;
       let inputStepId = text(call.input_step_id, `${path}.input_step_id`, 128);
       if (inputStepId === '') {
@@ -213,6 +212,12 @@ function stepOf(
     default:
       throw new InvalidRequestError(field, 'set exactly one of resource_call, filter or consumer_call');
   }
+}
+
+/** Which member of PlanStep's `kind` oneof is set; undefined when none or several are. */
+function planStepKind(message: v1.PlanStep): 'resource_call' | 'filter' | 'consumer_call' | undefined {
+  const set = (['resource_call', 'filter', 'consumer_call'] as const).filter((kind) => message[kind] !== undefined);
+  return set.length === 1 ? set[0] : undefined;
 }
 
 /** A step that supplies rows (RESOURCE_CALL or FILTER) and comes earlier in the plan. */
@@ -252,8 +257,8 @@ function checkSingleUseResources(steps: PlanStep[], byId: Map<string, PlanStep>)
   });
 }
 
-function argumentsOf(struct: Parameters<typeof fromStruct>[0], field: string, reserved: readonly string[], why: string): JsonObject {
-  const args = fromStruct(struct);
+function argumentsOf(struct: v1.ResourceCallStep['arguments'], field: string, reserved: readonly string[], why: string): JsonObject {
+  const args = jsonObjectOr(struct);
   const clash = reserved.filter((name) => Object.prototype.hasOwnProperty.call(args, name));
   if (clash.length > 0) throw new InvalidRequestError(field, `must not contain ${clash.join(', ')} (${why})`);
   return args;

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { countTokens } from '@s2sp/core';
-import { toStruct, toTimestamp, AGENT_EXECUTION_ERROR } from '@s2sp/contracts';
+import { toJsonObject, toTimestamp, AGENT_EXECUTION_ERROR, type v1 } from '@s2sp/contracts';
 import { traceMessage, type TraceRecord } from '../grpc/trace-context';
 import type { UsageRecord } from '../common/usage';
-import { dataPlaneMessage, timestampOrNull, usageMessage } from '../grpc/common-messages';
+import { dataPlaneMessage, timestampOrUnset, usageMessage } from '../grpc/common-messages';
 import type { McpServerConnection } from '../mcp/mcp-server-connection';
 import type { RegisteredTool } from '../mcp/registered-tool';
 import { dataPlaneRefOf } from './data-plane-ref';
@@ -13,13 +13,13 @@ import { readS2spResourceAnswer } from './s2sp-resource-answer';
 import type { ToolInvocationOutcome } from './tool-invoker.service';
 
 /** s2sp.v1.ToolDescriptor. */
-export function toolDescriptorMessage(tool: RegisteredTool): Record<string, unknown> {
+export function toolDescriptorMessage(tool: RegisteredTool): v1.ToolDescriptor {
   return {
     name: tool.name,
     server: tool.serverId,
     description: tool.description,
-    input_schema: toStruct(tool.inputSchema),
-    output_schema: tool.outputSchema ? toStruct(tool.outputSchema) : null,
+    input_schema: toJsonObject(tool.inputSchema),
+    output_schema: tool.outputSchema ? toJsonObject(tool.outputSchema) : undefined,
     mutation_class: `MUTATION_CLASS_${tool.mutationClass}`,
     kind: `TOOL_KIND_${tool.kind}`,
     version: tool.version,
@@ -31,7 +31,7 @@ export function toolDescriptorMessage(tool: RegisteredTool): Record<string, unkn
 const CIRCUIT_STATE = { closed: 'CIRCUIT_STATE_CLOSED', 'half-open': 'CIRCUIT_STATE_HALF_OPEN', open: 'CIRCUIT_STATE_OPEN' } as const;
 
 /** s2sp.v1.McpServerStatus: no credentials (the url is redacted, errors are sanitised). */
-export function serverStatusMessage(connection: McpServerConnection): Record<string, unknown> {
+export function serverStatusMessage(connection: McpServerConnection): v1.McpServerStatus {
   const status = connection.status();
   return {
     id: connection.id,
@@ -40,7 +40,7 @@ export function serverStatusMessage(connection: McpServerConnection): Record<str
     circuit: CIRCUIT_STATE[status.circuit.state],
     tool_count: status.toolCount,
     last_error: status.lastError ?? '',
-    tools_refreshed_at: status.toolsRefreshedAt ? toTimestamp(status.toolsRefreshedAt) : null,
+    tools_refreshed_at: status.toolsRefreshedAt ? toTimestamp(status.toolsRefreshedAt) : undefined,
   };
 }
 
@@ -50,7 +50,7 @@ export function serverStatusMessage(connection: McpServerConnection): Record<str
  * resource answers, and usage: tokens_in_context = what a model would read,
  * tokens_kept_out = `_meta['s2sp/body_tokens']` when the server counted them.
  */
-export function invocationResponseMessage(invocationId: string, outcome: ToolInvocationOutcome, trace: TraceRecord | undefined): Record<string, unknown> {
+export function invocationResponseMessage(invocationId: string, outcome: ToolInvocationOutcome, trace: TraceRecord | undefined): v1.ToolInvocationResponse {
   const { result, tool } = outcome;
   const answer = readS2spResourceAnswer(result);
   const visible = modelVisibleText(result, answer);
@@ -67,7 +67,7 @@ export function invocationResponseMessage(invocationId: string, outcome: ToolInv
   return {
     invocation_id: invocationId,
     status: result.isError ? 'TOOL_RESULT_STATUS_ERROR' : 'TOOL_RESULT_STATUS_SUCCESS',
-    output: toStruct(output),
+    output: toJsonObject(output),
     error_message: result.isError ? textOfContent(result) || 'the tool reported an error' : '',
     error_code: result.isError ? AGENT_EXECUTION_ERROR.TOOL_FAILURE : 0,
     usage: usageMessage(usage),
@@ -76,9 +76,9 @@ export function invocationResponseMessage(invocationId: string, outcome: ToolInv
       server: tool.serverId,
       tool: tool.name,
       resource_url: answer?.resourceUrl ?? '',
-      retrieved_at: timestampOrNull(outcome.finishedAt),
+      retrieved_at: timestampOrUnset(outcome.finishedAt),
       content_sha256: createHash('sha256').update(JSON.stringify(output)).digest('hex'),
     },
-    data_plane: answer ? dataPlaneMessage(dataPlaneRefOf(answer, true)) : null,
+    data_plane: answer ? dataPlaneMessage(dataPlaneRefOf(answer, true)) : undefined,
   };
 }

@@ -2,7 +2,7 @@ import { Controller, Inject } from '@nestjs/common';
 import type { Metadata } from '@grpc/grpc-js';
 import { GrpcMethod } from '@nestjs/microservices';
 import { S2SP_META } from '@s2sp/core';
-import { fromStruct, PLATFORM_SCOPES, timestampToMs, AGENT_EXECUTION_ERROR, RECOVERY_HINT } from '@s2sp/contracts';
+import { jsonObjectOr, PLATFORM_SCOPES, timestampToMs, AGENT_EXECUTION_ERROR, RECOVERY_HINT, type v1 } from '@s2sp/contracts';
 import { AllowAnonymous, RequireScopes, requireCaller } from '@s2sp/auth';
 import type { AgentsConfig } from '../agents.config';
 import { AGENTS_CONFIG } from '../agents.tokens';
@@ -12,7 +12,6 @@ import { traceOf } from '../grpc/trace-context';
 import { uuidV7 } from '@s2sp/platform';
 import { abortOnCancel, grpcDeadlineOf, type GrpcServerCall } from '../grpc/grpc-call';
 import { toGrpcError } from '../grpc/grpc-errors';
-import type { ListToolsRequestMessage, ToolInvocationRequestMessage } from '../grpc/proto-messages';
 import { McpConnectorService } from '../mcp/mcp-connector.service';
 import { ToolInvoker } from './tool-invoker.service';
 import { ToolListCursorCodec } from './tool-list-cursor';
@@ -36,7 +35,7 @@ export class ToolController {
 
   /** Pages through the registry: page_size 0 → 50, capped at 200; cursors are tied to the registry version. */
   @GrpcMethod('ToolService', 'ListTools')
-  listTools(request: ListToolsRequestMessage): Record<string, unknown> {
+  listTools(request: v1.ListToolsRequest): v1.ListToolsResponse {
     try {
       const server = boundedString(request.server, 'server');
       if (server !== '') this.connector.connection(server);
@@ -67,7 +66,7 @@ export class ToolController {
    */
   @GrpcMethod('ToolService', 'InvokeTool')
   @RequireScopes(PLATFORM_SCOPES.TOOLS_CALL)
-  async invokeTool(request: ToolInvocationRequestMessage, metadata: Metadata, call: GrpcServerCall): Promise<Record<string, unknown>> {
+  async invokeTool(request: v1.ToolInvocationRequest, metadata: Metadata, call: GrpcServerCall): Promise<v1.ToolInvocationResponse> {
     const trace = traceOf(request.trace, metadata);
     const cancellation = abortOnCancel(call);
     try {
@@ -80,7 +79,7 @@ export class ToolController {
       if (request.requires_human_approval) {
         throw new ApprovalRequiredError(`${toolName} was requested with requires_human_approval, and the agents have no approval flow`);
       }
-      const args = fromStruct(request.input_params);
+      const args = jsonObjectOr(request.input_params);
 
       const tool = await this.invoker.resolve(toolName, server || undefined, deadline, cancellation.signal);
       checkExpectations(request, tool.mutationClass, tool.version);
@@ -104,7 +103,7 @@ export class ToolController {
   // Operational status (server ids, redacted URLs, circuits) for health checks, which have no caller.
   @GrpcMethod('ToolService', 'ListServers')
   @AllowAnonymous()
-  listServers(): Record<string, unknown> {
+  listServers(): v1.ListServersResponse {
     return { servers: this.connector.servers().map(serverStatusMessage) };
   }
 }
@@ -118,7 +117,7 @@ function boundedString(value: string | undefined, field: string, maxLength = MAX
 }
 
 /** The caller's mutation_class and tool_version, when set, must match what the server declares. */
-function checkExpectations(request: ToolInvocationRequestMessage, mutationClass: string, version: string): void {
+function checkExpectations(request: v1.ToolInvocationRequest, mutationClass: string, version: string): void {
   const expected = request.mutation_class ?? 'MUTATION_CLASS_UNSPECIFIED';
   const declared = `MUTATION_CLASS_${mutationClass}`;
   if (expected !== 'MUTATION_CLASS_UNSPECIFIED' && mutationClass !== 'UNSPECIFIED' && expected !== declared) {

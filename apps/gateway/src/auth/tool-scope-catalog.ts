@@ -1,9 +1,9 @@
+import type { v1 } from '@s2sp/contracts';
 import { Inject, Injectable } from '@nestjs/common';
 import type { GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG } from '../gateway.constants';
 import { AgentsDownstream, type CallOrigin } from '../grpc/agents-downstream';
 import { AgentsGrpcClients } from '../grpc/agents-grpc-clients';
-import type { ListToolsResponseMessage } from '../grpc/s2sp-proto-messages';
 
 /** What the gateway needs to know of a tool to narrow a caller's token for it. */
 export interface ToolScopes {
@@ -69,7 +69,7 @@ export class ToolScopeCatalog {
     const tools = new Map<string, ToolScopes>();
     let cursor = '';
     for (let page = 0; page < MAX_PAGES; page++) {
-      const response = await this.downstream.call<ListToolsResponseMessage>(
+      const response = await this.downstream.call<v1.ListToolsResponse>(
         this.clients.toolService,
         'ListTools',
         { cursor, page_size: PAGE_SIZE, server: '' },

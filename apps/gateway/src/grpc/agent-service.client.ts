@@ -1,13 +1,7 @@
+import type { v1 } from '@s2sp/contracts';
 import { Injectable } from '@nestjs/common';
 import { AgentsDownstream, type CallOrigin } from './agents-downstream';
 import { AgentsGrpcClients } from './agents-grpc-clients';
-import type {
-  AgentTaskMessage,
-  CancelTaskRequestMessage,
-  CancelTaskResponseMessage,
-  GetTaskResponseMessage,
-  SubmitTaskResponseMessage,
-} from './s2sp-proto-messages';
 
 /** s2sp.v1.AgentService of the agents, called on behalf of JSON-RPC calls. */
 @Injectable()
@@ -17,15 +11,15 @@ export class AgentServiceClient {
     private readonly downstream: AgentsDownstream,
   ) {}
 
-  submitTask(task: AgentTaskMessage, origin: CallOrigin): Promise<SubmitTaskResponseMessage> {
+  submitTask(task: v1.AgentTask, origin: CallOrigin): Promise<v1.SubmitTaskResponse> {
     return this.downstream.call(this.clients.agentService, 'SubmitTask', { task }, origin);
   }
 
-  getTask(taskId: string, origin: CallOrigin): Promise<GetTaskResponseMessage> {
+  getTask(taskId: string, origin: CallOrigin): Promise<v1.GetTaskResponse> {
     return this.downstream.call(this.clients.agentService, 'GetTask', { task_id: taskId }, origin);
   }
 
-  cancelTask(request: CancelTaskRequestMessage, origin: CallOrigin): Promise<CancelTaskResponseMessage> {
+  cancelTask(request: v1.CancelTaskRequest, origin: CallOrigin): Promise<v1.CancelTaskResponse> {
     return this.downstream.call(this.clients.agentService, 'CancelTask', request, origin);
   }
 }

@@ -1,10 +1,10 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import * as grpc from '@grpc/grpc-js';
-import * as protoLoader from '@grpc/proto-loader';
-import { PROTO_FILE_PATHS, PROTO_LOADER_OPTIONS } from '@s2sp/contracts';
+import { grpcPackageDefinition, v1 } from '@s2sp/contracts';
 import { service as healthServiceDefinition } from 'grpc-health-check';
 import type { GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG } from '../gateway.constants';
+import { serializeOnlyDecodableRequests } from './decodable-request-serializers';
 
 interface S2spV1Package {
   s2sp: { v1: { ToolService: grpc.ServiceClientConstructor; AgentService: grpc.ServiceClientConstructor } };
@@ -12,10 +12,10 @@ interface S2spV1Package {
 
 let loadedPackage: S2spV1Package | undefined;
 
-/** The s2sp.v1 package, parsed once per process. */
+/** Client constructors of s2sp.v1, built once per process from the generated service definitions. */
 function s2spV1(): S2spV1Package {
   loadedPackage ??= grpc.loadPackageDefinition(
-    protoLoader.loadSync([...PROTO_FILE_PATHS], { ...PROTO_LOADER_OPTIONS }),
+    serializeOnlyDecodableRequests(grpcPackageDefinition(v1.ToolServiceService, v1.AgentServiceService)),
   ) as unknown as S2spV1Package;
   return loadedPackage;
 }

@@ -1,13 +1,7 @@
+import type { v1 } from '@s2sp/contracts';
 import { Injectable } from '@nestjs/common';
 import { AgentsDownstream, type CallOrigin } from './agents-downstream';
 import { AgentsGrpcClients } from './agents-grpc-clients';
-import type {
-  ListServersResponseMessage,
-  ListToolsRequestMessage,
-  ListToolsResponseMessage,
-  ToolInvocationRequestMessage,
-  ToolInvocationResponseMessage,
-} from './s2sp-proto-messages';
 
 /** s2sp.v1.ToolService of the agents, called on behalf of JSON-RPC calls. */
 @Injectable()
@@ -17,15 +11,15 @@ export class ToolServiceClient {
     private readonly downstream: AgentsDownstream,
   ) {}
 
-  listTools(request: ListToolsRequestMessage, origin: CallOrigin): Promise<ListToolsResponseMessage> {
+  listTools(request: v1.ListToolsRequest, origin: CallOrigin): Promise<v1.ListToolsResponse> {
     return this.downstream.call(this.clients.toolService, 'ListTools', request, origin);
   }
 
-  invokeTool(request: ToolInvocationRequestMessage, origin: CallOrigin): Promise<ToolInvocationResponseMessage> {
+  invokeTool(request: v1.ToolInvocationRequest, origin: CallOrigin): Promise<v1.ToolInvocationResponse> {
     return this.downstream.call(this.clients.toolService, 'InvokeTool', request, origin);
   }
 
-  listServers(origin: CallOrigin): Promise<ListServersResponseMessage> {
+  listServers(origin: CallOrigin): Promise<v1.ListServersResponse> {
     return this.downstream.call(this.clients.toolService, 'ListServers', {}, origin);
   }
 }

@@ -1,3 +1,4 @@
+import type { v1 } from '@s2sp/contracts';
 import { Inject, Injectable } from '@nestjs/common';
 import { Metadata, status as GrpcStatus } from '@grpc/grpc-js';
 import type { CircuitSnapshot, CircuitStateName } from '@s2sp/platform';
@@ -7,7 +8,6 @@ import { type S2spDatabase } from '@s2sp/database';
 import { isGrpcServiceError } from '@s2sp/json-rpc';
 import { AgentsCircuitBreaker } from '../grpc/agents-circuit-breaker';
 import { AgentsGrpcClients } from '../grpc/agents-grpc-clients';
-import type { ListServersResponseMessage, McpServerStatusMessage } from '../grpc/s2sp-proto-messages';
 import { unaryCall } from '../grpc/unary-call';
 import { GATEWAY_VERSION, type GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG, GATEWAY_DATABASE } from '../gateway.constants';
@@ -108,7 +108,7 @@ export class GatewayHealth {
 
   private async listServers(): Promise<{ servers: McpServerHealth[]; error?: string }> {
     try {
-      const response = await unaryCall<ListServersResponseMessage>(this.clients.toolService, 'ListServers', {}, this.probeOptions());
+      const response = await unaryCall<v1.ListServersResponse>(this.clients.toolService, 'ListServers', {}, this.probeOptions());
       return { servers: (response.servers ?? []).map(mcpServerHealth) };
     } catch (error) {
       return { servers: [], error: describeError(error) };
@@ -158,7 +158,7 @@ function servingStatus(status: string | undefined): AgentsServingStatus {
   }
 }
 
-function mcpServerHealth(server: McpServerStatusMessage): McpServerHealth {
+function mcpServerHealth(server: v1.McpServerStatus): McpServerHealth {
   return {
     id: server.id ?? '',
     url: server.url ?? '',

@@ -9,9 +9,15 @@ export function protoEnumToJson(value: string | number | null | undefined, prefi
   return value.slice(prefix.length).toLowerCase();
 }
 
-/** The inverse: "async" with prefix DATA_PLANE_MODE_ -> "DATA_PLANE_MODE_ASYNC"; undefined -> the UNSPECIFIED value. */
-export function jsonToProtoEnum(value: string | undefined, prefix: string): string {
-  return `${prefix}${(value ?? 'unspecified').toUpperCase()}`;
+/**
+ * The inverse: "async" with prefix DATA_PLANE_MODE_ -> "DATA_PLANE_MODE_ASYNC"; undefined -> the UNSPECIFIED value.
+ * `values` is the generated enum (e.g. v1.DataPlaneMode); a name it lacks is a TypeError, since the
+ * params were validated against the same names before they get here.
+ */
+export function jsonToProtoEnum<Values extends Record<string, string>>(value: string | undefined, values: Values, prefix: string): Values[keyof Values] {
+  const name = `${prefix}${(value ?? 'unspecified').toUpperCase()}`;
+  if (!Object.prototype.hasOwnProperty.call(values, name) || name.endsWith('UNRECOGNIZED')) throw new TypeError(`${name} is not a value of this enum`);
+  return values[name as keyof Values];
 }
 
 export const ENUM_PREFIX = {

@@ -1,22 +1,21 @@
-import { fromStruct, timestampToMs, type JsonObject, type ProtoStruct, type ProtoTimestamp } from '@s2sp/contracts';
-import type { ProtoLong } from '../grpc/s2sp-proto-messages';
+import { jsonObjectOr, timestampToMs, type JsonObject, type v1 } from '@s2sp/contracts';
 
-/** A 64-bit counter (a decimal string with longs: String) as a JSON number. */
-export function protoCount(value: ProtoLong | null | undefined): number {
+/** A 64-bit counter (a decimal string in the generated messages) as a JSON number. */
+export function protoCount(value: string | null | undefined): number {
   if (value === null || value === undefined || value === '') return 0;
   const number = Number(value);
   return Number.isFinite(number) ? number : 0;
 }
 
 /** A Timestamp as an ISO-8601 string; unset -> undefined. */
-export function protoTimeToIso(timestamp: ProtoTimestamp | null | undefined): string | undefined {
+export function protoTimeToIso(timestamp: v1.Timestamp | undefined): string | undefined {
   const ms = timestampToMs(timestamp);
   return ms === undefined || ms === 0 ? undefined : new Date(ms).toISOString();
 }
 
-/** A Struct as a JSON object; unset -> undefined. */
-export function protoStructToJson(struct: ProtoStruct | null | undefined): JsonObject | undefined {
-  return struct ? fromStruct(struct) : undefined;
+/** A decoded Struct as a JSON object; unset -> undefined. */
+export function protoStructToJson(struct: v1.ToolInvocationResponse['output']): JsonObject | undefined {
+  return struct ? jsonObjectOr(struct) : undefined;
 }
 
 /** proto3 strings are '' when unset: undefined instead, so the JSON member is left out. */

@@ -1,14 +1,4 @@
-import type { JsonObject } from '@s2sp/contracts';
-import type {
-  AgentStepResultMessage,
-  CancelTaskResponseMessage,
-  DataPlaneRefMessage,
-  ErrorInfoMessage,
-  ResourceUsageMessage,
-  SubmitTaskResponseMessage,
-  TaskSnapshotMessage,
-  ToolInvocationRecordMessage,
-} from '../grpc/s2sp-proto-messages';
+import type { JsonObject, v1 } from '@s2sp/contracts';
 import { ENUM_PREFIX, protoEnumToJson } from './proto-enum';
 import { compact, nonEmpty, protoCount, protoStructToJson, protoTimeToIso } from './proto-values';
 
@@ -108,7 +98,7 @@ export interface TaskSnapshotJson {
   trace_id?: string;
 }
 
-export function submitTaskResult(response: SubmitTaskResponseMessage, fallback: { taskId: string; traceId?: string }): SubmitTaskResult {
+export function submitTaskResult(response: v1.SubmitTaskResponse, fallback: { taskId: string; traceId?: string }): SubmitTaskResult {
   const estimate = protoCount(response.estimated_completion_ms);
   return compact({
     task_id: nonEmpty(response.task_id) ?? fallback.taskId,
@@ -118,11 +108,11 @@ export function submitTaskResult(response: SubmitTaskResponseMessage, fallback: 
   });
 }
 
-export function cancelTaskResult(response: CancelTaskResponseMessage, taskId: string): CancelTaskResult {
+export function cancelTaskResult(response: v1.CancelTaskResponse, taskId: string): CancelTaskResult {
   return { task_id: nonEmpty(response.task_id) ?? taskId, status: protoEnumToJson(response.status, ENUM_PREFIX.TASK_STATUS) };
 }
 
-export function taskSnapshotToJson(task: TaskSnapshotMessage): TaskSnapshotJson {
+export function taskSnapshotToJson(task: v1.TaskSnapshot): TaskSnapshotJson {
   return compact({
     task_id: task.task_id ?? '',
     status: protoEnumToJson(task.status, ENUM_PREFIX.TASK_STATUS),
@@ -137,7 +127,7 @@ export function taskSnapshotToJson(task: TaskSnapshotMessage): TaskSnapshotJson 
   });
 }
 
-function stepResultToJson(step: AgentStepResultMessage): StepResultJson {
+function stepResultToJson(step: v1.AgentStepResult): StepResultJson {
   return compact({
     step_number: step.step_number ?? 0,
     plan_step_id: nonEmpty(step.plan_step_id),
@@ -153,7 +143,7 @@ function stepResultToJson(step: AgentStepResultMessage): StepResultJson {
   });
 }
 
-function toolInvocationRecordToJson(record: ToolInvocationRecordMessage): ToolInvocationRecordJson {
+function toolInvocationRecordToJson(record: v1.ToolInvocationRecord): ToolInvocationRecordJson {
   return compact({
     invocation_id: record.invocation_id ?? '',
     tool_name: record.tool_name ?? '',
@@ -166,7 +156,7 @@ function toolInvocationRecordToJson(record: ToolInvocationRecordMessage): ToolIn
   });
 }
 
-function dataPlaneToJson(ref: DataPlaneRefMessage | null | undefined): DataPlaneRefJson | undefined {
+function dataPlaneToJson(ref: v1.DataPlaneRef | null | undefined): DataPlaneRefJson | undefined {
   if (!ref) return undefined;
   return compact({
     mode: protoEnumToJson(ref.mode, ENUM_PREFIX.DATA_PLANE_MODE),
@@ -177,7 +167,7 @@ function dataPlaneToJson(ref: DataPlaneRefMessage | null | undefined): DataPlane
   });
 }
 
-export function usageToJson(usage: ResourceUsageMessage | null | undefined): ResourceUsageJson {
+export function usageToJson(usage: v1.ResourceUsage | null | undefined): ResourceUsageJson {
   return {
     tokens_in_context: protoCount(usage?.tokens_in_context),
     tokens_kept_out: protoCount(usage?.tokens_kept_out),
@@ -192,7 +182,7 @@ export function usageToJson(usage: ResourceUsageMessage | null | undefined): Res
   };
 }
 
-function errorInfoToJson(error: ErrorInfoMessage | null | undefined): ErrorInfoJson | undefined {
+function errorInfoToJson(error: v1.ErrorInfo | null | undefined): ErrorInfoJson | undefined {
   if (!error || (!error.code && !error.message)) return undefined;
   return compact({
     code: error.code ?? 0,

@@ -1,14 +1,7 @@
-import { toStruct, type JsonObject, type JsonValue } from '@s2sp/contracts';
+import { toJsonObject, v1, type JsonObject, type JsonValue } from '@s2sp/contracts';
 import { JsonRpcError, type JsonRpcCallContext } from '@s2sp/json-rpc';
 import type { CallToolParams } from '../methods/dto/call-tool.params';
 import type { ListToolsParams } from '../methods/dto/list-tools.params';
-import type {
-  ListToolsRequestMessage,
-  ListToolsResponseMessage,
-  ToolDescriptorMessage,
-  ToolInvocationRequestMessage,
-  ToolInvocationResponseMessage,
-} from '../grpc/s2sp-proto-messages';
 import { authContextOf, traceContextOf } from './call-identity';
 import { ENUM_PREFIX, protoEnumToJson } from './proto-enum';
 import { compact, nonEmpty, protoStructToJson } from './proto-values';
@@ -42,18 +35,18 @@ export interface CallToolResult {
   _meta?: JsonObject;
 }
 
-export function listToolsRequest(params: ListToolsParams): ListToolsRequestMessage {
+export function listToolsRequest(params: ListToolsParams): v1.ListToolsRequest {
   return { cursor: params.cursor ?? '', page_size: params.page_size ?? 0, server: params.server ?? '' };
 }
 
-export function listToolsResult(response: ListToolsResponseMessage): ListToolsResult {
+export function listToolsResult(response: v1.ListToolsResponse): ListToolsResult {
   return compact({
     tools: (response.tools ?? []).map(toolDescriptorToJson),
     nextCursor: nonEmpty(response.next_cursor),
   });
 }
 
-export function toolDescriptorToJson(tool: ToolDescriptorMessage): ToolJson {
+export function toolDescriptorToJson(tool: v1.ToolDescriptor): ToolJson {
   const outputSchema = protoStructToJson(tool.output_schema);
   return compact({
     name: tool.name,
@@ -68,11 +61,11 @@ export function toolDescriptorToJson(tool: ToolDescriptorMessage): ToolJson {
   });
 }
 
-export function toolInvocationRequest(params: CallToolParams, ctx: JsonRpcCallContext, invocationId: string): ToolInvocationRequestMessage {
-  return compact({
+export function toolInvocationRequest(params: CallToolParams, ctx: JsonRpcCallContext, invocationId: string): v1.ToolInvocationRequest {
+  return v1.ToolInvocationRequest.create({
     invocation_id: invocationId,
     tool_name: params.name,
-    input_params: toStruct(params.arguments ?? {}),
+    input_params: toJsonObject(params.arguments ?? {}),
     caller_auth: authContextOf(ctx),
     trace: traceContextOf(ctx),
     server: params.server ?? '',
@@ -84,7 +77,7 @@ export function toolInvocationRequest(params: CallToolParams, ctx: JsonRpcCallCo
  * ToolInvocationResponse.output. A tool error is a result with isError (as in
  * MCP); a tool timeout is -32000 (hop "mcp"), a pending approval 4003.
  */
-export function toolCallResult(response: ToolInvocationResponseMessage, toolName: string): CallToolResult {
+export function toolCallResult(response: v1.ToolInvocationResponse, toolName: string): CallToolResult {
   const status = protoEnumToJson(response.status, ENUM_PREFIX.TOOL_RESULT_STATUS);
   const reason = nonEmpty(response.error_message);
   if (status === 'timeout') throw JsonRpcError.deadlineExceeded('mcp', compact({ tool: toolName, reason }));
