@@ -219,7 +219,7 @@ describe('agents AgentService: S2SP tasks', () => {
     assert.deepEqual(fromStruct(task.error.details), { hop: 'mcp' });
     assert.equal(task.steps[task.steps.length - 1].tool_calls[0].status, 'TOOL_RESULT_STATUS_TIMEOUT');
 
-    // The SubmitTask call's own gRPC deadline bounds the task the same way.
+    // Without task.deadline, the SubmitTask call's own gRPC deadline bounds the task the same way.
     const bounded = await unary(
       clients.agents,
       'SubmitTask',
@@ -230,6 +230,17 @@ describe('agents AgentService: S2SP tasks', () => {
     assert.equal(boundedTask.status, 'TASK_STATUS_FAILED');
     assert.equal(boundedTask.error.code, 1006);
     assert.deepEqual(fromStruct(boundedTask.error.details), { hop: 'mcp' });
+  });
+
+  test('a task.deadline is the task’s own: a short SubmitTask call does not cut a longer task short', async () => {
+    const accepted = await unary(
+      clients.agents,
+      'SubmitTask',
+      { task: { plan: [resourceStep('alerts', { mode: 'DATA_PLANE_MODE_SYNC' }), slowSink('sink', 'alerts', 2_500)], deadline: toTimestamp(Date.now() + 60_000) } },
+      { deadlineMs: 1_000 },
+    );
+    const task = await waitForTaskEnd(clients.agents, accepted.task_id);
+    assert.equal(task.status, 'TASK_STATUS_SUCCEEDED', JSON.stringify(task.error));
   });
 
   test('constraints: token_budget, max_steps and permitted_tools stop the task with clear errors', async () => {

@@ -6,7 +6,7 @@ import { PLATFORM_SCOPES, type v1 } from '@s2sp/contracts';
 import { catchError, from, map, switchMap, throwError, type Observable } from 'rxjs';
 import type { AgentsConfig } from '../agents.config';
 import { AGENTS_CONFIG } from '../agents.tokens';
-import { assertTimeRemains, earliestDeadline } from '../common/deadline-budget';
+import { assertTimeRemains } from '../common/deadline-budget';
 import { InvalidRequestError, NotFoundError } from '../common/request-errors';
 import { traceMessage } from '../grpc/trace-context';
 import { isUuid } from '@s2sp/platform';
@@ -33,9 +33,12 @@ export class AgentController {
   /**
    * Validates the task, stores it ACCEPTED and answers at once; the task
    * runs in the background. task_id: the given one when it is a UUID, else
-   * a new UUID v7. The task's deadline is the earlier of `task.deadline` and
-   * this call's gRPC deadline; it bounds every step. A task whose deadline
-   * leaves no time is refused with DEADLINE_EXCEEDED (hop "agents").
+   * a new UUID v7. The task's deadline is `task.deadline` when set, else this
+   * call's gRPC deadline (how the gateway passes a JSON-RPC call's deadline);
+   * it bounds every step. A set `task.deadline` is not cut short by the gRPC
+   * deadline, which then bounds only this call: a client may submit a long
+   * task with a short call. A task whose deadline leaves no time is refused
+   * with DEADLINE_EXCEEDED (hop "agents").
    */
   @GrpcMethod('AgentService', 'SubmitTask')
   @RequireScopes(PLATFORM_SCOPES.TASKS_SUBMIT)
@@ -46,7 +49,7 @@ export class AgentController {
       task.identity = requireCaller(metadata, 'gRPC call');
       task.caller = task.identity.subject;
       traceId = task.trace?.trace_id;
-      task.deadlineMs = earliestDeadline(grpcDeadlineOf(call), task.deadlineMs);
+      task.deadlineMs ??= grpcDeadlineOf(call);
       assertTimeRemains(task.deadlineMs, this.config.deadlines);
       const view = await this.runtime.submit(task);
       return { task_id: view.taskId, status: taskStatusEnum(view.status), estimated_completion_ms: '0', trace: traceMessage(task.trace) };
