@@ -8,6 +8,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { root, generateWhenStale, runNodeCli } = require('./lib/stamped-generation');
+const { bufCli } = require('./lib/buf-cli');
 
 const protoDir = path.join(root, 'proto');
 const outputDir = path.join(root, 'libs', 'contracts', 'src', 'generated');
@@ -27,7 +28,6 @@ generateWhenStale({
   outputMarker: path.join('s2sp', 'v1', 'agent.ts'),
   generate() {
     fs.rmSync(outputDir, { recursive: true, force: true });
-    const bufCli = path.join(path.dirname(require.resolve('@bufbuild/buf/package.json', { paths: [root] })), 'bin', 'buf');
     runNodeCli('proto-generate', bufCli, ['generate', '--template', 'buf.gen.yaml']);
   },
 });

@@ -1,7 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createHmac } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { base64url, calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT, type JSONWebKeySet, type JWK, type JWTPayload } from 'jose';
 import {
   DevKeyStore,
@@ -12,10 +9,10 @@ import {
   type KeySetSource,
   type SigningKey,
 } from '../../libs/auth/src';
+import { tempDir as makeTempDir } from '../support/temp-dir';
 
 export function tempDir(prefix = 's2sp-auth-'): { path: string; remove(): void } {
-  const path = mkdtempSync(join(tmpdir(), prefix));
-  return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
+  return makeTempDir(prefix);
 }
 
 export interface DevSetup {

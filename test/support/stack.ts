@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { RunningMcpServer } from '@s2sp/core';
 import { startStatsServer } from '../../apps/stats-server/src/stats-server';
 import type { StatsServerConfig } from '../../apps/stats-server/src/stats-server.config';
@@ -11,10 +8,7 @@ import { bearerFor, type TestTokenRequest } from './tokens';
 /** The HTTP platforms S2spModule and serveMcp run on; core end-to-end suites run on each. */
 export const HTTP_PLATFORMS = ['express', 'fastify'] as const;
 
-export function tempDir(prefix: string): { path: string; remove(): void } {
-  const path = mkdtempSync(join(tmpdir(), prefix));
-  return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
-}
+export { tempDir } from './temp-dir';
 
 export function weatherConfig(overrides: Partial<WeatherServerConfig> = {}): WeatherServerConfig {
   return {
