@@ -16,7 +16,7 @@ function nested(depth: number): Record<string, unknown> {
   return value;
 }
 
-const alertsStep = { step_id: 'alerts', resource_call: { server: 'weather', tool: 'get_alerts', arguments: { area: 'CA' } } };
+const alertsStep = { step_id: 'alerts', resource_call: { server: 'weather', tool: 'get_alerts', arguments: { area: 'CA' }, abstract_domains: ['event'] } };
 
 function chartStep(columnMapping: Record<string, string>) {
   return { step_id: 'chart', consumer_call: { server: 'stats', tool: 'draw_chart', input_step_id: 'alerts', column_mapping: columnMapping } };

@@ -80,7 +80,7 @@ describe('rpc.discover', () => {
     assert.equal(submit.summary, 'Submit an agent task');
     assert.deepEqual(submit.params, [
       { name: 'objective', required: true, schema: { type: 'string', minLength: 1, maxLength: 2000 } },
-      { name: 'agent_type', required: false, schema: { enum: ['planner', 's2sp-pipeline'] } },
+      { name: 'agent_type', required: false, schema: { type: 'string', enum: ['planner', 's2sp-pipeline'] } },
       { name: 'constraints', required: false, schema: { $ref: '#/components/schemas/ConstraintsDto' } },
       {
         name: 'context_refs',
@@ -113,7 +113,7 @@ describe('rpc.discover', () => {
     });
     assert.deepEqual(submit.result.schema, {
       type: 'object',
-      properties: { task_id: { type: 'string' }, status: { enum: ['ACCEPTED'] } },
+      properties: { task_id: { type: 'string' }, status: { type: 'string', enum: ['ACCEPTED'] } },
       required: ['task_id', 'status'],
       additionalProperties: false,
     });

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { ValidationTypes, getMetadataStorage, type MetadataStorage } from 'class-validator';
+import { IS_ISO8601, IS_UUID, ValidationTypes, getMetadataStorage, type MetadataStorage } from 'class-validator';
 import { classTransformerStorage } from '../class-transformer-storage';
 import type { JsonSchema } from './json-schema';
 
@@ -115,10 +115,10 @@ function applyConstraint(schema: JsonSchema, name: string, constraints: unknown[
       schema.type = 'array';
       break;
     case 'isIn':
-      schema.enum = [...(first as unknown[])];
+      setEnum(schema, first as unknown[]);
       break;
     case 'isEnum':
-      schema.enum = [...(second as unknown[])];
+      setEnum(schema, second as unknown[]);
       break;
     case 'min':
       schema.minimum = first as number;
@@ -154,23 +154,38 @@ function applyConstraint(schema: JsonSchema, name: string, constraints: unknown[
     case 'isNotEmptyObject':
       schema.minProperties = 1;
       break;
+    // These accept strings only, so the value's type is string as well.
     case 'matches':
+      schema.type = 'string';
       schema.pattern = first instanceof RegExp ? first.source : String(first);
       break;
-    case 'isUUID':
+    // class-validator's own names: 'isUuid' and 'isIso8601', not the decorators' spelling.
+    case IS_UUID:
+      schema.type = 'string';
       schema.format = 'uuid';
       break;
     case 'isEmail':
+      schema.type = 'string';
       schema.format = 'email';
       break;
     case 'isUrl':
+      schema.type = 'string';
       schema.format = 'uri';
       break;
-    case 'isISO8601':
+    case IS_ISO8601:
     case 'isDateString':
+      schema.type = 'string';
       schema.format = 'date-time';
       break;
   }
+}
+
+/** isIn / isEnum: the allowed values, and their type when they all have the same JSON type (a value outside them is refused). */
+function setEnum(schema: JsonSchema, values: unknown[]): void {
+  schema.enum = [...values];
+  const types = new Set(values.map((value) => (Number.isInteger(value) ? 'integer' : typeof value)));
+  const [only] = types;
+  if (types.size === 1 && schema.type === undefined && (only === 'string' || only === 'boolean' || only === 'integer')) schema.type = only;
 }
 
 function isDtoClass(value: unknown): value is Constructor {

@@ -23,7 +23,7 @@ const rowSchema = z.record(z.string(), z.unknown());
  */
 export const resourceToolOutputSchema = z.object({
   result: z.array(rowSchema).optional().describe('Plain MCP call: every row, every column.'),
-  total_rows: z.number().int().optional(),
+  total_rows: z.number().int().nonnegative().optional(),
   columns: z.array(z.string()).optional(),
   abstract_domains: z.array(z.string()).optional(),
   body_domains: z.array(z.string()).optional(),

@@ -1,6 +1,7 @@
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
+  ArrayNotEmpty,
   IsArray,
   IsIn,
   IsNotEmpty,
@@ -40,13 +41,13 @@ abstract class ToolCallStepDto {
 
 /** RESOURCE_CALL: call an S2SP resource tool; only abstract_domains reach the control plane. */
 export class ResourceCallStepDto extends ToolCallStepDto {
-  /** Columns the model sees; the others stay on the data plane. */
-  @IsOptional()
+  /** Columns the model sees; the others stay on the data plane. At least one: the agents refuse a resource call without them. */
   @IsArray()
+  @ArrayNotEmpty()
   @ArrayMaxSize(256)
   @IsString({ each: true })
   @IsNotEmpty({ each: true })
-  abstract_domains?: string[];
+  abstract_domains!: string[];
 
   /** "async" (default): body cached behind a resource_url; "sync": body returned inline to the agent. */
   @IsOptional()
