@@ -6,6 +6,7 @@ import { s2spAuthModule } from '@s2sp/core';
 import { DatabaseModule } from '@s2sp/database';
 import { TelemetryModule } from '@s2sp/telemetry';
 import { JsonRpcModule, toJsonRpcError } from '@s2sp/json-rpc';
+import { CONTRACT_VERSION } from '@s2sp/contracts';
 import { GATEWAY_VERSION, validateGatewayConfig, type GatewayConfig } from './gateway.config';
 import { GATEWAY_CONFIG, GATEWAY_DATABASE } from './gateway.constants';
 import { DownstreamCredentials } from './auth/downstream-credentials.service';
@@ -52,7 +53,8 @@ export class GatewayModule {
         }),
         DatabaseModule.forRoot({ provide: GATEWAY_DATABASE, databaseUrl: config.databaseUrl, dataDir: config.dataDir }),
         s2spAuthModule(config.auth, GATEWAY_DATABASE),
-        JsonRpcModule.forRoot({ ...config.jsonRpc, info: { title: 'S2SP gateway', version: GATEWAY_VERSION } }),
+        // OpenRPC's info.version is the version of the API the document describes, not of its implementation.
+        JsonRpcModule.forRoot({ ...config.jsonRpc, info: { title: 'S2SP gateway', version: CONTRACT_VERSION } }),
         // Only its storage is used (by CallerRateLimitGuard); its HTTP ThrottlerGuard is not installed.
         // SlidingWindowThrottlerStorage: the same sliding window, at a cost per call that does not grow with the limit.
         ThrottlerModule.forRoot({
