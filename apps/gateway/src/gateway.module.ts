@@ -27,10 +27,12 @@ import { AgentMethods } from './methods/agent.methods';
 import { ToolsMethods } from './methods/tools.methods';
 import { CallerRateLimitGuard, JSON_RPC_THROTTLER } from './rate-limit/caller-rate-limit.guard';
 import { SlidingWindowThrottlerStorage } from './rate-limit/sliding-window-throttler-storage';
+import { SCHEMA_REGISTRY_PROVIDERS } from './schemas/schema-registry.providers';
+import { SchemasController } from './schemas/schemas.controller';
 
 /**
  * The platform's JSON-RPC edge: POST /rpc (tools.*, agent.*, rpc.discover)
- * transcoded to the agents' gRPC services, and GET /health.
+ * transcoded to the agents' gRPC services, GET /health and GET /schemas.
  */
 export const GATEWAY_SERVICE_NAME = 's2sp-gateway';
 
@@ -62,7 +64,7 @@ export class GatewayModule {
           storage: new SlidingWindowThrottlerStorage(),
         }),
       ],
-      controllers: [HealthController],
+      controllers: [HealthController, SchemasController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         AgentsGrpcClients,
@@ -82,6 +84,7 @@ export class GatewayModule {
         GatewayHealth,
         ToolsMethods,
         AgentMethods,
+        ...SCHEMA_REGISTRY_PROVIDERS,
       ],
     };
   }
