@@ -8,6 +8,7 @@ import { AGENTS_SERVICE_NAME, AgentsModule, type AgentsModuleExtras } from './ag
 import { BoundPortGrpcServer } from './grpc/bound-port-grpc-server';
 import { deserializeRequestsLeniently } from './grpc/lenient-request-deserializer';
 import { GrpcHealthService } from './health/grpc-health.service';
+import { addContractReflection } from './reflection/contract-reflection';
 
 export interface StartAgentsOptions extends AgentsModuleExtras {
   /** Nest logger: false for none, a list of levels (JSON lines), or your own LoggerService. Default: JSON lines, LOG_LEVELS. */
@@ -29,9 +30,9 @@ const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
 /**
  * Starts the agents in this process: a Nest gRPC microservice serving
- * s2sp.v1.ToolService, s2sp.v1.AgentService and grpc.health.v1.Health on
- * host:port (port 0 = any free port; the bound one is returned). MCP
- * servers that are down do not stop the start.
+ * s2sp.v1.ToolService, s2sp.v1.AgentService, grpc.health.v1.Health and
+ * grpc.reflection.v1 on host:port (port 0 = any free port; the bound one is
+ * returned). MCP servers that are down do not stop the start.
  */
 export async function startAgents(config: AgentsConfig, options: StartAgentsOptions = {}): Promise<RunningAgents> {
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
@@ -45,6 +46,7 @@ export async function startAgents(config: AgentsConfig, options: StartAgentsOpti
     onLoadPackageDefinition: (definition: GrpcPackageDefinition, server: Parameters<GrpcHealthService['attach']>[0]) => {
       deserializeRequestsLeniently(definition);
       app?.get(GrpcHealthService).attach(server);
+      addContractReflection(server);
     },
   };
   const server = new BoundPortGrpcServer(grpcOptions);

@@ -6,6 +6,7 @@ import { s2spAuthModule } from '@s2sp/core';
 import { DatabaseModule } from '@s2sp/database';
 import { TelemetryModule } from '@s2sp/telemetry';
 import { JsonRpcModule, toJsonRpcError } from '@s2sp/json-rpc';
+import { CONTRACT_VERSION } from '@s2sp/contracts';
 import { GATEWAY_VERSION, validateGatewayConfig, type GatewayConfig } from './gateway.config';
 import { GATEWAY_CONFIG, GATEWAY_DATABASE } from './gateway.constants';
 import { DownstreamCredentials } from './auth/downstream-credentials.service';
@@ -26,10 +27,12 @@ import { AgentMethods } from './methods/agent.methods';
 import { ToolsMethods } from './methods/tools.methods';
 import { CallerRateLimitGuard, JSON_RPC_THROTTLER } from './rate-limit/caller-rate-limit.guard';
 import { SlidingWindowThrottlerStorage } from './rate-limit/sliding-window-throttler-storage';
+import { SCHEMA_REGISTRY_PROVIDERS } from './schemas/schema-registry.providers';
+import { SchemasController } from './schemas/schemas.controller';
 
 /**
  * The platform's JSON-RPC edge: POST /rpc (tools.*, agent.*, rpc.discover)
- * transcoded to the agents' gRPC services, and GET /health.
+ * transcoded to the agents' gRPC services, GET /health and GET /schemas.
  */
 export const GATEWAY_SERVICE_NAME = 's2sp-gateway';
 
@@ -52,7 +55,8 @@ export class GatewayModule {
         }),
         DatabaseModule.forRoot({ provide: GATEWAY_DATABASE, databaseUrl: config.databaseUrl, dataDir: config.dataDir }),
         s2spAuthModule(config.auth, GATEWAY_DATABASE),
-        JsonRpcModule.forRoot({ ...config.jsonRpc, info: { title: 'S2SP gateway', version: GATEWAY_VERSION } }),
+        // OpenRPC's info.version is the version of the API the document describes, not of its implementation.
+        JsonRpcModule.forRoot({ ...config.jsonRpc, info: { title: 'S2SP gateway', version: CONTRACT_VERSION } }),
         // Only its storage is used (by CallerRateLimitGuard); its HTTP ThrottlerGuard is not installed.
         // SlidingWindowThrottlerStorage: the same sliding window, at a cost per call that does not grow with the limit.
         ThrottlerModule.forRoot({
@@ -60,7 +64,7 @@ export class GatewayModule {
           storage: new SlidingWindowThrottlerStorage(),
         }),
       ],
-      controllers: [HealthController],
+      controllers: [HealthController, SchemasController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         AgentsGrpcClients,
@@ -80,6 +84,7 @@ export class GatewayModule {
         GatewayHealth,
         ToolsMethods,
         AgentMethods,
+        ...SCHEMA_REGISTRY_PROVIDERS,
       ],
     };
   }

@@ -1,4 +1,5 @@
 export * from './json-value';
+export * from './contract-version';
 export * from './proto-path';
 export * from './proto-loader-options';
 export * from './struct-codec';

@@ -6,6 +6,8 @@ export const PROTO_FILES: readonly string[] = [
   's2sp/v1/common.proto',
   's2sp/v1/tool.proto',
   's2sp/v1/agent.proto',
+  's2sp/v1/contract.proto',
+  's2sp/v1/field_options.proto',
 ];
 
 const MARKER = join('proto', PROTO_FILES[0]);

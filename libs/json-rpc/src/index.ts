@@ -14,4 +14,4 @@ export * from './bounded-concurrency';
 export { DEADLINE_HEADER, DEADLINE_PARAM } from './call-deadline';
 export * from './openrpc/json-schema';
 export * from './openrpc/openrpc-document';
-export { RPC_DISCOVER } from './openrpc/rpc-discover.handler';
+export { RPC_DISCOVER, RpcDiscoverHandler } from './openrpc/rpc-discover.handler';

@@ -22,7 +22,8 @@ const CORE_PROVIDERS: Provider[] = [
   JsonRpcHttpEndpoint,
   { provide: APP_GUARD, useClass: ParamsBindingGuard },
 ];
-const EXPORTS = [JsonRpcDispatcher, JsonRpcMethodRegistry, JSON_RPC_MODULE_OPTIONS];
+// RpcDiscoverHandler: the OpenRPC document, for an application that publishes it elsewhere too (e.g. a schema registry).
+const EXPORTS = [JsonRpcDispatcher, JsonRpcMethodRegistry, RpcDiscoverHandler, JSON_RPC_MODULE_OPTIONS];
 
 /**
  * JSON-RPC 2.0 endpoint (POST /rpc) serving every @JsonRpcMethod found on the

@@ -6,6 +6,7 @@ import { AUDIT_SINK, type AuditSink } from '@s2sp/auth';
 import { auditHealthOf, type AuditHealth } from '@s2sp/core';
 import { type S2spDatabase } from '@s2sp/database';
 import { isGrpcServiceError } from '@s2sp/json-rpc';
+import { CONTRACT_VERSION } from '@s2sp/contracts';
 import { AgentsCircuitBreaker } from '../grpc/agents-circuit-breaker';
 import { AgentsGrpcClients } from '../grpc/agents-grpc-clients';
 import { unaryCall } from '../grpc/unary-call';
@@ -30,6 +31,8 @@ export interface HealthReport {
   status: HealthStatus;
   gateway: {
     version: string;
+    /** The S2SP contract (s2sp.v1 and the JSON-RPC methods) this gateway serves: CONTRACT_VERSION of @s2sp/contracts. */
+    contractVersion: string;
     uptimeMs: number;
     database: { kind: S2spDatabase['kind']; status: 'ok' | 'unavailable' };
     /** The audit of authorization decisions: `failing` while writes fail (decisions stay buffered and are retried). */
@@ -84,6 +87,7 @@ export class GatewayHealth {
       status: 'ok',
       gateway: {
         version: GATEWAY_VERSION,
+        contractVersion: CONTRACT_VERSION,
         uptimeMs: Date.now() - this.startedAt,
         database: { kind: this.database.kind, status: databaseOk ? 'ok' : 'unavailable' },
         audit: auditHealthOf({ decisions: this.auditSink }),
