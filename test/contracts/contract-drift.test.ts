@@ -36,7 +36,7 @@ function checkPublished(name: string, protoCatalog: ProtoCatalog = catalog, edit
   return checkCorrespondence(pair, protoCatalog);
 }
 
-describe('contract drift: published JSON Schemas against the s2sp.v1 protos', () => {
+describe('contract drift: published JSON Schemas against the protos', () => {
   for (const pair of publishedCorrespondences()) {
     test(`${pair.name} agrees with ${pair.proto}`, () => {
       assert.deepEqual(checkCorrespondence(pair, catalog), []);

@@ -15,13 +15,15 @@ const health = grpc.loadPackageDefinition(protoLoader.loadSync(healthProtoPath, 
 
 export interface AgentsClients {
   tools: ServiceClient;
+  /** s2sp.v2.ToolService (InvokeTool with a typed result). */
+  toolsV2: ServiceClient;
   agents: ServiceClient;
   health: ServiceClient;
   close(): void;
 }
 
 /**
- * Clients of s2sp.v1.ToolService, s2sp.v1.AgentService and grpc.health.v1.Health
+ * Clients of s2sp.v1.ToolService, s2sp.v1.AgentService, s2sp.v2.ToolService and grpc.health.v1.Health
  * at `address` (host:port). Every call carries the test caller's token for the
  * agents (`auth` overrides it; `null` sends none) unless its metadata already
  * has an `authorization`.
@@ -31,13 +33,16 @@ export function connectAgents(address: string, auth: Partial<TestTokenRequest> |
   const options = auth === null ? {} : { interceptors: [bearerInterceptor(bearerFor({ audience: 'agents', ...auth }))] };
   const tools = new s2sp.s2sp.v1.ToolService(address, credentials, options) as ServiceClient;
   const agents = new s2sp.s2sp.v1.AgentService(address, credentials, options) as ServiceClient;
+  const toolsV2 = new s2sp.s2sp.v2.ToolService(address, credentials, options) as ServiceClient;
   const healthClient = new health.grpc.health.v1.Health(address, credentials) as ServiceClient;
   return {
     tools,
+    toolsV2,
     agents,
     health: healthClient,
     close() {
       tools.close();
+      toolsV2.close();
       agents.close();
       healthClient.close();
     },

@@ -18,6 +18,8 @@ import { TASK_PLANNER, type TaskPlanner } from './tasks/task-planner';
 import { TaskRepository } from './tasks/task-repository';
 import { TaskRuntime } from './tasks/task-runtime.service';
 import { ToolController } from './tools/tool.controller';
+import { ToolV2Controller } from './tools/tool-v2.controller';
+import { ToolCallService } from './tools/tool-call.service';
 import { ToolInvoker } from './tools/tool-invoker.service';
 
 export interface AgentsModuleExtras {
@@ -53,7 +55,7 @@ export class AgentsModule {
         DatabaseModule.forRoot({ provide: AGENTS_DATABASE, databaseUrl: config.databaseUrl, dataDir: config.dataDir }),
         s2spAuthModule(config.auth, AGENTS_DATABASE),
       ],
-      controllers: [ToolController, AgentController],
+      controllers: [ToolController, ToolV2Controller, AgentController],
       providers: [
         { provide: AGENTS_CONFIG, useValue: config },
         { provide: APP_GUARD, useClass: GrpcAuthGuard },
@@ -63,6 +65,7 @@ export class AgentsModule {
         McpConnectorService,
         McpCallAuthorizer,
         ToolInvoker,
+        ToolCallService,
         TaskRepository,
         StepExecutor,
         TaskRuntime,

@@ -1,7 +1,7 @@
 import type { INestMicroservice, LoggerService, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Transport, type GrpcOptions } from '@nestjs/microservices';
-import { grpcPackageDefinition, v1, type GrpcPackageDefinition } from '@s2sp/contracts';
+import { grpcPackageDefinition, v1, v2, type GrpcPackageDefinition } from '@s2sp/contracts';
 import { appLogger, Telemetry } from '@s2sp/telemetry';
 import type { AgentsConfig } from './agents.config';
 import { AGENTS_SERVICE_NAME, AgentsModule, type AgentsModuleExtras } from './agents.module';
@@ -38,8 +38,8 @@ export async function startAgents(config: AgentsConfig, options: StartAgentsOpti
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   let app: INestMicroservice | undefined;
   const grpcOptions: GrpcOptions['options'] = {
-    package: 's2sp.v1',
-    packageDefinition: grpcPackageDefinition(v1.ToolServiceService, v1.AgentServiceService),
+    package: ['s2sp.v1', 's2sp.v2'],
+    packageDefinition: grpcPackageDefinition(v1.ToolServiceService, v1.AgentServiceService, v2.ToolServiceService),
     url: `${host}:${config.port}`,
     maxReceiveMessageLength: MAX_MESSAGE_BYTES,
     maxSendMessageLength: MAX_MESSAGE_BYTES,

@@ -1,18 +1,27 @@
 /**
- * Version of the S2SP contract: the gRPC package s2sp.v1 (proto/s2sp/v1) and
- * the gateway's JSON-RPC methods built on it. Semantic versioning: a change a
+ * Version of the S2SP contract: the gRPC packages under proto/ and the
+ * gateway's JSON-RPC methods built on them. Semantic versioning: a change a
  * client built for an older version could notice as a break bumps the major
- * version (and, for the protos, the package: s2sp.v2); additions bump the
- * minor; fixes to documentation or descriptions the patch. Every change is
- * recorded in proto/CHANGELOG.md.
+ * version and goes into a new proto package (s2sp.v2 for 2.x), served next to
+ * the old one; additions bump the minor; fixes to documentation or
+ * descriptions the patch. Every change is recorded in proto/CHANGELOG.md.
  *
- * This is the one definition. Each s2sp.v1 .proto file restates it in its
- * {@link CONTRACT_VERSION_OPTION} file option (a descriptor has no other place
- * for it); test/contracts/contract-version.test.ts keeps the two equal.
+ * This is the one definition of the contract as served (its newest package's
+ * version). Each package keeps the version it was last released with
+ * ({@link PACKAGE_CONTRACT_VERSIONS}); each .proto file restates its
+ * package's in the {@link CONTRACT_VERSION_OPTION} file option (a descriptor
+ * has no other place for it); test/contracts/contract-version.test.ts keeps
+ * them equal.
  */
-export const CONTRACT_VERSION = '1.0.0';
+export const CONTRACT_VERSION = '2.0.0';
 
-/** The proto package {@link CONTRACT_VERSION} versions. */
+/** The contract version each proto package was last released with. */
+export const PACKAGE_CONTRACT_VERSIONS: Readonly<Record<string, string>> = Object.freeze({
+  's2sp.v1': '1.0.0',
+  's2sp.v2': '2.0.0',
+});
+
+/** The proto package that declares {@link CONTRACT_VERSION_OPTION}. */
 export const CONTRACT_PACKAGE = 's2sp.v1';
 
 /**

@@ -13,4 +13,5 @@ export * from './recovery-hint';
 export * from './agent-execution-error';
 export * from './s2sp-tool-parameters';
 export * as v1 from './s2sp-v1';
+export * as v2 from './s2sp-v2';
 export * from './grpc-package-definition';

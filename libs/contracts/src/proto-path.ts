@@ -1,13 +1,14 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
-/** Proto files of package s2sp.v1, relative to {@link PROTO_ROOT} (use with includeDirs). */
+/** Proto files of the S2SP contract (packages s2sp.v1 and s2sp.v2), relative to {@link PROTO_ROOT} (use with includeDirs). */
 export const PROTO_FILES: readonly string[] = [
   's2sp/v1/common.proto',
   's2sp/v1/tool.proto',
   's2sp/v1/agent.proto',
   's2sp/v1/contract.proto',
   's2sp/v1/field_options.proto',
+  's2sp/v2/tool.proto',
 ];
 
 const MARKER = join('proto', PROTO_FILES[0]);

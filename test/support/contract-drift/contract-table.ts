@@ -6,7 +6,7 @@ import { gatewayOpenRpcDocument } from './gateway-openrpc';
 
 /*
  * The declared correspondence between the published JSON shapes and the
- * s2sp.v1 proto messages (the canonical definitions): which JSON-RPC
+ * proto messages (the canonical definitions): which JSON-RPC
  * method's params / result and which MCP tool schema pairs with which
  * message, and every deliberate difference with its reason.
  */
@@ -41,6 +41,9 @@ const IDEMPOTENCY_KEY_REPLAY = 'consumed by the gateway, which replays the first
 const USAGE_ZERO_WHEN_UNSET = 'the gateway reports an all-zero usage when the agents leave it unset';
 
 const MCP_CAMEL_CASE = "MCP's Tool shape spells its members in camelCase";
+
+const MCP_CONTENT_BLOCK =
+  "published as an open object: the gateway rebuilds MCP's content block JSON ({type, ...}, binary data base64) from the typed block, and MCP defines that JSON";
 
 /** Which proto message each method's params and result pair with. */
 export const METHOD_CORRESPONDENCES: readonly MethodCorrespondence[] = [
@@ -186,6 +189,61 @@ export const METHOD_CORRESPONDENCES: readonly MethodCorrespondence[] = [
           requires_human_approval: 'not offered by tools.call: the agents have no approval flow',
           count_body_tokens: 'not offered by tools.call: an accounting option for the agents\' own callers',
         },
+      },
+    },
+  },
+  {
+    method: 'v2.tools.call',
+    part: 'params',
+    proto: 's2sp.v2.InvokeToolRequest',
+    rules: {
+      's2sp.v2.InvokeToolRequest': {
+        renamed: {
+          name: { proto: 'tool_name', reason: "v2.tools.call takes tools.call's params, MCP's names" },
+          arguments: { proto: 'input_params', reason: "v2.tools.call takes tools.call's params, MCP's names" },
+        },
+        jsonOnly: { ...EDGE_PARAMS, idempotency_key: IDEMPOTENCY_KEY_REPLAY },
+        protoOnly: {
+          invocation_id: 'the gateway gives every call a fresh UUID v7',
+          tool_version: "not offered by v2.tools.call: MCP's tools/call names no version",
+          caller_auth: 'filled by the gateway from the verified caller (never taken from params)',
+          trace: GATEWAY_FILLED.trace,
+          mutation_class: 'not offered by v2.tools.call: the agents check it only when a caller states one',
+          requires_human_approval: 'not offered by v2.tools.call: the agents have no approval flow',
+          count_body_tokens: "not offered by v2.tools.call: an accounting option for the agents' own callers",
+        },
+      },
+    },
+  },
+  {
+    method: 'v2.tools.call',
+    part: 'result',
+    proto: 's2sp.v2.InvokeToolResponse',
+    rules: {
+      's2sp.v2.InvokeToolResponse': {
+        renamed: { trace_id: { proto: 'trace.trace_id', reason: 'results carry only the trace id of the TraceContext' } },
+        requiredness: {
+          usage: USAGE_ZERO_WHEN_UNSET,
+          result: 'the gateway answers an empty content list when the agents leave the result unset',
+        },
+      },
+      's2sp.v2.ToolResult': {
+        renamed: {
+          structuredContent: { proto: 'structured_content', reason: "MCP's CallToolResult spells it structuredContent" },
+          isError: { proto: 'is_error', reason: "MCP's CallToolResult spells it isError" },
+          _meta: { proto: 'meta', reason: "MCP's CallToolResult spells it _meta" },
+        },
+      },
+      's2sp.v2.ContentBlock': {
+        protoOnly: Object.fromEntries(
+          ['text', 'image', 'audio', 'resource_link', 'resource', 'other', 'annotations', 'meta'].map((field) => [field, MCP_CONTENT_BLOCK]),
+        ),
+      },
+      's2sp.v1.ProvenanceRecord': {
+        protoOnly: { resource_url: "a single-use capability; a v2.tools.call caller finds it in the tool's own result" },
+      },
+      's2sp.v1.DataPlaneRef': {
+        protoOnly: { resource_url: "a single-use capability; a v2.tools.call caller finds it in the tool's own result" },
       },
     },
   },

@@ -4,8 +4,8 @@ import { dirname, join } from 'node:path';
 import { GOOGLE_PROTOS_DIR, PROTO_FILES, PROTO_ROOT } from '@s2sp/contracts';
 
 /*
- * The s2sp.v1 protos as plain data, read through protobufjs (the parser
- * @grpc/proto-loader uses, so this is the descriptor the services load).
+ * The contract's protos as plain data, read through protobufjs (the parser
+ * @grpc/proto-loader uses, as any client loading the .proto files would).
  */
 
 /** How a proto3 field behaves when the sender leaves it out. */
@@ -77,7 +77,7 @@ function protobufjs(): Protobufjs {
 }
 
 /**
- * Loads the given proto files (default: the s2sp.v1 files the services load)
+ * Loads the given proto files (default: the contract's files, PROTO_FILES)
  * with imports resolved from includeDirs (default: the proto root and
  * protobufjs' own google/protobuf files).
  */

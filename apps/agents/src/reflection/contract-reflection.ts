@@ -2,7 +2,7 @@ import type { Server } from '@grpc/grpc-js';
 import { loadSync, type PackageDefinition } from '@grpc/proto-loader';
 import { ReflectionService } from '@grpc/reflection';
 import { protoPath as healthProtoPath } from 'grpc-health-check';
-import { CONTRACT_PACKAGE, CONTRACT_VERSION, CONTRACT_VERSION_OPTION, PROTO_FILES, PROTO_LOADER_OPTIONS } from '@s2sp/contracts';
+import { CONTRACT_VERSION_OPTION, PACKAGE_CONTRACT_VERSIONS, PROTO_FILES, PROTO_LOADER_OPTIONS } from '@s2sp/contracts';
 import { createRequire } from 'node:module';
 import type * as Protobuf from 'protobufjs';
 import type * as Descriptor from 'protobufjs/ext/descriptor';
@@ -67,7 +67,8 @@ function registerContractVersionOption(): void {
 
 function stampContractVersion(encoded: Buffer): Buffer {
   const file = descriptor.FileDescriptorProto.decode(encoded) as unknown as { package?: string; options?: Record<string, unknown> | null };
-  if (file.package !== CONTRACT_PACKAGE) return encoded;
-  file.options = { ...(file.options ?? {}), [OPTION_FIELD]: CONTRACT_VERSION };
+  const version = file.package ? PACKAGE_CONTRACT_VERSIONS[file.package] : undefined;
+  if (version === undefined) return encoded;
+  file.options = { ...(file.options ?? {}), [OPTION_FIELD]: version };
   return Buffer.from(descriptor.FileDescriptorProto.encode(file).finish());
 }

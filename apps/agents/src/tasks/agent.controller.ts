@@ -40,7 +40,7 @@ export class AgentController {
    * task with a short call. A task whose deadline leaves no time is refused
    * with DEADLINE_EXCEEDED (hop "agents").
    */
-  @GrpcMethod('AgentService', 'SubmitTask')
+  @GrpcMethod('s2sp.v1.AgentService', 'SubmitTask')
   @RequireScopes(PLATFORM_SCOPES.TASKS_SUBMIT)
   async submitTask(request: v1.SubmitTaskRequest, metadata: Metadata, call: GrpcServerCall): Promise<v1.SubmitTaskResponse> {
     let traceId: string | undefined;
@@ -58,7 +58,7 @@ export class AgentController {
     }
   }
 
-  @GrpcMethod('AgentService', 'GetTask')
+  @GrpcMethod('s2sp.v1.AgentService', 'GetTask')
   @RequireScopes(PLATFORM_SCOPES.TASKS_READ)
   async getTask(request: v1.GetTaskRequest, metadata: Metadata): Promise<v1.GetTaskResponse> {
     try {
@@ -71,7 +71,7 @@ export class AgentController {
   }
 
   /** SOFT (default when unset): finish the current step, then stop. HARD: abort the in-flight MCP call now. */
-  @GrpcMethod('AgentService', 'CancelTask')
+  @GrpcMethod('s2sp.v1.AgentService', 'CancelTask')
   @RequireScopes(PLATFORM_SCOPES.TASKS_CANCEL)
   async cancelTask(request: v1.CancelTaskRequest, metadata: Metadata): Promise<v1.CancelTaskResponse> {
     try {
@@ -88,7 +88,7 @@ export class AgentController {
   }
 
   /** The steps already taken, then live ones; completes when the task ends. */
-  @GrpcMethod('AgentService', 'StreamTask')
+  @GrpcMethod('s2sp.v1.AgentService', 'StreamTask')
   @RequireScopes(PLATFORM_SCOPES.TASKS_READ)
   streamTask(request: v1.GetTaskRequest, metadata: Metadata): Observable<v1.AgentStepResult> {
     let taskId: string;

@@ -44,17 +44,26 @@ export function serverStatusMessage(connection: McpServerConnection): v1.McpServ
   };
 }
 
+/** What the InvokeTool answers of every contract version report besides the result itself. */
+export interface InvocationReport {
+  usage: v1.ResourceUsage;
+  trace: v1.TraceContext | undefined;
+  provenance: v1.ProvenanceRecord;
+  data_plane: v1.DataPlaneRef | undefined;
+  /** The tool's own words when it reported an error, else ''. */
+  error_message: string;
+}
+
 /**
- * s2sp.v1.ToolInvocationResponse for an MCP result: the CallToolResult as
- * `output`, SUCCESS or ERROR (tool error), the data-plane reference of S2SP
- * resource answers, and usage: tokens_in_context = what a model would read,
- * tokens_kept_out = `_meta['s2sp/body_tokens']` when the server counted them.
+ * Usage, provenance and data-plane reference of an MCP result:
+ * tokens_in_context = what a model would read, tokens_kept_out =
+ * `_meta['s2sp/body_tokens']` when the server counted them; the provenance
+ * hash is over the result as JSON.
  */
-export function invocationResponseMessage(invocationId: string, outcome: ToolInvocationOutcome, trace: TraceRecord | undefined): v1.ToolInvocationResponse {
+export function invocationReport(outcome: ToolInvocationOutcome, trace: TraceRecord | undefined): InvocationReport {
   const { result, tool } = outcome;
   const answer = readS2spResourceAnswer(result);
   const visible = modelVisibleText(result, answer);
-  const output = toolResultAsJson(result);
   const usage: UsageRecord = {
     tokens_in_context: countTokens(visible),
     tokens_kept_out: answer?.bodyTokens ?? 0,
@@ -65,11 +74,6 @@ export function invocationResponseMessage(invocationId: string, outcome: ToolInv
     rows_kept_out: answer ? answer.totalRows : 0,
   };
   return {
-    invocation_id: invocationId,
-    status: result.isError ? 'TOOL_RESULT_STATUS_ERROR' : 'TOOL_RESULT_STATUS_SUCCESS',
-    output: toJsonObject(output),
-    error_message: result.isError ? textOfContent(result) || 'the tool reported an error' : '',
-    error_code: result.isError ? AGENT_EXECUTION_ERROR.TOOL_FAILURE : 0,
     usage: usageMessage(usage),
     trace: traceMessage(trace),
     provenance: {
@@ -77,8 +81,29 @@ export function invocationResponseMessage(invocationId: string, outcome: ToolInv
       tool: tool.name,
       resource_url: answer?.resourceUrl ?? '',
       retrieved_at: timestampOrUnset(outcome.finishedAt),
-      content_sha256: createHash('sha256').update(JSON.stringify(output)).digest('hex'),
+      content_sha256: createHash('sha256').update(JSON.stringify(toolResultAsJson(result))).digest('hex'),
     },
     data_plane: answer ? dataPlaneMessage(dataPlaneRefOf(answer, true)) : undefined,
+    error_message: result.isError ? textOfContent(result) || 'the tool reported an error' : '',
+  };
+}
+
+/**
+ * s2sp.v1.ToolInvocationResponse for an MCP result: the CallToolResult as
+ * `output`, SUCCESS or ERROR (tool error), and the {@link invocationReport}.
+ */
+export function invocationResponseMessage(invocationId: string, outcome: ToolInvocationOutcome, trace: TraceRecord | undefined): v1.ToolInvocationResponse {
+  const { result } = outcome;
+  const report = invocationReport(outcome, trace);
+  return {
+    invocation_id: invocationId,
+    status: result.isError ? 'TOOL_RESULT_STATUS_ERROR' : 'TOOL_RESULT_STATUS_SUCCESS',
+    output: toolResultAsJson(result),
+    error_message: report.error_message,
+    error_code: result.isError ? AGENT_EXECUTION_ERROR.TOOL_FAILURE : 0,
+    usage: report.usage,
+    trace: report.trace,
+    provenance: report.provenance,
+    data_plane: report.data_plane,
   };
 }

@@ -1,30 +1,33 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import * as grpc from '@grpc/grpc-js';
-import { grpcPackageDefinition, v1 } from '@s2sp/contracts';
+import { grpcPackageDefinition, v1, v2 } from '@s2sp/contracts';
 import { service as healthServiceDefinition } from 'grpc-health-check';
 import type { GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG } from '../gateway.constants';
 import { serializeOnlyDecodableRequests } from './decodable-request-serializers';
 
-interface S2spV1Package {
-  s2sp: { v1: { ToolService: grpc.ServiceClientConstructor; AgentService: grpc.ServiceClientConstructor } };
+interface S2spPackages {
+  s2sp: {
+    v1: { ToolService: grpc.ServiceClientConstructor; AgentService: grpc.ServiceClientConstructor };
+    v2: { ToolService: grpc.ServiceClientConstructor };
+  };
 }
 
-let loadedPackage: S2spV1Package | undefined;
+let loadedPackages: S2spPackages | undefined;
 
-/** Client constructors of s2sp.v1, built once per process from the generated service definitions. */
-function s2spV1(): S2spV1Package {
-  loadedPackage ??= grpc.loadPackageDefinition(
-    serializeOnlyDecodableRequests(grpcPackageDefinition(v1.ToolServiceService, v1.AgentServiceService)),
-  ) as unknown as S2spV1Package;
-  return loadedPackage;
+/** Client constructors of s2sp.v1 and s2sp.v2, built once per process from the generated service definitions. */
+function s2spPackages(): S2spPackages {
+  loadedPackages ??= grpc.loadPackageDefinition(
+    serializeOnlyDecodableRequests(grpcPackageDefinition(v1.ToolServiceService, v1.AgentServiceService, v2.ToolServiceService)),
+  ) as unknown as S2spPackages;
+  return loadedPackages;
 }
 
 const HealthClient = grpc.makeClientConstructor(healthServiceDefinition as grpc.ServiceDefinition, 'grpc.health.v1.Health');
 
 /**
- * gRPC clients of the agents' ToolService, AgentService and standard health
- * service. All three share one channel, created once with the app and closed
+ * gRPC clients of the agents' s2sp.v1 ToolService and AgentService, s2sp.v2
+ * ToolService and standard health service. All share one channel, created once with the app and closed
  * with it. Connection is lazy: nothing is dialled until the first call.
  */
 @Injectable()
@@ -32,23 +35,26 @@ export class AgentsGrpcClients implements OnApplicationShutdown {
   readonly address: string;
   readonly toolService: grpc.Client;
   readonly agentService: grpc.Client;
+  /** s2sp.v2.ToolService (InvokeTool with a typed result). */
+  readonly toolServiceV2: grpc.Client;
   readonly health: grpc.Client;
 
   constructor(@Inject(GATEWAY_CONFIG) config: GatewayConfig) {
-    const { ToolService, AgentService } = s2spV1().s2sp.v1;
+    const { v1: current, v2: next } = s2spPackages().s2sp;
     const credentials = grpc.credentials.createInsecure();
     this.address = config.agentsUrl;
-    this.toolService = new ToolService(config.agentsUrl, credentials, {
+    this.toolService = new current.ToolService(config.agentsUrl, credentials, {
       'grpc.initial_reconnect_backoff_ms': Math.min(1_000, config.grpc.maxReconnectBackoffMs),
       'grpc.max_reconnect_backoff_ms': config.grpc.maxReconnectBackoffMs,
     });
     const channelOverride = this.toolService.getChannel();
-    this.agentService = new AgentService(config.agentsUrl, credentials, { channelOverride });
+    this.agentService = new current.AgentService(config.agentsUrl, credentials, { channelOverride });
+    this.toolServiceV2 = new next.ToolService(config.agentsUrl, credentials, { channelOverride });
     this.health = new HealthClient(config.agentsUrl, credentials, { channelOverride });
   }
 
   onApplicationShutdown(): void {
-    // One channel: closing it through any client closes it for all three.
+    // One channel: closing it through any client closes it for all.
     this.toolService.close();
   }
 }

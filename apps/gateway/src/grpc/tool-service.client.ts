@@ -1,9 +1,9 @@
-import type { v1 } from '@s2sp/contracts';
+import type { v1, v2 } from '@s2sp/contracts';
 import { Injectable } from '@nestjs/common';
 import { AgentsDownstream, type CallOrigin } from './agents-downstream';
 import { AgentsGrpcClients } from './agents-grpc-clients';
 
-/** s2sp.v1.ToolService of the agents, called on behalf of JSON-RPC calls. */
+/** s2sp.v1.ToolService (and s2sp.v2.ToolService for InvokeTool) of the agents, called on behalf of JSON-RPC calls. */
 @Injectable()
 export class ToolServiceClient {
   constructor(
@@ -17,6 +17,11 @@ export class ToolServiceClient {
 
   invokeTool(request: v1.ToolInvocationRequest, origin: CallOrigin): Promise<v1.ToolInvocationResponse> {
     return this.downstream.call(this.clients.toolService, 'InvokeTool', request, origin);
+  }
+
+  /** s2sp.v2.ToolService/InvokeTool: the same call, answered with a typed result. */
+  invokeToolV2(request: v2.InvokeToolRequest, origin: CallOrigin): Promise<v2.InvokeToolResponse> {
+    return this.downstream.call(this.clients.toolServiceV2, 'InvokeTool', request, origin);
   }
 
   listServers(origin: CallOrigin): Promise<v1.ListServersResponse> {

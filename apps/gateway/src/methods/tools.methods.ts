@@ -17,9 +17,10 @@ import {
 import { uuidV7 } from '@s2sp/platform';
 import { CallToolParams } from './dto/call-tool.params';
 import { ListToolsParams } from './dto/list-tools.params';
-import { CALL_TOOL_RESULT, LIST_TOOLS_RESULT } from './results/result-schemas';
+import { CALL_TOOL_RESULT, INVOKE_TOOL_V2_RESULT, LIST_TOOLS_RESULT } from './results/result-schemas';
+import { invokeToolRequestV2, invokeToolResultV2, type InvokeToolV2Result } from '../transcoding/invoke-tool-v2-transcoding';
 
-/** tools.* -> s2sp.v1.ToolService of the agents. */
+/** tools.* -> s2sp.v1.ToolService of the agents; v2.tools.call -> s2sp.v2.ToolService. */
 @Injectable()
 export class ToolsMethods {
   constructor(
@@ -44,8 +45,10 @@ export class ToolsMethods {
     params: CallToolParams,
     result: CALL_TOOL_RESULT,
     summary: "Call one MCP tool through the agents; the result is MCP's tools/call result",
-    description: 'Safe to retry only with an idempotency_key.',
+    description:
+      'Deprecated since contract 2.0.0 (proto/CHANGELOG.md): use v2.tools.call, which also returns usage, provenance, the data-plane reference and a typed error. Served as long as s2sp.v1 is. Safe to retry only with an idempotency_key.',
     idempotent: false,
+    deprecated: true,
   })
   @Idempotent()
   @RequireScopes(PLATFORM_SCOPES.TOOLS_CALL)
@@ -54,5 +57,23 @@ export class ToolsMethods {
     const request = measureTranscoding(this.telemetry, 'json-rpc', 'grpc', 'tools.call', () => toolInvocationRequest(params, ctx, uuidV7()));
     const response = await this.tools.invokeTool(request, origin);
     return measureTranscoding(this.telemetry, 'grpc', 'json-rpc', 'tools.call', () => toolCallResult(response, params.name));
+  }
+
+  @JsonRpcMethod('v2.tools.call', {
+    params: CallToolParams,
+    result: INVOKE_TOOL_V2_RESULT,
+    summary: 'Call one MCP tool through the agents (s2sp.v2): its result with usage, provenance and data-plane reference',
+    description:
+      'The same params as tools.call. Routed to s2sp.v2.ToolService/InvokeTool, whose answer is typed (binary content travels as bytes). A tool error is a result with isError and a typed error (code 1002, tool failure). Safe to retry only with an idempotency_key.',
+    idempotent: false,
+  })
+  @Idempotent()
+  @RequireScopes(PLATFORM_SCOPES.TOOLS_CALL)
+  async callV2(params: CallToolParams, ctx: JsonRpcCallContext): Promise<InvokeToolV2Result> {
+    const origin = await this.credentials.originFor(ctx, PLATFORM_SCOPES.TOOLS_CALL, [params.name]);
+    const invocationId = uuidV7();
+    const request = measureTranscoding(this.telemetry, 'json-rpc', 'grpc', 'v2.tools.call', () => invokeToolRequestV2(params, ctx, invocationId));
+    const response = await this.tools.invokeToolV2(request, origin);
+    return measureTranscoding(this.telemetry, 'grpc', 'json-rpc', 'v2.tools.call', () => invokeToolResultV2(response, invocationId));
   }
 }

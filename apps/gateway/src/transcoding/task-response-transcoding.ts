@@ -156,7 +156,7 @@ function toolInvocationRecordToJson(record: v1.ToolInvocationRecord): ToolInvoca
   });
 }
 
-function dataPlaneToJson(ref: v1.DataPlaneRef | null | undefined): DataPlaneRefJson | undefined {
+export function dataPlaneToJson(ref: v1.DataPlaneRef | null | undefined): DataPlaneRefJson | undefined {
   if (!ref) return undefined;
   return compact({
     mode: protoEnumToJson(ref.mode, ENUM_PREFIX.DATA_PLANE_MODE),
@@ -182,7 +182,7 @@ export function usageToJson(usage: v1.ResourceUsage | null | undefined): Resourc
   };
 }
 
-function errorInfoToJson(error: v1.ErrorInfo | null | undefined): ErrorInfoJson | undefined {
+export function errorInfoToJson(error: v1.ErrorInfo | null | undefined): ErrorInfoJson | undefined {
   if (!error || (!error.code && !error.message)) return undefined;
   return compact({
     code: error.code ?? 0,

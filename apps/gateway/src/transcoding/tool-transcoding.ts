@@ -61,15 +61,20 @@ export function toolDescriptorToJson(tool: v1.ToolDescriptor): ToolJson {
   });
 }
 
-export function toolInvocationRequest(params: CallToolParams, ctx: JsonRpcCallContext, invocationId: string): v1.ToolInvocationRequest {
-  return v1.ToolInvocationRequest.create({
+/** The fields tools.call params fill in both InvokeTool requests (s2sp.v1 and s2sp.v2). */
+export function toolCallFields(params: CallToolParams, ctx: JsonRpcCallContext, invocationId: string) {
+  return {
     invocation_id: invocationId,
     tool_name: params.name,
     input_params: toJsonObject(params.arguments ?? {}),
     caller_auth: authContextOf(ctx),
     trace: traceContextOf(ctx),
     server: params.server ?? '',
-  });
+  };
+}
+
+export function toolInvocationRequest(params: CallToolParams, ctx: JsonRpcCallContext, invocationId: string): v1.ToolInvocationRequest {
+  return v1.ToolInvocationRequest.create(toolCallFields(params, ctx, invocationId));
 }
 
 /**

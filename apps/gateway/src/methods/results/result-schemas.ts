@@ -158,3 +158,22 @@ export const TASK_SNAPSHOT_RESULT: JsonSchemaObject = {
   },
   required: ['task_id', 'status', 'steps', 'usage'],
 };
+
+export const INVOKE_TOOL_V2_RESULT: JsonSchemaObject = {
+  type: 'object',
+  description: 's2sp.v2.InvokeToolResponse as JSON: the tool’s result with usage, provenance and, for S2SP resource tools, the data-plane reference',
+  properties: {
+    invocation_id: { type: 'string' },
+    result: CALL_TOOL_RESULT,
+    error: ERROR_INFO,
+    usage: RESOURCE_USAGE,
+    provenance: {
+      type: 'object',
+      properties: { server: { type: 'string' }, tool: { type: 'string' }, retrieved_at: isoTime, content_sha256: { type: 'string' } },
+      required: ['server', 'tool'],
+    },
+    data_plane: DATA_PLANE_REF,
+    trace_id: { type: 'string' },
+  },
+  required: ['invocation_id', 'result', 'usage'],
+};
