@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Records the contracts in proto/ as the last released contract: a buf image
 // (every file descriptor, with imports and source info) in
-// proto/releases/s2sp-v1.binpb. `npm test` runs `buf breaking` against it, so
+// proto/releases/s2sp-contract.binpb. `npm test` runs `buf breaking` against it, so
 // run this (`npm run contracts:release`) when a contract version is released,
 // and commit the image with the release; between releases it stays as it is.
 //
@@ -16,7 +16,7 @@ const path = require('node:path');
 const { root, runNodeCli } = require('./lib/stamped-generation');
 const { bufCli } = require('./lib/buf-cli');
 
-const image = path.join('proto', 'releases', 's2sp-v1.binpb');
+const image = path.join('proto', 'releases', 's2sp-contract.binpb');
 
 runNodeCli('contracts-release', bufCli, ['lint']);
 if (fs.existsSync(path.join(root, image))) {

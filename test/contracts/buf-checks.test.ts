@@ -9,7 +9,7 @@ import { tempDir } from '../support/temp-dir';
 const REPO_ROOT = findRepoRoot(__dirname);
 // The same CLI path scripts/proto-generate.js and scripts/contracts-release.js use.
 const { bufCli } = require(join(REPO_ROOT, 'scripts', 'lib', 'buf-cli.js')) as { bufCli: string };
-const RELEASED_IMAGE = join(REPO_ROOT, 'proto', 'releases', 's2sp-v1.binpb');
+const RELEASED_IMAGE = join(REPO_ROOT, 'proto', 'releases', 's2sp-contract.binpb');
 
 interface BufFinding {
   type: string;
@@ -131,7 +131,7 @@ describe('buf lint and breaking-change detection on proto/', () => {
     );
   });
 
-  test('proto/ does not break the last released contract (proto/releases/s2sp-v1.binpb)', () => {
+  test('proto/ does not break the last released contract (proto/releases/s2sp-contract.binpb)', () => {
     const run = breakingAgainstRelease(REPO_ROOT);
     assert.deepEqual({ status: run.status, findings: run.findings }, { status: 0, findings: [] }, run.output);
   });

@@ -49,7 +49,8 @@ export function invokeToolResultV2(response: v2.InvokeToolResponse, invocationId
   });
 }
 
-function callToolResultOf(result: v2.ToolResult | undefined): CallToolResult {
+/** A typed ToolResult back as MCP's CallToolResult JSON. */
+export function callToolResultOf(result: v2.ToolResult | undefined): CallToolResult {
   return compact({
     content: (result?.content ?? []).map(contentBlockJson),
     structuredContent: protoStructToJson(result?.structured_content),
