@@ -45,6 +45,27 @@ const MCP_CAMEL_CASE = "MCP's Tool shape spells its members in camelCase";
 const MCP_CONTENT_BLOCK =
   "published as an open object: the gateway rebuilds MCP's content block JSON ({type, ...}, binary data base64) from the typed block, and MCP defines that JSON";
 
+/** tools.call and v2.tools.call take MCP's tools/call params; the InvokeTool requests of both versions carry them. */
+function toolCallParamsRules(protoOnly: Record<string, string> = {}): MessageRules {
+  return {
+    renamed: {
+      name: { proto: 'tool_name', reason: "MCP's tools/call params call it name" },
+      arguments: { proto: 'input_params', reason: "MCP's tools/call params call them arguments" },
+    },
+    jsonOnly: { ...EDGE_PARAMS, idempotency_key: IDEMPOTENCY_KEY_REPLAY },
+    protoOnly: {
+      invocation_id: 'the gateway gives every call a fresh UUID v7',
+      tool_version: "not offered: MCP's tools/call names no version",
+      caller_auth: 'filled by the gateway from the verified caller (never taken from params)',
+      trace: GATEWAY_FILLED.trace,
+      mutation_class: 'not offered: the agents check it only when a caller states one',
+      requires_human_approval: 'not offered: the agents have no approval flow',
+      count_body_tokens: "not offered: an accounting option for the agents' own callers",
+      ...protoOnly,
+    },
+  };
+}
+
 /** Which proto message each method's params and result pair with. */
 export const METHOD_CORRESPONDENCES: readonly MethodCorrespondence[] = [
   {
@@ -172,48 +193,13 @@ export const METHOD_CORRESPONDENCES: readonly MethodCorrespondence[] = [
     method: 'tools.call',
     part: 'params',
     proto: 's2sp.v1.ToolInvocationRequest',
-    rules: {
-      's2sp.v1.ToolInvocationRequest': {
-        renamed: {
-          name: { proto: 'tool_name', reason: "tools.call takes MCP's tools/call params, which call it name" },
-          arguments: { proto: 'input_params', reason: "tools.call takes MCP's tools/call params, which call them arguments" },
-        },
-        jsonOnly: { ...EDGE_PARAMS, idempotency_key: IDEMPOTENCY_KEY_REPLAY },
-        protoOnly: {
-          invocation_id: 'the gateway gives every call a fresh UUID v7',
-          tool_version: "not offered by tools.call: MCP's tools/call names no version",
-          caller_auth: 'filled by the gateway from the verified caller (never taken from params)',
-          deadline: GATEWAY_FILLED.deadline,
-          trace: GATEWAY_FILLED.trace,
-          mutation_class: 'not offered by tools.call: the agents check it only when a caller states one',
-          requires_human_approval: 'not offered by tools.call: the agents have no approval flow',
-          count_body_tokens: 'not offered by tools.call: an accounting option for the agents\' own callers',
-        },
-      },
-    },
+    rules: { 's2sp.v1.ToolInvocationRequest': toolCallParamsRules({ deadline: GATEWAY_FILLED.deadline }) },
   },
   {
     method: 'v2.tools.call',
     part: 'params',
     proto: 's2sp.v2.InvokeToolRequest',
-    rules: {
-      's2sp.v2.InvokeToolRequest': {
-        renamed: {
-          name: { proto: 'tool_name', reason: "v2.tools.call takes tools.call's params, MCP's names" },
-          arguments: { proto: 'input_params', reason: "v2.tools.call takes tools.call's params, MCP's names" },
-        },
-        jsonOnly: { ...EDGE_PARAMS, idempotency_key: IDEMPOTENCY_KEY_REPLAY },
-        protoOnly: {
-          invocation_id: 'the gateway gives every call a fresh UUID v7',
-          tool_version: "not offered by v2.tools.call: MCP's tools/call names no version",
-          caller_auth: 'filled by the gateway from the verified caller (never taken from params)',
-          trace: GATEWAY_FILLED.trace,
-          mutation_class: 'not offered by v2.tools.call: the agents check it only when a caller states one',
-          requires_human_approval: 'not offered by v2.tools.call: the agents have no approval flow',
-          count_body_tokens: "not offered by v2.tools.call: an accounting option for the agents' own callers",
-        },
-      },
-    },
+    rules: { 's2sp.v2.InvokeToolRequest': toolCallParamsRules() },
   },
   {
     method: 'v2.tools.call',
