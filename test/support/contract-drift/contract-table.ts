@@ -161,7 +161,6 @@ export const METHOD_CORRESPONDENCES: readonly MethodCorrespondence[] = [
           requiredScopes: { proto: 'required_scopes', reason: MCP_CAMEL_CASE },
         },
         requiredness: { inputSchema: 'MCP requires a tool to have an input schema; the gateway answers {"type":"object"} when the agents send none' },
-        protoOnly: { version: "not published: MCP's Tool shape has no version" },
       },
     },
   },
