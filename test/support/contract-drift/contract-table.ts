@@ -76,10 +76,6 @@ export const METHOD_CORRESPONDENCES: readonly MethodCorrespondence[] = [
         },
       },
       's2sp.v1.ConsumerCallStep': {
-        type: {
-          column_mapping:
-            'checked by the custom validator IsStringRecord, which the OpenRPC generator cannot describe: the published schema leaves the member untyped',
-        },
         requiredness: {
           server: 'the gateway asks JSON-RPC plans to name the MCP server; the agents resolve an empty server by tool name',
           input_step_id:
