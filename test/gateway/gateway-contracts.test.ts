@@ -7,9 +7,11 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { DevKeyStore, TokenMinter } from '@s2sp/auth';
-import { CONTRACT_VERSION, PROTO_FILE_PATHS } from '@s2sp/contracts';
+import { CONTRACT_VERSION, PROTO_FILE_PATHS, v1 } from '@s2sp/contracts';
 import { WEATHER_TOOL_INPUT_SCHEMA, WEATHER_TOOL_OUTPUT_SCHEMA } from '../support/fake-agents';
 import { useGatewayWithFakeAgents } from '../support/gateway-harness';
+import { toolSchemaDocuments } from '../../apps/gateway/src/schemas/mcp-tool-schemas.service';
+import { schemaDocuments } from '../../apps/gateway/src/schemas/schema-registry.service';
 import { bearerFor, TEST_SUBJECT } from '../support/tokens';
 
 const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
@@ -235,3 +237,26 @@ describe('gateway: contract version and schema registry', () => {
     });
   });
 });
+
+describe("schema ids of MCP tools whose names do not fit an id", () => {
+  const descriptor = (server: string, name: string) => v1.ToolDescriptor.create({ name, server });
+  const idsOf = (server: string, name: string) => toolSchemaDocuments(descriptor(server, name)).map((document) => document.id);
+
+  test('a tool name with dots keeps the readable id; the server segment never has one', () => {
+    assert.deepEqual(idsOf('stats', 'charts.bar'), ['mcp-tool.stats.charts.bar.input']);
+  });
+
+  test('a server with a dot, a name outside the id alphabet or too long an id: an id by hash, still unique', () => {
+    const HASHED = /^mcp-tool-sha256\.[0-9a-f]{32}\.input$/;
+    const tools: Array<[string, string]> = [['a.b', 'c'], ['a', 'b.c'], ['stats', 'draw chart'], ['stats', 'x'.repeat(90)]];
+    const documents = tools.flatMap(([server, name]) => toolSchemaDocuments(descriptor(server, name)));
+    assert.deepEqual(
+      documents.map((document) => HASHED.test(document.id)),
+      [true, false, true, true],
+    );
+    assert.equal(documents[1]!.id, 'mcp-tool.a.b.c.input');
+    assert.equal(schemaDocuments(documents).size, 4, 'valid ids, none taken twice');
+    assert.equal(documents[2]!.describes, 'stats/draw chart inputSchema', 'describes still names server and tool');
+  });
+});
+

@@ -141,7 +141,7 @@ export class McpToolSchemas {
 }
 
 /** The input schema of a tool and, when it declares one, its output schema: the bytes are tools.list's inputSchema / outputSchema. */
-function toolSchemaDocuments(descriptor: v1.ToolDescriptor): SchemaDocumentInit[] {
+export function toolSchemaDocuments(descriptor: v1.ToolDescriptor): SchemaDocumentInit[] {
   const tool = toolDescriptorToJson(descriptor);
   const version = tool.version ?? CONTRACT_VERSION;
   const base = toolIdBase(tool.server, tool.name);
