@@ -22,8 +22,9 @@ describe('gateway tools.list / tools.call', () => {
       kind: 's2sp_resource',
       mutationClass: 'read_only',
       requiredScopes: ['weather:read'],
+      version: '1',
     });
-    // A tool that declares no output schema has no outputSchema member (not {}).
+    // A tool that declares no output schema has no outputSchema member (not {}), one without a version no version.
     assert.deepEqual(result.tools[1], {
       name: 'draw_chart',
       server: 'stats',

@@ -13,5 +13,6 @@ export * from './to-json-rpc-error';
 export * from './bounded-concurrency';
 export { DEADLINE_HEADER, DEADLINE_PARAM } from './call-deadline';
 export * from './openrpc/json-schema';
+export { JsonSchemaProperty } from './openrpc/json-schema-property.decorator';
 export * from './openrpc/openrpc-document';
 export { RPC_DISCOVER, RpcDiscoverHandler } from './openrpc/rpc-discover.handler';

@@ -100,10 +100,6 @@ export const METHOD_CORRESPONDENCES: readonly MethodCorrespondence[] = [
         },
       },
       's2sp.v1.ConsumerCallStep': {
-        type: {
-          column_mapping:
-            'checked by the custom validator IsStringRecord, which the OpenRPC generator cannot describe: the published schema leaves the member untyped',
-        },
         requiredness: {
           server: 'the gateway asks JSON-RPC plans to name the MCP server; the agents resolve an empty server by tool name',
           input_step_id:
@@ -185,7 +181,6 @@ export const METHOD_CORRESPONDENCES: readonly MethodCorrespondence[] = [
           requiredScopes: { proto: 'required_scopes', reason: MCP_CAMEL_CASE },
         },
         requiredness: { inputSchema: 'MCP requires a tool to have an input schema; the gateway answers {"type":"object"} when the agents send none' },
-        protoOnly: { version: "not published: MCP's Tool shape has no version" },
       },
     },
   },

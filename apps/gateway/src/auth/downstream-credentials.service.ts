@@ -7,6 +7,9 @@ import { JsonRpcError, type JsonRpcCallContext } from '@s2sp/json-rpc';
 import { ToolScopeCatalog } from './tool-scope-catalog';
 import { toolsNotDiscovered } from './tools-not-discovered';
 
+/** What the gRPC call is made for: a JSON-RPC call, or what of one another request on the caller's behalf has. */
+export type DownstreamCall = Pick<JsonRpcCallContext, 'deadline' | 'signal' | 'headers' | 'caller' | 'remainingMs'>;
+
 /**
  * The token a JSON-RPC call's gRPC call to the agents carries: the caller's,
  * narrowed to the method's own scope plus what the tools it names need
@@ -27,7 +30,7 @@ export class DownstreamCredentials {
     const caller = requireCaller(ctx, 'JSON-RPC call');
     const needed = new Set([methodScope]);
     if (toolNames.length > 0) {
-      const known = await this.catalog.lookup(toolNames, () => this.withToken(ctx, caller, []));
+      const known = await this.catalog.lookup(toolNames, () => this.catalogOrigin(ctx, caller));
       const unknown = [...new Set(toolNames.filter((name) => !known.has(name)))];
       if (unknown.length > 0) throw toolsNotDiscovered(unknown, this.catalog.nextMissRefreshInMs());
       const tools = [...known.values()];
@@ -45,7 +48,17 @@ export class DownstreamCredentials {
     return this.withToken(ctx, caller, [...needed]);
   }
 
-  private async withToken(ctx: JsonRpcCallContext, caller: CallerIdentity, scopes: string[]): Promise<CallOrigin> {
+  /**
+   * What the {@link ToolScopeCatalog} reads the agents' tools with: the caller's
+   * token narrowed to no scope at all (authenticated, authorized for nothing).
+   * `call` is a JSON-RPC call, or the deadline and signal of another request
+   * made on the caller's behalf (GET /schemas).
+   */
+  catalogOrigin(call: DownstreamCall, caller: CallerIdentity): Promise<CallOrigin> {
+    return this.withToken(call, caller, []);
+  }
+
+  private async withToken(ctx: DownstreamCall, caller: CallerIdentity, scopes: string[]): Promise<CallOrigin> {
     let token: string;
     try {
       token = await this.minter.narrowToken(caller, scopes, this.config.agentsAudience, ctx.remainingMs());

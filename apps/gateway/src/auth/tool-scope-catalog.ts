@@ -15,7 +15,7 @@ const PAGE_SIZE = 200;
 const MAX_PAGES = 50;
 
 /**
- * The scopes each tool declares, as the agents list them, cached for
+ * The tools the agents list (and the scopes each declares), cached for
  * `toolCatalog.ttlMs` and re-read when a call names a tool it does not know
  * (the agents may have reached an MCP server since), at most once per
  * `toolCatalog.missRefreshIntervalMs`. Read with a token that carries no scope
@@ -24,6 +24,7 @@ const MAX_PAGES = 50;
 @Injectable()
 export class ToolScopeCatalog {
   private tools = new Map<string, ToolScopes>();
+  private descriptors: readonly v1.ToolDescriptor[] = Object.freeze([]);
   private resourceScopes: readonly string[] = [];
   private loadedAt = 0;
   private loading: Promise<void> | undefined;
@@ -48,6 +49,15 @@ export class ToolScopeCatalog {
     return new Map(names.filter((name) => this.tools.has(name)).map((name) => [name, this.tools.get(name)!]));
   }
 
+  /**
+   * Every tool the agents listed, as last read (re-read once older than
+   * `toolCatalog.ttlMs`). The same array until the catalog is re-read.
+   */
+  async listing(origin: () => Promise<CallOrigin>): Promise<readonly v1.ToolDescriptor[]> {
+    if (this.loading || Date.now() - this.loadedAt >= this.config.toolCatalog.ttlMs) await this.refresh(origin);
+    return this.descriptors;
+  }
+
   /** ms until a name the catalog does not know may make it re-read the agents' tools. */
   nextMissRefreshInMs(): number {
     return Math.max(0, this.loadedAt + this.config.toolCatalog.missRefreshIntervalMs - Date.now());
@@ -67,6 +77,7 @@ export class ToolScopeCatalog {
 
   private async load(origin: CallOrigin): Promise<void> {
     const tools = new Map<string, ToolScopes>();
+    const descriptors: v1.ToolDescriptor[] = [];
     let cursor = '';
     for (let page = 0; page < MAX_PAGES; page++) {
       const response = await this.downstream.call<v1.ListToolsResponse>(
@@ -75,6 +86,7 @@ export class ToolScopeCatalog {
         { cursor, page_size: PAGE_SIZE, server: '' },
         origin,
       );
+      descriptors.push(...(response.tools ?? []));
       for (const tool of response.tools ?? []) {
         const known = tools.get(tool.name);
         // Same name on two servers: a call must then name its server; narrow for both.
@@ -85,6 +97,7 @@ export class ToolScopeCatalog {
       if (cursor === '') break;
     }
     this.tools = tools;
+    this.descriptors = Object.freeze(descriptors);
     this.resourceScopes = [...new Set([...tools.values()].filter((tool) => tool.kind === 'TOOL_KIND_S2SP_RESOURCE').flatMap((tool) => tool.scopes))];
     this.loadedAt = Date.now();
   }

@@ -1,4 +1,5 @@
 import type { Provider } from '@nestjs/common';
+import { McpToolSchemas } from './mcp-tool-schemas.service';
 import { OpenRpcSchemaSource } from './openrpc-schema.source';
 import { ProtoSchemaSource } from './proto-schema.source';
 import { SchemaRegistry } from './schema-registry.service';
@@ -14,4 +15,6 @@ export const SCHEMA_REGISTRY_PROVIDERS: Provider[] = [
     inject: [ProtoSchemaSource, OpenRpcSchemaSource],
   },
   SchemaRegistry,
+  // Not a source: the tools' schemas change as MCP servers come and go, and only some callers may see them.
+  McpToolSchemas,
 ];

@@ -45,15 +45,19 @@ export class SchemaRegistry {
   }
 
   private all(): ReadonlyMap<string, SchemaDocument> {
-    if (this.documents) return this.documents;
-    const documents = new Map<string, SchemaDocument>();
-    for (const init of this.sources.flatMap((source) => source.documents())) {
-      if (!SCHEMA_ID_PATTERN.test(init.id)) throw new Error(`schema id ${JSON.stringify(init.id)} does not match ${SCHEMA_ID_PATTERN}`);
-      if (documents.has(init.id)) throw new Error(`two schema documents have the id ${init.id}`);
-      documents.set(init.id, { entry: entryOf(init), content: init.content });
-    }
-    return (this.documents = documents);
+    return (this.documents ??= schemaDocuments(this.sources.flatMap((source) => source.documents())));
   }
+}
+
+/** The documents by id, each with its entry (hash, size, href); an id that is malformed or taken twice is a programming error. */
+export function schemaDocuments(inits: readonly SchemaDocumentInit[]): ReadonlyMap<string, SchemaDocument> {
+  const documents = new Map<string, SchemaDocument>();
+  for (const init of inits) {
+    if (!SCHEMA_ID_PATTERN.test(init.id)) throw new Error(`schema id ${JSON.stringify(init.id)} does not match ${SCHEMA_ID_PATTERN}`);
+    if (documents.has(init.id)) throw new Error(`two schema documents have the id ${init.id}`);
+    documents.set(init.id, { entry: entryOf(init), content: init.content });
+  }
+  return documents;
 }
 
 function entryOf(init: SchemaDocumentInit): SchemaEntry {

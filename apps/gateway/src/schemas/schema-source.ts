@@ -1,12 +1,12 @@
 /** What a served contract document is. */
-export type SchemaKind = 'proto' | 'openrpc' | 'json-schema';
+export type SchemaKind = 'proto' | 'openrpc' | 'json-schema' | 'mcp-tool-input' | 'mcp-tool-output';
 
 /** One contract document as a source provides it. */
 export interface SchemaDocumentInit {
   /** Stable, URL-safe identifier: `GET /schemas/<id>` (letters, digits, '.', '_' and '-'). */
   id: string;
   kind: SchemaKind;
-  /** Version of the contract the document belongs to. */
+  /** Version of the contract the document belongs to (of an MCP tool's schema: the tool's version, when it declares one). */
   version: string;
   /** What the document describes, e.g. `s2sp/v1/tool.proto` or `tools.list params`. */
   describes: string;

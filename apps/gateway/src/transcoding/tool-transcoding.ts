@@ -20,6 +20,8 @@ export interface ToolJson {
   mutationClass: string;
   /** Scopes a caller must hold to call it. */
   requiredScopes: string[];
+  /** The version the MCP server declares for the tool; absent when it declares none. */
+  version?: string;
 }
 
 export interface ListToolsResult {
@@ -58,6 +60,7 @@ export function toolDescriptorToJson(tool: v1.ToolDescriptor): ToolJson {
     kind: protoEnumToJson(tool.kind, ENUM_PREFIX.TOOL_KIND),
     mutationClass: protoEnumToJson(tool.mutation_class, ENUM_PREFIX.MUTATION_CLASS),
     requiredScopes: [...(tool.required_scopes ?? [])],
+    version: nonEmpty(tool.version),
   });
 }
 

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { IS_ISO8601, IS_UUID, ValidationTypes, getMetadataStorage, type MetadataStorage } from 'class-validator';
 import { classTransformerStorage } from '../class-transformer-storage';
 import type { JsonSchema } from './json-schema';
+import { declaredJsonSchema } from './json-schema-property.decorator';
 
 type ValidationMetadata = ReturnType<MetadataStorage['getTargetValidationMetadatas']>[number];
 
@@ -39,7 +40,7 @@ export interface PropertySchema {
 
 /**
  * Object schema of a class-validator DTO, derived from the same metadata that
- * validate() uses. Properties are in declaration order; additionalProperties is
+ * validate() uses, plus what @JsonSchemaProperty declares for a property. Properties are in declaration order; additionalProperties is
  * false because params are validated with forbidNonWhitelisted.
  */
 export function classToJsonSchema(cls: Constructor, components: SchemaComponents): JsonSchema {
@@ -87,6 +88,8 @@ function propertySchema(cls: Constructor, name: string, list: ValidationMetadata
     own.type = 'array';
     if (Object.keys(items).length > 0) own.items = items;
   }
+  const declared = declaredJsonSchema(cls, name);
+  if (declared) Object.assign(own, structuredClone(declared));
   if (own.$ref) for (const key of Object.keys(own) as Array<keyof JsonSchema>) if (key !== '$ref') delete own[key];
   if (notEmpty && own.type === 'string' && own.minLength === undefined) own.minLength = 1;
   return { name, required: defined || !optional, schema: own };

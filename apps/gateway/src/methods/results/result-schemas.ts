@@ -58,6 +58,7 @@ export const LIST_TOOLS_RESULT: JsonSchemaObject = {
           kind: lowerCaseEnum(['standard', 's2sp_resource', 's2sp_consumer']),
           mutationClass: lowerCaseEnum(['read_only', 'idempotent_write', 'non_idempotent_write', 'destructive']),
           requiredScopes: { type: 'array', items: { type: 'string' }, description: 'Scopes a caller must hold to call the tool' },
+          version: { type: 'string', description: 'The version the MCP server declares for the tool; absent when it declares none' },
         },
         required: ['name', 'server', 'description', 'inputSchema', 'kind', 'mutationClass', 'requiredScopes'],
       },

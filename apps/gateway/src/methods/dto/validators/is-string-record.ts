@@ -1,8 +1,11 @@
+import { JsonSchemaProperty } from '@s2sp/json-rpc';
 import { registerDecorator, type ValidationArguments, type ValidationOptions } from 'class-validator';
 
 /** An object whose values are all strings and whose keys are non-empty, e.g. a column_mapping. */
 export function IsStringRecord(options?: ValidationOptions): PropertyDecorator {
-  return (target, propertyName) =>
+  const describe = JsonSchemaProperty({ type: 'object', propertyNames: { minLength: 1 }, additionalProperties: { type: 'string' } });
+  return (target, propertyName) => {
+    describe(target, propertyName);
     registerDecorator({
       name: 'isStringRecord',
       target: target.constructor,
@@ -18,4 +21,5 @@ export function IsStringRecord(options?: ValidationOptions): PropertyDecorator {
           `${args?.property ?? 'value'} must be an object mapping non-empty names to strings`,
       },
     });
+  };
 }
