@@ -19,6 +19,7 @@ export const DESCRIPTOR_SETS = Object.freeze({
   health: 'grpc-health.binpb',
 });
 
+/** The file name of one of {@link DESCRIPTOR_SETS}. */
 export type DescriptorSetName = (typeof DESCRIPTOR_SETS)[keyof typeof DESCRIPTOR_SETS];
 
 const GENERATED_DIR = join('libs', 'contracts', 'src', 'generated');
@@ -35,7 +36,9 @@ export function descriptorSetPath(name: DescriptorSetName, startDir: string = __
 
 /** One file of a descriptor set: the bytes the compiler encoded, and the descriptor they decode to. */
 export interface EncodedFileDescriptor {
+  /** The encoded google.protobuf.FileDescriptorProto, as it stands in the set. */
   readonly bytes: Uint8Array;
+  /** The same, decoded (unknown fields, such as custom options, kept in `$unknown`). */
   readonly proto: FileDescriptorProto;
 }
 
