@@ -1,18 +1,19 @@
 // gRPC server reflection on the agents, read by a plain reflection client
-// (grpc.reflection.v1.ServerReflection from the .proto @grpc/reflection ships)
-// and decoded with @bufbuild/protobuf, independently of how the server built its descriptors.
+// (grpc.reflection.v1 and v1alpha from the .proto files @grpc/reflection ships)
+// and decoded with @bufbuild/protobuf, independently of how the server keeps its
+// descriptors. It resolves files the way grpcurl describe does: the file of a
+// symbol, then each import by name with file_by_filename.
 import assert from 'node:assert/strict';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
-import { fromBinary } from '@bufbuild/protobuf';
-import { BinaryReader, WireType } from '@bufbuild/protobuf/wire';
-import { FileDescriptorProtoSchema, type FileDescriptorProto } from '@bufbuild/protobuf/wkt';
-import { CONTRACT_PACKAGE, CONTRACT_VERSION, CONTRACT_VERSION_OPTION } from '@s2sp/contracts';
+import { create, createFileRegistry, fromBinary, getOption } from '@bufbuild/protobuf';
+import { FileDescriptorProtoSchema, FileDescriptorSetSchema, type FileDescriptorProto } from '@bufbuild/protobuf/wkt';
+import { CONTRACT_PACKAGE, CONTRACT_VERSION_OPTION, PACKAGE_CONTRACT_VERSIONS, PROTO_ROOT } from '@s2sp/contracts';
+import { REFLECTION_VERSIONS, reflectionProtoPath, type ReflectionVersion } from '../../apps/agents/src/reflection/contract-reflection';
 import { agentsTestConfig, startTestAgents, type RunningAgents } from '../support/agents-stack';
-
-const REFLECTION_PROTO = join(dirname(require.resolve('@grpc/reflection')), '..', 'proto', 'grpc', 'reflection', 'v1', 'reflection.proto');
 
 interface ReflectionResponse {
   list_services_response?: { service: Array<{ name: string }> };
@@ -21,9 +22,10 @@ interface ReflectionResponse {
 }
 
 type ReflectionStream = grpc.ClientDuplexStream<Record<string, unknown>, ReflectionResponse>;
+type ReflectionClient = grpc.Client & { ServerReflectionInfo(): ReflectionStream };
 
 /** One request on a fresh ServerReflectionInfo stream, its one response. */
-function reflect(client: grpc.Client & { ServerReflectionInfo(): ReflectionStream }, request: Record<string, unknown>): Promise<ReflectionResponse> {
+function reflect(client: ReflectionClient, request: Record<string, unknown>): Promise<ReflectionResponse> {
   return new Promise((resolve, reject) => {
     const stream = client.ServerReflectionInfo();
     stream.once('data', (response: ReflectionResponse) => {
@@ -35,54 +37,119 @@ function reflect(client: grpc.Client & { ServerReflectionInfo(): ReflectionStrea
   });
 }
 
-/** The string value of a custom option, read from the unknown fields a generic decoder keeps for it. */
-function stringOption(file: FileDescriptorProto, fieldNumber: number): string | undefined {
-  const field = file.options?.$unknown?.find((unknown) => unknown.no === fieldNumber);
-  if (!field) return undefined;
-  assert.equal(field.wireType, WireType.LengthDelimited);
-  return new BinaryReader(field.data).string();
+/** The descriptors of a file_descriptor_response, decoded; fails on an error response. */
+async function fetchFiles(client: ReflectionClient, request: Record<string, unknown>): Promise<FileDescriptorProto[]> {
+  const response = await reflect(client, request);
+  assert.equal(response.error_response, undefined, `${JSON.stringify(request)}: ${response.error_response?.error_message}`);
+  return (response.file_descriptor_response?.file_descriptor_proto ?? []).map((bytes) => fromBinary(FileDescriptorProtoSchema, bytes));
+}
+
+/** The files a .proto source imports, read from its text. */
+function importsOf(protoFile: string): string[] {
+  return [...readFileSync(join(PROTO_ROOT, protoFile), 'utf8').matchAll(/^import\s+"([^"]+)";/gm)].map((match) => match[1]!);
+}
+
+/** The files ordered as a descriptor set orders them: each after the files it imports. */
+function dependenciesFirst(files: ReadonlyMap<string, FileDescriptorProto>): FileDescriptorProto[] {
+  const ordered = new Map<string, FileDescriptorProto>();
+  const visit = (file: FileDescriptorProto): void => {
+    if (ordered.has(file.name)) return;
+    for (const dependency of file.dependency) visit(files.get(dependency)!);
+    ordered.set(file.name, file);
+  };
+  for (const file of files.values()) visit(file);
+  return [...ordered.values()];
 }
 
 describe('agents gRPC server reflection', () => {
   let agents: RunningAgents;
-  let client: grpc.Client & { ServerReflectionInfo(): ReflectionStream };
+  const clients = new Map<ReflectionVersion, ReflectionClient>();
+  const v1 = (): ReflectionClient => clients.get('v1')!;
 
   before(async () => {
     agents = await startTestAgents(agentsTestConfig([]));
-    const definition = protoLoader.loadSync(REFLECTION_PROTO, { keepCase: true, longs: String, enums: String, defaults: true, oneofs: true });
-    const { ServerReflection } = (grpc.loadPackageDefinition(definition) as any).grpc.reflection.v1;
-    client = new ServerReflection(agents.url, grpc.credentials.createInsecure());
-  });
-
-  after(async () => {
-    client?.close();
-    await agents?.close();
-  });
-
-  test('lists the s2sp.v1 services and the health service', async () => {
-    const response = await reflect(client, { list_services: '' });
-    const names = response.list_services_response?.service.map((service) => service.name) ?? [];
-    for (const expected of ['s2sp.v1.ToolService', 's2sp.v1.AgentService', 'grpc.health.v1.Health']) {
-      assert.ok(names.includes(expected), `${expected} missing from ${names.join(', ')}`);
+    for (const version of REFLECTION_VERSIONS) {
+      const definition = protoLoader.loadSync(reflectionProtoPath(version), { keepCase: true, longs: String, enums: String, defaults: true, oneofs: true });
+      const { ServerReflection } = (grpc.loadPackageDefinition(definition) as any).grpc.reflection[version];
+      clients.set(version, new ServerReflection(agents.url, grpc.credentials.createInsecure()));
     }
   });
 
-  test('the descriptor of ToolService carries the contract version as the (s2sp.v1.contract_version) file option', async () => {
-    const response = await reflect(client, { file_containing_symbol: 's2sp.v1.ToolService' });
-    assert.equal(response.error_response, undefined);
-    const files = (response.file_descriptor_response?.file_descriptor_proto ?? []).map((bytes) => fromBinary(FileDescriptorProtoSchema, bytes));
-    const contractFile = files.find((file) => file.service.some((service) => service.name === 'ToolService'));
-    assert.ok(contractFile, `no descriptor declares ToolService among ${files.map((file) => file.name).join(', ')}`);
-    assert.equal(contractFile.package, CONTRACT_PACKAGE);
-    assert.equal(stringOption(contractFile, CONTRACT_VERSION_OPTION.number), CONTRACT_VERSION);
-    // The option's declaration travels with it, so a client can resolve it by name.
-    const declaration = contractFile.extension.find((extension) => extension.number === CONTRACT_VERSION_OPTION.number);
-    assert.equal(declaration && `${contractFile.package}.${declaration.name}`, CONTRACT_VERSION_OPTION.name);
-    assert.equal(declaration?.extendee, '.google.protobuf.FileOptions');
+  after(async () => {
+    for (const client of clients.values()) client.close();
+    await agents?.close();
   });
 
-  test('an unknown symbol is a NOT_FOUND error response, not a broken stream', async () => {
-    const response = await reflect(client, { file_containing_symbol: 's2sp.v1.NoSuchService' });
-    assert.equal(response.error_response?.error_code, grpc.status.NOT_FOUND);
+  for (const version of REFLECTION_VERSIONS) {
+    test(`${version} lists the s2sp.v1 services and the health service`, async () => {
+      const response = await reflect(clients.get(version)!, { list_services: '' });
+      const names = response.list_services_response?.service.map((service) => service.name) ?? [];
+      for (const expected of ['s2sp.v1.ToolService', 's2sp.v1.AgentService', 's2sp.v2.ToolService', 'grpc.health.v1.Health']) {
+        assert.ok(names.includes(expected), `${expected} missing from ${names.join(', ')}`);
+      }
+    });
+  }
+
+  test('the file of AgentService is s2sp/v1/agent.proto, naming its imports, each of which can be fetched by name', async () => {
+    const [agentFile] = await fetchFiles(v1(), { file_containing_symbol: 's2sp.v1.AgentService' });
+    assert.equal(agentFile?.name, 's2sp/v1/agent.proto');
+    assert.ok(agentFile.service.some((service) => service.name === 'AgentService'));
+    assert.deepEqual([...agentFile.dependency].sort(), importsOf('s2sp/v1/agent.proto').sort());
+
+    // grpcurl describe: every import, and theirs in turn, by file_by_filename.
+    const fetched = new Map<string, FileDescriptorProto>([[agentFile.name, agentFile]]);
+    const pending = [...agentFile.dependency];
+    for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
+      if (fetched.has(name)) continue;
+      const [file] = await fetchFiles(v1(), { file_by_filename: name });
+      assert.equal(file?.name, name);
+      fetched.set(name, file);
+      pending.push(...file.dependency);
+    }
+    for (const expected of ['s2sp/v1/contract.proto', 's2sp/v1/tool.proto', 'google/protobuf/descriptor.proto', 'google/protobuf/struct.proto']) {
+      assert.ok(fetched.has(expected), `${expected} not reached from agent.proto: ${[...fetched.keys()].join(', ')}`);
+    }
+
+    // The fetched files resolve on their own, the option's declaration included.
+    const registry = createFileRegistry(create(FileDescriptorSetSchema, { file: dependenciesFirst(fetched) }));
+    assert.ok(registry.getService('s2sp.v1.AgentService'));
+    const contractVersion = registry.getExtension(CONTRACT_VERSION_OPTION.name);
+    assert.equal(contractVersion?.number, CONTRACT_VERSION_OPTION.number);
+    assert.equal(contractVersion.extendee.typeName, 'google.protobuf.FileOptions');
+    const contractFiles = [...fetched.values()].filter((file) => file.package === CONTRACT_PACKAGE);
+    assert.ok(contractFiles.length >= 4);
+    for (const file of contractFiles) {
+      assert.equal(getOption(registry.getFile(file.name)!, contractVersion), PACKAGE_CONTRACT_VERSIONS[CONTRACT_PACKAGE], `contract version of ${file.name}`);
+    }
+  });
+
+  test('file_containing_symbol answers with the file and everything it imports, for any nested symbol', async () => {
+    const files = await fetchFiles(v1(), { file_containing_symbol: 's2sp.v1.ToolService.InvokeTool' });
+    assert.equal(files[0]?.name, 's2sp/v1/tool.proto');
+    const names = new Set(files.map((file) => file.name));
+    for (const file of files) {
+      for (const dependency of file.dependency) assert.ok(names.has(dependency), `${file.name} imports ${dependency}, which is missing`);
+    }
+  });
+
+  test('file_containing_extension finds the file declaring the contract version option', async () => {
+    const [file] = await fetchFiles(v1(), {
+      file_containing_extension: { containing_type: 'google.protobuf.FileOptions', extension_number: CONTRACT_VERSION_OPTION.number },
+    });
+    assert.equal(file?.name, 's2sp/v1/contract.proto');
+    assert.deepEqual(file.extension.map((extension) => `${file.package}.${extension.name}`), [CONTRACT_VERSION_OPTION.name]);
+  });
+
+  test('the health service has its own descriptor', async () => {
+    const [healthFile] = await fetchFiles(v1(), { file_containing_symbol: 'grpc.health.v1.Health' });
+    assert.equal(healthFile?.package, 'grpc.health.v1');
+    assert.ok(healthFile.service.some((service) => service.name === 'Health'));
+  });
+
+  test('unknown symbols and files, and the merged file protobufjs used to make up, are NOT_FOUND error responses', async () => {
+    for (const request of [{ file_containing_symbol: 's2sp.v1.NoSuchService' }, { file_by_filename: 's2sp_v1.proto' }]) {
+      const response = await reflect(v1(), request);
+      assert.equal(response.error_response?.error_code, grpc.status.NOT_FOUND, JSON.stringify(request));
+    }
   });
 });

@@ -1,6 +1,7 @@
 export * from './json-value';
 export * from './contract-version';
 export * from './proto-path';
+export * from './descriptor-set';
 export * from './proto-loader-options';
 export * from './struct-codec';
 export * from './plain-json';

@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { findUpwards } from './find-upwards';
 
 /** Proto files of the S2SP contract (packages s2sp.v1 and s2sp.v2), relative to {@link PROTO_ROOT} (use with includeDirs). */
 export const PROTO_FILES: readonly string[] = [
@@ -18,15 +18,7 @@ const MARKER = join('proto', PROTO_FILES[0]);
  * code works from libs/contracts/src (ts source) and dist/libs/contracts/src.
  */
 export function findProtoRoot(startDir: string = __dirname): string {
-  let dir = startDir;
-  for (;;) {
-    if (existsSync(join(dir, MARKER))) return join(dir, 'proto');
-    const parent = dirname(dir);
-    if (parent === dir) {
-      throw new Error(`S2SP proto root not found: no ${MARKER} above ${startDir}`);
-    }
-    dir = parent;
-  }
+  return join(findUpwards(MARKER, startDir, 'S2SP proto root'), 'proto');
 }
 
 /** Absolute path of the folder holding s2sp/v1/*.proto. */
