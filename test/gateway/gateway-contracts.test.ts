@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { DevKeyStore, TokenMinter } from '@s2sp/auth';
-import { CONTRACT_VERSION, PROTO_FILE_PATHS, v1 } from '@s2sp/contracts';
+import { CONTRACT_VERSION, PACKAGE_CONTRACT_VERSIONS, PROTO_FILE_PATHS, v1 } from '@s2sp/contracts';
 import { WEATHER_TOOL_INPUT_SCHEMA, WEATHER_TOOL_OUTPUT_SCHEMA } from '../support/fake-agents';
 import { useGatewayWithFakeAgents } from '../support/gateway-harness';
 import { toolSchemaDocuments } from '../../apps/gateway/src/schemas/mcp-tool-schemas.service';
@@ -60,7 +60,8 @@ describe('gateway: contract version and schema registry', () => {
     }
     assert.equal(new Set(ids).size, ids.length, 'ids are unique');
     for (const entry of list.schemas) {
-      assert.equal(entry.version, CONTRACT_VERSION, entry.id);
+      const expected = entry.id.startsWith('proto.s2sp.v1.') ? PACKAGE_CONTRACT_VERSIONS['s2sp.v1'] : CONTRACT_VERSION;
+      assert.equal(entry.version, expected, entry.id);
       assert.match(entry.sha256, /^[0-9a-f]{64}$/, entry.id);
       assert.equal(entry.href, `/schemas/${entry.id}`);
     }
