@@ -21,7 +21,16 @@ const S2SP_RESOURCE_GUIDE =
   'mode="async" (default) returns a single-use resource_url to hand to a consumer tool together with the abstract rows you selected; ' +
   'mode="sync" returns the body inline for your SDK layer. Omit abstract_domains for a plain result with every column.';
 
-export const s2spResourceParameters = {
+/**
+ * The S2SP parameters every resource tool takes. Typed out explicitly: the
+ * inferred enum type would list 'async' and 'sync' in whatever order the
+ * compiler first met the two literals, which makes the committed API report
+ * (libs/s2sp/api/s2sp.api.md) depend on unrelated files.
+ */
+export const s2spResourceParameters: {
+  abstract_domains: z.ZodOptional<z.ZodString>;
+  mode: z.ZodOptional<z.ZodEnum<{ async: 'async'; sync: 'sync' }>>;
+} = {
   abstract_domains: z
     .string()
     .optional()
