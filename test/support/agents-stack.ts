@@ -30,8 +30,8 @@ export function startTestAgents(config: AgentsConfig, options: StartAgentsOption
   return startAgents(config, { logger: ['error'], ...options });
 }
 
-/** Polls `probe` until it returns a value other than undefined/false; fails with `what` after timeoutMs. */
-export async function eventually<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 10_000, intervalMs = 50): Promise<T> {
+/** Polls `probe` until it returns a value other than undefined/false; fails with `what` after timeoutMs (a bound for a stuck wait, generous for a loaded 2-core CI machine, not a timing claim). */
+export async function eventually<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 30_000, intervalMs = 50): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {
