@@ -18,11 +18,11 @@ import { ToolListCursorCodec } from '../../apps/agents/src/tools/tool-list-curso
 import { withEnv } from '../support/with-env';
 
 
-const ENV_KEYS = ['AGENTS_HOST', 'AGENTS_PORT', 'AGENTS_MCP_SERVERS', 'AGENTS_DATA_DIR', 'DATABASE_URL', 'AGENTS_BREAKER_ERROR_RATE', 'AGENTS_BREAKER_MIN_CALLS'];
+const ENV_KEYS = ['AGENTS_HOST', 'AGENTS_PORT', 'AGENTS_MCP_SERVERS', 'AGENTS_DATA_DIR', 'DATABASE_URL', 'AGENTS_BREAKER_ERROR_RATE', 'AGENTS_BREAKER_MIN_CALLS', 'AGENTS_METRICS_PORT'];
 const cleanEnv = Object.fromEntries(ENV_KEYS.map((key) => [key, undefined]));
 
 describe('agents configuration', () => {
-  test('defaults: 127.0.0.1:50051, weather and stats on 3101/3102, .data/agents', () => {
+  test('defaults: 127.0.0.1:50051, weather and stats on 3101/3102, .data/agents, metrics on 9464', () => {
     const config = withEnv(cleanEnv, () => agentsConfigFromEnv());
     assert.equal(config.host, '127.0.0.1');
     assert.equal(config.port, 50051);
@@ -31,6 +31,7 @@ describe('agents configuration', () => {
     assert.deepEqual(config.mcpServers, parseMcpServerList(DEFAULT_MCP_SERVERS));
     assert.deepEqual(config.mcpServers.map((server) => server.id), ['weather', 'stats']);
     assert.equal(config.mcpServers[0].url, 'http://127.0.0.1:3101/mcp');
+    assert.equal(config.metricsPort, 9464, 'the agents serve Prometheus metrics on 9464 by default');
   });
 
   test('environment overrides, port 0, and refusals that name the variable', () => {
@@ -45,6 +46,7 @@ describe('agents configuration', () => {
     ]);
     assert.equal(config.breaker.errorRateThreshold, 0.25);
     assert.equal(config.breaker.minimumCalls, 3);
+    assert.equal(withEnv({ ...cleanEnv, AGENTS_METRICS_PORT: '9999' }, () => agentsConfigFromEnv()).metricsPort, 9999);
     assert.throws(() => withEnv({ ...cleanEnv, AGENTS_PORT: '70000' }, () => agentsConfigFromEnv()), /AGENTS_PORT/);
     assert.throws(() => withEnv({ ...cleanEnv, AGENTS_BREAKER_ERROR_RATE: '2' }, () => agentsConfigFromEnv()), /AGENTS_BREAKER_ERROR_RATE/);
     assert.throws(() => withEnv({ ...cleanEnv, AGENTS_MCP_SERVERS: 'just-a-url' }, () => agentsConfigFromEnv()), /AGENTS_MCP_SERVERS\[0\]/);

@@ -59,6 +59,13 @@ describe("the README's desktop setup: both servers over stdio, as Claude Desktop
       await weather.client.connect(weather.transport);
       await stats.client.connect(stats.transport);
 
+      // What the README's table of example servers lists, as a desktop client discovers it over stdio.
+      const [weatherTools, statsTools] = [(await weather.client.listTools()).tools, (await stats.client.listTools()).tools];
+      assert.deepEqual(weatherTools.map((tool) => tool.name), ['get_alerts']);
+      assert.deepEqual(statsTools.map((tool) => tool.name), ['draw_chart']);
+      const chartParameters = Object.keys(statsTools[0]!.inputSchema.properties ?? {}).sort();
+      assert.deepEqual(chartParameters, ['abstract_data', 'body_data', 'column_mapping', 'group_by', 'resource_url', 'title']);
+
       const alerts = jsonOf<Array<Record<string, unknown>>>(await weather.client.callTool({ name: 'get_alerts', arguments: { area: 'CA' } }));
       const answer = jsonOf(await weather.client.callTool({ name: 'get_alerts', arguments: { area: 'CA', abstract_domains: 'event' } }));
       assert.match(answer.resource_url, new RegExp(`^http://127\\.0\\.0\\.1:${weatherPort}/s2sp/data/`));

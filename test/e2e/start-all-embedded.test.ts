@@ -3,7 +3,8 @@ import { chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { isProcessAlive, readPostmasterPid } from '../../libs/database/src/postmaster-pid';
-import { gatewayHealth, startStack, STACK_READY_WITHIN_MS } from '../support/start-all';
+import { connectAgents, unary } from '../support/agents-grpc-client';
+import { gatewayHealth, startStack, STACK_READY_WITHIN_MS, type RunningStack } from '../support/start-all';
 import { tempDir } from '../support/stack';
 
 describe('npm start without DATABASE_URL', () => {
@@ -17,6 +18,7 @@ describe('npm start without DATABASE_URL', () => {
       try {
         assert.equal(await gatewayHealth(stack.gatewayUrl), 'ok');
         assert.match(stack.output(), /embedded PostgreSQL in .*\.data\/postgres/);
+        await assertReadyAndServing(stack);
         serverPid = readPostmasterPid(clusterDir)?.pid;
         assert.ok(serverPid && isProcessAlive(serverPid), 'the shared server runs');
       } finally {
@@ -29,3 +31,27 @@ describe('npm start without DATABASE_URL', () => {
     }
   });
 });
+
+/** Once it says it is ready, the stack lists each app where it listens, and each of them answers there. */
+async function assertReadyAndServing(stack: RunningStack): Promise<void> {
+  const ready = stack.output().slice(stack.output().indexOf('S2SP stack ready'));
+  const lines = [
+    `gateway         JSON-RPC ${stack.gatewayUrl}/rpc  health ${stack.gatewayUrl}/health`,
+    `agents          gRPC ${stack.agentsAddress}`,
+    `weather-server  MCP ${stack.weatherUrl}/mcp  data plane ${stack.weatherUrl}/s2sp/data`,
+    `stats-server    MCP ${stack.statsUrl}/mcp`,
+  ];
+  for (const line of lines) assert.ok(ready.includes(line), `the ready message lists "${line}":\n${ready}`);
+
+  for (const server of [stack.weatherUrl, stack.statsUrl]) {
+    const health = (await (await fetch(`${server}/s2sp/health`)).json()) as { status: string; protocol: string };
+    assert.deepEqual([health.status, health.protocol], ['ok', 's2sp'], server);
+    assert.equal((await fetch(`${server}/health`)).status, 200, `${server}/health answers while it serves`);
+  }
+  const agents = connectAgents(stack.agentsAddress);
+  try {
+    assert.equal((await unary(agents.health, 'Check', { service: '' })).status, 'SERVING');
+  } finally {
+    agents.close();
+  }
+}

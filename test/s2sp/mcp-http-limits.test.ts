@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import { serveMcp, type RunningMcpServer } from '@s2sp/core';
+import { DEFAULT_MCP_HTTP_LIMITS, MCP_HTTP_LIMIT_ENV, resolveMcpHttpLimits, serveMcp, type McpHttpLimits, type RunningMcpServer } from '@s2sp/core';
+import { checkEnvTable } from '../support/env-table';
 import { StatsServerModule } from '../../apps/stats-server/src/stats-server.module';
 import { McpSessionRegistry, SessionLimitError } from '../../libs/s2sp/src/bootstrap/mcp-session-registry';
 import { ManualClock } from '../support/manual-clock';
@@ -249,5 +250,33 @@ describe('McpSessionRegistry', () => {
     registry.use(registry.find('b').session!);
     registry.use(registry.find('c').session!);
     assert.throws(() => registry.admit('alice'), SessionLimitError);
+  });
+});
+
+describe('the /mcp limits: option, else variable, else default', () => {
+  const variables = Object.values(MCP_HTTP_LIMIT_ENV);
+
+  test('each S2SP_MCP_* variable sets its limit; unset, the documented defaults', () => {
+    checkEnvTable(() => resolveMcpHttpLimits(), variables, [
+      { env: {}, expect: (limits) => assert.deepEqual(limits, { maxBodyBytes: 1_048_576, sessionIdleTimeoutMs: 1_800_000, maxSessionsPerCaller: 16 }) },
+      ...Object.entries(MCP_HTTP_LIMIT_ENV).map(([limit, variable]) => ({
+        env: { [variable]: '77' },
+        expect: (limits: McpHttpLimits) => assert.deepEqual(limits, { ...DEFAULT_MCP_HTTP_LIMITS, [limit]: 77 }),
+      })),
+    ]);
+  });
+
+  test('an mcpLimits option wins over its variable; a variable that is not a positive integer fails naming it', () => {
+    checkEnvTable(() => resolveMcpHttpLimits({ maxBodyBytes: 2048 }), variables, [
+      { env: { S2SP_MCP_MAX_BODY_BYTES: '4096' }, expect: (limits) => assert.equal(limits.maxBodyBytes, 2048) },
+    ]);
+    const failure = (): unknown => {
+      try {
+        return resolveMcpHttpLimits();
+      } catch (error) {
+        return error;
+      }
+    };
+    checkEnvTable(failure, variables, [{ env: { S2SP_MCP_MAX_SESSIONS_PER_CALLER: '0' }, expect: (error) => assert.match(String(error), /S2SP_MCP_MAX_SESSIONS_PER_CALLER/) }]);
   });
 });

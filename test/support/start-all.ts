@@ -17,6 +17,10 @@ export interface RunningStack {
   gatewayUrl: string;
   /** The weather server's base URL (its /mcp and /s2sp/data). */
   weatherUrl: string;
+  /** The stats server's base URL (its /mcp). */
+  statsUrl: string;
+  /** host:port of the agents' gRPC server. */
+  agentsAddress: string;
   /** The start-all process (the apps and the embedded server are its children). */
   pid: number;
   /** Everything the stack printed so far (stdout and stderr). */
@@ -73,6 +77,8 @@ export async function startStack(options: { cwd: string; env?: NodeJS.ProcessEnv
   return {
     gatewayUrl: `http://127.0.0.1:${gateway}`,
     weatherUrl: `http://127.0.0.1:${weather}`,
+    statsUrl: `http://127.0.0.1:${stats}`,
+    agentsAddress: `127.0.0.1:${agents}`,
     pid: child.pid as number,
     output: () => output,
     stop: () => stopChild(child, exited),

@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { afterEach, test } from 'node:test';
-import { weatherConfigFromEnv } from '../../apps/weather-server/src/weather-server.config';
+import { weatherConfigFromEnv, type WeatherServerConfig } from '../../apps/weather-server/src/weather-server.config';
+import { checkEnvTable, LIMIT_VARIABLES, limitCases } from '../support/env-table';
+import { connectMcp, jsonOf } from '../support/mcp-client';
+import { startWeather } from '../support/stack';
+import { withEnv } from '../support/with-env';
 
 const saved = process.env.S2SP_DATA_PLANE_AUTH;
 afterEach(() => {
@@ -24,4 +28,55 @@ test('S2SP_DATA_PLANE_AUTH overrides the default on either transport', () => {
 test('a value that is not a policy fails the start, naming the variable and the choices', () => {
   process.env.S2SP_DATA_PLANE_AUTH = 'open';
   assert.throws(() => weatherConfigFromEnv('http'), /S2SP_DATA_PLANE_AUTH must be one of capability, bearer; got "open"/);
+});
+
+const WEATHER_VARIABLES = [
+  'WEATHER_HOST',
+  'WEATHER_PORT',
+  'WEATHER_PUBLIC_URL',
+  'WEATHER_DATA_DIR',
+  'DATABASE_URL',
+  'S2SP_RESOURCE_TTL_MS',
+  'S2SP_SWEEP_INTERVAL_MS',
+  'S2SP_DATA_PLANE_AUTH',
+  ...LIMIT_VARIABLES,
+];
+
+test("every weather-server variable the README lists: its default, and what setting it changes", () => {
+  checkEnvTable(() => weatherConfigFromEnv('http'), WEATHER_VARIABLES, [
+    {
+      env: {},
+      expect: (config) => {
+        assert.equal(config.host, '127.0.0.1');
+        assert.equal(config.port, 3101);
+        assert.equal(config.publicBaseUrl, undefined, 'resource_urls then use the listening address');
+        assert.equal(config.dataDir, '.data/weather-server');
+        assert.equal(config.databaseUrl, undefined);
+        assert.equal(config.resourceTtlMs, 600_000);
+        assert.equal(config.sweepIntervalMs, 60_000);
+      },
+    },
+    { env: { WEATHER_HOST: '0.0.0.0' }, expect: (config) => assert.equal(config.host, '0.0.0.0') },
+    { env: { WEATHER_PORT: '4101' }, expect: (config) => assert.equal(config.port, 4101) },
+    { env: { WEATHER_PUBLIC_URL: 'https://weather.example.com' }, expect: (config) => assert.equal(config.publicBaseUrl, 'https://weather.example.com') },
+    { env: { WEATHER_DATA_DIR: '/var/lib/weather' }, expect: (config) => assert.equal(config.dataDir, '/var/lib/weather') },
+    { env: { DATABASE_URL: 'postgresql://u@db:5432/s2sp' }, expect: (config) => assert.equal(config.databaseUrl, 'postgresql://u@db:5432/s2sp') },
+    { env: { S2SP_RESOURCE_TTL_MS: '5000' }, expect: (config) => assert.equal(config.resourceTtlMs, 5_000) },
+    { env: { S2SP_SWEEP_INTERVAL_MS: '0' }, expect: (config) => assert.equal(config.sweepIntervalMs, 0, '0 turns the sweeper off') },
+    ...limitCases((config: WeatherServerConfig) => config.limits),
+  ]);
+});
+
+test('WEATHER_PUBLIC_URL is the base of the resource_urls the weather server issues', async () => {
+  const publicUrl = 'https://weather.example.com';
+  const config = withEnv({ WEATHER_PUBLIC_URL: publicUrl }, () => weatherConfigFromEnv('http'));
+  const server = await startWeather({ publicBaseUrl: config.publicBaseUrl });
+  const client = await connectMcp(server.url);
+  try {
+    const answer = jsonOf(await client.callTool({ name: 'get_alerts', arguments: { area: 'CA', abstract_domains: 'event' } }));
+    assert.match(answer.resource_url, /^https:\/\/weather\.example\.com\/s2sp\/data\/[\w-]{43}$/);
+  } finally {
+    await client.close();
+    await server.close();
+  }
 });

@@ -1,0 +1,41 @@
+// Table-driven checks of an app's configuration loader: every variable the
+// README lists, its default, and what setting it changes.
+import assert from 'node:assert/strict';
+import { DEFAULT_LIMITS, S2SP_LIMIT_ENV } from '@s2sp/core';
+import { withEnv } from './with-env';
+
+export interface EnvCase<C> {
+  /** Variables set for this case (on top of every listed variable being unset). */
+  env: Record<string, string>;
+  /** What the loaded configuration must show. */
+  expect(config: C): void;
+}
+
+/** The S2SP_MAX_* variables and their default limits, which both example servers read. */
+export const LIMIT_VARIABLES = Object.values(S2SP_LIMIT_ENV);
+
+/** Loads the configuration with only `variables` (unset) and each case's values, and checks it. */
+export function checkEnvTable<C>(load: () => C, variables: readonly string[], cases: ReadonlyArray<EnvCase<C>>): void {
+  const unset = Object.fromEntries(variables.map((name) => [name, undefined]));
+  for (const [index, { env, expect }] of cases.entries()) {
+    const unknown = Object.keys(env).filter((name) => !variables.includes(name));
+    assert.deepEqual(unknown, [], `case ${index} sets only listed variables`);
+    const config = withEnv({ ...unset, ...env }, load);
+    try {
+      expect(config);
+    } catch (error) {
+      throw new Error(`with ${JSON.stringify(env)}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+}
+
+/** One case per limit: each S2SP_MAX_* variable sets its limit only; unset, the defaults. */
+export function limitCases<C>(limitsOf: (config: C) => unknown): Array<EnvCase<C>> {
+  return [
+    { env: {}, expect: (config) => assert.deepEqual(limitsOf(config), DEFAULT_LIMITS) },
+    ...Object.entries(S2SP_LIMIT_ENV).map(([limit, variable]) => ({
+      env: { [variable]: '4242' },
+      expect: (config: C) => assert.deepEqual(limitsOf(config), { ...DEFAULT_LIMITS, [limit]: 4242 }),
+    })),
+  ];
+}
