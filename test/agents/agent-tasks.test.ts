@@ -16,6 +16,8 @@ import {
   waitForSteps,
   waitForTaskEnd,
 } from '../support/agent-tasks';
+import { connectMcp, jsonOf } from '../support/mcp-client';
+import { o200kTokens } from '../support/o200k';
 import { startStats, startWeather } from '../support/stack';
 import { startTestMcpServer, type TestMcpServer } from '../support/test-mcp-server';
 
@@ -124,6 +126,21 @@ describe('agents AgentService: S2SP tasks', () => {
     assert.match(act.summary, /Charted 4 rows by how_urgent/, 'body columns reached the consumer, renamed by column_mapping');
     assert.equal((fromStruct(act.payload) as { mode: string }).mode, 'sync');
     assert.ok(n(task.usage.tokens_kept_out) > n(task.usage.tokens_in_context));
+
+    // The counts are of what a model would read, counted here independently: the retrieve step's
+    // answer without its body (the same call, made directly), and the text the chart tool answered.
+    const agent = await connectMcp(weather.url);
+    const answer = jsonOf(
+      await agent.callTool({ name: 'get_alerts', arguments: { area: 'CA', abstract_domains: 'event,severity', mode: 'sync' } }).finally(() => agent.close()),
+    );
+    const { body, ...controlPlane } = answer;
+    assert.equal(n(retrieve.usage.tokens_in_context), o200kTokens(JSON.stringify(controlPlane)));
+    assert.equal(n(retrieve.usage.tokens_kept_out), o200kTokens(JSON.stringify(body)));
+    const result = fromStruct(task.result) as { output: { content: Array<{ type: string; text?: string }> } };
+    const chartText = result.output.content.filter((block) => block.type === 'text').map((block) => block.text).join('');
+    assert.match(chartText, /^Charted 4 rows by how_urgent/);
+    assert.equal(n(act.usage.tokens_in_context), o200kTokens(chartText));
+    assert.equal(n(task.usage.tokens_in_context), o200kTokens(JSON.stringify(controlPlane)) + o200kTokens(chartText));
     assert.equal((await weatherResources()).length, resourcesBefore.length, 'sync mode caches nothing');
   });
 
@@ -191,13 +208,14 @@ describe('agents AgentService: S2SP tasks', () => {
   });
 
   test('hard cancel: the in-flight MCP call is aborted → CANCELLED at once', async () => {
-    const accepted = await submitTask(clients.agents, { plan: [resourceStep('alerts', { mode: 'DATA_PLANE_MODE_SYNC' }), slowSink('sink', 'alerts', 20_000)] });
+    const SLOW_MS = 20_000;
+    const accepted = await submitTask(clients.agents, { plan: [resourceStep('alerts', { mode: 'DATA_PLANE_MODE_SYNC' }), slowSink('sink', 'alerts', SLOW_MS)] });
     await waitForSteps(clients.agents, accepted.task_id, 2);
     await new Promise((resolve) => setTimeout(resolve, 200));
     const started = Date.now();
     const cancelled = await unary(clients.agents, 'CancelTask', { task_id: accepted.task_id, mode: 'CANCEL_MODE_HARD', reason: 'user left' });
     assert.equal(cancelled.status, 'TASK_STATUS_CANCELLED');
-    assert.ok(Date.now() - started < 5_000, 'did not wait for the slow tool');
+    assert.ok(Date.now() - started < SLOW_MS, 'did not wait for the slow tool');
     const task = await getTask(clients.agents, accepted.task_id);
     assert.equal(task.status, 'TASK_STATUS_CANCELLED');
     const last = task.steps[task.steps.length - 1];

@@ -183,10 +183,13 @@ describe('JwtTokenVerifier with a JWKS URL', () => {
   test('a JWKS endpoint that does not answer fails within the timeout as key-set-unavailable', async () => {
     hang = true;
     try {
-      const verifier = new JwtTokenVerifier({ audience: 'gateway', issuer: 's2sp-dev', keys: { kind: 'jwks-url', url: `${url}?fresh`, timeoutMs: 200 } });
+      const timeoutMs = 200;
+      const verifier = new JwtTokenVerifier({ audience: 'gateway', issuer: 's2sp-dev', keys: { kind: 'jwks-url', url: `${url}?fresh`, timeoutMs } });
       const started = Date.now();
       await rejectsWith(verifier.verify(await signRaw(key, goodClaims())), 'key-set-unavailable');
-      assert.ok(Date.now() - started < 2_000, 'bounded by timeoutMs');
+      // The endpoint never answers: only the timeout ends the wait (the bound leaves a busy machine room).
+      const elapsed = Date.now() - started;
+      assert.ok(elapsed >= timeoutMs - 10 && elapsed < timeoutMs * 50, `bounded by timeoutMs: took ${elapsed} ms`);
     } finally {
       hang = false;
     }

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { spawn } from 'node:child_process';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { RESOURCE_STORE, type ResourceStore } from '@s2sp/core';
 import { connectMcp, jsonOf } from '../support/mcp-client';
 import { openPostgresTestDatabase, postgresSkipReason, postgresTestUrl } from '../support/databases';
@@ -18,6 +18,59 @@ async function issueResource(baseUrl: string): Promise<{ resource_url: string; t
   } finally {
     await agent.close();
   }
+}
+
+/**
+ * A child process spoken to in newline-delimited JSON-RPC on stdin/stdout (the MCP stdio
+ * transport), with everything it writes to stdout and stderr kept, byte for byte, for
+ * assertions about which stream carries what.
+ */
+function spawnJsonLines(command: string, args: string[], env: NodeJS.ProcessEnv) {
+  const child = spawn(command, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  const waiting = new Map<number, (message: any) => void>();
+  let pending = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString('utf8');
+    pending += chunk.toString('utf8');
+    for (let end = pending.indexOf('\n'); end >= 0; end = pending.indexOf('\n')) {
+      const line = pending.slice(0, end);
+      pending = pending.slice(end + 1);
+      let message: { id?: unknown } | undefined;
+      try {
+        message = JSON.parse(line) as { id?: unknown };
+      } catch {
+        continue; // kept in stdout for the assertions
+      }
+      if (typeof message.id === 'number') waiting.get(message.id)?.(message);
+    }
+  });
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  const write = (message: object) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+  return {
+    request(id: number, method: string, params: object): Promise<any> {
+      const answered = new Promise<any>((resolve) => waiting.set(id, resolve));
+      write({ id, method, params });
+      return Promise.race([
+        answered,
+        exited.then(() => {
+          throw new Error(`the server exited before answering ${method}: ${stderr}`);
+        }),
+      ]);
+    },
+    notify(method: string): void {
+      write({ method });
+    },
+    async stop(): Promise<void> {
+      child.stdin.end();
+      child.kill('SIGTERM');
+      await exited;
+    },
+    stdout: () => stdout,
+    stderr: () => stderr,
+  };
 }
 
 describe('resource lifecycle', () => {
@@ -91,25 +144,49 @@ describe('resource lifecycle', () => {
     }
   });
 
-  test('the stdio entry point speaks MCP on stdout only and still serves its data plane over HTTP', async () => {
+  test('the stdio entry point speaks MCP on stdout only, logs on stderr, and still serves its data plane over HTTP', async () => {
     const dir = tempDir('s2sp-stdio-');
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [join(distRoot, 'apps/weather-server/src/stdio.js')],
-      env: { ...process.env, WEATHER_PORT: '0', WEATHER_DATA_DIR: dir.path } as Record<string, string>,
-      stderr: 'pipe',
+    // Info-level logs on, so that there are logs to go astray.
+    const server = spawnJsonLines(process.execPath, [join(distRoot, 'apps/weather-server/src/stdio.js')], {
+      ...process.env,
+      WEATHER_PORT: '0',
+      WEATHER_DATA_DIR: dir.path,
+      LOG_LEVELS: 'log,error,warn',
     });
-    const client = new Client({ name: 'stdio-e2e', version: '1.0.0' });
     try {
-      await client.connect(transport);
-      const answer = jsonOf(await client.callTool({ name: 'get_alerts', arguments: { area: 'WA', abstract_domains: 'event' } }));
+      const initialized = await server.request(1, 'initialize', {
+        protocolVersion: LATEST_PROTOCOL_VERSION,
+        capabilities: {},
+        clientInfo: { name: 'stdio-e2e', version: '1.0.0' },
+      });
+      assert.equal(initialized.result.serverInfo.name.length > 0, true);
+      server.notify('notifications/initialized');
+      const called = await server.request(2, 'tools/call', { name: 'get_alerts', arguments: { area: 'WA', abstract_domains: 'event' } });
+      const answer = JSON.parse(called.result.content[0].text);
       const response = await fetchResource(answer.resource_url);
       assert.equal(response.status, 200);
       assert.equal(response.json.body.length, answer.total_rows);
     } finally {
-      await client.close();
+      await server.stop();
       dir.remove();
     }
+
+    const stdoutLines = server.stdout().split('\n').filter((line) => line !== '');
+    assert.deepEqual(
+      stdoutLines.map((line) => (JSON.parse(line) as { jsonrpc?: unknown; id?: unknown }).jsonrpc),
+      stdoutLines.map(() => '2.0'),
+      'every line on stdout is a JSON-RPC message',
+    );
+    assert.deepEqual(
+      stdoutLines.map((line) => (JSON.parse(line) as { id?: unknown }).id).filter((id) => id !== undefined),
+      [1, 2],
+      'stdout carries the answers to the two requests',
+    );
+    const stderrLines = server.stderr().split('\n').filter((line) => line !== '');
+    assert.ok(
+      stderrLines.some((line) => line.includes('"message":"Starting Nest application..."')),
+      `the start-up log is on stderr: ${server.stderr().slice(0, 500)}`,
+    );
+    assert.ok(stderrLines.every((line) => !line.includes('"jsonrpc"')), 'no protocol message on stderr');
   });
 });
-

@@ -90,9 +90,9 @@ describe('gateway circuit breaker in front of the agents, and GET /health', () =
       assert.equal(error.code, -32001);
       assert.equal(error.message, 'Upstream service unavailable');
     }
-    const started = Date.now();
+    // A call that tried the agents answered 'Upstream service unavailable' above; this one is
+    // refused by the open circuit itself (that no call reaches the agents then is the next test's).
     const fastFail = await rpcError(gw.client.request('tools.list', {}));
-    assert.ok(Date.now() - started < 500, `fast fail took ${Date.now() - started} ms`);
     assert.equal(fastFail.code, -32001);
     assert.equal(fastFail.message, 'agents unavailable');
     assert.equal(fastFail.data.circuit, 'open');
@@ -130,10 +130,10 @@ describe('gateway circuit breaker in front of the agents, and GET /health', () =
     assert.equal(halfOpen.status, 200);
     assert.equal(halfOpen.json.status, 'degraded');
     fake.calls.length = 0;
-    fake.delay('GetTask', 300);
-    // While the probe is in flight, other calls still fail fast.
+    fake.delay('GetTask', 1_000);
+    // While the probe is in flight (it has reached the agents, which have not answered), other calls still fail fast.
     const probe = gw.client.request('agent.getTask', { task_id: TASK_ID });
-    await sleep(100);
+    await waitFor(async () => fake.callsTo('GetTask').length, (received) => received === 1);
     const meanwhile = await rpcError(gw.client.request('tools.list', {}));
     assert.equal(meanwhile.message, 'agents unavailable');
     assert.equal((await probe).task_id, TASK_ID);

@@ -1,42 +1,18 @@
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RunningMcpServer } from '@s2sp/core';
 import { connectMcp, jsonOf } from '../support/mcp-client';
+import { interopScript, python3SkipReason, runJsonScript } from '../support/python';
 import { fetchResource, startWeather } from '../support/stack';
 
-// The script is not compiled: it is read from the source tree (dist/test/interop → test/interop).
-const CONSUMER_SCRIPT = join(__dirname, '..', '..', '..', 'test', 'interop', 'python_consumer.py');
+const CONSUMER_SCRIPT = interopScript('python_consumer.py');
 
 type Row = Record<string, unknown> & { _row_id: number };
 
-function python3SkipReason(): string | undefined {
-  const probe = spawnSync('python3', ['--version'], { encoding: 'utf8' });
-  if (probe.error) return `python3 is not available (${probe.error.message}): the Python consumer cannot run here`;
-  if (probe.status !== 0) return `python3 --version failed (exit ${probe.status}): the Python consumer cannot run here`;
-  return undefined;
-}
-
-/** Runs the stdlib-only Python consumer asynchronously (the servers run in this process). */
-function runPythonConsumer(resourceUrl: string, abstract: Row[]): Promise<{ exitCode: number | null; output: any; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('python3', [CONSUMER_SCRIPT, resourceUrl], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (exitCode) => {
-      try {
-        resolve({ exitCode, output: JSON.parse(stdout), stderr });
-      } catch {
-        reject(new Error(`the Python consumer printed no JSON (exit ${exitCode}): ${stderr}`));
-      }
-    });
-    child.stdin.end(JSON.stringify(abstract));
-  });
+/** Runs the stdlib-only Python consumer on `resourceUrl`, the chosen abstract rows on its stdin. */
+function runPythonConsumer(resourceUrl: string, abstract: Row[]) {
+  return runJsonScript('python3', [CONSUMER_SCRIPT, resourceUrl], abstract);
 }
 
 /** A weather server under `overrides` and an MCP agent connected to it, for the enclosing suite (none when python3 is missing). */

@@ -287,7 +287,8 @@ describe('DataPlaneClient.fetchBody', { timeout: 20_000 }, () => {
         /^The data-plane fetch from http:\/\/127\.0\.0\.1:\d+ timed out after 300 ms\.$/,
       );
       const elapsed = Date.now() - started;
-      assert.ok(elapsed >= 250 && elapsed < 2_000, `took ${elapsed} ms`);
+      // The server never answers: only the 300 ms timeout ends the wait (the bound leaves a busy machine room).
+      assert.ok(elapsed >= 250 && elapsed < 15_000, `took ${elapsed} ms`);
       assert.equal(server.requests.length, 1);
     });
 
