@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { RunningMcpServer } from '@s2sp/core';
+import { Client as ClientV2, StreamableHTTPClientTransport as StreamableHTTPClientTransportV2 } from '@modelcontextprotocol/client';
 import { connectMcp, jsonOf, textOf, type ToolCallResult } from '../support/mcp-client';
 import { interopScript, python3SkipReason, pythonWithMcpSdk, runJsonScript } from '../support/python';
 import { startStats, startWeather } from '../support/stack';
@@ -14,25 +15,47 @@ interface InteropClient {
   run(mcpBaseUrl: string, token: TestTokenRequest, operations: readonly Operation[]): Promise<OperationResult[]>;
 }
 
-/** The MCP TypeScript SDK, v1 line (@modelcontextprotocol/sdk). */
-const typescriptSdkV1: InteropClient = {
-  async run(mcpBaseUrl, token, operations) {
-    const client = await connectMcp(mcpBaseUrl, 'interop-typescript-sdk-v1', token);
-    try {
-      const results: OperationResult[] = [];
-      for (const operation of operations) {
-        results.push(
-          operation.op === 'list_tools'
-            ? { tools: (await client.listTools()).tools.map((tool) => tool.name) }
-            : await client.callTool({ name: operation.name, arguments: operation.arguments }),
-        );
+/** What a session of either MCP TypeScript SDK line offers for the round trip. */
+interface TypescriptMcpSession {
+  listTools(): Promise<{ tools: Array<{ name: string }> }>;
+  callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+/** An MCP TypeScript SDK client, one session per run. */
+function typescriptSdk(connect: (mcpBaseUrl: string, token: TestTokenRequest) => Promise<TypescriptMcpSession>): InteropClient {
+  return {
+    async run(mcpBaseUrl, token, operations) {
+      const client = await connect(mcpBaseUrl, token);
+      try {
+        const results: OperationResult[] = [];
+        for (const operation of operations) {
+          results.push(
+            operation.op === 'list_tools'
+              ? { tools: (await client.listTools()).tools.map((tool) => tool.name) }
+              : ((await client.callTool({ name: operation.name, arguments: operation.arguments })) as ToolCallResult),
+          );
+        }
+        return results;
+      } finally {
+        await client.close();
       }
-      return results;
-    } finally {
-      await client.close();
-    }
-  },
-};
+    },
+  };
+}
+
+/** The MCP TypeScript SDK, v1 line (@modelcontextprotocol/sdk). */
+const typescriptSdkV1 = typescriptSdk((mcpBaseUrl, token) => connectMcp(mcpBaseUrl, 'interop-typescript-sdk-v1', token));
+
+/** The MCP TypeScript SDK, v2 line (@modelcontextprotocol/client). */
+const typescriptSdkV2 = typescriptSdk(async (mcpBaseUrl, token) => {
+  const client = new ClientV2({ name: 'interop-typescript-sdk-v2', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransportV2(new URL(`${mcpBaseUrl}/mcp`), {
+    requestInit: { headers: { authorization: `Bearer ${await mintTestToken(token)}` } },
+  });
+  await client.connect(transport);
+  return client;
+});
 
 /** The official Python MCP SDK (`mcp` on PyPI), in a cached virtual environment, driven by python_sdk_client.py. */
 function pythonSdk(python: () => string): InteropClient {
@@ -132,6 +155,7 @@ function describeRoundTrip(clientName: string, client: () => InteropClient, skip
 
 describe('MCP clients nobody here wrote', () => {
   describeRoundTrip('the MCP TypeScript SDK v1 client', () => typescriptSdkV1, () => undefined);
+  describeRoundTrip('the MCP TypeScript SDK v2 client', () => typescriptSdkV2, () => undefined);
 
   const pythonMissing = python3SkipReason();
   let python: string | undefined;
