@@ -79,9 +79,14 @@ export function unsecuredToken(claims: RawClaims): string {
 
 /** The classic algorithm-confusion forgery: HS256 with the verifier's public key as the HMAC secret. */
 export function hs256WithPublicKey(publicJwk: JWK, claims: RawClaims, kid?: string): string {
+  return hs256WithSecret(JSON.stringify(publicJwk), claims, kid);
+}
+
+/** An HS256 token with any secret (the public key in some encoding, for the forgeries above). */
+export function hs256WithSecret(secret: string | Uint8Array, claims: RawClaims, kid?: string): string {
   const encode = (value: unknown) => base64url.encode(JSON.stringify(value));
   const signingInput = `${encode({ alg: 'HS256', typ: 'JWT', ...(kid ? { kid } : {}) })}.${encode(claims)}`;
-  const signature = createHmac('sha256', JSON.stringify(publicJwk)).update(signingInput).digest('base64url');
+  const signature = createHmac('sha256', secret).update(signingInput).digest('base64url');
   return `${signingInput}.${signature}`;
 }
 

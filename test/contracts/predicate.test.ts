@@ -69,4 +69,18 @@ describe('FILTER predicate language', () => {
       );
     }
   });
+
+  // Found by fuzzing (test/fuzz/parsers.fuzz.test.ts): deep nesting ended in a
+  // RangeError (stack overflow) from the parser or from comparing the value.
+  test('nesting past 64 levels, in operators or in the compared value, is a PredicateSyntaxError, not a stack overflow', () => {
+    const comparison = '{"field":"event","op":"eq","value":1}';
+    const nots = (depth: number): string => `${'{"not":'.repeat(depth)}${comparison}${'}'.repeat(depth)}`;
+    assert.doesNotThrow(() => parsePredicate(JSON.parse(nots(63))));
+    assert.throws(() => parsePredicate(JSON.parse(nots(64))), (error: unknown) => error instanceof PredicateSyntaxError && /nested deeper than 64 levels/.test(error.message));
+    assert.throws(() => parsePredicate(JSON.parse(nots(20_000))), PredicateSyntaxError);
+    const deepValue = `{"field":"event","op":"eq","value":${'['.repeat(20_000)}1${']'.repeat(20_000)}}`;
+    assert.throws(() => parsePredicate(JSON.parse(deepValue)), (error: unknown) => error instanceof PredicateSyntaxError && error.path === '$.value');
+    const fits = JSON.parse(`{"field":"event","op":"eq","value":${'['.repeat(63)}1${']'.repeat(63)}}`);
+    assert.equal(evaluatePredicate(parsePredicate(fits), { event: fits.value }), true);
+  });
 });

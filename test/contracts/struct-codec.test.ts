@@ -6,6 +6,7 @@ import {
   PROTO_LOADER_OPTIONS,
   fromStruct,
   fromValue,
+  toJsonObject,
   toStruct,
   toValue,
   type JsonObject,
@@ -85,5 +86,22 @@ describe('Struct codec', () => {
     assert.deepEqual(fromStruct({}), {});
     assert.equal(fromValue(undefined), null);
     assert.equal(fromValue({}), null);
+  });
+
+  // Found by fuzzing (test/fuzz/parsers.fuzz.test.ts): assigning a member named
+  // __proto__ ran the prototype setter, so the member vanished on the way.
+  test('a member named __proto__ (legal JSON) survives encoding, decoding and the plain-JSON normalizer as an own member', () => {
+    const value = JSON.parse('{"__proto__":{"polluted":1},"constructor":2,"prototype":[3]}') as JsonObject;
+    const normalized = toJsonObject(value);
+    const struct = toStruct(value);
+    const back = fromStruct(struct);
+    for (const object of [normalized, back]) {
+      assert.equal(Object.getPrototypeOf(object), Object.prototype);
+      assert.deepEqual(Object.keys(object), ['__proto__', 'constructor', 'prototype']);
+      assert.equal(JSON.stringify(object), '{"__proto__":{"polluted":1},"constructor":2,"prototype":[3]}');
+      assert.equal((object as Record<string, unknown>).polluted, undefined);
+    }
+    assert.ok(Object.prototype.hasOwnProperty.call(struct.fields, '__proto__'));
+    assert.deepEqual(fromStruct({ fields: JSON.parse('{"__proto__":{"numberValue":0}}') }), JSON.parse('{"__proto__":0}'));
   });
 });

@@ -307,16 +307,18 @@ export async function startTestApp(options: JsonRpcModuleOptions = {}, adapter: 
   return { app, url, probe: app.get(Probe), close: () => app.close() };
 }
 
-/** POSTs raw text; returns status, content type and the body text. */
+/** POSTs raw text; returns status, content type and the body text. `signal` bounds the whole exchange. */
 export async function postRaw(
   url: string,
   body: string | Uint8Array,
   headers: Record<string, string> = {},
+  signal?: AbortSignal,
 ): Promise<{ status: number; contentType: string | null; text: string; json: unknown }> {
   const response = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
     body,
+    ...(signal ? { signal } : {}),
   });
   const text = await response.text();
   let json: unknown;

@@ -111,6 +111,14 @@ describe('parseConsumerInput', () => {
       assert.deepEqual(input.abstract.map((row) => row._row_id), [0, 99999]);
     });
 
+    // Found by fuzzing (test/fuzz/parsers.fuzz.test.ts): 2^53 + 1 reads as 2^53, an
+    // integer that stands for two ids and that the data plane refuses in row_ids.
+    test('a _row_id past the safe integers (9007199254740993) is refused like any invalid one', () => {
+      refuses({ abstract_data: '[{"_row_id":"__proto__","_row_id":9007199254740993}]' }, /^abstract_data\[0\] has no valid _row_id/);
+      refuses({ abstract_data: '[{"_row_id":1e300}]' }, /^abstract_data\[0\] has no valid _row_id/);
+      assert.equal(parseConsumerInput({ abstract_data: '[{"_row_id":9007199254740991}]' }, LIMITS).abstract[0]!._row_id, Number.MAX_SAFE_INTEGER);
+    });
+
     test('a repeated _row_id → error naming it', () => {
       refuses({ abstract_data: '[{"_row_id":4},{"_row_id":1},{"_row_id":4}]' }, /^abstract_data has _row_id 4 more than once/);
       refuses({ abstract_data: '[]', body_data: '[{"_row_id":7},{"_row_id":7}]' }, /^body_data has _row_id 7 more than once/);

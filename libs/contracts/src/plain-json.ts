@@ -1,4 +1,5 @@
 import type { JsonObject, JsonValue } from './json-value';
+import { setOwnMember } from './own-member';
 
 /**
  * A JavaScript object as the JSON that JSON.stringify would write for it:
@@ -52,7 +53,7 @@ function normalizeObject(object: Record<string, unknown>, ancestors: Set<object>
   ancestors.add(object);
   const out: JsonObject = {};
   for (const [key, item] of Object.entries(object)) {
-    if (!isSkippable(item)) out[key] = normalizeValue(item, ancestors, `${path}.${key}`);
+    if (!isSkippable(item)) setOwnMember(out, key, normalizeValue(item, ancestors, `${path}.${key}`));
   }
   ancestors.delete(object);
   return out;

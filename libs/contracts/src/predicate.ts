@@ -25,8 +25,20 @@ export class PredicateSyntaxError extends Error {
   }
 }
 
+/**
+ * Deepest nesting a predicate may have, its comparison values included: the
+ * parser, the evaluator and JSON comparison recurse, and a hostile predicate
+ * nested thousands deep would otherwise end in a stack overflow.
+ */
+const MAX_PREDICATE_DEPTH = 64;
+
 /** Checks that an untrusted JSON value is a well-formed predicate; throws PredicateSyntaxError. */
 export function parsePredicate(input: unknown, path = '$'): Predicate {
+  return parseNode(input, path, 1);
+}
+
+function parseNode(input: unknown, path: string, depth: number): Predicate {
+  if (depth > MAX_PREDICATE_DEPTH) throw new PredicateSyntaxError(path, `nested deeper than ${MAX_PREDICATE_DEPTH} levels`);
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     throw new PredicateSyntaxError(path, 'a predicate must be an object');
   }
@@ -39,17 +51,17 @@ export function parsePredicate(input: unknown, path = '$'): Predicate {
     if (!Array.isArray(operands) || operands.length === 0) {
       throw new PredicateSyntaxError(`${path}.${key}`, 'must be a non-empty array of predicates');
     }
-    const parsed = operands.map((operand, index) => parsePredicate(operand, `${path}.${key}[${index}]`));
+    const parsed = operands.map((operand, index) => parseNode(operand, `${path}.${key}[${index}]`, depth + 1));
     return key === 'and' ? { and: parsed } : { or: parsed };
   }
   if ('not' in node) {
     if (keys.length !== 1) throw new PredicateSyntaxError(path, '"not" must be the only member');
-    return { not: parsePredicate(node.not, `${path}.not`) };
+    return { not: parseNode(node.not, `${path}.not`, depth + 1) };
   }
-  return parseComparison(node, keys, path);
+  return parseComparison(node, keys, path, depth);
 }
 
-function parseComparison(node: Record<string, unknown>, keys: string[], path: string): ComparisonPredicate {
+function parseComparison(node: Record<string, unknown>, keys: string[], path: string, depth: number): ComparisonPredicate {
   const extra = keys.filter((key) => key !== 'field' && key !== 'op' && key !== 'value');
   if (extra.length > 0) throw new PredicateSyntaxError(path, `unknown member(s): ${extra.join(', ')}`);
   const { field, op, value } = node;
@@ -61,7 +73,17 @@ function parseComparison(node: Record<string, unknown>, keys: string[], path: st
   }
   if (!('value' in node)) throw new PredicateSyntaxError(`${path}.value`, 'is required');
   if (op === 'in' && !Array.isArray(value)) throw new PredicateSyntaxError(`${path}.value`, '"in" needs an array');
+  if (nestsDeeperThan(value, MAX_PREDICATE_DEPTH - depth)) {
+    throw new PredicateSyntaxError(`${path}.value`, `nested deeper than ${MAX_PREDICATE_DEPTH} levels with its predicate`);
+  }
   return { field, op: op as PredicateOp, value: value as JsonValue };
+}
+
+/** Whether `value` has arrays or objects nested more than `levels` deep; looks no further than that. */
+function nestsDeeperThan(value: unknown, levels: number): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (levels <= 0) return true;
+  return Object.values(value).some((item) => nestsDeeperThan(item, levels - 1));
 }
 
 /** Evaluates a parsed predicate against one row (a JSON object). */

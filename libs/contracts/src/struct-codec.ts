@@ -1,4 +1,5 @@
 import type { JsonObject, JsonValue } from './json-value';
+import { setOwnMember } from './own-member';
 import { toJsonObject, toJsonValue } from './plain-json';
 
 /**
@@ -51,7 +52,7 @@ export function toValue(value: unknown): ProtoValue {
 /** google.protobuf.Struct -> JSON object; null/undefined give {}. */
 export function fromStruct(struct: ProtoStruct | null | undefined): JsonObject {
   const out: JsonObject = {};
-  for (const [key, value] of Object.entries(struct?.fields ?? {})) out[key] = fromValue(value);
+  for (const [key, value] of Object.entries(struct?.fields ?? {})) setOwnMember(out, key, fromValue(value));
   return out;
 }
 
@@ -103,6 +104,6 @@ function protoValueOf(json: JsonValue): ProtoValue {
 
 function protoStructOf(object: JsonObject): ProtoStruct {
   const fields: Record<string, ProtoValue> = {};
-  for (const [key, item] of Object.entries(object)) fields[key] = protoValueOf(item);
+  for (const [key, item] of Object.entries(object)) setOwnMember(fields, key, protoValueOf(item));
   return { fields };
 }

@@ -56,7 +56,7 @@ function parseRows(parameter: string, text: string, limits: ConsumerInputLimits)
   parsed.forEach((row: unknown, index) => {
     if (!isRow(row)) throw new S2spToolError(`${parameter}[${index}] is not an object.`);
     const rowId = row[ROW_ID];
-    if (typeof rowId !== 'number' || !Number.isInteger(rowId) || rowId < 0) {
+    if (typeof rowId !== 'number' || !Number.isSafeInteger(rowId) || rowId < 0) {
       throw new S2spToolError(`${parameter}[${index}] has no valid _row_id (a non-negative integer).`);
     }
     if (seen.has(rowId)) throw new S2spToolError(`${parameter} has _row_id ${rowId} more than once.`);
