@@ -5,7 +5,8 @@ import { McpController, Prompt, Resource, Tool } from '@rekog/mcp-nest';
 import { serveMcp, type RunningMcpServer } from '@s2sp/core';
 import { z } from 'zod';
 import { connectMcp } from '../support/mcp-client';
-import { startWeather } from '../support/stack';
+import { HTTP_PLATFORMS, startWeather } from '../support/stack';
+import { bearerFor } from '../support/tokens';
 
 @McpController()
 class ListsController {
@@ -50,6 +51,23 @@ function sseEvents(text: string): SseEvent[] {
       }
       return event;
     });
+}
+
+/** A request of the stateless 2026-07-28 protocol era; resolves to its JSON-RPC answer. */
+async function modernRequest(mcpUrl: string, id: number, method: string, headers: Record<string, string> = {}): Promise<any> {
+  const response = await fetch(mcpUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...headers },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id,
+      method,
+      params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} } },
+    }),
+  });
+  const text = await response.text();
+  assert.equal(response.status, 200, `${method}: ${text}`);
+  return /^\s*\{/.test(text) ? JSON.parse(text) : sseEvents(text).map((event) => (event.data ? JSON.parse(event.data) : undefined)).find((message) => message?.id === id);
 }
 
 /** Reads an SSE response until an event carries the JSON-RPC answer to `id`, then stops. */
@@ -126,19 +144,8 @@ describe('MCP over HTTP sessions: SSE priming and retry, caching hints, security
     const lists = { 'tools/list': 'tools', 'prompts/list': 'prompts', 'resources/list': 'resources', 'resources/templates/list': 'resourceTemplates' };
     let id = 100;
     for (const [method, key] of Object.entries(lists)) {
-      const response = await post(
-        {
-          jsonrpc: '2.0',
-          id: ++id,
-          method,
-          params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} } },
-        },
-        { 'mcp-protocol-version': '2026-07-28', 'mcp-method': method },
-      );
-      const text = await response.text();
-      assert.equal(response.status, 200, `${method}: ${text}`);
-      const message = /^\s*\{/.test(text) ? JSON.parse(text) : sseEvents(text).map((event) => (event.data ? JSON.parse(event.data) : undefined)).find((m) => m?.id === id);
-      assert.ok(Array.isArray(message.result[key]), `${method}: ${text}`);
+      const message = await modernRequest(mcpUrl, ++id, method);
+      assert.ok(Array.isArray(message.result[key]), `${method}: ${JSON.stringify(message)}`);
       assert.equal(message.result.ttlMs, 30_000, method);
       assert.equal(message.result.cacheScope, 'private', method);
     }
@@ -155,15 +162,23 @@ describe('MCP over HTTP sessions: SSE priming and retry, caching hints, security
   });
 });
 
-test('with caller authentication, every tool advertises the bearer token (oauth2), never noauth', async () => {
-  const weather = await startWeather({ logger: false });
-  try {
-    const client = await connectMcp(weather.url);
-    const { tools } = await client.listTools();
-    assert.ok(tools.length > 0);
-    for (const tool of tools) assert.deepEqual(tool._meta?.securitySchemes, [{ type: 'oauth2' }], tool.name);
-    await client.close();
-  } finally {
-    await weather.close();
-  }
-});
+for (const platform of HTTP_PLATFORMS) {
+  test(`with caller authentication, every tool advertises the bearer token (oauth2), never noauth, in both protocol eras (${platform})`, async () => {
+    const weather = await startWeather({ platform, logger: false });
+    try {
+      const client = await connectMcp(weather.url);
+      const { tools } = await client.listTools();
+      assert.ok(tools.length > 0);
+      for (const tool of tools) assert.deepEqual(tool._meta?.securitySchemes, [{ type: 'oauth2' }], tool.name);
+      await client.close();
+
+      const modern = await modernRequest(`${weather.url}/mcp`, 1, 'tools/list', { authorization: await bearerFor({ audience: 'weather-server' }) });
+      assert.deepEqual(
+        modern.result.tools.map((tool: { name: string; _meta?: { securitySchemes?: unknown } }) => [tool.name, tool._meta?.securitySchemes]),
+        tools.map((tool) => [tool.name, [{ type: 'oauth2' }]]),
+      );
+    } finally {
+      await weather.close();
+    }
+  });
+}
