@@ -62,8 +62,13 @@ describe('RequestHostPolicy', () => {
   });
 
   test('S2spModule validates allowedHosts and allowedOrigins', () => {
-    const resolved = resolveS2spOptions({ allowedHosts: ['Api.Example.com', 'localhost:8443', '[::1]:3101'], allowedOrigins: ['https://app.example.com/'] });
-    assert.deepEqual(resolved.allowedHosts, [{ hostname: 'api.example.com' }, { hostname: 'localhost', port: '8443' }, { hostname: '[::1]', port: '3101' }]);
+    const resolved = resolveS2spOptions({ allowedHosts: ['Api.Example.com', 'localhost:8443', '[::1]:3101', 'web.example:80'], allowedOrigins: ['https://app.example.com/'] });
+    assert.deepEqual(resolved.allowedHosts, [
+      { hostname: 'api.example.com' },
+      { hostname: 'localhost', port: '8443' },
+      { hostname: '[::1]', port: '3101' },
+      { hostname: 'web.example', port: '80' },
+    ]);
     assert.deepEqual(resolved.allowedOrigins, ['https://app.example.com']);
     assert.equal(resolveS2spOptions({ allowedHosts: ['*'] }).allowedHosts, '*');
     assert.equal(resolveS2spOptions({}).allowedHosts, undefined);

@@ -34,7 +34,6 @@ export * from './auth/s2sp-auth.module';
 export * from './config/limits-from-env';
 export * from './config/allowed-hosts-from-env';
 export { defaultAllowedHosts, RequestHostPolicy, type AllowedHost, type AllowList } from './http/request-host-policy';
-export { DEFAULT_SESSION_EVENTS, SessionEventStore } from './bootstrap/session-event-store';
 export * from './data-plane/arrow/arrow-media-type';
 export * from './data-plane/arrow/arrow-errors';
 export { encodeArrowStream, DEFAULT_ARROW_BATCH_ROWS, type ArrowStreamEncodeOptions } from './data-plane/arrow/encode-arrow-stream';

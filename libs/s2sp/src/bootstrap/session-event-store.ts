@@ -1,7 +1,7 @@
 import type { EventId, EventStore, JSONRPCMessage, StreamId } from '@modelcontextprotocol/server';
 
 /** Events one session keeps for replay by default. */
-export const DEFAULT_SESSION_EVENTS = 256;
+const DEFAULT_SESSION_EVENTS = 256;
 
 /**
  * The events of one MCP session, for the transport's SSE priming and
@@ -32,6 +32,7 @@ export class SessionEventStore implements EventStore {
     if (!last) throw new Error('Unknown or forgotten event id');
     let after = false;
     for (const [eventId, event] of this.events) {
+      // The priming events (stored as `{}`) carry no message to replay.
       if (after && event.streamId === last.streamId && Object.keys(event.message).length > 0) await send(eventId, event.message);
       if (eventId === lastEventId) after = true;
     }

@@ -25,7 +25,9 @@ export function parseAllowedHost(entry: string, option = 'allowedHosts'): Allowe
   if (!url || url.username || url.password || url.pathname !== '/' || url.search || url.hash || trimmed.includes('/')) {
     throw new Error(`S2spModule: ${option} entry ${JSON.stringify(entry)} is not a host name with an optional port (e.g. "localhost", "api.example.com:8443").`);
   }
-  return url.port ? { hostname: url.hostname, port: url.port } : { hostname: url.hostname };
+  // URL drops a scheme-default port (`:80`); an entry that names one still means that port only.
+  const port = /:(\d+)$/.exec(trimmed)?.[1];
+  return port === undefined ? { hostname: url.hostname } : { hostname: url.hostname, port: String(Number(port)) };
 }
 
 /** Parses an allowedOrigins entry (`scheme://host[:port]`, http or https) into its serialized origin. */
