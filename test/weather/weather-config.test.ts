@@ -39,6 +39,8 @@ const WEATHER_VARIABLES = [
   'S2SP_RESOURCE_TTL_MS',
   'S2SP_SWEEP_INTERVAL_MS',
   'S2SP_DATA_PLANE_AUTH',
+  'S2SP_ALLOWED_HOSTS',
+  'S2SP_ALLOWED_ORIGINS',
   ...LIMIT_VARIABLES,
 ];
 
@@ -79,4 +81,17 @@ test('WEATHER_PUBLIC_URL is the base of the resource_urls the weather server iss
     await client.close();
     await server.close();
   }
+});
+
+test('S2SP_ALLOWED_HOSTS and S2SP_ALLOWED_ORIGINS give the DNS-rebinding allowlists; unset, the defaults apply', () => {
+  withEnv({ S2SP_ALLOWED_HOSTS: 'weather.example.com, localhost:3101', S2SP_ALLOWED_ORIGINS: 'https://console.example.com' }, () => {
+    const config = weatherConfigFromEnv('http');
+    assert.deepEqual(config.allowedHosts, ['weather.example.com', 'localhost:3101']);
+    assert.deepEqual(config.allowedOrigins, ['https://console.example.com']);
+  });
+  withEnv({ S2SP_ALLOWED_HOSTS: undefined, S2SP_ALLOWED_ORIGINS: undefined }, () => {
+    const config = weatherConfigFromEnv('http');
+    assert.equal('allowedHosts' in config, false);
+    assert.equal('allowedOrigins' in config, false);
+  });
 });

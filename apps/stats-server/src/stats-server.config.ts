@@ -1,7 +1,7 @@
 import { authOptionsFromEnv, type AuthModuleOptions } from '@s2sp/auth';
 import type { LoggerService, LogLevel } from '@nestjs/common';
 import type { TelemetryOptions } from '@s2sp/telemetry';
-import { s2spLimitsFromEnv, type S2spLimits } from '@s2sp/core';
+import { s2spLimitsFromEnv, type S2spLimits, allowedHostsFromEnv } from '@s2sp/core';
 import { envInt, envList, envOptional, envString, parsePairs } from '@s2sp/platform';
 
 export interface StatsServerConfig {
@@ -19,6 +19,10 @@ export interface StatsServerConfig {
   dataDir: string;
   /** Data-plane and row limits (S2SP_MAX_* variables). */
   limits?: Partial<S2spLimits>;
+  /** Host values /mcp and the data plane answer to (S2SP_ALLOWED_HOSTS); default loopback on the bound port, plus the public URL's host. */
+  allowedHosts?: string[];
+  /** Browser origins allowed on /mcp and the data plane (S2SP_ALLOWED_ORIGINS); default the origins of the allowed hosts. */
+  allowedOrigins?: string[];
   /** Caller authentication on /mcp (audience "stats-server" by default). */
   auth: AuthModuleOptions;
   /** Telemetry overrides (service name `s2sp-stats-server`), e.g. a test's shared `spanExporter`. */
@@ -52,6 +56,7 @@ export function statsConfigFromEnv(transport: 'http' | 'stdio' = 'http'): StatsS
     databaseUrl: envOptional('DATABASE_URL'),
     dataDir: envString('STATS_DATA_DIR', '.data/stats-server'),
     limits: s2spLimitsFromEnv(),
+    ...allowedHostsFromEnv(),
     auth: authOptionsFromEnv('stats-server'),
   };
 }

@@ -15,6 +15,8 @@ export class StatsServerModule {
         s2spAuthModule(config.auth),
         S2spModule.forRoot({
           limits: config.limits,
+          allowedHosts: config.allowedHosts,
+          allowedOrigins: config.allowedOrigins,
           allowedResourceOrigins: config.allowedResourceOrigins,
           resourceAudiences: config.resourceAudiences,
           fetchTimeoutMs: config.fetchTimeoutMs,

@@ -1,7 +1,7 @@
 import { authOptionsFromEnv, type AuthModuleOptions } from '@s2sp/auth';
 import type { LoggerService, LogLevel } from '@nestjs/common';
 import type { TelemetryOptions } from '@s2sp/telemetry';
-import { dataPlaneAuthFromEnv, s2spLimitsFromEnv, type DataPlaneAuthPolicy, type S2spLimits } from '@s2sp/core';
+import { dataPlaneAuthFromEnv, s2spLimitsFromEnv, type DataPlaneAuthPolicy, type S2spLimits, allowedHostsFromEnv } from '@s2sp/core';
 import { envInt, envOptional, envString } from '@s2sp/platform';
 
 export interface WeatherServerConfig {
@@ -20,6 +20,10 @@ export interface WeatherServerConfig {
   sweepIntervalMs: number;
   /** Data-plane and row limits (S2SP_MAX_* variables). */
   limits?: Partial<S2spLimits>;
+  /** Host values /mcp and the data plane answer to (S2SP_ALLOWED_HOSTS); default loopback on the bound port, plus the public URL's host. */
+  allowedHosts?: string[];
+  /** Browser origins allowed on /mcp and the data plane (S2SP_ALLOWED_ORIGINS); default the origins of the allowed hosts. */
+  allowedOrigins?: string[];
   /**
    * Who may fetch resource_urls (S2SP_DATA_PLANE_AUTH). Default `bearer` over
    * HTTP; `capability` over stdio, where no caller token exists to bind a
@@ -48,6 +52,7 @@ export function weatherConfigFromEnv(transport: 'http' | 'stdio' = 'http'): Weat
     resourceTtlMs: envInt('S2SP_RESOURCE_TTL_MS', 10 * 60 * 1000, { min: 1 }),
     sweepIntervalMs: envInt('S2SP_SWEEP_INTERVAL_MS', 60 * 1000),
     limits: s2spLimitsFromEnv(),
+    ...allowedHostsFromEnv(),
     dataPlaneAuth: dataPlaneAuthFromEnv(defaultDataPlaneAuth(transport)),
     auth: authOptionsFromEnv('weather-server'),
   };

@@ -17,6 +17,8 @@ export class WeatherServerModule {
         s2spAuthModule(config.auth),
         S2spModule.forRoot({
           limits: config.limits,
+          allowedHosts: config.allowedHosts,
+          allowedOrigins: config.allowedOrigins,
           dataPlaneAuth: config.dataPlaneAuth ?? defaultDataPlaneAuth(config.transport),
           publicBaseUrl,
           resourceTtlMs: config.resourceTtlMs,

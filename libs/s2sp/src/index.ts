@@ -32,6 +32,8 @@ export * from './audit/prisma-data-plane-fetch-audit';
 export * from './auth/s2sp-tool-auth.guard';
 export * from './auth/s2sp-auth.module';
 export * from './config/limits-from-env';
+export * from './config/allowed-hosts-from-env';
+export { defaultAllowedHosts, RequestHostPolicy, type AllowedHost, type AllowList } from './http/request-host-policy';
 export * from './data-plane/arrow/arrow-media-type';
 export * from './data-plane/arrow/arrow-errors';
 export { encodeArrowStream, DEFAULT_ARROW_BATCH_ROWS, type ArrowStreamEncodeOptions } from './data-plane/arrow/encode-arrow-stream';

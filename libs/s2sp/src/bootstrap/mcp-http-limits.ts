@@ -12,12 +12,19 @@ export interface McpHttpLimits {
    * closes the caller's least recently used idle session; if all are busy it is refused.
    */
   maxSessionsPerCaller: number;
+  /**
+   * The `retry` (ms) an SSE stream of a session announces in its first event,
+   * the priming event: how long a client waits before reconnecting with
+   * `Last-Event-ID` when the stream drops. Default 1 s.
+   */
+  sseRetryMs: number;
 }
 
 export const DEFAULT_MCP_HTTP_LIMITS: Readonly<McpHttpLimits> = Object.freeze({
   maxBodyBytes: 1024 * 1024,
   sessionIdleTimeoutMs: 30 * 60_000,
   maxSessionsPerCaller: 16,
+  sseRetryMs: 1000,
 });
 
 /** Environment variable of each limit. */
@@ -25,6 +32,7 @@ export const MCP_HTTP_LIMIT_ENV: Readonly<Record<keyof McpHttpLimits, string>> =
   maxBodyBytes: 'S2SP_MCP_MAX_BODY_BYTES',
   sessionIdleTimeoutMs: 'S2SP_MCP_SESSION_IDLE_TIMEOUT_MS',
   maxSessionsPerCaller: 'S2SP_MCP_MAX_SESSIONS_PER_CALLER',
+  sseRetryMs: 'S2SP_MCP_SSE_RETRY_MS',
 });
 
 /** Options win over the environment, the environment over the defaults; each must be a positive integer. */

@@ -1,8 +1,10 @@
 import { ConsoleLogger, type INestApplication, type LoggerService, type LogLevel } from '@nestjs/common';
 import { NestFactory, type AbstractHttpAdapter } from '@nestjs/core';
 import { leaveRequestBodyUnread } from '@s2sp/platform';
-import { McpStrategy, StdioTransport, StreamableHttpTransport, type McpTransport } from '@rekog/mcp-nest';
+import type { CacheHint } from '@modelcontextprotocol/server';
+import { McpStrategy, StdioTransport, StreamableHttpTransport, type McpCacheHints, type McpTransport } from '@rekog/mcp-nest';
 import { mountS2spAuth } from '../auth/mount-s2sp-auth';
+import { mountRequestHostValidation } from '../http/mount-request-host-validation';
 import { envList } from '@s2sp/platform';
 import { mcpBodyLimitMiddleware } from './mcp-body-limit.middleware';
 import { resolveMcpHttpLimits, type McpHttpLimits } from './mcp-http-limits';
@@ -49,6 +51,13 @@ export interface ServeMcpOptions {
    */
   auth?: { audience: string };
   /**
+   * The caching hint (`ttlMs`, `cacheScope`) of every list this server answers
+   * (tools, prompts, resources, resource templates), sent to clients of the
+   * protocol era that carries them. Default `{ ttlMs: 0, cacheScope: 'private' }`:
+   * lists change at run time (list_changed) and, with `auth`, per caller.
+   */
+  listCacheHint?: CacheHint;
+  /**
    * Runs after the app is created and before MCP mounts /mcp: the place for
    * middleware that must see MCP and data-plane requests (e.g. authentication,
    * which Nest guards cannot do for the route @rekog/mcp-nest mounts itself).
@@ -78,6 +87,8 @@ export async function serveMcp(module: Parameters<typeof NestFactory.create>[0],
     : await NestFactory.create(module, appOptions);
   app.enableShutdownHooks();
   const limits = resolveMcpHttpLimits(options.mcpLimits);
+  // Before authentication: a request for a foreign Host or Origin is refused before its token is read.
+  mountRequestHostValidation(app, { mcpOverHttp: options.transport === 'http' });
   if (options.auth) mountS2spAuth(app, options.auth.audience, { mcpOverHttp: options.transport === 'http' });
   // After authentication: an unauthenticated body is refused unread.
   if (options.transport === 'http') {
@@ -97,6 +108,11 @@ export async function serveMcp(module: Parameters<typeof NestFactory.create>[0],
     version: options.version,
     instructions: options.instructions,
     transports,
+    cacheHints: listCacheHints(options.listCacheHint ?? DEFAULT_LIST_CACHE_HINT),
+    // Tools' securitySchemes: with caller authentication over HTTP every tool needs the bearer
+    // token, which @rekog/mcp-nest advertises as oauth2 in this mode (each request that reaches
+    // it has passed the authentication middleware, so it always has a user); else noauth.
+    allowUnauthenticatedAccess: options.auth !== undefined && options.transport === 'http',
   });
   mcp.setHttpAdapter(app.getHttpAdapter());
   // inheritAppConfig: the app's global enhancers (APP_INTERCEPTOR of TelemetryModule, …) reach the MCP
@@ -108,6 +124,15 @@ export async function serveMcp(module: Parameters<typeof NestFactory.create>[0],
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   return { app, url: `http://${host}:${port}`, port, close: () => app.close() };
+}
+
+const DEFAULT_LIST_CACHE_HINT: CacheHint = { ttlMs: 0, cacheScope: 'private' };
+
+/** The cacheable list operations; every one gets the same hint. */
+const CACHEABLE_LISTS = ['tools/list', 'prompts/list', 'resources/list', 'resources/templates/list'] as const;
+
+function listCacheHints(hint: CacheHint): McpCacheHints {
+  return Object.fromEntries(CACHEABLE_LISTS.map((method) => [method, hint]));
 }
 
 /**

@@ -8,6 +8,7 @@ import { nodeRequestOf, nodeResponseOf, PeriodicSweep, takeNodeResponse } from '
 import { sendJsonRpcHttpError } from './json-rpc-http-error';
 import type { McpHttpLimits } from './mcp-http-limits';
 import { McpSessionRegistry, SessionLimitError, type TrackedSession } from './mcp-session-registry';
+import { SessionEventStore } from './session-event-store';
 
 type McpRequest = IncomingMessage & { body?: unknown };
 
@@ -36,14 +37,16 @@ export class SessionBoundedHttpTransport implements McpTransport {
   private readonly sessions: McpSessionRegistry<SessionHandle>;
   private readonly modernEra = new StreamableHttpTransport({ statefulMode: false, mount: false });
   private readonly sweepIntervalMs: number;
+  private readonly sseRetryMs: number;
   private sweep?: PeriodicSweep;
   private ctx?: McpTransportContext;
 
   constructor(
     private readonly endpoint: string,
-    limits: Pick<McpHttpLimits, 'sessionIdleTimeoutMs' | 'maxSessionsPerCaller'>,
+    limits: Pick<McpHttpLimits, 'sessionIdleTimeoutMs' | 'maxSessionsPerCaller' | 'sseRetryMs'>,
     now?: () => number,
   ) {
+    this.sseRetryMs = limits.sseRetryMs;
     this.sessions = new McpSessionRegistry<SessionHandle>(limits, now);
     this.sweepIntervalMs = Math.min(MAX_SWEEP_INTERVAL_MS, limits.sessionIdleTimeoutMs);
   }
@@ -138,6 +141,10 @@ export class SessionBoundedHttpTransport implements McpTransport {
     const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
       enableJsonResponse: false,
+      // With an event store the transport opens each SSE stream with a priming event (an id, empty
+      // data, and this retry), and a client that lost a stream can resume it with Last-Event-ID.
+      eventStore: new SessionEventStore(),
+      retryInterval: this.sseRetryMs,
       onsessionclosed: (closedId) => {
         const closed = this.sessions.remove(closedId);
         if (closed) void closeSession(closed.value);

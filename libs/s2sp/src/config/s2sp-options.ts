@@ -1,6 +1,7 @@
 import type { AsyncModuleOptions } from '@s2sp/platform';
 import type { FactoryProvider, Provider, Type } from '@nestjs/common';
 import { DATA_PLANE_AUTH_POLICIES, DEFAULT_DATA_PLANE_AUTH, isDataPlaneAuthPolicy, type DataPlaneAuthPolicy } from '../auth/data-plane-auth-policy';
+import { parseAllowedHost, parseAllowedOrigin, type AllowedHost, type AllowList } from '../http/request-host-policy';
 import type { ResourceStore } from '../store/resource-store.interface';
 import { DEFAULT_RESOURCE_CACHE_BYTES, type ResourceWriteMode } from '../store/prisma-resource-store';
 
@@ -53,6 +54,20 @@ export interface S2spModuleOptions {
    * the URL, once. See DataPlaneAuthPolicy.
    */
   dataPlaneAuth?: DataPlaneAuthPolicy;
+  /**
+   * DNS-rebinding protection of `/mcp` and the data plane: the `Host` values
+   * this server answers to (`host` on any port, `host:port`, or `'*'` for any).
+   * Default: `localhost`, `127.0.0.1` and `[::1]` on the bound port when bound
+   * to a loopback address, plus the host of `publicBaseUrl` when it is set.
+   * Anything else is answered 403.
+   */
+  allowedHosts?: string[];
+  /**
+   * Browser origins (`scheme://host[:port]`, or `'*'`) allowed to call `/mcp`
+   * and the data plane. A request without `Origin` is not affected. Default:
+   * the http(s) origins of the allowed hosts (none when every host is allowed).
+   */
+  allowedOrigins?: string[];
   limits?: Partial<S2spLimits>;
   database?: S2spDatabaseOptions;
   /**
@@ -94,6 +109,10 @@ export interface ResolvedS2spOptions {
   /** By normalized origin. */
   resourceAudiences: Record<string, string>;
   dataPlaneAuth: DataPlaneAuthPolicy;
+  /** Undefined: the defaults, which depend on the bound address (see defaultAllowedHosts). */
+  allowedHosts?: AllowList<AllowedHost>;
+  /** Undefined: the origins of the allowed hosts. */
+  allowedOrigins?: AllowList<string>;
   limits: S2spLimits;
   database: S2spDatabaseOptions;
   resourceCacheBytes: number;
@@ -124,11 +143,25 @@ export function resolveS2spOptions(options: S2spModuleOptions): ResolvedS2spOpti
     fetchTimeoutMs: timerMs('fetchTimeoutMs', options.fetchTimeoutMs ?? 10_000),
     resourceAudiences: resolveAudiences(options.resourceAudiences ?? {}),
     dataPlaneAuth: resolveDataPlaneAuth(options.dataPlaneAuth),
+    ...(options.allowedHosts === undefined ? {} : { allowedHosts: allowList('allowedHosts', options.allowedHosts, parseAllowedHost) }),
+    ...(options.allowedOrigins === undefined ? {} : { allowedOrigins: allowList('allowedOrigins', options.allowedOrigins, parseAllowedOrigin) }),
     limits: resolveLimits(options.limits ?? {}),
     database: options.database ?? {},
     resourceCacheBytes: nonNegativeInteger('resourceCacheBytes', options.resourceCacheBytes ?? DEFAULT_RESOURCE_CACHE_BYTES),
     resourceWriteMode: writeMode(options.resourceWriteMode ?? 'before-answer'),
   };
+}
+
+/** A list of entries, or `['*']` for any value; an empty list is refused (it would lock every caller out). */
+function allowList<T>(name: string, entries: unknown, parse: (entry: string, option: string) => T): AllowList<T> {
+  if (!Array.isArray(entries) || entries.length === 0) {
+    throw new Error(`S2spModule: ${name} must be a non-empty list (use ["*"] to allow any value).`);
+  }
+  if (entries.includes('*')) {
+    if (entries.length > 1) throw new Error(`S2spModule: ${name} lists "*" together with other entries; "*" alone allows any value.`);
+    return '*';
+  }
+  return entries.map((entry) => parse(entry as string, name));
 }
 
 function nonNegativeInteger(name: string, value: number): number {

@@ -1,3 +1,5 @@
+import type { ServerResponse } from 'node:http';
+
 /** Stable error codes of the data plane, answered as `{ error: { code, message } }`. */
 export type DataPlaneErrorCode =
   | 'RESOURCE_NOT_FOUND'
@@ -24,4 +26,15 @@ export class DataPlaneError extends Error {
   static notFound(): DataPlaneError {
     return new DataPlaneError(404, 'RESOURCE_NOT_FOUND', 'No such resource: it is unknown, expired or already used.');
   }
+}
+
+/** Writes `error` as the data plane's `{ error: { code, message } }` body, on node's response. */
+export function sendDataPlaneError(response: ServerResponse, error: DataPlaneError): void {
+  if (response.headersSent) {
+    response.end();
+    return;
+  }
+  const body = JSON.stringify({ error: { code: error.code, message: error.message } });
+  response.writeHead(error.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+  response.end(body);
 }

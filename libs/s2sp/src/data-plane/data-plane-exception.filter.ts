@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import { takeNodeResponse } from '@s2sp/platform';
-import { DataPlaneError } from './data-plane-error';
+import { DataPlaneError, sendDataPlaneError } from './data-plane-error';
 
 /**
  * Every data-plane failure as `{ error: { code, message } }`, never a stack or a token.
@@ -13,10 +13,7 @@ export class DataPlaneExceptionFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const response = takeNodeResponse(host.switchToHttp().getResponse());
     if (response.headersSent) return;
-    const error = this.toDataPlaneError(exception);
-    const body = JSON.stringify({ error: { code: error.code, message: error.message } });
-    response.writeHead(error.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
-    response.end(body);
+    sendDataPlaneError(response, this.toDataPlaneError(exception));
   }
 
   private toDataPlaneError(exception: unknown): DataPlaneError {
