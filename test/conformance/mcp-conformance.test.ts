@@ -87,6 +87,20 @@ test('re-baselining keeps reasons and not-applicable verdicts, drops what passes
   });
 });
 
+test('the documentation counts each suite from the measurement and the baseline', () => {
+  const baseline = baselineWith({
+    'prompts-list': { outcome: 'not-applicable', checks: { 'prompts-list': 'FAILURE' }, reason: REASON },
+    'dns-rebinding-protection': { outcome: 'fail', checks: { rebinding: 'FAILURE' }, reason: 'being fixed' },
+    'server-sse-polling': { outcome: 'warning', checks: { retry: 'WARNING' }, reason: 'being fixed' },
+  });
+  const doc = renderDoc(
+    measured({ ping: {}, 'tools-list': {}, 'prompts-list': { 'prompts-list': 'FAILURE' }, 'dns-rebinding-protection': { rebinding: 'FAILURE' }, 'server-sse-polling': { retry: 'WARNING' } }),
+    baseline,
+  );
+  assert.match(doc, /^\| weather-server \| 2025-11-25 \| 5 \| 2 \| 1 \| 1 \| 1 \|$/m);
+  assert.match(doc, /^\| weather-server \| 2025-11-25 \| prompts-list \| not-applicable \| prompts-list=FAILURE \| the servers have no prompts \|$/m);
+});
+
 test('the forwarder adds a token per MCP session and keeps Host, Origin, path and body', async (t) => {
   const seen: Array<{ headers: IncomingHttpHeaders; url: string | undefined; body: string }> = [];
   const upstream = createServer((req, res) => {
