@@ -109,12 +109,14 @@ export async function startBearerForwarder(
   const upstream = new URL(target);
   const sessions = new Map<string, string>();
   let callers = 0;
+  let self = '';
   const forward = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const sessionId = req.headers['mcp-session-id'];
     const known = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
     const authorization = known ?? (await authorizationFor(++callers));
+    const headers = { ...req.headers, authorization, ...asSeenUpstream(req.headers, self, upstream) };
     const forwarded = httpRequest(
-      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, authorization } },
+      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers },
       (answer) => {
         const opened = answer.headers['mcp-session-id'];
         if (typeof opened === 'string' && !sessions.has(opened)) sessions.set(opened, authorization);
@@ -131,6 +133,7 @@ export async function startBearerForwarder(
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  self = `127.0.0.1:${port}`;
   return {
     url: `http://127.0.0.1:${port}`,
     close: () =>
@@ -139,6 +142,21 @@ export async function startBearerForwarder(
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * A Host (and Origin) naming the forwarder itself is what a client of the
+ * server itself would have sent: it is rewritten to the server's address, so
+ * the server's Host/Origin allowlist judges the suite's requests as it would
+ * a direct client's. Any other Host or Origin (the DNS-rebinding scenario's
+ * foreign ones) passes unchanged.
+ */
+function asSeenUpstream(headers: IncomingMessage['headers'], self: string, upstream: URL): Record<string, string> {
+  const rewritten: Record<string, string> = {};
+  if (headers.host === self) rewritten.host = upstream.host;
+  const origin = headers.origin;
+  if (typeof origin === 'string' && URL.canParse(origin) && new URL(origin).host === self) rewritten.origin = `${upstream.protocol}//${upstream.host}`;
+  return rewritten;
 }
 
 export interface ConformanceTarget {
