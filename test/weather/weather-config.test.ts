@@ -41,6 +41,7 @@ const WEATHER_VARIABLES = [
   'S2SP_DATA_PLANE_AUTH',
   'S2SP_ALLOWED_HOSTS',
   'S2SP_ALLOWED_ORIGINS',
+  'WEATHER_ALERT_UPDATE_INTERVAL_MS',
   ...LIMIT_VARIABLES,
 ];
 
@@ -56,8 +57,10 @@ test("every weather-server variable the README lists: its default, and what sett
         assert.equal(config.databaseUrl, undefined);
         assert.equal(config.resourceTtlMs, 600_000);
         assert.equal(config.sweepIntervalMs, 60_000);
+        assert.equal(config.alertUpdateIntervalMs, 0, 'the standard data set until advanced');
       },
     },
+    { env: { WEATHER_ALERT_UPDATE_INTERVAL_MS: '60000' }, expect: (config) => assert.equal(config.alertUpdateIntervalMs, 60_000) },
     { env: { WEATHER_HOST: '0.0.0.0' }, expect: (config) => assert.equal(config.host, '0.0.0.0') },
     { env: { WEATHER_PORT: '4101' }, expect: (config) => assert.equal(config.port, 4101) },
     { env: { WEATHER_PUBLIC_URL: 'https://weather.example.com' }, expect: (config) => assert.equal(config.publicBaseUrl, 'https://weather.example.com') },

@@ -2,6 +2,9 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { s2spAuthModule, S2spModule } from '@s2sp/core';
 import { TelemetryModule } from '@s2sp/telemetry';
 import { ChartController } from './chart.controller';
+import { MCP_COMPLETION_SOURCE } from '@s2sp/core';
+import { ChartCompletions } from './mcp/chart-completions';
+import { ChartPromptsController } from './mcp/chart-prompts.controller';
 import type { StatsServerConfig } from './stats-server.config';
 
 @Module({})
@@ -24,7 +27,8 @@ export class StatsServerModule {
           database: { url: config.databaseUrl, dataDir: config.dataDir },
         }),
       ],
-      controllers: [ChartController],
+      controllers: [ChartController, ChartPromptsController],
+      providers: [{ provide: MCP_COMPLETION_SOURCE, useClass: ChartCompletions }],
     };
   }
 }

@@ -30,6 +30,11 @@ export interface WeatherServerConfig {
    * resource to or for a consumer to fetch with.
    */
   dataPlaneAuth?: DataPlaneAuthPolicy;
+  /**
+   * Advance the alert data set every this many ms (WEATHER_ALERT_UPDATE_INTERVAL_MS), notifying
+   * subscribed MCP clients; 0 (default) keeps the standard data set until advanced on demand.
+   */
+  alertUpdateIntervalMs?: number;
   /** Caller authentication on /mcp and the data plane (audience "weather-server" by default). */
   auth: AuthModuleOptions;
   /** Telemetry overrides (service name `s2sp-weather-server`), e.g. a test's shared `spanExporter`. */
@@ -55,6 +60,7 @@ export function weatherConfigFromEnv(transport: 'http' | 'stdio' = 'http'): Weat
     ...allowedHostsFromEnv(),
     dataPlaneAuth: dataPlaneAuthFromEnv(defaultDataPlaneAuth(transport)),
     auth: authOptionsFromEnv('weather-server'),
+    alertUpdateIntervalMs: envInt('WEATHER_ALERT_UPDATE_INTERVAL_MS', 0),
   };
 }
 

@@ -3,6 +3,11 @@ import { s2spAuthModule, S2spModule } from '@s2sp/core';
 import { TelemetryModule } from '@s2sp/telemetry';
 import { AlertCatalog } from './alerts/alert-catalog';
 import { AlertsController } from './alerts.controller';
+import { MCP_COMPLETION_SOURCE, MCP_RESOURCE_DIRECTORY } from '@s2sp/core';
+import { AlertCompletions } from './mcp/alert-completions';
+import { ALERT_UPDATE_INTERVAL_MS, AlertFeed } from './mcp/alert-feed';
+import { AlertResourceDirectory } from './mcp/alert-resource-directory';
+import { AlertResourcesController } from './mcp/alert-resources.controller';
 import { defaultDataPlaneAuth, type WeatherServerConfig } from './weather-server.config';
 
 @Module({})
@@ -26,8 +31,14 @@ export class WeatherServerModule {
           database: { url: config.databaseUrl, dataDir: config.dataDir },
         }),
       ],
-      controllers: [AlertsController],
-      providers: [AlertCatalog],
+      controllers: [AlertsController, AlertResourcesController],
+      providers: [
+        AlertCatalog,
+        AlertFeed,
+        { provide: ALERT_UPDATE_INTERVAL_MS, useValue: config.alertUpdateIntervalMs ?? 0 },
+        { provide: MCP_RESOURCE_DIRECTORY, useClass: AlertResourceDirectory },
+        { provide: MCP_COMPLETION_SOURCE, useClass: AlertCompletions },
+      ],
     };
   }
 }

@@ -18,6 +18,8 @@ export async function startWeatherServer(config: WeatherServerConfig): Promise<R
     logger: appLogger('s2sp-weather-server', config.logger, config.transport === 'stdio' ? { write: writeToStderr } : {}),
     auth: { audience: config.auth.audience },
     instructions: 'National Weather Service alerts as an S2SP resource server.',
+    // Clients may subscribe to an area's alerts (weather://alerts/{area}); AlertFeed announces changes.
+    resourceSubscriptions: true,
   });
   listeningUrl = running.url;
   return running;

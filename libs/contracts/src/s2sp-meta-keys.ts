@@ -23,6 +23,8 @@ export const S2SP_META = {
   BODY_TOKENS: 's2sp/body_tokens',
   /** Result: bytes of the body (JSON). */
   BODY_BYTES: 's2sp/body_bytes',
+  /** Result content `resource_link` of an async answer: how many body columns the linked rows have. */
+  BODY_COLUMNS: 's2sp/body_columns',
   /** Result of a failed call: machine-readable error code, e.g. DEADLINE_EXCEEDED. */
   ERROR_CODE: 's2sp/error_code',
   /** Result of a DEADLINE_EXCEEDED call: the hop where time ran out, e.g. "data-plane". */

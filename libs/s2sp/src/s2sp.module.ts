@@ -1,3 +1,4 @@
+import { McpSessionBroadcaster } from './mcp-surfaces/mcp-session-broadcaster';
 import { asyncOptionsProviders } from '@s2sp/platform';
 import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { TelemetryMetrics } from '@s2sp/telemetry';
@@ -29,6 +30,7 @@ const S2SP_SERVICES = [
   S2spToolAuthGuard,
   DataPlaneService,
   ExpiredResourceSweeper,
+  McpSessionBroadcaster,
 ];
 
 /**

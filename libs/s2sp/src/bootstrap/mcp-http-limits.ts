@@ -18,6 +18,8 @@ export interface McpHttpLimits {
    * `Last-Event-ID` when the stream drops. Default 1 s.
    */
   sseRetryMs: number;
+  /** Items per page of a paged list (`resources/list`), over HTTP and stdio alike. Default 50. */
+  listPageSize: number;
 }
 
 export const DEFAULT_MCP_HTTP_LIMITS: Readonly<McpHttpLimits> = Object.freeze({
@@ -25,6 +27,7 @@ export const DEFAULT_MCP_HTTP_LIMITS: Readonly<McpHttpLimits> = Object.freeze({
   sessionIdleTimeoutMs: 30 * 60_000,
   maxSessionsPerCaller: 16,
   sseRetryMs: 1000,
+  listPageSize: 50,
 });
 
 /** Environment variable of each limit. */
@@ -33,6 +36,7 @@ export const MCP_HTTP_LIMIT_ENV: Readonly<Record<keyof McpHttpLimits, string>> =
   sessionIdleTimeoutMs: 'S2SP_MCP_SESSION_IDLE_TIMEOUT_MS',
   maxSessionsPerCaller: 'S2SP_MCP_MAX_SESSIONS_PER_CALLER',
   sseRetryMs: 'S2SP_MCP_SSE_RETRY_MS',
+  listPageSize: 'S2SP_MCP_LIST_PAGE_SIZE',
 });
 
 /** Options win over the environment, the environment over the defaults; each must be a positive integer. */

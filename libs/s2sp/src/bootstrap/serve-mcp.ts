@@ -1,8 +1,8 @@
 import { ConsoleLogger, type INestApplication, type LoggerService, type LogLevel } from '@nestjs/common';
-import { NestFactory, type AbstractHttpAdapter } from '@nestjs/core';
+import { ModuleRef, NestFactory, type AbstractHttpAdapter } from '@nestjs/core';
 import { leaveRequestBodyUnread } from '@s2sp/platform';
 import type { CacheHint } from '@modelcontextprotocol/server';
-import { McpStrategy, StdioTransport, StreamableHttpTransport, type McpCacheHints, type McpTransport } from '@rekog/mcp-nest';
+import { StdioTransport, StreamableHttpTransport, type McpCacheHints, type McpTransport } from '@rekog/mcp-nest';
 import { mountS2spAuth } from '../auth/mount-s2sp-auth';
 import { mountRequestHostValidation } from '../http/mount-request-host-validation';
 import { envList } from '@s2sp/platform';
@@ -11,6 +11,10 @@ import { resolveMcpHttpLimits, type McpHttpLimits } from './mcp-http-limits';
 import { mountMcpServerHealth } from './mcp-server-health';
 import { SessionBoundedHttpTransport } from './session-bounded-http-transport';
 import { StderrLogger } from './stderr-logger';
+import { MCP_COMPLETION_SOURCE, type McpCompletionSource } from '../mcp-surfaces/mcp-completion-source';
+import { MCP_RESOURCE_DIRECTORY, type McpResourceDirectory } from '../mcp-surfaces/mcp-resource-directory';
+import { McpSessionBroadcaster } from '../mcp-surfaces/mcp-session-broadcaster';
+import { S2spMcpStrategy } from '../mcp-surfaces/s2sp-mcp-strategy';
 
 const MCP_ENDPOINT = '/mcp';
 
@@ -63,6 +67,11 @@ export interface ServeMcpOptions {
    * which Nest guards cannot do for the route @rekog/mcp-nest mounts itself).
    */
   configure?: (app: INestApplication) => void | Promise<void>;
+  /**
+   * Whether clients may subscribe to resources (`resources/subscribe`); the app
+   * then announces changes through {@link McpSessionBroadcaster.resourceUpdated}. Default false.
+   */
+  resourceSubscriptions?: boolean;
 }
 
 export interface RunningMcpServer {
@@ -70,6 +79,8 @@ export interface RunningMcpServer {
   /** `http://host:port` the app listens on. */
   url: string;
   port: number;
+  /** The MCP strategy: register or remove tools, resources and prompts at run time (every session is told). */
+  mcp: S2spMcpStrategy;
   close(): Promise<void>;
 }
 
@@ -103,7 +114,7 @@ export async function serveMcp(module: Parameters<typeof NestFactory.create>[0],
       ? [new StdioTransport()]
       : [sessions ?? new StreamableHttpTransport({ endpoint: MCP_ENDPOINT, statefulMode: false })];
   mountMcpServerHealth(app, sessions ? () => sessions.openSessions : undefined);
-  const mcp = new McpStrategy({
+  const mcp = new S2spMcpStrategy({
     name: options.name,
     version: options.version,
     instructions: options.instructions,
@@ -113,6 +124,12 @@ export async function serveMcp(module: Parameters<typeof NestFactory.create>[0],
     // token, which @rekog/mcp-nest advertises as oauth2 in this mode (each request that reaches
     // it has passed the authentication middleware, so it always has a user); else noauth.
     allowUnauthenticatedAccess: options.auth !== undefined && options.transport === 'http',
+  }, {
+    broadcaster: optionalProvider(app, McpSessionBroadcaster) ?? new McpSessionBroadcaster(),
+    directory: optionalProvider<McpResourceDirectory>(app, MCP_RESOURCE_DIRECTORY),
+    completions: optionalProvider<McpCompletionSource>(app, MCP_COMPLETION_SOURCE),
+    listPageSize: limits.listPageSize,
+    subscriptions: options.resourceSubscriptions ?? false,
   });
   mcp.setHttpAdapter(app.getHttpAdapter());
   // inheritAppConfig: the app's global enhancers (APP_INTERCEPTOR of TelemetryModule, …) reach the MCP
@@ -123,7 +140,19 @@ export async function serveMcp(module: Parameters<typeof NestFactory.create>[0],
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
-  return { app, url: `http://${host}:${port}`, port, close: () => app.close() };
+  return { app, url: `http://${host}:${port}`, port, mcp, close: () => app.close() };
+}
+
+/**
+ * A provider the app's modules may or may not declare. Looked up through ModuleRef:
+ * a miss through the app itself is a fatal error (Nest exits the process).
+ */
+function optionalProvider<T>(app: INestApplication, token: string | symbol | (abstract new (...args: never[]) => T)): T | undefined {
+  try {
+    return app.get(ModuleRef).get<T>(token as string | symbol, { strict: false });
+  } catch {
+    return undefined;
+  }
 }
 
 const DEFAULT_LIST_CACHE_HINT: CacheHint = { ttlMs: 0, cacheScope: 'private' };

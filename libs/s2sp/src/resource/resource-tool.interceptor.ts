@@ -13,6 +13,7 @@ import { splitRows } from '../protocol/split-rows';
 import { countTokens } from '../protocol/token-count';
 import { isToolErrorResult, reportToolErrors, toolErrorResult, toolJsonResult, type ToolResult } from '../protocol/tool-result';
 import { toolNameOf } from '../protocol/tool-name';
+import { resourceLinkBlock } from '../protocol/resource-link';
 import { ResourcePublisher, type ResourceIssuance } from './resource-publisher.service';
 import { S2SP_RESOURCE_TOOL } from './resource-tool.metadata';
 import type { S2spResourceToolOptions } from './s2sp-resource-tool.options';
@@ -89,6 +90,7 @@ export class ResourceToolInterceptor implements NestInterceptor {
         ? { ...envelope, abstract: split.abstract, body: split.body }
         : { ...envelope, resource_url: await this.publisher.publish(toolName, split, issuance), abstract: split.abstract };
     const answer = toolJsonResult({ ...payload });
+    if (payload.resource_url !== undefined) answer.content.push(resourceLinkBlock(toolName, payload.resource_url, rows.length, split.bodyDomains.length));
     if (countBodyTokens) {
       const bodyJson = JSON.stringify(split.body);
       answer._meta = { [S2SP_META.BODY_TOKENS]: countTokens(bodyJson), [S2SP_META.BODY_BYTES]: Buffer.byteLength(bodyJson) };
