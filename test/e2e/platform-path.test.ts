@@ -126,6 +126,37 @@ describe('platform path: JSON-RPC → gateway → gRPC → agents → MCP → da
     assert.deepEqual(byName.get('draw_chart')?.requiredScopes, ['stats:chart']);
   });
 
+  test("tools.list's first page lists the servers' resources, resource templates and prompts; later pages and a server filter too", async () => {
+    type Listed = {
+      tools: unknown[];
+      nextCursor?: string;
+      resources?: Array<{ server: string; uri: string; mimeType?: string }>;
+      resource_templates?: Array<{ server: string; uriTemplate: string }>;
+      prompts?: Array<{ server: string; name: string; arguments: Array<{ name: string; required: boolean }> }>;
+    };
+    const first = await eventually('the surfaces discovered', async () => {
+      const listed = (await rpc.request('tools.list', { page_size: 1 })) as Listed;
+      return (listed.prompts?.length ?? 0) >= 2 ? listed : undefined;
+    });
+    assert.equal(first.resources?.filter((resource) => resource.server === 'weather').length, 52);
+    assert.equal(first.resources?.find((resource) => resource.uri === 'weather://alerts/CA')?.mimeType, 'application/json');
+    assert.deepEqual(first.resource_templates, [
+      { server: 'weather', uriTemplate: 'weather://alerts/{area}', name: 'alerts', description: first.resource_templates?.[0] && (first.resource_templates[0] as { description?: string }).description, mimeType: 'application/json' },
+    ]);
+    const prompts = new Map(first.prompts?.map((prompt) => [prompt.name, prompt]));
+    assert.equal(prompts.get('triage_alerts')?.server, 'weather');
+    assert.deepEqual(prompts.get('chart_breakdown')?.arguments.map((argument) => [argument.name, argument.required]), [['source', true], ['group_by', false]]);
+
+    assert.ok(first.nextCursor, 'a page of one tool has a next page');
+    const second = (await rpc.request('tools.list', { page_size: 1, cursor: first.nextCursor })) as Listed;
+    assert.equal(second.tools.length, 1);
+    assert.equal(second.resources, undefined, 'the surfaces come with the first page only');
+
+    const statsOnly = (await rpc.request('tools.list', { server: 'stats' })) as Listed;
+    assert.deepEqual(statsOnly.resources, []);
+    assert.deepEqual(statsOnly.prompts?.map((prompt) => prompt.name), ['chart_breakdown']);
+  });
+
   test('a full async task: the consumer fetched the body server to server and the model-visible tokens are counted', async () => {
     const consumed = () =>
       weather.app.get<S2spDatabase>(S2SP_DATABASE).client.s2spResource.count({ where: { consumedAt: { not: null } } });

@@ -8,6 +8,7 @@ import { AGENTS_CLIENT_INFO } from './mcp-client-info';
 import { McpServerConnection, type McpCallBudget } from './mcp-server-connection';
 import type { RegisteredTool } from './registered-tool';
 import { AmbiguousToolError, ToolNotFoundError, UnknownMcpServerError } from './tool-call-errors';
+import { SurfaceRegistry } from './surface-registry';
 import { ToolRegistry } from './tool-registry';
 
 /**
@@ -18,6 +19,8 @@ import { ToolRegistry } from './tool-registry';
 @Injectable()
 export class McpConnectorService implements OnApplicationBootstrap, OnApplicationShutdown {
   readonly registry = new ToolRegistry();
+  /** Resources, resource templates and prompts, listed with the tools. */
+  readonly surfaces = new SurfaceRegistry();
   private readonly connections = new Map<string, McpServerConnection>();
   private readonly logger = new Logger('McpConnector');
 
@@ -47,6 +50,7 @@ export class McpConnectorService implements OnApplicationBootstrap, OnApplicatio
               this.logger.log(`Tools of MCP server "${serverId}" changed: ${tools.length} tools (registry version ${this.registry.version})`);
             }
           },
+          onSurfaces: (serverId, surfaces) => this.surfaces.replace(serverId, surfaces),
           logger: this.logger,
         }),
       );

@@ -2,14 +2,22 @@ import type { LoggerService } from '@nestjs/common';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { ToolListChangedNotificationSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ToolListChangedNotificationSchema,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { CircuitBreaker, CircuitOpenError, type CircuitBreakerOptions, type CircuitSnapshot } from '@s2sp/platform';
 import { S2SP_META } from '@s2sp/core';
 import { tracePropagatingFetch } from '@s2sp/telemetry';
 import { abortable } from '../common/abort';
 import { describeError, redactUrl } from '../common/redact';
 import type { McpServerEndpoint } from '../config/mcp-server-list';
+import { CoalescedRefresh } from './coalesced-refresh';
 import { listAllTools } from './list-all-tools';
+import { listServerSurfaces } from './list-server-surfaces';
+import type { ServerSurfaces } from './server-surfaces';
 import { isBreakerFailure, translateMcpFailure } from './mcp-failure';
 import type { RegisteredTool } from './registered-tool';
 import { classifyMutation, classifyToolKind } from './tool-classification';
@@ -33,6 +41,8 @@ export interface McpServerConnectionOptions {
   connectionAuthorization?: () => Promise<string | undefined>;
   /** Called with the server's full tool list after every successful discovery. */
   onTools(serverId: string, tools: RegisteredTool[]): void;
+  /** Called with the server's resources, resource templates and prompts after every successful discovery. */
+  onSurfaces(serverId: string, surfaces: ServerSurfaces): void;
   logger: LoggerService;
 }
 
@@ -61,8 +71,8 @@ export class McpServerConnection {
   private connecting: Promise<Client> | undefined;
   private reconnectTimer: NodeJS.Timeout | undefined;
   private reconnectDelayMs: number;
-  private refreshing: Promise<void> | undefined;
-  private refreshAgain = false;
+  private readonly toolsRefresh = new CoalescedRefresh(() => this.refreshTools(), () => this.closed);
+  private readonly surfacesRefresh = new CoalescedRefresh(() => this.refreshSurfaces(), () => this.closed);
   private closed = false;
   private lastErrorText: string | undefined;
   private toolsRefreshedAt: Date | undefined;
@@ -193,15 +203,22 @@ export class McpServerConnection {
       if (this.client === client) this.client = undefined;
     };
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-      if (this.client === client) this.refreshTools();
+      if (this.client === client) this.toolsRefresh.request();
     });
+    for (const schema of [ResourceListChangedNotificationSchema, PromptListChangedNotificationSchema]) {
+      client.setNotificationHandler(schema, () => {
+        if (this.client === client) this.surfacesRefresh.request();
+      });
+    }
     try {
       await client.connect(transport, { timeout: timeoutMs });
       const tools = await listAllTools(client, { timeout: timeoutMs });
+      const surfaces = await listServerSurfaces(this.id, client, { timeout: timeoutMs });
       if (this.closed) throw new McpServerUnavailableError(this.id, `MCP server "${this.id}": the agents are shutting down`);
       this.client = client;
       this.reconnectDelayMs = this.options.reconnectInitialDelayMs;
       this.publishTools(tools, client);
+      this.options.onSurfaces(this.id, surfaces);
       return client;
     } catch (error) {
       await client.close().catch(() => undefined);
@@ -209,25 +226,24 @@ export class McpServerConnection {
     }
   }
 
-  /** Re-reads the tool list (after notifications/tools/list_changed); concurrent requests coalesce. */
-  private refreshTools(): void {
-    if (this.refreshing) {
-      this.refreshAgain = true;
-      return;
+  /** Re-reads the tool list (after notifications/tools/list_changed). */
+  private async refreshTools(): Promise<void> {
+    try {
+      const tools = await this.request((client, options) => listAllTools(client, options), { timeoutMs: this.options.callTimeoutMs });
+      if (this.client) this.publishTools(tools, this.client);
+    } catch (error) {
+      this.options.logger.warn(`Refreshing the tools of MCP server "${this.id}" failed: ${describeError(error)}`);
     }
-    this.refreshing = (async () => {
-      do {
-        this.refreshAgain = false;
-        try {
-          const tools = await this.request((client, options) => listAllTools(client, options), { timeoutMs: this.options.callTimeoutMs });
-          if (this.client) this.publishTools(tools, this.client);
-        } catch (error) {
-          this.options.logger.warn(`Refreshing the tools of MCP server "${this.id}" failed: ${describeError(error)}`);
-        }
-      } while (this.refreshAgain && !this.closed);
-    })().finally(() => {
-      this.refreshing = undefined;
-    });
+  }
+
+  /** Re-reads the resources, resource templates and prompts (after their list_changed notifications). */
+  private async refreshSurfaces(): Promise<void> {
+    try {
+      const surfaces = await this.request((client, options) => listServerSurfaces(this.id, client, options), { timeoutMs: this.options.callTimeoutMs });
+      this.options.onSurfaces(this.id, surfaces);
+    } catch (error) {
+      this.options.logger.warn(`Refreshing the resources and prompts of MCP server "${this.id}" failed: ${describeError(error)}`);
+    }
   }
 
   private publishTools(tools: readonly Tool[], client: Client): void {

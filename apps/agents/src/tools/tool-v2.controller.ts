@@ -4,13 +4,31 @@ import { GrpcMethod } from '@nestjs/microservices';
 import { PLATFORM_SCOPES, type v2 } from '@s2sp/contracts';
 import { RequireScopes } from '@s2sp/auth';
 import type { GrpcServerCall } from '../grpc/grpc-call';
+import { toGrpcError } from '../grpc/grpc-errors';
+import { McpConnectorService } from '../mcp/mcp-connector.service';
 import { invokeToolResponseV2 } from './invoke-tool-v2-messages';
-import { ToolCallService } from './tool-call.service';
+import { listSurfacesResponse } from './surface-messages';
+import { boundedString, ToolCallService } from './tool-call.service';
 
-/** s2sp.v2.ToolService: the same tool calls as s2sp.v1, answered with a typed result. */
+/** s2sp.v2.ToolService: the same tool calls as s2sp.v1, answered with a typed result; the servers' other surfaces. */
 @Controller()
 export class ToolV2Controller {
-  constructor(private readonly toolCalls: ToolCallService) {}
+  constructor(
+    private readonly toolCalls: ToolCallService,
+    private readonly connector: McpConnectorService,
+  ) {}
+
+  /** Resources, resource templates and prompts, of one server or all (listed like ListTools: any authenticated caller). */
+  @GrpcMethod('s2sp.v2.ToolService', 'ListSurfaces')
+  listSurfaces(request: v2.ListSurfacesRequest): v2.ListSurfacesResponse {
+    try {
+      const server = boundedString(request.server, 'server');
+      if (server !== '') this.connector.connection(server);
+      return listSurfacesResponse(this.connector.surfaces.of(server));
+    } catch (error) {
+      throw toGrpcError(error);
+    }
+  }
 
   @GrpcMethod('s2sp.v2.ToolService', 'InvokeTool')
   @RequireScopes(PLATFORM_SCOPES.TOOLS_CALL)

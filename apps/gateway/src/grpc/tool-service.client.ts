@@ -24,6 +24,11 @@ export class ToolServiceClient {
     return this.downstream.call(this.clients.toolServiceV2, 'InvokeTool', request, origin);
   }
 
+  /** s2sp.v2.ToolService/ListSurfaces: the servers' resources, resource templates and prompts. */
+  listSurfaces(request: v2.ListSurfacesRequest, origin: CallOrigin): Promise<v2.ListSurfacesResponse> {
+    return this.downstream.call(this.clients.toolServiceV2, 'ListSurfaces', request, origin);
+  }
+
   listServers(origin: CallOrigin): Promise<v1.ListServersResponse> {
     return this.downstream.call(this.clients.toolService, 'ListServers', {}, origin);
   }

@@ -32,13 +32,19 @@ export class ToolsMethods {
   @JsonRpcMethod('tools.list', {
     params: ListToolsParams,
     result: LIST_TOOLS_RESULT,
-    summary: 'The tools of the MCP servers behind the agents, a page at a time',
+    summary: 'The tools of the MCP servers behind the agents, a page at a time (the first page also lists their resources, resource templates and prompts)',
     idempotent: true,
   })
   @RequireScopes(PLATFORM_SCOPES.TOOLS_LIST)
   async list(params: ListToolsParams, ctx: JsonRpcCallContext): Promise<ListToolsResult> {
     const origin = await this.credentials.originFor(ctx, PLATFORM_SCOPES.TOOLS_LIST);
-    return listToolsResult(await this.tools.listTools(listToolsRequest(params), origin));
+    const request = listToolsRequest(params);
+    // The first page also carries the resources, resource templates and prompts.
+    const [tools, surfaces] = await Promise.all([
+      this.tools.listTools(request, origin),
+      request.cursor === '' ? this.tools.listSurfaces({ server: request.server }, origin) : undefined,
+    ]);
+    return listToolsResult(tools, surfaces);
   }
 
   @JsonRpcMethod('tools.call', {

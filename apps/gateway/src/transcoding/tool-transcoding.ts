@@ -1,4 +1,4 @@
-import { toJsonObject, v1, type JsonObject, type JsonValue } from '@s2sp/contracts';
+import { toJsonObject, v1, type JsonObject, type JsonValue, type v2 } from '@s2sp/contracts';
 import { JsonRpcError, type JsonRpcCallContext } from '@s2sp/json-rpc';
 import type { CallToolParams } from '../methods/dto/call-tool.params';
 import type { ListToolsParams } from '../methods/dto/list-tools.params';
@@ -27,6 +27,10 @@ export interface ToolJson {
 export interface ListToolsResult {
   tools: ToolJson[];
   nextCursor?: string;
+  /** On the first page: what the MCP servers offer besides tools. */
+  resources?: Array<{ server: string; uri: string; name: string; title?: string; description?: string; mimeType?: string }>;
+  resource_templates?: Array<{ server: string; uriTemplate: string; name: string; title?: string; description?: string; mimeType?: string }>;
+  prompts?: Array<{ server: string; name: string; title?: string; description?: string; arguments: Array<{ name: string; description?: string; required: boolean }> }>;
 }
 
 /** MCP's CallToolResult. */
@@ -41,11 +45,36 @@ export function listToolsRequest(params: ListToolsParams): v1.ListToolsRequest {
   return { cursor: params.cursor ?? '', page_size: params.page_size ?? 0, server: params.server ?? '' };
 }
 
-export function listToolsResult(response: v1.ListToolsResponse): ListToolsResult {
+/** tools.list's answer: a page of tools and, on the first page, the servers' other surfaces. */
+export function listToolsResult(response: v1.ListToolsResponse, surfaces?: v2.ListSurfacesResponse): ListToolsResult {
   return compact({
     tools: (response.tools ?? []).map(toolDescriptorToJson),
     nextCursor: nonEmpty(response.next_cursor),
+    ...(surfaces ? surfacesToJson(surfaces) : {}),
   });
+}
+
+function surfacesToJson(surfaces: v2.ListSurfacesResponse): Pick<ListToolsResult, 'resources' | 'resource_templates' | 'prompts'> {
+  const described = (item: { title: string; description: string; mime_type?: string }) => ({
+    title: nonEmpty(item.title),
+    description: nonEmpty(item.description),
+    mimeType: nonEmpty(item.mime_type),
+  });
+  return {
+    resources: surfaces.resources.map((resource) => compact({ server: resource.server, uri: resource.uri, name: resource.name, ...described(resource) })),
+    resource_templates: surfaces.resource_templates.map((template) =>
+      compact({ server: template.server, uriTemplate: template.uri_template, name: template.name, ...described(template) }),
+    ),
+    prompts: surfaces.prompts.map((prompt) =>
+      compact({
+        server: prompt.server,
+        name: prompt.name,
+        title: nonEmpty(prompt.title),
+        description: nonEmpty(prompt.description),
+        arguments: prompt.arguments.map((argument) => compact({ name: argument.name, description: nonEmpty(argument.description), required: argument.required })),
+      }),
+    ),
+  };
 }
 
 export function toolDescriptorToJson(tool: v1.ToolDescriptor): ToolJson {

@@ -64,9 +64,50 @@ export const LIST_TOOLS_RESULT: JsonSchemaObject = {
       },
     },
     nextCursor: { type: 'string', description: 'Pass as cursor for the next page; absent on the last page' },
+    resources: {
+      type: 'array',
+      description: "First page only: the MCP servers' resources (resources/list)",
+      items: describedSurface({ uri: { type: 'string' } }, ['uri']),
+    },
+    resource_templates: {
+      type: 'array',
+      description: "First page only: the MCP servers' resource templates (resources/templates/list)",
+      items: describedSurface({ uriTemplate: { type: 'string' } }, ['uriTemplate']),
+    },
+    prompts: {
+      type: 'array',
+      description: "First page only: the MCP servers' prompts (prompts/list)",
+      items: {
+        type: 'object',
+        properties: {
+          server: { type: 'string' },
+          name: { type: 'string' },
+          title: { type: 'string' },
+          description: { type: 'string' },
+          arguments: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: { name: { type: 'string' }, description: { type: 'string' }, required: { type: 'boolean' } },
+              required: ['name', 'required'],
+            },
+          },
+        },
+        required: ['server', 'name', 'arguments'],
+      },
+    },
   },
   required: ['tools'],
 };
+
+/** A listed resource or resource template: its server, name, own key and optional descriptions. */
+function describedSurface(key: Record<string, JsonSchemaObject>, required: string[]): JsonSchemaObject {
+  return {
+    type: 'object',
+    properties: { server: { type: 'string' }, ...key, name: { type: 'string' }, title: { type: 'string' }, description: { type: 'string' }, mimeType: { type: 'string' } },
+    required: ['server', ...required, 'name'],
+  };
+}
 
 export const CALL_TOOL_RESULT: JsonSchemaObject = {
   type: 'object',
