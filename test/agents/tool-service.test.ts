@@ -94,7 +94,7 @@ describe('agents ToolService over gRPC', () => {
     assert.equal(byName.slow.mutation_class, 'MUTATION_CLASS_DESTRUCTIVE');
     assert.equal(byName.always_fails.mutation_class, 'MUTATION_CLASS_IDEMPOTENT_WRITE');
     const schema = fromStruct(byName.get_alerts.input_schema) as { properties: Record<string, unknown> };
-    assert.deepEqual(Object.keys(schema.properties).sort(), ['abstract_domains', 'area', 'mode']);
+    assert.deepEqual(Object.keys(schema.properties).sort(), ['abstract_domains', 'abstract_format', 'area', 'mode']);
     assert.equal((fromStruct(byName.get_alerts.output_schema) as { type?: string }).type, 'object');
     assert.equal(byName.get_alerts.version, '0.1.0');
   });
