@@ -64,6 +64,7 @@ describe('agents configuration', () => {
 describe('agents building blocks', () => {
   test('tool classification: S2SP kinds from the input schema, mutation class from annotations', () => {
     assert.equal(classifyToolKind({ properties: { area: {}, abstract_domains: {}, mode: {} } }), 'S2SP_RESOURCE');
+    assert.equal(classifyToolKind({ properties: { abstract_domains: {}, mode: {}, abstract_format: {} } }), 'S2SP_RESOURCE');
     assert.equal(classifyToolKind({ properties: { abstract_data: {}, resource_url: {}, body_data: {}, column_mapping: {} } }), 'S2SP_CONSUMER');
     assert.equal(classifyToolKind({ properties: { abstract_data: {} } }), 'STANDARD');
     assert.equal(classifyToolKind(undefined), 'STANDARD');
@@ -195,6 +196,17 @@ describe('agents building blocks', () => {
           [],
         ),
       /: task\.constraints\.max_steps: /,
+    );
+    assert.throws(
+      () =>
+        validateAgentTask(
+          v1.AgentTask.fromPartial({
+            plan: [{ step_id: 'r', resource_call: { tool: 'x', abstract_domains: ['a'], arguments: { abstract_format: 'columns' } } }],
+          }),
+          [],
+        ),
+      /: task\.plan\[0\]\.resource_call\.arguments: must not contain abstract_format/,
+      'the agents read the default layout, so a plan cannot ask for the compact one',
     );
     let deep: Record<string, unknown> = { field: 'a', op: 'eq', value: 1 };
     for (let level = 0; level < 40; level++) deep = { not: deep };

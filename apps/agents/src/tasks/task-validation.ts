@@ -135,7 +135,7 @@ function stepOf(
     case 'resource_call': {
       const call = message.resource_call ?? v1.ResourceCallStep.create();
       const path = `${field}.resource_call`;
-      const args = argumentsOf(call.arguments, `${path}.arguments`, RESOURCE_RESERVED_ARGUMENTS, 'fields of the step');
+      const args = argumentsOf(call.arguments, `${path}.arguments`, RESOURCE_RESERVED_ARGUMENTS, 'set by the agents from the step');
       const domains = list(call.abstract_domains, `${path}.abstract_domains`, 256).map((domain, index) => {
         const domainField = `${path}.abstract_domains[${index}]`;
         const name = text(domain, domainField, 256).trim();
