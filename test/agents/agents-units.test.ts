@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { v1 } from '@s2sp/contracts';
+import { v1, type JsonObject } from '@s2sp/contracts';
 import { agentsConfigFromEnv, DEFAULT_MCP_SERVERS, validateAgentsConfig, type AgentsConfig } from '../../apps/agents/src/agents.config';
 import { assertTimeRemains, downstreamBudget, earliestDeadline } from '../../apps/agents/src/common/deadline-budget';
 import { describeError, redactResourceUrl, redactUrl } from '../../apps/agents/src/common/redact';
@@ -103,6 +103,31 @@ describe('agents building blocks', () => {
     assert.equal(readS2spResourceAnswer(text('echo: hi')), undefined, 'plain text');
     assert.equal(readS2spResourceAnswer(text(`[${JSON.stringify(answer)}]`)), undefined, 'a JSON array is not an answer');
     assert.equal(readS2spResourceAnswer(text('{ not json')), undefined);
+  });
+
+  test('a compact S2SP answer (abstract_format "columns") reads as the same rows and domains', () => {
+    const url = 'http://127.0.0.1:3101/s2sp/data/dK7xAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+    const structured = (value: JsonObject) => ({ content: [], structuredContent: value, isError: false });
+    const async = readS2spResourceAnswer(
+      structured({ total_rows: 2, body_domains: ['description'], resource_url: url, abstract: { columns: ['_row_id', 'event'], rows: [[0, 'Wind'], [1, 'Flood']] } }),
+    );
+    assert.deepEqual(async?.abstract, [{ _row_id: 0, event: 'Wind' }, { _row_id: 1, event: 'Flood' }]);
+    assert.deepEqual([async?.abstractDomains, async?.bodyDomains, async?.columns], [['event'], ['description'], ['event', 'description']]);
+    assert.equal(async?.resourceUrl, url);
+
+    const sync = readS2spResourceAnswer(
+      structured({
+        total_rows: 1,
+        abstract: { columns: ['_row_id', 'event'], rows: [[0, 'Wind']] },
+        body: { columns: ['_row_id', 'description'], rows: [[0, 'gusts']] },
+      }),
+    );
+    assert.deepEqual(sync?.body, [{ _row_id: 0, description: 'gusts' }]);
+    assert.deepEqual(sync?.bodyDomains, ['description']);
+    assert.equal(sync?.controlPlane.body, undefined, 'the body is not part of the control plane');
+
+    const noRowIds = { total_rows: 1, body_domains: [], resource_url: url, abstract: { columns: ['event'], rows: [['Wind']] } };
+    assert.equal(readS2spResourceAnswer(structured(noRowIds)), undefined, 'compact rows without _row_id are not an answer');
   });
 
   test('the registry version grows only when a server’s tools really change', () => {
