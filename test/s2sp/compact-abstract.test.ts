@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { parseAbstractFormat } from '../../libs/s2sp/src/protocol/abstract-format';
 import { rowsFromColumnar, toColumnar } from '../../libs/s2sp/src/protocol/columnar-rows';
 import { resourcePayload } from '../../libs/s2sp/src/protocol/resource-payload';
-import { S2spToolError } from '../../libs/s2sp/src/protocol/s2sp-error';
+import { refuses } from '../support/s2sp-tool-error';
 import { splitRows } from '../../libs/s2sp/src/protocol/split-rows';
 
 const ROWS = [
@@ -12,14 +12,6 @@ const ROWS = [
 ];
 const URL_ = 'http://127.0.0.1:3101/s2sp/data/dK7xAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 const LIMITS = { maxRows: 3 };
-
-function refuses(fn: () => unknown, pattern: RegExp): void {
-  assert.throws(fn, (error: unknown) => {
-    assert.ok(error instanceof S2spToolError, `expected S2spToolError, got ${String(error)}`);
-    assert.match(error.message, pattern);
-    return true;
-  });
-}
 
 describe('parseAbstractFormat', () => {
   test('absent means the default layout, with or without abstract_domains', () => {
