@@ -9,6 +9,8 @@
 import { createHash } from 'node:crypto';
 import { DEFAULT_LIMITS } from '../../libs/s2sp/src/config/s2sp-options';
 import { parseAbstractDomains } from '../../libs/s2sp/src/protocol/abstract-domains';
+import type { AbstractFormat } from '../../libs/s2sp/src/protocol/abstract-format';
+import { resourcePayload } from '../../libs/s2sp/src/protocol/resource-payload';
 import type { Row } from '../../libs/s2sp/src/protocol/row';
 import { resourceUrlFor } from '../../libs/s2sp/src/protocol/resource-token';
 import { splitRows } from '../../libs/s2sp/src/protocol/split-rows';
@@ -26,6 +28,11 @@ export const BENCH_RESOURCE_URL = resourceUrlFor(
   createHash('sha256').update('s2sp token benchmark').digest('base64url'),
 );
 
+const BENCH_DOMAIN_LIMITS = {
+  maxColumns: DEFAULT_LIMITS.maxColumnsPerRequest,
+  maxColumnNameLength: DEFAULT_LIMITS.maxColumnNameLength,
+};
+
 /** What the model reads for a plain MCP call: the JSON text of every row (the text content of the result). */
 export function plainResultText(rows: readonly Row[]): string {
   return JSON.stringify(rows);
@@ -33,24 +40,18 @@ export function plainResultText(rows: readonly Row[]): string {
 
 /**
  * What the model reads for an async-mode S2SP call: the JSON text of the
- * control-plane answer, built with the library's own parser and splitRows, in
- * the key order the resource tool interceptor sends.
+ * control-plane answer, built with the library's own parser, splitRows and
+ * payload builder, so in the layout and key order the resource tool sends.
  */
-export function s2spControlPlaneText(rows: readonly Row[], abstractDomains: string, resourceUrl: string = BENCH_RESOURCE_URL): string {
-  const domains = parseAbstractDomains(abstractDomains, {
-    maxColumns: DEFAULT_LIMITS.maxColumnsPerRequest,
-    maxColumnNameLength: DEFAULT_LIMITS.maxColumnNameLength,
-  });
+export function s2spControlPlaneText(
+  rows: readonly Row[],
+  abstractDomains: string,
+  format: AbstractFormat = 'rows',
+  resourceUrl: string = BENCH_RESOURCE_URL,
+): string {
+  const domains = parseAbstractDomains(abstractDomains, BENCH_DOMAIN_LIMITS);
   if (domains === null) throw new Error('s2spControlPlaneText: abstractDomains is blank, which would be a plain MCP call.');
-  const split = splitRows(rows, domains);
-  return JSON.stringify({
-    total_rows: rows.length,
-    columns: split.columns,
-    abstract_domains: split.abstractDomains,
-    body_domains: split.bodyDomains,
-    resource_url: resourceUrl,
-    abstract: split.abstract,
-  });
+  return JSON.stringify(resourcePayload(splitRows(rows, domains), format, resourceUrl));
 }
 
 export interface TokenComparison {
@@ -59,6 +60,8 @@ export interface TokenComparison {
   abstractColumns: number;
   /** The abstract_domains value used, e.g. "event,severity". */
   abstractDomains: string;
+  /** The layout of the S2SP answer: the default (`rows`) or the compact one (`columns`). */
+  format: AbstractFormat;
   /** Total distinct columns of the rows (excluding _row_id). */
   totalColumns: number;
   plainTokens: number;
@@ -84,18 +87,21 @@ export function countPlainTokens(rows: readonly Row[]): number {
   return tokens;
 }
 
-/** Counts both answers for `rows` with the given abstract_domains (comma-separated or JSON array). */
-export function compareTokens(rows: readonly Row[], abstractDomains: string): TokenComparison {
+/**
+ * Counts the plain answer and the S2SP answer in `format` for `rows` with the
+ * given abstract_domains (comma-separated or JSON array).
+ */
+export function compareTokens(rows: readonly Row[], abstractDomains: string, format: AbstractFormat = 'rows'): TokenComparison {
   const plainTokens = countPlainTokens(rows);
-  const controlPlane = s2spControlPlaneText(rows, abstractDomains);
-  const s2spTokens = countTokens(controlPlane);
-  const parsed = JSON.parse(controlPlane) as { columns: string[]; abstract_domains: string[] };
+  const s2spTokens = countTokens(s2spControlPlaneText(rows, abstractDomains, format));
+  const split = splitRows(rows, parseAbstractDomains(abstractDomains, BENCH_DOMAIN_LIMITS) ?? []);
   const perRow = (tokens: number): number => (rows.length === 0 ? 0 : tokens / rows.length);
   return {
     rows: rows.length,
-    abstractColumns: parsed.abstract_domains.length,
+    abstractColumns: split.abstractDomains.length,
     abstractDomains,
-    totalColumns: parsed.columns.length,
+    format,
+    totalColumns: split.columns.length,
     plainTokens,
     s2spTokens,
     savedPercent: plainTokens === 0 ? 0 : (100 * (plainTokens - s2spTokens)) / plainTokens,

@@ -12,6 +12,8 @@ import { compareTokens, ENCODING, type TokenComparison } from './count-tokens';
 
 export const ABSTRACT_DOMAIN_SETS = ['event', 'event,severity,urgency', 'event,severity,urgency,status,areaDesc'] as const;
 export const DEFAULT_LARGE_ROWS = 5_000;
+/** The default answer, then the compact one (abstract_format "columns"). */
+const FORMATS = ['rows', 'columns'] as const;
 
 interface Dataset {
   name: string;
@@ -31,6 +33,7 @@ function formatRow(dataset: string, result: TokenComparison): string[] {
     dataset,
     String(result.rows),
     `${result.abstractColumns} (${result.abstractDomains})`,
+    result.format === 'columns' ? 'compact' : 'default',
     result.plainTokens.toLocaleString('en-US'),
     result.s2spTokens.toLocaleString('en-US'),
     `${result.savedPercent.toFixed(1)}%`,
@@ -60,19 +63,22 @@ function main(): void {
   const started = performance.now();
   const lines: string[][] = [];
   for (const dataset of datasets) {
-    for (const domains of ABSTRACT_DOMAIN_SETS) lines.push(formatRow(dataset.name, compareTokens(dataset.rows, domains)));
+    for (const domains of ABSTRACT_DOMAIN_SETS) {
+      for (const format of FORMATS) lines.push(formatRow(dataset.name, compareTokens(dataset.rows, domains, format)));
+    }
   }
   const seconds = (performance.now() - started) / 1000;
 
   const columns = new Set(datasets[0]!.rows.flatMap((row) => Object.keys(row))).size;
   console.log(`S2SP token benchmark — tokenizer ${ENCODING} (js-tiktoken), ${columns} columns per alert`);
-  console.log('plain = JSON text of every row (plain MCP result); S2SP = JSON text of the async control-plane answer');
-  console.log('(total_rows, columns, abstract_domains, body_domains, resource_url, abstract)\n');
+  console.log('plain = JSON text of every row (plain MCP result); S2SP = JSON text of the async control-plane answer,');
+  console.log('default (total_rows, columns, abstract_domains, body_domains, resource_url, abstract as row objects)');
+  console.log('or compact, abstract_format "columns" (total_rows, body_domains, resource_url, abstract as {columns, rows})\n');
   console.log(
     table(
-      ['dataset', 'rows', 'abstract columns', 'plain tokens', 'S2SP tokens', 'saved', 'ratio', 'plain/row', 'S2SP/row'],
+      ['dataset', 'rows', 'abstract columns', 'form', 'plain tokens', 'S2SP tokens', 'saved', 'ratio', 'plain/row', 'S2SP/row'],
       lines,
-      new Set([1, 3, 4, 5, 6, 7, 8]),
+      new Set([1, 4, 5, 6, 7, 8, 9]),
     ),
   );
   console.log(`\ncounted in ${seconds.toFixed(1)} s`);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { v1 } from '@s2sp/contracts';
+import { v1, type JsonObject } from '@s2sp/contracts';
 import { agentsConfigFromEnv, DEFAULT_MCP_SERVERS, validateAgentsConfig, type AgentsConfig } from '../../apps/agents/src/agents.config';
 import { assertTimeRemains, downstreamBudget, earliestDeadline } from '../../apps/agents/src/common/deadline-budget';
 import { describeError, redactResourceUrl, redactUrl } from '../../apps/agents/src/common/redact';
@@ -64,6 +64,7 @@ describe('agents configuration', () => {
 describe('agents building blocks', () => {
   test('tool classification: S2SP kinds from the input schema, mutation class from annotations', () => {
     assert.equal(classifyToolKind({ properties: { area: {}, abstract_domains: {}, mode: {} } }), 'S2SP_RESOURCE');
+    assert.equal(classifyToolKind({ properties: { abstract_domains: {}, mode: {}, abstract_format: {} } }), 'S2SP_RESOURCE');
     assert.equal(classifyToolKind({ properties: { abstract_data: {}, resource_url: {}, body_data: {}, column_mapping: {} } }), 'S2SP_CONSUMER');
     assert.equal(classifyToolKind({ properties: { abstract_data: {} } }), 'STANDARD');
     assert.equal(classifyToolKind(undefined), 'STANDARD');
@@ -102,6 +103,31 @@ describe('agents building blocks', () => {
     assert.equal(readS2spResourceAnswer(text('echo: hi')), undefined, 'plain text');
     assert.equal(readS2spResourceAnswer(text(`[${JSON.stringify(answer)}]`)), undefined, 'a JSON array is not an answer');
     assert.equal(readS2spResourceAnswer(text('{ not json')), undefined);
+  });
+
+  test('a compact S2SP answer (abstract_format "columns") reads as the same rows and domains', () => {
+    const url = 'http://127.0.0.1:3101/s2sp/data/dK7xAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+    const structured = (value: JsonObject) => ({ content: [], structuredContent: value, isError: false });
+    const async = readS2spResourceAnswer(
+      structured({ total_rows: 2, body_domains: ['description'], resource_url: url, abstract: { columns: ['_row_id', 'event'], rows: [[0, 'Wind'], [1, 'Flood']] } }),
+    );
+    assert.deepEqual(async?.abstract, [{ _row_id: 0, event: 'Wind' }, { _row_id: 1, event: 'Flood' }]);
+    assert.deepEqual([async?.abstractDomains, async?.bodyDomains, async?.columns], [['event'], ['description'], ['event', 'description']]);
+    assert.equal(async?.resourceUrl, url);
+
+    const sync = readS2spResourceAnswer(
+      structured({
+        total_rows: 1,
+        abstract: { columns: ['_row_id', 'event'], rows: [[0, 'Wind']] },
+        body: { columns: ['_row_id', 'description'], rows: [[0, 'gusts']] },
+      }),
+    );
+    assert.deepEqual(sync?.body, [{ _row_id: 0, description: 'gusts' }]);
+    assert.deepEqual(sync?.bodyDomains, ['description']);
+    assert.equal(sync?.controlPlane.body, undefined, 'the body is not part of the control plane');
+
+    const noRowIds = { total_rows: 1, body_domains: [], resource_url: url, abstract: { columns: ['event'], rows: [['Wind']] } };
+    assert.equal(readS2spResourceAnswer(structured(noRowIds)), undefined, 'compact rows without _row_id are not an answer');
   });
 
   test('the registry version grows only when a server’s tools really change', () => {
@@ -195,6 +221,17 @@ describe('agents building blocks', () => {
           [],
         ),
       /: task\.constraints\.max_steps: /,
+    );
+    assert.throws(
+      () =>
+        validateAgentTask(
+          v1.AgentTask.fromPartial({
+            plan: [{ step_id: 'r', resource_call: { tool: 'x', abstract_domains: ['a'], arguments: { abstract_format: 'columns' } } }],
+          }),
+          [],
+        ),
+      /: task\.plan\[0\]\.resource_call\.arguments: must not contain abstract_format/,
+      'the agents read the default layout, so a plan cannot ask for the compact one',
     );
     let deep: Record<string, unknown> = { field: 'a', op: 'eq', value: 1 };
     for (let level = 0; level < 40; level++) deep = { not: deep };

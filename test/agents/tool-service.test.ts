@@ -94,7 +94,7 @@ describe('agents ToolService over gRPC', () => {
     assert.equal(byName.slow.mutation_class, 'MUTATION_CLASS_DESTRUCTIVE');
     assert.equal(byName.always_fails.mutation_class, 'MUTATION_CLASS_IDEMPOTENT_WRITE');
     const schema = fromStruct(byName.get_alerts.input_schema) as { properties: Record<string, unknown> };
-    assert.deepEqual(Object.keys(schema.properties).sort(), ['abstract_domains', 'area', 'mode']);
+    assert.deepEqual(Object.keys(schema.properties).sort(), ['abstract_domains', 'abstract_format', 'area', 'mode']);
     assert.equal((fromStruct(byName.get_alerts.output_schema) as { type?: string }).type, 'object');
     assert.equal(byName.get_alerts.version, '0.1.0');
   });
@@ -238,6 +238,24 @@ describe('agents ToolService over gRPC', () => {
     assert.equal(echo.invocation_id, 'my-call-1');
     assert.equal(echo.data_plane, null);
     assert.deepEqual((fromStruct(echo.output).content as unknown[])[0], { type: 'text', text: 'echo: hi' });
+  });
+
+  test('InvokeTool with abstract_format "columns": the compact answer has the same data-plane reference and fewer tokens in context', async () => {
+    const invoke = (extra: Record<string, unknown>) =>
+      unary(clients.tools, 'InvokeTool', { tool_name: 'get_alerts', server: 'weather', input_params: toStruct({ area: 'CA', abstract_domains: 'event,severity', ...extra }) });
+    const standard = await invoke({});
+    const compact = await invoke({ abstract_format: 'columns' });
+    assert.equal(compact.status, 'TOOL_RESULT_STATUS_SUCCESS');
+    const output = fromStruct(compact.output) as { structuredContent: { abstract: { columns: string[] }; resource_url: string } };
+    assert.deepEqual(output.structuredContent.abstract.columns, ['_row_id', 'event', 'severity']);
+    assert.equal(compact.data_plane.resource_url, output.structuredContent.resource_url);
+    assert.deepEqual(compact.data_plane.abstract_domains, ['event', 'severity']);
+    assert.deepEqual(compact.data_plane.body_domains, standard.data_plane.body_domains);
+    assert.equal(Number(compact.usage.rows_in_context), 14);
+    assert.ok(
+      Number(compact.usage.tokens_in_context) < Number(standard.usage.tokens_in_context),
+      `compact ${compact.usage.tokens_in_context} < default ${standard.usage.tokens_in_context} tokens`,
+    );
   });
 
   test('InvokeTool tool error: status ERROR with the message, not a gRPC error', async () => {

@@ -4,8 +4,10 @@ import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RunningMcpServer } from '@s2sp/core';
+import { AlertCatalog } from '../../apps/weather-server/src/alerts/alert-catalog';
 import {
   BENCH_RESOURCE_URL,
+  compareTokens,
   countTokens,
   plainResultText,
   s2spControlPlaneText,
@@ -46,14 +48,42 @@ describe('token counting (bench/tokens/count-tokens.ts)', () => {
     });
     assert.equal(plainResultText(rows), JSON.stringify(rows));
   });
+
+  test('the compact S2SP text (abstract_format "columns") is the answer the resource tool sends in that layout', () => {
+    const rows = [
+      { event: 'Wind Advisory', severity: 'Moderate', description: 'long text' },
+      { event: 'Flood Watch', severity: 'Minor', description: 'more text' },
+    ];
+    assert.equal(
+      s2spControlPlaneText(rows, 'event', 'columns'),
+      JSON.stringify({
+        total_rows: 2,
+        body_domains: ['severity', 'description'],
+        resource_url: BENCH_RESOURCE_URL,
+        abstract: { columns: ['_row_id', 'event'], rows: [[0, 'Wind Advisory'], [1, 'Flood Watch']] },
+      }),
+    );
+  });
 });
 
-/** The saving the README states for California's alerts with 3 abstract columns, in per cent. */
-function readmeSavedPercent(): number {
+type AnswerForm = 'default' | 'compact';
+
+interface StatedSavings {
+  california: number;
+  fiveThousand: number;
+}
+
+/**
+ * The savings the README states with 3 abstract columns, in per cent: the
+ * default answer first, then the compact one, each for California's alerts
+ * and over 5,000 alerts.
+ */
+function readmeSavings(): Record<AnswerForm, StatedSavings> {
   const readme = readFileSync(join(findRepoRoot(__dirname), 'README.md'), 'utf8');
-  const match = /\*\*(\d+(?:\.\d+)?)% fewer tokens\*\* for California's alerts/.exec(readme);
-  assert.ok(match, 'the README states the saving for California\'s alerts');
-  return Number(match[1]);
+  const claims = [...readme.matchAll(/\*\*(\d+(?:\.\d+)?)% fewer tokens\*\* for California's alerts\s+and\s+(\d+(?:\.\d+)?)% fewer\s+over\s+5,000\s+alerts/g)];
+  assert.equal(claims.length, 2, 'the README states the savings of the default answer, then of the compact one');
+  const [standard, compact] = claims.map((claim) => ({ california: Number(claim[1]), fiveThousand: Number(claim[2]) })) as [StatedSavings, StatedSavings];
+  return { default: standard, compact };
 }
 
 describe('S2SP token savings on the CA alert set, measured on what get_alerts sends', () => {
@@ -65,6 +95,8 @@ describe('S2SP token savings on the CA alert set, measured on what get_alerts se
   // Every answer is fetched before any counting: the counting blocks this process, the server
   // included, for seconds on a busy machine, long enough for an idle keep-alive connection to be
   // closed under the next request.
+  let compactText: string;
+
   before(async () => {
     const weather: RunningMcpServer = await startWeather();
     const agent: Client = await connectMcp(weather.url);
@@ -76,6 +108,7 @@ describe('S2SP token savings on the CA alert set, measured on what get_alerts se
       };
       plainText = await answerText({});
       for (const domains of ABSTRACT_DOMAINS) s2spTexts.set(domains, await answerText({ abstract_domains: domains }));
+      compactText = await answerText({ abstract_domains: 'event,severity,urgency', abstract_format: 'columns' });
     } finally {
       await agent.close();
       await weather.close();
@@ -92,20 +125,46 @@ describe('S2SP token savings on the CA alert set, measured on what get_alerts se
   test('with 3 abstract columns the model reads the share of tokens the README states', () => {
     const s2spText = s2spTexts.get('event,severity,urgency')!;
     assert.deepEqual(JSON.parse(s2spText).abstract_domains, ['event', 'severity', 'urgency']);
+    assertStated('default', o200kTokens(plainText), o200kTokens(s2spText), readmeSavings().default.california);
+  });
+
+  test('the compact answer with the same 3 columns saves what the README states, and at least 96.5%', () => {
+    assert.deepEqual(JSON.parse(compactText).abstract.columns, ['_row_id', 'event', 'severity', 'urgency']);
     const plain = o200kTokens(plainText);
-    const s2sp = o200kTokens(s2spText);
-    const savedPercent = (100 * (plain - s2sp)) / plain;
-    // The README rounds to 0.1; the live resource_url's port may cost a token or two more
-    // than the benchmark's fixed one, which moves the figure by about 0.02.
-    const stated = readmeSavedPercent();
-    assert.ok(
-      Math.abs(savedPercent - stated) <= 0.1,
-      `measured ${savedPercent.toFixed(2)}% saved (${plain} plain vs ${s2sp} S2SP tokens), README states ${stated}%`,
-    );
+    const savedPercent = assertStated('compact', plain, o200kTokens(compactText), readmeSavings().compact.california);
+    assert.ok(savedPercent >= 96.5, `compact saves ${savedPercent.toFixed(2)}%`);
   });
 
   test('more abstract columns cost more tokens', () => {
     const [one, three, five] = ABSTRACT_DOMAINS.map((domains) => o200kTokens(s2spTexts.get(domains)!)) as [number, number, number];
     assert.ok(one < three && three < five, `${one} < ${three} < ${five}`);
+  });
+});
+
+/**
+ * Asserts that the measured saving is the stated one and returns it. The
+ * README rounds to 0.1; the live resource_url's port may cost a token or two
+ * more than the benchmark's fixed one, which moves the figure by about 0.02.
+ */
+function assertStated(form: AnswerForm, plain: number, s2sp: number, stated: number): number {
+  const savedPercent = (100 * (plain - s2sp)) / plain;
+  assert.ok(
+    Math.abs(savedPercent - stated) <= 0.1,
+    `${form} answer: measured ${savedPercent.toFixed(2)}% saved (${plain} plain vs ${s2sp} S2SP tokens), README states ${stated}%`,
+  );
+  return savedPercent;
+}
+
+// Counting the 5,000 plain rows (about 3.5 million tokens) takes seconds of CPU: done once, for both forms.
+describe('S2SP token savings over 5,000 generated alerts (bench/tokens)', () => {
+  const rows = new AlertCatalog().large(5_000);
+
+  test('both answers with 3 of the 31 columns save what the README states; the compact one at least 98%', () => {
+    const stated = readmeSavings();
+    const standard = compareTokens(rows, 'event,severity,urgency', 'rows');
+    const compact = compareTokens(rows, 'event,severity,urgency', 'columns');
+    assertStated('default', standard.plainTokens, standard.s2spTokens, stated.default.fiveThousand);
+    assertStated('compact', compact.plainTokens, compact.s2spTokens, stated.compact.fiveThousand);
+    assert.ok(compact.savedPercent >= 98, `compact saves ${compact.savedPercent.toFixed(2)}%`);
   });
 });

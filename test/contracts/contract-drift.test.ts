@@ -4,7 +4,14 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IsIn, IsInt, IsOptional, IsString, IsUUID } from 'class-validator';
-import { GOOGLE_PROTOS_DIR, PROTO_FILES, PROTO_ROOT, S2SP_CONSUMER_PARAMETERS, S2SP_RESOURCE_PARAMETERS } from '@s2sp/contracts';
+import {
+  GOOGLE_PROTOS_DIR,
+  PROTO_FILES,
+  PROTO_ROOT,
+  S2SP_CONSUMER_PARAMETERS,
+  S2SP_RESOURCE_EXTENSION_PARAMETERS,
+  S2SP_RESOURCE_PARAMETERS,
+} from '@s2sp/contracts';
 import { buildOpenRpcDocument, DEADLINE_PARAM, type OpenRpcDocument } from '@s2sp/json-rpc';
 import {
   checkCorrespondence,
@@ -51,7 +58,7 @@ describe('contract drift: published JSON Schemas against the protos', () => {
 
   test('the MCP pairs cover exactly the parameters S2SP adds to tools', () => {
     const [resource, consumer] = mcpCorrespondences();
-    assert.deepEqual(Object.keys(resource.schema.properties ?? {}), [...S2SP_RESOURCE_PARAMETERS]);
+    assert.deepEqual(Object.keys(resource.schema.properties ?? {}), [...S2SP_RESOURCE_PARAMETERS, ...S2SP_RESOURCE_EXTENSION_PARAMETERS]);
     assert.deepEqual(Object.keys(consumer.schema.properties ?? {}), [...S2SP_CONSUMER_PARAMETERS]);
   });
 

@@ -34,7 +34,7 @@ describe('S2SP flows through the official MCP client', () => {
     const { tools } = await agentToWeather.listTools();
     const getAlerts = tools.find((tool) => tool.name === 'get_alerts');
     assert.ok(getAlerts);
-    assert.deepEqual(Object.keys(getAlerts.inputSchema.properties ?? {}).sort(), ['abstract_domains', 'area', 'mode']);
+    assert.deepEqual(Object.keys(getAlerts.inputSchema.properties ?? {}).sort(), ['abstract_domains', 'abstract_format', 'area', 'mode']);
     assert.deepEqual(getAlerts.inputSchema.required, ['area']);
     assert.match(getAlerts.description ?? '', /abstract_domains/);
     assert.equal(getAlerts.outputSchema?.type, 'object');
@@ -136,7 +136,68 @@ describe('S2SP flows through the official MCP client', () => {
     for (const [level, count] of expected) assert.ok(summary.includes(`${level} ${count}`), summary);
   });
 
+  test('compact async flow: abstract_format "columns" answers rows as arrays, and the consumer takes the rows picked from it', async () => {
+    const standardResult = await agentToWeather.callTool({ name: 'get_alerts', arguments: { area: 'CA', abstract_domains: 'event,severity' } });
+    const standard = jsonOf(standardResult);
+    const result = await agentToWeather.callTool({
+      name: 'get_alerts',
+      arguments: { area: 'CA', abstract_domains: 'event,severity', abstract_format: 'columns' },
+    });
+    const answer = jsonOf(result);
+    assert.deepEqual(Object.keys(answer), ['total_rows', 'body_domains', 'resource_url', 'abstract']);
+    assert.deepEqual(result.structuredContent, answer, 'the structured content passes the published output schema');
+    assert.deepEqual(answer.body_domains, standard.body_domains);
+    assert.match(answer.resource_url, RESOURCE_URL);
+    assert.deepEqual(answer.abstract.columns, ['_row_id', 'event', 'severity']);
+    assert.deepEqual(
+      answer.abstract.rows,
+      standard.abstract.map((row: Record<string, unknown>) => [row._row_id, row.event, row.severity]),
+    );
+    assert.ok(textOf(result).length < textOf(standardResult).length);
+
+    const picked = { columns: answer.abstract.columns, rows: answer.abstract.rows.filter((_: unknown, index: number) => index % 2 === 1) };
+    const chart = await agentToStats.callTool({
+      name: 'draw_chart',
+      arguments: { abstract_data: JSON.stringify(picked), resource_url: answer.resource_url, group_by: 'severity' },
+    });
+    assert.equal(chart.isError, undefined, textOf(chart));
+    const expected = new Map<string, number>();
+    for (const [, , severity] of picked.rows) expected.set(severity, (expected.get(severity) ?? 0) + 1);
+    const summary = textOf(chart);
+    assert.match(summary, new RegExp(`^Charted ${picked.rows.length} rows? by severity`));
+    for (const [severity, count] of expected) assert.ok(summary.includes(`${severity} ${count}`), summary);
+  });
+
+  test('compact sync flow: the body comes inline in the same layout and the consumer merges it by _row_id', async () => {
+    const answer = jsonOf(
+      await agentToWeather.callTool({ name: 'get_alerts', arguments: { area: 'CA', abstract_domains: 'event', mode: 'sync', abstract_format: 'columns' } }),
+    );
+    assert.deepEqual(Object.keys(answer), ['total_rows', 'abstract', 'body']);
+    assert.equal(answer.body.columns[0], '_row_id');
+    assert.ok(answer.body.columns.includes('severity'));
+    assert.equal(answer.body.rows.length, answer.total_rows);
+
+    const chart = await agentToStats.callTool({
+      name: 'draw_chart',
+      arguments: { abstract_data: JSON.stringify(answer.abstract), body_data: JSON.stringify(answer.body), group_by: 'severity' },
+    });
+    assert.equal(chart.isError, undefined, textOf(chart));
+    assert.match(textOf(chart), new RegExp(`^Charted ${answer.total_rows} rows by severity`));
+  });
+
   test('bad inputs are clear tool errors and the servers stay up', async () => {
+    const badFormat = await agentToWeather.callTool({ name: 'get_alerts', arguments: { area: 'CA', abstract_domains: 'event', abstract_format: 'table' } });
+    assert.equal(badFormat.isError, true);
+    assert.match(textOf(badFormat), /abstract_format/);
+
+    const formatWithoutDomains = await agentToWeather.callTool({ name: 'get_alerts', arguments: { area: 'CA', abstract_format: 'columns' } });
+    assert.equal(formatWithoutDomains.isError, true);
+    assert.match(textOf(formatWithoutDomains), /abstract_format "columns" lays out an S2SP answer: give abstract_domains too/);
+
+    const badCompact = await agentToStats.callTool({ name: 'draw_chart', arguments: { abstract_data: '{"columns":["event"],"rows":[["x"]]}' } });
+    assert.equal(badCompact.isError, true);
+    assert.match(textOf(badCompact), /abstract_data\.columns must include _row_id/);
+
     const unknownColumn = await agentToWeather.callTool({
       name: 'get_alerts',
       arguments: { area: 'CA', abstract_domains: 'event,colour' },

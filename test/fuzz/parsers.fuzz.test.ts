@@ -36,8 +36,34 @@ const rowIdText = fc.oneof({ weight: 8, arbitrary: fc.nat({ max: 50 }).map(Strin
 const rowText = fc
   .tuple(rowIdText, fc.array(fc.tuple(fc.constantFrom(...COLUMNS), anyJson), { maxLength: 4 }))
   .map(([rowId, members]) => objectText([[ROW_ID, rowId], ...members]));
+/**
+ * The compact layout of abstract_format "columns": mostly _row_id then distinct
+ * columns and rows of one value per column, sometimes any names and any rows.
+ */
+const compactRowsText = fc
+  .oneof(
+    {
+      weight: 3,
+      arbitrary: fc.uniqueArray(fc.constantFrom(...COLUMNS.filter((column) => column !== ROW_ID)), { maxLength: 4 }).chain((others) =>
+        fc.tuple(
+          fc.constant([ROW_ID, ...others]),
+          fc.array(fc.tuple(rowIdText, fc.array(anyJson, { minLength: others.length, maxLength: others.length })).map(([id, values]) => [id, ...values]), { maxLength: 6 }),
+        ),
+      ),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(
+        fc.array(fc.constantFrom(...COLUMNS), { maxLength: 5 }),
+        fc.array(fc.array(fc.oneof(rowIdText, anyJson), { maxLength: 5 }), { maxLength: 6 }),
+      ),
+    },
+  )
+  .map(([columns, rows]) => objectText([['columns', JSON.stringify(columns)], ['rows', `[${rows.map((values) => `[${values.join(',')}]`).join(',')}]`]]));
 const rowsText = fc.oneof(
   { weight: 6, arbitrary: fc.array(rowText, { maxLength: 6 }).map((rows) => `[${rows.join(',')}]`) },
+  { weight: 3, arbitrary: compactRowsText },
+  { weight: 1, arbitrary: damaged(compactRowsText) },
   { weight: 1, arbitrary: anyJson },
   { weight: 1, arbitrary: anyString },
   { weight: 1, arbitrary: damaged(fc.array(rowText, { maxLength: 3 }).map((rows) => `[${rows.join(',')}]`)) },
@@ -90,6 +116,14 @@ const rowObject = fc.oneof(
   { weight: 1, arbitrary: fc.integer({ min: 1, max: 20_000 }).map((depth) => ({ event: JSON.parse(nestedArrayText(depth)) as unknown })) },
 );
 
+/** The rows a consumer parameter's text stands for: a JSON array of rows, or the compact layout read independently. */
+function rowsSent(text: string): unknown {
+  const sent = JSON.parse(text) as unknown;
+  if (Array.isArray(sent)) return sent;
+  const { columns, rows } = sent as { columns: string[]; rows: unknown[][] };
+  return rows.map((values) => Object.fromEntries(columns.map((column, position) => [column, values[position]])));
+}
+
 describe('fuzz: parsers of untrusted input', () => {
   test('parseConsumerInput returns rows with distinct non-negative integer _row_id and a string-to-string mapping, or throws S2spToolError', { timeout: fuzzTimeout(10) }, async () => {
     const property = fc.property(
@@ -108,7 +142,8 @@ describe('fuzz: parsers of untrusted input', () => {
             assert.ok(ids.every((id) => Number.isSafeInteger(id) && (id as number) >= 0), 'integer _row_id');
             assert.equal(new Set(ids).size, ids.length, 'distinct _row_id');
           }
-          assert.deepEqual(input.abstract, JSON.parse(abstract), 'accepted rows are the rows sent');
+          assert.deepEqual(input.abstract, rowsSent(abstract), 'accepted rows are the rows sent');
+          for (const row of [...input.abstract, ...(input.body ?? [])]) assert.equal(Object.getPrototypeOf(row), Object.prototype);
           for (const [source, target] of Object.entries(input.columnMapping)) {
             assert.ok(typeof target === 'string' && target !== '' && target !== ROW_ID && source !== ROW_ID, `mapping ${source} -> ${String(target)}`);
           }

@@ -86,8 +86,8 @@ describe('parseConsumerInput', () => {
       refuses({ abstract_data: ABSTRACT, body_data: '[{' }, /^body_data is not valid JSON/);
     });
 
-    test('a JSON value other than an array → error asking for an array of rows with _row_id', () => {
-      refuses({ abstract_data: '{"_row_id":0}' }, /^abstract_data must be a JSON array of rows, each with an integer _row_id/);
+    test('a JSON value other than an array or the compact form → error naming both forms', () => {
+      refuses({ abstract_data: '{"_row_id":0}' }, /^abstract_data must be a JSON array of rows, each with an integer _row_id, or the compact form/);
       refuses({ abstract_data: '"rows"' }, /^abstract_data must be a JSON array/);
       refuses({ abstract_data: 'null' }, /^abstract_data must be a JSON array/);
       refuses({ abstract_data: ABSTRACT, body_data: '42' }, /^body_data must be a JSON array/);
@@ -132,6 +132,37 @@ describe('parseConsumerInput', () => {
 
     test('the row limit is checked before the items (no per-row work on an oversized list)', () => {
       refuses({ abstract_data: '[1,2,3,4]' }, /has 4 rows; at most 3/);
+    });
+  });
+
+  describe('the compact form of abstract_format "columns"', () => {
+    const COMPACT = JSON.stringify({ columns: ['_row_id', 'event'], rows: [[0, 'Wind Advisory'], [2, 'High Wind Warning']] });
+
+    test('abstract_data in the compact form reads as the same rows as the array form', () => {
+      const compact = parseConsumerInput({ abstract_data: COMPACT, resource_url: URL_ }, LIMITS);
+      assert.deepEqual(compact, parseConsumerInput({ abstract_data: ABSTRACT, resource_url: URL_ }, LIMITS));
+    });
+
+    test('body_data in the compact form (sync mode)', () => {
+      const input = parseConsumerInput(
+        { abstract_data: COMPACT, body_data: '{"columns":["description","_row_id"],"rows":[["d0",0],["d2",2]]}' },
+        LIMITS,
+      );
+      assert.deepEqual(input.body, [
+        { description: 'd0', _row_id: 0 },
+        { description: 'd2', _row_id: 2 },
+      ]);
+    });
+
+    test('its _row_id values are checked like those of the array form', () => {
+      refuses({ abstract_data: '{"columns":["_row_id"],"rows":[[1],[1]]}' }, /^abstract_data has _row_id 1 more than once/);
+      refuses({ abstract_data: '{"columns":["_row_id"],"rows":[["0"]]}' }, /^abstract_data\[0\] has no valid _row_id/);
+    });
+
+    test('its shape and row limit are checked, with errors naming the parameter', () => {
+      refuses({ abstract_data: '{"columns":["event"],"rows":[]}' }, /^abstract_data\.columns must include _row_id/);
+      refuses({ abstract_data: '[]', body_data: '{"columns":["_row_id"],"rows":[[0,1]]}' }, /^body_data\.rows\[0\] must be an array of 1 values/);
+      refuses({ abstract_data: '{"columns":["_row_id"],"rows":[[0],[1],[2],[3]]}' }, /^abstract_data has 4 rows; at most 3 are allowed/);
     });
   });
 

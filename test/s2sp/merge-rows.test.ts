@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { applyColumnMapping, mergeRows } from '../../libs/s2sp/src/protocol/merge-rows';
-import { S2spToolError } from '../../libs/s2sp/src/protocol/s2sp-error';
+import { refuses } from '../support/s2sp-tool-error';
 
 const ABSTRACT = [
   { _row_id: 5, event: 'High Wind Warning', severity: 'Severe' },
@@ -12,14 +12,6 @@ const BODY = [
   { _row_id: 3, description: 'not selected' },
   { _row_id: 5, description: 'Gusts up to 55 mph' },
 ];
-
-function refuses(fn: () => unknown, pattern: RegExp): void {
-  assert.throws(fn, (error: unknown) => {
-    assert.ok(error instanceof S2spToolError, `expected S2spToolError, got ${String(error)}`);
-    assert.match(error.message, pattern);
-    return true;
-  });
-}
 
 describe('mergeRows', () => {
   test('joins by _row_id in the order of the abstract rows; unselected body rows are dropped', () => {

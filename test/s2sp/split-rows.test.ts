@@ -1,21 +1,13 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { splitRows } from '../../libs/s2sp/src/protocol/split-rows';
-import { S2spToolError } from '../../libs/s2sp/src/protocol/s2sp-error';
+import { refuses } from '../support/s2sp-tool-error';
 
 const ROWS = [
   { event: 'Wind Advisory', severity: 'Moderate', urgency: 'Expected', description: 'North winds 25-35 mph', instruction: 'Secure objects' },
   { event: 'Flood Watch', severity: 'Minor', urgency: 'Future', description: 'Heavy rain', instruction: 'Move to higher ground' },
   { event: 'Heat Advisory', severity: 'Severe', urgency: 'Immediate', description: 'Temperatures to 110', instruction: 'Drink water' },
 ];
-
-function refuses(fn: () => unknown, pattern: RegExp): void {
-  assert.throws(fn, (error: unknown) => {
-    assert.ok(error instanceof S2spToolError, `expected S2spToolError, got ${String(error)}`);
-    assert.match(error.message, pattern);
-    return true;
-  });
-}
 
 describe('splitRows', () => {
   test('abstract gets _row_id + the abstract columns, body gets _row_id + every other column', () => {

@@ -15,6 +15,8 @@ export * from './protocol/row';
 export * from './protocol/s2sp-error';
 export * from './protocol/s2sp-payload';
 export * from './protocol/abstract-domains';
+export * from './protocol/abstract-format';
+export * from './protocol/columnar-rows';
 export * from './protocol/split-rows';
 export * from './protocol/merge-rows';
 export * from './protocol/consumer-input';

@@ -289,6 +289,10 @@ export function mcpCorrespondences(): Correspondence[] {
       rules: {
         's2sp.v1.ResourceCallStep': {
           protoOnly: PLAN_STEP_FIELDS,
+          jsonOnly: {
+            abstract_format:
+              'the compact layout is for a model calling the tool itself; the agents read the rows and always ask for the default layout',
+          },
           type: {
             abstract_domains:
               'the tool takes the comma-separated text (or a JSON array as text) the Python reference SDK takes; the agents join the list with ","',

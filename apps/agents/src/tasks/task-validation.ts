@@ -1,5 +1,5 @@
 import type { Metadata } from '@grpc/grpc-js';
-import { jsonObjectOr, parsePredicate, PredicateSyntaxError, timestampToMs, v1, type JsonObject, type JsonValue, S2SP_CONSUMER_PARAMETERS, S2SP_RESOURCE_PARAMETERS } from '@s2sp/contracts';
+import { jsonObjectOr, parsePredicate, PredicateSyntaxError, timestampToMs, v1, type JsonObject, type JsonValue, S2SP_CONSUMER_PARAMETERS, S2SP_RESOURCE_EXTENSION_PARAMETERS, S2SP_RESOURCE_PARAMETERS } from '@s2sp/contracts';
 import { InvalidRequestError } from '../common/request-errors';
 import { traceOf } from '../grpc/trace-context';
 import { isUuid, uuidV7 } from '@s2sp/platform';
@@ -14,7 +14,8 @@ const STEP_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
 const MAX_PREDICATE_DEPTH = 32;
 const MAX_TEXT = 10_000;
 const MAX_LIST = 1_000;
-const RESOURCE_RESERVED_ARGUMENTS: readonly string[] = S2SP_RESOURCE_PARAMETERS;
+// The agents read the default answer layout, so a plan cannot ask for the compact one either.
+const RESOURCE_RESERVED_ARGUMENTS: readonly string[] = [...S2SP_RESOURCE_PARAMETERS, ...S2SP_RESOURCE_EXTENSION_PARAMETERS];
 const CONSUMER_RESERVED_ARGUMENTS: readonly string[] = S2SP_CONSUMER_PARAMETERS;
 
 /**
@@ -134,7 +135,7 @@ function stepOf(
     case 'resource_call': {
       const call = message.resource_call ?? v1.ResourceCallStep.create();
       const path = `${field}.resource_call`;
-      const args = argumentsOf(call.arguments, `${path}.arguments`, RESOURCE_RESERVED_ARGUMENTS, 'fields of the step');
+      const args = argumentsOf(call.arguments, `${path}.arguments`, RESOURCE_RESERVED_ARGUMENTS, 'set by the agents from the step');
       const domains = list(call.abstract_domains, `${path}.abstract_domains`, 256).map((domain, index) => {
         const domainField = `${path}.abstract_domains[${index}]`;
         const name = text(domain, domainField, 256).trim();

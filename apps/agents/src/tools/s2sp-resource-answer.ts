@@ -1,4 +1,4 @@
-import { ROW_ID, S2SP_META, type Row } from '@s2sp/core';
+import { ROW_ID, rowsFromColumnar, S2SP_META, type Row } from '@s2sp/core';
 import type { JsonObject } from '@s2sp/contracts';
 import { isObject, type McpToolResult } from './mcp-tool-result';
 
@@ -23,19 +23,23 @@ export interface S2spResourceAnswer {
 
 /**
  * Reads an S2SP resource answer from structuredContent (or, for servers that
- * only send text, the JSON of the first text block). Undefined when the
- * result is an error or not an S2SP answer (e.g. a plain call).
+ * only send text, the JSON of the first text block), in the default layout or
+ * the compact one of `abstract_format: "columns"` (docs/compact-abstract.md).
+ * Undefined when the result is an error or not an S2SP answer (e.g. a plain call).
  */
 export function readS2spResourceAnswer(result: McpToolResult): S2spResourceAnswer | undefined {
   if (result.isError) return undefined;
   const source = result.structuredContent ?? parseFirstText(result);
   if (!isObject(source)) return undefined;
-  const { total_rows, columns, abstract_domains, body_domains, resource_url, abstract, body } = source;
-  if (!Array.isArray(abstract) || !abstract.every(isRowWithId)) return undefined;
+  const { total_rows, columns, resource_url } = source;
+  const abstract = rowsOf(source.abstract);
+  const body = source.body === undefined ? undefined : rowsOf(source.body);
+  if (abstract === undefined || (source.body !== undefined && body === undefined)) return undefined;
+  const abstract_domains = source.abstract_domains ?? domainsOf(source.abstract);
+  const body_domains = source.body_domains ?? domainsOf(source.body);
   if (!isStringArray(abstract_domains) || !isStringArray(body_domains)) return undefined;
   if (typeof total_rows !== 'number' || !Number.isSafeInteger(total_rows) || total_rows < 0) return undefined;
   if (resource_url !== undefined && !isHttpUrl(resource_url)) return undefined;
-  if (body !== undefined && !(Array.isArray(body) && body.every(isRowWithId))) return undefined;
   if (resource_url === undefined && body === undefined) return undefined;
   const controlPlane: JsonObject = { ...source };
   delete controlPlane.body;
@@ -45,12 +49,30 @@ export function readS2spResourceAnswer(result: McpToolResult): S2spResourceAnswe
     abstractDomains: abstract_domains,
     bodyDomains: body_domains,
     resourceUrl: resource_url as string | undefined,
-    abstract: abstract as Row[],
-    body: body as Row[] | undefined,
+    abstract,
+    body,
     bodyTokens: metaCount(result, S2SP_META.BODY_TOKENS),
     bodyBytes: metaCount(result, S2SP_META.BODY_BYTES),
     controlPlane,
   };
+}
+
+/** Rows with a valid `_row_id` each, from an array of row objects or the compact layout; else undefined. */
+function rowsOf(value: unknown): Row[] | undefined {
+  let rows: unknown = value;
+  if (isObject(value)) {
+    try {
+      rows = rowsFromColumnar('rows', value, { maxRows: Number.MAX_SAFE_INTEGER });
+    } catch {
+      return undefined;
+    }
+  }
+  return Array.isArray(rows) && rows.every(isRowWithId) ? (rows as Row[]) : undefined;
+}
+
+/** The domains a compact answer leaves out: its rows' columns but `_row_id`. */
+function domainsOf(value: unknown): unknown {
+  return isObject(value) && isStringArray(value.columns) ? value.columns.filter((column) => column !== ROW_ID) : undefined;
 }
 
 const JSON_OBJECT_START = /^[ \t\n\r]*\{/;

@@ -12,14 +12,17 @@ export type { S2spConsumerToolOptions };
 export { S2SP_CONSUMER_TOOL };
 
 const S2SP_CONSUMER_GUIDE =
-  '\n\nS2SP consumer: pass abstract_data (the JSON array of abstract rows you selected, with their _row_id) and ' +
+  '\n\nS2SP consumer: pass abstract_data (the JSON array of abstract rows you selected, with their _row_id, or the compact ' +
+  'form {"columns":[...],"rows":[[...],...]} of an abstract_format="columns" answer) and ' +
   'either resource_url (async mode: this server fetches the body directly) or body_data (sync mode: the body rows). ' +
   'Optional column_mapping (JSON object) renames columns. The tool receives the merged rows.';
 
 export const s2spConsumerParameters = {
-  abstract_data: z.string().describe('JSON array of the abstract rows to process, each with its _row_id.'),
+  abstract_data: z
+    .string()
+    .describe('JSON array of the abstract rows to process, each with its _row_id, or the compact form {"columns":[...],"rows":[[...],...]}.'),
   resource_url: z.string().optional().describe('Async mode: the resource_url from the resource tool.'),
-  body_data: z.string().optional().describe('Sync mode: JSON array of body rows, each with its _row_id.'),
+  body_data: z.string().optional().describe('Sync mode: the body rows, each with its _row_id, as a JSON array or in the compact form.'),
   column_mapping: z.string().optional().describe('JSON object renaming columns, e.g. {"areaDesc": "area"}.'),
 } satisfies Record<(typeof S2SP_CONSUMER_PARAMETERS)[number], z.ZodType>;
 

@@ -1,4 +1,6 @@
+import { rowsFromColumnar } from './columnar-rows';
 import { isRow, Row, ROW_ID } from './row';
+import { checkRowCount } from './row-count-limit';
 import { S2spToolError } from './s2sp-error';
 
 /** The four string parameters every consumer tool takes, as the agent sent them. */
@@ -20,6 +22,11 @@ export interface ConsumerInputLimits {
   maxRows: number;
 }
 
+/**
+ * Reads the S2SP parameters of a consumer tool. The rows of abstract_data and
+ * body_data come either as a JSON array of row objects (the reference layout)
+ * or in the compact layout of an `abstract_format: "columns"` answer.
+ */
 export function parseConsumerInput(args: ConsumerToolArguments, limits: ConsumerInputLimits): ConsumerInput {
   const abstract = parseRows('abstract_data', args.abstract_data, limits);
   const resourceUrl = blankToNull(args.resource_url);
@@ -46,14 +53,19 @@ function parseRows(parameter: string, text: string, limits: ConsumerInputLimits)
   } catch {
     throw new S2spToolError(`${parameter} is not valid JSON: pass the JSON array of rows from the resource tool's answer.`);
   }
-  if (!Array.isArray(parsed)) {
-    throw new S2spToolError(`${parameter} must be a JSON array of rows, each with an integer _row_id.`);
-  }
-  if (parsed.length > limits.maxRows) {
-    throw new S2spToolError(`${parameter} has ${parsed.length} rows; at most ${limits.maxRows} are allowed.`);
+  let rows: unknown[];
+  if (Array.isArray(parsed)) {
+    checkRowCount(parameter, parsed.length, limits.maxRows);
+    rows = parsed;
+  } else if (isRow(parsed) && 'columns' in parsed) {
+    rows = rowsFromColumnar(parameter, parsed, limits);
+  } else {
+    throw new S2spToolError(
+      `${parameter} must be a JSON array of rows, each with an integer _row_id, or the compact form {"columns": [...], "rows": [[...], ...]}.`,
+    );
   }
   const seen = new Set<number>();
-  parsed.forEach((row: unknown, index) => {
+  rows.forEach((row: unknown, index) => {
     if (!isRow(row)) throw new S2spToolError(`${parameter}[${index}] is not an object.`);
     const rowId = row[ROW_ID];
     if (typeof rowId !== 'number' || !Number.isSafeInteger(rowId) || rowId < 0) {
@@ -62,7 +74,7 @@ function parseRows(parameter: string, text: string, limits: ConsumerInputLimits)
     if (seen.has(rowId)) throw new S2spToolError(`${parameter} has _row_id ${rowId} more than once.`);
     seen.add(rowId);
   });
-  return parsed as Row[];
+  return rows as Row[];
 }
 
 function parseColumnMapping(text: string | null): Record<string, string> {

@@ -5,9 +5,10 @@ import { from, mergeMap, Observable, of } from 'rxjs';
 import { S2SP_OPTIONS } from '../config/s2sp.constants';
 import type { ResolvedS2spOptions } from '../config/s2sp-options';
 import { parseAbstractDomains } from '../protocol/abstract-domains';
+import { type AbstractFormat, parseAbstractFormat } from '../protocol/abstract-format';
 import { isRow, Row } from '../protocol/row';
 import { S2spToolError } from '../protocol/s2sp-error';
-import type { S2spResourcePayload } from '../protocol/s2sp-payload';
+import { resourcePayload } from '../protocol/resource-payload';
 import { S2SP_META, requestMeta } from '../protocol/s2sp-meta';
 import { splitRows } from '../protocol/split-rows';
 import { countTokens } from '../protocol/token-count';
@@ -20,7 +21,7 @@ import type { S2spResourceToolOptions } from './s2sp-resource-tool.options';
 
 const CONSUMER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
 
-type ResourceToolArgs = Record<string, unknown> & { abstract_domains?: string; mode?: 'async' | 'sync' };
+type ResourceToolArgs = Record<string, unknown> & { abstract_domains?: string; mode?: 'async' | 'sync'; abstract_format?: string };
 
 /**
  * Turns the rows a resource tool returns into a plain MCP result or, when
@@ -42,11 +43,13 @@ export class ResourceToolInterceptor implements NestInterceptor {
     const mcp = rpc.getContext<{ mcpRequest?: unknown; getRawRequest?: () => unknown } | undefined>();
     const meta = requestMeta(mcp?.mcpRequest);
     const countBodyTokens = meta[S2SP_META.COUNT_TOKENS] === true;
-    const { abstract_domains: rawDomains, mode = 'async' } = args;
+    const { abstract_domains: rawDomains, mode = 'async', abstract_format: rawFormat } = args;
     delete args.abstract_domains;
     delete args.mode;
+    delete args.abstract_format;
 
     let domains: string[] | null;
+    let format: AbstractFormat;
     let issuance: ResourceIssuance;
     try {
       issuance = this.issuanceFor(context, mcp?.getRawRequest?.(), meta);
@@ -54,6 +57,7 @@ export class ResourceToolInterceptor implements NestInterceptor {
         maxColumns: this.options.limits.maxColumnsPerRequest,
         maxColumnNameLength: this.options.limits.maxColumnNameLength,
       });
+      format = parseAbstractFormat(rawFormat, domains !== null);
     } catch (error) {
       return of(toolErrorResult(error, this.logger));
     }
@@ -62,7 +66,7 @@ export class ResourceToolInterceptor implements NestInterceptor {
       reportToolErrors(),
       mergeMap((result: unknown) => {
         if (isToolErrorResult(result)) return of(result);
-        return from(this.answer(toolName, result, domains, mode, countBodyTokens, issuance).catch((error: unknown) => toolErrorResult(error, this.logger)));
+        return from(this.answer(toolName, result, { domains, mode, format }, countBodyTokens, issuance).catch((error: unknown) => toolErrorResult(error, this.logger)));
       }),
     );
   }
@@ -70,8 +74,7 @@ export class ResourceToolInterceptor implements NestInterceptor {
   private async answer(
     toolName: string,
     result: unknown,
-    domains: string[] | null,
-    mode: 'async' | 'sync',
+    { domains, mode, format }: { domains: string[] | null; mode: 'async' | 'sync'; format: AbstractFormat },
     countBodyTokens: boolean,
     issuance: ResourceIssuance,
   ): Promise<ToolResult> {
@@ -79,18 +82,9 @@ export class ResourceToolInterceptor implements NestInterceptor {
     if (domains === null) return toolJsonResult({ result: rows }, rows);
 
     const split = splitRows(rows, domains);
-    const envelope = {
-      total_rows: rows.length,
-      columns: split.columns,
-      abstract_domains: split.abstractDomains,
-      body_domains: split.bodyDomains,
-    };
-    const payload: S2spResourcePayload =
-      mode === 'sync'
-        ? { ...envelope, abstract: split.abstract, body: split.body }
-        : { ...envelope, resource_url: await this.publisher.publish(toolName, split, issuance), abstract: split.abstract };
-    const answer = toolJsonResult({ ...payload });
-    if (payload.resource_url !== undefined) answer.content.push(resourceLinkBlock(toolName, payload.resource_url, rows.length, split.bodyDomains.length));
+    const resourceUrl = mode === 'sync' ? undefined : await this.publisher.publish(toolName, split, issuance);
+    const answer = toolJsonResult({ ...resourcePayload(split, format, resourceUrl) });
+    if (resourceUrl !== undefined) answer.content.push(resourceLinkBlock(toolName, resourceUrl, rows.length, split.bodyDomains.length));
     if (countBodyTokens) {
       const bodyJson = JSON.stringify(split.body);
       answer._meta = { [S2SP_META.BODY_TOKENS]: countTokens(bodyJson), [S2SP_META.BODY_BYTES]: Buffer.byteLength(bodyJson) };

@@ -1,9 +1,10 @@
 import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
 import { Tool } from '@rekog/mcp-nest';
-import { S2SP_RESOURCE_PARAMETERS } from '@s2sp/contracts';
+import { S2SP_RESOURCE_EXTENSION_PARAMETERS, S2SP_RESOURCE_PARAMETERS } from '@s2sp/contracts';
 import { z } from 'zod';
 import { scopesMeta, ToolScopesGuard } from '../auth/tool-scopes';
 import { DATA_PLANE_FORMATS } from '../data-plane/data-plane-formats';
+import { ABSTRACT_FORMATS } from '../protocol/abstract-format';
 import { resourceToolOutputSchema } from '../protocol/s2sp-payload';
 import { S2SP_META } from '../protocol/s2sp-meta';
 import { ResourceToolInterceptor } from './resource-tool.interceptor';
@@ -19,7 +20,9 @@ const S2SP_RESOURCE_GUIDE =
   '(comma-separated, or a JSON array string); pick as few as possible, since every column costs tokens. ' +
   'You then get those columns plus _row_id per row; the other columns stay on the data plane. ' +
   'mode="async" (default) returns a single-use resource_url to hand to a consumer tool together with the abstract rows you selected; ' +
-  'mode="sync" returns the body inline for your SDK layer. Omit abstract_domains for a plain result with every column.';
+  'mode="sync" returns the body inline for your SDK layer. Omit abstract_domains for a plain result with every column. ' +
+  'abstract_format="columns" answers in fewer tokens: {"columns":[...],"rows":[[...],...]} instead of one object per row; ' +
+  'consumer tools accept that form as abstract_data too.';
 
 /**
  * The S2SP parameters every resource tool takes. Typed out explicitly: the
@@ -30,6 +33,7 @@ const S2SP_RESOURCE_GUIDE =
 export const s2spResourceParameters: {
   abstract_domains: z.ZodOptional<z.ZodString>;
   mode: z.ZodOptional<z.ZodEnum<{ async: 'async'; sync: 'sync' }>>;
+  abstract_format: z.ZodOptional<z.ZodEnum<{ rows: 'rows'; columns: 'columns' }>>;
 } = {
   abstract_domains: z
     .string()
@@ -39,7 +43,11 @@ export const s2spResourceParameters: {
     .enum(['async', 'sync'])
     .optional()
     .describe('"async" (default): body cached behind resource_url. "sync": body returned inline.'),
-} satisfies Record<(typeof S2SP_RESOURCE_PARAMETERS)[number], z.ZodType>;
+  abstract_format: z
+    .enum(ABSTRACT_FORMATS)
+    .optional()
+    .describe('"rows" (default): one object per row. "columns": compact, {"columns":[...],"rows":[[...],...]}, fewer tokens.'),
+} satisfies Record<(typeof S2SP_RESOURCE_PARAMETERS)[number] | (typeof S2SP_RESOURCE_EXTENSION_PARAMETERS)[number], z.ZodType>;
 
 /**
  * Marks a provider method that returns rows (an array of objects) as an S2SP

@@ -5,7 +5,7 @@ export interface S2spResourceToolOptions {
   /** MCP tool name; defaults to the method name. */
   name?: string;
   description: string;
-  /** The method's own parameters. S2SP adds `abstract_domains` and `mode`. */
+  /** The method's own parameters. S2SP adds `abstract_domains`, `mode` and `abstract_format`. */
   parameters?: z.ZodObject;
   annotations?: ToolAnnotations;
   /**
