@@ -67,6 +67,9 @@ function toolCallParamsRules(protoOnly: Record<string, string> = {}): MessageRul
 }
 
 /** Which proto message each method's params and result pair with. */
+const SURFACES_FROM_V2 =
+  "the first page's resources, templates and prompts come from s2sp.v2.ToolService/ListSurfaces (s2sp.v1 is frozen once released)";
+
 export const METHOD_CORRESPONDENCES: readonly MethodCorrespondence[] = [
   {
     method: 'agent.submitTask',
@@ -172,6 +175,11 @@ export const METHOD_CORRESPONDENCES: readonly MethodCorrespondence[] = [
     rules: {
       's2sp.v1.ListToolsResponse': {
         renamed: { nextCursor: { proto: 'next_cursor', reason: "MCP's tools/list result spells it nextCursor" } },
+        jsonOnly: {
+          resources: SURFACES_FROM_V2,
+          resource_templates: SURFACES_FROM_V2,
+          prompts: SURFACES_FROM_V2,
+        },
       },
       's2sp.v1.ToolDescriptor': {
         renamed: {
