@@ -1,6 +1,13 @@
-import { ConsoleLogger, type INestApplication, type LoggerService, type LogLevel } from '@nestjs/common';
+import { ConsoleLogger, Logger, type INestApplication, type LoggerService, type LogLevel } from '@nestjs/common';
 import { NestFactory, type AbstractHttpAdapter } from '@nestjs/core';
-import { leaveRequestBodyUnread } from '@s2sp/platform';
+import {
+  HttpRequestDrain,
+  leaveRequestBodyUnread,
+  Readiness,
+  resolveShutdownOptions,
+  shutDownGracefully,
+  type ShutdownOptions,
+} from '@s2sp/platform';
 import type { CacheHint } from '@modelcontextprotocol/server';
 import { McpStrategy, StdioTransport, StreamableHttpTransport, type McpCacheHints, type McpTransport } from '@rekog/mcp-nest';
 import { mountS2spAuth } from '../auth/mount-s2sp-auth';
@@ -63,6 +70,12 @@ export interface ServeMcpOptions {
    * which Nest guards cannot do for the route @rekog/mcp-nest mounts itself).
    */
   configure?: (app: INestApplication) => void | Promise<void>;
+  /**
+   * Graceful shutdown; each unset option falls back to its environment variable
+   * (S2SP_SHUTDOWN_GRACE_MS, S2SP_SHUTDOWN_NOT_READY_DELAY_MS), then to
+   * DEFAULT_SHUTDOWN_OPTIONS of @s2sp/platform.
+   */
+  shutdown?: Partial<ShutdownOptions>;
 }
 
 export interface RunningMcpServer {
@@ -70,7 +83,16 @@ export interface RunningMcpServer {
   /** `http://host:port` the app listens on. */
   url: string;
   port: number;
+  /** Closes at once: requests in flight are cut off. */
   close(): Promise<void>;
+  /**
+   * GET /health answers 503, new connections are refused after
+   * `shutdown.notReadyDelayMs`, requests in flight get until `shutdown.graceMs`
+   * to finish (open notification streams are not waited for), then the app
+   * closes (its audit trails are flushed). A server's main runs it on SIGTERM:
+   * `exitOnTerminationSignal(() => server.shutdown(), logger)` (@s2sp/platform).
+   */
+  shutdown(): Promise<void>;
 }
 
 /**
@@ -79,13 +101,14 @@ export interface RunningMcpServer {
  */
 export async function serveMcp(module: Parameters<typeof NestFactory.create>[0], options: ServeMcpOptions): Promise<RunningMcpServer> {
   const logger = options.logger ?? defaultLogger(options.transport);
+  const shutdownOptions = resolveShutdownOptions(options.shutdown);
   // forceCloseConnections: MCP clients keep a notification stream open, which
   // would otherwise hold app.close() (and a SIGTERM'd process) forever.
   const appOptions = { bodyParser: false, logger, forceCloseConnections: true };
   const app = options.httpAdapter
     ? await NestFactory.create(module, options.httpAdapter, appOptions)
     : await NestFactory.create(module, appOptions);
-  app.enableShutdownHooks();
+  const readiness = new Readiness();
   const limits = resolveMcpHttpLimits(options.mcpLimits);
   // Before authentication: a request for a foreign Host or Origin is refused before its token is read.
   mountRequestHostValidation(app, { mcpOverHttp: options.transport === 'http' });
@@ -102,7 +125,7 @@ export async function serveMcp(module: Parameters<typeof NestFactory.create>[0],
     options.transport === 'stdio'
       ? [new StdioTransport()]
       : [sessions ?? new StreamableHttpTransport({ endpoint: MCP_ENDPOINT, statefulMode: false })];
-  mountMcpServerHealth(app, sessions ? () => sessions.openSessions : undefined);
+  mountMcpServerHealth(app, readiness, sessions ? () => sessions.openSessions : undefined);
   const mcp = new McpStrategy({
     name: options.name,
     version: options.version,
@@ -123,7 +146,19 @@ export async function serveMcp(module: Parameters<typeof NestFactory.create>[0],
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
-  return { app, url: `http://${host}:${port}`, port, close: () => app.close() };
+  const requests = new HttpRequestDrain(app.getHttpServer());
+  const shutdownLogger = new Logger('Shutdown');
+  let closing: Promise<void> | undefined;
+  const close = () => (closing ??= app.close());
+  const shutdown = () =>
+    shutDownGracefully({
+      options: shutdownOptions,
+      readiness,
+      drains: [{ name: 'in-flight HTTP requests', drain: (deadline) => requests.drain(deadline) }],
+      close,
+      log: (message) => shutdownLogger.log(message),
+    });
+  return { app, url: `http://${host}:${port}`, port, close, shutdown };
 }
 
 const DEFAULT_LIST_CACHE_HINT: CacheHint = { ttlMs: 0, cacheScope: 'private' };
