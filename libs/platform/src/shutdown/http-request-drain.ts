@@ -13,7 +13,7 @@ const IDLE_SWEEP_MS = 50;
  * closed with the app.
  */
 export class HttpRequestDrain {
-  private inFlight = 0;
+  private readonly inFlight = new Set<ServerResponse>();
   private draining = false;
   private onIdle: (() => void) | undefined;
 
@@ -22,19 +22,20 @@ export class HttpRequestDrain {
   }
 
   get activeRequests(): number {
-    return this.inFlight;
+    return this.inFlight.size;
   }
 
   /**
-   * Stops accepting connections, answers requests still arriving on open ones
-   * with `Connection: close`, closes connections as they go idle, and resolves
+   * Stops accepting connections, answers every request from now on with
+   * `Connection: close`, closes connections as they go idle, and resolves
    * once no request is in flight (true) or at `deadline` (false).
    */
   drain(deadline: number): Promise<boolean> {
     this.draining = true;
+    for (const response of this.inFlight) if (!response.headersSent) response.setHeader('connection', 'close');
     this.server.close(() => undefined);
     this.server.closeIdleConnections();
-    if (this.inFlight === 0) return Promise.resolve(true);
+    if (this.inFlight.size === 0) return Promise.resolve(true);
     return new Promise<boolean>((resolve) => {
       const sweep = setInterval(() => this.server.closeIdleConnections(), IDLE_SWEEP_MS);
       const timer = setTimeout(() => finish(false), Math.max(0, deadline - Date.now()));
@@ -50,11 +51,11 @@ export class HttpRequestDrain {
 
   private track(request: IncomingMessage, response: ServerResponse): void {
     if (isEventStream(request)) return;
-    this.inFlight++;
+    this.inFlight.add(response);
     if (this.draining) response.setHeader('connection', 'close');
     response.once('close', () => {
-      this.inFlight--;
-      if (this.inFlight === 0) this.onIdle?.();
+      this.inFlight.delete(response);
+      if (this.inFlight.size === 0) this.onIdle?.();
     });
   }
 }
