@@ -2,7 +2,6 @@
 // in flight finish, flushes its audit and exits 0; a task the grace period
 // cuts off is stored FAILED, so whoever asks next sees why.
 import assert from 'node:assert/strict';
-import { request as httpRequest } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { Module } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
@@ -12,7 +11,7 @@ import { z } from 'zod';
 import { connectAgents, unary, type AgentsClients } from '../support/agents-grpc-client';
 import { eventually } from '../support/agents-stack';
 import { consumerStep, FINAL_TASK_STATUSES, getTask, resourceStep, submitTask } from '../support/agent-tasks';
-import { spawnApp, type AppProcess } from '../support/app-process';
+import { healthOnNewConnection as health, spawnApp, type AppProcess } from '../support/app-process';
 import { openPostgresTestDatabase, postgresSkipReason, postgresTestUrl, type PostgresTestDatabase } from '../support/databases';
 import { freePort } from '../support/free-port';
 import { startWeather } from '../support/stack';
@@ -68,19 +67,6 @@ function postJson(url: string, body: unknown, authorization: string): Promise<{ 
     status: response.status,
     json: await response.json(),
   }));
-}
-
-/** GET /health on a new connection each time (as a load balancer's probe). */
-function health(baseUrl: string): Promise<{ status: number; json: any }> {
-  return new Promise((resolve, reject) => {
-    httpRequest(`${baseUrl}/health`, { agent: false }, (response) => {
-      let body = '';
-      response.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, json: JSON.parse(body) }));
-    })
-      .on('error', reject)
-      .end();
-  });
 }
 
 /** Resolves once the task's consumer step is held by the gate; fails if the task ends first. */
@@ -234,3 +220,4 @@ describe('graceful shutdown on SIGTERM (separate processes, PostgreSQL)', () => 
     gate.release();
   });
 });
+

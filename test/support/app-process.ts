@@ -1,6 +1,7 @@
 // One app of the stack (dist/apps/<app>/src/main.js) as a process of its own,
 // so a test can signal it and read its exit code and output.
 import { spawn } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 
 const distRoot = join(__dirname, '..', '..');
@@ -54,4 +55,17 @@ export function spawnApp(entry: string, env: NodeJS.ProcessEnv): AppProcess {
       await exited;
     },
   };
+}
+
+/** GET `${baseUrl}/health` on a new connection each time, as a load balancer's probe does. */
+export function healthOnNewConnection(baseUrl: string): Promise<{ status: number; json: any }> {
+  return new Promise((resolve, reject) => {
+    httpRequest(`${baseUrl}/health`, { agent: false }, (response) => {
+      let body = '';
+      response.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, json: JSON.parse(body) }));
+    })
+      .on('error', reject)
+      .end();
+  });
 }

@@ -8,8 +8,11 @@ export interface ShuttingDownReport {
 }
 
 /**
- * GET /health: 200 when ok or degraded, 503 when down or shutting down
- * (load balancers stop sending). `status()` is on both Express's and Fastify's response.
+ * GET /health (readiness): 200 when ok or degraded, 503 when down or shutting
+ * down (load balancers stop sending). GET /health/live (liveness): 200 while
+ * the process serves at all, so an orchestrator does not restart gateways
+ * because the agents behind them are down, nor one that is finishing its
+ * calls. `status()` is on both Express's and Fastify's response.
  */
 @Controller()
 export class HealthController {
@@ -28,5 +31,11 @@ export class HealthController {
     const report = await this.health.report();
     response.status(report.status === 'down' ? 503 : 200);
     return report;
+  }
+
+  @Get('health/live')
+  @Header('Cache-Control', 'no-store')
+  live(): { status: 'alive' } {
+    return { status: 'alive' };
   }
 }

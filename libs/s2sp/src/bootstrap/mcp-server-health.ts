@@ -17,9 +17,9 @@ export interface McpServerHealthReport {
 }
 
 /**
- * `GET /health` of a server started by serveMcp: 200 while it serves, 503 once
- * shutdown has begun, with the state of its audit trails (decisions and
- * data-plane fetches).
+ * `GET /health` (readiness) of a server started by serveMcp: 200 while it
+ * serves, 503 once shutdown has begun, with the state of its audit trails
+ * (decisions and data-plane fetches). `GET /health/live` (liveness): 200.
  */
 export function mountMcpServerHealth(app: INestApplication, readiness: Readiness, openSessions?: () => number): void {
   const modules = app.get(ModuleRef);
@@ -31,13 +31,19 @@ export function mountMcpServerHealth(app: INestApplication, readiness: Readiness
       audit,
       ...(openSessions ? { mcpSessions: openSessions() } : {}),
     };
-    const body = JSON.stringify(report);
-    takeNodeResponse(adapterResponse).writeHead(readiness.isShuttingDown ? 503 : 200, {
-      'cache-control': 'no-store',
-      'content-type': 'application/json; charset=utf-8',
-      'content-length': Buffer.byteLength(body),
-    }).end(body);
+    sendJson(adapterResponse, readiness.isShuttingDown ? 503 : 200, report);
   });
+  // Liveness: 200 while the process serves, also while it finishes its requests after SIGTERM.
+  app.getHttpAdapter().get('/health/live', (_request: unknown, adapterResponse: unknown) => sendJson(adapterResponse, 200, { status: 'alive' }));
+}
+
+function sendJson(adapterResponse: unknown, status: number, value: object): void {
+  const body = JSON.stringify(value);
+  takeNodeResponse(adapterResponse).writeHead(status, {
+    'cache-control': 'no-store',
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+  }).end(body);
 }
 
 /**
