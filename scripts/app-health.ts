@@ -19,8 +19,13 @@ function appOfPid1(): string | undefined {
 }
 
 async function httpReady(port: number): Promise<string | undefined> {
-  const response = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(TIMEOUT_MS) });
-  return response.ok ? undefined : `GET /health answered ${response.status}`;
+  try {
+    const response = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(TIMEOUT_MS) });
+    return response.ok ? undefined : `GET /health answered ${response.status}`;
+  } catch (error) {
+    const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);
+    return `nothing answers on port ${port} (${cause})`;
+  }
 }
 
 function grpcReady(port: number): Promise<string | undefined> {
