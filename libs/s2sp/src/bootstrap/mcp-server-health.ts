@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { AUDIT_SINK } from '@s2sp/auth';
-import { takeNodeResponse, type Readiness } from '@s2sp/platform';
+import { Readiness, takeNodeResponse } from '@s2sp/platform';
 import { auditHealthOf, type AuditHealth } from '../audit/audit-health';
 import { DATA_PLANE_FETCH_AUDIT } from '../audit/data-plane-fetch-audit';
 
@@ -21,7 +21,7 @@ export interface McpServerHealthReport {
  * serves, 503 once shutdown has begun, with the state of its audit trails
  * (decisions and data-plane fetches). `GET /health/live` (liveness): 200.
  */
-export function mountMcpServerHealth(app: INestApplication, readiness: Readiness, openSessions?: () => number): void {
+export function mountMcpServerHealth(app: INestApplication, openSessions?: () => number, readiness: Readiness = new Readiness()): void {
   const modules = app.get(ModuleRef);
   const sinks = { decisions: optionalProvider(modules, AUDIT_SINK), dataFetches: optionalProvider(modules, DATA_PLANE_FETCH_AUDIT) };
   app.getHttpAdapter().get('/health', (_request: unknown, adapterResponse: unknown) => {

@@ -125,7 +125,7 @@ export async function serveMcp(module: Parameters<typeof NestFactory.create>[0],
     options.transport === 'stdio'
       ? [new StdioTransport()]
       : [sessions ?? new StreamableHttpTransport({ endpoint: MCP_ENDPOINT, statefulMode: false })];
-  mountMcpServerHealth(app, readiness, sessions ? () => sessions.openSessions : undefined);
+  mountMcpServerHealth(app, sessions ? () => sessions.openSessions : undefined, readiness);
   const mcp = new McpStrategy({
     name: options.name,
     version: options.version,
