@@ -3,8 +3,7 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest, type ClientRequest } from 'node:http';
 import { after, describe, test } from 'node:test';
-import { eventually } from '../support/agents-stack';
-import { healthOnNewConnection as health, spawnApp, type AppProcess } from '../support/app-process';
+import { healthOnNewConnection as health, spawnApp, waitForNotReady, type AppProcess } from '../support/app-process';
 import { freePort } from '../support/free-port';
 import { bearerFor } from '../support/tokens';
 
@@ -77,10 +76,7 @@ describe('graceful shutdown on SIGTERM: an MCP server (weather) as its own proce
 
     const inFlight = await initializeInTwoParts(`${baseUrl}/mcp`, await bearerFor({ audience: 'weather-server' }));
     weatherProcess.signal('SIGTERM');
-    const notReady = await eventually('/health to report shutting down', async () => {
-      const answer = await health(baseUrl);
-      return answer.status === 503 ? answer : undefined;
-    });
+    const notReady = await waitForNotReady(baseUrl);
     assert.equal(notReady.json.status, 'shutting_down');
 
     const reply = await inFlight.finish();

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { connectAgents, unary, type AgentsClients } from '../support/agents-grpc-client';
 import { eventually } from '../support/agents-stack';
 import { consumerStep, FINAL_TASK_STATUSES, getTask, resourceStep, submitTask } from '../support/agent-tasks';
-import { healthOnNewConnection as health, spawnApp, type AppProcess } from '../support/app-process';
+import { healthOnNewConnection as health, spawnApp, waitForNotReady, type AppProcess } from '../support/app-process';
 import { openPostgresTestDatabase, postgresSkipReason, postgresTestUrl, type PostgresTestDatabase } from '../support/databases';
 import { freePort } from '../support/free-port';
 import { startWeather } from '../support/stack';
@@ -164,10 +164,7 @@ describe('graceful shutdown on SIGTERM (separate processes, PostgreSQL)', () => 
     assert.equal(await gatewayAuditRows(), 0, 'the decision of the call is still in the batch');
 
     gateway.signal('SIGTERM');
-    const notReady = await eventually('/health to report shutting down', async () => {
-      const answer = await health(gatewayUrl);
-      return answer.status === 503 ? answer : undefined;
-    });
+    const notReady = await waitForNotReady(gatewayUrl);
     assert.deepEqual(notReady.json, { status: 'shutting_down' });
 
     gate.release();

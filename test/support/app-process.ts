@@ -2,6 +2,7 @@
 // so a test can signal it and read its exit code and output.
 import { spawn } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
+import { eventually } from './agents-stack';
 import { join } from 'node:path';
 
 const distRoot = join(__dirname, '..', '..');
@@ -67,5 +68,13 @@ export function healthOnNewConnection(baseUrl: string): Promise<{ status: number
     })
       .on('error', reject)
       .end();
+  });
+}
+
+/** Polls GET /health (new connections) until it answers 503; resolves with that answer. */
+export function waitForNotReady(baseUrl: string): Promise<{ status: number; json: any }> {
+  return eventually(`${baseUrl}/health to report shutting down`, async () => {
+    const answer = await healthOnNewConnection(baseUrl);
+    return answer.status === 503 ? answer : undefined;
   });
 }

@@ -1,8 +1,8 @@
-import { Logger, type INestMicroservice, type LoggerService, type LogLevel } from '@nestjs/common';
+import type { INestMicroservice, LoggerService, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Transport, type GrpcOptions } from '@nestjs/microservices';
 import { grpcPackageDefinition, v1, v2, type GrpcPackageDefinition } from '@s2sp/contracts';
-import { Readiness, resolveShutdownOptions, shutDownGracefully } from '@s2sp/platform';
+import { Readiness, resolveShutdownOptions, shutdownControls } from '@s2sp/platform';
 import { appLogger, Telemetry } from '@s2sp/telemetry';
 import type { AgentsConfig } from './agents.config';
 import { AGENTS_SERVICE_NAME, AgentsModule, type AgentsModuleExtras } from './agents.module';
@@ -73,21 +73,15 @@ export async function startAgents(config: AgentsConfig, options: StartAgentsOpti
   }
   app.get(GrpcHealthService).markServing();
   const port = server.boundPort;
-  let closing: Promise<void> | undefined;
   const running = app;
   const metricsUrl = running.get(Telemetry).metricsUrl;
-  const close = () => (closing ??= running.close());
-  const logger = new Logger('Shutdown');
-  const shutdown = () =>
-    shutDownGracefully({
-      options: shutdownOptions,
-      readiness: running.get(Readiness),
-      drains: [
-        { name: 'in-flight gRPC calls', drain: (deadline) => server.drain(deadline) },
-        { name: 'running tasks', drain: (deadline) => running.get(TaskRuntime).drain(deadline) },
-      ],
-      close,
-      log: (message) => logger.log(message),
-    });
-  return { app: running, url: `${host}:${port}`, port, ...(metricsUrl ? { metricsUrl } : {}), close, shutdown };
+  const controls = shutdownControls(() => running.close(), {
+    options: shutdownOptions,
+    readiness: running.get(Readiness),
+    drains: [
+      { name: 'in-flight gRPC calls', drain: (deadline) => server.drain(deadline) },
+      { name: 'running tasks', drain: (deadline) => running.get(TaskRuntime).drain(deadline) },
+    ],
+  });
+  return { app: running, url: `${host}:${port}`, port, ...(metricsUrl ? { metricsUrl } : {}), ...controls };
 }

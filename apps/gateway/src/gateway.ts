@@ -1,7 +1,7 @@
-import { Logger, type INestApplication } from '@nestjs/common';
+import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { HttpRequestDrain, Readiness, resolveShutdownOptions, shutDownGracefully } from '@s2sp/platform';
+import { HttpRequestDrain, Readiness, resolveShutdownOptions, shutdownControls } from '@s2sp/platform';
 import { appLogger } from '@s2sp/telemetry';
 import type { GatewayConfig } from './gateway.config';
 import { GATEWAY_SERVICE_NAME, GatewayModule } from './gateway.module';
@@ -38,18 +38,12 @@ export async function startGateway(config: GatewayConfig): Promise<RunningGatewa
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   const host = urlHost(config.host);
   const requests = new HttpRequestDrain(app.getHttpServer());
-  let closing: Promise<void> | undefined;
-  const close = () => (closing ??= app.close());
-  const logger = new Logger('Shutdown');
-  const shutdown = () =>
-    shutDownGracefully({
-      options: shutdownOptions,
-      readiness: app.get(Readiness),
-      drains: [{ name: 'in-flight HTTP requests', drain: (deadline) => requests.drain(deadline) }],
-      close,
-      log: (message) => logger.log(message),
-    });
-  return { app, url: `http://${host}:${port}`, port, close, shutdown };
+  const controls = shutdownControls(() => app.close(), {
+    options: shutdownOptions,
+    readiness: app.get(Readiness),
+    drains: [{ name: 'in-flight HTTP requests', drain: (deadline) => requests.drain(deadline) }],
+  });
+  return { app, url: `http://${host}:${port}`, port, ...controls };
 }
 
 /** The host part of a URL that reaches the server: loopback for the wildcard addresses. */

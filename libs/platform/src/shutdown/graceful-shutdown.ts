@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import type { ShutdownOptions } from './shutdown-options';
 import type { Readiness } from './readiness';
 
@@ -30,6 +31,21 @@ export async function shutDownGracefully(steps: GracefulShutdownSteps): Promise<
   const cut = finished.filter(({ drained }) => !drained).map(({ name }) => name);
   steps.log(cut.length === 0 ? 'in-flight work finished; closing' : `grace period over, cutting off: ${cut.join(', ')}; closing`);
   await steps.close();
+}
+
+export interface ShutdownControls {
+  /** Closes the app at once (what is in flight is cut off); later calls share the first. */
+  close(): Promise<void>;
+  /** {@link shutDownGracefully}, closing through `close()`. */
+  shutdown(): Promise<void>;
+}
+
+/** The close() and shutdown() an app's start function returns, logging as `Shutdown`. */
+export function shutdownControls(closeApp: () => Promise<void>, steps: Omit<GracefulShutdownSteps, 'close' | 'log'>): ShutdownControls {
+  let closing: Promise<void> | undefined;
+  const close = () => (closing ??= closeApp());
+  const logger = new Logger('Shutdown');
+  return { close, shutdown: () => shutDownGracefully({ ...steps, close, log: (message) => logger.log(message) }) };
 }
 
 const TERMINATION_SIGNALS = ['SIGTERM', 'SIGINT'] as const;

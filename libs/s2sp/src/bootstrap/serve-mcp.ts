@@ -1,11 +1,11 @@
-import { ConsoleLogger, Logger, type INestApplication, type LoggerService, type LogLevel } from '@nestjs/common';
+import { ConsoleLogger, type INestApplication, type LoggerService, type LogLevel } from '@nestjs/common';
 import { NestFactory, type AbstractHttpAdapter } from '@nestjs/core';
 import {
   HttpRequestDrain,
   leaveRequestBodyUnread,
   Readiness,
   resolveShutdownOptions,
-  shutDownGracefully,
+  shutdownControls,
   type ShutdownOptions,
 } from '@s2sp/platform';
 import type { CacheHint } from '@modelcontextprotocol/server';
@@ -147,18 +147,12 @@ export async function serveMcp(module: Parameters<typeof NestFactory.create>[0],
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   const requests = new HttpRequestDrain(app.getHttpServer());
-  const shutdownLogger = new Logger('Shutdown');
-  let closing: Promise<void> | undefined;
-  const close = () => (closing ??= app.close());
-  const shutdown = () =>
-    shutDownGracefully({
-      options: shutdownOptions,
-      readiness,
-      drains: [{ name: 'in-flight HTTP requests', drain: (deadline) => requests.drain(deadline) }],
-      close,
-      log: (message) => shutdownLogger.log(message),
-    });
-  return { app, url: `http://${host}:${port}`, port, close, shutdown };
+  const controls = shutdownControls(() => app.close(), {
+    options: shutdownOptions,
+    readiness,
+    drains: [{ name: 'in-flight HTTP requests', drain: (deadline) => requests.drain(deadline) }],
+  });
+  return { app, url: `http://${host}:${port}`, port, ...controls };
 }
 
 const DEFAULT_LIST_CACHE_HINT: CacheHint = { ttlMs: 0, cacheScope: 'private' };
