@@ -1,5 +1,5 @@
 import { authOptionsFromEnv, type AuthModuleOptions } from '@s2sp/auth';
-import { envInt, envOptional, envString } from '@s2sp/platform';
+import { envInt, envOptional, envString, type ShutdownOptions } from '@s2sp/platform';
 import { validateCircuitBreakerOptions } from '@s2sp/platform';
 import type { TelemetryOptions } from '@s2sp/telemetry';
 import { parseMcpServerList, validateMcpServers, withMcpAudiences, type McpServerEndpoint } from './config/mcp-server-list';
@@ -61,6 +61,12 @@ export interface AgentsConfig {
   metricsPort?: number;
   /** Host of that endpoint (AGENTS_METRICS_HOST, default 127.0.0.1). */
   metricsHost?: string;
+  /**
+   * Graceful shutdown on SIGTERM (running tasks get until graceMs to finish);
+   * unset options fall back to S2SP_SHUTDOWN_GRACE_MS and
+   * S2SP_SHUTDOWN_NOT_READY_DELAY_MS, then to DEFAULT_SHUTDOWN_OPTIONS of @s2sp/platform.
+   */
+  shutdown?: Partial<ShutdownOptions>;
   /** Telemetry overrides (service name `s2sp-agents`), e.g. a test's shared `spanExporter`. */
   telemetry?: Partial<TelemetryOptions>;
 }

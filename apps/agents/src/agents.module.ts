@@ -1,4 +1,5 @@
 import { Module, type DynamicModule, type Provider, type Type } from '@nestjs/common';
+import { Readiness } from '@s2sp/platform';
 import { APP_GUARD } from '@nestjs/core';
 import { GrpcAuthGuard } from '@s2sp/auth';
 import { s2spAuthModule } from '@s2sp/core';
@@ -58,6 +59,8 @@ export class AgentsModule {
       controllers: [ToolController, ToolV2Controller, AgentController],
       providers: [
         { provide: AGENTS_CONFIG, useValue: config },
+        // Turned to shutting_down by startAgents' shutdown(); the gRPC health service answers NOT_SERVING from then on.
+        { provide: Readiness, useValue: new Readiness() },
         { provide: APP_GUARD, useClass: GrpcAuthGuard },
         // After authentication: a caller who may not call learns nothing about the request.
         { provide: APP_GUARD, useClass: UndecodableRequestGuard },

@@ -2,12 +2,14 @@ import type { INestMicroservice, LoggerService, LogLevel } from '@nestjs/common'
 import { NestFactory } from '@nestjs/core';
 import { Transport, type GrpcOptions } from '@nestjs/microservices';
 import { grpcPackageDefinition, v1, v2, type GrpcPackageDefinition } from '@s2sp/contracts';
+import { Readiness, resolveShutdownOptions, shutdownControls } from '@s2sp/platform';
 import { appLogger, Telemetry } from '@s2sp/telemetry';
 import type { AgentsConfig } from './agents.config';
 import { AGENTS_SERVICE_NAME, AgentsModule, type AgentsModuleExtras } from './agents.module';
 import { BoundPortGrpcServer } from './grpc/bound-port-grpc-server';
 import { deserializeRequestsLeniently } from './grpc/lenient-request-deserializer';
 import { GrpcHealthService } from './health/grpc-health.service';
+import { TaskRuntime } from './tasks/task-runtime.service';
 import { addContractReflection } from './reflection/contract-reflection';
 
 export interface StartAgentsOptions extends AgentsModuleExtras {
@@ -22,7 +24,15 @@ export interface RunningAgents {
   port: number;
   /** `http://host:port/metrics` of the Prometheus endpoint, when config.metricsPort was set. */
   metricsUrl?: string;
+  /** Closes at once: running tasks are interrupted (stored FAILED, to be submitted again). */
   close(): Promise<void>;
+  /**
+   * What SIGTERM runs (see main.ts): gRPC health answers NOT_SERVING, new calls
+   * are refused after config.shutdown.notReadyDelayMs, calls in flight and
+   * running tasks get until config.shutdown.graceMs to finish, then the app
+   * closes (tasks still running are stored FAILED, the audit is flushed).
+   */
+  shutdown(): Promise<void>;
 }
 
 /** Largest gRPC message the agents accept or send (task results may carry tool output such as images). */
@@ -35,6 +45,7 @@ const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
  * returned). MCP servers that are down do not stop the start.
  */
 export async function startAgents(config: AgentsConfig, options: StartAgentsOptions = {}): Promise<RunningAgents> {
+  const shutdownOptions = resolveShutdownOptions(config.shutdown);
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   let app: INestMicroservice | undefined;
   const grpcOptions: GrpcOptions['options'] = {
@@ -62,8 +73,15 @@ export async function startAgents(config: AgentsConfig, options: StartAgentsOpti
   }
   app.get(GrpcHealthService).markServing();
   const port = server.boundPort;
-  let closing: Promise<void> | undefined;
   const running = app;
   const metricsUrl = running.get(Telemetry).metricsUrl;
-  return { app: running, url: `${host}:${port}`, port, ...(metricsUrl ? { metricsUrl } : {}), close: () => (closing ??= running.close()) };
+  const controls = shutdownControls(() => running.close(), {
+    options: shutdownOptions,
+    readiness: running.get(Readiness),
+    drains: [
+      { name: 'in-flight gRPC calls', drain: (deadline) => server.drain(deadline) },
+      { name: 'running tasks', drain: (deadline) => running.get(TaskRuntime).drain(deadline) },
+    ],
+  });
+  return { app: running, url: `${host}:${port}`, port, ...(metricsUrl ? { metricsUrl } : {}), ...controls };
 }

@@ -1,6 +1,6 @@
 import type { LoggerService, LogLevel } from '@nestjs/common';
 import { authOptionsFromEnv, type AuthModuleOptions } from '@s2sp/auth';
-import { envInt, envOptional, envString } from '@s2sp/platform';
+import { envInt, envOptional, envString, type ShutdownOptions } from '@s2sp/platform';
 import { validateCircuitBreakerOptions } from '@s2sp/platform';
 import { logLevelsFromEnv, type TelemetryOptions } from '@s2sp/telemetry';
 import { DEFAULT_JSON_RPC_OPTIONS } from '@s2sp/json-rpc';
@@ -86,6 +86,12 @@ export interface GatewayConfig {
    * Default: JSON lines of every level (JsonLogger of @s2sp/telemetry).
    */
   logger?: LoggerService | LogLevel[] | false;
+  /**
+   * Graceful shutdown on SIGTERM; each unset option falls back to its
+   * environment variable (S2SP_SHUTDOWN_GRACE_MS, S2SP_SHUTDOWN_NOT_READY_DELAY_MS),
+   * then to DEFAULT_SHUTDOWN_OPTIONS of @s2sp/platform.
+   */
+  shutdown?: Partial<ShutdownOptions>;
   /**
    * Telemetry overrides (service name `s2sp-gateway`): tests pass a shared
    * `spanExporter`; OTEL_* variables decide export otherwise (docs/telemetry.md).

@@ -7,6 +7,7 @@ import { DatabaseModule } from '@s2sp/database';
 import { TelemetryModule } from '@s2sp/telemetry';
 import { JsonRpcModule, toJsonRpcError } from '@s2sp/json-rpc';
 import { CONTRACT_VERSION } from '@s2sp/contracts';
+import { Readiness } from '@s2sp/platform';
 import { GATEWAY_VERSION, validateGatewayConfig, type GatewayConfig } from './gateway.config';
 import { GATEWAY_CONFIG, GATEWAY_DATABASE } from './gateway.constants';
 import { DownstreamCredentials } from './auth/downstream-credentials.service';
@@ -67,6 +68,8 @@ export class GatewayModule {
       controllers: [HealthController, SchemasController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
+        // Turned to shutting_down by startGateway's shutdown(); GET /health answers 503 from then on.
+        { provide: Readiness, useValue: new Readiness() },
         AgentsGrpcClients,
         AgentsCircuitBreaker,
         AgentsDownstream,

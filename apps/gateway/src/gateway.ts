@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { HttpRequestDrain, Readiness, resolveShutdownOptions, shutdownControls } from '@s2sp/platform';
 import { appLogger } from '@s2sp/telemetry';
 import type { GatewayConfig } from './gateway.config';
 import { GATEWAY_SERVICE_NAME, GatewayModule } from './gateway.module';
@@ -10,16 +11,23 @@ export interface RunningGateway {
   /** Base URL, e.g. http://127.0.0.1:3000 (JSON-RPC at `${url}/rpc`, health at `${url}/health`). */
   url: string;
   port: number;
+  /** Closes at once: in-flight requests are cut off. */
   close(): Promise<void>;
+  /**
+   * What SIGTERM runs (see main.ts): /health answers 503, new connections are
+   * refused after config.shutdown.notReadyDelayMs, in-flight requests finish
+   * within config.shutdown.graceMs, then the app closes (the audit is flushed).
+   */
+  shutdown(): Promise<void>;
 }
 
 /** Starts the gateway in this process. Port 0 picks a free port (see the returned port/url). */
 export async function startGateway(config: GatewayConfig): Promise<RunningGateway> {
+  const shutdownOptions = resolveShutdownOptions(config.shutdown);
   // Fastify rather than Express: its routing and request objects cost less per call (bench/gateway).
   const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forRoot(config), new FastifyAdapter(), {
     logger: appLogger(GATEWAY_SERVICE_NAME, config.logger),
   });
-  app.enableShutdownHooks();
   try {
     await app.listen(config.port, config.host);
   } catch (error) {
@@ -29,8 +37,13 @@ export async function startGateway(config: GatewayConfig): Promise<RunningGatewa
   const address = app.getHttpServer().address() as { port: number } | string | null;
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   const host = urlHost(config.host);
-  let closing: Promise<void> | undefined;
-  return { app, url: `http://${host}:${port}`, port, close: () => (closing ??= app.close()) };
+  const requests = new HttpRequestDrain(app.getHttpServer());
+  const controls = shutdownControls(() => app.close(), {
+    options: shutdownOptions,
+    readiness: app.get(Readiness),
+    drains: [{ name: 'in-flight HTTP requests', drain: (deadline) => requests.drain(deadline) }],
+  });
+  return { app, url: `http://${host}:${port}`, port, ...controls };
 }
 
 /** The host part of a URL that reaches the server: loopback for the wildcard addresses. */

@@ -1,11 +1,14 @@
 import { Logger } from '@nestjs/common';
+import { exitOnTerminationSignal } from '@s2sp/platform';
 import { gatewayConfigFromEnv } from './gateway.config';
 import { startGateway } from './gateway';
 
 async function main(): Promise<void> {
   const config = gatewayConfigFromEnv();
   const gateway = await startGateway(config);
-  new Logger('gateway').log(`JSON-RPC at ${gateway.url}/rpc, health at ${gateway.url}/health; agents at ${config.agentsUrl}`);
+  const logger = new Logger('gateway');
+  logger.log(`JSON-RPC at ${gateway.url}/rpc, health at ${gateway.url}/health; agents at ${config.agentsUrl}`);
+  exitOnTerminationSignal(() => gateway.shutdown(), logger);
 }
 
 main().catch((error: unknown) => {

@@ -1,10 +1,13 @@
 import { Logger } from '@nestjs/common';
+import { exitOnTerminationSignal } from '@s2sp/platform';
 import { statsConfigFromEnv } from './stats-server.config';
 import { startStatsServer } from './stats-server';
 
 async function main(): Promise<void> {
   const server = await startStatsServer(statsConfigFromEnv('http'));
-  new Logger('stats-server').log(`MCP at ${server.url}/mcp`);
+  const logger = new Logger('stats-server');
+  logger.log(`MCP at ${server.url}/mcp`);
+  exitOnTerminationSignal(() => server.shutdown(), logger);
 }
 
 main().catch((error: unknown) => {

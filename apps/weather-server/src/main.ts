@@ -1,10 +1,13 @@
 import { Logger } from '@nestjs/common';
+import { exitOnTerminationSignal } from '@s2sp/platform';
 import { weatherConfigFromEnv } from './weather-server.config';
 import { startWeatherServer } from './weather-server';
 
 async function main(): Promise<void> {
   const server = await startWeatherServer(weatherConfigFromEnv('http'));
-  new Logger('weather-server').log(`MCP at ${server.url}/mcp, data plane at ${server.url}/s2sp/data`);
+  const logger = new Logger('weather-server');
+  logger.log(`MCP at ${server.url}/mcp, data plane at ${server.url}/s2sp/data`);
+  exitOnTerminationSignal(() => server.shutdown(), logger);
 }
 
 main().catch((error: unknown) => {

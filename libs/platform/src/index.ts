@@ -8,3 +8,4 @@ export * from './env';
 export * from './unread-request-body';
 export * from './weighted-lru-cache';
 export * from './deadline-budget';
+export * from './shutdown';

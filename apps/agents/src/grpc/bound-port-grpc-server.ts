@@ -10,6 +10,7 @@ type NestGrpcOptions = GrpcOptions['options'];
  */
 export class BoundPortGrpcServer extends ServerGrpc {
   private port: number | undefined;
+  private server: Server | undefined;
 
   constructor(private readonly grpcOptions: NestGrpcOptions) {
     super(grpcOptions);
@@ -30,6 +31,27 @@ export class BoundPortGrpcServer extends ServerGrpc {
     this.port = await new Promise<number>((resolve, reject) =>
       server.bindAsync(this.url, credentials, (error, port) => (error ? reject(error) : resolve(port))),
     );
+    this.server = server;
     return server;
+  }
+
+  /**
+   * Refuses new calls and resolves true once the calls in flight (open
+   * StreamTask streams among them) have ended, or false at `deadline`, when
+   * they are cut off.
+   */
+  drain(deadline: number): Promise<boolean> {
+    const server = this.server;
+    if (!server) return Promise.resolve(true);
+    return new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => {
+        server.forceShutdown();
+        resolve(false);
+      }, Math.max(0, deadline - Date.now()));
+      server.tryShutdown(() => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
   }
 }

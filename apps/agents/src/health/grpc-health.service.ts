@@ -1,4 +1,5 @@
 import { BeforeApplicationShutdown, Injectable } from '@nestjs/common';
+import { Readiness } from '@s2sp/platform';
 import { HealthImplementation, type ServingStatus } from 'grpc-health-check';
 
 /** Services reported by grpc.health.v1.Health: "" is the server as a whole. */
@@ -9,11 +10,15 @@ type HealthServer = Parameters<HealthImplementation['addToServer']>[0];
 /**
  * The standard gRPC health-checking service (grpc.health.v1.Health, Check
  * and Watch). NOT_SERVING until the agents listen, SERVING while they do,
- * NOT_SERVING again as soon as shutdown begins.
+ * NOT_SERVING again as soon as shutdown begins (SIGTERM, or the app closing).
  */
 @Injectable()
 export class GrpcHealthService implements BeforeApplicationShutdown {
   private readonly health = new HealthImplementation(Object.fromEntries(HEALTH_CHECKED_SERVICES.map((service) => [service, 'NOT_SERVING'])));
+
+  constructor(private readonly readiness: Readiness) {
+    readiness.onShutdown(() => this.setAll('NOT_SERVING'));
+  }
 
   /** Adds the Health service to the gRPC server (from Nest's onLoadPackageDefinition hook). */
   attach(server: HealthServer): void {
@@ -21,7 +26,7 @@ export class GrpcHealthService implements BeforeApplicationShutdown {
   }
 
   markServing(): void {
-    this.setAll('SERVING');
+    if (!this.readiness.isShuttingDown) this.setAll('SERVING');
   }
 
   beforeApplicationShutdown(): void {

@@ -57,6 +57,22 @@ export class TaskRuntime implements OnApplicationBootstrap, BeforeApplicationShu
     if (count > 0) this.logger.warn(`Marked ${count} task(s) left unfinished by the previous run as FAILED (interrupted by agents restart)`);
   }
 
+  /**
+   * Waits until the running tasks have ended or `deadline` has passed (false);
+   * those still running then are interrupted when the app closes
+   * (beforeApplicationShutdown) and stored FAILED with a resubmit hint.
+   */
+  async drain(deadline: number): Promise<boolean> {
+    // A loop: a task accepted while the first ones ran is waited for too.
+    while (this.live.size > 0) {
+      const remainingMs = deadline - Date.now();
+      if (remainingMs <= 0) return false;
+      const running = [...this.live.values()].map((execution) => execution.finished);
+      await Promise.race([Promise.all(running), delay(remainingMs)]);
+    }
+    return true;
+  }
+
   async beforeApplicationShutdown(): Promise<void> {
     const running = [...this.live.values()];
     for (const execution of running) {

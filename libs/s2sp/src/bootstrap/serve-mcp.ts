@@ -1,6 +1,13 @@
 import { ConsoleLogger, type INestApplication, type LoggerService, type LogLevel } from '@nestjs/common';
 import { ModuleRef, NestFactory, type AbstractHttpAdapter } from '@nestjs/core';
-import { leaveRequestBodyUnread } from '@s2sp/platform';
+import {
+  HttpRequestDrain,
+  leaveRequestBodyUnread,
+  Readiness,
+  resolveShutdownOptions,
+  shutdownControls,
+  type ShutdownOptions,
+} from '@s2sp/platform';
 import type { CacheHint } from '@modelcontextprotocol/server';
 import { StdioTransport, StreamableHttpTransport, type McpCacheHints, type McpTransport } from '@rekog/mcp-nest';
 import { mountS2spAuth } from '../auth/mount-s2sp-auth';
@@ -72,6 +79,12 @@ export interface ServeMcpOptions {
    * then announces changes through {@link McpSessionBroadcaster.resourceUpdated}. Default false.
    */
   resourceSubscriptions?: boolean;
+  /**
+   * Graceful shutdown; each unset option falls back to its environment variable
+   * (S2SP_SHUTDOWN_GRACE_MS, S2SP_SHUTDOWN_NOT_READY_DELAY_MS), then to
+   * DEFAULT_SHUTDOWN_OPTIONS of @s2sp/platform.
+   */
+  shutdown?: Partial<ShutdownOptions>;
 }
 
 export interface RunningMcpServer {
@@ -81,7 +94,16 @@ export interface RunningMcpServer {
   port: number;
   /** The MCP strategy: register or remove tools, resources and prompts at run time (every session is told). */
   mcp: S2spMcpStrategy;
+  /** Closes at once: requests in flight are cut off. */
   close(): Promise<void>;
+  /**
+   * GET /health answers 503, new connections are refused after
+   * `shutdown.notReadyDelayMs`, requests in flight get until `shutdown.graceMs`
+   * to finish (open notification streams are not waited for), then the app
+   * closes (its audit trails are flushed). A server's main runs it on SIGTERM:
+   * `exitOnTerminationSignal(() => server.shutdown(), logger)` (@s2sp/platform).
+   */
+  shutdown(): Promise<void>;
 }
 
 /**
@@ -90,13 +112,14 @@ export interface RunningMcpServer {
  */
 export async function serveMcp(module: Parameters<typeof NestFactory.create>[0], options: ServeMcpOptions): Promise<RunningMcpServer> {
   const logger = options.logger ?? defaultLogger(options.transport);
+  const shutdownOptions = resolveShutdownOptions(options.shutdown);
   // forceCloseConnections: MCP clients keep a notification stream open, which
   // would otherwise hold app.close() (and a SIGTERM'd process) forever.
   const appOptions = { bodyParser: false, logger, forceCloseConnections: true };
   const app = options.httpAdapter
     ? await NestFactory.create(module, options.httpAdapter, appOptions)
     : await NestFactory.create(module, appOptions);
-  app.enableShutdownHooks();
+  const readiness = new Readiness();
   const limits = resolveMcpHttpLimits(options.mcpLimits);
   // Before authentication: a request for a foreign Host or Origin is refused before its token is read.
   mountRequestHostValidation(app, { mcpOverHttp: options.transport === 'http' });
@@ -113,7 +136,7 @@ export async function serveMcp(module: Parameters<typeof NestFactory.create>[0],
     options.transport === 'stdio'
       ? [new StdioTransport()]
       : [sessions ?? new StreamableHttpTransport({ endpoint: MCP_ENDPOINT, statefulMode: false })];
-  mountMcpServerHealth(app, sessions ? () => sessions.openSessions : undefined);
+  mountMcpServerHealth(app, sessions ? () => sessions.openSessions : undefined, readiness);
   const mcp = new S2spMcpStrategy({
     name: options.name,
     version: options.version,
@@ -140,7 +163,13 @@ export async function serveMcp(module: Parameters<typeof NestFactory.create>[0],
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
-  return { app, url: `http://${host}:${port}`, port, mcp, close: () => app.close() };
+  const requests = new HttpRequestDrain(app.getHttpServer());
+  const controls = shutdownControls(() => app.close(), {
+    options: shutdownOptions,
+    readiness,
+    drains: [{ name: 'in-flight HTTP requests', drain: (deadline) => requests.drain(deadline) }],
+  });
+  return { app, url: `http://${host}:${port}`, port, mcp, ...controls };
 }
 
 /**

@@ -1,0 +1,49 @@
+import { envInt } from '../env';
+
+/** How a process stops on SIGTERM (see gracefulShutdown and HttpRequestDrain). */
+export interface ShutdownOptions {
+  /**
+   * Longest time from SIGTERM until the app closes, ms: in-flight calls that
+   * have not finished by then are cut off. Keep Kubernetes'
+   * terminationGracePeriodSeconds above it (deploy/k8s/).
+   */
+  graceMs: number;
+  /**
+   * Time from SIGTERM during which the app already reports not-ready but still
+   * serves as usual, ms: load balancers stop sending before it stops accepting.
+   * Counted inside graceMs.
+   */
+  notReadyDelayMs: number;
+}
+
+export const SHUTDOWN_ENV = {
+  graceMs: 'S2SP_SHUTDOWN_GRACE_MS',
+  notReadyDelayMs: 'S2SP_SHUTDOWN_NOT_READY_DELAY_MS',
+} as const satisfies Record<keyof ShutdownOptions, string>;
+
+export const DEFAULT_SHUTDOWN_OPTIONS: ShutdownOptions = { graceMs: 10_000, notReadyDelayMs: 0 };
+
+export const SHUTDOWN_LIMITS: Record<keyof ShutdownOptions, { min: number; max: number }> = {
+  graceMs: { min: 0, max: 600_000 },
+  notReadyDelayMs: { min: 0, max: 600_000 },
+};
+
+/** Each option as given, else from its environment variable, else its default; out of range throws naming it. */
+export function resolveShutdownOptions(options: Partial<ShutdownOptions> = {}): ShutdownOptions {
+  const resolved = { ...DEFAULT_SHUTDOWN_OPTIONS };
+  for (const key of Object.keys(SHUTDOWN_ENV) as Array<keyof ShutdownOptions>) {
+    const { min, max } = SHUTDOWN_LIMITS[key];
+    const given = options[key];
+    if (given === undefined) {
+      resolved[key] = envInt(SHUTDOWN_ENV[key], DEFAULT_SHUTDOWN_OPTIONS[key], { min, max });
+    } else if (!Number.isSafeInteger(given) || given < min || given > max) {
+      throw new Error(`shutdown option ${key} must be an integer from ${min} to ${max}; got ${given}`);
+    } else {
+      resolved[key] = given;
+    }
+  }
+  if (resolved.notReadyDelayMs > resolved.graceMs) {
+    throw new Error(`${SHUTDOWN_ENV.notReadyDelayMs} (${resolved.notReadyDelayMs}) must not exceed ${SHUTDOWN_ENV.graceMs} (${resolved.graceMs})`);
+  }
+  return resolved;
+}
