@@ -83,11 +83,14 @@ for (const platform of HTTP_PLATFORMS) describe(`weather-server with /mcp and th
     assert.equal((await fetchBody(resourceUrl, bearerHeaders(notForWeather))).status, 401, 'a token for another audience is refused');
     const forbidden = await fetchBody(resourceUrl, bearerHeaders(noDataScope));
     assert.equal(forbidden.status, 403);
-    assert.equal(((await forbidden.json()) as { error: { message: string } }).error.message, 'Missing required scope: s2sp:data:read.');
+    const forbiddenError = ((await forbidden.json()) as { error: { code: string; message: string } }).error;
+    assert.deepEqual([forbiddenError.code, forbiddenError.message], ['PERMISSION_DENIED', 'Missing required scope: s2sp:data:read.']);
 
     const withoutToolScope = await fetchBody(resourceUrl, bearerHeaders(await minter.narrowToken(atStats, ['s2sp:data:read'], 'weather-server', 10_000)));
     assert.equal(withoutToolScope.status, 403);
-    assert.match(((await withoutToolScope.json()) as { error: { message: string } }).error.message, /weather:read/);
+    const withoutToolScopeError = ((await withoutToolScope.json()) as { error: { code: string; message: string } }).error;
+    assert.equal(withoutToolScopeError.code, 'PERMISSION_DENIED', 'a missing scope has one code on the data plane, whichever scope it is');
+    assert.match(withoutToolScopeError.message, /weather:read/);
 
     // The consumer's data-plane fetch: its caller's token narrowed for the resource server, without its own tool scope.
     const consumerToken = await minter.narrowToken(atStats, ['s2sp:data:read', 'weather:read'], 'weather-server', 10_000);

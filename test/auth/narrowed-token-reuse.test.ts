@@ -57,14 +57,16 @@ describe('narrowed-token reuse (TokenMinter.narrowToken)', () => {
     assert.ok(expiryMs(again) <= clock.time + 30_000, 'within this call’s deadline');
   });
 
-  test('a reused token never outlives the current deadline: a shorter one gets a new token that respects it', async () => {
+  test('a reused token never outlives the current deadline’s second: a shorter one gets a new token that respects it', async () => {
     const minter = minterWith();
     const first = await minter.narrowToken(caller, ['a'], 'agents', 30_000);
-    // Only 500 ms shorter: the cached token would be well within the slack, but past the deadline.
-    const shorter = await minter.narrowToken(caller, ['a'], 'agents', 29_500);
+    assert.equal(await minter.narrowToken(caller, ['a'], 'agents', 29_500), first, 'the same second: the deadline rounds up to it');
+    // One second shorter: the cached token would be within the slack, but past the deadline's second.
+    const shorter = await minter.narrowToken(caller, ['a'], 'agents', 29_000);
     assert.notEqual(shorter, first);
-    assert.ok(expiryMs(shorter) <= clock.time + 29_500);
-    assert.equal(expiryMs(shorter), START_MS + 29_000, 'whole seconds, rounded down');
+    assert.equal(expiryMs(shorter), START_MS + 29_000);
+    const between = await minter.narrowToken(caller, ['a'], 'agents', 28_200);
+    assert.equal(between, shorter, 'reused: a fresh token’s exp (rounded up) is the same second');
   });
 
   test('slack boundary: reused while exp ≥ bound − slack, a new token 1 ms later', async () => {

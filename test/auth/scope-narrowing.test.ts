@@ -60,7 +60,7 @@ describe('scope narrowing', () => {
     });
   });
 
-  test('TTL: at most 15 minutes, at most the remaining deadline, at most the caller token', async () => {
+  test('TTL: at most 15 minutes, ends with the remaining deadline, at most the caller token', async () => {
     const longLived = await dev.identity('alice', ['a'], 'gateway', 24 * 3600);
     assert.equal(lifetime(await dev.minter.narrowToken(longLived, ['a'], 'agents')), MAX_DELEGATED_TTL_SECONDS);
     assert.equal(lifetime(await dev.minter.narrowToken(longLived, ['a'], 'agents', 60 * 60 * 1000)), MAX_DELEGATED_TTL_SECONDS);
@@ -68,15 +68,38 @@ describe('scope narrowing', () => {
     const fixedNow = 1_800_000_000_500; // .5 s into a second
     const minter = new TokenMinter({ issuer: 's2sp-dev', signingKey: dev.store, now: () => fixedNow });
     const caller: CallerIdentity = { ...longLived, expiresAt: new Date(fixedNow + 3600_000) };
-    for (const remaining of [1, 400, 999, 5_000, 30_000, 899_999]) {
+    for (const remaining of [1, 400, 999, 5_000, 30_000, 899_000]) {
       const { iat, exp } = decodeJwt(await minter.narrowToken(caller, ['a'], 'agents', remaining));
       assert.equal(iat, 1_800_000_000);
-      assert.ok(exp! * 1000 <= fixedNow + remaining, `exp ≤ deadline for ${remaining} ms`);
-      assert.ok(exp! * 1000 > fixedNow + remaining - 1000, `exp within a second of the deadline for ${remaining} ms`);
+      assert.ok(exp! * 1000 >= fixedNow + remaining, `valid until the deadline of ${remaining} ms`);
+      assert.ok(exp! * 1000 < fixedNow + remaining + 1000, `expires within the deadline's second for ${remaining} ms`);
     }
     const shortCaller: CallerIdentity = { ...caller, expiresAt: new Date(fixedNow + 90_000) };
     const { exp } = decodeJwt(await minter.narrowToken(shortCaller, ['a'], 'agents'));
     assert.ok(exp! * 1000 <= shortCaller.expiresAt.getTime(), 'never outlives the caller token');
+  });
+
+  test('a deadline a few hundred ms ahead reaches the next hop as a deadline, never as expired credentials', async () => {
+    // The gateway narrows for the agents, the agents for the MCP server: each hop's caller
+    // token was capped by the same deadline, and must not expire before the deadline does.
+    const gatewayCaller = await dev.identity('alice', ['a'], 'gateway');
+    const secondStart = Math.floor(Date.now() / 1000) * 1000 + 10_000;
+    for (const offsetMs of [0, 1, 500, 699, 700, 999]) {
+      let time = secondStart + offsetMs;
+      const minter = new TokenMinter({ issuer: 's2sp-dev', signingKey: dev.store, now: () => time, narrowedTokenCache: { maxEntries: 0 } });
+      const deadline = time + 300;
+      const forAgents = await minter.narrowToken(gatewayCaller, ['a'], 'agents', deadline - time);
+      const atAgents: CallerIdentity = { ...gatewayCaller, audience: 'agents', delegatedBy: ['gateway'], expiresAt: new Date(decodeJwt(forAgents).exp! * 1000) };
+      time = deadline - 1;
+      const forServer = decodeJwt(await minter.narrowToken(atAgents, ['a'], 'weather-server', deadline - time));
+      assert.ok(forServer.exp! * 1000 >= deadline, `at .${offsetMs} s: the last hop's token lasts until the deadline`);
+      time = deadline;
+      await assert.rejects(
+        minter.narrowToken(atAgents, ['a'], 'weather-server', deadline - time),
+        (e: unknown) => e instanceof DelegationRefusedError && e.refusal === 'deadline-passed',
+        `at .${offsetMs} s: once the deadline passes, the refusal is the deadline's`,
+      );
+    }
   });
 
   test('no downstream token after the deadline, for an expired caller, or past the longest chain', async () => {

@@ -91,7 +91,7 @@ describe('gateway agent.submitTask / getTask / cancelTask', () => {
     (plan[0] as { resource_call: { mode: string } }).resource_call.mode = 'sync';
     const result = await suite.gw.client.request('agent.submitTask', { objective: 'x', plan, task_id: taskId, idempotency_key: 'k-1' });
     assert.equal(result.task_id, taskId);
-    assert.equal('trace_id' in result, false);
+    assert.match(result.trace_id, /^[0-9a-f]{32}$/, 'no traceparent sent: the trace the gateway started for the request');
     const task = suite.fake.callsTo('SubmitTask')[0].request.task;
     assert.equal(task.task_id, taskId);
     assert.equal(task.idempotency_key, 'k-1');

@@ -174,4 +174,16 @@ describe('gateway circuit breaker in front of the agents, and GET /health', () =
     assert.equal(json.agents.circuit.failuresInWindow, 0);
     fake.reset();
   });
+
+  test('a deadline the agents answered themselves (naming the hop) does not open the circuit: the caller’s budget was short', async () => {
+    fake.fail('GetTask', GrpcStatus.DEADLINE_EXCEEDED, 'budget spent', { 'x-s2sp-deadline-hop': 'agents' });
+    for (let index = 0; index < MINIMUM_CALLS * 2; index++) {
+      const error = await rpcError(gw.client.request('agent.getTask', { task_id: TASK_ID }));
+      assert.deepEqual([error.code, error.data.hop], [-32000, 'agents']);
+    }
+    const { json } = await gw.health();
+    assert.equal(json.agents.circuit.state, 'closed');
+    assert.equal(json.agents.circuit.failuresInWindow, 0);
+    fake.reset();
+  });
 });

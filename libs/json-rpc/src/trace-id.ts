@@ -8,8 +8,8 @@ const PLAIN_TRACE_ID = /^[A-Za-z0-9._-]{1,128}$/;
  * The trace id of a request, as error `data.trace_id` names it: the trace the
  * request runs in — with tracing on, the span the gateway started for it (a
  * new trace when the caller sent no `traceparent`); with tracing off, the
- * caller's `traceparent` made active by the telemetry interceptor — else what
- * the caller sent (`traceparent`, then a sane `x-trace-id`).
+ * caller's `traceparent` or the request's own trace, made active by the
+ * telemetry — else what the caller sent (`traceparent`, then a sane `x-trace-id`).
  */
 export function extractTraceId(headers: Readonly<IncomingHttpHeaders>): string | undefined {
   return activeTraceId() ?? callerTraceId(headers);

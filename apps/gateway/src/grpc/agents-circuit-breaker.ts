@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { status as GrpcStatus } from '@grpc/grpc-js';
+import { status as GrpcStatus, type Metadata } from '@grpc/grpc-js';
+import { GRPC_ERROR_METADATA } from '@s2sp/contracts';
 import { CircuitBreaker, type CircuitSnapshot } from '@s2sp/platform';
 import { TelemetryMetrics } from '@s2sp/telemetry';
 import { isGrpcServiceError } from '@s2sp/json-rpc';
@@ -10,7 +11,11 @@ import { isRequestSerializationFailure } from './request-serialization-failure';
 /**
  * gRPC statuses that say something about the agents' health: they count
  * against the circuit. A caller's mistake (INVALID_ARGUMENT, NOT_FOUND, ...) or
- * a call the gateway cancelled itself does not.
+ * a call the gateway cancelled itself does not, nor does a DEADLINE_EXCEEDED the
+ * agents answered themselves, naming the hop (`x-s2sp-deadline-hop`): the agents
+ * are up, the caller's budget was short (or a server behind them was slow, which
+ * the agents' own breakers count); otherwise a few short deadlines of one caller
+ * would open the circuit for everyone.
  */
 const AGENT_FAULTS: ReadonlySet<number> = new Set([
   GrpcStatus.UNAVAILABLE,
@@ -20,7 +25,12 @@ const AGENT_FAULTS: ReadonlySet<number> = new Set([
 ]);
 
 export function isAgentsFault(error: unknown): boolean {
-  return isGrpcServiceError(error) && AGENT_FAULTS.has(error.code) && !isRequestSerializationFailure(error);
+  if (!isGrpcServiceError(error) || !AGENT_FAULTS.has(error.code) || isRequestSerializationFailure(error)) return false;
+  return !(error.code === GrpcStatus.DEADLINE_EXCEEDED && answeredByTheAgents(error.metadata));
+}
+
+function answeredByTheAgents(metadata: Metadata | undefined): boolean {
+  return typeof metadata?.get === 'function' && metadata.get(GRPC_ERROR_METADATA.DEADLINE_HOP).length > 0;
 }
 
 /** The circuit breaker in front of the agents: one per gateway, shared by every method (apps/gateway/README.md, "Cross-cutting behaviour"). */

@@ -90,7 +90,9 @@ export class TokenMinter {
    * - scopes = caller.scopes ∩ needed; a needed scope the caller lacks is refused
    *   with {@link ScopeWideningError} (never widened);
    * - `aud` = `nextAudience`, `sub` = the original caller;
-   * - lifetime ≤ 15 minutes, ≤ `remainingDeadlineMs`, and ≤ the caller's own token;
+   * - lifetime ≤ 15 minutes and ≤ the caller's own token (whole seconds, rounded
+   *   down), and ends with the deadline: at its first whole second (rounded up, so
+   *   the token is still valid while the deadline has not passed);
    * - `act` records the chain: the services that narrowed it so far plus this
    *   one (`caller.audience`, the service that verified the caller's token).
    *
@@ -105,27 +107,27 @@ export class TokenMinter {
     if (missing.length > 0) throw new ScopeWideningError(missing);
 
     const nowMs = this.now();
-    if (caller.expiresAt.getTime() <= nowMs) throw new AuthenticationError('expired', 'caller token expired before delegation');
+    // The deadline first: a caller token capped by the same deadline expires with it,
+    // and a spent budget must read as a deadline, not as a failed login.
     if (remainingDeadlineMs !== undefined && !(remainingDeadlineMs > 0)) {
       throw new DelegationRefusedError('deadline-passed', 'The deadline has passed: no downstream token is issued.');
     }
+    if (caller.expiresAt.getTime() <= nowMs) throw new AuthenticationError('expired', 'caller token expired before delegation');
     const chain = [...(caller.delegatedBy ?? []), caller.audience];
     if (chain.length > MAX_DELEGATION_DEPTH) {
       throw new DelegationRefusedError('chain-too-long', `A credential may be delegated at most ${MAX_DELEGATION_DEPTH} times.`);
     }
     if (!chain.every(isValidActor)) throw new RangeError('delegation chain holds an invalid service name');
 
-    const boundMs = Math.min(
-      nowMs + this.maxDelegatedTtlSeconds * 1000,
-      caller.expiresAt.getTime(),
-      remainingDeadlineMs === undefined ? Number.POSITIVE_INFINITY : nowMs + remainingDeadlineMs,
+    const boundMs = narrowedExpiryBoundMs(
+      Math.min(nowMs + this.maxDelegatedTtlSeconds * 1000, caller.expiresAt.getTime()),
+      remainingDeadlineMs === undefined ? undefined : nowMs + remainingDeadlineMs,
     );
     const key = await this.options.signingKey.getSigningKey();
     const reuseKey = NarrowedTokenCache.keyOf({ caller, granted, nextAudience, signingKeyId: key.kid });
     const reused = this.narrowed.find(reuseKey, boundMs, nowMs);
     if (reused !== undefined) return reused;
 
-    // Whole seconds, rounded down: the token never outlives any of the bounds.
     const expiresAt = Math.floor(boundMs / 1000);
     const token = await this.sign(
       { subject: caller.subject, scopes: granted, audience: nextAudience, clientId: caller.clientId, chain },
@@ -157,4 +159,16 @@ export class TokenMinter {
       .setJti(randomUUID())
       .sign(key.privateKey);
   }
+}
+
+/**
+ * The latest `exp` (ms) a narrowed token may have. The lifetime caps (15 minutes,
+ * the caller's token) are never exceeded: `exp` is their second rounded down.
+ * The deadline is rounded up to its whole second instead: a token that expired
+ * before its deadline would make the next hop refuse a call that still has budget
+ * with "expired credentials", where the answer must be the deadline's own error.
+ */
+function narrowedExpiryBoundMs(lifetimeCapMs: number, deadlineMs: number | undefined): number {
+  const deadlineBoundMs = deadlineMs === undefined ? Number.POSITIVE_INFINITY : Math.ceil(deadlineMs / 1000) * 1000;
+  return Math.min(lifetimeCapMs, deadlineBoundMs);
 }

@@ -141,7 +141,8 @@ function checkAccess(info: CachedResourceInfo, access: DataPlaneAccess | undefin
   }
   const missing = info.requiredScopes.filter((scope) => !access.scopes.includes(scope));
   if (missing.length > 0) {
-    throw new DataPlaneError(403, 'FORBIDDEN', `Missing scope${missing.length > 1 ? 's' : ''} required by the resource tool: ${missing.join(' ')}.`);
+    // The same code as the auth middleware's refusal for s2sp:data:read: a missing scope reads alike whichever scope it is.
+    throw new DataPlaneError(403, 'PERMISSION_DENIED', `Missing scope${missing.length > 1 ? 's' : ''} required by the resource tool: ${missing.join(' ')}.`);
   }
 }
 

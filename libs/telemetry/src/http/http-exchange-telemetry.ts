@@ -7,6 +7,7 @@ import { SpanNames, TelemetryAttributes } from '../semantics/attributes';
 import { Telemetry } from '../telemetry';
 import { recordError, recordFailure, type ErrorCode } from '../tracing/errors';
 import { extractFromHeaders } from '../tracing/propagation';
+import { traceOfItsOwn } from '../tracing/trace-of-its-own';
 import { withinContext } from '../tracing/within-context';
 import { callerIdOf, serverSpanAttributes } from '../interceptors/server-call';
 
@@ -74,8 +75,9 @@ export class HttpExchangeTelemetry {
   start(plan: HttpRoutePlan, request: IncomingMessage, response: ServerResponse): HttpExchange {
     const parent = extractFromHeaders(request.headers);
     const telemetry = this.telemetry;
-    if (plan.ignored || (!telemetry.tracingEnabled && !telemetry.metricsEnabled)) {
-      return { context: parent, recording: false, returned: ignore, threw: ignore };
+    if (plan.ignored) return { context: parent, recording: false, returned: ignore, threw: ignore };
+    if (!telemetry.tracingEnabled && !telemetry.metricsEnabled) {
+      return { context: traceOfItsOwn(parent), recording: false, returned: ignore, threw: ignore };
     }
 
     const protocol = plan.dataPlane ? 's2sp-data' : 'http';
@@ -115,7 +117,7 @@ export class HttpExchangeTelemetry {
     response.once('close', onClose);
 
     return {
-      context: span ? trace.setSpan(parent, span) : parent,
+      context: span ? trace.setSpan(parent, span) : traceOfItsOwn(parent),
       recording: true,
       returned: (value) => {
         result = value;

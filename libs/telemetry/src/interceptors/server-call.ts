@@ -1,11 +1,12 @@
 import { performance } from 'node:perf_hooks';
 import type { CallHandler } from '@nestjs/common';
-import { ROOT_CONTEXT, SpanKind, trace, type Attributes, type Context, type Span } from '@opentelemetry/api';
+import { SpanKind, trace, type Attributes, type Context, type Span } from '@opentelemetry/api';
 import { tap, type Observable } from 'rxjs';
 import { callerFrom } from '@s2sp/auth';
 import type { TelemetryProtocol } from '../semantics/attributes';
 import { TelemetryAttributes } from '../semantics/attributes';
 import { recordError, recordFailure, type ErrorCode } from '../tracing/errors';
+import { traceOfItsOwn } from '../tracing/trace-of-its-own';
 import { withinContext } from '../tracing/within-context';
 import type { Telemetry } from '../telemetry';
 
@@ -32,17 +33,17 @@ export interface ServerCall {
  * Runs `next` as the server side of a call: the remote parent made active, a
  * SERVER span around the handler (tracing on), and protocol_requests_total /
  * protocol_request_duration_seconds / protocol_errors_total (metrics on).
- * With both off only the parent context is made active, when there is one.
+ * Without a span the caller's trace, or a new one (traceOfItsOwn), is made active.
  */
 export function observeServerCall(telemetry: Telemetry, call: ServerCall, next: CallHandler): Observable<unknown> {
   if (!telemetry.tracingEnabled && !telemetry.metricsEnabled) {
-    return call.parent === ROOT_CONTEXT ? next.handle() : withinContext(call.parent, () => next.handle());
+    return withinContext(traceOfItsOwn(call.parent), () => next.handle());
   }
   const startedAt = performance.now();
   const span = telemetry.tracingEnabled
     ? telemetry.tracer.startSpan(call.spanName, { kind: SpanKind.SERVER, attributes: call.attributes?.(telemetry) }, call.parent)
     : undefined;
-  const active = span ? trace.setSpan(call.parent, span) : call.parent;
+  const active = span ? trace.setSpan(call.parent, span) : traceOfItsOwn(call.parent);
   // next.handle() binds the handler to the async context it is called in (Nest's interceptor consumer).
   const source = withinContext(active, () => next.handle());
   let failure: ErrorCode | undefined;

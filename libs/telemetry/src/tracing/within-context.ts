@@ -1,8 +1,8 @@
 import { context, type Context } from '@opentelemetry/api';
 
 /**
- * `fn` with `target` as the active context. When it already is (a request that
- * carried no trace context while tracing is off, the usual case), `fn` runs
+ * `fn` with `target` as the active context. When it already is (a handler
+ * running inside the context of the request that started it), `fn` runs
  * directly: entering a context costs an AsyncLocalStorage run on every call.
  */
 export function withinContext<T>(target: Context, fn: () => T): T {
