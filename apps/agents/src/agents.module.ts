@@ -3,6 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { GrpcAuthGuard } from '@s2sp/auth';
 import { s2spAuthModule } from '@s2sp/core';
 import { DatabaseModule } from '@s2sp/database';
+import { SHARED_REDIS, SharedRedisModule, type SharedRedis } from '@s2sp/platform';
 import { TelemetryModule } from '@s2sp/telemetry';
 import { validateAgentsConfig, type AgentsConfig } from './agents.config';
 import { AGENTS_CONFIG, AGENTS_DATABASE } from './agents.tokens';
@@ -16,6 +17,9 @@ import { DeclarativePlanner } from './tasks/declarative-planner';
 import { StepExecutor } from './tasks/step-executor.service';
 import { TASK_PLANNER, type TaskPlanner } from './tasks/task-planner';
 import { TaskRepository } from './tasks/task-repository';
+import { InProcessTaskEvents } from './tasks/events/in-process-task-events';
+import { RedisTaskEvents } from './tasks/events/redis-task-events';
+import { TASK_EVENTS } from './tasks/events/task-events';
 import { TaskRuntime } from './tasks/task-runtime.service';
 import { ToolController } from './tools/tool.controller';
 import { ToolV2Controller } from './tools/tool-v2.controller';
@@ -54,6 +58,7 @@ export class AgentsModule {
         }),
         DatabaseModule.forRoot({ provide: AGENTS_DATABASE, databaseUrl: config.databaseUrl, dataDir: config.dataDir }),
         s2spAuthModule(config.auth, AGENTS_DATABASE),
+        ...(config.redis ? [SharedRedisModule.forRoot(config.redis)] : []),
       ],
       controllers: [ToolController, ToolV2Controller, AgentController],
       providers: [
@@ -68,6 +73,7 @@ export class AgentsModule {
         ToolCallService,
         TaskRepository,
         StepExecutor,
+        taskEventsProvider(config),
         TaskRuntime,
         GrpcHealthService,
         plannerProvider(extras.planner),
@@ -75,6 +81,16 @@ export class AgentsModule {
       exports: [TASK_PLANNER, TaskRuntime, McpConnectorService, GrpcHealthService],
     };
   }
+}
+
+/** Over Redis when the replicas share one, else nothing crosses the process. */
+function taskEventsProvider(config: AgentsConfig): Provider {
+  if (!config.redis) return { provide: TASK_EVENTS, useClass: InProcessTaskEvents };
+  return {
+    provide: TASK_EVENTS,
+    inject: [SHARED_REDIS],
+    useFactory: (redis: SharedRedis) => RedisTaskEvents.connect(redis, { cancelReplyTimeoutMs: config.remoteCancelTimeoutMs }),
+  };
 }
 
 function plannerProvider(planner: AgentsModuleExtras['planner']): Provider {

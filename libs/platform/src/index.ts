@@ -8,3 +8,6 @@ export * from './env';
 export * from './unread-request-body';
 export * from './weighted-lru-cache';
 export * from './deadline-budget';
+export * from './redis/redis-options';
+export * from './redis/shared-redis';
+export * from './redis/shared-redis.module';
