@@ -44,7 +44,7 @@ local expiry = now + ttl
 local newest = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
 if newest[2] and tonumber(newest[2]) > expiry then expiry = tonumber(newest[2]) end
 redis.call('ZADD', KEYS[1], expiry, ARGV[4])
-redis.call('PEXPIREAT', KEYS[1], expiry)
+redis.call('PEXPIRE', KEYS[1], expiry - now)
 return { count + 1, oldestExpiry() - now, 0, 0 }
 `;
 
