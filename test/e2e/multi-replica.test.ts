@@ -1,19 +1,14 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, describe, test, type TestContext } from 'node:test';
-import { Client as PgClient } from 'pg';
-import { z } from 'zod';
-import { DevKeyStore } from '@s2sp/auth';
-import { SharedRedis } from '@s2sp/platform';
-import { startApp, waitUntilReady, type AppName, type AppProcess } from '../support/app-processes';
+import { after, before, describe, test } from 'node:test';
+import { waitUntilReady } from '../support/app-processes';
 import { eventually } from '../support/agents-stack';
 import { connectAgents, type AgentsClients, type Message } from '../support/agents-grpc-client';
-import { postgresAvailability, postgresRequired, postgresTestUrl } from '../support/databases';
 import { freePort } from '../support/free-port';
 import { connectMcp, jsonOf } from '../support/mcp-client';
-import { deleteKeysUnder, isolatedRedisOptions, redisRequired, redisUnavailableReason } from '../support/redis';
-import { fetchResource, tempDir } from '../support/stack';
-import { startTestMcpServer, type TestMcpServer } from '../support/test-mcp-server';
+import { getTask } from '../support/agent-tasks';
+import { ReplicaDeployment } from '../support/replica-deployment';
+import { fetchResource } from '../support/stack';
 import { bearerFor } from '../support/tokens';
 
 /** Seven app processes and migrations on a loaded 2-core machine: a bound for a stuck start, not a timing claim. */
@@ -34,45 +29,19 @@ interface Replicas {
  * request sent to one replica concerns state another replica holds.
  */
 describe('several replicas of each app on shared PostgreSQL and Redis', () => {
-  let skipReason: string | undefined;
+  const deployment = new ReplicaDeployment();
   let replicas: Replicas;
-  const processes: AppProcess[] = [];
-  let testkit: TestMcpServer | undefined;
-  let database: string | undefined;
-  const redisOptions = isolatedRedisOptions();
-  const workDir = tempDir('s2sp-replicas-');
 
   before(async () => {
-    skipReason = await missingService();
-    if (skipReason) return;
-    database = `s2sp_replicas_${randomBytes(5).toString('hex')}`;
-    await withAdmin((client) => client.query(`CREATE DATABASE "${database}"`));
-    const databaseUrl = new URL(postgresTestUrl());
-    databaseUrl.pathname = `/${database}`;
-    testkit = await startTestMcpServer();
-    testkit.addTool(slowReaderTool());
+    if (!(await deployment.open())) return;
     const [weather1, weather2, stats, agents1, agents2, gateway1, gateway2] = await Promise.all(Array.from({ length: 7 }, () => freePort()));
-    // The apps verify the tokens this process mints: the same dev key, created before they start.
-    await bearerFor({ audience: 'gateway' });
-    const shared = {
-      S2SP_AUTH_DATA_DIR: new DevKeyStore().dataDir,
-      DATABASE_URL: databaseUrl.toString(),
-      REDIS_URL: redisOptions.url,
-      REDIS_KEY_PREFIX: redisOptions.keyPrefix,
-      LOG_LEVELS: 'error,warn',
-    };
-    const start = (app: AppName, label: string, env: NodeJS.ProcessEnv) => {
-      const started = startApp(app, label, { ...shared, ...env }, workDir.path);
-      processes.push(started);
-      return started;
-    };
     const weatherEnv = (port: number) => ({ WEATHER_PORT: String(port) });
     const weatherOrigins = [weather1, weather2].map((port) => `http://127.0.0.1:${port}`);
     // The first replica migrates the empty database; the others start on a migrated one.
-    start('weather-server', 'weather-1', weatherEnv(weather1));
-    await waitUntilReady(`http://127.0.0.1:${weather1}/s2sp/health`, async (response) => response.ok, processes, READY_WITHIN_MS);
-    start('weather-server', 'weather-2', weatherEnv(weather2));
-    start('stats-server', 'stats', {
+    deployment.start('weather-server', 'weather-1', weatherEnv(weather1));
+    await waitUntilReady(`${weatherOrigins[0]}/s2sp/health`, async (response) => response.ok, deployment.started, READY_WITHIN_MS);
+    deployment.start('weather-server', 'weather-2', weatherEnv(weather2));
+    deployment.start('stats-server', 'stats', {
       STATS_PORT: String(stats),
       STATS_ALLOWED_RESOURCE_ORIGINS: weatherOrigins.join(','),
       STATS_RESOURCE_AUDIENCES: weatherOrigins.map((origin) => `${origin}=weather-server`).join(','),
@@ -80,22 +49,24 @@ describe('several replicas of each app on shared PostgreSQL and Redis', () => {
     const agentsEnv = (port: number, weather: number) => ({
       AGENTS_PORT: String(port),
       AGENTS_METRICS_PORT: '0',
-      AGENTS_MCP_SERVERS: `weather=http://127.0.0.1:${weather}/mcp,stats=http://127.0.0.1:${stats}/mcp,testkit=${testkit!.mcpUrl}`,
+      // The MCP servers start with the agents: retry them often rather than backing off for long.
+      AGENTS_MCP_RECONNECT_MAX_MS: '1000',
+      AGENTS_MCP_SERVERS: `weather=http://127.0.0.1:${weather}/mcp,stats=http://127.0.0.1:${stats}/mcp,testkit=${deployment.testkit!.mcpUrl}`,
     });
-    start('agents', 'agents-1', agentsEnv(agents1, weather1));
-    start('agents', 'agents-2', agentsEnv(agents2, weather2));
+    deployment.start('agents', 'agents-1', agentsEnv(agents1, weather1));
+    deployment.start('agents', 'agents-2', agentsEnv(agents2, weather2));
     const gatewayEnv = (port: number, agents: number) => ({
       GATEWAY_PORT: String(port),
       GATEWAY_AGENTS_URL: `127.0.0.1:${agents}`,
       GATEWAY_RATE_LIMIT: String(RATE_LIMIT),
       GATEWAY_RATE_LIMIT_WINDOW_MS: '600000',
     });
-    start('gateway', 'gateway-1', gatewayEnv(gateway1, agents1));
-    start('gateway', 'gateway-2', gatewayEnv(gateway2, agents2));
+    deployment.start('gateway', 'gateway-1', gatewayEnv(gateway1, agents1));
+    deployment.start('gateway', 'gateway-2', gatewayEnv(gateway2, agents2));
     const gateways: [string, string] = [`http://127.0.0.1:${gateway1}`, `http://127.0.0.1:${gateway2}`];
     // A gateway answers "ok" once its agents are up and connected to their MCP servers.
     for (const gateway of gateways) {
-      await waitUntilReady(`${gateway}/health`, async (response) => ((await response.json()) as { status?: string }).status === 'ok', processes, READY_WITHIN_MS);
+      await waitUntilReady(`${gateway}/health`, async (response) => ((await response.json()) as { status?: string }).status === 'ok', deployment.started, READY_WITHIN_MS);
     }
     replicas = {
       gateways,
@@ -106,24 +77,11 @@ describe('several replicas of each app on shared PostgreSQL and Redis', () => {
 
   after(async () => {
     for (const clients of replicas?.agents ?? []) clients.close();
-    await Promise.all(processes.map((process) => process.stop()));
-    await testkit?.close();
-    if (database) await withAdmin((client) => client.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`));
-    if (!skipReason) {
-      const redis = await SharedRedis.connect(redisOptions);
-      await deleteKeysUnder(redis, redisOptions.keyPrefix).finally(() => redis.close());
-    }
-    workDir.remove();
+    await deployment.close();
   });
 
-  /** False (test marked skipped, reason printed) when PostgreSQL or Redis is not there. */
-  const ready = (t: TestContext): boolean => {
-    if (skipReason) t.skip(skipReason);
-    return !skipReason;
-  };
-
   test('rate limits are counted across the gateway replicas', async (t) => {
-    if (!ready(t)) return;
+    if (!deployment.ready(t)) return;
     const answers = [];
     // Alternating replicas: counted per process, each would allow every one of these calls.
     for (let index = 0; index < RATE_LIMIT + 10; index++) {
@@ -136,7 +94,7 @@ describe('several replicas of each app on shared PostgreSQL and Redis', () => {
   });
 
   test('an idempotency key is exactly-once across the gateway replicas, and the task runs on one agents replica', async (t) => {
-    if (!ready(t)) return;
+    if (!deployment.ready(t)) return;
     const params = { objective: 'chart CA alerts once', plan: alertChartPlan(), idempotency_key: `replicas-${randomBytes(4).toString('hex')}` };
     const [first, second] = await Promise.all(replicas.gateways.map((gateway) => rpc(gateway, 'agent.submitTask', params)));
     assert.ok(first!.result?.task_id, JSON.stringify(first));
@@ -144,7 +102,7 @@ describe('several replicas of each app on shared PostgreSQL and Redis', () => {
     assert.deepEqual((await rpc(replicas.gateways[1], 'agent.submitTask', params)).result, first!.result);
 
     const taskId = first!.result.task_id as string;
-    await eventually('the task to end', async () => /SUCCEEDED|FAILED|CANCELLED/.test((await getTask(replicas.agents[1], taskId)).status), 60_000, 200);
+    await eventually('the task to end', async () => /SUCCEEDED|FAILED|CANCELLED/.test((await getTask(replicas.agents[1].agents, taskId)).status), 60_000, 200);
     const done = (await rpc(replicas.gateways[1], 'agent.getTask', { task_id: taskId })).result;
     assert.equal(done.status, 'succeeded', JSON.stringify(done.error));
     // Both agents replicas replay the same steps, wherever the task ran.
@@ -154,7 +112,7 @@ describe('several replicas of each app on shared PostgreSQL and Redis', () => {
   });
 
   test('a hard cancel sent to the agents replica that does not run the task stops it; that replica streams its steps live', async (t) => {
-    if (!ready(t)) return;
+    if (!deployment.ready(t)) return;
     // gateway-1 → agents-1 runs the task; agents-2 streams it and gateway-2 (→ agents-2) cancels it.
     const submitted = await rpc(replicas.gateways[0], 'agent.submitTask', { objective: 'wait a long time', plan: slowPlan([['sink', 60_000]]) });
     const taskId = submitted.result.task_id as string;
@@ -185,7 +143,7 @@ describe('several replicas of each app on shared PostgreSQL and Redis', () => {
   });
 
   test('a soft cancel sent to the other agents replica lets the running step finish and starts no other', async (t) => {
-    if (!ready(t)) return;
+    if (!deployment.ready(t)) return;
     // gateway-2 → agents-2 runs it; gateway-1 (→ agents-1) cancels it.
     const submitted = await rpc(replicas.gateways[1], 'agent.submitTask', {
       objective: 'two slow reads',
@@ -195,11 +153,11 @@ describe('several replicas of each app on shared PostgreSQL and Redis', () => {
       ]),
     });
     const taskId = submitted.result.task_id as string;
-    await eventually('the alerts step, read on agents-1', async () => (await getTask(replicas.agents[0], taskId)).steps.length >= 2, 60_000, 100);
+    await eventually('the alerts step, read on agents-1', async () => (await getTask(replicas.agents[0].agents, taskId)).steps.length >= 2, 60_000, 100);
     const cancelling = await rpc(replicas.gateways[0], 'agent.cancelTask', { task_id: taskId, mode: 'soft', reason: 'plan obsolete' });
     assert.equal(cancelling.result?.status, 'cancelling', JSON.stringify(cancelling));
     const task = await eventually('the task to end', async () => {
-      const snapshot = await getTask(replicas.agents[0], taskId);
+      const snapshot = await getTask(replicas.agents[0].agents, taskId);
       return snapshot.status === 'TASK_STATUS_CANCELLED' || snapshot.status === 'TASK_STATUS_FAILED' ? snapshot : undefined;
     }, 60_000, 200);
     assert.equal(task.status, 'TASK_STATUS_CANCELLED');
@@ -215,7 +173,7 @@ describe('several replicas of each app on shared PostgreSQL and Redis', () => {
   });
 
   test('a resource_url issued by one weather replica is served once, by any replica', async (t) => {
-    if (!ready(t)) return;
+    if (!deployment.ready(t)) return;
     const issue = async (weather: string) => {
       const mcp = await connectMcp(weather);
       try {
@@ -238,31 +196,6 @@ describe('several replicas of each app on shared PostgreSQL and Redis', () => {
   });
 });
 
-/** Why the test cannot run here (printed as the skip reason), or undefined; throws when S2SP_REQUIRE_* says the service must be there. */
-async function missingService(): Promise<string | undefined> {
-  const postgres = await postgresAvailability();
-  if (!postgres.available) {
-    if (postgresRequired()) throw new Error(`S2SP_REQUIRE_POSTGRES=1 but ${postgres.reason}`);
-    return `${postgres.reason}; set S2SP_REQUIRE_POSTGRES=1 to make this a failure`;
-  }
-  const redis = await redisUnavailableReason();
-  if (redis) {
-    if (redisRequired()) throw new Error(`S2SP_REQUIRE_REDIS=1 but ${redis}`);
-    return `${redis}; set S2SP_REQUIRE_REDIS=1 to make this a failure`;
-  }
-  return undefined;
-}
-
-async function withAdmin<T>(work: (client: PgClient) => Promise<T>): Promise<T> {
-  const client = new PgClient({ connectionString: postgresTestUrl() });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
 /** One JSON-RPC call to a gateway as `subject` (a JSON-RPC client's request, by hand). */
 async function rpc(gateway: string, method: string, params: unknown, subject = SUBJECT): Promise<{ result?: any; error?: any }> {
   const response = await fetch(`${gateway}/rpc`, {
@@ -271,12 +204,6 @@ async function rpc(gateway: string, method: string, params: unknown, subject = S
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   });
   return (await response.json()) as { result?: any; error?: any };
-}
-
-async function getTask(clients: AgentsClients, taskId: string): Promise<Message> {
-  return new Promise((resolve, reject) =>
-    clients.agents.GetTask({ task_id: taskId }, (error: Error | null, answer: Message) => (error ? reject(error) : resolve(answer.task))),
-  );
 }
 
 /** StreamTask on one replica: the steps as they arrive, and when the stream ends. */
@@ -317,27 +244,4 @@ function slowPlan(reads: Array<[string, number]>): unknown[] {
       consumer_call: { server: 'testkit', tool: 'slow_reader', arguments: { ms }, input_step_id: 'alerts', column_mapping: {} },
     })),
   ];
-}
-
-/**
- * An S2SP consumer that only waits, marked read-only: the agents processes run
- * with the default approval policy, which refuses tools that may write.
- */
-function slowReaderTool(): Parameters<TestMcpServer['addTool']>[0] {
-  return {
-    name: 'slow_reader',
-    description: 'Waits `ms` milliseconds, then counts the abstract rows it was given.',
-    parameters: z.object({
-      abstract_data: z.string(),
-      resource_url: z.string().optional(),
-      body_data: z.string().optional(),
-      column_mapping: z.string().optional(),
-      ms: z.number().int().min(0).max(120_000),
-    }),
-    annotations: { readOnlyHint: true },
-    handler: async (args) => {
-      await new Promise((resolve) => setTimeout(resolve, Number(args.ms)).unref());
-      return { content: [{ type: 'text', text: `read ${(JSON.parse(String(args.abstract_data)) as unknown[]).length} rows` }] };
-    },
-  };
 }

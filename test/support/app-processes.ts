@@ -15,27 +15,60 @@ export interface AppProcess {
   exited(): boolean;
   /** SIGTERM, then SIGKILL if it is still running after `graceMs`; resolves once it has exited. */
   stop(graceMs?: number): Promise<void>;
+  /** SIGKILL, as a crash would; resolves once it has exited. */
+  kill(): Promise<void>;
 }
 
-/** Starts `node dist/apps/<app>/src/main.js` with `env` on top of this process's environment. */
+/** Children still running: killed if this process ends without stopping them (a test file that timed out). */
+const running = new Set<ChildProcess>();
+let safetyNetInstalled = false;
+
+function killLeftovers(): void {
+  for (const child of running) child.kill('SIGKILL');
+}
+
+function installSafetyNet(): void {
+  if (safetyNetInstalled) return;
+  safetyNetInstalled = true;
+  process.once('exit', killLeftovers);
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      killLeftovers();
+      process.exit(128 + (signal === 'SIGTERM' ? 15 : 2));
+    });
+  }
+}
+
+/**
+ * Starts `node dist/apps/<app>/src/main.js` with `env` on top of this process's
+ * environment. If this process ends first, the app is killed with it.
+ */
 export function startApp(app: AppName, label: string, env: NodeJS.ProcessEnv, cwd: string): AppProcess {
   const child: ChildProcess = spawn(process.execPath, [join(DIST_ROOT, 'apps', app, 'src', 'main.js')], {
     cwd,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  installSafetyNet();
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   let output = '';
   const collect = (chunk: Buffer) => (output += chunk.toString('utf8'));
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);
   const exit = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const running = () => child.exitCode === null && child.signalCode === null;
+  const alive = () => child.exitCode === null && child.signalCode === null;
   return {
     label,
     output: () => output,
-    exited: () => !running(),
+    exited: () => !alive(),
+    async kill() {
+      if (!alive()) return;
+      child.kill('SIGKILL');
+      await exit;
+    },
     async stop(graceMs = 10_000) {
-      if (!running()) return;
+      if (!alive()) return;
       child.kill('SIGTERM');
       const killer = setTimeout(() => child.kill('SIGKILL'), graceMs);
       await exit;
@@ -51,16 +84,19 @@ export function startApp(app: AppName, label: string, env: NodeJS.ProcessEnv, cw
  */
 export async function waitUntilReady(url: string, ready: (response: Response) => Promise<boolean>, processes: AppProcess[], timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  let lastAnswer = 'no answer';
   for (;;) {
     const dead = processes.find((process) => process.exited());
     if (dead) throw new Error(`${dead.label} exited before ${url} was ready:\n${dead.output()}`);
     try {
-      if (await ready(await fetch(url))) return;
+      const response = await fetch(url);
+      lastAnswer = `${response.status} ${await response.clone().text()}`;
+      if (await ready(response)) return;
     } catch {
       // not listening yet
     }
     if (Date.now() > deadline) {
-      throw new Error(`${url} not ready within ${timeoutMs} ms:\n${processes.map((process) => `--- ${process.label}\n${process.output()}`).join('\n')}`);
+      throw new Error(`${url} not ready within ${timeoutMs} ms (last answer: ${lastAnswer}):\n${processes.map((process) => `--- ${process.label}\n${process.output()}`).join('\n')}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }

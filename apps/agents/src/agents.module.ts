@@ -18,8 +18,11 @@ import { StepExecutor } from './tasks/step-executor.service';
 import { TASK_PLANNER, type TaskPlanner } from './tasks/task-planner';
 import { TaskRepository } from './tasks/task-repository';
 import { InProcessTaskEvents } from './tasks/events/in-process-task-events';
+import { InProcessTaskLeases } from './tasks/events/in-process-task-leases';
 import { RedisTaskEvents } from './tasks/events/redis-task-events';
+import { RedisTaskLeases } from './tasks/events/redis-task-leases';
 import { TASK_EVENTS } from './tasks/events/task-events';
+import { TASK_LEASES } from './tasks/events/task-leases';
 import { TaskRuntime } from './tasks/task-runtime.service';
 import { ToolController } from './tools/tool.controller';
 import { ToolV2Controller } from './tools/tool-v2.controller';
@@ -73,7 +76,7 @@ export class AgentsModule {
         ToolCallService,
         TaskRepository,
         StepExecutor,
-        taskEventsProvider(config),
+        ...taskCoordinationProviders(config),
         TaskRuntime,
         GrpcHealthService,
         plannerProvider(extras.planner),
@@ -83,14 +86,20 @@ export class AgentsModule {
   }
 }
 
-/** Over Redis when the replicas share one, else nothing crosses the process. */
-function taskEventsProvider(config: AgentsConfig): Provider {
-  if (!config.redis) return { provide: TASK_EVENTS, useClass: InProcessTaskEvents };
-  return {
-    provide: TASK_EVENTS,
-    inject: [SHARED_REDIS],
-    useFactory: (redis: SharedRedis) => RedisTaskEvents.connect(redis, { cancelReplyTimeoutMs: config.remoteCancelTimeoutMs }),
-  };
+/** How replicas learn about each other's tasks: over Redis when they share one, else nothing crosses the process. */
+function taskCoordinationProviders(config: AgentsConfig): Provider[] {
+  if (!config.redis) return [
+    { provide: TASK_EVENTS, useClass: InProcessTaskEvents },
+    { provide: TASK_LEASES, useClass: InProcessTaskLeases },
+  ];
+  return [
+    {
+      provide: TASK_EVENTS,
+      inject: [SHARED_REDIS],
+      useFactory: (redis: SharedRedis) => RedisTaskEvents.connect(redis, { cancelReplyTimeoutMs: config.remoteCancelTimeoutMs }),
+    },
+    { provide: TASK_LEASES, inject: [SHARED_REDIS], useFactory: (redis: SharedRedis) => new RedisTaskLeases(redis, config.taskLeaseMs) },
+  ];
 }
 
 function plannerProvider(planner: AgentsModuleExtras['planner']): Provider {

@@ -1,5 +1,6 @@
 import { AGENT_EXECUTION_ERROR, RECOVERY_HINT } from '@s2sp/contracts';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { PeriodicSweep } from '@s2sp/platform';
 import { context as otelContext } from '@opentelemetry/api';
 import type { JsonObject } from '@s2sp/contracts';
 import { Telemetry } from '@s2sp/telemetry';
@@ -14,6 +15,7 @@ import { taskError, type TaskErrorInfo } from './agent-errors';
 import { PlannerContext } from './planner-context';
 import { StepExecutor } from './step-executor.service';
 import { TASK_EVENTS, type RemoteCancelRequest, type TaskEvents } from './events/task-events';
+import { TASK_LEASES, type TaskLeases } from './events/task-leases';
 import { classifyStepError, StepFailure } from './step-failure';
 import type { PlanStep, TaskDefinition } from './task-definition';
 import { TaskExecution, type CancelMode } from './task-execution';
@@ -28,6 +30,13 @@ const SHUTDOWN_WAIT_MS = 5_000;
 export const INTERRUPTED_BY_RESTART: TaskErrorInfo = taskError(
   AGENT_EXECUTION_ERROR.EXECUTION_FAILED,
   'interrupted by agents restart: the task was still running when the agents stopped; submit it again',
+  RECOVERY_HINT.RESUBMIT_TASK,
+);
+
+/** How the ended tasks of a stopped or crashed replica are named (they hold no lease any more). */
+export const ABANDONED_BY_REPLICA: TaskErrorInfo = taskError(
+  AGENT_EXECUTION_ERROR.EXECUTION_FAILED,
+  'interrupted: the agents replica running the task stopped before it ended; submit it again',
   RECOVERY_HINT.RESUBMIT_TASK,
 );
 
@@ -47,6 +56,7 @@ export const INTERRUPTED_BY_RESTART: TaskErrorInfo = taskError(
 export class TaskRuntime implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly live = new Map<string, TaskExecution>();
   private readonly logger = new Logger('TaskRuntime');
+  private readonly orphanSweep = new PeriodicSweep('tasks left by a stopped agents replica', () => this.failOrphans(ABANDONED_BY_REPLICA), this.logger);
 
   constructor(
     private readonly repository: TaskRepository,
@@ -55,15 +65,27 @@ export class TaskRuntime implements OnApplicationBootstrap, BeforeApplicationShu
     @Inject(AGENTS_CONFIG) private readonly config: AgentsConfig,
     private readonly telemetry: Telemetry,
     @Inject(TASK_EVENTS) private readonly events: TaskEvents,
+    @Inject(TASK_LEASES) private readonly leases: TaskLeases,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     this.events.handleCancelRequests((request) => this.cancelForAnotherReplica(request));
-    const count = await this.repository.failUnfinished(INTERRUPTED_BY_RESTART);
+    const count = await this.failOrphans(INTERRUPTED_BY_RESTART);
     if (count > 0) this.logger.warn(`Marked ${count} task(s) left unfinished by the previous run as FAILED (interrupted by agents restart)`);
+    // With other replicas, one may stop without a restart of this one: look for its tasks now and then.
+    if (this.config.redis) this.orphanSweep.start(this.config.taskLeaseMs);
+  }
+
+  /** Fails the unfinished tasks that neither this process nor a live replica runs; returns how many. */
+  private async failOrphans(error: TaskErrorInfo): Promise<number> {
+    const unfinished = (await this.repository.unfinishedTaskIds()).filter((taskId) => !this.live.has(taskId));
+    if (unfinished.length === 0) return 0;
+    const orphans = (await this.leases.orphaned(unfinished)).filter((taskId) => !this.live.has(taskId));
+    return this.repository.failUnfinished(error, orphans);
   }
 
   async beforeApplicationShutdown(): Promise<void> {
+    await this.orphanSweep.stop();
     const running = [...this.live.values()];
     for (const execution of running) {
       execution.interruptedByShutdown = true;
@@ -82,9 +104,11 @@ export class TaskRuntime implements OnApplicationBootstrap, BeforeApplicationShu
     const execution = new TaskExecution(task, Date.now(), this.logger);
     this.live.set(task.taskId, execution);
     try {
+      await this.leases.claim(task.taskId);
       await this.repository.create(task, emptyUsage());
     } catch (error) {
       this.live.delete(task.taskId);
+      await this.leases.release(task.taskId).catch(() => undefined);
       throw error;
     }
     // The task runs in the background but in the submitting call's trace: its `plan` / `act` spans are
@@ -322,6 +346,9 @@ export class TaskRuntime implements OnApplicationBootstrap, BeforeApplicationShu
       this.repository.finish(execution.task.taskId, { status, usage: execution.usage, result, error, completedAtMs: execution.completedAtMs as number }),
     );
     await this.announce('end', execution, () => this.events.publishEnd(execution.task.taskId));
+    await this.leases.release(execution.task.taskId).catch((error: unknown) => {
+      this.logger.warn(`Could not release the lease of task ${execution.task.taskId}: ${error instanceof Error ? error.message : String(error)}`);
+    });
     execution.end();
     this.live.delete(execution.task.taskId);
     this.logger.log(`Task ${execution.task.taskId} ${status}${error ? ` (${error.code}: ${error.message})` : ''}`);
