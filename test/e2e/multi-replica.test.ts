@@ -28,7 +28,8 @@ interface Replicas {
  * Redis (REDIS_URL). gateway-N calls agents-N, agents-N calls weather-N: a
  * request sent to one replica concerns state another replica holds.
  */
-describe('several replicas of each app on shared PostgreSQL and Redis', () => {
+// The tests are independent (each its own task, caller or resource): they run at once.
+describe('several replicas of each app on shared PostgreSQL and Redis', { concurrency: true }, () => {
   const deployment = new ReplicaDeployment();
   let replicas: Replicas;
 
@@ -37,9 +38,7 @@ describe('several replicas of each app on shared PostgreSQL and Redis', () => {
     const [weather1, weather2, stats, agents1, agents2, gateway1, gateway2] = await Promise.all(Array.from({ length: 7 }, () => freePort()));
     const weatherEnv = (port: number) => ({ WEATHER_PORT: String(port) });
     const weatherOrigins = [weather1, weather2].map((port) => `http://127.0.0.1:${port}`);
-    // The first replica migrates the empty database; the others start on a migrated one.
     deployment.start('weather-server', 'weather-1', weatherEnv(weather1));
-    await waitUntilReady(`${weatherOrigins[0]}/s2sp/health`, async (response) => response.ok, deployment.started, READY_WITHIN_MS);
     deployment.start('weather-server', 'weather-2', weatherEnv(weather2));
     deployment.start('stats-server', 'stats', {
       STATS_PORT: String(stats),
@@ -60,6 +59,9 @@ describe('several replicas of each app on shared PostgreSQL and Redis', () => {
       GATEWAY_AGENTS_URL: `127.0.0.1:${agents}`,
       GATEWAY_RATE_LIMIT: String(RATE_LIMIT),
       GATEWAY_RATE_LIMIT_WINDOW_MS: '600000',
+      // A task's deadline is its submitting call's: long enough for a step on a loaded machine.
+      GATEWAY_DEFAULT_DEADLINE_MS: '120000',
+      GATEWAY_MAX_DEADLINE_MS: '120000',
     });
     deployment.start('gateway', 'gateway-1', gatewayEnv(gateway1, agents1));
     deployment.start('gateway', 'gateway-2', gatewayEnv(gateway2, agents2));
@@ -155,7 +157,9 @@ describe('several replicas of each app on shared PostgreSQL and Redis', () => {
     const taskId = submitted.result.task_id as string;
     await eventually('the alerts step, read on agents-1', async () => (await getTask(replicas.agents[0].agents, taskId)).steps.length >= 2, 60_000, 100);
     const cancelling = await rpc(replicas.gateways[0], 'agent.cancelTask', { task_id: taskId, mode: 'soft', reason: 'plan obsolete' });
-    assert.equal(cancelling.result?.status, 'cancelling', JSON.stringify(cancelling));
+    if (cancelling.result?.status !== 'cancelling') {
+      assert.fail(`cancel answered ${JSON.stringify(cancelling)}; the task: ${JSON.stringify((await getTask(replicas.agents[0].agents, taskId)).error)}`);
+    }
     const task = await eventually('the task to end', async () => {
       const snapshot = await getTask(replicas.agents[0].agents, taskId);
       return snapshot.status === 'TASK_STATUS_CANCELLED' || snapshot.status === 'TASK_STATUS_FAILED' ? snapshot : undefined;

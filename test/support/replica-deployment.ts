@@ -4,14 +4,14 @@
 // S2SP_REQUIRE_POSTGRES / S2SP_REQUIRE_REDIS say it must be there.
 import { randomBytes } from 'node:crypto';
 import type { TestContext } from 'node:test';
-import { Client as PgClient } from 'pg';
 import { z } from 'zod';
 import { DevKeyStore } from '@s2sp/auth';
+import { openS2spDatabase } from '@s2sp/database';
 import { SharedRedis } from '@s2sp/platform';
 import { startApp, type AppName, type AppProcess } from './app-processes';
 import { consumerStep, resourceStep } from './agent-tasks';
 import type { Message } from './agents-grpc-client';
-import { postgresAvailability, postgresRequired, postgresTestUrl } from './databases';
+import { postgresAvailability, postgresRequired, postgresTestUrl, withAdminClient } from './databases';
 import { deleteKeysUnder, isolatedRedisOptions, redisRequired, redisUnavailableReason } from './redis';
 import { tempDir } from './temp-dir';
 import { startTestMcpServer, type TestMcpServer } from './test-mcp-server';
@@ -33,9 +33,12 @@ export class ReplicaDeployment {
     this.skipReason = await missingService();
     if (this.skipReason) return false;
     this.database = `s2sp_replicas_${randomBytes(5).toString('hex')}`;
-    await withAdmin((client) => client.query(`CREATE DATABASE "${this.database}"`));
+    await withAdminClient((client) => client.query(`CREATE DATABASE "${this.database}"`));
     const databaseUrl = new URL(postgresTestUrl());
     databaseUrl.pathname = `/${this.database}`;
+    // Migrated here, once, so that the apps all start at once without queueing on the migration lock.
+    const migrated = await openS2spDatabase({ databaseUrl: databaseUrl.toString(), migrate: true });
+    await migrated.close();
     this.testkit = await startTestMcpServer();
     this.testkit.addTool(slowReaderTool());
     // The apps verify the tokens this process mints: the same dev key, created before they start.
@@ -71,7 +74,7 @@ export class ReplicaDeployment {
   async close(): Promise<void> {
     await Promise.all(this.processes.map((process) => process.stop()));
     await this.testkit?.close();
-    if (this.database) await withAdmin((client) => client.query(`DROP DATABASE IF EXISTS "${this.database}" WITH (FORCE)`));
+    if (this.database) await withAdminClient((client) => client.query(`DROP DATABASE IF EXISTS "${this.database}" WITH (FORCE)`));
     if (!this.skipReason) {
       const redis = await SharedRedis.connect(this.redis);
       await deleteKeysUnder(redis, this.redis.keyPrefix).finally(() => redis.close());
@@ -101,16 +104,6 @@ async function missingService(): Promise<string | undefined> {
     return `${redis}; set S2SP_REQUIRE_REDIS=1 to make this a failure`;
   }
   return undefined;
-}
-
-async function withAdmin<T>(work: (client: PgClient) => Promise<T>): Promise<T> {
-  const client = new PgClient({ connectionString: postgresTestUrl() });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
 }
 
 /**
