@@ -65,7 +65,8 @@ export interface AgentsConfig {
   /**
    * With redis: how long a replica's hold on a task it runs lasts unless
    * renewed (every third of it). A replica that stopped leaves its tasks
-   * without one; another replica then marks them FAILED, checking this often.
+   * without one; another replica, checking this often, marks them FAILED when
+   * two checks in a row found them so.
    */
   taskLeaseMs: number;
   /** Caller authentication on gRPC (audience "agents" by default) and the key narrowed MCP tokens are minted with. */

@@ -56,7 +56,9 @@ export const ABANDONED_BY_REPLICA: TaskErrorInfo = taskError(
 export class TaskRuntime implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly live = new Map<string, TaskExecution>();
   private readonly logger = new Logger('TaskRuntime');
-  private readonly orphanSweep = new PeriodicSweep('tasks left by a stopped agents replica', () => this.failOrphans(ABANDONED_BY_REPLICA), this.logger);
+  private readonly orphanSweep = new PeriodicSweep('tasks left by a stopped agents replica', () => this.failConfirmedOrphans(), this.logger);
+  /** Tasks the last periodic sweep found without a lease: failed if the next one still does. */
+  private suspectedOrphans = new Set<string>();
 
   constructor(
     private readonly repository: TaskRepository,
@@ -78,10 +80,25 @@ export class TaskRuntime implements OnApplicationBootstrap, BeforeApplicationShu
 
   /** Fails the unfinished tasks that neither this process nor a live replica runs; returns how many. */
   private async failOrphans(error: TaskErrorInfo): Promise<number> {
+    return this.repository.failUnfinished(error, await this.findOrphans());
+  }
+
+  /**
+   * The periodic sweep fails a task only when two sweeps in a row found it
+   * without a lease: a replica that missed a renewal (a stalled event loop,
+   * a Redis hiccup) gets a whole lease period to renew before its task is failed.
+   */
+  private async failConfirmedOrphans(): Promise<number> {
+    const orphans = await this.findOrphans();
+    const confirmed = orphans.filter((taskId) => this.suspectedOrphans.has(taskId));
+    this.suspectedOrphans = new Set(orphans);
+    return this.repository.failUnfinished(ABANDONED_BY_REPLICA, confirmed);
+  }
+
+  private async findOrphans(): Promise<string[]> {
     const unfinished = (await this.repository.unfinishedTaskIds()).filter((taskId) => !this.live.has(taskId));
-    if (unfinished.length === 0) return 0;
-    const orphans = (await this.leases.orphaned(unfinished)).filter((taskId) => !this.live.has(taskId));
-    return this.repository.failUnfinished(error, orphans);
+    if (unfinished.length === 0) return [];
+    return (await this.leases.orphaned(unfinished)).filter((taskId) => !this.live.has(taskId));
   }
 
   async beforeApplicationShutdown(): Promise<void> {
