@@ -33,7 +33,7 @@ export const INTERRUPTED_BY_RESTART: TaskErrorInfo = taskError(
   RECOVERY_HINT.RESUBMIT_TASK,
 );
 
-/** How the ended tasks of a stopped or crashed replica are named (they hold no lease any more). */
+/** The error of a task whose replica stopped or crashed before it ended (found without a lease by another replica). */
 export const ABANDONED_BY_REPLICA: TaskErrorInfo = taskError(
   AGENT_EXECUTION_ERROR.EXECUTION_FAILED,
   'interrupted: the agents replica running the task stopped before it ended; submit it again',
@@ -46,9 +46,9 @@ export const ABANDONED_BY_REPLICA: TaskErrorInfo = taskError(
  * subscribers, written to the database), and ends the task SUCCEEDED,
  * FAILED or CANCELLED. Enforces the task deadline, constraints.max_steps,
  * soft cancel (after the current step) and hard cancel (aborts the
- * in-flight MCP request). At start, tasks a crash left unfinished are
- * marked FAILED; at shutdown, running tasks are interrupted the same way.
- * With several replicas (TaskEvents over Redis), GetTask, CancelTask and
+ * in-flight MCP request). At start, tasks a crash left unfinished (and that
+ * no live replica holds a lease on) are marked FAILED; at shutdown, running
+ * tasks are interrupted the same way. With several replicas (TaskEvents over Redis), GetTask, CancelTask and
  * StreamTask answer on any replica: the stored state, the live steps
  * published by the replica running the task, a cancel forwarded to it.
  */
