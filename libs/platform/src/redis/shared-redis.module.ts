@@ -21,6 +21,7 @@ class SharedRedisCloser implements OnApplicationShutdown {
  */
 @Module({})
 export class SharedRedisModule {
+  /** Validates `options` (throws naming the bad one) and connects when the app starts. */
   static forRoot(options: RedisOptions): DynamicModule {
     validateRedisOptions(options);
     return {

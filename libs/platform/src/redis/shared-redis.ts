@@ -13,6 +13,7 @@ export class SharedRedis {
   private readonly connections: Redis[] = [];
 
   private constructor(
+    /** The connection for commands (not for SUBSCRIBE). */
     readonly client: Redis,
     private readonly options: RedisOptions,
   ) {
@@ -38,6 +39,7 @@ export class SharedRedis {
     return connection;
   }
 
+  /** Closes every connection it opened. */
   async close(): Promise<void> {
     await Promise.all(this.connections.map((connection) => connection.quit().catch(() => connection.disconnect())));
   }
