@@ -1,20 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { Client } from 'pg';
-import { postgresAvailability, postgresRequired, postgresSkipReason, postgresTestUrl } from '../support/databases';
+import { postgresAvailability, postgresRequired, postgresSkipReason, postgresTestUrl, withAdminClient } from '../support/databases';
 import { gatewayHealth, startStack, STACK_READY_WITHIN_MS } from '../support/start-all';
 import { tempDir } from '../support/stack';
-
-async function withAdminClient<T>(work: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: postgresTestUrl() });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
 
 describe('npm start on PostgreSQL', () => {
   // Issue 18, point 11: the four apps migrating one empty database at once used to

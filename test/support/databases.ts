@@ -94,6 +94,17 @@ export async function openPostgresTestDatabase(): Promise<PostgresTestDatabase |
   };
 }
 
+/** Runs `work` on a client of the test PostgreSQL's own database (CREATE / DROP DATABASE), closed afterwards. */
+export async function withAdminClient<T>(work: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: postgresTestUrl() });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
 /** Why PostgreSQL tests are skipped (only meaningful when openPostgresTestDatabase returned null). */
 export async function postgresSkipReason(): Promise<string> {
   const status = await postgresAvailability();

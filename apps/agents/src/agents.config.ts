@@ -1,5 +1,5 @@
 import { authOptionsFromEnv, type AuthModuleOptions } from '@s2sp/auth';
-import { envInt, envOptional, envString, type ShutdownOptions } from '@s2sp/platform';
+import { envInt, envOptional, envString, redisOptionsFromEnv, validateRedisOptions, type RedisOptions, type ShutdownOptions } from '@s2sp/platform';
 import { validateCircuitBreakerOptions } from '@s2sp/platform';
 import type { TelemetryOptions } from '@s2sp/telemetry';
 import { parseMcpServerList, validateMcpServers, withMcpAudiences, type McpServerEndpoint } from './config/mcp-server-list';
@@ -51,6 +51,24 @@ export interface AgentsConfig {
   deadlines: AgentsDeadlineConfig;
   /** Tasks running at once; more are refused with RESOURCE_EXHAUSTED. */
   maxRunningTasks: number;
+  /**
+   * Redis shared by the agents replicas (REDIS_URL): live steps and cancels of
+   * a task reach it from any replica (docs/scale-out.md). Unset: one replica,
+   * nothing shared but the database.
+   */
+  redis?: RedisOptions;
+  /**
+   * How long a CancelTask for a task another replica runs waits for that
+   * replica's answer (longer than the 5 s a hard cancel waits for the task to stop).
+   */
+  remoteCancelTimeoutMs: number;
+  /**
+   * With redis: how long a replica's hold on a task it runs lasts unless
+   * renewed (every third of it). A replica that stopped leaves its tasks
+   * without one; another replica, checking this often, marks them FAILED when
+   * two checks in a row found them so.
+   */
+  taskLeaseMs: number;
   /** Caller authentication on gRPC (audience "agents" by default) and the key narrowed MCP tokens are minted with. */
   auth: AuthModuleOptions;
   /**
@@ -84,6 +102,8 @@ export const DEFAULT_AGENTS_CONFIG: Omit<AgentsConfig, 'mcpServers' | 'auth'> = 
   mcp: { callTimeoutMs: 60_000, connectTimeoutMs: 5_000, reconnectInitialDelayMs: 1_000, reconnectMaxDelayMs: 30_000 },
   deadlines: { minRemainingMs: 50, responseReserveMs: 20 },
   maxRunningTasks: 64,
+  remoteCancelTimeoutMs: 10_000,
+  taskLeaseMs: 15_000,
 };
 
 /**
@@ -93,7 +113,8 @@ export const DEFAULT_AGENTS_CONFIG: Omit<AgentsConfig, 'mcpServers' | 'auth'> = 
  * AGENTS_BREAKER_ERROR_RATE (0..1), AGENTS_BREAKER_OPEN_MS, AGENTS_MCP_CALL_TIMEOUT_MS,
  * AGENTS_MCP_CONNECT_TIMEOUT_MS, AGENTS_MCP_RECONNECT_MS (0 = lazy only),
  * AGENTS_MCP_RECONNECT_MAX_MS, AGENTS_MIN_DEADLINE_MS, AGENTS_DEADLINE_RESERVE_MS,
- * AGENTS_MAX_RUNNING_TASKS, AGENTS_MCP_AUDIENCES (`id=audience,…`; default `<id>-server`),
+ * AGENTS_MAX_RUNNING_TASKS, AGENTS_REMOTE_CANCEL_TIMEOUT_MS, AGENTS_TASK_LEASE_MS, REDIS_URL (and the other REDIS_* of
+ * @s2sp/platform's redisOptionsFromEnv), AGENTS_MCP_AUDIENCES (`id=audience,…`; default `<id>-server`),
  * AGENTS_METRICS_PORT (default 9464, 0 = any free port), AGENTS_METRICS_HOST,
  * and the S2SP_AUTH_* variables of @s2sp/auth.
  */
@@ -122,10 +143,14 @@ export function agentsConfigFromEnv(): AgentsConfig {
       responseReserveMs: envInt('AGENTS_DEADLINE_RESERVE_MS', defaults.deadlines.responseReserveMs),
     },
     maxRunningTasks: envInt('AGENTS_MAX_RUNNING_TASKS', defaults.maxRunningTasks, { min: 1 }),
+    remoteCancelTimeoutMs: envInt('AGENTS_REMOTE_CANCEL_TIMEOUT_MS', defaults.remoteCancelTimeoutMs, { min: 1 }),
+    taskLeaseMs: envInt('AGENTS_TASK_LEASE_MS', defaults.taskLeaseMs, { min: 3 }),
     auth: authOptionsFromEnv('agents'),
     metricsPort: envInt('AGENTS_METRICS_PORT', DEFAULT_AGENTS_METRICS_PORT, { max: 65535 }),
     metricsHost: envString('AGENTS_METRICS_HOST', '127.0.0.1'),
   };
+  const redis = redisOptionsFromEnv();
+  if (redis) config.redis = redis;
   validateAgentsConfig(config);
   return config;
 }
@@ -145,6 +170,9 @@ export function validateAgentsConfig(config: AgentsConfig): void {
   integer('deadlines.minRemainingMs', config.deadlines.minRemainingMs, 0);
   integer('deadlines.responseReserveMs', config.deadlines.responseReserveMs, 0);
   integer('maxRunningTasks', config.maxRunningTasks, 1);
+  integer('remoteCancelTimeoutMs', config.remoteCancelTimeoutMs, 1);
+  integer('taskLeaseMs', config.taskLeaseMs, 3);
+  if (config.redis) validateRedisOptions(config.redis, 'redis');
   if (config.metricsPort !== undefined) integer('metricsPort', config.metricsPort, 0, 65535);
 }
 

@@ -4,6 +4,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { GrpcAuthGuard } from '@s2sp/auth';
 import { s2spAuthModule } from '@s2sp/core';
 import { DatabaseModule } from '@s2sp/database';
+import { SHARED_REDIS, SharedRedisModule, type SharedRedis } from '@s2sp/platform';
 import { TelemetryModule } from '@s2sp/telemetry';
 import { validateAgentsConfig, type AgentsConfig } from './agents.config';
 import { AGENTS_CONFIG, AGENTS_DATABASE } from './agents.tokens';
@@ -17,6 +18,12 @@ import { DeclarativePlanner } from './tasks/declarative-planner';
 import { StepExecutor } from './tasks/step-executor.service';
 import { TASK_PLANNER, type TaskPlanner } from './tasks/task-planner';
 import { TaskRepository } from './tasks/task-repository';
+import { InProcessTaskEvents } from './tasks/events/in-process-task-events';
+import { InProcessTaskLeases } from './tasks/events/in-process-task-leases';
+import { RedisTaskEvents } from './tasks/events/redis-task-events';
+import { RedisTaskLeases } from './tasks/events/redis-task-leases';
+import { TASK_EVENTS } from './tasks/events/task-events';
+import { TASK_LEASES } from './tasks/events/task-leases';
 import { TaskRuntime } from './tasks/task-runtime.service';
 import { ToolController } from './tools/tool.controller';
 import { ToolV2Controller } from './tools/tool-v2.controller';
@@ -55,6 +62,7 @@ export class AgentsModule {
         }),
         DatabaseModule.forRoot({ provide: AGENTS_DATABASE, databaseUrl: config.databaseUrl, dataDir: config.dataDir }),
         s2spAuthModule(config.auth, AGENTS_DATABASE),
+        ...(config.redis ? [SharedRedisModule.forRoot(config.redis)] : []),
       ],
       controllers: [ToolController, ToolV2Controller, AgentController],
       providers: [
@@ -71,6 +79,7 @@ export class AgentsModule {
         ToolCallService,
         TaskRepository,
         StepExecutor,
+        ...taskCoordinationProviders(config),
         TaskRuntime,
         GrpcHealthService,
         plannerProvider(extras.planner),
@@ -78,6 +87,22 @@ export class AgentsModule {
       exports: [TASK_PLANNER, TaskRuntime, McpConnectorService, GrpcHealthService],
     };
   }
+}
+
+/** How replicas learn about each other's tasks: over Redis when they share one, else nothing crosses the process. */
+function taskCoordinationProviders(config: AgentsConfig): Provider[] {
+  if (!config.redis) return [
+    { provide: TASK_EVENTS, useClass: InProcessTaskEvents },
+    { provide: TASK_LEASES, useClass: InProcessTaskLeases },
+  ];
+  return [
+    {
+      provide: TASK_EVENTS,
+      inject: [SHARED_REDIS],
+      useFactory: (redis: SharedRedis) => RedisTaskEvents.connect(redis, { cancelReplyTimeoutMs: config.remoteCancelTimeoutMs }),
+    },
+    { provide: TASK_LEASES, inject: [SHARED_REDIS], useFactory: (redis: SharedRedis) => new RedisTaskLeases(redis, config.taskLeaseMs) },
+  ];
 }
 
 function plannerProvider(planner: AgentsModuleExtras['planner']): Provider {

@@ -1,6 +1,6 @@
 import type { LoggerService, LogLevel } from '@nestjs/common';
 import { authOptionsFromEnv, type AuthModuleOptions } from '@s2sp/auth';
-import { envInt, envOptional, envString, type ShutdownOptions } from '@s2sp/platform';
+import { envInt, envOptional, envString, redisOptionsFromEnv, validateRedisOptions, type RedisOptions, type ShutdownOptions } from '@s2sp/platform';
 import { validateCircuitBreakerOptions } from '@s2sp/platform';
 import { logLevelsFromEnv, type TelemetryOptions } from '@s2sp/telemetry';
 import { DEFAULT_JSON_RPC_OPTIONS } from '@s2sp/json-rpc';
@@ -20,6 +20,12 @@ export interface GatewayConfig {
   databaseUrl?: string;
   /** Data directory of the embedded PostgreSQL server (idempotency records); `':memory:'` keeps nothing across restarts. */
   dataDir: string;
+  /**
+   * Redis shared by the gateway replicas (REDIS_URL): rate limits are counted
+   * there, across replicas. Unset: counted in this process (one replica).
+   * Idempotency records are in the database either way.
+   */
+  redis?: RedisOptions;
   jsonRpc: {
     /** Most requests in one batch (the batch limit B_max). */
     maxBatchSize: number;
@@ -140,6 +146,7 @@ export function gatewayConfigFromEnv(): GatewayConfig {
     auth: authOptionsFromEnv('gateway'),
     databaseUrl: envOptional('DATABASE_URL'),
     dataDir: envString('GATEWAY_DATA_DIR', d.dataDir),
+    ...optionalRedis(),
     jsonRpc: {
       maxBatchSize: envInt('GATEWAY_MAX_BATCH_SIZE', d.jsonRpc.maxBatchSize, positive),
       batchConcurrency: envInt('GATEWAY_BATCH_CONCURRENCY', d.jsonRpc.batchConcurrency, positive),
@@ -181,6 +188,11 @@ export function gatewayConfigFromEnv(): GatewayConfig {
   });
 }
 
+function optionalRedis(): Pick<GatewayConfig, 'redis'> {
+  const redis = redisOptionsFromEnv();
+  return redis ? { redis } : {};
+}
+
 /** LOG_LEVELS (e.g. "error,warn") narrows what the gateway logs, as for the other apps. */
 function loggerFromEnv(): Pick<GatewayConfig, 'logger'> {
   const levels = logLevelsFromEnv(process.env);
@@ -205,6 +217,7 @@ export function validateGatewayConfig(config: GatewayConfig): GatewayConfig {
   integer('grpc.deadlineReserveMs', config.grpc.deadlineReserveMs, 0);
   integer('grpc.minimumBudgetMs', config.grpc.minimumBudgetMs, 1);
   integer('grpc.maxReconnectBackoffMs', config.grpc.maxReconnectBackoffMs, 1);
+  if (config.redis) validateRedisOptions(config.redis, 'Gateway config redis');
   integer('rateLimit.limit', config.rateLimit.limit, 1);
   integer('rateLimit.windowMs', config.rateLimit.windowMs, 1);
   validateCircuitBreakerOptions(config.circuitBreaker, 'circuitBreaker');

@@ -4,6 +4,7 @@ import { ThrottlerModule } from '@nestjs/throttler';
 import { JsonRpcAuthGuard } from '@s2sp/auth';
 import { s2spAuthModule } from '@s2sp/core';
 import { DatabaseModule } from '@s2sp/database';
+import { SHARED_REDIS, SharedRedisModule, type SharedRedis } from '@s2sp/platform';
 import { TelemetryModule } from '@s2sp/telemetry';
 import { JsonRpcModule, toJsonRpcError } from '@s2sp/json-rpc';
 import { CONTRACT_VERSION } from '@s2sp/contracts';
@@ -27,6 +28,7 @@ import { PrismaIdempotencyStore } from './idempotency/prisma-idempotency-store';
 import { AgentMethods } from './methods/agent.methods';
 import { ToolsMethods } from './methods/tools.methods';
 import { CallerRateLimitGuard, JSON_RPC_THROTTLER } from './rate-limit/caller-rate-limit.guard';
+import { RedisThrottlerStorage } from './rate-limit/redis-throttler-storage';
 import { SlidingWindowThrottlerStorage } from './rate-limit/sliding-window-throttler-storage';
 import { SCHEMA_REGISTRY_PROVIDERS } from './schemas/schema-registry.providers';
 import { SchemasController } from './schemas/schemas.controller';
@@ -36,6 +38,21 @@ import { SchemasController } from './schemas/schemas.controller';
  * transcoded to the agents' gRPC services, GET /health and GET /schemas.
  */
 export const GATEWAY_SERVICE_NAME = 's2sp-gateway';
+
+/**
+ * @nestjs/throttler, of which only the storage is used (by CallerRateLimitGuard; its HTTP ThrottlerGuard
+ * is not installed): in Redis when the replicas share one (config.redis), else in this process
+ * (SlidingWindowThrottlerStorage: the same sliding window, at a cost per call that does not grow with the limit).
+ */
+function rateLimitStorageModule(config: GatewayConfig): DynamicModule {
+  const throttlers = [{ name: JSON_RPC_THROTTLER, limit: config.rateLimit.limit, ttl: config.rateLimit.windowMs }];
+  if (!config.redis) return ThrottlerModule.forRoot({ throttlers, storage: new SlidingWindowThrottlerStorage() });
+  return ThrottlerModule.forRootAsync({
+    imports: [SharedRedisModule.forRoot(config.redis)],
+    inject: [SHARED_REDIS],
+    useFactory: (redis: SharedRedis) => ({ throttlers, storage: new RedisThrottlerStorage(redis) }),
+  });
+}
 
 @Module({})
 export class GatewayModule {
@@ -58,12 +75,7 @@ export class GatewayModule {
         s2spAuthModule(config.auth, GATEWAY_DATABASE),
         // OpenRPC's info.version is the version of the API the document describes, not of its implementation.
         JsonRpcModule.forRoot({ ...config.jsonRpc, info: { title: 'S2SP gateway', version: CONTRACT_VERSION } }),
-        // Only its storage is used (by CallerRateLimitGuard); its HTTP ThrottlerGuard is not installed.
-        // SlidingWindowThrottlerStorage: the same sliding window, at a cost per call that does not grow with the limit.
-        ThrottlerModule.forRoot({
-          throttlers: [{ name: JSON_RPC_THROTTLER, limit: config.rateLimit.limit, ttl: config.rateLimit.windowMs }],
-          storage: new SlidingWindowThrottlerStorage(),
-        }),
+        rateLimitStorageModule(config),
       ],
       controllers: [HealthController, SchemasController],
       providers: [

@@ -9,3 +9,6 @@ export * from './unread-request-body';
 export * from './weighted-lru-cache';
 export * from './deadline-budget';
 export * from './shutdown';
+export * from './redis/redis-options';
+export * from './redis/shared-redis';
+export * from './redis/shared-redis.module';

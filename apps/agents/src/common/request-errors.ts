@@ -53,3 +53,11 @@ export class ApprovalRequiredError extends Error {
     this.name = 'ApprovalRequiredError';
   }
 }
+
+/** The replica that runs a task could not be reached (→ UNAVAILABLE with retry-after). */
+export class TaskOwnerUnreachableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TaskOwnerUnreachableError';
+  }
+}

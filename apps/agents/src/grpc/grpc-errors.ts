@@ -10,6 +10,7 @@ import {
   InvalidRequestError,
   NotFoundError,
   PreconditionFailedError,
+  TaskOwnerUnreachableError,
 } from '../common/request-errors';
 import {
   AmbiguousToolError,
@@ -87,6 +88,9 @@ export function toGrpcError(error: unknown, traceId?: string): RpcException {
   if (error instanceof AlreadyExistsError) return grpcError(status.ALREADY_EXISTS, error.message, trace);
   if (error instanceof CapacityExhaustedError) {
     return grpcError(status.RESOURCE_EXHAUSTED, error.message, { ...trace, retryAfterMs: error.retryAfterSeconds * 1000 });
+  }
+  if (error instanceof TaskOwnerUnreachableError) {
+    return grpcError(status.UNAVAILABLE, error.message, { ...trace, retryAfterMs: 1_000, recoveryHint: RECOVERY_HINT.RETRY_AFTER });
   }
   if (error instanceof ApprovalRequiredError) {
     return grpcError(status.PERMISSION_DENIED, error.message, { ...trace, errorCode: APPROVAL_REQUIRED });

@@ -106,10 +106,17 @@ export class TaskRepository {
     return view;
   }
 
-  /** Marks tasks a crash left unfinished as FAILED with `error`; returns how many. */
-  async failUnfinished(error: TaskErrorInfo): Promise<number> {
+  /** Ids of the tasks stored as not yet ended (ACCEPTED, RUNNING, CANCELLING). */
+  async unfinishedTaskIds(): Promise<string[]> {
+    const rows = await this.client.agentTask.findMany({ where: { status: { in: [...UNFINISHED_STATUSES] } }, select: { id: true } });
+    return rows.map((row) => row.id);
+  }
+
+  /** Marks those of `taskIds` that are still unfinished as FAILED with `error`; returns how many. */
+  async failUnfinished(error: TaskErrorInfo, taskIds: readonly string[]): Promise<number> {
+    if (taskIds.length === 0) return 0;
     const { count } = await this.client.agentTask.updateMany({
-      where: { status: { in: [...UNFINISHED_STATUSES] } },
+      where: { id: { in: [...taskIds] }, status: { in: [...UNFINISHED_STATUSES] } },
       data: { status: 'FAILED', error: json(error), completedAt: new Date() },
     });
     return count;

@@ -1,23 +1,26 @@
 import { AGENT_EXECUTION_ERROR, RECOVERY_HINT } from '@s2sp/contracts';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { PeriodicSweep } from '@s2sp/platform';
 import { context as otelContext } from '@opentelemetry/api';
 import type { JsonObject } from '@s2sp/contracts';
 import { Telemetry } from '@s2sp/telemetry';
-import { Observable } from 'rxjs';
+import { Observable, type Subscriber } from 'rxjs';
 import type { AgentsConfig } from '../agents.config';
 import { AGENTS_CONFIG } from '../agents.tokens';
 import { assertTimeRemains } from '../common/deadline-budget';
-import { AlreadyExistsError, CapacityExhaustedError, NotFoundError, PreconditionFailedError } from '../common/request-errors';
+import { AlreadyExistsError, CapacityExhaustedError, NotFoundError, PreconditionFailedError, TaskOwnerUnreachableError } from '../common/request-errors';
 import { emptyUsage } from '../common/usage';
 import { DeadlineExceededError } from '../mcp/tool-call-errors';
 import { taskError, type TaskErrorInfo } from './agent-errors';
 import { PlannerContext } from './planner-context';
 import { StepExecutor } from './step-executor.service';
+import { TASK_EVENTS, type RemoteCancelRequest, type TaskEvents } from './events/task-events';
+import { TASK_LEASES, type TaskLeases } from './events/task-leases';
 import { classifyStepError, StepFailure } from './step-failure';
 import type { PlanStep, TaskDefinition } from './task-definition';
 import { TaskExecution, type CancelMode } from './task-execution';
 import { TASK_PLANNER, type TaskPlanner } from './task-planner';
-import type { StepRecord, TaskStatusName, TaskView } from './task-records';
+import { FINAL_STATUSES, type StepRecord, type TaskStatusName, type TaskView } from './task-records';
 import { TaskRepository } from './task-repository';
 import { TaskWorkspace } from './task-workspace';
 
@@ -30,19 +33,32 @@ export const INTERRUPTED_BY_RESTART: TaskErrorInfo = taskError(
   RECOVERY_HINT.RESUBMIT_TASK,
 );
 
+/** The error of a task whose replica stopped or crashed before it ended (found without a lease by another replica). */
+export const ABANDONED_BY_REPLICA: TaskErrorInfo = taskError(
+  AGENT_EXECUTION_ERROR.EXECUTION_FAILED,
+  'interrupted: the agents replica running the task stopped before it ended; submit it again',
+  RECOVERY_HINT.RESUBMIT_TASK,
+);
+
 /**
  * Runs tasks in the background: asks the TaskPlanner for each next step,
  * executes it (StepExecutor), records it (streamed to StreamTask
  * subscribers, written to the database), and ends the task SUCCEEDED,
  * FAILED or CANCELLED. Enforces the task deadline, constraints.max_steps,
  * soft cancel (after the current step) and hard cancel (aborts the
- * in-flight MCP request). At start, tasks a crash left unfinished are
- * marked FAILED; at shutdown, running tasks are interrupted the same way.
+ * in-flight MCP request). At start, tasks a crash left unfinished (and that
+ * no live replica holds a lease on) are marked FAILED; at shutdown, running
+ * tasks are interrupted the same way. With several replicas (TaskEvents over Redis), GetTask, CancelTask and
+ * StreamTask answer on any replica: the stored state, the live steps
+ * published by the replica running the task, a cancel forwarded to it.
  */
 @Injectable()
 export class TaskRuntime implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly live = new Map<string, TaskExecution>();
   private readonly logger = new Logger('TaskRuntime');
+  private readonly orphanSweep = new PeriodicSweep('tasks left by a stopped agents replica', () => this.failConfirmedOrphans(), this.logger);
+  /** Tasks the last periodic sweep found without a lease: failed if the next one still does. */
+  private suspectedOrphans = new Set<string>();
 
   constructor(
     private readonly repository: TaskRepository,
@@ -50,11 +66,39 @@ export class TaskRuntime implements OnApplicationBootstrap, BeforeApplicationShu
     @Inject(TASK_PLANNER) private readonly planner: TaskPlanner,
     @Inject(AGENTS_CONFIG) private readonly config: AgentsConfig,
     private readonly telemetry: Telemetry,
+    @Inject(TASK_EVENTS) private readonly events: TaskEvents,
+    @Inject(TASK_LEASES) private readonly leases: TaskLeases,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const count = await this.repository.failUnfinished(INTERRUPTED_BY_RESTART);
+    this.events.handleCancelRequests((request) => this.cancelForAnotherReplica(request));
+    const count = await this.failOrphans(INTERRUPTED_BY_RESTART);
     if (count > 0) this.logger.warn(`Marked ${count} task(s) left unfinished by the previous run as FAILED (interrupted by agents restart)`);
+    // With other replicas, one may stop without a restart of this one: look for its tasks now and then.
+    if (this.config.redis) this.orphanSweep.start(this.config.taskLeaseMs);
+  }
+
+  /** Fails the unfinished tasks that neither this process nor a live replica runs; returns how many. */
+  private async failOrphans(error: TaskErrorInfo): Promise<number> {
+    return this.repository.failUnfinished(error, await this.findOrphans());
+  }
+
+  /**
+   * The periodic sweep fails a task only when two sweeps in a row found it
+   * without a lease: a replica that missed a renewal (a stalled event loop,
+   * a Redis hiccup) gets a whole lease period to renew before its task is failed.
+   */
+  private async failConfirmedOrphans(): Promise<number> {
+    const orphans = await this.findOrphans();
+    const confirmed = orphans.filter((taskId) => this.suspectedOrphans.has(taskId));
+    this.suspectedOrphans = new Set(orphans);
+    return this.repository.failUnfinished(ABANDONED_BY_REPLICA, confirmed);
+  }
+
+  private async findOrphans(): Promise<string[]> {
+    const unfinished = (await this.repository.unfinishedTaskIds()).filter((taskId) => !this.live.has(taskId));
+    if (unfinished.length === 0) return [];
+    return (await this.leases.orphaned(unfinished)).filter((taskId) => !this.live.has(taskId));
   }
 
   /**
@@ -74,6 +118,7 @@ export class TaskRuntime implements OnApplicationBootstrap, BeforeApplicationShu
   }
 
   async beforeApplicationShutdown(): Promise<void> {
+    await this.orphanSweep.stop();
     const running = [...this.live.values()];
     for (const execution of running) {
       execution.interruptedByShutdown = true;
@@ -92,9 +137,11 @@ export class TaskRuntime implements OnApplicationBootstrap, BeforeApplicationShu
     const execution = new TaskExecution(task, Date.now(), this.logger);
     this.live.set(task.taskId, execution);
     try {
+      await this.leases.claim(task.taskId);
       await this.repository.create(task, emptyUsage());
     } catch (error) {
       this.live.delete(task.taskId);
+      await this.leases.release(task.taskId).catch(() => undefined);
       throw error;
     }
     // The task runs in the background but in the submitting call's trace: its `plan` / `act` spans are
@@ -117,15 +164,8 @@ export class TaskRuntime implements OnApplicationBootstrap, BeforeApplicationShu
    */
   async cancel(taskId: string, mode: CancelMode, reason: string): Promise<TaskStatusName> {
     const execution = this.live.get(taskId);
-    if (!execution || execution.isFinal) {
-      const view = execution?.view() ?? (await this.repository.load(taskId));
-      if (!view) throw new NotFoundError(`task_id: no task ${taskId}`);
-      throw new PreconditionFailedError(
-        `task ${taskId} already ended ${view.status}; only unfinished tasks can be cancelled`,
-        AGENT_EXECUTION_ERROR.PRECONDITION_FAILED,
-        RECOVERY_HINT.NONE,
-      );
-    }
+    if (!execution) return this.cancelElsewhere(taskId, mode, reason);
+    if (execution.isFinal) throw alreadyEnded(taskId, execution.status);
     if (mode === 'hard') {
       execution.cancelRequest = { mode, reason };
       execution.abort.abort(new Error(`hard cancel${reason ? `: ${reason}` : ''}`));
@@ -138,6 +178,26 @@ export class TaskRuntime implements OnApplicationBootstrap, BeforeApplicationShu
       void execution.persist('status', () => this.repository.setStatus(taskId, 'CANCELLING'));
     }
     return execution.status;
+  }
+
+  /** A task this replica does not run: ended (as stored), or forwarded to the replica that runs it. */
+  private async cancelElsewhere(taskId: string, mode: CancelMode, reason: string): Promise<TaskStatusName> {
+    const stored = await this.repository.load(taskId);
+    if (!stored) throw new NotFoundError(`task_id: no task ${taskId}`);
+    if (FINAL_STATUSES.has(stored.status)) throw alreadyEnded(taskId, stored.status);
+    const status = await this.events.requestCancel({ taskId, mode, reason });
+    if (status !== undefined) return status;
+    const now = await this.repository.load(taskId);
+    if (now && FINAL_STATUSES.has(now.status)) throw alreadyEnded(taskId, now.status);
+    throw new TaskOwnerUnreachableError(`task ${taskId} is ${stored.status} but no agents replica running it answered the cancel; retry shortly`);
+  }
+
+  /** Cancels a task another replica was asked to cancel, when this replica runs it. */
+  private async cancelForAnotherReplica(request: RemoteCancelRequest): Promise<TaskStatusName | undefined> {
+    const execution = this.live.get(request.taskId);
+    if (!execution) return undefined;
+    if (execution.isFinal) return execution.status;
+    return this.cancel(request.taskId, request.mode, request.reason);
   }
 
   /**
@@ -157,14 +217,11 @@ export class TaskRuntime implements OnApplicationBootstrap, BeforeApplicationShu
       if (running) {
         follow(running);
       } else {
-        this.repository.load(taskId).then(
-          (view) => {
-            if (closed) return;
-            const started = this.live.get(taskId);
-            if (started) return follow(started);
-            if (!view) return subscriber.error(new NotFoundError(`task_id: no task ${taskId}`));
-            for (const step of view.steps) subscriber.next(step);
-            subscriber.complete();
+        this.followStored(taskId, subscriber).then(
+          (result) => {
+            if (result instanceof TaskExecution) return closed ? undefined : follow(result);
+            if (closed) result?.();
+            else detach = result;
           },
           (error: unknown) => subscriber.error(error),
         );
@@ -174,6 +231,51 @@ export class TaskRuntime implements OnApplicationBootstrap, BeforeApplicationShu
         detach?.();
       };
     });
+  }
+
+  /**
+   * Steps of a task this replica does not run: the stored ones, then, while it
+   * runs on another replica, the ones that replica publishes. Events are
+   * followed before the stored state is read and held until it is, so that a
+   * step stored in between is neither lost nor sent twice.
+   */
+  private async followStored(taskId: string, subscriber: Subscriber<StepRecord>): Promise<(() => void) | undefined | TaskExecution> {
+    let sent = 0;
+    let held: Array<StepRecord | 'end'> | undefined = [];
+    const deliver = (event: StepRecord | 'end') => {
+      if (event === 'end') return subscriber.complete();
+      if (event.step_number <= sent) return;
+      sent = event.step_number;
+      subscriber.next(event);
+    };
+    const unfollow = await this.events.follow(taskId, {
+      step: (step) => (held ? held.push(step) : deliver(step)),
+      end: () => (held ? held.push('end') : deliver('end')),
+    });
+    const view = await this.repository.load(taskId).catch((error: unknown) => {
+      unfollow?.();
+      throw error;
+    });
+    const startedHere = this.live.get(taskId);
+    if (startedHere) {
+      unfollow?.();
+      return startedHere;
+    }
+    if (!view) {
+      unfollow?.();
+      subscriber.error(new NotFoundError(`task_id: no task ${taskId}`));
+      return undefined;
+    }
+    for (const step of view.steps) deliver(step);
+    if (!unfollow || FINAL_STATUSES.has(view.status)) {
+      unfollow?.();
+      subscriber.complete();
+      return undefined;
+    }
+    const pending = held;
+    held = undefined;
+    for (const event of pending) deliver(event);
+    return unfollow;
   }
 
   /** Live StreamTask listeners of a running task (0 when none or not running here). */
@@ -263,7 +365,9 @@ export class TaskRuntime implements OnApplicationBootstrap, BeforeApplicationShu
   private record(execution: TaskExecution, record: StepRecord): void {
     execution.addStep(record);
     const totals = { ...execution.usage };
-    void execution.persist(`step ${record.step_number}`, () => this.repository.appendStep(record, totals));
+    void execution
+      .persist(`step ${record.step_number}`, () => this.repository.appendStep(record, totals))
+      .then(() => this.announce(`step ${record.step_number}`, execution, () => this.events.publishStep(record)));
   }
 
   private async end(execution: TaskExecution, status: TaskStatusName, error?: TaskErrorInfo, result?: JsonObject): Promise<void> {
@@ -274,9 +378,20 @@ export class TaskRuntime implements OnApplicationBootstrap, BeforeApplicationShu
     await execution.persist('final state', () =>
       this.repository.finish(execution.task.taskId, { status, usage: execution.usage, result, error, completedAtMs: execution.completedAtMs as number }),
     );
+    await this.announce('end', execution, () => this.events.publishEnd(execution.task.taskId));
+    await this.leases.release(execution.task.taskId).catch((error: unknown) => {
+      this.logger.warn(`Could not release the lease of task ${execution.task.taskId}: ${error instanceof Error ? error.message : String(error)}`);
+    });
     execution.end();
     this.live.delete(execution.task.taskId);
     this.logger.log(`Task ${execution.task.taskId} ${status}${error ? ` (${error.code}: ${error.message})` : ''}`);
+  }
+
+  /** Tells the other replicas (after the database has it); a failure is logged: they still read the stored state. */
+  private async announce(what: string, execution: TaskExecution, publish: () => Promise<void>): Promise<void> {
+    await publish().catch((error: unknown) => {
+      this.logger.warn(`Could not publish ${what} of task ${execution.task.taskId}: ${error instanceof Error ? error.message : String(error)}`);
+    });
   }
 
   private cancelledStatus(execution: TaskExecution): TaskStatusName {
@@ -348,6 +463,14 @@ export class TaskRuntime implements OnApplicationBootstrap, BeforeApplicationShu
       finished_at_ms: now,
     };
   }
+}
+
+function alreadyEnded(taskId: string, status: TaskStatusName): PreconditionFailedError {
+  return new PreconditionFailedError(
+    `task ${taskId} already ended ${status}; only unfinished tasks can be cancelled`,
+    AGENT_EXECUTION_ERROR.PRECONDITION_FAILED,
+    RECOVERY_HINT.NONE,
+  );
 }
 
 function delay(ms: number): Promise<void> {

@@ -1,7 +1,7 @@
-import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Inject, Injectable, Logger, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { ThrottlerStorage } from '@nestjs/throttler';
 import { hash } from 'node:crypto';
-import { JSON_RPC_CONTEXT_TYPE, JsonRpcError, RECOVERY_HINT, type JsonRpcCallContext } from '@s2sp/json-rpc';
+import { JSON_RPC_CONTEXT_TYPE, JsonRpcError, JsonRpcErrorCode, RECOVERY_HINT, type JsonRpcCallContext } from '@s2sp/json-rpc';
 import { callerKey } from '../caller/caller-key';
 import type { GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG } from '../gateway.constants';
@@ -14,10 +14,14 @@ export const JSON_RPC_THROTTLER = 'json-rpc';
  * @nestjs/throttler's storage. Applies to the 'json-rpc' context only: the
  * library's own ThrottlerGuard reads HTTP requests and cannot see a call
  * inside a batch. Over the limit: 5001 "Rate limit exceeded" with
- * data.retry_after (seconds until a call is allowed again).
+ * data.retry_after (seconds until a call is allowed again). A storage that
+ * cannot answer (Redis away) refuses the call as the upstream being
+ * unavailable: calls are never let through uncounted.
  */
 @Injectable()
 export class CallerRateLimitGuard implements CanActivate {
+  private readonly logger = new Logger('RateLimit');
+
   constructor(
     @Inject(ThrottlerStorage) private readonly storage: ThrottlerStorage,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
@@ -29,7 +33,10 @@ export class CallerRateLimitGuard implements CanActivate {
     const { limit, windowMs } = this.config.rateLimit;
     const key = hash('sha256', JSON.stringify([callerKey(ctx), ctx.method]), 'hex');
     // blockDuration 0: a sliding window of windowMs; calls over the limit are not counted.
-    const record = await this.storage.increment(key, windowMs, limit, 0, JSON_RPC_THROTTLER);
+    const record = await this.storage.increment(key, windowMs, limit, 0, JSON_RPC_THROTTLER).catch((error: unknown) => {
+      this.logger.error(`rate-limit storage failed: ${error instanceof Error ? error.message : String(error)}`);
+      throw new JsonRpcError(JsonRpcErrorCode.UPSTREAM_UNAVAILABLE, 'rate limit store unavailable', { downstream: 'rate_limit_store' });
+    });
     if (!record.isBlocked) return true;
     throw JsonRpcError.rateLimited(Math.max(1, record.timeToBlockExpire), {
       method: ctx.method,
