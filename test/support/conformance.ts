@@ -412,6 +412,7 @@ export function renderDoc(measurement: Measurement, baseline: Baseline): string 
     '',
     '## Updating',
     '',
+    '<!-- example: not-run measures for minutes under Node 22; test/conformance/mcp-conformance.test.ts runs the same suite in npm test -->',
     '```bash',
     'npm run conformance                      # measure and print the differences from the baseline',
     'npm run conformance -- --update-baseline # measure, rewrite the baseline and this page',
