@@ -258,7 +258,7 @@ describe('the /mcp limits: option, else variable, else default', () => {
 
   test('each S2SP_MCP_* variable sets its limit; unset, the documented defaults', () => {
     checkEnvTable(() => resolveMcpHttpLimits(), variables, [
-      { env: {}, expect: (limits) => assert.deepEqual(limits, { maxBodyBytes: 1_048_576, sessionIdleTimeoutMs: 1_800_000, maxSessionsPerCaller: 16, sseRetryMs: 1_000, listPageSize: 50 }) },
+      { env: {}, expect: (limits) => assert.deepEqual(limits, { maxBodyBytes: 1_048_576, sessionIdleTimeoutMs: 1_800_000, maxSessionsPerCaller: 16, sseRetryMs: 1_000, listPageSize: 50, keepAliveTimeoutMs: 65_000 }) },
       ...Object.entries(MCP_HTTP_LIMIT_ENV).map(([limit, variable]) => ({
         env: { [variable]: '77' },
         expect: (limits: McpHttpLimits) => assert.deepEqual(limits, { ...DEFAULT_MCP_HTTP_LIMITS, [limit]: 77 }),

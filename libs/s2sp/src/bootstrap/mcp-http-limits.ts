@@ -20,6 +20,12 @@ export interface McpHttpLimits {
   sseRetryMs: number;
   /** Items per page of a paged list (`resources/list`), over HTTP and stdio alike. Default 50. */
   listPageSize: number;
+  /**
+   * How long an idle keep-alive connection stays open, ms (default 65 s). Node's own 5 s
+   * races clients that reuse a pooled connection just as the server closes it (the
+   * request then fails with ECONNRESET); a longer window makes that race rare.
+   */
+  keepAliveTimeoutMs: number;
 }
 
 export const DEFAULT_MCP_HTTP_LIMITS: Readonly<McpHttpLimits> = Object.freeze({
@@ -28,6 +34,7 @@ export const DEFAULT_MCP_HTTP_LIMITS: Readonly<McpHttpLimits> = Object.freeze({
   maxSessionsPerCaller: 16,
   sseRetryMs: 1000,
   listPageSize: 50,
+  keepAliveTimeoutMs: 65_000,
 });
 
 /** Environment variable of each limit. */
@@ -37,6 +44,7 @@ export const MCP_HTTP_LIMIT_ENV: Readonly<Record<keyof McpHttpLimits, string>> =
   maxSessionsPerCaller: 'S2SP_MCP_MAX_SESSIONS_PER_CALLER',
   sseRetryMs: 'S2SP_MCP_SSE_RETRY_MS',
   listPageSize: 'S2SP_MCP_LIST_PAGE_SIZE',
+  keepAliveTimeoutMs: 'S2SP_MCP_KEEP_ALIVE_TIMEOUT_MS',
 });
 
 /** Options win over the environment, the environment over the defaults; each must be a positive integer. */

@@ -159,6 +159,10 @@ export async function serveMcp(module: Parameters<typeof NestFactory.create>[0],
   // tools too; guards of other context types (HTTP, JSON-RPC, gRPC) let tool calls through.
   app.connectMicroservice({ strategy: mcp }, { inheritAppConfig: true });
   await app.startAllMicroservices();
+  const httpServer = app.getHttpServer() as { keepAliveTimeout: number; headersTimeout: number };
+  httpServer.keepAliveTimeout = limits.keepAliveTimeoutMs;
+  // A request's headers may arrive as late as the idle window allows.
+  httpServer.headersTimeout = Math.max(httpServer.headersTimeout, limits.keepAliveTimeoutMs + 1_000);
   await app.listen(options.port, options.host);
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port;

@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { request } from 'node:http';
+import { startStats } from '../support/stack';
+
+function keepAliveHeader(url: string): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${url}/s2sp/health`, { agent: false, headers: { connection: 'keep-alive' } }, (response) => {
+      response.resume();
+      resolve(response.headers['keep-alive'] as string | undefined);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+test('an MCP server keeps idle connections for S2SP_MCP_KEEP_ALIVE_TIMEOUT_MS (default 65 s), as its Keep-Alive header tells clients', async () => {
+  const byDefault = await startStats([]);
+  try {
+    assert.equal(await keepAliveHeader(byDefault.url), 'timeout=65');
+  } finally {
+    await byDefault.close();
+  }
+  const saved = process.env.S2SP_MCP_KEEP_ALIVE_TIMEOUT_MS;
+  process.env.S2SP_MCP_KEEP_ALIVE_TIMEOUT_MS = '30000';
+  try {
+    const configured = await startStats([]);
+    try {
+      assert.equal(await keepAliveHeader(configured.url), 'timeout=30');
+    } finally {
+      await configured.close();
+    }
+  } finally {
+    if (saved === undefined) delete process.env.S2SP_MCP_KEEP_ALIVE_TIMEOUT_MS;
+    else process.env.S2SP_MCP_KEEP_ALIVE_TIMEOUT_MS = saved;
+  }
+});
