@@ -1,0 +1,46 @@
+import type { CreateMessageRequest, CreateMessageResult } from '@modelcontextprotocol/server';
+import type { McpContext } from '@rekog/mcp-nest';
+import { S2spToolError } from '@s2sp/core';
+
+/** Injection token of the {@link ChartSummaryOptions}. */
+export const CHART_SUMMARY_OPTIONS = Symbol('STATS_CHART_SUMMARY_OPTIONS');
+
+export interface ChartSummaryOptions {
+  /** `maxTokens` of the sampling request. */
+  maxTokens: number;
+}
+
+/** The part of the SDK's request context that sends a request back to the client (2025-era sessions only). */
+interface SamplingCapableContext {
+  mcpReq?: { requestSampling?: (params: CreateMessageRequest['params']) => Promise<CreateMessageResult> };
+}
+
+/** Where @rekog/mcp-nest keeps the SDK's request context among the McpContext arguments. */
+const SDK_CONTEXT_INDEX = 4;
+
+/**
+ * Asks the calling client's model (MCP `sampling/createMessage`) for a short
+ * summary of a chart, given the chart's own text. The client decides whether to
+ * answer; a refusal comes back as a tool error carrying its message.
+ */
+export async function requestChartSummary(context: McpContext, chartText: string, options: ChartSummaryOptions): Promise<string> {
+  const sdk = context.getArgByIndex(SDK_CONTEXT_INDEX) as SamplingCapableContext | undefined;
+  const requestSampling = sdk?.mcpReq?.requestSampling;
+  if (!requestSampling) throw new S2spToolError('summarize needs a client that accepts sampling requests on this session');
+  let result: CreateMessageResult;
+  try {
+    result = await requestSampling({
+      messages: [{ role: 'user', content: { type: 'text', text: `Summarise this chart for a reader in one or two sentences.\n\n${chartText}` } }],
+      systemPrompt: 'You summarise bar charts of tabular data. Answer with the summary only.',
+      maxTokens: options.maxTokens,
+      includeContext: 'none',
+    });
+  } catch (error) {
+    throw new S2spToolError(`The client did not summarise the chart: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const content = result.content;
+  if (Array.isArray(content) || content.type !== 'text' || typeof content.text !== 'string') {
+    throw new S2spToolError('The client answered the summary request without text');
+  }
+  return content.text;
+}
