@@ -12,7 +12,11 @@ export interface ChartSummaryOptions {
 
 /** The part of the SDK's request context that sends a request back to the client (2025-era sessions only). */
 interface SamplingCapableContext {
-  mcpReq?: { requestSampling?: (params: CreateMessageRequest['params']) => Promise<CreateMessageResult> };
+  mcpReq?: {
+    id: string | number;
+    signal?: AbortSignal;
+    requestSampling?: (params: CreateMessageRequest['params'], options: { relatedRequestId: string | number; signal?: AbortSignal }) => Promise<CreateMessageResult>;
+  };
 }
 
 /** Where @rekog/mcp-nest keeps the SDK's request context among the McpContext arguments. */
@@ -25,16 +29,18 @@ const SDK_CONTEXT_INDEX = 4;
  */
 export async function requestChartSummary(context: McpContext, chartText: string, options: ChartSummaryOptions): Promise<string> {
   const sdk = context.getArgByIndex(SDK_CONTEXT_INDEX) as SamplingCapableContext | undefined;
-  const requestSampling = sdk?.mcpReq?.requestSampling;
-  if (!requestSampling) throw new S2spToolError('summarize needs a client that accepts sampling requests on this session');
+  const request = sdk?.mcpReq;
+  if (!request?.requestSampling) throw new S2spToolError('summarize needs a client that accepts sampling requests on this session');
   let result: CreateMessageResult;
   try {
-    result = await requestSampling({
+    // Related to the tool call: the request travels on that call's own response stream (and is cancelled with it),
+    // so the client knows which of its calls it serves.
+    result = await request.requestSampling({
       messages: [{ role: 'user', content: { type: 'text', text: `Summarise this chart for a reader in one or two sentences.\n\n${chartText}` } }],
       systemPrompt: 'You summarise bar charts of tabular data. Answer with the summary only.',
       maxTokens: options.maxTokens,
       includeContext: 'none',
-    });
+    }, { relatedRequestId: request.id, signal: request.signal });
   } catch (error) {
     throw new S2spToolError(`The client did not summarise the chart: ${error instanceof Error ? error.message : String(error)}`);
   }
