@@ -78,7 +78,7 @@ describe('agents ToolService over gRPC', () => {
     const tools = await listAll();
     assert.deepEqual(
       tools.map((tool) => `${tool.server}/${tool.name}`),
-      ['stats/draw_chart', 'testkit/always_fails', 'testkit/echo', 'testkit/slow', 'testkit/slow_consumer', 'weather/get_alerts'],
+      ['stats/draw_chart', 'testkit/always_fails', 'testkit/echo', 'testkit/list_roots', 'testkit/slow', 'testkit/slow_consumer', 'weather/get_alerts'],
     );
     const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
     assert.equal(byName.get_alerts.kind, 'TOOL_KIND_S2SP_RESOURCE');
