@@ -30,7 +30,10 @@ const SDK_CONTEXT_INDEX = 4;
 export async function requestChartSummary(context: McpContext, chartText: string, options: ChartSummaryOptions): Promise<string> {
   const sdk = context.getArgByIndex(SDK_CONTEXT_INDEX) as SamplingCapableContext | undefined;
   const request = sdk?.mcpReq;
-  if (!request?.requestSampling) throw new S2spToolError('summarize needs a client that accepts sampling requests on this session');
+  const capabilities = context.getClientCapabilities() ?? context.mcpServer.server.getClientCapabilities();
+  if (!request?.requestSampling || (capabilities !== undefined && !capabilities.sampling)) {
+    throw new S2spToolError('summarize needs a client that declares the MCP sampling capability; this one does not');
+  }
   let result: CreateMessageResult;
   try {
     // Related to the tool call: the request travels on that call's own response stream (and is cancelled with it),
