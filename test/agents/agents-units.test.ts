@@ -15,10 +15,20 @@ import { PlannerContext } from '../../apps/agents/src/tasks/planner-context';
 import { validateAgentTask } from '../../apps/agents/src/tasks/task-validation';
 import { readS2spResourceAnswer } from '../../apps/agents/src/tools/s2sp-resource-answer';
 import { ToolListCursorCodec } from '../../apps/agents/src/tools/tool-list-cursor';
+import { DEFAULT_SAMPLING_CONFIG } from '../../apps/agents/src/sampling/sampling-config';
 import { withEnv } from '../support/with-env';
 
 
-const ENV_KEYS = ['AGENTS_HOST', 'AGENTS_PORT', 'AGENTS_MCP_SERVERS', 'AGENTS_DATA_DIR', 'DATABASE_URL', 'AGENTS_BREAKER_ERROR_RATE', 'AGENTS_BREAKER_MIN_CALLS', 'AGENTS_METRICS_PORT'];
+const SAMPLING_ENV_KEYS = [
+  'AGENTS_SAMPLING_SERVERS',
+  'AGENTS_SAMPLING_MODEL_HINTS',
+  'AGENTS_SAMPLING_MAX_TOKENS',
+  'AGENTS_SAMPLING_MAX_TASK_TOKENS',
+  'AGENTS_SAMPLING_RATE_PER_MINUTE',
+  'AGENTS_SAMPLING_MAX_REQUEST_CHARS',
+  'AGENTS_MCP_ROOTS',
+];
+const ENV_KEYS = ['AGENTS_HOST', 'AGENTS_PORT', 'AGENTS_MCP_SERVERS', 'AGENTS_DATA_DIR', 'DATABASE_URL', 'AGENTS_BREAKER_ERROR_RATE', 'AGENTS_BREAKER_MIN_CALLS', 'AGENTS_METRICS_PORT', ...SAMPLING_ENV_KEYS];
 const cleanEnv = Object.fromEntries(ENV_KEYS.map((key) => [key, undefined]));
 
 describe('agents configuration', () => {
@@ -48,6 +58,31 @@ describe('agents configuration', () => {
     assert.equal(config.breaker.minimumCalls, 3);
     assert.equal(withEnv({ ...cleanEnv, AGENTS_METRICS_PORT: '9999' }, () => agentsConfigFromEnv()).metricsPort, 9999);
     assert.throws(() => withEnv({ ...cleanEnv, AGENTS_PORT: '70000' }, () => agentsConfigFromEnv()), /AGENTS_PORT/);
+  });
+
+  test('sampling and roots: deny-by-default defaults, and every variable sets its field', () => {
+    const defaults = withEnv(cleanEnv, () => agentsConfigFromEnv());
+    assert.deepEqual(defaults.sampling, DEFAULT_SAMPLING_CONFIG);
+    assert.deepEqual(defaults.sampling?.allowedServers, [], 'no server may sample unless listed');
+    assert.deepEqual(defaults.roots, []);
+    const set = withEnv(
+      {
+        ...cleanEnv,
+        AGENTS_SAMPLING_SERVERS: 'stats',
+        AGENTS_SAMPLING_MODEL_HINTS: 'small, medium',
+        AGENTS_SAMPLING_MAX_TOKENS: '100',
+        AGENTS_SAMPLING_MAX_TASK_TOKENS: '500',
+        AGENTS_SAMPLING_RATE_PER_MINUTE: '7',
+        AGENTS_SAMPLING_MAX_REQUEST_CHARS: '9000',
+        AGENTS_MCP_ROOTS: '*=file:///srv/shared,stats=file:///srv/charts',
+      },
+      () => agentsConfigFromEnv(),
+    );
+    assert.deepEqual(set.sampling, { allowedServers: ['stats'], allowedModelHints: ['small', 'medium'], maxTokensPerRequest: 100, maxTokensPerTask: 500, requestsPerMinute: 7, maxRequestChars: 9000 });
+    assert.deepEqual(set.roots, [{ server: '*', uri: 'file:///srv/shared' }, { server: 'stats', uri: 'file:///srv/charts' }]);
+    assert.throws(() => withEnv({ ...cleanEnv, AGENTS_SAMPLING_SERVERS: 'nope' }, () => agentsConfigFromEnv()), /sampling.allowedServers names "nope"/);
+    assert.throws(() => withEnv({ ...cleanEnv, AGENTS_SAMPLING_MAX_TOKENS: '0' }, () => agentsConfigFromEnv()), /AGENTS_SAMPLING_MAX_TOKENS/);
+    assert.throws(() => withEnv({ ...cleanEnv, AGENTS_MCP_ROOTS: 'stats=/srv' }, () => agentsConfigFromEnv()), /roots\[0\].uri must be a file:\/\/ URI/);
     assert.throws(() => withEnv({ ...cleanEnv, AGENTS_BREAKER_ERROR_RATE: '2' }, () => agentsConfigFromEnv()), /AGENTS_BREAKER_ERROR_RATE/);
     assert.throws(() => withEnv({ ...cleanEnv, AGENTS_MCP_SERVERS: 'just-a-url' }, () => agentsConfigFromEnv()), /AGENTS_MCP_SERVERS\[0\]/);
     assert.throws(() => withEnv({ ...cleanEnv, AGENTS_MCP_SERVERS: 'a=ftp://x/mcp' }, () => agentsConfigFromEnv()), /mcpServers\[0\]\.url .* http or https/);

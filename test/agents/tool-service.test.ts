@@ -78,7 +78,7 @@ describe('agents ToolService over gRPC', () => {
     const tools = await listAll();
     assert.deepEqual(
       tools.map((tool) => `${tool.server}/${tool.name}`),
-      ['stats/draw_chart', 'testkit/always_fails', 'testkit/echo', 'testkit/slow', 'testkit/slow_consumer', 'weather/get_alerts'],
+      ['stats/draw_chart', 'testkit/always_fails', 'testkit/echo', 'testkit/list_roots', 'testkit/slow', 'testkit/slow_consumer', 'weather/get_alerts'],
     );
     const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
     assert.equal(byName.get_alerts.kind, 'TOOL_KIND_S2SP_RESOURCE');
@@ -119,7 +119,7 @@ describe('agents ToolService over gRPC', () => {
     assert.equal(big.next_cursor, '');
 
     const testkitOnly = await listAll({ server: 'testkit', page_size: 1 });
-    assert.deepEqual(testkitOnly.map((tool) => tool.name), ['always_fails', 'echo', 'slow', 'slow_consumer']);
+    assert.deepEqual(testkitOnly.map((tool) => tool.name), ['always_fails', 'echo', 'list_roots', 'slow', 'slow_consumer']);
 
     const unknown = await unaryError(clients.tools, 'ListTools', { server: 'nope' });
     assert.equal(unknown.code, grpc.status.NOT_FOUND);
@@ -160,7 +160,7 @@ describe('agents ToolService over gRPC', () => {
     assert.match(stale.details, /registry version \d+.*changed/);
 
     const servers = await unary(clients.tools, 'ListServers', {});
-    assert.equal(servers.servers.find((server: Message) => server.id === 'testkit').tool_count, 5);
+    assert.equal(servers.servers.find((server: Message) => server.id === 'testkit').tool_count, 6);
 
     const answer = await unary(clients.tools, 'InvokeTool', { tool_name: 'added_at_runtime', input_params: toStruct({ n: 21 }) });
     assert.equal(answer.status, 'TOOL_RESULT_STATUS_SUCCESS');

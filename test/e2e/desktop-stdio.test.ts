@@ -64,7 +64,7 @@ describe("the README's desktop setup: both servers over stdio, as Claude Desktop
       assert.deepEqual(weatherTools.map((tool) => tool.name), ['get_alerts']);
       assert.deepEqual(statsTools.map((tool) => tool.name), ['draw_chart']);
       const chartParameters = Object.keys(statsTools[0]!.inputSchema.properties ?? {}).sort();
-      assert.deepEqual(chartParameters, ['abstract_data', 'body_data', 'column_mapping', 'group_by', 'resource_url', 'title']);
+      assert.deepEqual(chartParameters, ['abstract_data', 'body_data', 'column_mapping', 'group_by', 'resource_url', 'summarize', 'title']);
 
       const alerts = jsonOf<Array<Record<string, unknown>>>(await weather.client.callTool({ name: 'get_alerts', arguments: { area: 'CA' } }));
       const answer = jsonOf(await weather.client.callTool({ name: 'get_alerts', arguments: { area: 'CA', abstract_domains: 'event' } }));

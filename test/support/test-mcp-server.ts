@@ -4,9 +4,9 @@
 // be added and removed at runtime to make the server send
 // notifications/tools/list_changed.
 import { Module } from '@nestjs/common';
-import { Payload } from '@nestjs/microservices';
+import { Ctx, Payload } from '@nestjs/microservices';
 import type { McpServer } from '@modelcontextprotocol/server';
-import { McpController, McpStrategy, Tool, type DynamicToolDefinition } from '@rekog/mcp-nest';
+import { McpContext, McpController, McpStrategy, Tool, type DynamicToolDefinition } from '@rekog/mcp-nest';
 import { serveMcp, type RunningMcpServer } from '@s2sp/core';
 import { z } from 'zod';
 
@@ -44,6 +44,19 @@ class TestToolsController {
     const ms = args.ms ?? 5_000;
     await new Promise((resolve) => setTimeout(resolve, ms).unref());
     return { content: [{ type: 'text', text: `waited ${ms} ms` }] };
+  }
+
+  /** Asks the calling client for its roots (`roots/list`, on the tool call's own stream) and answers them as JSON. */
+  @Tool({
+    name: 'list_roots',
+    description: 'Answers the roots the calling client declares, as JSON.',
+    parameters: z.object({}),
+    annotations: { readOnlyHint: true },
+  })
+  async listRoots(@Payload() _args: Record<string, never>, @Ctx() context: McpContext) {
+    const sdk = context.getArgByIndex(4) as { mcpReq: { send(request: { method: 'roots/list' }): Promise<{ roots: unknown[] }> } };
+    const { roots } = await sdk.mcpReq.send({ method: 'roots/list' });
+    return { content: [{ type: 'text', text: JSON.stringify(roots) }] };
   }
 
   /**

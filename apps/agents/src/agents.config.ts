@@ -3,8 +3,12 @@ import { envInt, envOptional, envString, redisOptionsFromEnv, validateRedisOptio
 import { validateCircuitBreakerOptions } from '@s2sp/platform';
 import type { TelemetryOptions } from '@s2sp/telemetry';
 import { parseMcpServerList, validateMcpServers, withMcpAudiences, type McpServerEndpoint } from './config/mcp-server-list';
+import { mcpRootsFromEnv, validateMcpRoots, type McpRootEntry } from './sampling/mcp-roots';
+import { DEFAULT_SAMPLING_CONFIG, samplingConfigFromEnv, validateSamplingConfig, type SamplingConfig } from './sampling/sampling-config';
 
 export type { McpServerEndpoint } from './config/mcp-server-list';
+export type { McpRootEntry } from './sampling/mcp-roots';
+export type { SamplingConfig } from './sampling/sampling-config';
 
 /** Circuit breaker per MCP server (see CircuitBreaker in @s2sp/platform). */
 export interface AgentsBreakerConfig {
@@ -85,6 +89,13 @@ export interface AgentsConfig {
    * S2SP_SHUTDOWN_NOT_READY_DELAY_MS, then to DEFAULT_SHUTDOWN_OPTIONS of @s2sp/platform.
    */
   shutdown?: Partial<ShutdownOptions>;
+  /**
+   * What the default sampling policy lets MCP servers ask of the agents' model
+   * (docs/sampling.md); unset: DEFAULT_SAMPLING_CONFIG, which allows no server.
+   */
+  sampling?: SamplingConfig;
+  /** Roots declared to the MCP servers in `roots/list` (AGENTS_MCP_ROOTS); unset: none. */
+  roots?: McpRootEntry[];
   /** Telemetry overrides (service name `s2sp-agents`), e.g. a test's shared `spanExporter`. */
   telemetry?: Partial<TelemetryOptions>;
 }
@@ -104,6 +115,8 @@ export const DEFAULT_AGENTS_CONFIG: Omit<AgentsConfig, 'mcpServers' | 'auth'> = 
   maxRunningTasks: 64,
   remoteCancelTimeoutMs: 10_000,
   taskLeaseMs: 15_000,
+  sampling: DEFAULT_SAMPLING_CONFIG,
+  roots: [],
 };
 
 /**
@@ -116,6 +129,9 @@ export const DEFAULT_AGENTS_CONFIG: Omit<AgentsConfig, 'mcpServers' | 'auth'> = 
  * AGENTS_MAX_RUNNING_TASKS, AGENTS_REMOTE_CANCEL_TIMEOUT_MS, AGENTS_TASK_LEASE_MS, REDIS_URL (and the other REDIS_* of
  * @s2sp/platform's redisOptionsFromEnv), AGENTS_MCP_AUDIENCES (`id=audience,…`; default `<id>-server`),
  * AGENTS_METRICS_PORT (default 9464, 0 = any free port), AGENTS_METRICS_HOST,
+ * AGENTS_SAMPLING_SERVERS, AGENTS_SAMPLING_MODEL_HINTS, AGENTS_SAMPLING_MAX_TOKENS,
+ * AGENTS_SAMPLING_MAX_TASK_TOKENS, AGENTS_SAMPLING_RATE_PER_MINUTE, AGENTS_SAMPLING_MAX_REQUEST_CHARS,
+ * AGENTS_MCP_ROOTS (`server=file:///path,…`, `*` for every server),
  * and the S2SP_AUTH_* variables of @s2sp/auth.
  */
 export function agentsConfigFromEnv(): AgentsConfig {
@@ -148,6 +164,8 @@ export function agentsConfigFromEnv(): AgentsConfig {
     auth: authOptionsFromEnv('agents'),
     metricsPort: envInt('AGENTS_METRICS_PORT', DEFAULT_AGENTS_METRICS_PORT, { max: 65535 }),
     metricsHost: envString('AGENTS_METRICS_HOST', '127.0.0.1'),
+    sampling: samplingConfigFromEnv(),
+    roots: mcpRootsFromEnv(),
   };
   const redis = redisOptionsFromEnv();
   if (redis) config.redis = redis;
@@ -174,6 +192,9 @@ export function validateAgentsConfig(config: AgentsConfig): void {
   integer('taskLeaseMs', config.taskLeaseMs, 3);
   if (config.redis) validateRedisOptions(config.redis, 'redis');
   if (config.metricsPort !== undefined) integer('metricsPort', config.metricsPort, 0, 65535);
+  const serverIds = config.mcpServers.map((server) => server.id);
+  if (config.sampling !== undefined) validateSamplingConfig(config.sampling, serverIds);
+  if (config.roots !== undefined) validateMcpRoots(config.roots, serverIds);
 }
 
 function integer(field: string, value: number, min: number, max = Number.MAX_SAFE_INTEGER): void {

@@ -29,10 +29,19 @@ import { ToolController } from './tools/tool.controller';
 import { ToolV2Controller } from './tools/tool-v2.controller';
 import { ToolCallService } from './tools/tool-call.service';
 import { ToolInvoker } from './tools/tool-invoker.service';
+import { ConfiguredSamplingPolicy } from './sampling/configured-sampling-policy';
+import { MODEL_PROVIDER, type ModelProvider } from './sampling/model-provider';
+import { RefusingModelProvider } from './sampling/refusing-model-provider';
+import { SAMPLING_POLICY, type SamplingPolicy } from './sampling/sampling-policy';
+import { SamplingService } from './sampling/sampling.service';
 
 export interface AgentsModuleExtras {
   /** Replaces the DeclarativePlanner behind TASK_PLANNER: a class (instantiated by Nest) or an instance. */
   planner?: Type<TaskPlanner> | TaskPlanner;
+  /** Answers the MCP servers' `sampling/createMessage` behind MODEL_PROVIDER (default: RefusingModelProvider). */
+  modelProvider?: Type<ModelProvider> | ModelProvider;
+  /** Replaces ConfiguredSamplingPolicy behind SAMPLING_POLICY. */
+  samplingPolicy?: Type<SamplingPolicy> | SamplingPolicy;
 }
 
 /**
@@ -73,6 +82,9 @@ export class AgentsModule {
         // After authentication: a caller who may not call learns nothing about the request.
         { provide: APP_GUARD, useClass: UndecodableRequestGuard },
         DiscoveryCredentials,
+        classOrValueProvider(MODEL_PROVIDER, extras.modelProvider, RefusingModelProvider),
+        classOrValueProvider(SAMPLING_POLICY, extras.samplingPolicy, ConfiguredSamplingPolicy),
+        SamplingService,
         McpConnectorService,
         McpCallAuthorizer,
         ToolInvoker,
@@ -82,7 +94,7 @@ export class AgentsModule {
         ...taskCoordinationProviders(config),
         TaskRuntime,
         GrpcHealthService,
-        plannerProvider(extras.planner),
+        classOrValueProvider(TASK_PLANNER, extras.planner, DeclarativePlanner),
       ],
       exports: [TASK_PLANNER, TaskRuntime, McpConnectorService, GrpcHealthService],
     };
@@ -105,7 +117,8 @@ function taskCoordinationProviders(config: AgentsConfig): Provider[] {
   ];
 }
 
-function plannerProvider(planner: AgentsModuleExtras['planner']): Provider {
-  if (planner === undefined) return { provide: TASK_PLANNER, useClass: DeclarativePlanner };
-  return typeof planner === 'function' ? { provide: TASK_PLANNER, useClass: planner } : { provide: TASK_PLANNER, useValue: planner };
+/** A replaceable provider: the given class (instantiated by Nest) or instance, else the default class. */
+function classOrValueProvider<T>(token: symbol, given: Type<T> | T | undefined, fallback: Type<T>): Provider {
+  if (given === undefined) return { provide: token, useClass: fallback };
+  return typeof given === 'function' ? { provide: token, useClass: given as Type<T> } : { provide: token, useValue: given };
 }

@@ -61,7 +61,7 @@ export async function startAgents(config: AgentsConfig, options: StartAgentsOpti
     },
   };
   const server = new BoundPortGrpcServer(grpcOptions);
-  app = await NestFactory.createMicroservice(AgentsModule.forRoot(config, { planner: options.planner }), {
+  app = await NestFactory.createMicroservice(AgentsModule.forRoot(config, { planner: options.planner, modelProvider: options.modelProvider, samplingPolicy: options.samplingPolicy }), {
     strategy: server,
     logger: appLogger(AGENTS_SERVICE_NAME, options.logger),
   });

@@ -1,8 +1,10 @@
-import { Payload } from '@nestjs/microservices';
-import { McpController } from '@rekog/mcp-nest';
+import { Inject } from '@nestjs/common';
+import { Ctx, Payload } from '@nestjs/microservices';
+import { McpContext, McpController } from '@rekog/mcp-nest';
 import { S2spConsumerTool, S2spToolError, type S2spConsumerPayload, type ToolResult } from '@s2sp/core';
 import { z } from 'zod';
 import { countBy, renderBarChartSvg } from './chart/bar-chart';
+import { CHART_SUMMARY_OPTIONS, requestChartSummary, type ChartSummaryOptions } from './mcp/chart-summary';
 
 /** Scope a caller needs to draw charts. */
 export const STATS_CHART_SCOPE = 'stats:chart';
@@ -10,12 +12,15 @@ export const STATS_CHART_SCOPE = 'stats:chart';
 const drawChartParameters = z.object({
   group_by: z.string().min(1).max(256).optional().describe('Column to count rows by. Default "event".'),
   title: z.string().max(200).optional().describe('Chart title.'),
+  summarize: z.boolean().optional().describe("Also ask the calling client's model (MCP sampling) to summarise the chart."),
 });
 
 type DrawChartPayload = S2spConsumerPayload<z.infer<typeof drawChartParameters>>;
 
 @McpController()
 export class ChartController {
+  constructor(@Inject(CHART_SUMMARY_OPTIONS) private readonly summaryOptions: ChartSummaryOptions) {}
+
   @S2spConsumerTool({
     name: 'draw_chart',
     description: 'Draws an SVG bar chart counting the given rows by one column (default "event").',
@@ -24,7 +29,7 @@ export class ChartController {
     // Only draws: agents that gate writes behind an approval can call it freely.
     annotations: { readOnlyHint: true },
   })
-  async drawChart(@Payload() payload: DrawChartPayload): Promise<ToolResult> {
+  async drawChart(@Payload() payload: DrawChartPayload, @Ctx() context: McpContext): Promise<ToolResult> {
     const column = payload.group_by ?? 'event';
     const { rows } = payload;
     if (rows.length > 0 && !rows.some((row) => Object.prototype.hasOwnProperty.call(row, column))) {
@@ -37,10 +42,12 @@ export class ChartController {
     const summary =
       `Charted ${rows.length} row${rows.length === 1 ? '' : 's'} by ${column} in ${counts.length} bar${counts.length === 1 ? '' : 's'}: ` +
       counts.map((entry) => `${entry.value} ${entry.count}`).join(', ') + '.';
+    const modelSummary = payload.summarize ? await requestChartSummary(context, summary, this.summaryOptions) : undefined;
     return {
       content: [
         { type: 'image', data: Buffer.from(svg, 'utf8').toString('base64'), mimeType: 'image/svg+xml' },
         { type: 'text', text: summary },
+        ...(modelSummary === undefined ? [] : [{ type: 'text' as const, text: `Summary: ${modelSummary}` }]),
       ],
     };
   }

@@ -23,6 +23,8 @@ export interface StatsServerConfig {
   allowedHosts?: string[];
   /** Browser origins allowed on /mcp and the data plane (S2SP_ALLOWED_ORIGINS); default the origins of the allowed hosts. */
   allowedOrigins?: string[];
+  /** `maxTokens` of the summary draw_chart asks the client's model for (`summarize: true`); STATS_SUMMARY_MAX_TOKENS, default 256. */
+  summaryMaxTokens?: number;
   /** Caller authentication on /mcp (audience "stats-server" by default). */
   auth: AuthModuleOptions;
   /** Telemetry overrides (service name `s2sp-stats-server`), e.g. a test's shared `spanExporter`. */
@@ -33,6 +35,9 @@ export interface StatsServerConfig {
    */
   logger?: LoggerService | LogLevel[] | false;
 }
+
+export const DEFAULT_SUMMARY_MAX_TOKENS = 256;
+export const MAX_SUMMARY_MAX_TOKENS = 32_768;
 
 export function statsConfigFromEnv(transport: 'http' | 'stdio' = 'http'): StatsServerConfig {
   const weatherPort = envInt('WEATHER_PORT', 3101, { max: 65535 });
@@ -57,6 +62,7 @@ export function statsConfigFromEnv(transport: 'http' | 'stdio' = 'http'): StatsS
     dataDir: envString('STATS_DATA_DIR', '.data/stats-server'),
     limits: s2spLimitsFromEnv(),
     ...allowedHostsFromEnv(),
+    summaryMaxTokens: envInt('STATS_SUMMARY_MAX_TOKENS', DEFAULT_SUMMARY_MAX_TOKENS, { min: 1, max: MAX_SUMMARY_MAX_TOKENS }),
     auth: authOptionsFromEnv('stats-server'),
   };
 }

@@ -5,7 +5,8 @@ import { ChartController } from './chart.controller';
 import { MCP_COMPLETION_SOURCE } from '@s2sp/core';
 import { ChartCompletions } from './mcp/chart-completions';
 import { ChartPromptsController } from './mcp/chart-prompts.controller';
-import type { StatsServerConfig } from './stats-server.config';
+import { CHART_SUMMARY_OPTIONS } from './mcp/chart-summary';
+import { DEFAULT_SUMMARY_MAX_TOKENS, type StatsServerConfig } from './stats-server.config';
 
 @Module({})
 export class StatsServerModule {
@@ -28,7 +29,10 @@ export class StatsServerModule {
         }),
       ],
       controllers: [ChartController, ChartPromptsController],
-      providers: [{ provide: MCP_COMPLETION_SOURCE, useClass: ChartCompletions }],
+      providers: [
+        { provide: MCP_COMPLETION_SOURCE, useClass: ChartCompletions },
+        { provide: CHART_SUMMARY_OPTIONS, useValue: { maxTokens: config.summaryMaxTokens ?? DEFAULT_SUMMARY_MAX_TOKENS } },
+      ],
     };
   }
 }

@@ -3,6 +3,7 @@ import { TelemetryMetrics } from '@s2sp/telemetry';
 import type { AgentsConfig } from '../agents.config';
 import { AGENTS_CONFIG } from '../agents.tokens';
 import { mcpAudienceOf } from '../config/mcp-server-list';
+import { SamplingService } from '../sampling/sampling.service';
 import { DiscoveryCredentials } from './discovery-credentials.service';
 import { AGENTS_CLIENT_INFO } from './mcp-client-info';
 import { McpServerConnection, type McpCallBudget } from './mcp-server-connection';
@@ -28,6 +29,7 @@ export class McpConnectorService implements OnApplicationBootstrap, OnApplicatio
 
   constructor(
     @Inject(AGENTS_CONFIG) config: AgentsConfig,
+    sampling: SamplingService,
     @Optional() discovery?: DiscoveryCredentials,
     @Optional() metrics?: TelemetryMetrics,
   ) {
@@ -44,6 +46,10 @@ export class McpConnectorService implements OnApplicationBootstrap, OnApplicatio
           reconnectInitialDelayMs: config.mcp.reconnectInitialDelayMs,
           reconnectMaxDelayMs: config.mcp.reconnectMaxDelayMs,
           clientInfo: { ...AGENTS_CLIENT_INFO },
+          clientRequests: {
+            createMessage: (serverId, params, signal) => sampling.createMessage(serverId, params, signal),
+            listRoots: (serverId) => sampling.roots(serverId),
+          },
           connectionAuthorization: discovery ? () => discovery.authorizationFor(audience) : undefined,
           onTools: (serverId, tools) => {
             if (this.registry.replace(serverId, tools)) {

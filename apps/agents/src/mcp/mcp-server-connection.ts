@@ -3,9 +3,14 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
+  CreateMessageRequestSchema,
+  ListRootsRequestSchema,
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
+  type CreateMessageRequest,
+  type CreateMessageResult,
+  type ListRootsResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { CircuitBreaker, CircuitOpenError, type CircuitBreakerOptions, type CircuitSnapshot } from '@s2sp/platform';
@@ -39,11 +44,19 @@ export interface McpServerConnectionOptions {
    * (connect, discovery, the notification stream); undefined sends none.
    */
   connectionAuthorization?: () => Promise<string | undefined>;
+  /** Answers the server's `sampling/createMessage` and `roots/list` requests. */
+  clientRequests: McpClientRequestHandlers;
   /** Called with the server's full tool list after every successful discovery. */
   onTools(serverId: string, tools: RegisteredTool[]): void;
   /** Called with the server's resources, resource templates and prompts after every successful discovery. */
   onSurfaces(serverId: string, surfaces: ServerSurfaces): void;
   logger: LoggerService;
+}
+
+/** What the agents answer when an MCP server asks something of them. */
+export interface McpClientRequestHandlers {
+  createMessage(serverId: string, params: CreateMessageRequest['params'], signal: AbortSignal): Promise<CreateMessageResult>;
+  listRoots(serverId: string): ListRootsResult;
 }
 
 /** What one MCP request may use: its timeout and the caller's cancellation. */
@@ -190,7 +203,8 @@ export class McpServerConnection {
   }
 
   private async connect(timeoutMs: number): Promise<Client> {
-    const client = new Client(this.options.clientInfo, { capabilities: {} });
+    // Sampling and roots are always declared: the sampling policy, not the capability, decides who may sample.
+    const client = new Client(this.options.clientInfo, { capabilities: { sampling: {}, roots: { listChanged: false } } });
     const fallback = this.options.connectionAuthorization ?? (async () => undefined);
     const transport = new StreamableHTTPClientTransport(new URL(this.options.endpoint.url), {
       fetch: credentialedFetch(fallback, requestScopedSignalFetch(tracePropagatingFetch())),
@@ -205,6 +219,9 @@ export class McpServerConnection {
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       if (this.client === client) this.toolsRefresh.request();
     });
+    const handlers = this.options.clientRequests;
+    client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => handlers.createMessage(this.id, request.params, extra.signal));
+    client.setRequestHandler(ListRootsRequestSchema, () => handlers.listRoots(this.id));
     for (const schema of [ResourceListChangedNotificationSchema, PromptListChangedNotificationSchema]) {
       client.setNotificationHandler(schema, () => {
         if (this.client === client) this.surfacesRefresh.request();

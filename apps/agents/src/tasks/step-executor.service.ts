@@ -10,6 +10,7 @@ import type { ToolKindName } from '../mcp/tool-classification';
 import { dataPlaneRefOf, type DataPlaneRefRecord } from '../tools/data-plane-ref';
 import { textOfContent } from '../tools/mcp-tool-result';
 import { readS2spResourceAnswer } from '../tools/s2sp-resource-answer';
+import { withSamplingTask } from '../sampling/sampling-task-scope';
 import { ToolInvoker, type ToolInvocation, type ToolInvocationOutcome } from '../tools/tool-invoker.service';
 import { taskError, type TaskErrorInfo } from './agent-errors';
 import type { PlannerContext } from './planner-context';
@@ -229,15 +230,18 @@ export class StepExecutor {
   ): Promise<ToolInvocationOutcome> {
     draft.startCall(tool);
     if (!env.task.identity) throw new Error(`task ${env.task.taskId} has no verified caller to act for`);
-    return this.invoker.invoke({
-      tool,
-      caller: env.task.identity,
-      traceId: env.task.trace?.trace_id,
-      arguments: args,
-      deadlineMs: env.task.deadlineMs,
-      signal: env.signal,
-      ...extra,
-    });
+    const caller = env.task.identity;
+    return withSamplingTask(env.task.taskId, () =>
+      this.invoker.invoke({
+        tool,
+        caller,
+        traceId: env.task.trace?.trace_id,
+        arguments: args,
+        deadlineMs: env.task.deadlineMs,
+        signal: env.signal,
+        ...extra,
+      }),
+    );
   }
 
   private inputRows(stepId: string, env: StepEnvironment): Row[] {

@@ -1,0 +1,19 @@
+import type { CreateMessageRequest, CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
+
+/** Injection token of the {@link ModelProvider} that answers `sampling/createMessage` (default: RefusingModelProvider). */
+export const MODEL_PROVIDER = Symbol('S2SP_AGENTS_MODEL_PROVIDER');
+
+/** Who asked for a completion: the MCP server, and the task whose tool call it is serving when there is one. */
+export interface SamplingRequestContext {
+  serverId: string;
+  taskId?: string;
+  signal: AbortSignal;
+}
+
+/**
+ * The language model behind the agents' sampling. It sees a request only after
+ * the sampling policy allowed it (model hints already narrowed to the allowed ones).
+ */
+export interface ModelProvider {
+  createMessage(params: CreateMessageRequest['params'], context: SamplingRequestContext): Promise<CreateMessageResult>;
+}
