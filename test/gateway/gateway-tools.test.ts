@@ -12,6 +12,8 @@ describe('gateway tools.list / tools.call', () => {
     const result = await suite.gw.client.request('tools.list', {});
     assert.equal(findProtoEncoding(result), undefined);
     assert.equal(result.nextCursor, undefined);
+    // These fake agents predate contract 2.1.0 (no s2sp.v2 ListSurfaces): the tools still list, without the other surfaces.
+    assert.deepEqual(Object.keys(result).sort(), ['tools']);
     assert.deepEqual(result.tools[0], {
       name: 'get_alerts',
       server: 'weather',

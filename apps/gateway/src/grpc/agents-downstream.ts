@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { status as GrpcStatus } from '@grpc/grpc-js';
 import type * as grpc from '@grpc/grpc-js';
 import { Telemetry, traceGrpcCall } from '@s2sp/telemetry';
-import type { JsonRpcCallContext } from '@s2sp/json-rpc';
+import { isGrpcServiceError, type JsonRpcCallContext } from '@s2sp/json-rpc';
 import type { GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG } from '../gateway.constants';
 import { AgentsCircuitBreaker } from './agents-circuit-breaker';
@@ -33,16 +34,33 @@ export class AgentsDownstream {
   ) {}
 
   async call<Response>(client: grpc.Client, method: string, request: unknown, origin: CallOrigin): Promise<Response> {
-    if (origin.signal.aborted) throw origin.signal.reason;
-    const deadline = grpcDeadlineFor(origin, this.config.grpc);
-    const metadata = outgoingMetadata(origin);
     try {
-      return await traceGrpcCall(this.telemetry, serviceNameOf(client), method, metadata, (traced) =>
-        this.breaker.run(() => unaryCall<Response>(client, method, request, { deadline, metadata: traced, signal: origin.signal })),
-      );
+      return await this.send<Response>(client, method, request, origin);
     } catch (error) {
       throw agentsCallError(error, origin.signal);
     }
+  }
+
+  /**
+   * A method that agents of an older contract do not have: their UNIMPLEMENTED
+   * resolves to undefined (a status the circuit breaker does not count).
+   */
+  async callIfImplemented<Response>(client: grpc.Client, method: string, request: unknown, origin: CallOrigin): Promise<Response | undefined> {
+    try {
+      return await this.send<Response>(client, method, request, origin);
+    } catch (error) {
+      if (isGrpcServiceError(error) && error.code === GrpcStatus.UNIMPLEMENTED) return undefined;
+      throw agentsCallError(error, origin.signal);
+    }
+  }
+
+  private send<Response>(client: grpc.Client, method: string, request: unknown, origin: CallOrigin): Promise<Response> {
+    if (origin.signal.aborted) return Promise.reject(origin.signal.reason);
+    const deadline = grpcDeadlineFor(origin, this.config.grpc);
+    const metadata = outgoingMetadata(origin);
+    return traceGrpcCall(this.telemetry, serviceNameOf(client), method, metadata, (traced) =>
+      this.breaker.run(() => unaryCall<Response>(client, method, request, { deadline, metadata: traced, signal: origin.signal })),
+    );
   }
 }
 

@@ -24,9 +24,9 @@ export class ToolServiceClient {
     return this.downstream.call(this.clients.toolServiceV2, 'InvokeTool', request, origin);
   }
 
-  /** s2sp.v2.ToolService/ListSurfaces: the servers' resources, resource templates and prompts. */
-  listSurfaces(request: v2.ListSurfacesRequest, origin: CallOrigin): Promise<v2.ListSurfacesResponse> {
-    return this.downstream.call(this.clients.toolServiceV2, 'ListSurfaces', request, origin);
+  /** s2sp.v2.ToolService/ListSurfaces: the servers' resources, resource templates and prompts; undefined from agents older than contract 2.1.0. */
+  listSurfaces(request: v2.ListSurfacesRequest, origin: CallOrigin): Promise<v2.ListSurfacesResponse | undefined> {
+    return this.downstream.callIfImplemented(this.clients.toolServiceV2, 'ListSurfaces', request, origin);
   }
 
   listServers(origin: CallOrigin): Promise<v1.ListServersResponse> {

@@ -39,11 +39,9 @@ export class ToolsMethods {
   async list(params: ListToolsParams, ctx: JsonRpcCallContext): Promise<ListToolsResult> {
     const origin = await this.credentials.originFor(ctx, PLATFORM_SCOPES.TOOLS_LIST);
     const request = listToolsRequest(params);
-    // The first page also carries the resources, resource templates and prompts.
-    const [tools, surfaces] = await Promise.all([
-      this.tools.listTools(request, origin),
-      request.cursor === '' ? this.tools.listSurfaces({ server: request.server }, origin) : undefined,
-    ]);
+    const tools = await this.tools.listTools(request, origin);
+    // The first page also carries the resources, resource templates and prompts (agents of contract 2.1.0 on).
+    const surfaces = request.cursor === '' ? await this.tools.listSurfaces({ server: request.server }, origin) : undefined;
     return listToolsResult(tools, surfaces);
   }
 
