@@ -22,7 +22,30 @@ if (files.length === 0) {
   console.error('No compiled test files found: run `npm run build` first.');
   process.exit(1);
 }
+/**
+ * The interop test's Python MCP SDK lives in a virtual environment made once per machine
+ * (test/support/python.ts); its first install takes minutes, longer than the runner's
+ * per-file timeout, so it is made here, before the runner starts, when that test is selected.
+ */
+async function preparePythonInterop() {
+  if (!files.some((file) => file.includes(join('test', 'interop')))) return;
+  const python = require(join(__dirname, '..', 'dist', 'test', 'support', 'python.js'));
+  if (python.python3SkipReason() !== undefined) return; // the test skips, saying why
+  const started = Date.now();
+  await python.pythonWithMcpSdk();
+  const seconds = Math.round((Date.now() - started) / 1000);
+  if (seconds > 1) console.error(`run-tests: made the Python MCP SDK environment for the interop test in ${seconds} s`);
+}
+
 // Servers started by tests log only warnings and errors unless LOG_LEVELS says otherwise.
 const env = { ...process.env, LOG_LEVELS: process.env.LOG_LEVELS ?? 'error,warn' };
-const result = spawnSync(process.execPath, ['--test', '--test-timeout=180000', ...files], { stdio: 'inherit', env });
-process.exit(result.status ?? 1);
+preparePythonInterop().then(
+  () => {
+    const result = spawnSync(process.execPath, ['--test', '--test-timeout=180000', ...files], { stdio: 'inherit', env });
+    process.exit(result.status ?? 1);
+  },
+  (error) => {
+    console.error(`run-tests: could not make the Python MCP SDK environment for the interop test: ${error.message}`);
+    process.exit(1);
+  },
+);
