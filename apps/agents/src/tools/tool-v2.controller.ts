@@ -8,7 +8,8 @@ import { toGrpcError } from '../grpc/grpc-errors';
 import { McpConnectorService } from '../mcp/mcp-connector.service';
 import { invokeToolResponseV2 } from './invoke-tool-v2-messages';
 import { listSurfacesResponse } from './surface-messages';
-import { boundedString, ToolCallService } from './tool-call.service';
+import { serverFilter } from './server-filter';
+import { ToolCallService } from './tool-call.service';
 
 /** s2sp.v2.ToolService: the same tool calls as s2sp.v1, answered with a typed result; the servers' other surfaces. */
 @Controller()
@@ -22,9 +23,7 @@ export class ToolV2Controller {
   @GrpcMethod('s2sp.v2.ToolService', 'ListSurfaces')
   listSurfaces(request: v2.ListSurfacesRequest): v2.ListSurfacesResponse {
     try {
-      const server = boundedString(request.server, 'server');
-      if (server !== '') this.connector.connection(server);
-      return listSurfacesResponse(this.connector.surfaces.of(server));
+      return listSurfacesResponse(this.connector.surfaces.of(serverFilter(this.connector, request.server)));
     } catch (error) {
       throw toGrpcError(error);
     }

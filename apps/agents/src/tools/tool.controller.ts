@@ -7,6 +7,7 @@ import type { GrpcServerCall } from '../grpc/grpc-call';
 import { toGrpcError } from '../grpc/grpc-errors';
 import { McpConnectorService } from '../mcp/mcp-connector.service';
 import { boundedString, ToolCallService } from './tool-call.service';
+import { serverFilter } from './server-filter';
 import { ToolListCursorCodec } from './tool-list-cursor';
 import { invocationResponseMessage, serverStatusMessage, toolDescriptorMessage } from './tool-messages';
 
@@ -27,8 +28,7 @@ export class ToolController {
   @GrpcMethod('s2sp.v1.ToolService', 'ListTools')
   listTools(request: v1.ListToolsRequest): v1.ListToolsResponse {
     try {
-      const server = boundedString(request.server, 'server');
-      if (server !== '') this.connector.connection(server);
+      const server = serverFilter(this.connector, request.server);
       const pageSize = request.page_size ? Math.min(request.page_size, MAX_PAGE_SIZE) : DEFAULT_PAGE_SIZE;
       const registry = this.connector.registry;
       const version = registry.version;
