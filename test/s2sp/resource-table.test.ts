@@ -20,6 +20,7 @@ describe('ResourceTable', () => {
     const blocks = [...table.encode()];
     assert.ok(blocks.length > 1, `${blocks.length} blocks`);
     assert.equal(table.encodedLength, blocks.reduce((sum, block) => sum + block.length, 0));
+    assert.ok(table.encodedLength! < JSON.stringify(rows(20_000)).length * 0.75, 'no column name repeated per row');
     assert.deepEqual(ResourceTable.decode(blocks, 20_000).rows, rows(20_000));
   });
 
@@ -33,12 +34,53 @@ describe('ResourceTable', () => {
     }, /BigInt/);
   });
 
-  test('decoding refuses a missing block, a wrong row count and blocks that are not arrays of rows', () => {
+  test('decoding refuses a missing block, a wrong row count and blocks that are neither rows nor columns', () => {
     const blocks = [...ResourceTable.of(rows(20_000)).encode()];
     assert.throws(() => ResourceTable.decode(blocks.slice(1), 20_000), /Stored table has \d+ rows; 20000 were stored/);
     assert.throws(() => ResourceTable.decode(['[{"a":1}', ']'], 1), /block 0 is not valid JSON/);
     assert.throws(() => ResourceTable.decode(['[1,2]'], 2), /block 0 is not an array of rows/);
-    assert.throws(() => ResourceTable.decode(['{}'], 0), /block 0 is not an array of rows/);
+    for (const malformed of [
+      {},
+      { rows: 2, columns: ['a'], values: [[1]] },
+      { rows: 1, columns: ['a', 'b'], values: [[1]] },
+      { rows: 1, columns: [1], values: [[1]] },
+      { rows: -1, columns: [], values: [] },
+      { rows: 1, columns: ['a'], values: [[1]], absent: { 1: [0] } },
+      { rows: 1, columns: ['a'], values: [[1]], absent: { 0: [1] } },
+      { rows: 1, columns: ['a'], values: [[1]], absent: [] },
+    ]) {
+      assert.throws(() => ResourceTable.decode([JSON.stringify(malformed)], 1), /block 0 is neither an array of rows nor a block of columns/, JSON.stringify(malformed));
+    }
+  });
+
+  test('stores columns, not rows: each column name once per block, and rows come back with exactly the cells they had', () => {
+    const source: Array<Record<string, unknown>> = [
+      { area: 'CA', severity: 'Severe', detail: { text: 'Flood' } },
+      { area: 'OR', extra: null },
+      { severity: 'Minor', undefinedCell: undefined },
+      { toString: 'a column named like an Object method', constructor: 7 },
+      JSON.parse('{"__proto__": {"polluted": true}, "area": "WA"}') as Record<string, unknown>,
+      {},
+    ];
+    const blocks = [...ResourceTable.of(source).encode()];
+    assert.equal(blocks.length, 1);
+    assert.equal(blocks[0]!.split('"severity"').length - 1, 1, 'the column name is written once');
+    const decoded = ResourceTable.decode(blocks, source.length).rows;
+    assert.deepEqual(decoded.slice(0, 4), [source[0], source[1], { severity: 'Minor' }, source[3]]);
+    assert.ok(Object.prototype.hasOwnProperty.call(decoded[4], '__proto__'), '__proto__ is an own column, not the prototype');
+    assert.deepEqual(Object.getOwnPropertyDescriptor(decoded[4], '__proto__')?.value, { polluted: true });
+    assert.equal(({} as Record<string, unknown>).polluted, undefined);
+    assert.deepEqual(decoded[5], {});
+    assert.equal(Object.keys(decoded[1]!).join(), 'area,extra', 'a row without a column does not get it back as null');
+  });
+
+  test('a row carrying its own _row_id is stored without it (the data plane always answers with its own)', () => {
+    const blocks = [...ResourceTable.of([{ _row_id: 'theirs', a: 1 }]).encode()];
+    assert.deepEqual(ResourceTable.decode(blocks, 1).rows, [{ a: 1 }]);
+  });
+
+  test('blocks stored as arrays of rows, before column blocks, still decode', () => {
+    assert.deepEqual(ResourceTable.decode(['[{"a":1},{"b":2}]', '[{"a":3}]'], 3).rows, [{ a: 1 }, { b: 2 }, { a: 3 }]);
   });
 });
 

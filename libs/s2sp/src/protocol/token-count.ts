@@ -1,4 +1,4 @@
-import { getEncoding, type Tiktoken } from 'js-tiktoken';
+import type { Tiktoken, TiktokenBPE } from 'js-tiktoken/lite';
 
 /** The encoding of current OpenAI models; its rank table ships inside js-tiktoken (no network). */
 export const TOKEN_ENCODING = 'o200k_base';
@@ -10,8 +10,21 @@ let encoder: Tiktoken | undefined;
  * "<|endoftext|>" in the data are counted as the plain text they are: the
  * default would throw on them (tool data is untrusted) and rebuild a regex of
  * every special token on each call.
+ *
+ * The rank table is loaded on the first count, and only this encoding's: a
+ * process that never counts tokens (a resource server, the gateway) does not
+ * carry js-tiktoken's tables of every encoding (about 24 MB of RSS).
  */
 export function countTokens(text: string): number {
-  encoder ??= getEncoding(TOKEN_ENCODING);
+  encoder ??= loadEncoder();
   return encoder.encode(text, [], []).length;
+}
+
+function loadEncoder(): Tiktoken {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, see above
+  const { Tiktoken: Encoder } = require('js-tiktoken/lite') as typeof import('js-tiktoken/lite');
+  // The CommonJS build of the rank file is the table itself (its typings say `default`).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const ranks = require(`js-tiktoken/ranks/${TOKEN_ENCODING}`) as TiktokenBPE;
+  return new Encoder(ranks);
 }

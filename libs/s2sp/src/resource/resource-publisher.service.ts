@@ -34,7 +34,7 @@ export class ResourcePublisher {
       columns: split.columns,
       abstractDomains: split.abstractDomains,
       bodyDomains: split.bodyDomains,
-      table: ResourceTable.of(split.rows),
+      table: ResourceTable.of(split.rows, split.columns),
       ...issuance,
       expiresAt: new Date(Date.now() + this.options.resourceTtlMs),
     });
