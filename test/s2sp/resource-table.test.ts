@@ -19,6 +19,13 @@ describe('ResourceTable', () => {
     assert.equal(table.encodedLength, undefined, 'not encoded yet');
     const blocks = [...table.encode()];
     assert.ok(blocks.length > 1, `${blocks.length} blocks`);
+    // Each block is one string: kept below V8's large-object size (128 KB), it dies young.
+    assert.ok(blocks.every((block) => block.length <= 64 * 1024), `longest block ${Math.max(...blocks.map((block) => block.length))}`);
+    assert.ok(blocks.slice(1, -1).every((block) => block.length > 30_000), 'blocks after the first are sized to the rows seen, not a few rows each');
+    const wide = Array.from({ length: 3_000 }, (_, i) => ({ text: `${i} ${'x'.repeat(500)}`, i }));
+    const wideBlocks = [...ResourceTable.of(wide).encode()];
+    assert.ok(wideBlocks.every((block) => block.length <= 64 * 1024), 'wide rows: fewer rows per block, not longer blocks');
+    assert.deepEqual(ResourceTable.decode(wideBlocks, 3_000).rows, wide);
     assert.equal(table.encodedLength, blocks.reduce((sum, block) => sum + block.length, 0));
     assert.ok(table.encodedLength! < JSON.stringify(rows(20_000)).length * 0.75, 'no column name repeated per row');
     assert.deepEqual(ResourceTable.decode(blocks, 20_000).rows, rows(20_000));

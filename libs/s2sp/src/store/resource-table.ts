@@ -2,11 +2,18 @@ import { columnsOf, isRow, ROW_ID, type Row } from '../protocol/row';
 import { decodeColumnBlock, encodeColumnBlock } from './column-block';
 
 /**
- * Rows per encoded block: small enough that writing one block to the database
- * overlaps encoding the next and only two blocks of text exist at a time,
- * large enough that a block costs one statement per hundreds of kilobytes.
+ * Length of an encoded block (UTF-16 code units) that the encoder aims at.
+ * Each block is one string: below V8's large-object size (128 KB, even when
+ * two bytes per character) it is freed by the young generation's quick
+ * collections instead of waiting for a full one, so publishing a big table
+ * does not leave its whole text behind as garbage. Still large enough that a
+ * statement carries tens of kilobytes, and writing one block overlaps
+ * encoding the next.
  */
-const ROWS_PER_BLOCK = 2048;
+const BLOCK_LENGTH_TARGET = 56_000;
+/** Rows in the first block, before the rows' encoded width is known. */
+const FIRST_BLOCK_ROWS = 64;
+const MAX_ROWS_PER_BLOCK = 4096;
 
 /**
  * The full rows of one cached resource, every column, in `_row_id` order: row
@@ -81,10 +88,14 @@ export class ResourceTable {
    */
   *encode(): Generator<string, void, undefined> {
     let length = 0;
-    for (let start = 0; start < this.rows.length; start += ROWS_PER_BLOCK) {
-      const block = encodeColumnBlock(this.rows, start, Math.min(this.rows.length, start + ROWS_PER_BLOCK), this.columns);
+    let rowsPerBlock = FIRST_BLOCK_ROWS;
+    for (let start = 0; start < this.rows.length; ) {
+      const end = Math.min(this.rows.length, start + rowsPerBlock);
+      const block = encodeColumnBlock(this.rows, start, end, this.columns);
       length += block.length;
       yield block;
+      rowsPerBlock = Math.max(1, Math.min(MAX_ROWS_PER_BLOCK, Math.floor((BLOCK_LENGTH_TARGET * (end - start)) / block.length)));
+      start = end;
     }
     this.length = length;
   }
