@@ -10,6 +10,8 @@ import { startBareJsonEndpoint } from './bare-json-endpoint';
 import { BenchServerModule } from './bench-server.module';
 import { BenchTableHolder } from './bench-table-holder';
 
+const IDLE_CONNECTION_MS = 65_000;
+
 async function main(): Promise<void> {
   const [mode, databaseUrl, maxRows] = process.argv.slice(2);
   if ((mode !== 'before-answer' && mode !== 'after-answer') || !databaseUrl || !maxRows) {
@@ -22,9 +24,13 @@ async function main(): Promise<void> {
     // The data plane reads its own request body, with its own size limit.
     { logger: ['error'], bodyParser: false },
   );
+  // Runs of a big table leave the bench client's pooled connection idle for seconds: with Node's
+  // default 5 s the server may close it just as the client reuses it ("fetch failed").
+  app.getHttpServer().keepAliveTimeout = IDLE_CONNECTION_MS;
   await app.listen(0, '127.0.0.1');
   origin = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
   const bare = await startBareJsonEndpoint(table);
+  bare.server.keepAliveTimeout = IDLE_CONNECTION_MS;
   process.stdout.write(`${JSON.stringify({ dataPlaneOrigin: origin, bareOrigin: bare.origin })}\n`);
   process.stdin.resume();
   process.stdin.on('end', () => {
