@@ -6,8 +6,9 @@ import { ResourceTableCache, type CachedResource } from './resource-table-cache'
 import type { CachedResourceInfo, ClaimedResource, NewCachedResource, ResourceStore } from './resource-store.interface';
 
 /**
- * When `save` resolves: `before-answer` once the resource is in the database
- * (it survives a crash from then on); `after-answer` at once, the table being
+ * When `save` resolves: `before-answer` once the resource is committed to the
+ * database (it survives a crash of this process from then on; see
+ * ASYNC_COMMIT below for a crash of PostgreSQL); `after-answer` at once, the table being
  * encoded and written in the background (a crash in that window loses it, a
  * failed write is logged and its resource_url answers 404; a fetch waits for
  * the write before claiming).
@@ -170,6 +171,7 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
       return;
     }
     await this.sql.transaction(async (sql) => {
+      await sql.query(`SELECT ${ASYNC_COMMIT}`);
       await sql.query(INSERT_RESOURCE, resourceRow);
       let previous: Promise<unknown> = sql.query(INSERT_CHUNK, [info.id, 0, first.value]);
       let seq = 1;
@@ -203,6 +205,18 @@ interface PendingWrite {
   written: Promise<void>;
 }
 
+/**
+ * Makes the commit of the transaction it runs in return without waiting for
+ * PostgreSQL to flush its write-ahead log to disk (which cost 4–5 ms per
+ * commit on our CI machines, more than encoding a thousand-row table). The
+ * resource is committed and visible to every replica before the answer; a
+ * crash of this process cannot lose it, a crash of PostgreSQL itself within
+ * `wal_writer_delay` (200 ms by default) can, and its resource_url then
+ * answers 404 like an expired one. Claims keep the synchronous commit: single
+ * use must survive a PostgreSQL crash too.
+ */
+const ASYNC_COMMIT = "set_config('synchronous_commit', 'off', true)";
+
 const INSERT_RESOURCE = `
   INSERT INTO s2sp_resource (id, token_hash, tool_name, columns, abstract_domains, body_domains, row_count,
                              caller, caller_scopes, required_scopes, consumer, created_at, expires_at)
@@ -213,7 +227,8 @@ const INSERT_SMALL_RESOURCE = `
   WITH resource AS (
     INSERT INTO s2sp_resource (id, token_hash, tool_name, columns, abstract_domains, body_domains, row_count,
                                caller, caller_scopes, required_scopes, consumer, created_at, expires_at, table_length)
-    VALUES ($1::uuid, $2, $3, $4::jsonb, $5::jsonb, $6::jsonb, $7, $8, $9::jsonb, $10::jsonb, $11, $12, $13, $14)
+    SELECT $1::uuid, $2, $3, $4::jsonb, $5::jsonb, $6::jsonb, $7, $8, $9::jsonb, $10::jsonb, $11, $12, $13, $14
+    FROM (SELECT ${ASYNC_COMMIT}) AS async_commit
     RETURNING id
   )
   INSERT INTO s2sp_resource_chunk (resource_id, seq, data)
