@@ -126,6 +126,15 @@ describe('Arrow IPC encoding of data-plane answers', () => {
     }
   });
 
+  test('column names are data in the generated literal: quotes, backslashes, line separators and code stay names', async () => {
+    const columns = ['a"b', 'back\\slash', 'line\u2028sep', '"]: globalThis.injected = 1, x: ["', '${globalThis.injected = 2}', '__proto__'];
+    const rows = [0, 1].map((index) => Object.fromEntries(columns.map((column) => [column, `${column} ${index}`])) as Cells);
+    const decoded = await decode(encodeRows(columns, rows, [0, 1]));
+    assert.deepEqual(decoded.rows, viaJson(columns, rows, [0, 1]));
+    assert.deepEqual(Object.keys(decoded.rows[0]!), ['_row_id', ...columns]);
+    assert.equal((globalThis as Record<string, unknown>).injected, undefined);
+  });
+
   test('decoding works where code generation from strings is disabled', () => {
     const decoder = require.resolve('../../libs/s2sp/src/data-plane/arrow/decode-arrow-stream');
     const encoder = require.resolve('../../libs/s2sp/src/data-plane/arrow/encode-arrow-stream');
