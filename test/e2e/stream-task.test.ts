@@ -94,7 +94,8 @@ describe('agent.streamTask over Server-Sent Events', () => {
   });
 
   test('a client that goes away stops the stream to the agents', async () => {
-    const taskId = await submit(slowPlan(20_000));
+    const submittedAt = Date.now();
+    const taskId = await submit(slowPlan(25_000));
     const runtime = stack.agents.app.get(TaskRuntime);
     // node:http, not fetch: an aborted fetch leaves its connection to the server busy, and closing the gateway would wait for it.
     const request = httpRequest(`${stack.gateway.url}/rpc`, {
@@ -115,7 +116,10 @@ describe('agent.streamTask over Server-Sent Events', () => {
     });
     await eventually('the agents to have a listener', () => runtime.subscriberCount(taskId) === 1);
     request.destroy();
-    await eventually('the listener gone', () => runtime.subscriberCount(taskId) === 0);
+    // Well before the slow step ends (when the task itself would drop its listeners).
+    await eventually('the listener gone', () => runtime.subscriberCount(taskId) === 0, 5_000);
+    assert.equal(runtime.subscriberCount(taskId), 0);
+    assert.ok(Date.now() - submittedAt < 15_000, 'the listener went with the client, not with the task');
     await post('agent.cancelTask', { task_id: taskId, mode: 'hard' });
   });
 });

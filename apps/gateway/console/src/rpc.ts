@@ -19,6 +19,8 @@ export class RpcError extends Error {
 /** JSON-RPC error codes of the auth layer (libs/auth/src/errors). */
 export const UNAUTHENTICATED = 4001;
 export const INSUFFICIENT_SCOPE = 4002;
+/** The call's deadline passed (libs/json-rpc/src/json-rpc-error-codes.ts). */
+export const DEADLINE_EXCEEDED = -32000;
 
 let nextId = 1;
 

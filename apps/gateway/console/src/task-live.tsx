@@ -1,7 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ErrorNotice } from './error-notice';
 import { ENDED, mergeSteps, type KnownTask, type Step, type TaskSnapshot } from './model';
-import { rpc, streamRpc } from './rpc';
+import { DEADLINE_EXCEEDED, rpc, RpcError, streamRpc } from './rpc';
+
+/** How long one agent.streamTask call may last (the gateway caps it at its GATEWAY_MAX_DEADLINE_MS). */
+const STREAM_DEADLINE_MS = 120_000;
 
 /** One task, live: agent.streamTask's events (called again while the task runs, as each stream ends at its deadline); cancel soft or hard. */
 export function TaskLive({ token, task, onSnapshot }: { token: string; task: KnownTask; onSnapshot: (snapshot: TaskSnapshot) => void }) {
@@ -19,23 +22,30 @@ export function TaskLive({ token, task, onSnapshot }: { token: string; task: Kno
     let ended = false;
     const follow = async () => {
       while (!ended && !stop.signal.aborted) {
-        await streamRpc(
-          token,
-          'agent.streamTask',
-          { task_id: task.task_id },
-          (event, result) => {
-            if (event === 'snapshot') {
-              const next = result as TaskSnapshot;
-              ended = ENDED.has(next.status);
-              onSnapshot(next);
-            } else if (event === 'step') {
-              setStreamed((previous) => mergeSteps(previous, [result as Step]));
-            }
-          },
-          stop.signal,
-        );
+        try {
+          await followOnce();
+        } catch (failure) {
+          // A stream ends at its call's deadline while the task may still run: follow it with a new call.
+          if (!(failure instanceof RpcError && failure.code === DEADLINE_EXCEEDED)) throw failure;
+        }
       }
     };
+    const followOnce = () =>
+      streamRpc(
+        token,
+        'agent.streamTask',
+        { task_id: task.task_id, deadline_ms: Date.now() + STREAM_DEADLINE_MS },
+        (event, result) => {
+          if (event === 'snapshot') {
+            const next = result as TaskSnapshot;
+            ended = ENDED.has(next.status);
+            onSnapshot(next);
+          } else if (event === 'step') {
+            setStreamed((previous) => mergeSteps(previous, [result as Step]));
+          }
+        },
+        stop.signal,
+      );
     follow().catch((failure: unknown) => {
       if (!stop.signal.aborted) setError(failure);
     });
