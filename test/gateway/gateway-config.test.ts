@@ -66,6 +66,10 @@ describe('gateway configuration', () => {
       GATEWAY_MAX_PARAMS_MEMBERS: '2000',
       GATEWAY_TOOL_CATALOG_TTL_MS: '5000',
       GATEWAY_TOOL_CATALOG_MISS_REFRESH_MS: '250',
+      GATEWAY_CONSOLE: '1',
+      GATEWAY_CONSOLE_DIR: '/srv/console',
+      GATEWAY_CONSOLE_DEV_TOKENS: '0',
+      GATEWAY_CONSOLE_DEV_TOKEN_TTL_SECONDS: '900',
       LOG_LEVELS: 'error,warn',
     });
     const expected: GatewayConfig = {
@@ -93,6 +97,7 @@ describe('gateway configuration', () => {
       idempotency: { ttlMs: 3_600_000, sweepIntervalMs: 0, pollIntervalMs: 100 },
       health: { timeoutMs: 250 },
       toolCatalog: { ttlMs: 5000, missRefreshIntervalMs: 250 },
+      console: { enabled: true, assetsDir: '/srv/console', devTokens: false, devTokenTtlSeconds: 900 },
       logger: ['error', 'warn'],
     };
     assert.deepEqual(gatewayConfigFromEnv(), expected);

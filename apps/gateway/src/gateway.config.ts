@@ -1,9 +1,10 @@
 import type { LoggerService, LogLevel } from '@nestjs/common';
 import { authOptionsFromEnv, type AuthModuleOptions } from '@s2sp/auth';
-import { envInt, envOptional, envString, redisOptionsFromEnv, validateRedisOptions, type RedisOptions, type ShutdownOptions } from '@s2sp/platform';
+import { envChoice, envInt, envOptional, envString, redisOptionsFromEnv, validateRedisOptions, type RedisOptions, type ShutdownOptions } from '@s2sp/platform';
 import { validateCircuitBreakerOptions } from '@s2sp/platform';
 import { logLevelsFromEnv, type TelemetryOptions } from '@s2sp/telemetry';
 import { DEFAULT_JSON_RPC_OPTIONS } from '@s2sp/json-rpc';
+import { defaultConsoleOptions, validateConsoleOptions, type ConsoleOptions } from './console/console-options';
 
 /** Everything the gateway needs to start. Build it with {@link gatewayConfigFromEnv} or {@link defaultGatewayConfig}. */
 export interface GatewayConfig {
@@ -86,6 +87,8 @@ export interface GatewayConfig {
      */
     missRefreshIntervalMs: number;
   };
+  /** The web console at /console; defaults: defaultConsoleOptions (dev tokens off under NODE_ENV=production). */
+  console?: ConsoleOptions;
   /**
    * Nest logger setting: `false` silences the app (tests), a list of levels keeps
    * those (JSON lines, as by default), or a LoggerService of your own.
@@ -122,6 +125,7 @@ export function defaultGatewayConfig(): GatewayConfig {
     idempotency: { ttlMs: 24 * 60 * 60 * 1000, sweepIntervalMs: 60_000, pollIntervalMs: 50 },
     health: { timeoutMs: 1_000 },
     toolCatalog: { ttlMs: 30_000, missRefreshIntervalMs: 1_000 },
+    console: defaultConsoleOptions(),
   };
 }
 
@@ -184,6 +188,7 @@ export function gatewayConfigFromEnv(): GatewayConfig {
       ttlMs: envInt('GATEWAY_TOOL_CATALOG_TTL_MS', d.toolCatalog.ttlMs, positive),
       missRefreshIntervalMs: envInt('GATEWAY_TOOL_CATALOG_MISS_REFRESH_MS', d.toolCatalog.missRefreshIntervalMs),
     },
+    console: consoleFromEnv(),
     ...loggerFromEnv(),
   });
 }
@@ -191,6 +196,21 @@ export function gatewayConfigFromEnv(): GatewayConfig {
 function optionalRedis(): Pick<GatewayConfig, 'redis'> {
   const redis = redisOptionsFromEnv();
   return redis ? { redis } : {};
+}
+
+/** GATEWAY_CONSOLE=0 turns the console off; GATEWAY_CONSOLE_DEV_TOKENS=1 or 0 (default: on unless NODE_ENV=production). */
+function consoleFromEnv(): ConsoleOptions {
+  const d = defaultConsoleOptions();
+  return {
+    enabled: envSwitch('GATEWAY_CONSOLE', d.enabled),
+    assetsDir: envString('GATEWAY_CONSOLE_DIR', d.assetsDir),
+    devTokens: envSwitch('GATEWAY_CONSOLE_DEV_TOKENS', d.devTokens),
+    devTokenTtlSeconds: envInt('GATEWAY_CONSOLE_DEV_TOKEN_TTL_SECONDS', d.devTokenTtlSeconds, { min: 1, max: 86_400 }),
+  };
+}
+
+function envSwitch(name: string, fallback: boolean): boolean {
+  return envChoice(name, ['1', '0'], fallback ? '1' : '0') === '1';
 }
 
 /** LOG_LEVELS (e.g. "error,warn") narrows what the gateway logs, as for the other apps. */
@@ -227,5 +247,6 @@ export function validateGatewayConfig(config: GatewayConfig): GatewayConfig {
   integer('health.timeoutMs', config.health.timeoutMs, 1);
   integer('toolCatalog.ttlMs', config.toolCatalog.ttlMs, 1);
   integer('toolCatalog.missRefreshIntervalMs', config.toolCatalog.missRefreshIntervalMs, 0);
+  if (config.console) validateConsoleOptions(config.console);
   return config;
 }

@@ -11,6 +11,8 @@ import { CONTRACT_VERSION } from '@s2sp/contracts';
 import { Readiness } from '@s2sp/platform';
 import { GATEWAY_VERSION, validateGatewayConfig, type GatewayConfig } from './gateway.config';
 import { GATEWAY_CONFIG, GATEWAY_DATABASE } from './gateway.constants';
+import { ConsoleModule } from './console/console.module';
+import { defaultConsoleOptions } from './console/console-options';
 import { DownstreamCredentials } from './auth/downstream-credentials.service';
 import { ToolScopeCatalog } from './auth/tool-scope-catalog';
 import { AgentServiceClient } from './grpc/agent-service.client';
@@ -35,7 +37,7 @@ import { SchemasController } from './schemas/schemas.controller';
 
 /**
  * The platform's JSON-RPC edge: POST /rpc (tools.*, agent.*, rpc.discover)
- * transcoded to the agents' gRPC services, GET /health and GET /schemas.
+ * transcoded to the agents' gRPC services, GET /health, GET /schemas and the web console at /console.
  */
 export const GATEWAY_SERVICE_NAME = 's2sp-gateway';
 
@@ -76,6 +78,7 @@ export class GatewayModule {
         // OpenRPC's info.version is the version of the API the document describes, not of its implementation.
         JsonRpcModule.forRoot({ ...config.jsonRpc, info: { title: 'S2SP gateway', version: CONTRACT_VERSION } }),
         rateLimitStorageModule(config),
+        ConsoleModule.forRoot(config.console ?? defaultConsoleOptions()),
       ],
       controllers: [HealthController, SchemasController],
       providers: [

@@ -2,6 +2,7 @@ export * from './json-rpc.types';
 export * from './json-rpc-error-codes';
 export * from './recovery-hint';
 export * from './json-rpc-error';
+export * from './json-rpc-event-stream';
 export * from './json-rpc-call-context';
 export * from './json-rpc-method.decorator';
 export * from './json-rpc-module-options';

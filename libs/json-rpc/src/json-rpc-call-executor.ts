@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DEADLINE_PARAM, readDeadlineParam, resolveCallDeadline, type ExchangeDeadline } from './call-deadline';
 import type { JsonRpcCallContext, JsonRpcTransportContext } from './json-rpc-call-context';
 import { JsonRpcError } from './json-rpc-error';
+import { acceptsEventStream, EVENT_STREAM_MEDIA_TYPE } from './json-rpc-event-stream';
 import { JSON_RPC_MODULE_OPTIONS, type ResolvedJsonRpcModuleOptions } from './json-rpc-module-options';
 import { JsonRpcMethodRegistry, type RegisteredJsonRpcMethod } from './json-rpc-method-registry';
 import type { JsonRpcId, JsonRpcRequest, JsonRpcResponse } from './json-rpc.types';
@@ -42,6 +43,7 @@ export class JsonRpcCallExecutor {
   private async run(request: JsonRpcRequest, exchange: CallExchange): Promise<unknown> {
     const method = this.registry.get(request.method);
     if (!method) throw JsonRpcError.methodNotFound();
+    if (method.metadata.streaming) checkStreamingCall(request, exchange);
     checkParamsShape(request.params, this.options);
     const deadline = resolveCallDeadline(exchange.deadline, readDeadlineParam(request.params), this.options);
     if (deadline <= Date.now()) throw JsonRpcError.deadlineExceeded('gateway.admission', { deadline_ms: deadline });
@@ -90,6 +92,18 @@ export class JsonRpcCallExecutor {
       clearTimeout(timer);
       exchange.transport.signal?.removeEventListener('abort', onClientGone);
     }
+  }
+}
+
+/** A streaming method answers on the exchange itself: alone, to a caller that takes Server-Sent Events. */
+function checkStreamingCall(request: JsonRpcRequest, exchange: CallExchange): void {
+  if (exchange.deadline.isBatch || isNotification(request)) {
+    throw JsonRpcError.invalidRequest(`Invalid Request: ${request.method} streams its answer and cannot be called in a batch or as a notification`);
+  }
+  if (!acceptsEventStream(exchange.transport.headers)) {
+    throw JsonRpcError.invalidRequest(`Invalid Request: ${request.method} streams its answer; send Accept: ${EVENT_STREAM_MEDIA_TYPE}`, {
+      accept: EVENT_STREAM_MEDIA_TYPE,
+    });
   }
 }
 

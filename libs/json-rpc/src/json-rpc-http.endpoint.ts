@@ -11,6 +11,7 @@ import { JSON_RPC_MODULE_OPTIONS, type ResolvedJsonRpcModuleOptions } from './js
 import type { JsonRpcReply } from './json-rpc.types';
 import { readRawBody } from './raw-body';
 import { serializeReply } from './serialize-reply';
+import { isEventStreamReply, writeEventStream } from './write-event-stream';
 import { extractTraceId } from './trace-id';
 
 export const JSON_RPC_PATH = '/rpc';
@@ -26,6 +27,7 @@ export const JSON_RPC_PATH = '/rpc';
  * (app-wide onRequest hooks run first; preParsing, preValidation and preHandler hooks
  * do not, nor does any content-type parser); on Express create the app with `bodyParser: false`.
  * With TelemetryModule imported, each exchange is a `POST /rpc` SERVER span with the HTTP metrics.
+ * A `streaming` method's answer (JsonRpcEventStream) is written as Server-Sent Events (write-event-stream.ts).
  */
 @Injectable()
 export class JsonRpcHttpEndpoint implements OnModuleInit {
@@ -108,6 +110,7 @@ export class JsonRpcHttpEndpoint implements OnModuleInit {
       this.logger.error('JSON-RPC exchange failed', error instanceof Error ? error.stack : error);
       reply = { jsonrpc: '2.0', error: JsonRpcError.internalError().toErrorObject(traceId), id: null };
     }
+    if (isEventStreamReply(reply)) return writeEventStream(res, reply, { traceId, clientGone: clientGone.signal, logger: this.logger });
     this.send(res, reply, traceId);
   }
 

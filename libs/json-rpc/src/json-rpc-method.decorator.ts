@@ -29,6 +29,12 @@ export interface JsonRpcMethodOptions {
   idempotent?: boolean;
   /** Published in rpc.discover. */
   deprecated?: boolean;
+  /**
+   * The handler answers with a JsonRpcEventStream, sent as Server-Sent Events: the
+   * method may be called only on its own (not in a batch, not as a notification) by a
+   * request that accepts text/event-stream.
+   */
+  streaming?: boolean;
 }
 
 export interface JsonRpcMethodMetadata extends JsonRpcMethodOptions {

@@ -128,6 +128,13 @@ export const METHOD_CORRESPONDENCES: readonly MethodCorrespondence[] = [
     rules: { 's2sp.v1.GetTaskRequest': { jsonOnly: EDGE_PARAMS } },
   },
   {
+    // The agents' StreamTask takes the same request.
+    method: 'agent.streamTask',
+    part: 'params',
+    proto: 's2sp.v1.GetTaskRequest',
+    rules: { 's2sp.v1.GetTaskRequest': { jsonOnly: EDGE_PARAMS } },
+  },
+  {
     // GetTaskResponse only wraps the snapshot; agent.getTask answers the snapshot itself.
     method: 'agent.getTask',
     part: 'result',
@@ -244,6 +251,12 @@ export const OPAQUE_PARTS: readonly OpaquePart[] = [
     method: 'tools.call',
     part: 'result',
     reason: "MCP's CallToolResult, carried as is in ToolInvocationResponse.output (a Struct); MCP defines it, not the protos",
+  },
+  {
+    method: 'agent.streamTask',
+    part: 'result',
+    reason:
+      "the result of one Server-Sent Event, either of two shapes checked elsewhere: a task snapshot (event \"snapshot\", agent.getTask's result) or one of its steps (event \"step\", an AgentStepResult as in that snapshot)",
   },
 ];
 

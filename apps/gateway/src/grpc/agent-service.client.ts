@@ -19,6 +19,11 @@ export class AgentServiceClient {
     return this.downstream.call(this.clients.agentService, 'GetTask', { task_id: taskId }, origin);
   }
 
+  /** The task's steps, those already taken and then live ones, until it ends (or the origin's deadline). */
+  streamTask(taskId: string, origin: CallOrigin): AsyncGenerator<v1.AgentStepResult> {
+    return this.downstream.stream(this.clients.agentService, 'StreamTask', { task_id: taskId }, origin);
+  }
+
   cancelTask(request: v1.CancelTaskRequest, origin: CallOrigin): Promise<v1.CancelTaskResponse> {
     return this.downstream.call(this.clients.agentService, 'CancelTask', request, origin);
   }

@@ -9,6 +9,7 @@ import { AgentsCircuitBreaker } from './agents-circuit-breaker';
 import { agentsCallError } from './agents-error';
 import { grpcDeadlineFor } from './grpc-deadline';
 import { outgoingMetadata } from './outgoing-metadata';
+import { serverStreamCall } from './server-stream-call';
 import { unaryCall } from './unary-call';
 
 /**
@@ -50,6 +51,24 @@ export class AgentsDownstream {
       return await this.send<Response>(client, method, request, origin);
     } catch (error) {
       if (isGrpcServiceError(error) && error.code === GrpcStatus.UNIMPLEMENTED) return undefined;
+      throw agentsCallError(error, origin.signal);
+    }
+  }
+
+  /**
+   * A server-streaming call, its messages as they come; failures come out as
+   * JsonRpcErrors. Not through the circuit breaker, which judges calls by how
+   * they end while a stream may rightly last as long as its deadline: a caller
+   * opens one after a unary call that did go through it (agent.streamTask
+   * after GetTask). Cancelled when origin.signal aborts. Its client span
+   * covers opening the call (the trace context it sends), not the whole stream.
+   */
+  async *stream<Message>(client: grpc.Client, method: string, request: unknown, origin: CallOrigin): AsyncGenerator<Message> {
+    const deadline = grpcDeadlineFor(origin, this.config.grpc);
+    const metadata = await traceGrpcCall(this.telemetry, serviceNameOf(client), method, outgoingMetadata(origin), async (traced) => traced);
+    try {
+      yield* serverStreamCall<Message>(client, method, request, { deadline, metadata, signal: origin.signal });
+    } catch (error) {
       throw agentsCallError(error, origin.signal);
     }
   }

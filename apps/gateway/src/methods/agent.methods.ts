@@ -3,12 +3,21 @@ import { RequireScopes } from '@s2sp/auth';
 import { PLATFORM_SCOPES } from '@s2sp/contracts';
 import { measureTranscoding, Telemetry } from '@s2sp/telemetry';
 import { DownstreamCredentials } from '../auth/downstream-credentials.service';
-import { JsonRpcError, JsonRpcErrorCode, JsonRpcMethod, type JsonRpcCallContext } from '@s2sp/json-rpc';
+import {
+  JsonRpcError,
+  JsonRpcErrorCode,
+  JsonRpcEventStream,
+  JsonRpcMethod,
+  type JsonRpcCallContext,
+  type JsonRpcStreamEvent,
+} from '@s2sp/json-rpc';
 import { AgentServiceClient } from '../grpc/agent-service.client';
+import type { CallOrigin } from '../grpc/agents-downstream';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 import { agentTaskFromParams, cancelTaskRequest } from '../transcoding/task-request-transcoding';
 import {
   cancelTaskResult,
+  stepResultToJson,
   submitTaskResult,
   taskSnapshotToJson,
   type CancelTaskResult,
@@ -19,7 +28,10 @@ import { uuidV7 } from '@s2sp/platform';
 import { CancelTaskParams } from './dto/cancel-task.params';
 import { GetTaskParams } from './dto/get-task.params';
 import { SubmitTaskParams } from './dto/submit-task.params';
-import { CANCEL_TASK_RESULT, SUBMIT_TASK_RESULT, TASK_SNAPSHOT_RESULT } from './results/result-schemas';
+import { CANCEL_TASK_RESULT, SUBMIT_TASK_RESULT, TASK_SNAPSHOT_RESULT, TASK_STREAM_EVENT_RESULT } from './results/result-schemas';
+
+/** Statuses after which a task takes no more steps. */
+const TASK_ENDED: ReadonlySet<string> = new Set(['succeeded', 'failed', 'cancelled']);
 
 /** agent.* -> s2sp.v1.AgentService of the agents. */
 @Injectable()
@@ -57,7 +69,40 @@ export class AgentMethods {
   })
   @RequireScopes(PLATFORM_SCOPES.TASKS_READ)
   async getTask(params: GetTaskParams, ctx: JsonRpcCallContext): Promise<TaskSnapshotJson> {
-    const response = await this.agents.getTask(params.task_id, await this.credentials.originFor(ctx, PLATFORM_SCOPES.TASKS_READ));
+    return this.getSnapshot(params.task_id, await this.credentials.originFor(ctx, PLATFORM_SCOPES.TASKS_READ));
+  }
+
+  @JsonRpcMethod('agent.streamTask', {
+    params: GetTaskParams,
+    result: TASK_STREAM_EVENT_RESULT,
+    summary: "A task's progress as Server-Sent Events (Accept: text/event-stream)",
+    description:
+      'Events: "snapshot" (the task now), a "step" per step result (those taken already, then live ones), and a last "snapshot" once the task has ended. ' +
+      'The stream ends then, or at the call deadline (an "error" event); a task still running is followed by calling again.',
+    idempotent: true,
+    streaming: true,
+  })
+  @RequireScopes(PLATFORM_SCOPES.TASKS_READ)
+  async streamTask(params: GetTaskParams, ctx: JsonRpcCallContext): Promise<JsonRpcEventStream> {
+    const origin = await this.credentials.originFor(ctx, PLATFORM_SCOPES.TASKS_READ);
+    // Through the circuit breaker, and a task the caller may not see is a plain JSON-RPC error, before any event.
+    const snapshot = await this.getSnapshot(params.task_id, origin);
+    // The handler's own signal ends when it returns; the stream is stopped by the transport instead.
+    const stop = new AbortController();
+    return new JsonRpcEventStream(this.taskEvents(snapshot, { ...origin, signal: stop.signal }), () => stop.abort());
+  }
+
+  private async *taskEvents(snapshot: TaskSnapshotJson, origin: CallOrigin): AsyncGenerator<JsonRpcStreamEvent> {
+    yield { event: 'snapshot', result: snapshot };
+    if (TASK_ENDED.has(snapshot.status)) return;
+    for await (const step of this.agents.streamTask(snapshot.task_id, origin)) {
+      yield { event: 'step', result: stepResultToJson(step) };
+    }
+    yield { event: 'snapshot', result: await this.getSnapshot(snapshot.task_id, origin) };
+  }
+
+  private async getSnapshot(taskId: string, origin: CallOrigin): Promise<TaskSnapshotJson> {
+    const response = await this.agents.getTask(taskId, origin);
     if (!response.task) throw new JsonRpcError(JsonRpcErrorCode.INTERNAL_ERROR);
     return taskSnapshotToJson(response.task);
   }

@@ -127,7 +127,7 @@ export function taskSnapshotToJson(task: v1.TaskSnapshot): TaskSnapshotJson {
   });
 }
 
-function stepResultToJson(step: v1.AgentStepResult): StepResultJson {
+export function stepResultToJson(step: v1.AgentStepResult): StepResultJson {
   return compact({
     step_number: step.step_number ?? 0,
     plan_step_id: nonEmpty(step.plan_step_id),

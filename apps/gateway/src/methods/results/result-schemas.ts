@@ -219,3 +219,12 @@ export const INVOKE_TOOL_V2_RESULT: JsonSchemaObject = {
   },
   required: ['invocation_id', 'result', 'usage'],
 };
+
+/**
+ * agent.streamTask's events (Server-Sent Events, each `data` a JSON-RPC response):
+ * `snapshot` (a task snapshot: first, and last once the task has ended) and `step` (one step result).
+ */
+export const TASK_STREAM_EVENT_RESULT: JsonSchemaObject = {
+  description: 'The result of one event: a task snapshot (event "snapshot") or a step result (event "step")',
+  oneOf: [TASK_SNAPSHOT_RESULT, STEP_RESULT],
+};

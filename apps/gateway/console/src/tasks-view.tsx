@@ -1,0 +1,131 @@
+import { useState } from 'preact/hooks';
+import { ErrorNotice } from './error-notice';
+import type { KnownTask, TaskSnapshot } from './model';
+import { rpc } from './rpc';
+import { TaskLive } from './task-live';
+import { PLAN_TEMPLATES } from './templates';
+
+interface Props {
+  token: string;
+  tasks: readonly KnownTask[];
+  selectedId: string | undefined;
+  onTask: (task: KnownTask) => void;
+  onSelect: (taskId: string) => void;
+  onSnapshot: (snapshot: TaskSnapshot) => void;
+}
+
+const planText = (plan: unknown[]): string => JSON.stringify(plan, null, 2);
+
+/** Submit a plan (agent.submitTask), the tasks of this session, one of them live (TaskLive). */
+export function TasksView({ token, tasks, selectedId, onTask, onSelect, onSnapshot }: Props) {
+  const [templateId, setTemplateId] = useState(PLAN_TEMPLATES[0]!.id);
+  const [objective, setObjective] = useState(PLAN_TEMPLATES[0]!.objective);
+  const [plan, setPlan] = useState(planText(PLAN_TEMPLATES[0]!.plan));
+  const [lookup, setLookup] = useState('');
+  const [error, setError] = useState<{ error: unknown; what: string }>();
+  const [busy, setBusy] = useState(false);
+  const selected = tasks.find((task) => task.task_id === selectedId);
+
+  const chooseTemplate = (id: string) => {
+    const template = PLAN_TEMPLATES.find((candidate) => candidate.id === id);
+    if (!template) return;
+    setTemplateId(id);
+    setObjective(template.objective);
+    setPlan(planText(template.plan));
+  };
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setError(undefined);
+    let steps: unknown;
+    try {
+      steps = JSON.parse(plan);
+    } catch (failure) {
+      return setError({ error: new Error(`the plan is not JSON (${(failure as Error).message})`), what: 'Submitting' });
+    }
+    setBusy(true);
+    try {
+      const submitted = await rpc<{ task_id: string }>(token, 'agent.submitTask', { objective, plan: steps });
+      onTask({ task_id: submitted.task_id, objective });
+      onSelect(submitted.task_id);
+    } catch (failure) {
+      setError({ error: failure, what: 'Submitting the task (agent.submitTask)' });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const open = (event: Event) => {
+    event.preventDefault();
+    const taskId = lookup.trim().toLowerCase();
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(taskId)) {
+      return setError({ error: new Error('a task id is a UUID'), what: 'Opening the task' });
+    }
+    setError(undefined);
+    if (!tasks.some((task) => task.task_id === taskId)) onTask({ task_id: taskId, objective: '(looked up by id)' });
+    onSelect(taskId);
+  };
+
+  return (
+    <div class="tasks">
+      <section aria-labelledby="submit-title">
+        <h2 id="submit-title">Submit a task</h2>
+        <form onSubmit={submit}>
+          <label for="template">Template</label>
+          <select id="template" value={templateId} onChange={(event) => chooseTemplate(event.currentTarget.value)}>
+            {PLAN_TEMPLATES.map((template) => (
+              <option key={template.id} value={template.id}>
+                {template.label}
+              </option>
+            ))}
+          </select>
+          <label for="objective">Objective</label>
+          <input id="objective" value={objective} onInput={(event) => setObjective(event.currentTarget.value)} />
+          <label for="plan">Plan (JSON: steps with resource_call, filter or consumer_call)</label>
+          <textarea id="plan" rows={12} spellcheck={false} value={plan} onInput={(event) => setPlan(event.currentTarget.value)} />
+          <button type="submit" disabled={busy}>
+            Submit task
+          </button>
+        </form>
+        <form onSubmit={open} class="lookup">
+          <label for="lookup">Open a task by id</label>
+          <input id="lookup" value={lookup} onInput={(event) => setLookup(event.currentTarget.value)} />
+          <button type="submit">Open</button>
+        </form>
+        {error && <ErrorNotice error={error.error} what={error.what} />}
+      </section>
+      <section aria-labelledby="list-title">
+        <h2 id="list-title">Tasks of this session</h2>
+        {tasks.length === 0 ? (
+          <p>None yet: the agents list no one's tasks, so the console shows those submitted or opened here.</p>
+        ) : (
+          <table data-testid="task-list">
+            <thead>
+              <tr>
+                <th scope="col">Task</th>
+                <th scope="col">Objective</th>
+                <th scope="col">Status</th>
+                <th scope="col">Tokens kept out</th>
+              </tr>
+            </thead>
+            <tbody>
+              {tasks.map((task) => (
+                <tr key={task.task_id} aria-current={task.task_id === selectedId ? 'true' : undefined}>
+                  <td>
+                    <button type="button" class="link" onClick={() => onSelect(task.task_id)}>
+                      {task.task_id.slice(0, 8)}…
+                    </button>
+                  </td>
+                  <td>{task.objective}</td>
+                  <td>{task.snapshot?.status ?? 'accepted'}</td>
+                  <td>{task.snapshot?.usage.tokens_kept_out ?? '–'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+      {selected && <TaskLive key={selected.task_id} token={token} task={selected} onSnapshot={onSnapshot} />}
+    </div>
+  );
+}

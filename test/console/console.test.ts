@@ -1,0 +1,137 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { chromiumSkipReason, launchChromium } from '../support/chromium';
+import { slowPlan, startPlatformStack, type PlatformStack } from '../support/platform-stack';
+import { findRepoRoot } from '../support/repo-root';
+import { ALL_TEST_SCOPES, mintTestToken } from '../support/tokens';
+
+const skip = chromiumSkipReason();
+/** S2SP_CONSOLE_SCREENSHOTS=1 writes the screenshots the README and docs/console.md show (docs/images/console-*.png). */
+const SCREENSHOTS = process.env.S2SP_CONSOLE_SCREENSHOTS === '1';
+const UI_TIMEOUT_MS = 30_000;
+
+/**
+ * The console in a real browser against the whole platform, every hop real:
+ * sign in (pasted token, then a dev token), the README's task followed live,
+ * the savings chart, a slow task cancelled, a refusal for a token without tasks:read.
+ */
+describe('the web console in headless Chromium', { skip }, () => {
+  let stack: PlatformStack;
+  let browser: Browser;
+  let page: Page;
+  const browserErrors: string[] = [];
+
+  before(async () => {
+    stack = await startPlatformStack();
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    page.setDefaultTimeout(UI_TIMEOUT_MS);
+    // A CSP violation or a script error is reported on the console as an error.
+    page.on('console', (message) => {
+      if (message.type() === 'error') browserErrors.push(message.text());
+    });
+    page.on('pageerror', (error) => browserErrors.push(error.message));
+  });
+
+  after(async () => {
+    await browser?.close();
+    await stack?.close();
+  });
+
+  async function screenshot(name: string): Promise<void> {
+    if (SCREENSHOTS) await page.screenshot({ path: join(findRepoRoot(__dirname), 'docs', 'images', `console-${name}.png`), fullPage: true });
+  }
+
+  test('GET /console answers the app under a strict CSP, nothing inline', async () => {
+    const response = await page.goto(`${stack.gateway.url}/console`);
+    assert.equal(response?.status(), 200);
+    const headers = response!.headers();
+    assert.match(headers['content-type'] ?? '', /^text\/html/);
+    const csp = headers['content-security-policy'] ?? '';
+    for (const directive of ["default-src 'self'", "script-src 'self'", "style-src 'self'", "frame-ancestors 'none'"]) assert.ok(csp.includes(directive), csp);
+    assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
+    assert.equal(await page.locator('script:not([src])').count(), 0, 'no inline script');
+    await page.getByRole('heading', { name: 'Sign in to the S2SP console' }).waitFor();
+  });
+
+  test('sign in with a pasted token; the session shows its subject', async () => {
+    const token = await mintTestToken({ audience: 'gateway', subject: 'alice', scopes: ALL_TEST_SCOPES });
+    await page.getByLabel('Bearer token').fill(`Bearer ${token}`);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByTestId('subject').filter({ hasText: 'alice' }).waitFor();
+  });
+
+  test('the savings view, reached with the keyboard, has no finished task yet', async () => {
+    await focusByTab(page, 'Savings');
+    await page.keyboard.press('Enter');
+    await page.getByText('No finished task yet').waitFor();
+    assert.match(await page.getByTestId('savings-total').innerText(), /^0 finished tasks/);
+  });
+
+  test("the README's task, submitted from its template, succeeds in the live step view", async () => {
+    await page.getByRole('button', { name: 'Tasks' }).click();
+    await page.getByRole('button', { name: 'Submit task' }).click();
+    await page.getByTestId('task-status').filter({ hasText: 'succeeded' }).waitFor();
+    const steps = await page.getByTestId('steps').innerText();
+    for (const step of ['alerts', 'wind', 'chart', 'weather/get_alerts', 'stats/draw_chart']) assert.ok(steps.includes(step), steps);
+    assert.match(await page.getByTestId('task-usage').innerText(), /kept out by S2SP: [1-9]\d*/);
+    await screenshot('tasks');
+  });
+
+  test('the savings chart now has a bar pair for that task, and the totals count what was kept out', async () => {
+    await page.getByRole('button', { name: 'Savings' }).click();
+    await page.getByTestId('savings-chart').waitFor();
+    assert.equal(await page.getByTestId('savings-bar-group').count(), 1);
+    assert.match(await page.getByTestId('savings-total').innerText(), /^1 finished task: \d+ tokens in the model's context, [1-9]\d* kept out/);
+    await screenshot('savings');
+  });
+
+  test('a slow task is cancelled (hard) from the live view', async () => {
+    await page.getByRole('button', { name: 'Tasks' }).click();
+    await page.getByLabel('Objective').fill('wait in the slow consumer');
+    await page.getByLabel(/^Plan/).fill(JSON.stringify(slowPlan(25_000)));
+    await page.getByRole('button', { name: 'Submit task' }).click();
+    await page.getByTestId('steps').locator('.step-name', { hasText: 'alerts' }).waitFor();
+    await page.getByRole('button', { name: 'Cancel now (hard)' }).click();
+    await page.getByTestId('task-status').filter({ hasText: 'cancelled' }).waitFor();
+  });
+
+  test('the health view shows the agents circuit and every MCP server with its tools', async () => {
+    await page.getByRole('button', { name: 'Health' }).click();
+    await page.getByTestId('agents-circuit').filter({ hasText: 'closed' }).waitFor();
+    const apps = await page.getByTestId('health-apps').innerText();
+    for (const server of ['weather', 'stats', 'testkit']) assert.ok(apps.includes(`MCP server ${server}`), apps);
+    assert.ok((await page.getByTestId('surfaces').innerText()).includes('weather/get_alerts'));
+    await screenshot('health');
+  });
+
+  test('a dev token without tasks:read: the task is submitted, and following it is clearly refused', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('Subject').fill('bob');
+    await page.getByLabel('Scopes (space-separated)').fill(ALL_TEST_SCOPES.filter((scope) => scope !== 'tasks:read').join(' '));
+    await page.getByRole('button', { name: 'Mint dev token and sign in' }).click();
+    await page.getByTestId('subject').filter({ hasText: 'bob' }).waitFor();
+    await page.getByRole('button', { name: 'Submit task' }).click();
+    const refusal = page.getByTestId('refusal');
+    await refusal.waitFor();
+    assert.match(await refusal.innerText(), /Refused:.*needs the scope tasks:read/);
+    await screenshot('refusal');
+  });
+
+  test('nothing broke the CSP or threw in the page', () => {
+    // The refusal above is an HTTP 200 JSON-RPC answer: nothing the browser logs as failed.
+    assert.deepEqual(browserErrors, []);
+  });
+});
+
+/** Presses Tab until the focused element is the control named `name` (real buttons are in the tab order). */
+async function focusByTab(page: Page, name: string): Promise<void> {
+  for (let presses = 0; presses < 20; presses++) {
+    await page.keyboard.press('Tab');
+    const focused = await page.evaluate('document.activeElement?.textContent?.trim() ?? ""');
+    if (focused === name) return;
+  }
+  throw new Error(`Tab never reached "${name}"`);
+}

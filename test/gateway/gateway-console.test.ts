@@ -1,0 +1,113 @@
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { decodeJwt } from 'jose';
+import { defaultGatewayConfig, gatewayConfigFromEnv, validateGatewayConfig } from '../../apps/gateway/src/gateway.config';
+import { FakeAgents } from '../support/fake-agents';
+import { removeTempDirs, startTestGateway, type TestGateway } from '../support/gateway-harness';
+import { tempDir } from '../support/temp-dir';
+import { withEnv } from '../support/with-env';
+
+describe('gateway console: files, headers and the dev-token endpoint', () => {
+  const assets = tempDir('s2sp-console-assets-');
+  let fake: FakeAgents;
+  let dev: TestGateway;
+  let production: TestGateway;
+
+  before(async () => {
+    writeFileSync(join(assets.path, 'index.html'), '<!doctype html><title>console</title>');
+    writeFileSync(join(assets.path, 'console.js'), 'export {};');
+    writeFileSync(join(assets.path, 'console.css'), 'body{}');
+    writeFileSync(join(assets.path, '.secret.js'), 'not served');
+    fake = await FakeAgents.start();
+    dev = await startTestGateway(fake, { console: { enabled: true, assetsDir: assets.path, devTokens: true, devTokenTtlSeconds: 600 } });
+    production = await startTestGateway(fake, { console: { enabled: true, assetsDir: assets.path, devTokens: false, devTokenTtlSeconds: 600 } });
+  });
+
+  after(async () => {
+    await dev?.close();
+    await production?.close();
+    await fake?.stop();
+    await removeTempDirs();
+    assets.remove();
+  });
+
+  test('GET /console and its files: the right content types, a strict CSP and no sniffing on every answer', async () => {
+    for (const [path, type] of [
+      ['/console', /^text\/html; charset=utf-8/],
+      ['/console/console.js', /^text\/javascript; charset=utf-8/],
+      ['/console/console.css', /^text\/css; charset=utf-8/],
+    ] as const) {
+      const response = await fetch(`${dev.gateway.url}${path}`);
+      assert.equal(response.status, 200, path);
+      assert.match(response.headers.get('content-type') ?? '', type, path);
+      const csp = response.headers.get('content-security-policy') ?? '';
+      assert.match(csp, /default-src 'self'/);
+      assert.match(csp, /script-src 'self'(;|$)/);
+      assert.match(csp, /style-src 'self'(;|$)/);
+      assert.match(csp, /frame-ancestors 'none'/);
+      assert.equal(response.headers.get('x-content-type-options'), 'nosniff');
+    }
+  });
+
+  test('only the files of the build, by exact name: no traversal, no dot files, no directories', async () => {
+    for (const path of ['/console/..%2Fpackage.json', '/console/%2e%2e%2f%2e%2e%2fpackage.json', '/console/.secret.js', '/console/missing.js', '/console/a/b']) {
+      const response = await fetch(`${dev.gateway.url}${path}`);
+      assert.equal(response.status, 404, path);
+      assert.doesNotMatch(await response.text(), /s2sp-nest|not served/, path);
+    }
+  });
+
+  test('the dev-token endpoint mints a gateway token for the subject and scopes asked for, and checks what it is given', async () => {
+    const minted = await fetch(`${dev.gateway.url}/console/api/dev-token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ subject: 'dana', scopes: ['tasks:read', 'tools:list'] }),
+    });
+    assert.equal(minted.status, 200);
+    const { token, expires_in } = (await minted.json()) as { token: string; expires_in: number };
+    const claims = decodeJwt(token);
+    assert.equal(claims.sub, 'dana');
+    assert.equal(claims.aud, 'gateway');
+    assert.equal(expires_in, 600);
+    const listed = await dev.post({ jsonrpc: '2.0', id: 1, method: 'tools.list', params: {} }, { authorization: `Bearer ${token}` });
+    assert.ok(listed.json.result, 'the minted token is accepted by POST /rpc');
+
+    for (const body of [{ subject: '', scopes: [] }, { subject: 'dana', scopes: ['not a scope'] }, { subject: 'dana', scopes: [], extra: 1 }, []]) {
+      const refused = await fetch(`${dev.gateway.url}/console/api/dev-token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      assert.equal(refused.status, 400, JSON.stringify(body));
+      assert.match(((await refused.json()) as { message: string }).message, /^dev token: /);
+    }
+  });
+
+  test('with dev tokens off the endpoint does not exist, and the console says so before sign-in', async () => {
+    const response = await fetch(`${production.gateway.url}/console/api/dev-token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ subject: 'mallory', scopes: ['tasks:read'] }),
+    });
+    assert.equal(response.status, 404);
+    const settings = (await (await fetch(`${production.gateway.url}/console/api/settings`)).json()) as { devTokens: boolean };
+    assert.equal(settings.devTokens, false);
+  });
+
+  test('under NODE_ENV=production dev tokens are off by default and refused when asked for', () => {
+    withEnv({ NODE_ENV: 'production', S2SP_AUTH_ALLOW_DEV_KEY: '1', GATEWAY_CONSOLE_DEV_TOKENS: undefined }, () => {
+      assert.equal(gatewayConfigFromEnv().console?.devTokens, false);
+      assert.equal(defaultGatewayConfig().console?.devTokens, false);
+    });
+    withEnv({ NODE_ENV: 'production', S2SP_AUTH_ALLOW_DEV_KEY: '1', GATEWAY_CONSOLE_DEV_TOKENS: '1' }, () => {
+      assert.throws(() => gatewayConfigFromEnv(), /console.devTokens must be false under NODE_ENV=production/);
+    });
+    withEnv({ NODE_ENV: 'production', S2SP_AUTH_ALLOW_DEV_KEY: '1' }, () => {
+      const config = { ...defaultGatewayConfig(), console: { ...defaultGatewayConfig().console!, devTokens: true } };
+      assert.throws(() => validateGatewayConfig(config), /NODE_ENV=production/);
+    });
+    withEnv({ NODE_ENV: 'development', GATEWAY_CONSOLE_DEV_TOKENS: undefined }, () => assert.equal(gatewayConfigFromEnv().console?.devTokens, true));
+  });
+});
