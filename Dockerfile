@@ -32,6 +32,9 @@ RUN npm ci --omit=dev --no-audit --no-fund
 # Runtime: compiled apps and libs, what they read at run time, no compiler, no tests.
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production
+# glibc malloc: few arenas, large blocks mapped on their own and trimmed from 128 KiB, so memory a
+# server used to serialize a large answer goes back to the system (bench/data-plane/allocator-settings.ts).
+ENV MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072 MALLOC_TRIM_THRESHOLD_=131072
 WORKDIR /app
 COPY --from=production-dependencies /app/node_modules ./node_modules
 COPY package.json ./

@@ -13,11 +13,17 @@ export interface BenchServerProcess {
 }
 
 /** Spawns bench-server-main.js and waits for its ready line. */
-export async function startBenchServerProcess(mode: ResourceWriteMode, databaseUrl: string, maxRows: number): Promise<BenchServerProcess> {
+export async function startBenchServerProcess(
+  mode: ResourceWriteMode,
+  databaseUrl: string,
+  maxRows: number,
+  extraEnvironment: Record<string, string> = {},
+): Promise<BenchServerProcess> {
   // A 1M × 30 table is about 3 GB of row objects, beyond Node's default heap limit (~4 GB with its encoding).
   const heap = maxRows >= 1_000_000 ? ['--max-old-space-size=16384'] : [];
   const child: ChildProcess = spawn(process.execPath, [...heap, join(__dirname, 'bench-server-main.js'), mode, databaseUrl, String(maxRows)], {
     stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, ...extraEnvironment },
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const firstLine = await new Promise<string>((resolve, reject) => {

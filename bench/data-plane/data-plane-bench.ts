@@ -15,6 +15,7 @@ import { timeFetch, type FetchFormat } from './end-to-end-fetch';
 import { parseBenchSizes, type BenchCase } from './bench-cases';
 import { printReport, type CaseResult, type FetchResult, type Selection } from './data-plane-report';
 import type { ProcessMemory } from './process-memory';
+import { ALLOCATOR_SETTINGS } from './allocator-settings';
 
 const DATABASE_URL = process.env.S2SP_BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 const FORMATS: readonly FetchFormat[] = ['json', 'arrow', 'bare'];
@@ -44,7 +45,7 @@ async function measureFetch(server: BenchServerProcess, benchCase: BenchCase, se
   return repeat(runs, once);
 }
 
-async function measureCase(server: BenchServerProcess, benchCase: BenchCase): Promise<Omit<CaseResult, 'publishAfterMs' | 'peakRssBytes'>> {
+async function measureCase(server: BenchServerProcess, benchCase: BenchCase): Promise<Omit<CaseResult, 'publishAfterMs' | 'peakRssBytes' | 'peakRssTunedBytes'>> {
   const query = `rows=${benchCase.rows}&columns=${benchCase.columns}`;
   const publishMs = async (): Promise<number> => (await server.control<{ publishMs: number }>(`/bench/publish?${query}`)).publishMs;
   if (benchCase.rows <= 10_000) await publishMs();
@@ -60,8 +61,8 @@ async function measureCase(server: BenchServerProcess, benchCase: BenchCase): Pr
 }
 
 /** Peak RSS of a fresh server that publishes the table and serves it whole, once as JSON and once as Arrow. */
-async function measurePeakRss(databaseUrl: string, maxRows: number, benchCase: BenchCase): Promise<number> {
-  const server = await startBenchServerProcess('before-answer', databaseUrl, maxRows);
+async function measurePeakRss(databaseUrl: string, maxRows: number, benchCase: BenchCase, environment: Record<string, string> = {}): Promise<number> {
+  const server = await startBenchServerProcess('before-answer', databaseUrl, maxRows, environment);
   try {
     const query = `rows=${benchCase.rows}&columns=${benchCase.columns}`;
     for (const format of ['json', 'arrow'] as const) {
@@ -81,7 +82,7 @@ async function main(): Promise<void> {
   const after = freshSchemaUrl(DATABASE_URL);
   const started = Date.now();
   try {
-    const results: Array<Omit<CaseResult, 'publishAfterMs' | 'peakRssBytes'>> = [];
+    const results: Array<Omit<CaseResult, 'publishAfterMs' | 'peakRssBytes' | 'peakRssTunedBytes'>> = [];
     const server = await startBenchServerProcess('before-answer', before.url, maxRows);
     let idleRssBytes = 0;
     try {
@@ -107,12 +108,15 @@ async function main(): Promise<void> {
     } finally {
       await afterServer.stop();
     }
-    const peakRss: number[] = [];
+    const peakRss: Array<{ peakRssBytes: number; peakRssTunedBytes: number }> = [];
     for (const benchCase of cases) {
-      console.error(`measuring the peak RSS of a fresh server serving ${benchCase.rows} × ${benchCase.columns}…`);
-      peakRss.push(await measurePeakRss(before.url, maxRows, benchCase));
+      console.error(`measuring the peak RSS of a fresh server serving ${benchCase.rows} × ${benchCase.columns}, with glibc's defaults and then the Dockerfile's allocator settings…`);
+      peakRss.push({
+        peakRssBytes: await measurePeakRss(before.url, maxRows, benchCase),
+        peakRssTunedBytes: await measurePeakRss(before.url, maxRows, benchCase, ALLOCATOR_SETTINGS),
+      });
     }
-    printReport(results.map((result, index) => ({ ...result, publishAfterMs: publishAfter[index]!, peakRssBytes: peakRss[index]! })), { wallSeconds: (Date.now() - started) / 1000, idleRssBytes });
+    printReport(results.map((result, index) => ({ ...result, publishAfterMs: publishAfter[index]!, ...peakRss[index]! })), { wallSeconds: (Date.now() - started) / 1000, idleRssBytes });
   } finally {
     await dropSchemas(DATABASE_URL, [before.schema, after.schema]);
   }

@@ -15,6 +15,7 @@ import { ConfigMap, Secret, Service } from 'kubernetes-models/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { parse, parseAllDocuments } from 'yaml';
 import { HealthController } from '../../apps/gateway/src/health/health.controller';
+import { ALLOCATOR_SETTINGS } from '../../bench/data-plane/allocator-settings';
 import { APP_ENTRIES, isAppName, type AppName } from '../../scripts/app-entries';
 import { findRepoRoot } from '../support/repo-root';
 import { startStats, startWeather } from '../support/stack';
@@ -87,6 +88,16 @@ describe('Dockerfile', () => {
     assert.equal(users.length, 1);
     assert.ok(!['root', '0'].includes(users[0].slice('USER '.length).split(':')[0]), users[0]);
     assert.ok(runtime.indexOf(users[0]) < runtime.findIndex((line) => line.startsWith('ENTRYPOINT')), 'the user is set before the entry point');
+  });
+
+  test('the runtime sets the allocator settings the data-plane bench measures', () => {
+    const settings = Object.fromEntries(
+      runtime
+        .filter((line) => line.startsWith('ENV '))
+        .flatMap((line) => line.slice('ENV '.length).split(/\s+/))
+        .map((pair) => pair.split('=') as [string, string]),
+    );
+    for (const [name, value] of Object.entries(ALLOCATOR_SETTINGS)) assert.equal(settings[name], value, name);
   });
 
   test('every COPY from the build context exists and is not excluded by .dockerignore', () => {
