@@ -18,6 +18,9 @@ import { unaryCall } from './unary-call';
  */
 export type CallOrigin = Pick<JsonRpcCallContext, 'deadline' | 'signal' | 'headers' | 'caller'> & { authorization?: string };
 
+/** Receives the response headers of a call (see unaryCall). */
+export type HeadersListener = (headers: grpc.Metadata) => void;
+
 /**
  * Makes one unary call to the agents on behalf of a JSON-RPC call: deadline =
  * the call's remaining budget, cancelled when the call aborts, trace context
@@ -33,9 +36,9 @@ export class AgentsDownstream {
     private readonly telemetry: Telemetry,
   ) {}
 
-  async call<Response>(client: grpc.Client, method: string, request: unknown, origin: CallOrigin): Promise<Response> {
+  async call<Response>(client: grpc.Client, method: string, request: unknown, origin: CallOrigin, onHeaders?: HeadersListener): Promise<Response> {
     try {
-      return await this.send<Response>(client, method, request, origin);
+      return await this.send<Response>(client, method, request, origin, onHeaders);
     } catch (error) {
       throw agentsCallError(error, origin.signal);
     }
@@ -45,21 +48,27 @@ export class AgentsDownstream {
    * A method that agents of an older contract do not have: their UNIMPLEMENTED
    * resolves to undefined (a status the circuit breaker does not count).
    */
-  async callIfImplemented<Response>(client: grpc.Client, method: string, request: unknown, origin: CallOrigin): Promise<Response | undefined> {
+  async callIfImplemented<Response>(
+    client: grpc.Client,
+    method: string,
+    request: unknown,
+    origin: CallOrigin,
+    onHeaders?: HeadersListener,
+  ): Promise<Response | undefined> {
     try {
-      return await this.send<Response>(client, method, request, origin);
+      return await this.send<Response>(client, method, request, origin, onHeaders);
     } catch (error) {
       if (isGrpcServiceError(error) && error.code === GrpcStatus.UNIMPLEMENTED) return undefined;
       throw agentsCallError(error, origin.signal);
     }
   }
 
-  private send<Response>(client: grpc.Client, method: string, request: unknown, origin: CallOrigin): Promise<Response> {
+  private send<Response>(client: grpc.Client, method: string, request: unknown, origin: CallOrigin, onHeaders: HeadersListener | undefined): Promise<Response> {
     if (origin.signal.aborted) return Promise.reject(origin.signal.reason);
     const deadline = grpcDeadlineFor(origin, this.config.grpc);
     const metadata = outgoingMetadata(origin);
     return traceGrpcCall(this.telemetry, serviceNameOf(client), method, metadata, (traced) =>
-      this.breaker.run(() => unaryCall<Response>(client, method, request, { deadline, metadata: traced, signal: origin.signal })),
+      this.breaker.run(() => unaryCall<Response>(client, method, request, { deadline, metadata: traced, signal: origin.signal, onHeaders })),
     );
   }
 }
