@@ -15,11 +15,6 @@ export class AgentSurfacesCache {
   private fingerprint: string | undefined;
   private readonly byServer = new Map<string, v2.ListSurfacesResponse>();
 
-  /** Whether nothing is kept for `server` (a first page would have to fetch the surfaces whatever ListTools says). */
-  isCold(server: string): boolean {
-    return !this.byServer.has(server);
-  }
-
   /** The answer kept for `server`, if the agents' surfaces are still those it was fetched with. */
   find(server: string, surfacesFingerprint: string | undefined): v2.ListSurfacesResponse | undefined {
     if (surfacesFingerprint === undefined || surfacesFingerprint !== this.fingerprint) return undefined;

@@ -51,22 +51,18 @@ export class ToolsMethods {
   /**
    * The first page also carries the resources, resource templates and prompts
    * (agents of contract 2.1.0 on): kept from an earlier first page while the
-   * surfaces fingerprint ListTools answers with is unchanged, else fetched,
-   * together with the tools when nothing is kept for this server filter.
+   * surfaces fingerprint ListTools answers with is unchanged, else fetched.
+   * Fetched after the tools, not beside them: a ListTools that fails (agents
+   * down) then makes no second call, which the circuit breaker would count too.
    */
   private async firstPage(request: v1.ListToolsRequest, origin: CallOrigin): Promise<[v1.ListToolsResponse, v2.ListSurfacesResponse | undefined]> {
     const server = request.server;
-    const fetchSurfaces = async () => {
-      const fetched = await this.tools.listSurfaces({ server }, origin);
-      if (fetched) this.surfacesCache.keep(server, fetched);
-      return fetched?.answer;
-    };
-    if (this.surfacesCache.isCold(server)) {
-      const [tools, surfaces] = await Promise.all([this.tools.listTools(request, origin), fetchSurfaces()]);
-      return [tools.answer, surfaces];
-    }
     const tools = await this.tools.listTools(request, origin);
-    return [tools.answer, this.surfacesCache.find(server, tools.surfacesFingerprint) ?? (await fetchSurfaces())];
+    const kept = this.surfacesCache.find(server, tools.surfacesFingerprint);
+    if (kept) return [tools.answer, kept];
+    const fetched = await this.tools.listSurfaces({ server }, origin);
+    if (fetched) this.surfacesCache.keep(server, fetched);
+    return [tools.answer, fetched?.answer];
   }
 
   @JsonRpcMethod('tools.call', {
