@@ -10,6 +10,7 @@ import { listAllTools, type ToolLister } from '../../apps/agents/src/mcp/list-al
 import type { RegisteredTool } from '../../apps/agents/src/mcp/registered-tool';
 import { classifyMutation, classifyToolKind } from '../../apps/agents/src/mcp/tool-classification';
 import { DeadlineExceededError } from '../../apps/agents/src/mcp/tool-call-errors';
+import { SurfaceRegistry } from '../../apps/agents/src/mcp/surface-registry';
 import { ToolRegistry } from '../../apps/agents/src/mcp/tool-registry';
 import { PlannerContext } from '../../apps/agents/src/tasks/planner-context';
 import { validateAgentTask } from '../../apps/agents/src/tasks/task-validation';
@@ -97,6 +98,24 @@ describe('agents configuration', () => {
 });
 
 describe('agents building blocks', () => {
+  test("SurfaceRegistry's fingerprint follows the surfaces' content, the same on every replica", () => {
+    const surfaces = (uri: string) => ({ resources: [{ serverId: 'weather', uri, name: uri }], resourceTemplates: [], prompts: [] });
+    const replicaA = new SurfaceRegistry();
+    const replicaB = new SurfaceRegistry();
+    replicaA.replace('weather', surfaces('weather://alerts/CA'));
+    replicaA.replace('stats', surfaces('stats://x'));
+    // Discovered in the other order on the other replica.
+    replicaB.replace('stats', surfaces('stats://x'));
+    replicaB.replace('weather', surfaces('weather://alerts/CA'));
+    const before = replicaA.fingerprint;
+    assert.match(before, /^[A-Za-z0-9_-]{22}$/);
+    assert.equal(replicaB.fingerprint, before);
+    replicaA.replace('weather', surfaces('weather://alerts/CA'));
+    assert.equal(replicaA.fingerprint, before, 'the same content read again');
+    replicaA.replace('weather', surfaces('weather://alerts/NY'));
+    assert.notEqual(replicaA.fingerprint, before);
+  });
+
   test('tool classification: S2SP kinds from the input schema, mutation class from annotations', () => {
     assert.equal(classifyToolKind({ properties: { area: {}, abstract_domains: {}, mode: {} } }), 'S2SP_RESOURCE');
     assert.equal(classifyToolKind({ properties: { abstract_domains: {}, mode: {}, abstract_format: {} } }), 'S2SP_RESOURCE');

@@ -157,6 +157,24 @@ describe('platform path: JSON-RPC → gateway → gRPC → agents → MCP → da
     assert.deepEqual(statsOnly.prompts?.map((prompt) => prompt.name), ['chart_breakdown']);
   });
 
+  test("tools.list's first page follows a prompt added and removed at run time: the gateway keeps the surfaces only while the agents' catalog is unchanged", async () => {
+    const promptNames = async () => (((await rpc.request('tools.list', {})) as { prompts?: Array<{ name: string }> }).prompts ?? []).map((prompt) => prompt.name);
+    // Twice: the second first page is answered from the surfaces the gateway kept.
+    assert.ok(!(await promptNames()).includes('runtime_prompt'));
+    assert.ok(!(await promptNames()).includes('runtime_prompt'));
+    weather.mcp.registerPrompt({
+      name: 'runtime_prompt',
+      description: 'A prompt registered at run time.',
+      handler: () => ({ messages: [{ role: 'user', content: { type: 'text', text: 'hello' } }] }),
+    });
+    try {
+      await eventually('the gateway to list the added prompt', async () => (await promptNames()).includes('runtime_prompt'), 30_000, 500);
+    } finally {
+      weather.mcp.removePrompt('runtime_prompt');
+    }
+    await eventually('the gateway to drop the removed prompt', async () => !(await promptNames()).includes('runtime_prompt'), 30_000, 500);
+  });
+
   test('a full async task: the consumer fetched the body server to server and the model-visible tokens are counted', async () => {
     const consumed = () =>
       weather.app.get<S2spDatabase>(S2SP_DATABASE).client.s2spResource.count({ where: { consumedAt: { not: null } } });

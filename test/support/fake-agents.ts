@@ -1,6 +1,7 @@
 // A fake of the agents' gRPC server for gateway tests: s2sp.v1 ToolService and
-// AgentService from the real protos plus the standard grpc.health.v1 service,
-// with programmable behaviour, recorded calls, and stop/restart on one port.
+// AgentService from the real protos (and, when asked, s2sp.v2 ToolService's
+// ListSurfaces) plus the standard grpc.health.v1 service, with programmable
+// behaviour and response headers, recorded calls, and stop/restart on one port.
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { HealthImplementation, type ServingStatus } from 'grpc-health-check';
@@ -9,7 +10,10 @@ import { PROTO_FILE_PATHS, PROTO_LOADER_OPTIONS, fromStruct, toStruct, toTimesta
 type Decoded = Record<string, any>;
 
 interface S2spPackage {
-  s2sp: { v1: { ToolService: grpc.ServiceClientConstructor; AgentService: grpc.ServiceClientConstructor } };
+  s2sp: {
+    v1: { ToolService: grpc.ServiceClientConstructor; AgentService: grpc.ServiceClientConstructor };
+    v2: { ToolService: grpc.ServiceClientConstructor };
+  };
 }
 
 const pkg = grpc.loadPackageDefinition(
@@ -18,7 +22,9 @@ const pkg = grpc.loadPackageDefinition(
 
 export const TOOL_METHODS = ['ListTools', 'InvokeTool', 'ListServers'] as const;
 export const AGENT_METHODS = ['SubmitTask', 'GetTask', 'CancelTask'] as const;
-export type FakeMethod = (typeof TOOL_METHODS)[number] | (typeof AGENT_METHODS)[number];
+/** s2sp.v2 ToolService methods the fake serves when started with `surfaces` (contract 2.1.0 on). */
+export const TOOL_V2_METHODS = ['ListSurfaces'] as const;
+export type FakeMethod = (typeof TOOL_METHODS)[number] | (typeof AGENT_METHODS)[number] | (typeof TOOL_V2_METHODS)[number];
 
 /** One call the fake received. */
 export interface RecordedCall {
@@ -174,6 +180,12 @@ export function fakeTaskSnapshot(taskId: string): Decoded {
   };
 }
 
+export const FAKE_SURFACES: Decoded = {
+  resources: [{ server: 'weather', uri: 'weather://alerts/CA', name: 'alerts-CA', title: '', description: 'Alerts of CA', mime_type: 'application/json' }],
+  resource_templates: [],
+  prompts: [],
+};
+
 function defaultHandlers(): Map<FakeMethod, FakeHandler> {
   return new Map<FakeMethod, FakeHandler>([
     [
@@ -198,6 +210,7 @@ function defaultHandlers(): Map<FakeMethod, FakeHandler> {
       }),
     ],
     ['ListServers', () => ({ servers: FAKE_SERVERS })],
+    ['ListSurfaces', () => FAKE_SURFACES],
     [
       'SubmitTask',
       (request) => ({
@@ -218,17 +231,26 @@ function defaultHandlers(): Map<FakeMethod, FakeHandler> {
   ]);
 }
 
+export interface FakeAgentsOptions {
+  /** Also serve s2sp.v2 ToolService (ListSurfaces; its InvokeTool answers UNIMPLEMENTED), as agents of contract 2.1.0 on do. */
+  surfaces?: boolean;
+}
+
 export class FakeAgents {
   readonly calls: RecordedCall[] = [];
   readonly health = new HealthImplementation({ '': 'SERVING' });
   private handlers = defaultHandlers();
+  private readonly responseHeaders = new Map<FakeMethod, Record<string, string>>();
   private server?: grpc.Server;
 
-  private constructor(public port: number) {}
+  private constructor(
+    public port: number,
+    private readonly options: FakeAgentsOptions,
+  ) {}
 
   /** Starts on 127.0.0.1 (port 0 = a free port). */
-  static async start(port = 0): Promise<FakeAgents> {
-    const fake = new FakeAgents(port);
+  static async start(port = 0, options: FakeAgentsOptions = {}): Promise<FakeAgents> {
+    const fake = new FakeAgents(port, options);
     await fake.restart();
     return fake;
   }
@@ -244,6 +266,12 @@ export class FakeAgents {
   /** Replaces the behaviour of one method. */
   on(method: FakeMethod, handler: FakeHandler): this {
     this.handlers.set(method, handler);
+    return this;
+  }
+
+  /** Sends these response headers with every answer of method. */
+  headers(method: FakeMethod, headers: Record<string, string>): this {
+    this.responseHeaders.set(method, headers);
     return this;
   }
 
@@ -279,6 +307,7 @@ export class FakeAgents {
   /** Default behaviour, no recorded calls, SERVING. */
   reset(): void {
     this.handlers = defaultHandlers();
+    this.responseHeaders.clear();
     this.calls.length = 0;
     this.setServing('SERVING');
   }
@@ -298,6 +327,7 @@ export class FakeAgents {
       ...this.implementation(AGENT_METHODS),
       StreamTask: (call: grpc.ServerWritableStream<Decoded, unknown>) => call.end(),
     });
+    if (this.options.surfaces) server.addService(pkg.s2sp.v2.ToolService.service, this.implementation(TOOL_V2_METHODS));
     this.health.addToServer(server);
     this.port = await new Promise<number>((resolve, reject) =>
       server.bindAsync(`127.0.0.1:${this.port}`, grpc.ServerCredentials.createInsecure(), (error, port) =>
@@ -339,6 +369,12 @@ export class FakeAgents {
     });
     try {
       const response = await this.handlers.get(method)!(call.request, { record, signal: cancelled.signal });
+      const headers = this.responseHeaders.get(method);
+      if (headers) {
+        const metadata = new grpc.Metadata();
+        for (const [key, value] of Object.entries(headers)) metadata.set(key, value);
+        call.sendMetadata(metadata);
+      }
       callback(null, response);
     } catch (error) {
       if (error instanceof FakeGrpcError) {

@@ -20,6 +20,7 @@ import { AgentsCircuitBreaker } from './grpc/agents-circuit-breaker';
 import { AgentsDownstream } from './grpc/agents-downstream';
 import { AgentsGrpcClients } from './grpc/agents-grpc-clients';
 import { ToolServiceClient } from './grpc/tool-service.client';
+import { AgentSurfacesCache } from './grpc/agent-surfaces-cache';
 import { GatewayHealth } from './health/gateway-health.service';
 import { HealthController } from './health/health.controller';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
@@ -89,6 +90,7 @@ export class GatewayModule {
         AgentsCircuitBreaker,
         AgentsDownstream,
         ToolServiceClient,
+        AgentSurfacesCache,
         AgentServiceClient,
         { provide: IDEMPOTENCY_STORE, useClass: PrismaIdempotencyStore },
         IdempotentExecution,

@@ -8,6 +8,7 @@ export * from './plain-json';
 export * from './timestamp';
 export * from './predicate';
 export * from './grpc-error-metadata';
+export * from './grpc-catalog-metadata';
 export * from './platform-scopes';
 export * from './s2sp-meta-keys';
 export * from './recovery-hint';

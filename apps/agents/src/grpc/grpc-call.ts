@@ -1,5 +1,5 @@
-import type { Metadata } from '@grpc/grpc-js';
-import { GRPC_ERROR_METADATA } from '@s2sp/contracts';
+import { Metadata } from '@grpc/grpc-js';
+import { GRPC_CATALOG_METADATA, GRPC_ERROR_METADATA } from '@s2sp/contracts';
 
 /** What Nest hands a gRPC handler as its third argument (a grpc-js server call). */
 export interface GrpcServerCall {
@@ -8,6 +8,8 @@ export interface GrpcServerCall {
   on(event: 'cancelled', listener: () => void): unknown;
   off?(event: 'cancelled', listener: () => void): unknown;
   removeListener?(event: 'cancelled', listener: () => void): unknown;
+  /** Sends the response headers (at most once, before the answer). */
+  sendMetadata?(metadata: Metadata): void;
 }
 
 /** The call's gRPC deadline as epoch ms; undefined when the client set none. */
@@ -43,4 +45,12 @@ export function traceFromMetadata(metadata: Metadata | undefined): { traceId: st
   const match = TRACEPARENT.exec(value.trim());
   if (!match || /^0+$/.test(match[1])) return undefined;
   return { traceId: match[1], spanId: match[2], flags: parseInt(match[3], 16) };
+}
+
+/** Tells the caller, in the response headers, which surfaces the answer was made with (see SurfaceRegistry.fingerprint). */
+export function sendSurfacesFingerprint(call: GrpcServerCall | undefined, fingerprint: string): void {
+  if (!call?.sendMetadata) return;
+  const headers = new Metadata();
+  headers.set(GRPC_CATALOG_METADATA.SURFACES_FINGERPRINT, fingerprint);
+  call.sendMetadata(headers);
 }

@@ -3,7 +3,7 @@ import type { Metadata } from '@grpc/grpc-js';
 import { GrpcMethod } from '@nestjs/microservices';
 import { PLATFORM_SCOPES, type v2 } from '@s2sp/contracts';
 import { RequireScopes } from '@s2sp/auth';
-import type { GrpcServerCall } from '../grpc/grpc-call';
+import { sendSurfacesFingerprint, type GrpcServerCall } from '../grpc/grpc-call';
 import { toGrpcError } from '../grpc/grpc-errors';
 import { McpConnectorService } from '../mcp/mcp-connector.service';
 import { invokeToolResponseV2 } from './invoke-tool-v2-messages';
@@ -21,9 +21,12 @@ export class ToolV2Controller {
 
   /** Resources, resource templates and prompts, of one server or all (listed like ListTools: any authenticated caller). */
   @GrpcMethod('s2sp.v2.ToolService', 'ListSurfaces')
-  listSurfaces(request: v2.ListSurfacesRequest): v2.ListSurfacesResponse {
+  listSurfaces(request: v2.ListSurfacesRequest, _metadata?: Metadata, call?: GrpcServerCall): v2.ListSurfacesResponse {
     try {
-      return listSurfacesResponse(this.connector.surfaces.of(serverFilter(this.connector, request.server)));
+      const surfaces = this.connector.surfaces;
+      const answer = listSurfacesResponse(surfaces.of(serverFilter(this.connector, request.server)));
+      sendSurfacesFingerprint(call, surfaces.fingerprint);
+      return answer;
     } catch (error) {
       throw toGrpcError(error);
     }

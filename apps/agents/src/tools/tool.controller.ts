@@ -3,7 +3,7 @@ import type { Metadata } from '@grpc/grpc-js';
 import { GrpcMethod } from '@nestjs/microservices';
 import { PLATFORM_SCOPES, type v1 } from '@s2sp/contracts';
 import { AllowAnonymous, RequireScopes } from '@s2sp/auth';
-import type { GrpcServerCall } from '../grpc/grpc-call';
+import { sendSurfacesFingerprint, type GrpcServerCall } from '../grpc/grpc-call';
 import { toGrpcError } from '../grpc/grpc-errors';
 import { McpConnectorService } from '../mcp/mcp-connector.service';
 import { boundedString, ToolCallService } from './tool-call.service';
@@ -24,10 +24,14 @@ export class ToolController {
     private readonly toolCalls: ToolCallService,
   ) {}
 
-  /** Pages through the registry: page_size 0 → 50, capped at 200; cursors are tied to the registry version. */
+  /**
+   * Pages through the registry: page_size 0 → 50, capped at 200; cursors are tied to the registry version.
+   * The response headers carry the surfaces' fingerprint: the gateway re-fetches ListSurfaces only when it changed.
+   */
   @GrpcMethod('s2sp.v1.ToolService', 'ListTools')
-  listTools(request: v1.ListToolsRequest): v1.ListToolsResponse {
+  listTools(request: v1.ListToolsRequest, _metadata?: Metadata, call?: GrpcServerCall): v1.ListToolsResponse {
     try {
+      sendSurfacesFingerprint(call, this.connector.surfaces.fingerprint);
       const server = serverFilter(this.connector, request.server);
       const pageSize = request.page_size ? Math.min(request.page_size, MAX_PAGE_SIZE) : DEFAULT_PAGE_SIZE;
       const registry = this.connector.registry;

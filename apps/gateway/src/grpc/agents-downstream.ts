@@ -19,6 +19,9 @@ import { unaryCall } from './unary-call';
  */
 export type CallOrigin = Pick<JsonRpcCallContext, 'deadline' | 'signal' | 'headers' | 'caller'> & { authorization?: string };
 
+/** Receives the response headers of a call (see unaryCall). */
+export type HeadersListener = (headers: grpc.Metadata) => void;
+
 /**
  * Makes one unary call to the agents on behalf of a JSON-RPC call: deadline =
  * the call's remaining budget, cancelled when the call aborts, trace context
@@ -34,9 +37,9 @@ export class AgentsDownstream {
     private readonly telemetry: Telemetry,
   ) {}
 
-  async call<Response>(client: grpc.Client, method: string, request: unknown, origin: CallOrigin): Promise<Response> {
+  async call<Response>(client: grpc.Client, method: string, request: unknown, origin: CallOrigin, onHeaders?: HeadersListener): Promise<Response> {
     try {
-      return await this.send<Response>(client, method, request, origin);
+      return await this.send<Response>(client, method, request, origin, onHeaders);
     } catch (error) {
       throw agentsCallError(error, origin.signal);
     }
@@ -46,9 +49,15 @@ export class AgentsDownstream {
    * A method that agents of an older contract do not have: their UNIMPLEMENTED
    * resolves to undefined (a status the circuit breaker does not count).
    */
-  async callIfImplemented<Response>(client: grpc.Client, method: string, request: unknown, origin: CallOrigin): Promise<Response | undefined> {
+  async callIfImplemented<Response>(
+    client: grpc.Client,
+    method: string,
+    request: unknown,
+    origin: CallOrigin,
+    onHeaders?: HeadersListener,
+  ): Promise<Response | undefined> {
     try {
-      return await this.send<Response>(client, method, request, origin);
+      return await this.send<Response>(client, method, request, origin, onHeaders);
     } catch (error) {
       if (isGrpcServiceError(error) && error.code === GrpcStatus.UNIMPLEMENTED) return undefined;
       throw agentsCallError(error, origin.signal);
@@ -73,12 +82,12 @@ export class AgentsDownstream {
     }
   }
 
-  private send<Response>(client: grpc.Client, method: string, request: unknown, origin: CallOrigin): Promise<Response> {
+  private send<Response>(client: grpc.Client, method: string, request: unknown, origin: CallOrigin, onHeaders: HeadersListener | undefined): Promise<Response> {
     if (origin.signal.aborted) return Promise.reject(origin.signal.reason);
     const deadline = grpcDeadlineFor(origin, this.config.grpc);
     const metadata = outgoingMetadata(origin);
     return traceGrpcCall(this.telemetry, serviceNameOf(client), method, metadata, (traced) =>
-      this.breaker.run(() => unaryCall<Response>(client, method, request, { deadline, metadata: traced, signal: origin.signal })),
+      this.breaker.run(() => unaryCall<Response>(client, method, request, { deadline, metadata: traced, signal: origin.signal, onHeaders })),
     );
   }
 }

@@ -6,6 +6,8 @@ export interface UnaryCallOptions {
   metadata: grpc.Metadata;
   /** Cancels the call (the server sees CANCELLED) when it aborts. */
   signal?: AbortSignal;
+  /** Called with the response headers the server sent, if it sent any. */
+  onHeaders?: (headers: grpc.Metadata) => void;
 }
 
 type UnaryMethod = (
@@ -26,6 +28,7 @@ export function unaryCall<Response>(client: grpc.Client, method: string, request
       if (error) reject(error);
       else resolve(response as Response);
     });
+    if (options.onHeaders) call.on('metadata', options.onHeaders);
     if (options.signal) {
       onAbort = () => call.cancel();
       if (options.signal.aborted) onAbort();

@@ -4,6 +4,9 @@ import { PLATFORM_SCOPES } from '@s2sp/contracts';
 import { measureTranscoding, Telemetry } from '@s2sp/telemetry';
 import { DownstreamCredentials } from '../auth/downstream-credentials.service';
 import { JsonRpcMethod, type JsonRpcCallContext } from '@s2sp/json-rpc';
+import type { v1, v2 } from '@s2sp/contracts';
+import { AgentSurfacesCache } from '../grpc/agent-surfaces-cache';
+import type { CallOrigin } from '../grpc/agents-downstream';
 import { ToolServiceClient } from '../grpc/tool-service.client';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 import {
@@ -27,6 +30,7 @@ export class ToolsMethods {
     private readonly tools: ToolServiceClient,
     private readonly credentials: DownstreamCredentials,
     private readonly telemetry: Telemetry,
+    private readonly surfacesCache: AgentSurfacesCache,
   ) {}
 
   @JsonRpcMethod('tools.list', {
@@ -39,10 +43,26 @@ export class ToolsMethods {
   async list(params: ListToolsParams, ctx: JsonRpcCallContext): Promise<ListToolsResult> {
     const origin = await this.credentials.originFor(ctx, PLATFORM_SCOPES.TOOLS_LIST);
     const request = listToolsRequest(params);
-    const tools = await this.tools.listTools(request, origin);
-    // The first page also carries the resources, resource templates and prompts (agents of contract 2.1.0 on).
-    const surfaces = request.cursor === '' ? await this.tools.listSurfaces({ server: request.server }, origin) : undefined;
+    if (request.cursor !== '') return listToolsResult((await this.tools.listTools(request, origin)).answer);
+    const [tools, surfaces] = await this.firstPage(request, origin);
     return listToolsResult(tools, surfaces);
+  }
+
+  /**
+   * The first page also carries the resources, resource templates and prompts
+   * (agents of contract 2.1.0 on): kept from an earlier first page while the
+   * surfaces fingerprint ListTools answers with is unchanged, else fetched.
+   * Fetched after the tools, not beside them: a ListTools that fails (agents
+   * down) then makes no second call, which the circuit breaker would count too.
+   */
+  private async firstPage(request: v1.ListToolsRequest, origin: CallOrigin): Promise<[v1.ListToolsResponse, v2.ListSurfacesResponse | undefined]> {
+    const server = request.server;
+    const tools = await this.tools.listTools(request, origin);
+    const kept = this.surfacesCache.find(server, tools.surfacesFingerprint);
+    if (kept) return [tools.answer, kept];
+    const fetched = await this.tools.listSurfaces({ server }, origin);
+    if (fetched) this.surfacesCache.keep(server, fetched);
+    return [tools.answer, fetched?.answer];
   }
 
   @JsonRpcMethod('tools.call', {
