@@ -1,4 +1,5 @@
 import { isUuid } from '@s2sp/platform';
+import { decodeOpaqueCursor, encodeOpaqueCursor } from '../common/opaque-cursor';
 import { InvalidRequestError } from '../common/request-errors';
 import type { TaskStatusName } from './task-records';
 
@@ -20,20 +21,12 @@ const MAX_CURSOR_LENGTH = 256;
  * INVALID_ARGUMENT, as is a cursor used with another status filter.
  */
 export function encodeTaskListCursor(position: TaskListPosition): string {
-  return Buffer.from(JSON.stringify({ t: position.createdAtMs, i: position.taskId, s: position.status }), 'utf8').toString('base64url');
+  return encodeOpaqueCursor({ t: position.createdAtMs, i: position.taskId, s: position.status });
 }
 
 export function decodeTaskListCursor(cursor: string, status: TaskStatusName | ''): TaskListPosition {
   const invalid = () => new InvalidRequestError('cursor', 'not a cursor from a previous ListTasks page (malformed or modified); start again with an empty cursor');
-  if (cursor.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalid();
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw invalid();
-  }
-  if (typeof parsed !== 'object' || parsed === null) throw invalid();
-  const { t, i, s } = parsed as Record<string, unknown>;
+  const { t, i, s } = decodeOpaqueCursor(cursor, MAX_CURSOR_LENGTH, invalid);
   if (!Number.isSafeInteger(t) || (t as number) < 0 || typeof i !== 'string' || !isUuid(i) || typeof s !== 'string') throw invalid();
   if (s !== status) {
     throw new InvalidRequestError(
