@@ -81,10 +81,10 @@ describe('agents gRPC server reflection', () => {
   });
 
   for (const version of REFLECTION_VERSIONS) {
-    test(`${version} lists the s2sp.v1 services and the health service`, async () => {
+    test(`${version} lists the s2sp.v1 and s2sp.v2 services and the health service`, async () => {
       const response = await reflect(clients.get(version)!, { list_services: '' });
       const names = response.list_services_response?.service.map((service) => service.name) ?? [];
-      for (const expected of ['s2sp.v1.ToolService', 's2sp.v1.AgentService', 's2sp.v2.ToolService', 'grpc.health.v1.Health']) {
+      for (const expected of ['s2sp.v1.ToolService', 's2sp.v1.AgentService', 's2sp.v2.ToolService', 's2sp.v2.AgentService', 'grpc.health.v1.Health']) {
         assert.ok(names.includes(expected), `${expected} missing from ${names.join(', ')}`);
       }
     });

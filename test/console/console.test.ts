@@ -80,6 +80,23 @@ describe('the web console in headless Chromium', { skip }, () => {
     await screenshot('tasks');
   });
 
+  test("the task list (agent.listTasks) shows the README task after a refresh, and a click on it opens its live view", async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    const token = await mintTestToken({ audience: 'gateway', subject: 'alice', scopes: ALL_TEST_SCOPES });
+    await page.getByLabel('Bearer token').fill(`Bearer ${token}`);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    // A new session knows nothing but what the agents list.
+    const list = page.getByTestId('task-list');
+    await list.getByRole('row').nth(1).waitFor();
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    const rows = list.locator('tbody tr');
+    assert.equal(await rows.count(), 1);
+    assert.match(await rows.first().innerText(), /succeeded/);
+    await rows.first().getByRole('button').click();
+    await page.getByTestId('task-status').filter({ hasText: 'succeeded' }).waitFor();
+    assert.ok((await page.getByTestId('steps').innerText()).includes('stats/draw_chart'));
+  });
+
   test('the savings chart now has a bar pair for that task, and the totals count what was kept out', async () => {
     await page.getByRole('button', { name: 'Savings' }).click();
     await page.getByTestId('savings-chart').waitFor();
@@ -113,8 +130,11 @@ describe('the web console in headless Chromium', { skip }, () => {
     await page.getByLabel('Scopes (space-separated)').fill(ALL_TEST_SCOPES.filter((scope) => scope !== 'tasks:read').join(' '));
     await page.getByRole('button', { name: 'Mint dev token and sign in' }).click();
     await page.getByTestId('subject').filter({ hasText: 'bob' }).waitFor();
+    const listRefusal = page.getByTestId('refusal').filter({ hasText: 'Listing your tasks' });
+    await listRefusal.waitFor();
+    assert.match(await listRefusal.innerText(), /Refused: Listing your tasks \(agent.listTasks\) needs the scope tasks:read/);
     await page.getByRole('button', { name: 'Submit task' }).click();
-    const refusal = page.getByTestId('refusal');
+    const refusal = page.getByTestId('refusal').filter({ hasNotText: 'Listing your tasks' });
     await refusal.waitFor();
     assert.match(await refusal.innerText(), /Refused:.*needs the scope tasks:read/);
     await screenshot('refusal');

@@ -197,6 +197,29 @@ describe('platform path: JSON-RPC → gateway → gRPC → agents → MCP → da
     assert.ok(task.usage.tokens_kept_out > task.usage.tokens_in_context, `kept out ${task.usage.tokens_kept_out} vs in ${task.usage.tokens_in_context}`);
   });
 
+  test("agent.listTasks pages through the caller's own tasks, newest first, and filters by status; another caller sees none of them", async () => {
+    const task = await runTask('async');
+    const first = (await rpc.request('agent.listTasks', { page_size: 1 })) as any;
+    assert.equal(first.tasks.length, 1);
+    assert.equal(first.tasks[0].task_id, task.task_id, 'the newest task comes first');
+    assert.equal(first.tasks[0].status, task.status);
+    assert.equal(first.tasks[0].objective, 'chart CA alerts (async)');
+    assert.equal(first.tasks[0].plan_steps, 3);
+    assert.equal(typeof first.next_cursor, 'string', 'an earlier task follows');
+    const second = (await rpc.request('agent.listTasks', { page_size: 1, cursor: first.next_cursor })) as any;
+    assert.notEqual(second.tasks[0].task_id, task.task_id);
+    const succeeded = (await rpc.request('agent.listTasks', { status: 'succeeded', page_size: 100 })) as any;
+    assert.ok(succeeded.tasks.length >= 1 && succeeded.tasks.every((listed: any) => listed.status === 'succeeded'));
+
+    const bad = await post({ jsonrpc: '2.0', id: 1, method: 'agent.listTasks', params: { cursor: 'garbage!' } });
+    assert.equal(bad.json.error.code, -32602);
+    assert.match(bad.json.error.data.reason, /^cursor: not a cursor from a previous ListTasks page/);
+
+    const bob = `Bearer ${await tokenFromScript({ subject: 'bob', scopes: ALL_TEST_SCOPES })}`;
+    const bobs = await post({ jsonrpc: '2.0', id: 2, method: 'agent.listTasks', params: {} }, { authorization: bob });
+    assert.deepEqual(bobs.json.result, { tasks: [] });
+  });
+
   test('sync mode: the body travels in the agents runtime buffer, nothing is cached on the resource server', async () => {
     const cached = () => weather.app.get<S2spDatabase>(S2SP_DATABASE).client.s2spResource.count();
     const cachedBefore = await cached();

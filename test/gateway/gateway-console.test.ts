@@ -59,6 +59,15 @@ describe('gateway console: files, headers and the dev-token endpoint', () => {
     }
   });
 
+  test('GET /console/ (with the slash) redirects to /console', async () => {
+    const response = await fetch(`${dev.gateway.url}/console/`, { redirect: 'manual' });
+    assert.equal(response.status, 308);
+    assert.equal(response.headers.get('location'), '/console');
+    const followed = await fetch(`${dev.gateway.url}/console/`);
+    assert.equal(followed.status, 200);
+    assert.match(followed.headers.get('content-type') ?? '', /^text\/html/);
+  });
+
   test('the dev-token endpoint mints a gateway token for the subject and scopes asked for, and checks what it is given', async () => {
     const minted = await fetch(`${dev.gateway.url}/console/api/dev-token`, {
       method: 'POST',

@@ -18,12 +18,14 @@ export interface AgentsClients {
   /** s2sp.v2.ToolService (InvokeTool with a typed result). */
   toolsV2: ServiceClient;
   agents: ServiceClient;
+  /** s2sp.v2.AgentService (ListTasks). */
+  agentsV2: ServiceClient;
   health: ServiceClient;
   close(): void;
 }
 
 /**
- * Clients of s2sp.v1.ToolService, s2sp.v1.AgentService, s2sp.v2.ToolService and grpc.health.v1.Health
+ * Clients of s2sp.v1.ToolService, s2sp.v1.AgentService, s2sp.v2.ToolService, s2sp.v2.AgentService and grpc.health.v1.Health
  * at `address` (host:port). Every call carries the test caller's token for the
  * agents (`auth` overrides it; `null` sends none) unless its metadata already
  * has an `authorization`.
@@ -34,16 +36,19 @@ export function connectAgents(address: string, auth: Partial<TestTokenRequest> |
   const tools = new s2sp.s2sp.v1.ToolService(address, credentials, options) as ServiceClient;
   const agents = new s2sp.s2sp.v1.AgentService(address, credentials, options) as ServiceClient;
   const toolsV2 = new s2sp.s2sp.v2.ToolService(address, credentials, options) as ServiceClient;
+  const agentsV2 = new s2sp.s2sp.v2.AgentService(address, credentials, options) as ServiceClient;
   const healthClient = new health.grpc.health.v1.Health(address, credentials) as ServiceClient;
   return {
     tools,
     toolsV2,
     agents,
+    agentsV2,
     health: healthClient,
     close() {
       tools.close();
       toolsV2.close();
       agents.close();
+      agentsV2.close();
       healthClient.close();
     },
   };

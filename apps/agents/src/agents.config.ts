@@ -41,6 +41,15 @@ export interface AgentsDeadlineConfig {
   responseReserveMs: number;
 }
 
+export interface TaskListConfig {
+  /** Tasks on a page when the request leaves page_size 0. */
+  defaultPageSize: number;
+  /** The most tasks on a page; a larger page_size is cut to it. */
+  maxPageSize: number;
+}
+
+export const DEFAULT_TASK_LIST_CONFIG: TaskListConfig = Object.freeze({ defaultPageSize: 20, maxPageSize: 100 });
+
 export interface AgentsConfig {
   host: string;
   /** 0 picks a free port; startAgents reports the bound one. */
@@ -73,6 +82,8 @@ export interface AgentsConfig {
    * two checks in a row found them so.
    */
   taskLeaseMs: number;
+  /** Page sizes of ListTasks (AGENTS_TASK_LIST_PAGE_SIZE, AGENTS_TASK_LIST_MAX_PAGE_SIZE); unset: {@link DEFAULT_TASK_LIST_CONFIG}. */
+  taskList?: TaskListConfig;
   /** Caller authentication on gRPC (audience "agents" by default) and the key narrowed MCP tokens are minted with. */
   auth: AuthModuleOptions;
   /**
@@ -115,6 +126,7 @@ export const DEFAULT_AGENTS_CONFIG: Omit<AgentsConfig, 'mcpServers' | 'auth'> = 
   maxRunningTasks: 64,
   remoteCancelTimeoutMs: 10_000,
   taskLeaseMs: 15_000,
+  taskList: DEFAULT_TASK_LIST_CONFIG,
   sampling: DEFAULT_SAMPLING_CONFIG,
   roots: [],
 };
@@ -126,7 +138,8 @@ export const DEFAULT_AGENTS_CONFIG: Omit<AgentsConfig, 'mcpServers' | 'auth'> = 
  * AGENTS_BREAKER_ERROR_RATE (0..1), AGENTS_BREAKER_OPEN_MS, AGENTS_MCP_CALL_TIMEOUT_MS,
  * AGENTS_MCP_CONNECT_TIMEOUT_MS, AGENTS_MCP_RECONNECT_MS (0 = lazy only),
  * AGENTS_MCP_RECONNECT_MAX_MS, AGENTS_MIN_DEADLINE_MS, AGENTS_DEADLINE_RESERVE_MS,
- * AGENTS_MAX_RUNNING_TASKS, AGENTS_REMOTE_CANCEL_TIMEOUT_MS, AGENTS_TASK_LEASE_MS, REDIS_URL (and the other REDIS_* of
+ * AGENTS_MAX_RUNNING_TASKS, AGENTS_REMOTE_CANCEL_TIMEOUT_MS, AGENTS_TASK_LEASE_MS,
+ * AGENTS_TASK_LIST_PAGE_SIZE, AGENTS_TASK_LIST_MAX_PAGE_SIZE, REDIS_URL (and the other REDIS_* of
  * @s2sp/platform's redisOptionsFromEnv), AGENTS_MCP_AUDIENCES (`id=audience,…`; default `<id>-server`),
  * AGENTS_METRICS_PORT (default 9464, 0 = any free port), AGENTS_METRICS_HOST,
  * AGENTS_SAMPLING_SERVERS, AGENTS_SAMPLING_MODEL_HINTS, AGENTS_SAMPLING_MAX_TOKENS,
@@ -161,6 +174,10 @@ export function agentsConfigFromEnv(): AgentsConfig {
     maxRunningTasks: envInt('AGENTS_MAX_RUNNING_TASKS', defaults.maxRunningTasks, { min: 1 }),
     remoteCancelTimeoutMs: envInt('AGENTS_REMOTE_CANCEL_TIMEOUT_MS', defaults.remoteCancelTimeoutMs, { min: 1 }),
     taskLeaseMs: envInt('AGENTS_TASK_LEASE_MS', defaults.taskLeaseMs, { min: 3 }),
+    taskList: {
+      defaultPageSize: envInt('AGENTS_TASK_LIST_PAGE_SIZE', DEFAULT_TASK_LIST_CONFIG.defaultPageSize, { min: 1 }),
+      maxPageSize: envInt('AGENTS_TASK_LIST_MAX_PAGE_SIZE', DEFAULT_TASK_LIST_CONFIG.maxPageSize, { min: 1 }),
+    },
     auth: authOptionsFromEnv('agents'),
     metricsPort: envInt('AGENTS_METRICS_PORT', DEFAULT_AGENTS_METRICS_PORT, { max: 65535 }),
     metricsHost: envString('AGENTS_METRICS_HOST', '127.0.0.1'),
@@ -190,6 +207,10 @@ export function validateAgentsConfig(config: AgentsConfig): void {
   integer('maxRunningTasks', config.maxRunningTasks, 1);
   integer('remoteCancelTimeoutMs', config.remoteCancelTimeoutMs, 1);
   integer('taskLeaseMs', config.taskLeaseMs, 3);
+  if (config.taskList !== undefined) {
+    integer('taskList.maxPageSize', config.taskList.maxPageSize, 1);
+    integer('taskList.defaultPageSize', config.taskList.defaultPageSize, 1, config.taskList.maxPageSize);
+  }
   if (config.redis) validateRedisOptions(config.redis, 'redis');
   if (config.metricsPort !== undefined) integer('metricsPort', config.metricsPort, 0, 65535);
   const serverIds = config.mcpServers.map((server) => server.id);

@@ -14,6 +14,7 @@ import { DiscoveryCredentials } from './mcp/discovery-credentials.service';
 import { McpCallAuthorizer } from './mcp/mcp-call-authorizer.service';
 import { McpConnectorService } from './mcp/mcp-connector.service';
 import { AgentController } from './tasks/agent.controller';
+import { AgentV2Controller } from './tasks/agent-v2.controller';
 import { DeclarativePlanner } from './tasks/declarative-planner';
 import { StepExecutor } from './tasks/step-executor.service';
 import { TASK_PLANNER, type TaskPlanner } from './tasks/task-planner';
@@ -73,7 +74,7 @@ export class AgentsModule {
         s2spAuthModule(config.auth, AGENTS_DATABASE),
         ...(config.redis ? [SharedRedisModule.forRoot(config.redis)] : []),
       ],
-      controllers: [ToolController, ToolV2Controller, AgentController],
+      controllers: [ToolController, ToolV2Controller, AgentController, AgentV2Controller],
       providers: [
         { provide: AGENTS_CONFIG, useValue: config },
         // Turned to shutting_down by startAgents' shutdown(); the gRPC health service answers NOT_SERVING from then on.

@@ -40,7 +40,7 @@ const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
 /**
  * Starts the agents in this process: a Nest gRPC microservice serving
- * s2sp.v1.ToolService, s2sp.v1.AgentService, grpc.health.v1.Health and
+ * s2sp.v1.ToolService, s2sp.v1.AgentService, s2sp.v2.ToolService, s2sp.v2.AgentService, grpc.health.v1.Health and
  * grpc.reflection.v1 on host:port (port 0 = any free port; the bound one is
  * returned). MCP servers that are down do not stop the start.
  */
@@ -50,7 +50,7 @@ export async function startAgents(config: AgentsConfig, options: StartAgentsOpti
   let app: INestMicroservice | undefined;
   const grpcOptions: GrpcOptions['options'] = {
     package: ['s2sp.v1', 's2sp.v2'],
-    packageDefinition: grpcPackageDefinition(v1.ToolServiceService, v1.AgentServiceService, v2.ToolServiceService),
+    packageDefinition: grpcPackageDefinition(v1.ToolServiceService, v1.AgentServiceService, v2.ToolServiceService, v2.AgentServiceService),
     url: `${host}:${config.port}`,
     maxReceiveMessageLength: MAX_MESSAGE_BYTES,
     maxSendMessageLength: MAX_MESSAGE_BYTES,

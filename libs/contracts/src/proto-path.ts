@@ -9,6 +9,7 @@ export const PROTO_FILES: readonly string[] = [
   's2sp/v1/contract.proto',
   's2sp/v1/field_options.proto',
   's2sp/v2/tool.proto',
+  's2sp/v2/agent.proto',
 ];
 
 const MARKER = join('proto', PROTO_FILES[0]);

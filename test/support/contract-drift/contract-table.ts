@@ -158,6 +158,18 @@ export const METHOD_CORRESPONDENCES: readonly MethodCorrespondence[] = [
     },
   },
   {
+    method: 'agent.listTasks',
+    part: 'params',
+    proto: 's2sp.v2.ListTasksRequest',
+    rules: { 's2sp.v2.ListTasksRequest': { jsonOnly: EDGE_PARAMS } },
+  },
+  {
+    method: 'agent.listTasks',
+    part: 'result',
+    proto: 's2sp.v2.ListTasksResponse',
+    rules: { 's2sp.v2.TaskSummary': { requiredness: { usage: USAGE_ZERO_WHEN_UNSET } } },
+  },
+  {
     method: 'agent.cancelTask',
     part: 'params',
     proto: 's2sp.v1.CancelTaskRequest',

@@ -3,7 +3,7 @@ import { Readiness } from '@s2sp/platform';
 import { HealthImplementation, type ServingStatus } from 'grpc-health-check';
 
 /** Services reported by grpc.health.v1.Health: "" is the server as a whole. */
-export const HEALTH_CHECKED_SERVICES = ['', 's2sp.v1.AgentService', 's2sp.v1.ToolService', 's2sp.v2.ToolService'] as const;
+export const HEALTH_CHECKED_SERVICES = ['', 's2sp.v1.AgentService', 's2sp.v1.ToolService', 's2sp.v2.ToolService', 's2sp.v2.AgentService'] as const;
 
 type HealthServer = Parameters<HealthImplementation['addToServer']>[0];
 

@@ -8,6 +8,27 @@ import type { TaskErrorInfo } from './agent-errors';
 import type { TaskDefinition } from './task-definition';
 import { UNFINISHED_STATUSES, type StepRecord, type TaskStatusName, type TaskView } from './task-records';
 
+/** Which of a caller's tasks ListTasks reads. */
+export interface TaskListQuery {
+  status?: TaskStatusName;
+  /** Continue after this task (the last one of the previous page). */
+  after?: { createdAtMs: number; taskId: string };
+  limit: number;
+}
+
+/** A task as ListTasks lists it. */
+export interface TaskSummaryRecord {
+  taskId: string;
+  status: TaskStatusName;
+  agentType: string;
+  objective: string;
+  planSteps: number;
+  usage: UsageRecord;
+  createdAtMs: number;
+  updatedAtMs: number;
+  completedAtMs?: number;
+}
+
 export interface TaskCompletion {
   status: TaskStatusName;
   usage: UsageRecord;
@@ -106,6 +127,37 @@ export class TaskRepository {
     return view;
   }
 
+  /**
+   * One page of `caller`'s tasks, newest first (ties by id, descending), those
+   * strictly after `after` when given; `limit` rows at most.
+   */
+  async listForCaller(caller: string, query: TaskListQuery): Promise<TaskSummaryRecord[]> {
+    const after = query.after;
+    const rows = await this.client.agentTask.findMany({
+      where: {
+        caller,
+        ...(query.status ? { status: query.status } : {}),
+        ...(after
+          ? { OR: [{ createdAt: { lt: new Date(after.createdAtMs) } }, { createdAt: new Date(after.createdAtMs), id: { lt: after.taskId } }] }
+          : {}),
+      },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      take: query.limit,
+      select: { id: true, status: true, agentType: true, objective: true, plan: true, usage: true, createdAt: true, updatedAt: true, completedAt: true },
+    });
+    return rows.map((row) => ({
+      taskId: row.id,
+      status: row.status as TaskStatusName,
+      agentType: row.agentType,
+      objective: naturalLanguageOf(row.objective),
+      planSteps: Array.isArray(row.plan) ? row.plan.length : 0,
+      usage: usageFromJson(row.usage),
+      createdAtMs: row.createdAt.getTime(),
+      updatedAtMs: row.updatedAt.getTime(),
+      ...(row.completedAt ? { completedAtMs: row.completedAt.getTime() } : {}),
+    }));
+  }
+
   /** Ids of the tasks stored as not yet ended (ACCEPTED, RUNNING, CANCELLING). */
   async unfinishedTaskIds(): Promise<string[]> {
     const rows = await this.client.agentTask.findMany({ where: { status: { in: [...UNFINISHED_STATUSES] } }, select: { id: true } });
@@ -121,6 +173,12 @@ export class TaskRepository {
     });
     return count;
   }
+}
+
+function naturalLanguageOf(objective: unknown): string {
+  if (typeof objective !== 'object' || objective === null) return '';
+  const text = (objective as { natural_language?: unknown }).natural_language;
+  return typeof text === 'string' ? text : '';
 }
 
 function json(value: unknown): StoredJson {

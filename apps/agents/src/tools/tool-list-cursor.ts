@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { decodeOpaqueCursor, encodeOpaqueCursor } from '../common/opaque-cursor';
 import { InvalidRequestError } from '../common/request-errors';
 
 /** Where a ListTools page ends: an offset into one version of the registry, for one server filter. */
@@ -25,8 +26,7 @@ export class ToolListCursorCodec {
 
   encode(position: ToolListPosition): string {
     const body = { o: position.offset, v: position.registryVersion, s: position.server };
-    const json = JSON.stringify({ ...body, m: this.mac(body) });
-    return Buffer.from(json, 'utf8').toString('base64url');
+    return encodeOpaqueCursor({ ...body, m: this.mac(body) });
   }
 
   /** The position a cursor encodes, checked against the current registry version and filter. */
@@ -50,15 +50,7 @@ export class ToolListCursorCodec {
   private parse(cursor: string): ToolListPosition {
     const invalid = () =>
       new InvalidRequestError('cursor', 'not a cursor issued by this agents service (malformed or modified); start again with an empty cursor');
-    if (cursor.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalid();
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    } catch {
-      throw invalid();
-    }
-    if (typeof parsed !== 'object' || parsed === null) throw invalid();
-    const { o, v, s, m } = parsed as Record<string, unknown>;
+    const { o, v, s, m } = decodeOpaqueCursor(cursor, MAX_CURSOR_LENGTH, invalid);
     if (!Number.isSafeInteger(o) || (o as number) < 0 || !Number.isSafeInteger(v) || typeof s !== 'string' || typeof m !== 'string') {
       throw invalid();
     }

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { HealthView } from './health-view';
-import type { KnownTask, TaskSnapshot } from './model';
+import { mergeListed, type KnownTask, type ListedTask, type TaskSnapshot } from './model';
 import { SavingsView } from './savings-view';
 import { SignIn } from './sign-in';
 import { TasksView } from './tasks-view';
@@ -27,6 +27,7 @@ export function App() {
   }
 
   const addTask = (task: KnownTask) => setTasks((previous) => [...previous.filter((known) => known.task_id !== task.task_id), task]);
+  const addListed = (listed: readonly ListedTask[]) => setTasks((previous) => mergeListed(previous, listed));
   const updateSnapshot = (snapshot: TaskSnapshot) =>
     setTasks((previous) => previous.map((task) => (task.task_id === snapshot.task_id ? { ...task, snapshot } : task)));
   const signOut = () => {
@@ -60,7 +61,7 @@ export function App() {
       </header>
       <main id="main" tabIndex={-1}>
         {view === 'tasks' && (
-          <TasksView token={session.token} tasks={tasks} selectedId={selectedId} onTask={addTask} onSelect={setSelectedId} onSnapshot={updateSnapshot} />
+          <TasksView token={session.token} tasks={tasks} selectedId={selectedId} onTask={addTask} onListed={addListed} onSelect={setSelectedId} onSnapshot={updateSnapshot} />
         )}
         {view === 'savings' && <SavingsView tasks={tasks} />}
         {view === 'health' && <HealthView token={session.token} />}

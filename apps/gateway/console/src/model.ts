@@ -39,11 +39,30 @@ export interface TaskSnapshot {
   completed_at?: string;
 }
 
-/** A task the console knows of: submitted here, or looked up by id. */
+/** One task of agent.listTasks. */
+export interface ListedTask {
+  task_id: string;
+  status: string;
+  objective?: string;
+  usage: Usage;
+  created_at?: string;
+}
+
+/** A task the console knows of: listed by agent.listTasks, submitted here, or looked up by id. */
 export interface KnownTask {
   task_id: string;
   objective: string;
+  /** As listed, until a snapshot is read. */
+  listed?: ListedTask;
   snapshot?: TaskSnapshot;
+}
+
+/** The listed tasks (newest first) with what the console already knew of them, then the known tasks the listing did not include. */
+export function mergeListed(known: readonly KnownTask[], listed: readonly ListedTask[]): KnownTask[] {
+  const byId = new Map(known.map((task) => [task.task_id, task]));
+  const merged = listed.map((task) => ({ ...byId.get(task.task_id), task_id: task.task_id, objective: task.objective ?? '', listed: task }));
+  const listedIds = new Set(listed.map((task) => task.task_id));
+  return [...merged, ...known.filter((task) => !listedIds.has(task.task_id))];
 }
 
 export const ENDED = new Set(['succeeded', 'failed', 'cancelled']);

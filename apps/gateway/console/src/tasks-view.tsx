@@ -1,6 +1,6 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { ErrorNotice } from './error-notice';
-import type { KnownTask, TaskSnapshot } from './model';
+import type { KnownTask, ListedTask, TaskSnapshot } from './model';
 import { rpc } from './rpc';
 import { TaskLive } from './task-live';
 import { PLAN_TEMPLATES } from './templates';
@@ -10,21 +10,51 @@ interface Props {
   tasks: readonly KnownTask[];
   selectedId: string | undefined;
   onTask: (task: KnownTask) => void;
+  onListed: (tasks: readonly ListedTask[]) => void;
   onSelect: (taskId: string) => void;
   onSnapshot: (snapshot: TaskSnapshot) => void;
 }
 
+/** Tasks agent.listTasks is asked for at a time. */
+const LIST_PAGE_SIZE = 25;
+
 const planText = (plan: unknown[]): string => JSON.stringify(plan, null, 2);
 
-/** Submit a plan (agent.submitTask), the tasks of this session, one of them live (TaskLive). */
-export function TasksView({ token, tasks, selectedId, onTask, onSelect, onSnapshot }: Props) {
+/** Submit a plan (agent.submitTask), the caller's tasks (agent.listTasks), one of them live (TaskLive). */
+export function TasksView({ token, tasks, selectedId, onTask, onListed, onSelect, onSnapshot }: Props) {
   const [templateId, setTemplateId] = useState(PLAN_TEMPLATES[0]!.id);
   const [objective, setObjective] = useState(PLAN_TEMPLATES[0]!.objective);
   const [plan, setPlan] = useState(planText(PLAN_TEMPLATES[0]!.plan));
   const [lookup, setLookup] = useState('');
   const [error, setError] = useState<{ error: unknown; what: string }>();
   const [busy, setBusy] = useState(false);
+  const [listError, setListError] = useState<unknown>();
+  const [listing, setListing] = useState(false);
+  const [nextCursor, setNextCursor] = useState<string>();
   const selected = tasks.find((task) => task.task_id === selectedId);
+
+  /** The newest page again (cursor undefined), or the page after the last one listed. */
+  const list = async (cursor?: string) => {
+    setListing(true);
+    setListError(undefined);
+    try {
+      const page = await rpc<{ tasks: ListedTask[]; next_cursor?: string }>(token, 'agent.listTasks', {
+        page_size: LIST_PAGE_SIZE,
+        ...(cursor ? { cursor } : {}),
+      });
+      const earlier = cursor ? tasks.flatMap((task) => (task.listed ? [task.listed] : [])) : [];
+      onListed([...earlier, ...page.tasks]);
+      setNextCursor(page.next_cursor);
+    } catch (failure) {
+      setListError(failure);
+    } finally {
+      setListing(false);
+    }
+  };
+
+  useEffect(() => {
+    void list();
+  }, [token]);
 
   const chooseTemplate = (id: string) => {
     const template = PLAN_TEMPLATES.find((candidate) => candidate.id === id);
@@ -48,6 +78,7 @@ export function TasksView({ token, tasks, selectedId, onTask, onSelect, onSnapsh
       const submitted = await rpc<{ task_id: string }>(token, 'agent.submitTask', { objective, plan: steps });
       onTask({ task_id: submitted.task_id, objective });
       onSelect(submitted.task_id);
+      void list();
     } catch (failure) {
       setError({ error: failure, what: 'Submitting the task (agent.submitTask)' });
     } finally {
@@ -95,9 +126,13 @@ export function TasksView({ token, tasks, selectedId, onTask, onSelect, onSnapsh
         {error && <ErrorNotice error={error.error} what={error.what} />}
       </section>
       <section aria-labelledby="list-title">
-        <h2 id="list-title">Tasks of this session</h2>
+        <h2 id="list-title">Your tasks</h2>
+        <button type="button" onClick={() => void list()} disabled={listing}>
+          Refresh
+        </button>
+        {listError !== undefined && <ErrorNotice error={listError} what="Listing your tasks (agent.listTasks)" />}
         {tasks.length === 0 ? (
-          <p>None yet: the agents list no one's tasks, so the console shows those submitted or opened here.</p>
+          <p>None yet.</p>
         ) : (
           <table data-testid="task-list">
             <thead>
@@ -117,12 +152,17 @@ export function TasksView({ token, tasks, selectedId, onTask, onSelect, onSnapsh
                     </button>
                   </td>
                   <td>{task.objective}</td>
-                  <td>{task.snapshot?.status ?? 'accepted'}</td>
-                  <td>{task.snapshot?.usage.tokens_kept_out ?? '–'}</td>
+                  <td>{task.snapshot?.status ?? task.listed?.status ?? 'accepted'}</td>
+                  <td>{(task.snapshot ?? task.listed)?.usage.tokens_kept_out ?? '–'}</td>
                 </tr>
               ))}
             </tbody>
           </table>
+        )}
+        {nextCursor && (
+          <button type="button" onClick={() => void list(nextCursor)} disabled={listing}>
+            More tasks
+          </button>
         )}
       </section>
       {selected && <TaskLive key={selected.task_id} token={token} task={selected} onSnapshot={onSnapshot} />}

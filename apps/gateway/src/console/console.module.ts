@@ -1,6 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ConsoleAssets } from './console-assets';
 import { ConsoleController } from './console.controller';
+import { ConsoleTrailingSlashRedirect } from './console-trailing-slash';
 import { CONSOLE_OPTIONS } from './console.constants';
 import { validateConsoleOptions, type ConsoleOptions } from './console-options';
 import { DevTokenController } from './dev-token.controller';
@@ -21,6 +22,7 @@ export class ConsoleModule {
       providers: [
         { provide: CONSOLE_OPTIONS, useValue: options },
         { provide: ConsoleAssets, useFactory: () => new ConsoleAssets(options.assetsDir) },
+        ConsoleTrailingSlashRedirect,
       ],
     };
   }

@@ -9,7 +9,7 @@ import { serializeOnlyDecodableRequests } from './decodable-request-serializers'
 interface S2spPackages {
   s2sp: {
     v1: { ToolService: grpc.ServiceClientConstructor; AgentService: grpc.ServiceClientConstructor };
-    v2: { ToolService: grpc.ServiceClientConstructor };
+    v2: { ToolService: grpc.ServiceClientConstructor; AgentService: grpc.ServiceClientConstructor };
   };
 }
 
@@ -18,7 +18,7 @@ let loadedPackages: S2spPackages | undefined;
 /** Client constructors of s2sp.v1 and s2sp.v2, built once per process from the generated service definitions. */
 function s2spPackages(): S2spPackages {
   loadedPackages ??= grpc.loadPackageDefinition(
-    serializeOnlyDecodableRequests(grpcPackageDefinition(v1.ToolServiceService, v1.AgentServiceService, v2.ToolServiceService)),
+    serializeOnlyDecodableRequests(grpcPackageDefinition(v1.ToolServiceService, v1.AgentServiceService, v2.ToolServiceService, v2.AgentServiceService)),
   ) as unknown as S2spPackages;
   return loadedPackages;
 }
@@ -27,7 +27,7 @@ const HealthClient = grpc.makeClientConstructor(healthServiceDefinition as grpc.
 
 /**
  * gRPC clients of the agents' s2sp.v1 ToolService and AgentService, s2sp.v2
- * ToolService and standard health service. All share one channel, created once with the app and closed
+ * ToolService and AgentService, and standard health service. All share one channel, created once with the app and closed
  * with it. Connection is lazy: nothing is dialled until the first call.
  */
 @Injectable()
@@ -37,6 +37,8 @@ export class AgentsGrpcClients implements OnApplicationShutdown {
   readonly agentService: grpc.Client;
   /** s2sp.v2.ToolService (InvokeTool with a typed result). */
   readonly toolServiceV2: grpc.Client;
+  /** s2sp.v2.AgentService (ListTasks). */
+  readonly agentServiceV2: grpc.Client;
   readonly health: grpc.Client;
 
   constructor(@Inject(GATEWAY_CONFIG) config: GatewayConfig) {
@@ -50,6 +52,7 @@ export class AgentsGrpcClients implements OnApplicationShutdown {
     const channelOverride = this.toolService.getChannel();
     this.agentService = new current.AgentService(config.agentsUrl, credentials, { channelOverride });
     this.toolServiceV2 = new next.ToolService(config.agentsUrl, credentials, { channelOverride });
+    this.agentServiceV2 = new next.AgentService(config.agentsUrl, credentials, { channelOverride });
     this.health = new HealthClient(config.agentsUrl, credentials, { channelOverride });
   }
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { RequireScopes } from '@s2sp/auth';
-import { PLATFORM_SCOPES } from '@s2sp/contracts';
+import { PLATFORM_SCOPES, type v2 } from '@s2sp/contracts';
 import { measureTranscoding, Telemetry } from '@s2sp/telemetry';
 import { DownstreamCredentials } from '../auth/downstream-credentials.service';
 import {
@@ -17,23 +17,26 @@ import { Idempotent } from '../idempotency/idempotent.decorator';
 import { agentTaskFromParams, cancelTaskRequest } from '../transcoding/task-request-transcoding';
 import {
   cancelTaskResult,
+  listTasksResult,
   stepResultToJson,
   submitTaskResult,
   taskSnapshotToJson,
   type CancelTaskResult,
+  type ListTasksResult,
   type SubmitTaskResult,
   type TaskSnapshotJson,
 } from '../transcoding/task-response-transcoding';
 import { uuidV7 } from '@s2sp/platform';
 import { CancelTaskParams } from './dto/cancel-task.params';
 import { GetTaskParams } from './dto/get-task.params';
+import { ListTasksParams } from './dto/list-tasks.params';
 import { SubmitTaskParams } from './dto/submit-task.params';
-import { CANCEL_TASK_RESULT, SUBMIT_TASK_RESULT, TASK_SNAPSHOT_RESULT, TASK_STREAM_EVENT_RESULT } from './results/result-schemas';
+import { CANCEL_TASK_RESULT, LIST_TASKS_RESULT, SUBMIT_TASK_RESULT, TASK_SNAPSHOT_RESULT, TASK_STREAM_EVENT_RESULT } from './results/result-schemas';
 
 /** Statuses after which a task takes no more steps. */
 const TASK_ENDED: ReadonlySet<string> = new Set(['succeeded', 'failed', 'cancelled']);
 
-/** agent.* -> s2sp.v1.AgentService of the agents. */
+/** agent.* -> s2sp.v1.AgentService of the agents (agent.listTasks -> s2sp.v2.AgentService). */
 @Injectable()
 export class AgentMethods {
   constructor(
@@ -70,6 +73,24 @@ export class AgentMethods {
   @RequireScopes(PLATFORM_SCOPES.TASKS_READ)
   async getTask(params: GetTaskParams, ctx: JsonRpcCallContext): Promise<TaskSnapshotJson> {
     return this.getSnapshot(params.task_id, await this.credentials.originFor(ctx, PLATFORM_SCOPES.TASKS_READ));
+  }
+
+  @JsonRpcMethod('agent.listTasks', {
+    params: ListTasksParams,
+    result: LIST_TASKS_RESULT,
+    summary: "The caller's own tasks, newest first, a page at a time",
+    description: 'Optionally only those with one status. Pass next_cursor as cursor (with the same status) for the next page. Served by s2sp.v2.AgentService/ListTasks.',
+    idempotent: true,
+  })
+  @RequireScopes(PLATFORM_SCOPES.TASKS_READ)
+  async listTasks(params: ListTasksParams, ctx: JsonRpcCallContext): Promise<ListTasksResult> {
+    const origin = await this.credentials.originFor(ctx, PLATFORM_SCOPES.TASKS_READ);
+    const request: v2.ListTasksRequest = {
+      cursor: params.cursor ?? '',
+      page_size: params.page_size ?? 0,
+      status: params.status ? `TASK_STATUS_${params.status.toUpperCase() as Uppercase<typeof params.status>}` : 'TASK_STATUS_UNSPECIFIED',
+    };
+    return listTasksResult(await this.agents.listTasks(request, origin));
   }
 
   @JsonRpcMethod('agent.streamTask', {

@@ -1,4 +1,4 @@
-import type { JsonObject, v1 } from '@s2sp/contracts';
+import type { JsonObject, v1, v2 } from '@s2sp/contracts';
 import { ENUM_PREFIX, protoEnumToJson } from './proto-enum';
 import { compact, nonEmpty, protoCount, protoStructToJson, protoTimeToIso } from './proto-values';
 
@@ -96,6 +96,44 @@ export interface TaskSnapshotJson {
   updated_at?: string;
   completed_at?: string;
   trace_id?: string;
+}
+
+/** One task of agent.listTasks. */
+export interface TaskSummaryJson {
+  task_id: string;
+  status: string;
+  agent_type?: string;
+  objective?: string;
+  plan_steps: number;
+  usage: ResourceUsageJson;
+  created_at?: string;
+  updated_at?: string;
+  completed_at?: string;
+}
+
+export interface ListTasksResult {
+  tasks: TaskSummaryJson[];
+  /** Absent on the last page. */
+  next_cursor?: string;
+}
+
+export function listTasksResult(response: v2.ListTasksResponse): ListTasksResult {
+  return compact({
+    tasks: (response.tasks ?? []).map((task) =>
+      compact({
+        task_id: task.task_id ?? '',
+        status: protoEnumToJson(task.status, ENUM_PREFIX.TASK_STATUS),
+        agent_type: nonEmpty(task.agent_type),
+        objective: nonEmpty(task.objective),
+        plan_steps: task.plan_steps ?? 0,
+        usage: usageToJson(task.usage),
+        created_at: protoTimeToIso(task.created_at),
+        updated_at: protoTimeToIso(task.updated_at),
+        completed_at: protoTimeToIso(task.completed_at),
+      }),
+    ),
+    next_cursor: nonEmpty(response.next_cursor),
+  });
 }
 
 export function submitTaskResult(response: v1.SubmitTaskResponse, fallback: { taskId: string; traceId?: string }): SubmitTaskResult {

@@ -201,6 +201,33 @@ export const TASK_SNAPSHOT_RESULT: JsonSchemaObject = {
   required: ['task_id', 'status', 'steps', 'usage'],
 };
 
+export const LIST_TASKS_RESULT: JsonSchemaObject = {
+  type: 'object',
+  properties: {
+    tasks: {
+      type: 'array',
+      description: "The caller's own tasks, newest first",
+      items: {
+        type: 'object',
+        properties: {
+          task_id: { type: 'string', format: 'uuid' },
+          status: TASK_STATUS,
+          agent_type: { type: 'string' },
+          objective: { type: 'string', description: "The task's objective.natural_language" },
+          plan_steps: { type: 'integer', minimum: 0, description: "Steps in the task's plan" },
+          usage: RESOURCE_USAGE,
+          created_at: isoTime,
+          updated_at: isoTime,
+          completed_at: isoTime,
+        },
+        required: ['task_id', 'status', 'plan_steps', 'usage'],
+      },
+    },
+    next_cursor: { type: 'string', description: 'Pass as cursor for the next page; absent on the last page' },
+  },
+  required: ['tasks'],
+};
+
 export const INVOKE_TOOL_V2_RESULT: JsonSchemaObject = {
   type: 'object',
   description: 's2sp.v2.InvokeToolResponse as JSON: the tool’s result with usage, provenance and, for S2SP resource tools, the data-plane reference',

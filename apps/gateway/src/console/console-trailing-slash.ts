@@ -1,0 +1,21 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+
+/**
+ * GET /console/ redirects to /console. Nest maps a controller's `@Get()` to the
+ * path without the slash only, so the slash form (what people type, and what a
+ * relative link from a page under /console/… resolves to) met the JSON 404.
+ * Registered on Fastify directly because Nest strips a route's trailing slash.
+ */
+@Injectable()
+export class ConsoleTrailingSlashRedirect implements OnModuleInit {
+  constructor(private readonly adapterHost: HttpAdapterHost) {}
+
+  onModuleInit(): void {
+    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
+    fastify.get('/console/', (_request, reply: FastifyReply) => {
+      void reply.redirect('/console', 308);
+    });
+  }
+}
