@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { s2spAuthModule, S2spModule } from '@s2sp/core';
+import { ResourceActivityController, s2spAuthModule, S2spModule } from '@s2sp/core';
 import { TelemetryModule } from '@s2sp/telemetry';
 import { AlertCatalog } from './alerts/alert-catalog';
 import { AlertsController } from './alerts.controller';
@@ -31,7 +31,7 @@ export class WeatherServerModule {
           database: { url: config.databaseUrl, dataDir: config.dataDir },
         }),
       ],
-      controllers: [AlertsController, AlertResourcesController],
+      controllers: [AlertsController, AlertResourcesController, ResourceActivityController],
       providers: [
         AlertCatalog,
         AlertFeed,

@@ -52,3 +52,5 @@ export * from './mcp-surfaces/mcp-completion-source';
 export { S2spMcpStrategy, type McpSurfaces } from './mcp-surfaces/s2sp-mcp-strategy';
 export * from './mcp-surfaces/prompt-arguments';
 export * from './mcp-surfaces/mcp-protocol-error.filter';
+export * from './activity/resource-activity.controller';
+export * from './activity/resource-activity-summary';
