@@ -13,7 +13,10 @@ test('a data dir (embedded PostgreSQL) keeps resources, and their consumption, a
   const resource = sampleResource({ expiresAt: new Date(now.getTime() + 60_000) });
   try {
     const writer = await openS2spDatabase({ dataDir });
-    const saved = await new PrismaResourceStore(writer).save(resource);
+    const writerStore = new PrismaResourceStore(writer);
+    const saved = await writerStore.save(resource);
+    // As a Nest app closes: the store's shutdown hook (which finishes background table writes) before the database.
+    await writerStore.beforeApplicationShutdown();
     await writer.close();
 
     const reader = await openS2spDatabase({ dataDir });

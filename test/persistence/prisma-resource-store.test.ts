@@ -2,10 +2,37 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PrismaResourceStore } from '../../libs/s2sp/src/store/prisma-resource-store';
 import { ResourceTable } from '../../libs/s2sp/src/store/resource-table';
+import { ResourceTableNotStoredError } from '../../libs/s2sp/src/store/resource-table-not-stored.error';
+import type { SqlChannel } from '../../libs/database/src/sql-channel';
 import { useSuiteDatabase, type TestDatabaseKind } from '../support/databases';
 import { sampleResource, sampleRows } from '../support/resource-fixtures';
 
 const KINDS: TestDatabaseKind[] = ['pglite', 'postgres'];
+const BEFORE_ANSWER = { writeMode: 'before-answer' } as const;
+
+type StoreDatabase = ConstructorParameters<typeof PrismaResourceStore>[0];
+
+/** The database as an issuing process sees it, except that its transactions (the table writes) start only once released. */
+function withheldTransactions(db: StoreDatabase): { database: StoreDatabase; release: () => void } {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const sql: SqlChannel = {
+    query: (text, params) => db.sql.query(text, params),
+    transaction: async (work) => {
+      await released;
+      return db.sql.transaction(work);
+    },
+  };
+  return { database: { client: db.client, sql }, release };
+}
+
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  const settled = promise.then(
+    () => true,
+    () => true,
+  );
+  return Promise.race([settled, new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms))]);
+}
 
 function encodedLengthOf(rows: ReadonlyArray<Record<string, unknown>>): number {
   const table = ResourceTable.of(rows);
@@ -83,7 +110,7 @@ for (const kind of KINDS) {
     test('a claimed resource is single-use: metadata kept with consumedAt, its table freed', async (t) => {
       const db = database.get(t);
       if (!db) return;
-      const store = new PrismaResourceStore(db);
+      const store = new PrismaResourceStore(db, BEFORE_ANSWER);
       const resource = sampleResource({ expiresAt: inOneMinute });
       const saved = await store.save(resource);
       assert.ok((await db.client.s2spResourceChunk.count({ where: { resourceId: saved.id } })) > 0);
@@ -119,7 +146,7 @@ for (const kind of KINDS) {
     test('sweepExpired removes expired resources with their tables and keeps live ones', async (t) => {
       const db = database.get(t);
       if (!db) return;
-      const store = new PrismaResourceStore(db);
+      const store = new PrismaResourceStore(db, BEFORE_ANSWER);
       const sweepAt = new Date(now.getTime() + 10 * 60_000);
       const expiring = sampleResource({ expiresAt: new Date(sweepAt.getTime() - 1) });
       const live = sampleResource({ expiresAt: new Date(sweepAt.getTime() + 60_000) });
@@ -140,7 +167,7 @@ for (const kind of KINDS) {
       const db = database.get(t);
       if (!db) return;
       const resource = sampleResource({ table: ResourceTable.of(sampleRows(20_000)), expiresAt: inOneMinute });
-      const saved = await new PrismaResourceStore(db).save(resource);
+      const saved = await new PrismaResourceStore(db, BEFORE_ANSWER).save(resource);
       await db.client.s2spResourceChunk.delete({ where: { resourceId_seq: { resourceId: saved.id, seq: 1 } } });
 
       await assert.rejects(new PrismaResourceStore(db).claim(resource.tokenHash, now), /Stored table has \d+ rows; 20000 were stored/);
@@ -183,7 +210,7 @@ for (const kind of KINDS) {
       if (!db) return;
       const rows = sampleRows(30_000);
       const table = ResourceTable.of(rows);
-      const store = new PrismaResourceStore(db, { cacheMaxBytes: encodedLengthOf(rows) - 1 });
+      const store = new PrismaResourceStore(db, { ...BEFORE_ANSWER, cacheMaxBytes: encodedLengthOf(rows) - 1 });
       const resource = sampleResource({ table, expiresAt: inOneMinute });
       await store.save(resource);
       assert.deepEqual(store.cacheUsage(), { bytes: 0, tables: 0 });
@@ -198,7 +225,7 @@ for (const kind of KINDS) {
       if (!db) return;
       const tables = [0, 1, 2].map(() => ResourceTable.of(sampleRows(10)));
       const budget = encodedLengthOf(tables[0]!.rows) * 2;
-      const store = new PrismaResourceStore(db, { cacheMaxBytes: budget });
+      const store = new PrismaResourceStore(db, { ...BEFORE_ANSWER, cacheMaxBytes: budget });
       const resources = tables.map((table) => sampleResource({ table, expiresAt: inOneMinute }));
       for (const resource of resources) await store.save(resource);
       assert.equal(store.cacheUsage().tables, 2);
@@ -222,12 +249,12 @@ for (const kind of KINDS) {
       assert.deepEqual(afterRestart?.table.rows, keptForLater.table.rows);
     });
 
-    test('a table that fails to encode part way stores nothing: save rejects and no resource or chunk is left', async (t) => {
+    test('before-answer: a table that fails to encode part way stores nothing: save rejects and no resource or chunk is left', async (t) => {
       const db = database.get(t);
       if (!db) return;
       const [resourcesBefore, chunksBefore] = [await db.client.s2spResource.count(), await db.client.s2spResourceChunk.count()];
       const resource = sampleResource({ table: ResourceTable.of(rowsFailingLate()), expiresAt: inOneMinute });
-      await assert.rejects(new PrismaResourceStore(db).save(resource), /BigInt/);
+      await assert.rejects(new PrismaResourceStore(db, BEFORE_ANSWER).save(resource), /BigInt/);
       assert.equal(await db.client.s2spResource.count(), resourcesBefore);
       assert.equal(await db.client.s2spResourceChunk.count(), chunksBefore);
       assert.equal(await new PrismaResourceStore(db).findLive(resource.tokenHash, now), null);
@@ -241,7 +268,50 @@ for (const kind of KINDS) {
       await store.save(resource);
       assert.equal(await store.claim(resource.tokenHash, now), null);
       assert.equal(await store.findLive(resource.tokenHash, now), null);
-      assert.equal(await new PrismaResourceStore(db).findLive(resource.tokenHash, now), null);
+      const replica = new PrismaResourceStore(db);
+      assert.equal(await replica.findLive(resource.tokenHash, now), null);
+      assert.equal(await replica.claim(resource.tokenHash, now), null, 'the failed resource is gone: nothing left to wait for');
+    });
+
+    test('after-answer: the resource is known everywhere at once; another replica waits for its table, then gets all of it', async (t) => {
+      const db = database.get(t);
+      if (!db) return;
+      const gate = withheldTransactions(db);
+      const issuer = new PrismaResourceStore(gate.database, { writeMode: 'after-answer' });
+      const rows = sampleRows(5_000);
+      const resource = sampleResource({ table: ResourceTable.of(rows), expiresAt: inOneMinute });
+      const saved = await issuer.save(resource);
+
+      const replica = new PrismaResourceStore(db);
+      assert.deepEqual(await replica.findLive(resource.tokenHash, now), saved, 'validation before consume works on any replica');
+      const claim = replica.claim(resource.tokenHash, now);
+      assert.equal(await settlesWithin(claim, 150), false, 'the replica waits while the table is being written');
+      assert.equal((await db.client.s2spResource.findUniqueOrThrow({ where: { id: saved.id } })).consumedAt, null, 'waiting consumes nothing');
+
+      gate.release();
+      assert.deepEqual((await claim)?.table.rows, rows);
+      assert.equal(await issuer.claim(resource.tokenHash, now), null, 'single use: the issuer cannot serve it again');
+    });
+
+    test('after-answer: a table still not stored after tableWaitMs fails the claim clearly and leaves the resource usable', async (t) => {
+      const db = database.get(t);
+      if (!db) return;
+      const gate = withheldTransactions(db);
+      const issuer = new PrismaResourceStore(gate.database, { writeMode: 'after-answer' });
+      const resource = sampleResource({ expiresAt: inOneMinute });
+      await issuer.save(resource);
+
+      const impatient = new PrismaResourceStore(db, { tableWaitMs: 50 });
+      await assert.rejects(impatient.claim(resource.tokenHash, now), (error: unknown) => {
+        assert.ok(error instanceof ResourceTableNotStoredError);
+        assert.match(error.message, /still being stored .*waited 50 ms/);
+        return true;
+      });
+      assert.ok(await impatient.findLive(resource.tokenHash, now), 'not consumed');
+
+      gate.release();
+      await issuer.writesSettled();
+      assert.deepEqual((await impatient.claim(resource.tokenHash, now))?.table.rows, resource.table.rows);
     });
   });
 }

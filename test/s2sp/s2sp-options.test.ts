@@ -42,10 +42,11 @@ describe('resolveS2spOptions', () => {
       assert.deepEqual(resolved.database, {});
     });
 
-    test('the built-in store keeps 64 MiB of issued tables in memory and writes each before answering', () => {
+    test('the built-in store keeps 64 MiB of issued tables in memory, writes each table right after answering, and other replicas wait 15 s for it', () => {
       const resolved = resolveS2spOptions({});
       assert.equal(resolved.resourceCacheBytes, 67_108_864);
-      assert.equal(resolved.resourceWriteMode, 'before-answer');
+      assert.equal(resolved.resourceWriteMode, 'after-answer');
+      assert.equal(resolved.resourceTableWaitMs, 15_000);
     });
 
     test('the resolved limits are a copy: changing them does not change DEFAULT_LIMITS', () => {
@@ -225,5 +226,12 @@ describe('resolveS2spOptions refuses what cannot work', () => {
     assert.throws(() => resolveS2spOptions({ resourceCacheBytes: 1.5 }), /resourceCacheBytes/);
     assert.equal(resolveS2spOptions({ resourceCacheBytes: 0 }).resourceCacheBytes, 0);
     assert.throws(() => resolveS2spOptions({ resourceWriteMode: 'later' as never }), /resourceWriteMode must be "before-answer" or "after-answer", got "later"/);
+  });
+
+  test('resourceTableWaitMs: 0 (do not wait) up to the timer maximum, nothing else', () => {
+    assert.equal(resolveS2spOptions({ resourceTableWaitMs: 0 }).resourceTableWaitMs, 0);
+    assert.equal(resolveS2spOptions({ resourceTableWaitMs: 2_500 }).resourceTableWaitMs, 2_500);
+    assert.throws(() => resolveS2spOptions({ resourceTableWaitMs: -1 }), /resourceTableWaitMs must be a whole number of milliseconds from 0/);
+    assert.throws(() => resolveS2spOptions({ resourceTableWaitMs: 1.5 }), /resourceTableWaitMs/);
   });
 });

@@ -68,7 +68,7 @@ export class S2spModule {
           {
             provide: RESOURCE_STORE,
             useFactory: (database: S2spDatabase, options: ResolvedS2spOptions) =>
-              new PrismaResourceStore(database, { cacheMaxBytes: options.resourceCacheBytes, writeMode: options.resourceWriteMode }),
+              new PrismaResourceStore(database, { cacheMaxBytes: options.resourceCacheBytes, writeMode: options.resourceWriteMode, tableWaitMs: options.resourceTableWaitMs }),
             inject: [S2SP_DATABASE, S2SP_OPTIONS],
           },
           {

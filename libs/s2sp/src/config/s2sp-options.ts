@@ -3,7 +3,7 @@ import type { FactoryProvider, Provider, Type } from '@nestjs/common';
 import { DATA_PLANE_AUTH_POLICIES, DEFAULT_DATA_PLANE_AUTH, isDataPlaneAuthPolicy, type DataPlaneAuthPolicy } from '../auth/data-plane-auth-policy';
 import { parseAllowedHost, parseAllowedOrigin, type AllowedHost, type AllowList } from '../http/request-host-policy';
 import type { ResourceStore } from '../store/resource-store.interface';
-import { DEFAULT_RESOURCE_CACHE_BYTES, type ResourceWriteMode } from '../store/prisma-resource-store';
+import { DEFAULT_RESOURCE_CACHE_BYTES, DEFAULT_RESOURCE_TABLE_WAIT_MS, type ResourceWriteMode } from '../store/prisma-resource-store';
 
 export interface S2spLimits {
   /** Largest data-plane request body, in bytes. */
@@ -77,11 +77,17 @@ export interface S2spModuleOptions {
    */
   resourceCacheBytes?: number;
   /**
-   * When the built-in store answers a resource tool: `before-answer` (default)
-   * after the table is in the database; `after-answer` once it is in memory,
-   * the write following (a crash in that window loses the resource).
+   * When the built-in store answers a resource tool: `after-answer` (default)
+   * once the resource row is in the database, the table being written right
+   * after (a crash of this process in that window loses the table: its
+   * resource_url then fails); `before-answer` once the table is in the database too.
    */
   resourceWriteMode?: ResourceWriteMode;
+  /**
+   * How long a fetch on another replica waits for a table still being written
+   * (`after-answer`) before answering 503 RESOURCE_NOT_READY without consuming it. Default 15 s.
+   */
+  resourceTableWaitMs?: number;
   /** Replace the Prisma store with your own (class, factory or value). */
   resourceStore?: ResourceStoreProvider;
 }
@@ -117,6 +123,7 @@ export interface ResolvedS2spOptions {
   database: S2spDatabaseOptions;
   resourceCacheBytes: number;
   resourceWriteMode: ResourceWriteMode;
+  resourceTableWaitMs: number;
 }
 
 export const DEFAULT_LIMITS: S2spLimits = {
@@ -148,7 +155,8 @@ export function resolveS2spOptions(options: S2spModuleOptions): ResolvedS2spOpti
     limits: resolveLimits(options.limits ?? {}),
     database: options.database ?? {},
     resourceCacheBytes: nonNegativeInteger('resourceCacheBytes', options.resourceCacheBytes ?? DEFAULT_RESOURCE_CACHE_BYTES),
-    resourceWriteMode: writeMode(options.resourceWriteMode ?? 'before-answer'),
+    resourceWriteMode: writeMode(options.resourceWriteMode ?? 'after-answer'),
+    resourceTableWaitMs: timerMs('resourceTableWaitMs', options.resourceTableWaitMs ?? DEFAULT_RESOURCE_TABLE_WAIT_MS, { allowZero: true }),
   };
 }
 

@@ -12,6 +12,7 @@ export type DataPlaneErrorCode =
   | 'UNKNOWN_ROW_ID'
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'RESOURCE_NOT_READY'
   | 'INTERNAL_ERROR';
 
 export class DataPlaneError extends Error {
@@ -19,6 +20,8 @@ export class DataPlaneError extends Error {
     readonly status: number,
     readonly code: DataPlaneErrorCode,
     message: string,
+    /** Sent as `Retry-After` when set. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'DataPlaneError';
@@ -26,6 +29,11 @@ export class DataPlaneError extends Error {
 
   static notFound(): DataPlaneError {
     return new DataPlaneError(404, 'RESOURCE_NOT_FOUND', 'No such resource: it is unknown, expired or already used.');
+  }
+
+  /** The resource exists but its table is not stored yet (see ResourceTableNotStoredError); it was not consumed. */
+  static notReady(message: string): DataPlaneError {
+    return new DataPlaneError(503, 'RESOURCE_NOT_READY', message, 1);
   }
 }
 
@@ -36,6 +44,10 @@ export function sendDataPlaneError(response: ServerResponse, error: DataPlaneErr
     return;
   }
   const body = JSON.stringify({ error: { code: error.code, message: error.message } });
-  response.writeHead(error.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+  response.writeHead(error.status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    ...(error.retryAfterSeconds === undefined ? {} : { 'retry-after': String(error.retryAfterSeconds) }),
+  });
   response.end(body);
 }

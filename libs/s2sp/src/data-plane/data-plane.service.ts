@@ -5,6 +5,7 @@ import type { ResolvedS2spOptions } from '../config/s2sp-options';
 import { hashResourceToken, isWellFormedResourceToken } from '../protocol/resource-token';
 import { ROW_ID } from '../protocol/row';
 import { RESOURCE_STORE, type CachedResourceInfo, type ResourceStore } from '../store/resource-store.interface';
+import { ResourceTableNotStoredError } from '../store/resource-table-not-stored.error';
 import { DataPlaneError } from './data-plane-error';
 import { parseFetchRequest, type FetchRequest } from './fetch-request';
 import { TableSelection } from './table-selection';
@@ -56,7 +57,9 @@ export class DataPlaneService {
       const request = parseFetchRequest(body, this.options.limits);
       checkAgainst(info, request);
 
-      const claimed = await this.store.claim(tokenHash);
+      const claimed = await this.store.claim(tokenHash).catch((error: unknown) => {
+        throw error instanceof ResourceTableNotStoredError ? DataPlaneError.notReady(error.message) : error;
+      });
       if (claimed === null) throw DataPlaneError.notFound();
       info = claimed.info;
       // `_row_id` leads every row anyway; naming it selects nothing more.
@@ -148,6 +151,7 @@ function checkAccess(info: CachedResourceInfo, access: DataPlaneAccess | undefin
 
 function resultOf(error: DataPlaneError): DataPlaneFetchResult {
   if (error.status === 404) return 'not-found';
+  if (error.status === 503) return 'not-ready';
   if (error.status === 401) return 'unauthenticated';
   if (error.status === 403) return 'forbidden';
   return 'invalid-request';

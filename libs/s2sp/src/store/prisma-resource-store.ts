@@ -1,17 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { Logger, type BeforeApplicationShutdown } from '@nestjs/common';
-import type { PrismaClient, S2spDatabase, S2spResource, SqlChannel } from '@s2sp/database';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { PrismaClient, S2spDatabase, S2spResource, SqlChannel, SqlQuery } from '@s2sp/database';
 import { ResourceTable } from './resource-table';
+import { ResourceTableNotStoredError } from './resource-table-not-stored.error';
 import { ResourceTableCache, type CachedResource } from './resource-table-cache';
 import type { CachedResourceInfo, ClaimedResource, NewCachedResource, ResourceStore } from './resource-store.interface';
 
 /**
- * When `save` resolves: `before-answer` once the resource is committed to the
- * database (it survives a crash of this process from then on; see
- * ASYNC_COMMIT below for a crash of PostgreSQL); `after-answer` at once, the table being
- * encoded and written in the background (a crash in that window loses it, a
- * failed write is logged and its resource_url answers 404; a fetch waits for
- * the write before claiming).
+ * When `save` resolves: `before-answer` once the resource and its table are
+ * committed to the database (it survives a crash of this process from then on;
+ * see ASYNC_COMMIT below for a crash of PostgreSQL); `after-answer` once the
+ * resource row alone is committed, the table being encoded and written in the
+ * background. In that window a fetch in this process waits for the write, and
+ * another replica's claim waits (up to `tableWaitMs`) for the table to be
+ * stored; a crash of this process loses the table, a failed write is logged and
+ * deletes the resource, whose resource_url then answers 404.
  */
 export type ResourceWriteMode = 'before-answer' | 'after-answer';
 
@@ -21,9 +25,19 @@ export interface PrismaResourceStoreOptions {
    * The rows take several times that as objects in the heap. Default 64 MiB; 0 disables it.
    */
   cacheMaxBytes?: number;
-  /** Default `before-answer`. */
+  /** Default `after-answer`. */
   writeMode?: ResourceWriteMode;
+  /**
+   * How long a claim waits for a table another process is still writing
+   * (`after-answer`) before failing with {@link ResourceTableNotStoredError}. Default 15 s.
+   */
+  tableWaitMs?: number;
 }
+
+export const DEFAULT_RESOURCE_TABLE_WAIT_MS = 15_000;
+/** First pause between looks at a table still being written; doubles up to the maximum. */
+const TABLE_POLL_FIRST_MS = 10;
+const TABLE_POLL_MAX_MS = 200;
 
 export const DEFAULT_RESOURCE_CACHE_BYTES = 64 * 1024 * 1024;
 
@@ -43,6 +57,7 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
   private readonly sql: SqlChannel;
   private readonly cache: ResourceTableCache;
   private readonly writeMode: ResourceWriteMode;
+  private readonly tableWaitMs: number;
   /** Resources answered before their write finished (`after-answer`), by token hash. */
   private readonly pendingWrites = new Map<string, PendingWrite>();
 
@@ -50,7 +65,8 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
     this.prisma = database.client;
     this.sql = database.sql;
     this.cache = new ResourceTableCache(options.cacheMaxBytes ?? DEFAULT_RESOURCE_CACHE_BYTES);
-    this.writeMode = options.writeMode ?? 'before-answer';
+    this.writeMode = options.writeMode ?? 'after-answer';
+    this.tableWaitMs = options.tableWaitMs ?? DEFAULT_RESOURCE_TABLE_WAIT_MS;
   }
 
   async save(resource: NewCachedResource): Promise<CachedResourceInfo> {
@@ -70,14 +86,16 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
     };
     const cached: CachedResource = { info, table: resource.table };
     if (this.writeMode === 'before-answer') {
-      await this.write(resource.tokenHash, cached);
+      await this.writeWhole(resource.tokenHash, cached);
       this.cache.set(resource.tokenHash, cached);
       return info;
     }
+    // The row goes first, so that every replica knows the resource_url and waits for its table.
+    await this.sql.query(INSERT_RESOURCE_WITH_BLOCK, [...resourceRow(resource.tokenHash, info), null, null]);
     // Encoding starts on a later turn of the event loop, once the answer is on its way.
-    const written = afterThisTurn(() => this.write(resource.tokenHash, cached)).then(
+    const written = afterThisTurn(() => this.sql.transaction((sql) => this.writeTable(sql, info.id, resource.table))).then(
       () => this.cache.set(resource.tokenHash, cached),
-      (error: unknown) => this.logger.error(`Could not store resource ${info.id}; its resource_url will answer 404: ${messageOf(error)}`),
+      (error: unknown) => this.forget(info, error),
     );
     this.pendingWrites.set(resource.tokenHash, { info, written });
     void written.finally(() => this.pendingWrites.delete(resource.tokenHash));
@@ -97,9 +115,7 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
   async claim(tokenHash: string, now: Date = new Date()): Promise<ClaimedResource | null> {
     await this.pendingWrites.get(tokenHash)?.written;
     const cached = this.cache.take(tokenHash);
-    // The conditional update is the single-use gate: concurrent claims serialize on the row lock
-    // and only the first still matches. Freeing the stored chunks is left to the next sweep.
-    const [claimed] = await this.sql.query<ClaimedRow>(CLAIM, [tokenHash, now]);
+    const claimed = cached !== undefined ? await this.claimRow(tokenHash, now) : await this.claimStoredTable(tokenHash, now);
     if (!claimed) return null;
     const info = toInfo({
       id: claimed.id,
@@ -132,6 +148,11 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
 
   /** Waits for background writes, so that a graceful shutdown loses no issued resource. */
   async beforeApplicationShutdown(): Promise<void> {
+    await this.writesSettled();
+  }
+
+  /** Resolves once every background write started so far (`after-answer`) has ended, stored or failed. */
+  async writesSettled(): Promise<void> {
     await Promise.all([...this.pendingWrites.values()].map((pending) => pending.written));
   }
 
@@ -147,47 +168,96 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
    * statement; a larger one in one transaction, where encoding the next block
    * overlaps the database writing the previous one.
    */
-  private async write(tokenHash: string, { info, table }: CachedResource): Promise<void> {
-    const resourceRow = [
-      info.id,
-      tokenHash,
-      info.toolName,
-      JSON.stringify(info.columns),
-      JSON.stringify(info.abstractDomains),
-      JSON.stringify(info.bodyDomains),
-      info.rowCount,
-      info.caller,
-      info.callerScopes === null ? null : JSON.stringify(info.callerScopes),
-      JSON.stringify(info.requiredScopes),
-      info.consumer,
-      info.createdAt,
-      info.expiresAt,
-    ];
+  private async writeWhole(tokenHash: string, { info, table }: CachedResource): Promise<void> {
+    const row = resourceRow(tokenHash, info);
     const blocks = table.encode();
     const first = blocks.next();
     const second = first.done ? first : blocks.next();
-    if (second.done) {
-      await this.sql.query(INSERT_SMALL_RESOURCE, [...resourceRow, table.encodedLength, first.done ? null : first.value]);
+    if (first.done || second.done) {
+      await this.sql.query(INSERT_RESOURCE_WITH_BLOCK, [...row, table.encodedLength, first.done ? null : first.value]);
       return;
     }
     await this.sql.transaction(async (sql) => {
-      await sql.query(`SELECT ${ASYNC_COMMIT}`);
-      await sql.query(INSERT_RESOURCE, resourceRow);
-      let previous: Promise<unknown> = sql.query(INSERT_CHUNK, [info.id, 0, first.value]);
-      let seq = 1;
-      try {
-        for (const block of prepend(second.value, blocks)) {
-          await previous;
-          previous = sql.query(INSERT_CHUNK, [info.id, seq++, block]);
-        }
-        await previous;
-      } catch (error) {
-        await previous.catch(() => undefined); // never leave a statement in flight on a connection being rolled back
-        throw error;
-      }
-      await sql.query(SET_TABLE_LENGTH, [info.id, table.encodedLength]);
+      await sql.query(INSERT_RESOURCE, row);
+      await this.writeTable(sql, info.id, table, prepend(first.value, prepend(second.value, blocks)));
     });
   }
+
+  /**
+   * Writes the table's blocks and then its length, which marks it complete,
+   * inside the caller's transaction: encoding the next block overlaps the
+   * database writing the previous one.
+   */
+  private async writeTable(sql: SqlQuery, resourceId: string, table: ResourceTable, blocks: Iterator<string> = table.encode()): Promise<void> {
+    await sql.query(`SELECT ${ASYNC_COMMIT}`);
+    let previous: Promise<unknown> = Promise.resolve();
+    let seq = 0;
+    try {
+      for (let next = blocks.next(); !next.done; next = blocks.next()) {
+        await previous;
+        previous = sql.query(INSERT_CHUNK, [resourceId, seq++, next.value]);
+      }
+      await previous;
+    } catch (error) {
+      await previous.catch(() => undefined); // never leave a statement in flight on a connection being rolled back
+      throw error;
+    }
+    await sql.query(SET_TABLE_LENGTH, [resourceId, table.encodedLength]);
+  }
+
+  /** After a failed background write: the resource goes, so its resource_url answers 404 everywhere instead of waiting. */
+  private async forget(info: CachedResourceInfo, error: unknown): Promise<void> {
+    this.logger.error(`Could not store the table of resource ${info.id}; its resource_url will answer 404: ${messageOf(error)}`);
+    await this.sql.query(DELETE_RESOURCE, [info.id]).catch((deleteError: unknown) => {
+      this.logger.error(`Could not delete resource ${info.id} after its failed write; it stays unclaimable until it expires: ${messageOf(deleteError)}`);
+    });
+  }
+
+  /**
+   * The conditional update is the single-use gate: concurrent claims serialize
+   * on the row lock and only the first still matches. Freeing the stored chunks
+   * is left to the next sweep.
+   */
+  private async claimRow(tokenHash: string, now: Date, storedTableOnly = false): Promise<ClaimedRow | undefined> {
+    const [claimed] = await this.sql.query<ClaimedRow>(storedTableOnly ? CLAIM_STORED : CLAIM, [tokenHash, now]);
+    return claimed;
+  }
+
+  /**
+   * Claims a resource whose table must come from the database: one whose table
+   * another process is still writing is waited for, unclaimed, and after
+   * `tableWaitMs` the claim fails without consuming it.
+   */
+  private async claimStoredTable(tokenHash: string, now: Date): Promise<ClaimedRow | undefined> {
+    const deadline = Date.now() + this.tableWaitMs;
+    for (let pause = TABLE_POLL_FIRST_MS; ; pause = Math.min(TABLE_POLL_MAX_MS, pause * 2)) {
+      const claimed = await this.claimRow(tokenHash, now, true);
+      if (claimed) return claimed;
+      const [unclaimed] = await this.sql.query<{ being_written: boolean }>(UNCLAIMED_RESOURCE, [tokenHash, now]);
+      if (!unclaimed) return undefined;
+      if (!unclaimed.being_written) continue; // its table was completed between the two statements
+      if (Date.now() + pause > deadline) throw new ResourceTableNotStoredError(this.tableWaitMs);
+      await delay(pause);
+    }
+  }
+}
+
+function resourceRow(tokenHash: string, info: CachedResourceInfo): unknown[] {
+  return [
+    info.id,
+    tokenHash,
+    info.toolName,
+    JSON.stringify(info.columns),
+    JSON.stringify(info.abstractDomains),
+    JSON.stringify(info.bodyDomains),
+    info.rowCount,
+    info.caller,
+    info.callerScopes === null ? null : JSON.stringify(info.callerScopes),
+    JSON.stringify(info.requiredScopes),
+    info.consumer,
+    info.createdAt,
+    info.expiresAt,
+  ];
 }
 
 function afterThisTurn<T>(work: () => Promise<T>): Promise<T> {
@@ -222,8 +292,11 @@ const INSERT_RESOURCE = `
                              caller, caller_scopes, required_scopes, consumer, created_at, expires_at)
   VALUES ($1::uuid, $2, $3, $4::jsonb, $5::jsonb, $6::jsonb, $7, $8, $9::jsonb, $10::jsonb, $11, $12, $13)`;
 
-/** The resource row and its table's only block (if any: $15 is null for a table without rows) in one statement. */
-const INSERT_SMALL_RESOURCE = `
+/**
+ * The resource row and its table's only block in one statement. $15 is null for
+ * a table without rows, and $14 and $15 are both null for a row whose table follows.
+ */
+const INSERT_RESOURCE_WITH_BLOCK = `
   WITH resource AS (
     INSERT INTO s2sp_resource (id, token_hash, tool_name, columns, abstract_domains, body_domains, row_count,
                                caller, caller_scopes, required_scopes, consumer, created_at, expires_at, table_length)
@@ -243,6 +316,15 @@ const CLAIM = `
   WHERE token_hash = $1 AND consumed_at IS NULL AND expires_at > $2
   RETURNING id, tool_name, columns, abstract_domains, body_domains, row_count, caller,
             caller_scopes, required_scopes, consumer, created_at, expires_at`;
+
+/** A claim that must read the table: only once the table is completely stored. */
+const CLAIM_STORED = CLAIM.replace('expires_at > $2', 'expires_at > $2 AND table_length IS NOT NULL');
+
+const UNCLAIMED_RESOURCE = `
+  SELECT table_length IS NULL AS being_written FROM s2sp_resource
+  WHERE token_hash = $1 AND consumed_at IS NULL AND expires_at > $2`;
+
+const DELETE_RESOURCE = 'DELETE FROM s2sp_resource WHERE id = $1::uuid';
 
 const READ_CHUNKS = 'SELECT data FROM s2sp_resource_chunk WHERE resource_id = $1::uuid ORDER BY seq';
 
