@@ -234,7 +234,7 @@ for (const kind of KINDS) {
       assert.deepEqual((await store.claim(resources[0]!.tokenHash, now))?.table.rows, tables[0]!.rows);
     });
 
-    test('after-answer writes: save returns before the database has it, a claim waits for the write, shutdown flushes', async (t) => {
+    test('after-answer: the issuing process serves a claim from memory at once, and shutdown finishes the other writes', async (t) => {
       const db = database.get(t);
       if (!db) return;
       const store = new PrismaResourceStore(db, { writeMode: 'after-answer' });
@@ -266,11 +266,30 @@ for (const kind of KINDS) {
       const store = new PrismaResourceStore(db, { writeMode: 'after-answer' });
       const resource = sampleResource({ table: ResourceTable.of(rowsFailingLate()), expiresAt: inOneMinute });
       await store.save(resource);
+      await store.writesSettled();
       assert.equal(await store.claim(resource.tokenHash, now), null);
       assert.equal(await store.findLive(resource.tokenHash, now), null);
       const replica = new PrismaResourceStore(db);
       assert.equal(await replica.findLive(resource.tokenHash, now), null);
       assert.equal(await replica.claim(resource.tokenHash, now), null, 'the failed resource is gone: nothing left to wait for');
+    });
+
+    test('after-answer: a table claimed in the issuing process before it was stored is never written', async (t) => {
+      const db = database.get(t);
+      if (!db) return;
+      const gate = withheldTransactions(db);
+      const issuer = new PrismaResourceStore(gate.database, { writeMode: 'after-answer' });
+      const resource = sampleResource({ table: ResourceTable.of(sampleRows(5_000)), expiresAt: inOneMinute });
+      const saved = await issuer.save(resource);
+
+      assert.deepEqual((await issuer.claim(resource.tokenHash, now))?.table.rows, resource.table.rows, 'served before its write even started');
+      gate.release();
+      await issuer.writesSettled();
+      assert.equal(await db.client.s2spResourceChunk.count({ where: { resourceId: saved.id } }), 0, 'the write was given up');
+      const row = await db.client.s2spResource.findUniqueOrThrow({ where: { id: saved.id } });
+      assert.equal(row.consumedAt?.getTime(), now.getTime(), 'the resource stays consumed');
+      assert.equal(await issuer.claim(resource.tokenHash, now), null);
+      assert.equal(issuer.cacheUsage().tables, 0, 'a consumed table is not kept');
     });
 
     test('after-answer: the resource is known everywhere at once; another replica waits for its table, then gets all of it', async (t) => {

@@ -12,10 +12,11 @@ import type { CachedResourceInfo, ClaimedResource, NewCachedResource, ResourceSt
  * committed to the database (it survives a crash of this process from then on;
  * see ASYNC_COMMIT below for a crash of PostgreSQL); `after-answer` once the
  * resource row alone is committed, the table being encoded and written in the
- * background. In that window a fetch in this process waits for the write, and
- * another replica's claim waits (up to `tableWaitMs`) for the table to be
- * stored; a crash of this process loses the table, a failed write is logged and
- * deletes the resource, whose resource_url then answers 404.
+ * background. In that window a claim in this process is served from memory
+ * (and the write given up), and another replica's claim waits (up to
+ * `tableWaitMs`) for the table to be stored; a crash of this process loses
+ * the table, a failed write is logged and deletes the resource, whose
+ * resource_url then answers 404.
  */
 export type ResourceWriteMode = 'before-answer' | 'after-answer';
 
@@ -92,13 +93,16 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
     }
     // The row goes first, so that every replica knows the resource_url and waits for its table.
     await this.sql.query(INSERT_RESOURCE_WITH_BLOCK, [...resourceRow(resource.tokenHash, info), null, null]);
+    const pending: PendingWrite = { info, table: resource.table, claimed: false, written: Promise.resolve() };
     // Encoding starts on a later turn of the event loop, once the answer is on its way.
-    const written = afterThisTurn(() => this.sql.transaction((sql) => this.writeTable(sql, info.id, resource.table))).then(
-      () => this.cache.set(resource.tokenHash, cached),
+    pending.written = afterThisTurn(() => this.writeTableUnlessClaimed(pending)).then(
+      (stored) => {
+        if (stored && !pending.claimed) this.cache.set(resource.tokenHash, cached);
+      },
       (error: unknown) => this.forget(info, error),
     );
-    this.pendingWrites.set(resource.tokenHash, { info, written });
-    void written.finally(() => this.pendingWrites.delete(resource.tokenHash));
+    this.pendingWrites.set(resource.tokenHash, pending);
+    void pending.written.finally(() => this.pendingWrites.delete(resource.tokenHash));
     return info;
   }
 
@@ -113,10 +117,12 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
   }
 
   async claim(tokenHash: string, now: Date = new Date()): Promise<ClaimedResource | null> {
-    await this.pendingWrites.get(tokenHash)?.written;
-    const cached = this.cache.take(tokenHash);
-    const claimed = cached !== undefined ? await this.claimRow(tokenHash, now) : await this.claimStoredTable(tokenHash, now);
+    // A table this process holds (still being written, or cached) is served from memory without waiting.
+    const pending = this.pendingWrites.get(tokenHash);
+    const inMemory = pending?.table ?? this.cache.take(tokenHash)?.table;
+    const claimed = inMemory !== undefined ? await this.claimRow(tokenHash, now) : await this.claimStoredTable(tokenHash, now);
     if (!claimed) return null;
+    if (pending) pending.claimed = true; // its write stops: nobody will read the stored table
     const info = toInfo({
       id: claimed.id,
       toolName: claimed.tool_name,
@@ -131,7 +137,7 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
       createdAt: claimed.created_at,
       expiresAt: claimed.expires_at,
     });
-    if (cached !== undefined) return { info, table: cached.table };
+    if (inMemory !== undefined) return { info, table: inMemory };
     const chunks = await this.sql.query<{ data: string }>(READ_CHUNKS, [info.id]);
     return { info, table: ResourceTable.decode(chunks.map((chunk) => chunk.data), info.rowCount) };
   }
@@ -188,13 +194,20 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
    * inside the caller's transaction: encoding the next block overlaps the
    * database writing the previous one.
    */
-  private async writeTable(sql: SqlQuery, resourceId: string, table: ResourceTable, blocks: Iterator<string> = table.encode()): Promise<void> {
+  private async writeTable(
+    sql: SqlQuery,
+    resourceId: string,
+    table: ResourceTable,
+    blocks: Iterator<string> = table.encode(),
+    giveUp: () => boolean = () => false,
+  ): Promise<void> {
     await sql.query(`SELECT ${ASYNC_COMMIT}`);
     let previous: Promise<unknown> = Promise.resolve();
     let seq = 0;
     try {
       for (let next = blocks.next(); !next.done; next = blocks.next()) {
         await previous;
+        if (giveUp()) throw new TableWriteGivenUp();
         previous = sql.query(INSERT_CHUNK, [resourceId, seq++, next.value]);
       }
       await previous;
@@ -203,6 +216,18 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
       throw error;
     }
     await sql.query(SET_TABLE_LENGTH, [resourceId, table.encodedLength]);
+  }
+
+  /** Writes the table of a resource answered `after-answer`; false when it was claimed meanwhile (nothing is stored then). */
+  private async writeTableUnlessClaimed(pending: PendingWrite): Promise<boolean> {
+    const { info, table } = pending;
+    try {
+      await this.sql.transaction((sql) => this.writeTable(sql, info.id, table, table.encode(), () => pending.claimed));
+      return true;
+    } catch (error) {
+      if (error instanceof TableWriteGivenUp) return false;
+      throw error;
+    }
   }
 
   /** After a failed background write: the resource goes, so its resource_url answers 404 everywhere instead of waiting. */
@@ -260,6 +285,9 @@ function resourceRow(tokenHash: string, info: CachedResourceInfo): unknown[] {
   ];
 }
 
+/** Rolls back a table write nobody needs any more. */
+class TableWriteGivenUp extends Error {}
+
 function afterThisTurn<T>(work: () => Promise<T>): Promise<T> {
   return new Promise<void>((resolve) => setImmediate(resolve)).then(work);
 }
@@ -271,7 +299,10 @@ function* prepend<T>(head: T, rest: Iterator<T>): Generator<T> {
 
 interface PendingWrite {
   info: CachedResourceInfo;
-  /** Settles when the write ended (the table is then cached, or the failure was logged); never rejects. */
+  table: ResourceTable;
+  /** Set when this process claimed the resource before its table was stored: the write is then rolled back. */
+  claimed: boolean;
+  /** Settles when the write ended (the table is then cached, or the write was given up, or the failure was logged); never rejects. */
   written: Promise<void>;
 }
 
