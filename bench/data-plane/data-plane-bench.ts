@@ -84,9 +84,9 @@ async function main(): Promise<void> {
   try {
     const results: Array<Omit<CaseResult, 'publishAfterMs' | 'peakRssBytes' | 'peakRssTunedBytes'>> = [];
     const server = await startBenchServerProcess('before-answer', before.url, maxRows);
-    let idleRssBytes = 0;
+    let idle: ProcessMemory | undefined;
     try {
-      idleRssBytes = (await server.control<ProcessMemory>('/bench/memory')).rssBytes;
+      idle = await server.control<ProcessMemory>('/bench/memory');
       for (const benchCase of cases) {
         console.error(`measuring ${benchCase.rows} × ${benchCase.columns} (before-answer server, pid ${server.pid})…`);
         results.push(await measureCase(server, benchCase));
@@ -116,7 +116,7 @@ async function main(): Promise<void> {
         peakRssTunedBytes: await measurePeakRss(before.url, maxRows, benchCase, ALLOCATOR_SETTINGS),
       });
     }
-    printReport(results.map((result, index) => ({ ...result, publishAfterMs: publishAfter[index]!, ...peakRss[index]! })), { wallSeconds: (Date.now() - started) / 1000, idleRssBytes });
+    printReport(results.map((result, index) => ({ ...result, publishAfterMs: publishAfter[index]!, ...peakRss[index]! })), { wallSeconds: (Date.now() - started) / 1000, idle: idle! });
   } finally {
     await dropSchemas(DATABASE_URL, [before.schema, after.schema]);
   }

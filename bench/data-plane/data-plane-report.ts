@@ -1,6 +1,7 @@
 import { ALLOCATOR_SETTINGS } from './allocator-settings';
 import { loadavg } from 'node:os';
 import type { BenchCase } from './bench-cases';
+import type { ProcessMemory } from './process-memory';
 
 export interface Selection {
   name: string;
@@ -37,7 +38,7 @@ const mib = (bytes: number): number => bytes / 1024 ** 2;
 const label = ({ rows, columns }: BenchCase): string => `${rows.toLocaleString('en-US')} × ${columns}`;
 const verdict = (met: boolean): string => (met ? 'met' : 'NOT met');
 
-export function printReport(results: readonly CaseResult[], run: { wallSeconds: number; idleRssBytes: number }): void {
+export function printReport(results: readonly CaseResult[], run: { wallSeconds: number; idle: ProcessMemory }): void {
   const [load1, load5] = loadavg();
   console.log(`Data plane at scale — Node ${process.version}, median of ${[...new Set(results.map(({ benchCase }) => benchCase.runs))].join('/')} runs, load average ${load1!.toFixed(1)} / ${load5!.toFixed(1)}, whole run ${run.wallSeconds.toFixed(0)} s\n`);
 
@@ -64,7 +65,11 @@ export function printReport(results: readonly CaseResult[], run: { wallSeconds: 
   }
 
   console.log('\nPeak RSS (VmHWM) of a fresh server process that publishes the table and serves all rows once as JSON and once as Arrow (the generated rows it publishes included)');
-  console.log(`(the server's RSS once started, before any table: ${mib(run.idleRssBytes).toFixed(0)} MiB)`);
+  const { idle } = run;
+  console.log(
+    `(the server once started, before any table: RSS ${mib(idle.rssBytes).toFixed(0)} MiB, of it V8's heap ${mib(idle.heapTotalBytes).toFixed(0)} MiB ` +
+      `(${mib(idle.heapUsedBytes).toFixed(0)} MiB in use), Buffers and ArrayBuffers ${mib(idle.externalBytes).toFixed(0)} MiB, V8's own allocations ${mib(idle.v8MallocedBytes).toFixed(0)} MiB)`,
+  );
   console.log(`| rows × columns | peak RSS, glibc defaults | peak RSS, ${allocatorSettingsText()} (as the Dockerfile sets) |`);
   console.log('|---|---|---|');
   for (const result of results) console.log(`| ${label(result.benchCase)} | ${mib(result.peakRssBytes).toFixed(0)} MiB | ${mib(result.peakRssTunedBytes).toFixed(0)} MiB |`);

@@ -10,15 +10,14 @@ export interface ProcessMemory {
   heapUsedBytes: number;
   /** Memory outside V8's heap held by JavaScript objects (Buffers, ArrayBuffers). */
   externalBytes: number;
-  /** Memory V8 allocated outside its heap for itself (compiler zones, parser), now and at most. */
+  /** Memory V8 allocated outside its heap for itself (compiler zones, parser). */
   v8MallocedBytes: number;
-  v8PeakMallocedBytes: number;
 }
 
 export function readProcessMemory(): ProcessMemory {
   const status = readFileSync('/proc/self/status', 'utf8');
   const kilobytes = (field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 'NaN') * 1024;
   const { heapTotal, heapUsed, external } = process.memoryUsage();
-  const { malloced_memory: v8MallocedBytes, peak_malloced_memory: v8PeakMallocedBytes } = getHeapStatistics();
-  return { peakRssBytes: kilobytes('VmHWM'), rssBytes: kilobytes('VmRSS'), heapTotalBytes: heapTotal, heapUsedBytes: heapUsed, externalBytes: external, v8MallocedBytes, v8PeakMallocedBytes };
+  const { malloced_memory: v8MallocedBytes } = getHeapStatistics();
+  return { peakRssBytes: kilobytes('VmHWM'), rssBytes: kilobytes('VmRSS'), heapTotalBytes: heapTotal, heapUsedBytes: heapUsed, externalBytes: external, v8MallocedBytes };
 }
