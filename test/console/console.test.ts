@@ -146,11 +146,7 @@ describe('the web console in headless Chromium', { skip }, () => {
   });
 
   test('a dev token without s2sp:activity:read: the resources view shows the weather server\'s refusal naming the scope', async () => {
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByLabel('Subject').fill('carol');
-    await page.getByLabel('Scopes (space-separated)').fill(ALL_TEST_SCOPES.filter((scope) => scope !== 's2sp:activity:read').join(' '));
-    await page.getByRole('button', { name: 'Mint dev token and sign in' }).click();
-    await page.getByTestId('subject').filter({ hasText: 'carol' }).waitFor();
+    await signInWithDevToken(page, 'carol', ALL_TEST_SCOPES.filter((scope) => scope !== 's2sp:activity:read'));
     await page.getByRole('button', { name: 'Resources' }).click();
     const refusal = page.getByTestId('resources-server-weather').getByTestId('refusal');
     await refusal.waitFor();
@@ -159,11 +155,7 @@ describe('the web console in headless Chromium', { skip }, () => {
   });
 
   test('a dev token without tasks:read: the task is submitted, and following it is clearly refused', async () => {
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByLabel('Subject').fill('bob');
-    await page.getByLabel('Scopes (space-separated)').fill(ALL_TEST_SCOPES.filter((scope) => scope !== 'tasks:read').join(' '));
-    await page.getByRole('button', { name: 'Mint dev token and sign in' }).click();
-    await page.getByTestId('subject').filter({ hasText: 'bob' }).waitFor();
+    await signInWithDevToken(page, 'bob', ALL_TEST_SCOPES.filter((scope) => scope !== 'tasks:read'));
     const listRefusal = page.getByTestId('refusal').filter({ hasText: 'Listing your tasks' });
     await listRefusal.waitFor();
     assert.match(await listRefusal.innerText(), /Refused: Listing your tasks \(agent.listTasks\) needs the scope tasks:read/);
@@ -179,6 +171,15 @@ describe('the web console in headless Chromium', { skip }, () => {
     assert.deepEqual(browserErrors, []);
   });
 });
+
+/** Signs out, then in with a dev token minted in the page for `subject` and `scopes`. */
+async function signInWithDevToken(page: Page, subject: string, scopes: readonly string[]): Promise<void> {
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByLabel('Subject').fill(subject);
+  await page.getByLabel('Scopes (space-separated)').fill(scopes.join(' '));
+  await page.getByRole('button', { name: 'Mint dev token and sign in' }).click();
+  await page.getByTestId('subject').filter({ hasText: subject }).waitFor();
+}
 
 /** Presses Tab until the focused element is the control named `name` (real buttons are in the tab order). */
 async function focusByTab(page: Page, name: string): Promise<void> {
