@@ -54,3 +54,34 @@ describe('McpCallAuthorizer: what a consumer tool’s token carries for its data
     assert.deepEqual(scopesOf(header), ['s2sp:data:read', 'stats:chart']);
   });
 });
+
+describe('McpCallAuthorizer: what a resource read’s token carries', () => {
+  let dev: DevSetup;
+  let authorizer: McpCallAuthorizer;
+  /** The weather server's tool declares weather:read; the agents know nothing else of it. */
+  const weatherConnector = {
+    registry: { forServer: (serverId: string) => (serverId === 'weather' ? [{ ...drawChart, serverId: 'weather', name: 'get_alerts', scopes: ['weather:read'] }] : []) },
+    audienceOf: (serverId: string) => `${serverId}-server`,
+  } as unknown as McpConnectorService;
+  before(async () => {
+    dev = await devSetup();
+    authorizer = new McpCallAuthorizer(allowAll, dev.minter, weatherConnector);
+  });
+  after(() => dev.dir.remove());
+
+  const claimsOf = (header: string) => decodeJwt(header.replace(/^Bearer /, ''));
+
+  test('the caller’s scopes the server may check (its tools’ and s2sp:activity:read), for that server only; nothing for other servers or the platform', async () => {
+    const caller = await dev.identity('alice', ['resources:read', 'tools:call', 'weather:read', 'stats:chart', 's2sp:data:read', 's2sp:activity:read'], 'agents');
+    const claims = claimsOf(await authorizer.resourceReadAuthorization(caller, 'weather', Date.now() + 10_000));
+    assert.deepEqual(String(claims.scope).split(' ').sort(), ['s2sp:activity:read', 'weather:read']);
+    assert.equal(claims.aud, 'weather-server');
+    assert.equal(claims.sub, 'alice');
+  });
+
+  test('never more than the caller holds: without s2sp:activity:read the server gets a token without it, and refuses the read itself', async () => {
+    const caller = await dev.identity('bob', ['resources:read', 'weather:read'], 'agents');
+    const claims = claimsOf(await authorizer.resourceReadAuthorization(caller, 'weather', Date.now() + 10_000));
+    assert.deepEqual(String(claims.scope).split(' '), ['weather:read']);
+  });
+});

@@ -15,7 +15,8 @@ const UI_TIMEOUT_MS = 30_000;
 /**
  * The console in a real browser against the whole platform, every hop real:
  * sign in (pasted token, then a dev token), the README's task followed live,
- * the savings chart, a slow task cancelled, a refusal for a token without tasks:read.
+ * the savings chart, a slow task cancelled, the resource servers' activity, and
+ * refusals for tokens without s2sp:activity:read and without tasks:read.
  */
 describe('the web console in headless Chromium', { skip }, () => {
   let stack: PlatformStack;
@@ -124,12 +125,37 @@ describe('the web console in headless Chromium', { skip }, () => {
     await screenshot('health');
   });
 
+  test("the resources view, reached with the keyboard, shows the weather server's activity: alice's consumed resource and the bytes served", async () => {
+    await focusByTab(page, 'Resources');
+    await page.keyboard.press('Enter');
+    const table = page.getByTestId('activity-weather');
+    await table.waitFor();
+    const row = table.locator('tbody tr', { hasText: 'get_alerts' }).filter({ hasText: 'alice' });
+    assert.equal(await row.count(), 1, await table.innerText());
+    const cells = await row.locator('td').allInnerTexts();
+    const [tool, caller, issued, consumed, , , fetches, bytes, lastFetch] = cells;
+    assert.deepEqual([tool, caller], ['get_alerts', 'alice']);
+    assert.ok(Number(issued!.replace(/,/g, '')) >= 1 && Number(consumed!.replace(/,/g, '')) >= 1 && Number(fetches!.replace(/,/g, '')) >= 1, cells.join(' | '));
+    assert.ok(Number(bytes!.replace(/,/g, '')) > 0, cells.join(' | '));
+    assert.ok(!Number.isNaN(Date.parse(lastFetch!)), cells.join(' | '));
+    // The stats and testkit servers offer no resources: said plainly, not as a failure.
+    for (const server of ['stats', 'testkit']) {
+      await page.getByTestId(`resources-server-${server}`).getByTestId('not-offered').waitFor();
+    }
+    await screenshot('resources');
+  });
+
+  test('a dev token without s2sp:activity:read: the resources view shows the weather server\'s refusal naming the scope', async () => {
+    await signInWithDevToken(page, 'carol', ALL_TEST_SCOPES.filter((scope) => scope !== 's2sp:activity:read'));
+    await page.getByRole('button', { name: 'Resources' }).click();
+    const refusal = page.getByTestId('resources-server-weather').getByTestId('refusal');
+    await refusal.waitFor();
+    assert.match(await refusal.innerText(), /^Refused: Reading the activity of weather \(resources\.read\): .*Missing required scope: s2sp:activity:read/);
+    assert.equal(await page.getByTestId('activity-weather').count(), 0);
+  });
+
   test('a dev token without tasks:read: the task is submitted, and following it is clearly refused', async () => {
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByLabel('Subject').fill('bob');
-    await page.getByLabel('Scopes (space-separated)').fill(ALL_TEST_SCOPES.filter((scope) => scope !== 'tasks:read').join(' '));
-    await page.getByRole('button', { name: 'Mint dev token and sign in' }).click();
-    await page.getByTestId('subject').filter({ hasText: 'bob' }).waitFor();
+    await signInWithDevToken(page, 'bob', ALL_TEST_SCOPES.filter((scope) => scope !== 'tasks:read'));
     const listRefusal = page.getByTestId('refusal').filter({ hasText: 'Listing your tasks' });
     await listRefusal.waitFor();
     assert.match(await listRefusal.innerText(), /Refused: Listing your tasks \(agent.listTasks\) needs the scope tasks:read/);
@@ -145,6 +171,15 @@ describe('the web console in headless Chromium', { skip }, () => {
     assert.deepEqual(browserErrors, []);
   });
 });
+
+/** Signs out, then in with a dev token minted in the page for `subject` and `scopes`. */
+async function signInWithDevToken(page: Page, subject: string, scopes: readonly string[]): Promise<void> {
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByLabel('Subject').fill(subject);
+  await page.getByLabel('Scopes (space-separated)').fill(scopes.join(' '));
+  await page.getByRole('button', { name: 'Mint dev token and sign in' }).click();
+  await page.getByTestId('subject').filter({ hasText: subject }).waitFor();
+}
 
 /** Presses Tab until the focused element is the control named `name` (real buttons are in the tab order). */
 async function focusByTab(page: Page, name: string): Promise<void> {

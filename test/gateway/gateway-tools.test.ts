@@ -147,7 +147,7 @@ describe('gateway tools.list / tools.call', () => {
   test('rpc.discover documents the gateway methods from their DTOs', async () => {
     const document = await suite.gw.client.request('rpc.discover', {});
     const names = document.methods.map((method: { name: string }) => method.name);
-    assert.deepEqual(names, ['agent.cancelTask', 'agent.getTask', 'agent.listTasks', 'agent.streamTask', 'agent.submitTask', 'tools.call', 'tools.list', 'v2.tools.call']);
+    assert.deepEqual(names, ['agent.cancelTask', 'agent.getTask', 'agent.listTasks', 'agent.streamTask', 'agent.submitTask', 'resources.read', 'tools.call', 'tools.list', 'v2.tools.call']);
     const call = document.methods.find((method: { name: string }) => method.name === 'tools.call');
     assert.deepEqual(
       call.params.map((param: { name: string; required: boolean }) => [param.name, param.required]),

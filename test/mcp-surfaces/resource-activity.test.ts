@@ -52,8 +52,11 @@ test('the weather server\'s activity shows a get_alerts resource issued, fetched
 test('reading the activity needs s2sp:activity:read; tool scopes alone are refused, naming the missing scope', async () => {
   const client = await connectMcp(weather.url, 'activity-test-unscoped', { scopes: ['weather:read', 's2sp:data:read'] });
   try {
-    await assert.rejects(client.readResource({ uri: ACTIVITY_URI }), (error: Error) => {
+    await assert.rejects(client.readResource({ uri: ACTIVITY_URI }), (error: Error & { code?: number; data?: { missing_scopes?: string[] } }) => {
       assert.match(error.message, /s2sp:activity:read/);
+      // The platform's insufficient-scope code and data, not an internal error, so callers (the agents) can tell a refusal.
+      assert.equal(error.code, 4002);
+      assert.deepEqual(error.data?.missing_scopes, ['s2sp:activity:read']);
       return true;
     });
   } finally {

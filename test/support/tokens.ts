@@ -10,12 +10,14 @@ export const TEST_SUBJECT = 'test-user';
 export const ALL_TEST_SCOPES = [
   'tools:list',
   'tools:call',
+  'resources:read',
   'tasks:submit',
   'tasks:read',
   'tasks:cancel',
   'weather:read',
   'stats:chart',
   's2sp:data:read',
+  's2sp:activity:read',
 ] as const;
 
 export interface TestTokenRequest {

@@ -29,6 +29,7 @@ import { TaskRuntime } from './tasks/task-runtime.service';
 import { ToolController } from './tools/tool.controller';
 import { ToolV2Controller } from './tools/tool-v2.controller';
 import { ToolCallService } from './tools/tool-call.service';
+import { ResourceReader } from './tools/resource-reader.service';
 import { ToolInvoker } from './tools/tool-invoker.service';
 import { ConfiguredSamplingPolicy } from './sampling/configured-sampling-policy';
 import { MODEL_PROVIDER, type ModelProvider } from './sampling/model-provider';
@@ -90,6 +91,7 @@ export class AgentsModule {
         McpCallAuthorizer,
         ToolInvoker,
         ToolCallService,
+        ResourceReader,
         TaskRepository,
         StepExecutor,
         ...taskCoordinationProviders(config),

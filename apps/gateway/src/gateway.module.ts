@@ -30,6 +30,7 @@ import { IdempotentExecution } from './idempotency/idempotent-execution.service'
 import { PrismaIdempotencyStore } from './idempotency/prisma-idempotency-store';
 import { AgentMethods } from './methods/agent.methods';
 import { ToolsMethods } from './methods/tools.methods';
+import { ResourcesMethods } from './methods/resources.methods';
 import { CallerRateLimitGuard, JSON_RPC_THROTTLER } from './rate-limit/caller-rate-limit.guard';
 import { RedisThrottlerStorage } from './rate-limit/redis-throttler-storage';
 import { SlidingWindowThrottlerStorage } from './rate-limit/sliding-window-throttler-storage';
@@ -104,6 +105,7 @@ export class GatewayModule {
         GatewayHealth,
         ToolsMethods,
         AgentMethods,
+        ResourcesMethods,
         ...SCHEMA_REGISTRY_PROVIDERS,
       ],
     };

@@ -13,12 +13,12 @@
  * has no other place for it); test/contracts/contract-version.test.ts keeps
  * them equal.
  */
-export const CONTRACT_VERSION = '2.2.0';
+export const CONTRACT_VERSION = '2.3.0';
 
 /** The contract version each proto package was last released with. */
 export const PACKAGE_CONTRACT_VERSIONS: Readonly<Record<string, string>> = Object.freeze({
   's2sp.v1': '1.0.0',
-  's2sp.v2': '2.2.0',
+  's2sp.v2': '2.3.0',
 });
 
 /** The proto package that declares {@link CONTRACT_VERSION_OPTION}. */

@@ -6,6 +6,8 @@
 export const PLATFORM_SCOPES = {
   TOOLS_LIST: 'tools:list',
   TOOLS_CALL: 'tools:call',
+  /** Reading an MCP server's resource through the platform; the server checks the resource's own scope too. */
+  RESOURCES_READ: 'resources:read',
   TASKS_SUBMIT: 'tasks:submit',
   TASKS_READ: 'tasks:read',
   TASKS_CANCEL: 'tasks:cancel',

@@ -1,7 +1,7 @@
 /**
  * Package s2sp.v2 as generated from proto/s2sp/v2 by scripts/proto-generate.js:
- * ToolService.InvokeTool with a typed tool result, ToolService.ListSurfaces and
- * AgentService.ListTasks. Served next to s2sp.v1;
+ * ToolService.InvokeTool with a typed tool result, ToolService.ListSurfaces,
+ * ToolService.ReadResource and AgentService.ListTasks. Served next to s2sp.v1;
  * import it as a namespace: `import { v2 } from '@s2sp/contracts'`.
  */
 export * from './generated/s2sp/v2/tool';

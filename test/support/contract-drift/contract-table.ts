@@ -182,6 +182,31 @@ export const METHOD_CORRESPONDENCES: readonly MethodCorrespondence[] = [
   },
   { method: 'agent.cancelTask', part: 'result', proto: 's2sp.v1.CancelTaskResponse' },
   {
+    method: 'resources.read',
+    part: 'params',
+    proto: 's2sp.v2.ReadResourceRequest',
+    rules: {
+      's2sp.v2.ReadResourceRequest': {
+        jsonOnly: EDGE_PARAMS,
+        protoOnly: { caller_auth: 'filled by the gateway from the verified caller (never taken from params)', trace: GATEWAY_FILLED.trace },
+      },
+    },
+  },
+  {
+    method: 'resources.read',
+    part: 'result',
+    proto: 's2sp.v2.ReadResourceResponse',
+    rules: {
+      's2sp.v2.ReadResourceResponse': {
+        renamed: { trace_id: { proto: 'trace.trace_id', reason: 'results carry only the trace id of the TraceContext' } },
+        jsonOnly: { server: 'the server asked for, echoed', uri: 'the URI asked for, echoed' },
+      },
+      's2sp.v2.ResourceContents': {
+        renamed: { mimeType: { proto: 'mime_type', reason: "MCP's resources/read result spells it mimeType" } },
+      },
+    },
+  },
+  {
     method: 'tools.list',
     part: 'params',
     proto: 's2sp.v1.ListToolsRequest',

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { Metadata, status } from '@grpc/grpc-js';
 import { RpcException } from '@nestjs/microservices';
-import { AuthError, DelegationRefusedError, toRpcException } from '@s2sp/auth';
+import { AuthError, AuthJsonRpcCode, DelegationRefusedError, toRpcException } from '@s2sp/auth';
 import { GRPC_ERROR_METADATA, AGENT_EXECUTION_ERROR, RECOVERY_HINT } from '@s2sp/contracts';
 import {
   AlreadyExistsError,
@@ -101,8 +101,10 @@ export function toGrpcError(error: unknown, traceId?: string): RpcException {
   return grpcError(status.INTERNAL, 'internal error in the agents', trace);
 }
 
-/** JSON-RPC error of an MCP server → gRPC status: bad params stay the caller's problem. */
+/** JSON-RPC error of an MCP server → gRPC status: bad params stay the caller's problem, an auth refusal stays a refusal. */
 function statusForMcpCode(code: number): status {
+  if (code === AuthJsonRpcCode.UNAUTHENTICATED) return status.UNAUTHENTICATED;
+  if (code === AuthJsonRpcCode.INSUFFICIENT_SCOPE || code === AuthJsonRpcCode.APPROVAL_REQUIRED) return status.PERMISSION_DENIED;
   if (code === -32602) return status.INVALID_ARGUMENT;
   if (code === -32601) return status.UNIMPLEMENTED;
   if (code === -32600) return status.FAILED_PRECONDITION;

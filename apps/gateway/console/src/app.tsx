@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { HealthView } from './health-view';
 import { mergeListed, type KnownTask, type ListedTask, type TaskSnapshot } from './model';
+import { ResourcesView } from './resources-view';
 import { SavingsView } from './savings-view';
 import { SignIn } from './sign-in';
 import { TasksView } from './tasks-view';
@@ -8,6 +9,7 @@ import { TasksView } from './tasks-view';
 const VIEWS = [
   { id: 'tasks', label: 'Tasks' },
   { id: 'savings', label: 'Savings' },
+  { id: 'resources', label: 'Resources' },
   { id: 'health', label: 'Health' },
 ] as const;
 type ViewId = (typeof VIEWS)[number]['id'];
@@ -64,6 +66,7 @@ export function App() {
           <TasksView token={session.token} tasks={tasks} selectedId={selectedId} onTask={addTask} onListed={addListed} onSelect={setSelectedId} onSnapshot={updateSnapshot} />
         )}
         {view === 'savings' && <SavingsView tasks={tasks} />}
+        {view === 'resources' && <ResourcesView token={session.token} />}
         {view === 'health' && <HealthView token={session.token} />}
       </main>
     </>

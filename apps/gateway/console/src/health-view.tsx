@@ -1,20 +1,49 @@
 import { useEffect, useState } from 'preact/hooks';
+import { DataTable, type Column } from './data-table';
 import { ErrorNotice } from './error-notice';
+import { fetchHealth, type HealthReport } from './health-report';
 import { rpc } from './rpc';
-
-interface HealthReport {
-  status: string;
-  gateway: { version: string; contractVersion: string; database: { status: string }; audit: { status?: string } };
-  agents: { url: string; status: string; circuit: { state: string }; error?: string };
-  mcpServers: Array<{ id: string; url: string; connected: boolean; circuit: string; toolCount: number; lastError?: string }>;
-  mcpServersError?: string;
-}
 
 interface Listed {
   tools: Array<{ name: string; server: string; kind: string; requiredScopes?: string[] }>;
   resources?: Array<{ server: string; uri: string; name?: string }>;
   resource_templates?: Array<{ server: string; uriTemplate: string }>;
   prompts?: Array<{ server: string; name: string }>;
+}
+
+/** One row of the apps table. */
+interface AppRow {
+  app: string;
+  status: string;
+  circuit: string;
+  details: string;
+  /** The agents' circuit: what the browser test waits for. */
+  isAgents?: boolean;
+}
+
+const APP_COLUMNS: readonly Column<AppRow>[] = [
+  { header: 'App', cell: (row) => row.app },
+  { header: 'Status', cell: (row) => row.status },
+  { header: 'Circuit', cell: (row) => row.circuit, testId: (row) => (row.isAgents ? 'agents-circuit' : undefined) },
+  { header: 'Details', cell: (row) => row.details },
+];
+
+function appRows(health: HealthReport): AppRow[] {
+  return [
+    {
+      app: `gateway ${health.gateway.version}`,
+      status: health.status,
+      circuit: '–',
+      details: `contract ${health.gateway.contractVersion}, database ${health.gateway.database.status}`,
+    },
+    { app: `agents (${health.agents.url})`, status: health.agents.status, circuit: health.agents.circuit.state, details: health.agents.error ?? '', isAgents: true },
+    ...health.mcpServers.map((server) => ({
+      app: `MCP server ${server.id}`,
+      status: server.connected ? 'connected' : 'disconnected',
+      circuit: server.circuit,
+      details: `${server.toolCount} tools at ${server.url}${server.lastError ? `; last error: ${server.lastError}` : ''}`,
+    })),
+  ];
 }
 
 /** GET /health (the gateway, the agents' circuit breaker, each MCP server) and tools.list's first page (tools, resources, prompts). */
@@ -28,9 +57,7 @@ export function HealthView({ token }: { token: string }) {
   useEffect(() => {
     setHealthError(undefined);
     setListError(undefined);
-    fetch('/health')
-      .then((response) => response.json() as Promise<HealthReport>)
-      .then(setHealth, setHealthError);
+    fetchHealth().then(setHealth, setHealthError);
     rpc<Listed>(token, 'tools.list', { page_size: 200 }).then(setListed, setListError);
   }, [token, round]);
 
@@ -43,43 +70,7 @@ export function HealthView({ token }: { token: string }) {
         <h2 id="health-title">Apps and circuit breakers</h2>
         {healthError !== undefined && <ErrorNotice error={healthError} what="GET /health" />}
         {health && (
-          <table data-testid="health-apps">
-            <thead>
-              <tr>
-                <th scope="col">App</th>
-                <th scope="col">Status</th>
-                <th scope="col">Circuit</th>
-                <th scope="col">Details</th>
-              </tr>
-            </thead>
-            <tbody>
-              <tr>
-                <td>gateway {health.gateway.version}</td>
-                <td>{health.status}</td>
-                <td>–</td>
-                <td>
-                  contract {health.gateway.contractVersion}, database {health.gateway.database.status}
-                </td>
-              </tr>
-              <tr>
-                <td>agents ({health.agents.url})</td>
-                <td>{health.agents.status}</td>
-                <td data-testid="agents-circuit">{health.agents.circuit.state}</td>
-                <td>{health.agents.error ?? ''}</td>
-              </tr>
-              {health.mcpServers.map((server) => (
-                <tr key={server.id}>
-                  <td>MCP server {server.id}</td>
-                  <td>{server.connected ? 'connected' : 'disconnected'}</td>
-                  <td>{server.circuit}</td>
-                  <td>
-                    {server.toolCount} tools at {server.url}
-                    {server.lastError ? `; last error: ${server.lastError}` : ''}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable columns={APP_COLUMNS} rows={appRows(health)} rowKey={(row) => row.app} testId="health-apps" />
         )}
         {health?.mcpServersError && <p>MCP servers unknown: {health.mcpServersError}</p>}
       </section>

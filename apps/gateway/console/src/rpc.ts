@@ -14,6 +14,12 @@ export class RpcError extends Error {
     const data = this.data as { missing_scopes?: unknown } | undefined;
     return Array.isArray(data?.missing_scopes) ? data.missing_scopes.filter((scope): scope is string => typeof scope === 'string') : [];
   }
+
+  /** Why the platform refused or failed the call, when it says (`data.reason`). */
+  get reason(): string | undefined {
+    const data = this.data as { reason?: unknown } | undefined;
+    return typeof data?.reason === 'string' ? data.reason : undefined;
+  }
 }
 
 /** JSON-RPC error codes of the auth layer (libs/auth/src/errors). */

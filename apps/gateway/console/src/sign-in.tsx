@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 
-/** Every scope of the README's quick start: the platform's methods and the example tools. */
-const ALL_SCOPES = 'tools:list tools:call tasks:submit tasks:read tasks:cancel weather:read stats:chart s2sp:data:read';
+/** Every scope of the README's quick start: the platform's methods, the example tools and the resource servers' activity. */
+const ALL_SCOPES = 'tools:list tools:call resources:read tasks:submit tasks:read tasks:cancel weather:read stats:chart s2sp:data:read s2sp:activity:read';
 
 interface Settings {
   devTokens: boolean;

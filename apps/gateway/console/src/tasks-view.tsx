@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { DataTable, type Column } from './data-table';
 import { ErrorNotice } from './error-notice';
 import type { KnownTask, ListedTask, TaskSnapshot } from './model';
 import { rpc } from './rpc';
@@ -19,6 +20,22 @@ interface Props {
 const LIST_PAGE_SIZE = 25;
 
 const planText = (plan: unknown[]): string => JSON.stringify(plan, null, 2);
+
+function taskColumns(onSelect: (taskId: string) => void): readonly Column<KnownTask>[] {
+  return [
+    {
+      header: 'Task',
+      cell: (task) => (
+        <button type="button" class="link" onClick={() => onSelect(task.task_id)}>
+          {task.task_id.slice(0, 8)}…
+        </button>
+      ),
+    },
+    { header: 'Objective', cell: (task) => task.objective },
+    { header: 'Status', cell: (task) => task.snapshot?.status ?? task.listed?.status ?? 'accepted' },
+    { header: 'Tokens kept out', cell: (task) => (task.snapshot ?? task.listed)?.usage.tokens_kept_out ?? '–' },
+  ];
+}
 
 /** Submit a plan (agent.submitTask), the caller's tasks (agent.listTasks), one of them live (TaskLive). */
 export function TasksView({ token, tasks, selectedId, onTask, onListed, onSelect, onSnapshot }: Props) {
@@ -134,30 +151,13 @@ export function TasksView({ token, tasks, selectedId, onTask, onListed, onSelect
         {tasks.length === 0 ? (
           <p>None yet.</p>
         ) : (
-          <table data-testid="task-list">
-            <thead>
-              <tr>
-                <th scope="col">Task</th>
-                <th scope="col">Objective</th>
-                <th scope="col">Status</th>
-                <th scope="col">Tokens kept out</th>
-              </tr>
-            </thead>
-            <tbody>
-              {tasks.map((task) => (
-                <tr key={task.task_id} aria-current={task.task_id === selectedId ? 'true' : undefined}>
-                  <td>
-                    <button type="button" class="link" onClick={() => onSelect(task.task_id)}>
-                      {task.task_id.slice(0, 8)}…
-                    </button>
-                  </td>
-                  <td>{task.objective}</td>
-                  <td>{task.snapshot?.status ?? task.listed?.status ?? 'accepted'}</td>
-                  <td>{(task.snapshot ?? task.listed)?.usage.tokens_kept_out ?? '–'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            columns={taskColumns(onSelect)}
+            rows={tasks}
+            rowKey={(task) => task.task_id}
+            isCurrent={(task) => task.task_id === selectedId}
+            testId="task-list"
+          />
         )}
         {nextCursor && (
           <button type="button" onClick={() => void list(nextCursor)} disabled={listing}>

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { bearerHeader, consumerDataScopes, DelegationRefusedError, requireCaller, TokenMinter, type CallerIdentity } from '@s2sp/auth';
+import { PLATFORM_SCOPES } from '@s2sp/contracts';
 import type { GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG } from '../gateway.constants';
 import type { CallOrigin } from '../grpc/agents-downstream';
@@ -46,6 +47,20 @@ export class DownstreamCredentials {
       }
     }
     return this.withToken(ctx, caller, [...needed]);
+  }
+
+  /**
+   * `ctx` plus the Authorization for resources.read: `resources:read` and the
+   * caller's scopes that are not the platform's own methods'. The gateway does
+   * not know which scope a resource needs (MCP resources declare none; the
+   * server checks it), so the agents get whatever the caller holds for the
+   * servers and narrow it again for the one server they read from
+   * (McpCallAuthorizer.resourceReadAuthorization in apps/agents).
+   */
+  originForResourceRead(ctx: JsonRpcCallContext): Promise<CallOrigin> {
+    const caller = requireCaller(ctx, 'JSON-RPC call');
+    const platformScopes = new Set<string>(Object.values(PLATFORM_SCOPES));
+    return this.withToken(ctx, caller, [PLATFORM_SCOPES.RESOURCES_READ, ...caller.scopes.filter((scope) => !platformScopes.has(scope))]);
   }
 
   /**

@@ -10,7 +10,7 @@ export interface WithSurfacesFingerprint<Answer> {
   surfacesFingerprint?: string;
 }
 
-/** s2sp.v1.ToolService (and s2sp.v2.ToolService for InvokeTool) of the agents, called on behalf of JSON-RPC calls. */
+/** s2sp.v1.ToolService (and s2sp.v2.ToolService for InvokeTool, ListSurfaces and ReadResource) of the agents, called on behalf of JSON-RPC calls. */
 @Injectable()
 export class ToolServiceClient {
   constructor(
@@ -38,6 +38,11 @@ export class ToolServiceClient {
     const fingerprint = fingerprintReader();
     const answer = await this.downstream.callIfImplemented<v2.ListSurfacesResponse>(this.clients.toolServiceV2, 'ListSurfaces', request, origin, fingerprint.read);
     return answer === undefined ? undefined : { answer, surfacesFingerprint: fingerprint.value() };
+  }
+
+  /** s2sp.v2.ToolService/ReadResource: one resource of one MCP server, read with the caller's authority. */
+  readResource(request: v2.ReadResourceRequest, origin: CallOrigin): Promise<v2.ReadResourceResponse> {
+    return this.downstream.call(this.clients.toolServiceV2, 'ReadResource', request, origin);
   }
 
   listServers(origin: CallOrigin): Promise<v1.ListServersResponse> {

@@ -247,6 +247,31 @@ export const INVOKE_TOOL_V2_RESULT: JsonSchemaObject = {
   required: ['invocation_id', 'result', 'usage'],
 };
 
+const RESOURCE_CONTENTS: JsonSchemaObject = {
+  type: 'object',
+  description: "One of the resource's contents, as MCP's resources/read result spells it: text, or binary data as base64",
+  properties: {
+    uri: { type: 'string' },
+    mimeType: { type: 'string' },
+    text: { type: 'string' },
+    blob: { type: 'string', contentEncoding: 'base64' },
+  },
+  required: ['uri'],
+};
+
+export const READ_RESOURCE_RESULT: JsonSchemaObject = {
+  type: 'object',
+  description: 's2sp.v2.ReadResourceResponse as JSON, with the server and uri asked for',
+  properties: {
+    server: { type: 'string' },
+    uri: { type: 'string' },
+    contents: { type: 'array', items: RESOURCE_CONTENTS },
+    error: { ...ERROR_INFO, description: 'Set when the server answered with an MCP error other than a refusal, e.g. -32602 for a URI it does not know' },
+    trace_id: { type: 'string' },
+  },
+  required: ['server', 'uri', 'contents'],
+};
+
 /**
  * agent.streamTask's events (Server-Sent Events, each `data` a JSON-RPC response):
  * `snapshot` (a task snapshot: first, and last once the task has ended) and `step` (one step result).
