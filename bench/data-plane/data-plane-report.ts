@@ -29,6 +29,11 @@ export interface CaseResult {
 
 /** The reference Python SDK on 100k rows × 13 columns (issue 20, measured elsewhere). */
 const PYTHON_REFERENCE = { cachingMs: 83, hundredRowsMs: 8.3, tenThousandRowsMs: 46, allRowsMs: 459, peakRssMiB: 282 };
+/**
+ * The bare node:http endpoint on the machine where the reference was measured (issue 20's table):
+ * dividing each side by its own machine's bare endpoint compares the two across machines.
+ */
+const REFERENCE_MACHINE_BARE = { hundredRowsMs: 2.2, tenThousandRowsMs: 33 };
 const RSS_TARGET_MIB = 282;
 const allocatorSettingsText = (): string => Object.entries(ALLOCATOR_SETTINGS).map(([name, value]) => `${name}=${value}`).join(' ');
 
@@ -116,4 +121,14 @@ function printReference(result: CaseResult | undefined): void {
   line('all rows ms', PYTHON_REFERENCE.allRowsMs, all!.json, all!.arrow);
   line('peak server RSS MiB (glibc defaults)', PYTHON_REFERENCE.peakRssMiB, mib(result.peakRssBytes), undefined);
   line('peak server RSS MiB (Dockerfile allocator settings)', PYTHON_REFERENCE.peakRssMiB, mib(result.peakRssTunedBytes), undefined);
+
+  console.log('\nThe same fetches as multiples of the bare node:http endpoint on each side\'s machine (the reference: issue 20\'s figures; S2SP: this run)');
+  console.log('| | Python SDK / its bare | S2SP JSON / bare | S2SP Arrow / bare | ahead |');
+  console.log('|---|---|---|---|---|');
+  const relative = (name: string, python: number, pythonBare: number, fetch: { json: number; arrow: number; bare: number }): void => {
+    const best = Math.min(fetch.json, fetch.arrow) / fetch.bare;
+    console.log(`| ${name} | ${ratio(python / pythonBare)} | ${ratio(fetch.json / fetch.bare)} | ${ratio(fetch.arrow / fetch.bare)} | ${best < python / pythonBare ? 'yes' : 'no'} |`);
+  };
+  relative('100 rows', PYTHON_REFERENCE.hundredRowsMs, REFERENCE_MACHINE_BARE.hundredRowsMs, hundred!);
+  relative('10,000 rows', PYTHON_REFERENCE.tenThousandRowsMs, REFERENCE_MACHINE_BARE.tenThousandRowsMs, tenth!);
 }

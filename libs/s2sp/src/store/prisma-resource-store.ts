@@ -4,13 +4,26 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { PrismaClient, S2spDatabase, S2spResource, SqlChannel, SqlQuery } from '@s2sp/database';
 import { ResourceTable } from './resource-table';
 import { ResourceTableNotStoredError } from './resource-table-not-stored.error';
+import {
+  ASYNC_COMMIT,
+  CLAIM,
+  CLAIM_STORED,
+  DELETE_RESOURCE,
+  INSERT_CHUNK,
+  INSERT_RESOURCE,
+  INSERT_RESOURCE_WITH_BLOCK,
+  READ_CHUNKS,
+  SET_TABLE_LENGTH,
+  UNCLAIMED_RESOURCE,
+  type ClaimedRow,
+} from './prisma-resource-store.sql';
 import { ResourceTableCache, type CachedResource } from './resource-table-cache';
 import type { CachedResourceInfo, ClaimedResource, NewCachedResource, ResourceStore } from './resource-store.interface';
 
 /**
  * When `save` resolves: `before-answer` once the resource and its table are
  * committed to the database (it survives a crash of this process from then on;
- * see ASYNC_COMMIT below for a crash of PostgreSQL); `after-answer` once the
+ * see ASYNC_COMMIT in ./prisma-resource-store.sql.ts for a crash of PostgreSQL); `after-answer` once the
  * resource row alone is committed, the table being encoded and written in the
  * background. In that window a claim in this process is served from memory
  * (and the write given up), and another replica's claim waits (up to
@@ -306,77 +319,8 @@ interface PendingWrite {
   written: Promise<void>;
 }
 
-/**
- * Makes the commit of the transaction it runs in return without waiting for
- * PostgreSQL to flush its write-ahead log to disk (which cost 4–5 ms per
- * commit on our CI machines, more than encoding a thousand-row table). The
- * resource is committed and visible to every replica before the answer; a
- * crash of this process cannot lose it, a crash of PostgreSQL itself within
- * `wal_writer_delay` (200 ms by default) can, and its resource_url then
- * answers 404 like an expired one. Claims keep the synchronous commit: single
- * use must survive a PostgreSQL crash too.
- */
-const ASYNC_COMMIT = "set_config('synchronous_commit', 'off', true)";
-
-const INSERT_RESOURCE = `
-  INSERT INTO s2sp_resource (id, token_hash, tool_name, columns, abstract_domains, body_domains, row_count,
-                             caller, caller_scopes, required_scopes, consumer, created_at, expires_at)
-  VALUES ($1::uuid, $2, $3, $4::jsonb, $5::jsonb, $6::jsonb, $7, $8, $9::jsonb, $10::jsonb, $11, $12, $13)`;
-
-/**
- * The resource row and its table's only block in one statement. $15 is null for
- * a table without rows, and $14 and $15 are both null for a row whose table follows.
- */
-const INSERT_RESOURCE_WITH_BLOCK = `
-  WITH resource AS (
-    INSERT INTO s2sp_resource (id, token_hash, tool_name, columns, abstract_domains, body_domains, row_count,
-                               caller, caller_scopes, required_scopes, consumer, created_at, expires_at, table_length)
-    SELECT $1::uuid, $2, $3, $4::jsonb, $5::jsonb, $6::jsonb, $7, $8, $9::jsonb, $10::jsonb, $11, $12, $13, $14
-    FROM (SELECT ${ASYNC_COMMIT}) AS async_commit
-    RETURNING id
-  )
-  INSERT INTO s2sp_resource_chunk (resource_id, seq, data)
-  SELECT id, 0, $15::text FROM resource WHERE $15::text IS NOT NULL`;
-
-const INSERT_CHUNK = 'INSERT INTO s2sp_resource_chunk (resource_id, seq, data) VALUES ($1::uuid, $2, $3)';
-
-const SET_TABLE_LENGTH = 'UPDATE s2sp_resource SET table_length = $2 WHERE id = $1::uuid';
-
-const CLAIM = `
-  UPDATE s2sp_resource SET consumed_at = $2
-  WHERE token_hash = $1 AND consumed_at IS NULL AND expires_at > $2
-  RETURNING id, tool_name, columns, abstract_domains, body_domains, row_count, caller,
-            caller_scopes, required_scopes, consumer, created_at, expires_at`;
-
-/** A claim that must read the table: only once the table is completely stored. */
-const CLAIM_STORED = CLAIM.replace('expires_at > $2', 'expires_at > $2 AND table_length IS NOT NULL');
-
-const UNCLAIMED_RESOURCE = `
-  SELECT table_length IS NULL AS being_written FROM s2sp_resource
-  WHERE token_hash = $1 AND consumed_at IS NULL AND expires_at > $2`;
-
-const DELETE_RESOURCE = 'DELETE FROM s2sp_resource WHERE id = $1::uuid';
-
-const READ_CHUNKS = 'SELECT data FROM s2sp_resource_chunk WHERE resource_id = $1::uuid ORDER BY seq';
-
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : 'unknown error';
-}
-
-/** A claimed resource row as the claim statement returns it. */
-interface ClaimedRow {
-  id: string;
-  tool_name: string;
-  columns: unknown;
-  abstract_domains: unknown;
-  body_domains: unknown;
-  row_count: number;
-  caller: string | null;
-  caller_scopes: unknown;
-  required_scopes: unknown;
-  consumer: string | null;
-  created_at: Date;
-  expires_at: Date;
 }
 
 type StoredResource = Pick<S2spResource, 'id' | 'toolName' | 'rowCount' | 'caller' | 'consumer' | 'createdAt' | 'expiresAt'> & {
