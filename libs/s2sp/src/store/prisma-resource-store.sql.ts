@@ -8,8 +8,10 @@
  * resource is committed and visible to every replica before the answer; a
  * crash of this process cannot lose it, a crash of PostgreSQL itself within
  * `wal_writer_delay` (200 ms by default) can, and its resource_url then
- * answers 404 like an expired one. Claims keep the synchronous commit: single
- * use must survive a PostgreSQL crash too.
+ * answers 404 like an expired one. Used only for what an answer waits for:
+ * claims keep the synchronous commit (single use must survive a PostgreSQL
+ * crash too), and so do tables written after the answer (their log then does
+ * not have to be flushed by the next claim's commit).
  */
 export const ASYNC_COMMIT = "set_config('synchronous_commit', 'off', true)";
 

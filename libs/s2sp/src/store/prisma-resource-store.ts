@@ -197,6 +197,8 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
       return;
     }
     await this.sql.transaction(async (sql) => {
+      // The answer waits for this commit: it does not wait for the log flush too (see ASYNC_COMMIT).
+      await sql.query(`SELECT ${ASYNC_COMMIT}`);
       await sql.query(INSERT_RESOURCE, row);
       await this.writeTable(sql, info.id, table, prepend(first.value, prepend(second.value, blocks)));
     });
@@ -214,7 +216,6 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
     blocks: Iterator<string> = table.encode(),
     giveUp: () => boolean = () => false,
   ): Promise<void> {
-    await sql.query(`SELECT ${ASYNC_COMMIT}`);
     let previous: Promise<unknown> = Promise.resolve();
     let seq = 0;
     try {
@@ -235,6 +236,8 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
   private async writeTableUnlessClaimed(pending: PendingWrite): Promise<boolean> {
     const { info, table } = pending;
     try {
+      // No answer waits for this commit, so it waits for the log flush: the next claim, whose commit
+      // must flush the log up to itself, does not have to write this table's megabytes out first.
       await this.sql.transaction((sql) => this.writeTable(sql, info.id, table, table.encode(), () => pending.claimed));
       return true;
     } catch (error) {
