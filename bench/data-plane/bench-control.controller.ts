@@ -1,5 +1,5 @@
-import { Controller, Get, Post, Query } from '@nestjs/common';
-import { ResourcePublisher, splitRows } from '@s2sp/core';
+import { Controller, Get, Inject, Post, Query } from '@nestjs/common';
+import { PrismaResourceStore, RESOURCE_STORE, ResourcePublisher, splitRows, type ResourceStore } from '@s2sp/core';
 import { performance } from 'node:perf_hooks';
 import type { BenchRow } from './bench-rows';
 import { BenchTableHolder } from './bench-table-holder';
@@ -11,6 +11,7 @@ export class BenchControlController {
   constructor(
     private readonly publisher: ResourcePublisher,
     private readonly table: BenchTableHolder,
+    @Inject(RESOURCE_STORE) private readonly store: ResourceStore,
   ) {}
 
   @Post('publish')
@@ -20,6 +21,13 @@ export class BenchControlController {
     const started = performance.now();
     const resourceUrl = await this.publisher.publish('bench_table', split);
     return { resourceUrl, publishMs: performance.now() - started };
+  }
+
+  /** Waits for the tables still being written after their answer (`after-answer`), so the next publish is timed alone. */
+  @Post('settle')
+  async settle(): Promise<{ settled: true }> {
+    if (this.store instanceof PrismaResourceStore) await this.store.writesSettled();
+    return { settled: true };
   }
 
   @Post('stringify')

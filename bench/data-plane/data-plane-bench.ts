@@ -26,6 +26,22 @@ async function repeat(runs: number, measure: (run: number) => Promise<number>): 
   return median(samples);
 }
 
+/**
+ * A freshly published resource whose table write (after the answer, in the default mode) has
+ * ended, as it has by the time a consumer, told of it through the model, fetches it.
+ */
+async function publishStored(server: BenchServerProcess, query: string): Promise<string> {
+  const { resourceUrl } = await server.control<{ resourceUrl: string }>(`/bench/publish?${query}`);
+  await server.control('/bench/settle');
+  return resourceUrl;
+}
+
+/** Publish time of one table, timed alone: the previous table's write has ended. */
+async function publishAlone(server: BenchServerProcess, query: string): Promise<number> {
+  await server.control('/bench/settle');
+  return (await server.control<{ publishMs: number }>(`/bench/publish?${query}`)).publishMs;
+}
+
 function selectionsOf(rows: number): Selection[] {
   return [
     { name: '100 rows', count: Math.min(100, rows) },
@@ -38,18 +54,18 @@ async function measureFetch(server: BenchServerProcess, benchCase: BenchCase, se
   const query = `rows=${benchCase.rows}&columns=${benchCase.columns}`;
   const once = async (run: number): Promise<number> => {
     const rowIds = selection.count === benchCase.rows ? null : randomRowIds(benchCase.rows, selection.count, run + 1);
-    const url = format === 'bare' ? `${server.bareOrigin}/bare?${query}` : (await server.control<{ resourceUrl: string }>(`/bench/publish?${query}`)).resourceUrl;
+    const url = format === 'bare' ? `${server.bareOrigin}/bare?${query}` : await publishStored(server, query);
     return timeFetch(url, format, rowIds, selection.count);
   };
   if (benchCase.rows <= 10_000) await once(0);
   return repeat(runs, once);
 }
 
-async function measureCase(server: BenchServerProcess, benchCase: BenchCase): Promise<Omit<CaseResult, 'publishAfterMs' | 'peakRssBytes' | 'peakRssTunedBytes'>> {
+async function measureCase(server: BenchServerProcess, benchCase: BenchCase): Promise<Omit<CaseResult, 'publishBeforeMs' | 'peakRssBytes' | 'peakRssTunedBytes'>> {
   const query = `rows=${benchCase.rows}&columns=${benchCase.columns}`;
-  const publishMs = async (): Promise<number> => (await server.control<{ publishMs: number }>(`/bench/publish?${query}`)).publishMs;
+  const publishMs = (): Promise<number> => publishAlone(server, query);
   if (benchCase.rows <= 10_000) await publishMs();
-  const publishBeforeMs = await repeat(benchCase.runs, publishMs);
+  const publishAfterMs = await repeat(benchCase.runs, publishMs);
   const stringifyMs = await repeat(benchCase.runs, async () => (await server.control<{ stringifyMs: number }>(`/bench/stringify?${query}`)).stringifyMs);
   const fetches: FetchResult[] = [];
   for (const selection of selectionsOf(benchCase.rows)) {
@@ -57,18 +73,15 @@ async function measureCase(server: BenchServerProcess, benchCase: BenchCase): Pr
     for (const format of FORMATS) times[format] = await measureFetch(server, benchCase, selection, format, benchCase.runs);
     fetches.push({ selection, ...times });
   }
-  return { benchCase, publishBeforeMs, stringifyMs, fetches };
+  return { benchCase, publishAfterMs, stringifyMs, fetches };
 }
 
 /** Peak RSS of a fresh server that publishes the table and serves it whole, once as JSON and once as Arrow. */
 async function measurePeakRss(databaseUrl: string, maxRows: number, benchCase: BenchCase, environment: Record<string, string> = {}): Promise<number> {
-  const server = await startBenchServerProcess('before-answer', databaseUrl, maxRows, environment);
+  const server = await startBenchServerProcess('after-answer', databaseUrl, maxRows, environment);
   try {
     const query = `rows=${benchCase.rows}&columns=${benchCase.columns}`;
-    for (const format of ['json', 'arrow'] as const) {
-      const { resourceUrl } = await server.control<{ resourceUrl: string }>(`/bench/publish?${query}`);
-      await timeFetch(resourceUrl, format, null, benchCase.rows);
-    }
+    for (const format of ['json', 'arrow'] as const) await timeFetch(await publishStored(server, query), format, null, benchCase.rows);
     return (await server.control<ProcessMemory>('/bench/memory')).peakRssBytes;
   } finally {
     await server.stop();
@@ -82,41 +95,40 @@ async function main(): Promise<void> {
   const after = freshSchemaUrl(DATABASE_URL);
   const started = Date.now();
   try {
-    const results: Array<Omit<CaseResult, 'publishAfterMs' | 'peakRssBytes' | 'peakRssTunedBytes'>> = [];
-    const server = await startBenchServerProcess('before-answer', before.url, maxRows);
+    const results: Array<Omit<CaseResult, 'publishBeforeMs' | 'peakRssBytes' | 'peakRssTunedBytes'>> = [];
+    const server = await startBenchServerProcess('after-answer', after.url, maxRows);
     let idle: ProcessMemory | undefined;
     try {
       idle = await server.control<ProcessMemory>('/bench/memory');
       for (const benchCase of cases) {
-        console.error(`measuring ${benchCase.rows} × ${benchCase.columns} (before-answer server, pid ${server.pid})…`);
+        console.error(`measuring ${benchCase.rows} × ${benchCase.columns} (after-answer server, pid ${server.pid})…`);
         results.push(await measureCase(server, benchCase));
       }
     } finally {
       await server.stop();
     }
-    // A separate server, so its writes that follow the answer never overlap the fetches above.
-    const afterServer = await startBenchServerProcess('after-answer', after.url, maxRows);
-    const publishAfter: number[] = [];
+    // A second server publishes with the other write mode.
+    const beforeServer = await startBenchServerProcess('before-answer', before.url, maxRows);
+    const publishBefore: number[] = [];
     try {
       for (const benchCase of cases) {
-        console.error(`measuring ${benchCase.rows} × ${benchCase.columns} (after-answer server)…`);
-        const query = `rows=${benchCase.rows}&columns=${benchCase.columns}`;
-        const publishMs = async (): Promise<number> => (await afterServer.control<{ publishMs: number }>(`/bench/publish?${query}`)).publishMs;
+        console.error(`measuring ${benchCase.rows} × ${benchCase.columns} (before-answer server)…`);
+        const publishMs = (): Promise<number> => publishAlone(beforeServer, `rows=${benchCase.rows}&columns=${benchCase.columns}`);
         if (benchCase.rows <= 10_000) await publishMs();
-        publishAfter.push(await repeat(benchCase.runs, publishMs));
+        publishBefore.push(await repeat(benchCase.runs, publishMs));
       }
     } finally {
-      await afterServer.stop();
+      await beforeServer.stop();
     }
     const peakRss: Array<{ peakRssBytes: number; peakRssTunedBytes: number }> = [];
     for (const benchCase of cases) {
       console.error(`measuring the peak RSS of a fresh server serving ${benchCase.rows} × ${benchCase.columns}, with glibc's defaults and then the Dockerfile's allocator settings…`);
       peakRss.push({
-        peakRssBytes: await measurePeakRss(before.url, maxRows, benchCase),
-        peakRssTunedBytes: await measurePeakRss(before.url, maxRows, benchCase, ALLOCATOR_SETTINGS),
+        peakRssBytes: await measurePeakRss(after.url, maxRows, benchCase),
+        peakRssTunedBytes: await measurePeakRss(after.url, maxRows, benchCase, ALLOCATOR_SETTINGS),
       });
     }
-    printReport(results.map((result, index) => ({ ...result, publishAfterMs: publishAfter[index]!, ...peakRss[index]! })), { wallSeconds: (Date.now() - started) / 1000, idle: idle! });
+    printReport(results.map((result, index) => ({ ...result, publishBeforeMs: publishBefore[index]!, ...peakRss[index]! })), { wallSeconds: (Date.now() - started) / 1000, idle: idle! });
   } finally {
     await dropSchemas(DATABASE_URL, [before.schema, after.schema]);
   }
