@@ -7,7 +7,7 @@ import { DEFAULT_TASK_LIST_CONFIG, type AgentsConfig } from '../agents.config';
 import { AGENTS_CONFIG } from '../agents.tokens';
 import { InvalidRequestError } from '../common/request-errors';
 import { timestampOrUnset, usageMessage } from '../grpc/common-messages';
-import { boundedString } from '../tools/tool-call.service';
+import { boundedString } from '../common/request-strings';
 import { toGrpcError } from '../grpc/grpc-errors';
 import { decodeTaskListCursor, encodeTaskListCursor } from './task-list-cursor';
 import type { TaskStatusName } from './task-records';

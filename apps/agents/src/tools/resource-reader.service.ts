@@ -6,7 +6,7 @@ import type { v2 } from '@s2sp/contracts';
 import type { AgentsConfig } from '../agents.config';
 import { AGENTS_CONFIG } from '../agents.tokens';
 import { assertTimeRemains, downstreamBudget } from '../common/deadline-budget';
-import { InvalidRequestError } from '../common/request-errors';
+import { requiredString } from '../common/request-strings';
 import { abortOnCancel, grpcDeadlineOf, type GrpcServerCall } from '../grpc/grpc-call';
 import { toGrpcError } from '../grpc/grpc-errors';
 import { traceMessage, traceOf } from '../grpc/trace-context';
@@ -14,7 +14,6 @@ import { McpCallAuthorizer } from '../mcp/mcp-call-authorizer.service';
 import { withMcpAuthorization } from '../mcp/mcp-call-credentials';
 import { McpConnectorService } from '../mcp/mcp-connector.service';
 import { McpRequestRejectedError } from '../mcp/tool-call-errors';
-import { boundedString } from './tool-call.service';
 
 /** Longer than any URI a server names its resources with; a longer one is refused before it travels. */
 export const MAX_RESOURCE_URI_LENGTH = 2048;
@@ -66,12 +65,6 @@ export class ResourceReader {
       cancellation.dispose();
     }
   }
-}
-
-function requiredString(value: string | undefined, field: string, maxLength?: number): string {
-  const text = boundedString(value, field, maxLength);
-  if (text === '') throw new InvalidRequestError(field, 'is required');
-  return text;
 }
 
 /** One entry of MCP's ReadResourceResult.contents: text as text, a base64 blob as bytes. */

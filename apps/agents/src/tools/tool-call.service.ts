@@ -8,12 +8,12 @@ import type { AgentsConfig } from '../agents.config';
 import { AGENTS_CONFIG } from '../agents.tokens';
 import { assertTimeRemains, earliestDeadline } from '../common/deadline-budget';
 import { ApprovalRequiredError, InvalidRequestError, PreconditionFailedError } from '../common/request-errors';
+import { boundedString, requiredString } from '../common/request-strings';
 import { traceOf, type TraceRecord } from '../grpc/trace-context';
 import { abortOnCancel, grpcDeadlineOf, type GrpcServerCall } from '../grpc/grpc-call';
 import { toGrpcError } from '../grpc/grpc-errors';
 import { ToolInvoker, type ToolInvocationOutcome } from './tool-invoker.service';
 
-export const MAX_NAME_LENGTH = 256;
 const MAX_INVOCATION_ID_LENGTH = 128;
 
 /**
@@ -51,8 +51,7 @@ export class ToolCallService {
     const trace = traceOf(request.trace, metadata);
     const cancellation = abortOnCancel(call);
     try {
-      const toolName = boundedString(request.tool_name, 'tool_name');
-      if (toolName === '') throw new InvalidRequestError('tool_name', 'is required');
+      const toolName = requiredString(request.tool_name, 'tool_name');
       const server = boundedString(request.server, 'server');
       const invocationId = boundedString(request.invocation_id, 'invocation_id', MAX_INVOCATION_ID_LENGTH) || uuidV7();
       const deadline = earliestDeadline(grpcDeadlineOf(call), timestampToMs(request.deadline));
@@ -80,14 +79,6 @@ export class ToolCallService {
       cancellation.dispose();
     }
   }
-}
-
-/** A string field of a request: bounded in length, control characters refused. */
-export function boundedString(value: string | undefined, field: string, maxLength = MAX_NAME_LENGTH): string {
-  const text = value ?? '';
-  if (text.length > maxLength) throw new InvalidRequestError(field, `must be at most ${maxLength} characters`);
-  if (/[\u0000-\u001f\u007f]/.test(text)) throw new InvalidRequestError(field, 'must not contain control characters');
-  return text;
 }
 
 /** The caller's mutation_class and tool_version, when set, must match what the server declares. */

@@ -46,7 +46,11 @@ export const CLAIM = `
             caller_scopes, required_scopes, consumer, created_at, expires_at`;
 
 /** A claim that must read the table: only once the table is completely stored. */
-export const CLAIM_STORED = CLAIM.replace('expires_at > $2', 'expires_at > $2 AND table_length IS NOT NULL');
+export const CLAIM_STORED = `
+  UPDATE s2sp_resource SET consumed_at = $2
+  WHERE token_hash = $1 AND consumed_at IS NULL AND expires_at > $2 AND table_length IS NOT NULL
+  RETURNING id, tool_name, columns, abstract_domains, body_domains, row_count, caller,
+            caller_scopes, required_scopes, consumer, created_at, expires_at`;
 
 export const UNCLAIMED_RESOURCE = `
   SELECT table_length IS NULL AS being_written FROM s2sp_resource
