@@ -1,8 +1,8 @@
 /**
- * Worker thread body of postgres-migration.ts: applies the committed migrations
- * to one PostgreSQL schema and posts the names applied (or the failure) back.
+ * Child process body of postgres-migration.ts: receives one input over IPC,
+ * applies the committed migrations to that PostgreSQL schema, sends the names
+ * applied (or the failure) back and exits.
  */
-import { parentPort, workerData } from 'node:worker_threads';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { applyMigrations } from './schema-engine';
 import { schemaPool } from './schema-pool';
@@ -20,18 +20,21 @@ async function migrate({ url, schema, prismaDir }: MigrationWorkerInput): Promis
   }
 }
 
-function post(output: MigrationWorkerOutput): void {
-  parentPort!.postMessage(output);
+function reply(output: MigrationWorkerOutput): void {
+  // Exit once the answer is out: the pool is closed, nothing else keeps this process.
+  process.send!(output, () => process.disconnect());
 }
 
-migrate(workerData as MigrationWorkerInput).then(
-  (applied) => post({ applied }),
-  (error: unknown) =>
-    post({
-      failure: {
-        name: error instanceof Error ? error.name : 'Error',
-        message: error instanceof Error ? error.message : String(error),
-        code: (error as { code?: unknown }).code,
-      },
-    }),
-);
+process.once('message', (input: MigrationWorkerInput) => {
+  migrate(input).then(
+    (applied) => reply({ applied }),
+    (error: unknown) =>
+      reply({
+        failure: {
+          name: error instanceof Error ? error.name : 'Error',
+          message: error instanceof Error ? error.message : String(error),
+          code: (error as { code?: unknown }).code,
+        },
+      }),
+  );
+});
