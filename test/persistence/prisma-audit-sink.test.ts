@@ -50,7 +50,7 @@ for (const kind of KINDS) {
       const db = database.get(t);
       if (!db) return;
       await db.client.auditEvent.deleteMany();
-      await new PrismaAuditSink(db.client).recordMany([allowed, refused]);
+      await new PrismaAuditSink(db).recordMany([allowed, refused]);
       const rows = await db.client.auditEvent.findMany({ orderBy: { time: 'asc' } });
       assert.equal(rows.length, 2);
       const [first, second] = rows;
@@ -89,7 +89,7 @@ for (const kind of KINDS) {
       const db = database.get(t);
       if (!db) return;
       await db.client.auditEvent.deleteMany();
-      const sink = new PrismaAuditSink(db.client);
+      const sink = new PrismaAuditSink(db);
       await sink.recordMany([]);
       await sink.record(refused);
       assert.deepEqual((await db.client.auditEvent.findMany()).map((row) => row.outcome), ['unauthenticated']);

@@ -23,7 +23,7 @@ function withheldTransactions(db: StoreDatabase): { database: StoreDatabase; rel
       return db.sql.transaction(work);
     },
   };
-  return { database: { client: db.client, sql }, release };
+  return { database: { sql }, release };
 }
 
 async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {

@@ -43,7 +43,7 @@ for (const kind of KINDS) {
     test('an authorization decision with NUL and an unpaired surrogate is stored, marked', async (t) => {
       const db = database.get(t);
       if (!db) return;
-      await new PrismaAuditSink(db.client).recordMany([oddDecision]);
+      await new PrismaAuditSink(db).recordMany([oddDecision]);
       const row = await db.client.auditEvent.findFirstOrThrow({ where: { subject: `mallory${MARK}` } });
       assert.equal(row.operation, `tool${MARK}name`);
       assert.deepEqual(row.delegatedBy, [`gate${MARK}way`]);
@@ -53,7 +53,7 @@ for (const kind of KINDS) {
     test('a refused data-plane fetch whose column name holds NUL is stored, marked', async (t) => {
       const db = database.get(t);
       if (!db) return;
-      const audit = new PrismaDataPlaneFetchAudit(db.client);
+      const audit = new PrismaDataPlaneFetchAudit(db);
       await audit.record({
         time: new Date(),
         subject: 'alice',

@@ -228,6 +228,12 @@ describe('resolveS2spOptions refuses what cannot work', () => {
     assert.throws(() => resolveS2spOptions({ resourceWriteMode: 'later' as never }), /resourceWriteMode must be "before-answer" or "after-answer", got "later"/);
   });
 
+  test('resourceClaimCommit: fast by default, durable on request, nothing else', () => {
+    assert.equal(resolveS2spOptions({}).resourceClaimCommit, 'fast');
+    assert.equal(resolveS2spOptions({ resourceClaimCommit: 'durable' }).resourceClaimCommit, 'durable');
+    assert.throws(() => resolveS2spOptions({ resourceClaimCommit: 'sync' as never }), /resourceClaimCommit must be "fast" or "durable", got "sync"/);
+  });
+
   test('resourceTableWaitMs: 0 (do not wait) up to the timer maximum, nothing else', () => {
     assert.equal(resolveS2spOptions({ resourceTableWaitMs: 0 }).resourceTableWaitMs, 0);
     assert.equal(resolveS2spOptions({ resourceTableWaitMs: 2_500 }).resourceTableWaitMs, 2_500);

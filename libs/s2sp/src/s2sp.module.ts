@@ -68,12 +68,17 @@ export class S2spModule {
           {
             provide: RESOURCE_STORE,
             useFactory: (database: S2spDatabase, options: ResolvedS2spOptions) =>
-              new PrismaResourceStore(database, { cacheMaxBytes: options.resourceCacheBytes, writeMode: options.resourceWriteMode, tableWaitMs: options.resourceTableWaitMs }),
+              new PrismaResourceStore(database, {
+                cacheMaxBytes: options.resourceCacheBytes,
+                writeMode: options.resourceWriteMode,
+                tableWaitMs: options.resourceTableWaitMs,
+                claimCommit: options.resourceClaimCommit,
+              }),
             inject: [S2SP_DATABASE, S2SP_OPTIONS],
           },
           {
             provide: DATA_PLANE_FETCH_AUDIT,
-            useFactory: (database: S2spDatabase, metrics?: TelemetryMetrics) => new PrismaDataPlaneFetchAudit(database.client, metrics),
+            useFactory: (database: S2spDatabase, metrics?: TelemetryMetrics) => new PrismaDataPlaneFetchAudit(database, metrics),
             inject: [S2SP_DATABASE, { token: TelemetryMetrics, optional: true }],
           },
         ];

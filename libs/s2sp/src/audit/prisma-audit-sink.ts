@@ -1,6 +1,7 @@
 import type { AuditEvent, AuditSink } from '@s2sp/auth';
 import type { TelemetryMetrics } from '@s2sp/telemetry';
-import { Prisma, type PrismaClient } from '@s2sp/database';
+import type { S2spDatabase, SqlQuery } from '@s2sp/database';
+import { recordsetInsert } from './recordset-insert';
 import { storable } from './storable-text';
 
 /** Each column of `s2sp_audit_event` but `id`: its SQL type and its value in an event (undefined = NULL). */
@@ -26,22 +27,24 @@ const COLUMNS: ReadonlyArray<readonly [column: string, sqlType: string, value: (
   ['remote_address', 'text', (event) => event.remoteAddress],
 ];
 
-const COLUMN_LIST = Prisma.raw(COLUMNS.map(([column]) => `"${column}"`).join(', '));
-const RECORD_TYPE = Prisma.raw(COLUMNS.map(([column, sqlType]) => `"${column}" ${sqlType}`).join(', '));
+const INSERT_EVENTS = recordsetInsert('s2sp_audit_event', COLUMNS.map(([column, sqlType]) => [column, sqlType] as const));
 
 /**
- * Writes authorization decisions to `s2sp_audit_event`; each call resolves
- * once its rows are stored. A group is one statement with one JSON parameter
- * (`jsonb_to_recordset`), whatever its size: Prisma's `createMany` spends
- * ≈ 0.8 ms per row on the embedded database, this ≈ 0.1 ms. Every string is
- * made storable first (see storable-text.ts); every failed write counts in
- * `audit_write_failures_total{trail="decisions"}`.
+ * Writes authorization decisions to `s2sp_audit_event` (a table of the Prisma
+ * schema); each call resolves once its rows are stored. A group is one
+ * statement with one JSON parameter (./recordset-insert.ts), whatever its
+ * size. Every string is made storable first (see storable-text.ts); every
+ * failed write counts in `audit_write_failures_total{trail="decisions"}`.
  */
 export class PrismaAuditSink implements AuditSink {
+  private readonly sql: SqlQuery;
+
   constructor(
-    private readonly prisma: PrismaClient,
+    database: Pick<S2spDatabase, 'sql'>,
     private readonly metrics?: TelemetryMetrics,
-  ) {}
+  ) {
+    this.sql = database.sql;
+  }
 
   record(event: AuditEvent): Promise<void> {
     return this.recordMany([event]);
@@ -50,10 +53,7 @@ export class PrismaAuditSink implements AuditSink {
   async recordMany(events: readonly AuditEvent[]): Promise<void> {
     if (events.length === 0) return;
     try {
-      await this.prisma.$executeRaw`
-        INSERT INTO "s2sp_audit_event" ("id", ${COLUMN_LIST})
-        SELECT gen_random_uuid(), ${COLUMN_LIST}
-        FROM jsonb_to_recordset(${JSON.stringify(storable(events.map(auditRow)))}::jsonb) AS row(${RECORD_TYPE})`;
+      await this.sql.query(INSERT_EVENTS, [JSON.stringify(storable(events.map(auditRow)))]);
     } catch (error) {
       this.metrics?.auditWriteFailed('decisions');
       throw error;

@@ -2,8 +2,9 @@ import type { BeforeApplicationShutdown } from '@nestjs/common';
 import { RetryingBatchWriter, type AuditWriteStatus, type AuditWriteStatusSource } from '@s2sp/auth';
 import type { TelemetryMetrics } from '@s2sp/telemetry';
 import { envInt } from '@s2sp/platform';
-import type { Prisma, PrismaClient } from '@s2sp/database';
+import type { S2spDatabase, SqlQuery } from '@s2sp/database';
 import type { DataPlaneFetchAudit, DataPlaneFetchRecord } from './data-plane-fetch-audit';
+import { recordsetInsert } from './recordset-insert';
 import { storable } from './storable-text';
 
 /** How long fetch records may wait, and how many, while the database fails. */
@@ -26,6 +27,25 @@ export function dataPlaneFetchAuditRetryFromEnv(): DataPlaneFetchAuditRetry {
   };
 }
 
+const INSERT_FETCHES = recordsetInsert('s2sp_data_fetch', [
+  ['time', 'timestamptz(3)'],
+  ['resource_id', 'uuid'],
+  ['tool_name', 'text'],
+  ['subject', 'text'],
+  ['consumer', 'text'],
+  ['delegated_by', 'jsonb'],
+  ['caller_scopes', 'jsonb'],
+  ['result', 'text'],
+  ['reason', 'text'],
+  ['rows', 'int'],
+  ['columns', 'int'],
+  ['bytes', 'int'],
+  ['trace_id', 'text'],
+]);
+
+/** A fetch record under the table's column names; a column left out is SQL NULL. */
+type FetchRow = Record<string, unknown>;
+
 const FIRST_RETRY_DELAY_MS = 100;
 const MAX_ROWS_PER_WRITE = 500;
 
@@ -37,17 +57,19 @@ const MAX_ROWS_PER_WRITE = 500;
  * `audit_write_failures_total{trail="data-fetches"}` and show in health.
  */
 export class PrismaDataPlaneFetchAudit implements DataPlaneFetchAudit, AuditWriteStatusSource, BeforeApplicationShutdown {
-  private readonly writer: RetryingBatchWriter<Prisma.DataPlaneFetchCreateManyInput>;
+  private readonly writer: RetryingBatchWriter<FetchRow>;
+  private readonly sql: SqlQuery;
 
   constructor(
-    private readonly prisma: PrismaClient,
+    database: Pick<S2spDatabase, 'sql'>,
     metrics?: TelemetryMetrics,
     retry: DataPlaneFetchAuditRetry = dataPlaneFetchAuditRetryFromEnv(),
   ) {
+    this.sql = database.sql;
     this.writer = new RetryingBatchWriter(
       'data-plane fetch records',
       async (rows) => {
-        await this.prisma.dataPlaneFetch.createMany({ data: [...rows] });
+        await this.sql.query(INSERT_FETCHES, [JSON.stringify(rows)]);
       },
       { flushIntervalMs: FIRST_RETRY_DELAY_MS, maxBatchSize: MAX_ROWS_PER_WRITE, maxPending: retry.maxPending, maxRetryDelayMs: retry.maxRetryDelayMs },
       () => metrics?.auditWriteFailed('data-fetches'),
@@ -70,20 +92,20 @@ export class PrismaDataPlaneFetchAudit implements DataPlaneFetchAudit, AuditWrit
   }
 }
 
-function rowOf(fetch: DataPlaneFetchRecord): Prisma.DataPlaneFetchCreateManyInput {
+function rowOf(fetch: DataPlaneFetchRecord): FetchRow {
   return {
     time: fetch.time,
-    resourceId: fetch.resourceId ?? null,
-    toolName: fetch.toolName ?? null,
-    subject: fetch.subject ?? null,
-    consumer: fetch.consumer ?? null,
-    delegatedBy: [...fetch.delegatedBy],
-    callerScopes: fetch.callerScopes ? [...fetch.callerScopes] : undefined,
+    resource_id: fetch.resourceId,
+    tool_name: fetch.toolName,
+    subject: fetch.subject,
+    consumer: fetch.consumer,
+    delegated_by: [...fetch.delegatedBy],
+    caller_scopes: fetch.callerScopes ? [...fetch.callerScopes] : undefined,
     result: fetch.result,
-    reason: fetch.reason ?? null,
+    reason: fetch.reason,
     rows: fetch.rows,
     columns: fetch.columns,
     bytes: fetch.bytes,
-    traceId: fetch.traceId ?? null,
+    trace_id: fetch.traceId,
   };
 }

@@ -23,7 +23,7 @@ export function s2spAuthModule(options: AuthModuleOptions, database: InjectionTo
     imports: [
       AuthModule.forRoot({
         auditSink: {
-          useFactory: (db: S2spDatabase, metrics?: TelemetryMetrics) => new PrismaAuditSink(db.client, metrics),
+          useFactory: (db: S2spDatabase, metrics?: TelemetryMetrics) => new PrismaAuditSink(db, metrics),
           inject: [database, { token: TelemetryMetrics, optional: true }],
         },
         ...options,

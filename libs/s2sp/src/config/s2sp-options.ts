@@ -3,7 +3,7 @@ import type { FactoryProvider, Provider, Type } from '@nestjs/common';
 import { DATA_PLANE_AUTH_POLICIES, DEFAULT_DATA_PLANE_AUTH, isDataPlaneAuthPolicy, type DataPlaneAuthPolicy } from '../auth/data-plane-auth-policy';
 import { parseAllowedHost, parseAllowedOrigin, type AllowedHost, type AllowList } from '../http/request-host-policy';
 import type { ResourceStore } from '../store/resource-store.interface';
-import { DEFAULT_RESOURCE_CACHE_BYTES, DEFAULT_RESOURCE_TABLE_WAIT_MS, type ResourceWriteMode } from '../store/prisma-resource-store';
+import { DEFAULT_RESOURCE_CACHE_BYTES, DEFAULT_RESOURCE_TABLE_WAIT_MS, type ResourceClaimCommit, type ResourceWriteMode } from '../store/prisma-resource-store';
 
 export interface S2spLimits {
   /** Largest data-plane request body, in bytes. */
@@ -88,6 +88,13 @@ export interface S2spModuleOptions {
    * (`after-answer`) before answering 503 RESOURCE_NOT_READY without consuming it. Default 15 s.
    */
   resourceTableWaitMs?: number;
+  /**
+   * When the built-in store's claim of a resource (its single use) returns:
+   * `fast` (default) once committed, before PostgreSQL's log reaches the disk
+   * (a crash of PostgreSQL itself right after can let the resource_url answer
+   * one more fetch); `durable` once on disk too, about 0.7 ms more per fetch.
+   */
+  resourceClaimCommit?: ResourceClaimCommit;
   /** Replace the Prisma store with your own (class, factory or value). */
   resourceStore?: ResourceStoreProvider;
 }
@@ -124,6 +131,7 @@ export interface ResolvedS2spOptions {
   resourceCacheBytes: number;
   resourceWriteMode: ResourceWriteMode;
   resourceTableWaitMs: number;
+  resourceClaimCommit: ResourceClaimCommit;
 }
 
 export const DEFAULT_LIMITS: S2spLimits = {
@@ -155,8 +163,9 @@ export function resolveS2spOptions(options: S2spModuleOptions): ResolvedS2spOpti
     limits: resolveLimits(options.limits ?? {}),
     database: options.database ?? {},
     resourceCacheBytes: nonNegativeInteger('resourceCacheBytes', options.resourceCacheBytes ?? DEFAULT_RESOURCE_CACHE_BYTES),
-    resourceWriteMode: writeMode(options.resourceWriteMode ?? 'after-answer'),
+    resourceWriteMode: oneOf('resourceWriteMode', options.resourceWriteMode ?? 'after-answer', ['before-answer', 'after-answer'] as const),
     resourceTableWaitMs: timerMs('resourceTableWaitMs', options.resourceTableWaitMs ?? DEFAULT_RESOURCE_TABLE_WAIT_MS, { allowZero: true }),
+    resourceClaimCommit: oneOf('resourceClaimCommit', options.resourceClaimCommit ?? 'fast', ['fast', 'durable'] as const),
   };
 }
 
@@ -177,11 +186,11 @@ function nonNegativeInteger(name: string, value: number): number {
   return value;
 }
 
-function writeMode(value: string): ResourceWriteMode {
-  if (value !== 'before-answer' && value !== 'after-answer') {
-    throw new Error(`S2spModule: resourceWriteMode must be "before-answer" or "after-answer", got ${JSON.stringify(value)}.`);
+function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new Error(`S2spModule: ${name} must be ${allowed.map((item) => JSON.stringify(item)).join(' or ')}, got ${JSON.stringify(value)}.`);
   }
-  return value;
+  return value as T;
 }
 
 /**

@@ -1,21 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { PrismaClient, S2spDatabase, S2spResource, SqlChannel, SqlQuery } from '@s2sp/database';
+import type { S2spDatabase, SqlChannel, SqlQuery } from '@s2sp/database';
 import { ResourceTable } from './resource-table';
 import { ResourceTableNotStoredError } from './resource-table-not-stored.error';
 import {
   ASYNC_COMMIT,
-  CLAIM,
-  CLAIM_STORED,
+  claimStatement,
+  DELETE_CLAIMED_CHUNKS,
+  DELETE_EXPIRED,
   DELETE_RESOURCE,
   INSERT_CHUNK,
   INSERT_RESOURCE,
   INSERT_RESOURCE_WITH_BLOCK,
+  LIVE_RESOURCE,
   READ_CHUNKS,
   SET_TABLE_LENGTH,
   UNCLAIMED_RESOURCE,
-  type ClaimedRow,
+  type ResourceRow,
 } from './prisma-resource-store.sql';
 import { ResourceTableCache, type CachedResource } from './resource-table-cache';
 import type { CachedResourceInfo, ClaimedResource, NewCachedResource, ResourceStore } from './resource-store.interface';
@@ -33,6 +35,16 @@ import type { CachedResourceInfo, ClaimedResource, NewCachedResource, ResourceSt
  */
 export type ResourceWriteMode = 'before-answer' | 'after-answer';
 
+/**
+ * When a claim (the single-use gate) returns: `fast` once PostgreSQL has
+ * committed it, visible to every replica, without waiting for its log to
+ * reach the disk: a crash of PostgreSQL itself within `wal_writer_delay`
+ * (200 ms by default) can undo it, and the resource_url then answers one more
+ * fetch until it expires. `durable` once the log is on disk too (about 0.7 ms
+ * more per fetch on our development VM). A crash of the serving process undoes neither.
+ */
+export type ResourceClaimCommit = 'fast' | 'durable';
+
 export interface PrismaResourceStoreOptions {
   /**
    * Budget of the in-memory copy of issued tables, in encoded length (≈ bytes of JSON).
@@ -41,6 +53,8 @@ export interface PrismaResourceStoreOptions {
   cacheMaxBytes?: number;
   /** Default `after-answer`. */
   writeMode?: ResourceWriteMode;
+  /** Default `fast`. */
+  claimCommit?: ResourceClaimCommit;
   /**
    * How long a claim waits for a table another process is still writing
    * (`after-answer`) before failing with {@link ResourceTableNotStoredError}. Default 15 s.
@@ -56,8 +70,10 @@ const TABLE_POLL_MAX_MS = 200;
 export const DEFAULT_RESOURCE_CACHE_BYTES = 64 * 1024 * 1024;
 
 /**
- * ResourceStore on PostgreSQL or PGlite: metadata reads through the generated
- * Prisma client, tables and claims through the driver ({@link SqlChannel}).
+ * ResourceStore on PostgreSQL or PGlite, in the tables of the Prisma schema,
+ * every statement on the database's driver ({@link SqlChannel}): tables move
+ * megabytes, and a process that serves resources never loads Prisma's query
+ * compiler (docs/data-plane-memory.md).
  *
  * A resource is one `s2sp_resource` row plus its encoded table in ordered
  * `s2sp_resource_chunk` rows. Claiming it is one conditional update of the
@@ -67,20 +83,24 @@ export const DEFAULT_RESOURCE_CACHE_BYTES = 64 * 1024 * 1024;
  */
 export class PrismaResourceStore implements ResourceStore, BeforeApplicationShutdown {
   private readonly logger = new Logger('S2spResourceStore');
-  private readonly prisma: PrismaClient;
   private readonly sql: SqlChannel;
   private readonly cache: ResourceTableCache;
   private readonly writeMode: ResourceWriteMode;
   private readonly tableWaitMs: number;
+  private readonly claimSql: { any: string; storedTableOnly: string };
   /** Resources answered before their write finished (`after-answer`), by token hash. */
   private readonly pendingWrites = new Map<string, PendingWrite>();
 
-  constructor(database: Pick<S2spDatabase, 'client' | 'sql'>, options: PrismaResourceStoreOptions = {}) {
-    this.prisma = database.client;
+  constructor(database: Pick<S2spDatabase, 'sql'>, options: PrismaResourceStoreOptions = {}) {
     this.sql = database.sql;
     this.cache = new ResourceTableCache(options.cacheMaxBytes ?? DEFAULT_RESOURCE_CACHE_BYTES);
     this.writeMode = options.writeMode ?? 'after-answer';
     this.tableWaitMs = options.tableWaitMs ?? DEFAULT_RESOURCE_TABLE_WAIT_MS;
+    const durable = (options.claimCommit ?? 'fast') === 'durable';
+    this.claimSql = {
+      any: claimStatement({ storedTableOnly: false, durable }),
+      storedTableOnly: claimStatement({ storedTableOnly: true, durable }),
+    };
   }
 
   async save(resource: NewCachedResource): Promise<CachedResourceInfo> {
@@ -123,9 +143,7 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
     // Consumption elsewhere is not visible here; the claim, which asks the database, decides.
     const local = this.pendingWrites.get(tokenHash)?.info ?? this.cache.peekInfo(tokenHash);
     if (local !== undefined) return local.expiresAt > now ? local : null;
-    const resource = await this.prisma.s2spResource.findUnique({
-      where: { tokenHash, consumedAt: null, expiresAt: { gt: now } },
-    });
+    const [resource] = await this.sql.query<ResourceRow>(LIVE_RESOURCE, [tokenHash, now]);
     return resource ? toInfo(resource) : null;
   }
 
@@ -136,20 +154,7 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
     const claimed = inMemory !== undefined ? await this.claimRow(tokenHash, now) : await this.claimStoredTable(tokenHash, now);
     if (!claimed) return null;
     if (pending) pending.claimed = true; // its write stops: nobody will read the stored table
-    const info = toInfo({
-      id: claimed.id,
-      toolName: claimed.tool_name,
-      columns: claimed.columns,
-      abstractDomains: claimed.abstract_domains,
-      bodyDomains: claimed.body_domains,
-      rowCount: claimed.row_count,
-      caller: claimed.caller,
-      callerScopes: claimed.caller_scopes,
-      requiredScopes: claimed.required_scopes,
-      consumer: claimed.consumer,
-      createdAt: claimed.created_at,
-      expiresAt: claimed.expires_at,
-    });
+    const info = toInfo(claimed);
     if (inMemory !== undefined) return { info, table: inMemory };
     const chunks = await this.sql.query<{ data: string }>(READ_CHUNKS, [info.id]);
     return { info, table: ResourceTable.decode(chunks.map((chunk) => chunk.data), info.rowCount) };
@@ -157,12 +162,11 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
 
   async sweepExpired(now: Date = new Date()): Promise<number> {
     this.cache.deleteExpired(now);
-    const [, expired] = await this.prisma.$transaction([
-      // The chunks of resources claimed since the last sweep.
-      this.prisma.s2spResourceChunk.deleteMany({ where: { resource: { consumedAt: { not: null } } } }),
-      this.prisma.s2spResource.deleteMany({ where: { expiresAt: { lte: now } } }),
-    ]);
-    return expired.count;
+    return this.sql.transaction(async (sql) => {
+      await sql.query(DELETE_CLAIMED_CHUNKS);
+      const [expired] = await sql.query<{ count: number }>(DELETE_EXPIRED, [now]);
+      return expired?.count ?? 0;
+    });
   }
 
   /** Waits for background writes, so that a graceful shutdown loses no issued resource. */
@@ -259,8 +263,8 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
    * on the row lock and only the first still matches. Freeing the stored chunks
    * is left to the next sweep.
    */
-  private async claimRow(tokenHash: string, now: Date, storedTableOnly = false): Promise<ClaimedRow | undefined> {
-    const [claimed] = await this.sql.query<ClaimedRow>(storedTableOnly ? CLAIM_STORED : CLAIM, [tokenHash, now]);
+  private async claimRow(tokenHash: string, now: Date, storedTableOnly = false): Promise<ResourceRow | undefined> {
+    const [claimed] = await this.sql.query<ResourceRow>(storedTableOnly ? this.claimSql.storedTableOnly : this.claimSql.any, [tokenHash, now]);
     return claimed;
   }
 
@@ -269,7 +273,7 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
    * another process is still writing is waited for, unclaimed, and after
    * `tableWaitMs` the claim fails without consuming it.
    */
-  private async claimStoredTable(tokenHash: string, now: Date): Promise<ClaimedRow | undefined> {
+  private async claimStoredTable(tokenHash: string, now: Date): Promise<ResourceRow | undefined> {
     const deadline = Date.now() + this.tableWaitMs;
     for (let pause = TABLE_POLL_FIRST_MS; ; pause = Math.min(TABLE_POLL_MAX_MS, pause * 2)) {
       const claimed = await this.claimRow(tokenHash, now, true);
@@ -326,28 +330,20 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : 'unknown error';
 }
 
-type StoredResource = Pick<S2spResource, 'id' | 'toolName' | 'rowCount' | 'caller' | 'consumer' | 'createdAt' | 'expiresAt'> & {
-  columns: unknown;
-  abstractDomains: unknown;
-  bodyDomains: unknown;
-  callerScopes: unknown;
-  requiredScopes: unknown;
-};
-
-function toInfo(resource: StoredResource): CachedResourceInfo {
+function toInfo(resource: ResourceRow): CachedResourceInfo {
   return {
     id: resource.id,
-    toolName: resource.toolName,
+    toolName: resource.tool_name,
     columns: toStringArray(resource.columns, 'columns', resource.id),
-    abstractDomains: toStringArray(resource.abstractDomains, 'abstractDomains', resource.id),
-    bodyDomains: toStringArray(resource.bodyDomains, 'bodyDomains', resource.id),
-    rowCount: resource.rowCount,
+    abstractDomains: toStringArray(resource.abstract_domains, 'abstractDomains', resource.id),
+    bodyDomains: toStringArray(resource.body_domains, 'bodyDomains', resource.id),
+    rowCount: resource.row_count,
     caller: resource.caller,
-    callerScopes: resource.callerScopes === null ? null : toStringArray(resource.callerScopes, 'callerScopes', resource.id),
-    requiredScopes: toStringArray(resource.requiredScopes, 'requiredScopes', resource.id),
+    callerScopes: resource.caller_scopes === null ? null : toStringArray(resource.caller_scopes, 'callerScopes', resource.id),
+    requiredScopes: toStringArray(resource.required_scopes, 'requiredScopes', resource.id),
     consumer: resource.consumer,
-    createdAt: resource.createdAt,
-    expiresAt: resource.expiresAt,
+    createdAt: resource.created_at,
+    expiresAt: resource.expires_at,
   };
 }
 

@@ -1,0 +1,55 @@
+// A resource server never loads Prisma's query compiler (WebAssembly that stays
+// resident, 70–80 MiB once used): docs/data-plane-memory.md.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, test } from 'node:test';
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import { postgresAvailability, postgresRequired, postgresSkipReason, postgresTestUrl } from '../support/databases';
+
+const SERVER = join(__dirname, '..', 'support', 'resource-server-without-query-compiler.js');
+
+interface Report {
+  fetches: number[];
+  swept: number;
+  whileServing: boolean;
+  afterPrismaQuery: boolean;
+}
+
+async function runServer(databaseUrl: string | undefined): Promise<Report> {
+  const { stdout } = await promisify(execFile)(process.execPath, [SERVER, ...(databaseUrl ? [databaseUrl] : [])], { timeout: 60_000 });
+  return JSON.parse(stdout.trim().split('\n').at(-1)!) as Report;
+}
+
+describe("a resource server's data plane and audits run without Prisma's query compiler", () => {
+  function assertServedWithoutCompiler(report: Report): void {
+    assert.deepEqual(report.fetches, [200, 404], 'served once, then refused');
+    assert.equal(report.swept, 2, 'both resources expired and were swept');
+    assert.equal(report.whileServing, false, 'no query compiler while serving');
+    assert.equal(report.afterPrismaQuery, true, 'one query through the Prisma client loads it: the check sees it');
+  }
+
+  test('on PGlite (in memory): issue, serve from the database, refuse a second fetch, audit, retain and sweep', async () => {
+    assertServedWithoutCompiler(await runServer(undefined));
+  });
+
+  test('on PostgreSQL (a schema of its own): the same', async (t) => {
+    const status = await postgresAvailability();
+    if (!status.available) {
+      if (postgresRequired()) throw new Error(`S2SP_REQUIRE_POSTGRES=1 but ${status.reason}`);
+      return t.skip(await postgresSkipReason());
+    }
+    const schema = `s2sp_memory_${randomBytes(5).toString('hex')}`;
+    const url = new URL(postgresTestUrl());
+    url.searchParams.set('schema', schema);
+    try {
+      assertServedWithoutCompiler(await runServer(url.toString()));
+    } finally {
+      const admin = new Client({ connectionString: postgresTestUrl() });
+      await admin.connect();
+      await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).finally(() => admin.end());
+    }
+  });
+});

@@ -1,0 +1,75 @@
+// Child process for test/s2sp/resource-server-memory.test.ts: a resource server
+// that issues, serves, refuses, audits and sweeps resources (every table read
+// back from the database, the cache being off), then prints whether Prisma's
+// query compiler was loaded; then makes one query through the Prisma client and
+// prints it again (which shows that the check sees a loaded compiler).
+import 'reflect-metadata';
+import { Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { AuditRetention, PrismaAuditSink, RESOURCE_STORE, ResourcePublisher, S2SP_DATABASE, S2spModule, splitRows, type ResourceStore } from '@s2sp/core';
+import type { S2spDatabase } from '@s2sp/database';
+
+/** The generated client's query compiler is loaded from these modules (libs/database/src/generated/internal/class.ts). */
+const QUERY_COMPILER_MODULE = /query_compiler/;
+
+function queryCompilerLoaded(): boolean {
+  return Object.keys(require.cache).some((path) => QUERY_COMPILER_MODULE.test(path));
+}
+
+async function main(): Promise<void> {
+  const [databaseUrl] = process.argv.slice(2);
+  let baseUrl = '';
+
+  @Module({
+    imports: [
+      S2spModule.forRoot({
+        publicBaseUrl: () => baseUrl,
+        database: databaseUrl ? { url: databaseUrl } : { dataDir: ':memory:' },
+        resourceCacheBytes: 0,
+        sweepIntervalMs: 0,
+      }),
+    ],
+  })
+  class ResourceServerModule {}
+
+  const app = await NestFactory.create(ResourceServerModule, { logger: ['error', 'warn'], bodyParser: false });
+  await app.listen(0, '127.0.0.1');
+  baseUrl = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+  const rows = Array.from({ length: 50 }, (_, i) => ({ event: `event ${i}`, severity: i % 2 === 0 ? 'Moderate' : 'Severe', population: i * 10 }));
+  const publisher = app.get(ResourcePublisher);
+  const store = app.get<ResourceStore>(RESOURCE_STORE);
+  const database = app.get<S2spDatabase>(S2SP_DATABASE);
+
+  const served = await publisher.publish('alerts', splitRows(rows, ['event']));
+  await publisher.publish('alerts', splitRows(rows, ['event'])); // left for the sweep
+  const fetches: number[] = [];
+  for (const body of [{ row_ids: [0, 1, 2], columns: ['severity'] }, {}]) {
+    const response = await fetch(served, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    fetches.push(response.status);
+    await response.arrayBuffer();
+  }
+  await new PrismaAuditSink(database).record({
+    time: new Date().toISOString(),
+    decision: 'allow',
+    outcome: 'authorized',
+    delegatedBy: [],
+    protocol: 'mcp',
+    service: 'resource-server',
+    operation: 'get_alerts',
+    requiredScopes: [],
+    missingScopes: [],
+    mutationClass: 'READ_ONLY',
+  });
+  await new AuditRetention(database.sql, { retentionMs: 1, sweepIntervalMs: 60_000, batchSize: 10 }).sweepOnce();
+  const swept = await store.sweepExpired(new Date(Date.now() + 24 * 60 * 60 * 1000));
+  const whileServing = queryCompilerLoaded();
+
+  await database.client.s2spResource.count();
+  process.stdout.write(`${JSON.stringify({ fetches, swept, whileServing, afterPrismaQuery: queryCompilerLoaded() })}\n`);
+  await app.close();
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`resource-server-without-query-compiler failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});
