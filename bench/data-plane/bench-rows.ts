@@ -9,13 +9,16 @@ export function benchColumnNames(columnCount: number): string[] {
   return Array.from({ length: columnCount }, (_, index) => `${kinds[index % kinds.length]}_${index}`);
 }
 
+/**
+ * Rows as a tool usually has them, parsed from an upstream JSON answer: objects with a
+ * shared shape. (Setting 30 computed property names one by one on `{}` makes V8 turn
+ * each row into a hash table, about three times the memory and slower to stringify.)
+ */
 export function generateBenchRows(rowCount: number, columnCount: number): BenchRow[] {
   const columns = benchColumnNames(columnCount);
   const rows: BenchRow[] = new Array(rowCount);
   for (let row = 0; row < rowCount; row += 1) {
-    const cells: BenchRow = {};
-    for (let index = 0; index < columnCount; index += 1) cells[columns[index]!] = cellValue(row, index);
-    rows[row] = cells;
+    rows[row] = Object.fromEntries(columns.map((column, index) => [column, cellValue(row, index)])) as BenchRow;
   }
   return rows;
 }
