@@ -23,3 +23,15 @@ export function parseBenchSizes(rawSizes: string | undefined, rawRuns: string | 
   if (sizes.includes(100_000)) cases.push({ rows: 100_000, columns: 13, runs: runsFor(100_000) });
   return cases;
 }
+
+/** Fetches of up to this many rows get SMALL_FETCH_RUN_FACTOR times the runs. */
+export const SMALL_FETCH_ROWS = 1_000;
+export const SMALL_FETCH_RUN_FACTOR = 3;
+
+/**
+ * Runs of one fetch figure. A fetch of a few rows takes milliseconds, so its median over a
+ * handful of runs moves with whatever else the machine does; it is cheap to repeat.
+ */
+export function fetchRuns(benchCase: BenchCase, selectedRows: number): number {
+  return selectedRows <= SMALL_FETCH_ROWS ? benchCase.runs * SMALL_FETCH_RUN_FACTOR : benchCase.runs;
+}

@@ -12,7 +12,7 @@ import { randomRowIds } from './bench-rows';
 import { dropSchemas, freshSchemaUrl } from './bench-schema';
 import { startBenchServerProcess, type BenchServerProcess } from './bench-server-process';
 import { timeFetch, type FetchFormat } from './end-to-end-fetch';
-import { parseBenchSizes, type BenchCase } from './bench-cases';
+import { fetchRuns, parseBenchSizes, type BenchCase } from './bench-cases';
 import { printReport, type CaseResult, type FetchResult, type Selection } from './data-plane-report';
 import type { ProcessMemory } from './process-memory';
 import { ALLOCATOR_SETTINGS } from './allocator-settings';
@@ -70,7 +70,7 @@ async function measureCase(server: BenchServerProcess, benchCase: BenchCase): Pr
   const fetches: FetchResult[] = [];
   for (const selection of selectionsOf(benchCase.rows)) {
     const times = {} as Record<FetchFormat, number>;
-    for (const format of FORMATS) times[format] = await measureFetch(server, benchCase, selection, format, benchCase.runs);
+    for (const format of FORMATS) times[format] = await measureFetch(server, benchCase, selection, format, fetchRuns(benchCase, selection.count));
     fetches.push({ selection, ...times });
   }
   return { benchCase, publishAfterMs, stringifyMs, fetches };

@@ -1,6 +1,6 @@
 import { ALLOCATOR_SETTINGS } from './allocator-settings';
 import { loadavg } from 'node:os';
-import type { BenchCase } from './bench-cases';
+import { SMALL_FETCH_ROWS, SMALL_FETCH_RUN_FACTOR, type BenchCase } from './bench-cases';
 import type { ProcessMemory } from './process-memory';
 
 export interface Selection {
@@ -45,7 +45,7 @@ const verdict = (met: boolean): string => (met ? 'met' : 'NOT met');
 
 export function printReport(results: readonly CaseResult[], run: { wallSeconds: number; idle: ProcessMemory }): void {
   const [load1, load5] = loadavg();
-  console.log(`Data plane at scale — Node ${process.version}, median of ${[...new Set(results.map(({ benchCase }) => benchCase.runs))].join('/')} runs, load average ${load1!.toFixed(1)} / ${load5!.toFixed(1)}, whole run ${run.wallSeconds.toFixed(0)} s\n`);
+  console.log(`Data plane at scale — Node ${process.version}, median of ${[...new Set(results.map(({ benchCase }) => benchCase.runs))].join('/')} runs (${SMALL_FETCH_RUN_FACTOR}× as many for fetches of up to ${SMALL_FETCH_ROWS.toLocaleString('en-US')} rows), load average ${load1!.toFixed(1)} / ${load5!.toFixed(1)}, whole run ${run.wallSeconds.toFixed(0)} s\n`);
 
   console.log('Publish (ResourcePublisher.publish of the split rows, abstract = 3 columns), ms');
   console.log('| rows × columns | after-answer (default) | before-answer | JSON.stringify | after / stringify | before / stringify |');
