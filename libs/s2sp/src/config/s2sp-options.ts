@@ -92,7 +92,7 @@ export interface S2spModuleOptions {
    * When the built-in store's claim of a resource (its single use) returns:
    * `fast` (default) once committed, before PostgreSQL's log reaches the disk
    * (a crash of PostgreSQL itself right after can let the resource_url answer
-   * one more fetch); `durable` once on disk too, about 0.7 ms more per fetch.
+   * one more fetch); `durable` once on disk too, 0.5–0.7 ms more per fetch.
    */
   resourceClaimCommit?: ResourceClaimCommit;
   /** Replace the Prisma store with your own (class, factory or value). */

@@ -7,7 +7,7 @@
  * Makes the commit of the transaction it runs in return without waiting for
  * PostgreSQL to flush its write-ahead log to disk (which cost 4–5 ms per
  * commit on our CI machines, more than encoding a thousand-row table, and
- * 0.7 ms of a 100-row fetch on our development VM). What it commits is
+ * 0.5–0.7 ms of a 100-row fetch on our development VM). What it commits is
  * visible to every replica at once; a crash of this process cannot undo it, a
  * crash of PostgreSQL itself within `wal_writer_delay` (200 ms by default)
  * can. Used only for what an answer waits for: the resource row (undone, its

@@ -40,7 +40,7 @@ export type ResourceWriteMode = 'before-answer' | 'after-answer';
  * committed it, visible to every replica, without waiting for its log to
  * reach the disk: a crash of PostgreSQL itself within `wal_writer_delay`
  * (200 ms by default) can undo it, and the resource_url then answers one more
- * fetch until it expires. `durable` once the log is on disk too (about 0.7 ms
+ * fetch until it expires. `durable` once the log is on disk too (0.5–0.7 ms
  * more per fetch on our development VM). A crash of the serving process undoes neither.
  */
 export type ResourceClaimCommit = 'fast' | 'durable';
