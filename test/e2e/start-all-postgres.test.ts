@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { postgresAvailability, postgresRequired, postgresSkipReason, postgresTestUrl, withAdminClient } from '../support/databases';
+import { postgresOrSkip, postgresTestUrl, withAdminClient } from '../support/databases';
 import { gatewayHealth, startStack, STACK_READY_WITHIN_MS } from '../support/start-all';
 import { tempDir } from '../support/stack';
 
@@ -9,11 +9,7 @@ describe('npm start on PostgreSQL', () => {
   // Issue 18, point 11: the four apps migrating one empty database at once used to
   // leave the migration's advisory lock held, and the next migrator timed out.
   test('starts all four apps at once on an EMPTY PostgreSQL database (DATABASE_URL) and is healthy', async (t) => {
-    const status = await postgresAvailability();
-    if (!status.available) {
-      if (postgresRequired()) throw new Error(`S2SP_REQUIRE_POSTGRES=1 but ${status.reason}`);
-      return t.skip(await postgresSkipReason());
-    }
+    if (!(await postgresOrSkip(t))) return;
     const database = `s2sp_start_${randomBytes(5).toString('hex')}`;
     await withAdminClient((client) => client.query(`CREATE DATABASE "${database}"`));
     const url = new URL(postgresTestUrl());

@@ -9,7 +9,7 @@ import { describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { resolvePrismaPaths } from '../../libs/database/src/prisma-paths';
-import { postgresAvailability, postgresRequired, postgresSkipReason, postgresTestUrl } from '../support/databases';
+import { postgresOrSkip, postgresTestUrl } from '../support/databases';
 import { tempDir } from '../support/temp-dir';
 
 const migrateScript = join(__dirname, '..', '..', 'scripts', 'migrate.js');
@@ -43,11 +43,7 @@ describe('npm run db:migrate (dist/scripts/migrate.js)', () => {
   });
 
   test('with DATABASE_URL migrates that PostgreSQL database (its ?schema=), never printing the URL', async (t) => {
-    const status = await postgresAvailability();
-    if (!status.available) {
-      if (postgresRequired()) throw new Error(`S2SP_REQUIRE_POSTGRES=1 but ${status.reason}`);
-      return t.skip(await postgresSkipReason());
-    }
+    if (!(await postgresOrSkip(t))) return;
     const schema = `s2sp_migrate_${randomBytes(5).toString('hex')}`;
     const url = new URL(postgresTestUrl());
     url.searchParams.set('schema', schema);

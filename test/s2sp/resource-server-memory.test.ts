@@ -6,8 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, test } from 'node:test';
 import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
-import { postgresAvailability, postgresRequired, postgresSkipReason, postgresTestUrl } from '../support/databases';
+import { postgresOrSkip, postgresTestUrl, withAdminClient } from '../support/databases';
 
 const SERVER = join(__dirname, '..', 'support', 'resource-server-without-query-compiler.js');
 
@@ -36,20 +35,14 @@ describe("a resource server's data plane and audits run without Prisma's query c
   });
 
   test('on PostgreSQL (a schema of its own): the same', async (t) => {
-    const status = await postgresAvailability();
-    if (!status.available) {
-      if (postgresRequired()) throw new Error(`S2SP_REQUIRE_POSTGRES=1 but ${status.reason}`);
-      return t.skip(await postgresSkipReason());
-    }
+    if (!(await postgresOrSkip(t))) return;
     const schema = `s2sp_memory_${randomBytes(5).toString('hex')}`;
     const url = new URL(postgresTestUrl());
     url.searchParams.set('schema', schema);
     try {
       assertServedWithoutCompiler(await runServer(url.toString()));
     } finally {
-      const admin = new Client({ connectionString: postgresTestUrl() });
-      await admin.connect();
-      await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).finally(() => admin.end());
+      await withAdminClient((admin) => admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
     }
   });
 });

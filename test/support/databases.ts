@@ -105,6 +105,18 @@ export async function withAdminClient<T>(work: (client: Client) => Promise<T>): 
   }
 }
 
+/**
+ * For a test that needs the test PostgreSQL: true when it answers; otherwise the test is
+ * skipped saying why (false), or fails when S2SP_REQUIRE_POSTGRES=1 (as on CI).
+ */
+export async function postgresOrSkip(t: { skip(message?: string): void }): Promise<boolean> {
+  const status = await postgresAvailability();
+  if (status.available) return true;
+  if (postgresRequired()) throw new Error(`S2SP_REQUIRE_POSTGRES=1 but ${status.reason}`);
+  t.skip(await postgresSkipReason());
+  return false;
+}
+
 /** Why PostgreSQL tests are skipped (only meaningful when openPostgresTestDatabase returned null). */
 export async function postgresSkipReason(): Promise<string> {
   const status = await postgresAvailability();
