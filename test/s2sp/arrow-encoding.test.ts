@@ -6,53 +6,11 @@ import {
   Bool, Data, DataType, Field, Float64, Int32, Int64, makeData, RecordBatch, RecordBatchFileWriter, RecordBatchReader, RecordBatchStreamWriter,
   Schema, Struct, tableFromArrays, tableFromIPC, tableToIPC, Utf8, vectorFromArray,
 } from 'apache-arrow';
-import { encodeArrowStream, type ArrowStreamEncodeOptions } from '../../libs/s2sp/src/data-plane/arrow/encode-arrow-stream';
-import { decodeArrowStream, type DecodedArrowTable } from '../../libs/s2sp/src/data-plane/arrow/decode-arrow-stream';
+import { encodeArrowStream } from '../../libs/s2sp/src/data-plane/arrow/encode-arrow-stream';
+import { decodeArrowStream } from '../../libs/s2sp/src/data-plane/arrow/decode-arrow-stream';
 import { ArrowDecodeError, ArrowResponseTooLargeError } from '../../libs/s2sp/src/data-plane/arrow/arrow-errors';
 import { ARROW_STREAM_MEDIA_TYPE } from '../../libs/s2sp/src/data-plane/arrow/arrow-media-type';
-
-type Cells = Record<string, unknown>;
-
-/** Cells are looked up with hasOwnProperty so that a `__proto__` cell is an ordinary key. */
-function cellOf(cells: Cells, column: string): unknown {
-  return Object.prototype.hasOwnProperty.call(cells, column) ? cells[column] : undefined;
-}
-
-function encodeRows(columns: readonly string[], rows: readonly Cells[], rowIds: readonly number[], options?: ArrowStreamEncodeOptions): Uint8Array[] {
-  return [...encodeArrowStream(columns, rows.length, (row, column) => cellOf(rows[row]!, columns[column]!), (row) => rowIds[row]!, options)];
-}
-
-async function* chunksOf(chunks: readonly Uint8Array[]): AsyncGenerator<Uint8Array> {
-  yield* chunks;
-}
-
-function concat(chunks: readonly Uint8Array[]): Uint8Array {
-  return new Uint8Array(Buffer.concat(chunks));
-}
-
-function decode(chunks: readonly Uint8Array[], maxBytes = 64 * 1024 * 1024): Promise<DecodedArrowTable> {
-  return decodeArrowStream(chunksOf(chunks), { maxBytes });
-}
-
-/** What the JSON data plane would deliver for the same rows: `{ _row_id, ...cells }` through JSON text. */
-function viaJson(columns: readonly string[], rows: readonly Cells[], rowIds: readonly number[]): Array<Record<string, unknown>> {
-  return rows.map((cells, index) => {
-    const row: Record<string, unknown> = { _row_id: rowIds[index] };
-    for (const column of columns) {
-      const value = cellOf(cells, column);
-      if (value !== undefined) Object.defineProperty(row, column, { value, enumerable: true, writable: true, configurable: true });
-    }
-    return JSON.parse(JSON.stringify(row)) as Record<string, unknown>;
-  });
-}
-
-async function rejectsWith(promise: Promise<unknown>, errorClass: new (...args: never[]) => Error, pattern: RegExp): Promise<void> {
-  await assert.rejects(promise, (error: unknown) => {
-    assert.ok(error instanceof errorClass, `expected ${errorClass.name}, got ${String(error)}`);
-    assert.match(error.message, pattern);
-    return true;
-  });
-}
+import { concat, decode, encodeRows, rejectsWith, viaJson, type Cells } from '../support/arrow-answers';
 
 const MIXED_COLUMNS = ['number', 'text', 'flag', 'nullable', 'sometimes', 'document', 'mixed', 'nonFinite', '__proto__', 'constructor', 'toString', 'café ☕', '', 'never'];
 const MIXED_ROWS: Cells[] = [

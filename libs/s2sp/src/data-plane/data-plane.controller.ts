@@ -5,7 +5,7 @@ import { nodeRequestOf, takeNodeResponse } from '@s2sp/platform';
 import type { IncomingMessage } from 'node:http';
 import { S2SP_OPTIONS } from '../config/s2sp.constants';
 import type { ResolvedS2spOptions } from '../config/s2sp-options';
-import { encodeArrowStream } from './arrow/encode-arrow-stream';
+import { encodeArrowSlices } from './arrow/encode-arrow-stream';
 import { DATA_PLANE_FORMATS, negotiateDataPlaneFormat, JSON_MEDIA_TYPE } from './data-plane-formats';
 import { DataPlaneExceptionFilter } from './data-plane-exception.filter';
 import { DataPlaneService, type DataPlaneAccess, type GrantedFetch } from './data-plane.service';
@@ -67,10 +67,10 @@ export class DataPlaneController {
 }
 
 function arrowAnswer({ selection }: GrantedFetch): Iterable<Uint8Array> {
-  return encodeArrowStream(
+  return encodeArrowSlices(
     selection.columns,
     selection.rowCount,
-    (position, columnIndex) => selection.valueAt(position, columnIndex),
+    (start, end, into) => selection.readCells(start, end, into),
     (position) => selection.rowIdAt(position),
   );
 }

@@ -1,8 +1,11 @@
 import { project, ROW_ID } from '../protocol/row';
 import type { ResourceTable } from '../store/resource-table';
+import { createRowCellsCopier, type RowCellsCopier } from './row-cells-copier';
 
 /** Which rows (by `_row_id`) and which columns of a claimed table one fetch gets. */
 export class TableSelection {
+  private copier: RowCellsCopier | undefined;
+
   /**
    * @param rowIds distinct ids below the table's row count, ascending; null for every row.
    * @param columns the columns to return after `_row_id`, in order.
@@ -38,10 +41,12 @@ export class TableSelection {
     return cells.length === 2 ? `{"${ROW_ID}":${rowId}}` : `{"${ROW_ID}":${rowId},${cells.slice(1)}`;
   }
 
-  /** The value of one selected cell; undefined when the row does not have the column. */
-  valueAt(position: number, columnIndex: number): unknown {
-    const row = this.table.rows[this.rowIdAt(position)]!;
-    const column = this.columns[columnIndex]!;
-    return Object.prototype.hasOwnProperty.call(row, column) ? row[column] : undefined;
+  /**
+   * The cells of the selected rows at positions [start, end), column by column:
+   * `into[column][position - start]`, undefined where the row does not have the column.
+   */
+  readCells(start: number, end: number, into: unknown[][]): void {
+    this.copier ??= createRowCellsCopier(this.columns);
+    this.copier(this.table.rows, this.rowIds, start, end, into);
   }
 }

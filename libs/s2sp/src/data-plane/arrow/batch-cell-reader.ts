@@ -1,5 +1,5 @@
 import { Buffer, isAscii } from 'node:buffer';
-import type { Data } from 'apache-arrow';
+import { DataType, type Data } from 'apache-arrow';
 import { ArrowDecodeError } from './arrow-errors';
 import { bitAt } from './bitmap';
 import type { ColumnKind } from './column-kind';
@@ -48,29 +48,60 @@ function utf8TextReader(data: Data, columnName: string): (index: number) => stri
   };
 }
 
-function valueReader(data: Data, kind: ColumnKind, columnName: string): CellReader {
+/**
+ * The decoded entries of dictionary chunks, kept for one answer: a producer sending
+ * delta dictionaries makes each batch's dictionary the earlier chunks plus new ones.
+ */
+export type DictionaryEntries = WeakMap<Data, ReadonlyArray<string | null>>;
+
+/** The text of each cell of a Utf8 column, or of a dictionary-encoded one; null for a null slot. */
+function textReader(data: Data, columnName: string, dictionaries: DictionaryEntries): (index: number) => string | null {
+  if (!DataType.isDictionary(data.type)) return nullable(data, columnName, utf8TextReader(data, columnName));
+  const keys = data.values as ArrayLike<number>;
+  if (keys.length < data.length) fail(columnName, 'its dictionary keys are shorter than the batch.');
+  const entries: Array<string | null> = [];
+  for (const chunk of data.dictionary?.data ?? []) {
+    let decoded = dictionaries.get(chunk);
+    if (decoded === undefined) {
+      if (!DataType.isUtf8(chunk.type)) fail(columnName, 'its dictionary is not Utf8.');
+      const entryAt = nullable(chunk, columnName, utf8TextReader(chunk, columnName));
+      decoded = Array.from({ length: chunk.length }, (_, index) => entryAt(index));
+      dictionaries.set(chunk, decoded);
+    }
+    for (const entry of decoded) entries.push(entry);
+  }
+  return nullable(data, columnName, (index) => {
+    const entry = entries[keys[index]!];
+    if (entry === undefined) fail(columnName, `the dictionary key of row ${index} of a batch is out of range.`);
+    return entry;
+  });
+}
+
+/** Reads the cells of one column of one record batch, nulls included. */
+export function batchCellReader(data: Data, kind: ColumnKind, columnName: string, dictionaries: DictionaryEntries): CellReader {
   switch (kind) {
     case 'null':
       return () => null;
     case 'float64': {
       const values = data.values as Float64Array;
       if (values.length < data.length) fail(columnName, 'its Float64 values are shorter than the batch.');
-      return (index) => values[index];
+      return nullable(data, columnName, (index) => values[index]);
     }
     case 'bool': {
       const values = data.values as Uint8Array;
       if (values.byteLength * 8 < data.offset + data.length) fail(columnName, 'its Bool values are shorter than the batch.');
-      return (index) => bitAt(values, data.offset, index);
+      return nullable(data, columnName, (index) => bitAt(values, data.offset, index));
     }
     case 'utf8':
-      return utf8TextReader(data, columnName);
+      return textReader(data, columnName, dictionaries);
     case 'json': {
-      const textAt = utf8TextReader(data, columnName);
+      const textAt = textReader(data, columnName, dictionaries);
       return (index) => {
+        const text = textAt(index);
+        if (text === null) return null;
         try {
-          return JSON.parse(textAt(index)) as unknown;
+          return JSON.parse(text) as unknown;
         } catch (error) {
-          if (error instanceof ArrowDecodeError) throw error;
           return fail(columnName, `a JSON-encoded cell is not JSON (${(error as Error).message}).`);
         }
       };
@@ -78,10 +109,9 @@ function valueReader(data: Data, kind: ColumnKind, columnName: string): CellRead
   }
 }
 
-/** Reads the cells of one column of one record batch, nulls included. */
-export function batchCellReader(data: Data, kind: ColumnKind, columnName: string): CellReader {
-  const readValue = valueReader(data, kind, columnName);
-  const isValid = kind === 'null' ? null : validityOf(data, columnName);
+/** A reader that gives null for the null slots of `data` and asks `readValue` for the others. */
+function nullable<T>(data: Data, columnName: string, readValue: (index: number) => T): (index: number) => T | null {
+  const isValid = validityOf(data, columnName);
   return isValid === null ? readValue : (index) => (isValid(index) ? readValue(index) : null);
 }
 

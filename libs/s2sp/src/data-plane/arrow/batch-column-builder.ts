@@ -1,159 +1,141 @@
-import { Bool, Data, Float64, makeData, Null, Utf8 } from 'apache-arrow';
+import { Bool, Data, DataType, Float64, makeData, Null, Utf8, Vector, type Dictionary } from 'apache-arrow';
 import { Bitmap } from './bitmap';
 import { isAbsentCell, type ColumnKind } from './column-kind';
-
-/** Collects one column of one record batch, cell by cell, then hands it over as Arrow data. */
-export interface BatchColumnBuilder {
-  append(value: unknown): void;
-  finish(): Data;
-}
 
 /** Offsets of a Utf8 column are Int32. */
 const MAX_UTF8_BYTES_PER_BATCH = 2 ** 31 - 1;
 
-class NullColumnBuilder implements BatchColumnBuilder {
-  constructor(private readonly length: number) {}
-
-  append(): void {}
-
-  finish(): Data {
-    return makeData({ type: new Null(), length: this.length });
-  }
+/** The cells of one column of one record batch: `cells[0…length-1]`, as the row cells copier left them. */
+interface ColumnCells {
+  readonly cells: readonly unknown[];
+  readonly length: number;
 }
 
-class Float64ColumnBuilder implements BatchColumnBuilder {
-  private readonly values: Float64Array;
-  private readonly validity: Bitmap;
-  private next = 0;
-
-  constructor(private readonly length: number) {
-    this.values = new Float64Array(length);
-    this.validity = new Bitmap(length);
-  }
-
-  append(value: unknown): void {
+function float64Column({ cells, length }: ColumnCells): Data {
+  const values = new Float64Array(length);
+  const validity = new Bitmap(length);
+  for (let index = 0; index < length; index += 1) {
+    const value = cells[index];
     if (typeof value === 'number') {
-      this.values[this.next] = value;
-      this.validity.set(this.next);
-    }
-    this.next += 1;
-  }
-
-  finish(): Data {
-    const nullCount = this.validity.unsetCount;
-    return makeData({ type: new Float64(), length: this.length, nullCount, nullBitmap: nullCount > 0 ? this.validity.bytes : null, data: this.values });
-  }
-}
-
-class BoolColumnBuilder implements BatchColumnBuilder {
-  private readonly values: Bitmap;
-  private readonly validity: Bitmap;
-  private next = 0;
-
-  constructor(private readonly length: number) {
-    this.values = new Bitmap(length);
-    this.validity = new Bitmap(length);
-  }
-
-  append(value: unknown): void {
-    if (typeof value === 'boolean') {
-      if (value) this.values.set(this.next);
-      this.validity.set(this.next);
-    }
-    this.next += 1;
-  }
-
-  finish(): Data {
-    const nullCount = this.validity.unsetCount;
-    return makeData({ type: new Bool(), length: this.length, nullCount, nullBitmap: nullCount > 0 ? this.validity.bytes : null, data: this.values.bytes });
-  }
-}
-
-/** Strings as they are (`utf8` columns) or every value as its JSON text (`json` columns). */
-class TextColumnBuilder implements BatchColumnBuilder {
-  private readonly texts: Array<string | null>;
-  private next = 0;
-
-  constructor(
-    private readonly length: number,
-    private readonly asJsonText: boolean,
-  ) {
-    this.texts = new Array<string | null>(length).fill(null);
-  }
-
-  append(value: unknown): void {
-    if (value !== null && !isAbsentCell(value)) {
-      // A value whose JSON text is undefined (a toJSON returning undefined) travels as null.
-      this.texts[this.next] = this.asJsonText ? (JSON.stringify(value) ?? null) : (value as string);
-    }
-    this.next += 1;
-  }
-
-  finish(): Data {
-    const valueOffsets = new Int32Array(this.length + 1);
-    const validity = new Bitmap(this.length);
-    // One UTF-8 encoding of the whole column: per-cell encoding calls cost more than the text.
-    let joined = '';
-    for (let index = 0; index < this.length; index += 1) {
-      const text = this.texts[index];
-      if (text === null || text === undefined) continue;
-      joined += text;
+      values[index] = value;
       validity.set(index);
     }
-    const bytes = Buffer.from(joined, 'utf8');
-    if (bytes.byteLength > MAX_UTF8_BYTES_PER_BATCH) {
-      throw new RangeError(`A batch of column text exceeds ${MAX_UTF8_BYTES_PER_BATCH} bytes of UTF-8; encode with fewer batchRows.`);
-    }
-    // As many bytes as UTF-16 units only when every character is ASCII: offsets are then string lengths.
-    const ascii = bytes.byteLength === joined.length;
-    let offset = 0;
-    for (let index = 0; index < this.length; index += 1) {
-      const text = this.texts[index];
-      if (text !== null && text !== undefined) offset += ascii ? text.length : Buffer.byteLength(text, 'utf8');
-      valueOffsets[index + 1] = offset;
-    }
-    const nullCount = validity.unsetCount;
-    return makeData({
-      type: new Utf8(),
-      length: this.length,
-      nullCount,
-      nullBitmap: nullCount > 0 ? validity.bytes : null,
-      valueOffsets,
-      data: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-    });
   }
+  const nullCount = validity.unsetCount;
+  return makeData({ type: new Float64(), length, nullCount, nullBitmap: nullCount > 0 ? validity.bytes : null, data: values });
 }
 
-/** The companion column of a column with absent cells: bit set = the cell is present. */
-export class PresenceColumnBuilder implements BatchColumnBuilder {
-  private readonly presence: Bitmap;
-  private next = 0;
-
-  constructor(private readonly length: number) {
-    this.presence = new Bitmap(length);
+function boolColumn({ cells, length }: ColumnCells): Data {
+  const values = new Bitmap(length);
+  const validity = new Bitmap(length);
+  for (let index = 0; index < length; index += 1) {
+    const value = cells[index];
+    if (typeof value === 'boolean') {
+      if (value) values.set(index);
+      validity.set(index);
+    }
   }
-
-  append(value: unknown): void {
-    if (!isAbsentCell(value)) this.presence.set(this.next);
-    this.next += 1;
-  }
-
-  finish(): Data {
-    return makeData({ type: new Bool(), length: this.length, nullCount: 0, data: this.presence.bytes });
-  }
+  const nullCount = validity.unsetCount;
+  return makeData({ type: new Bool(), length, nullCount, nullBitmap: nullCount > 0 ? validity.bytes : null, data: values.bytes });
 }
 
-export function createBatchColumnBuilder(kind: ColumnKind, length: number): BatchColumnBuilder {
+/** A Utf8 column of these texts (null or undefined: a null slot). */
+function utf8Column(texts: ReadonlyArray<string | null | undefined>, length: number): Data<Utf8> {
+  const valueOffsets = new Int32Array(length + 1);
+  const validity = new Bitmap(length);
+  // One UTF-8 encoding of the whole column: per-cell encoding calls cost more than the text.
+  let joined = '';
+  for (let index = 0; index < length; index += 1) {
+    const text = texts[index];
+    if (text === null || text === undefined) continue;
+    joined += text;
+    validity.set(index);
+  }
+  const bytes = Buffer.from(joined, 'utf8');
+  if (bytes.byteLength > MAX_UTF8_BYTES_PER_BATCH) {
+    throw new RangeError(`A batch of column text exceeds ${MAX_UTF8_BYTES_PER_BATCH} bytes of UTF-8; encode with fewer batchRows.`);
+  }
+  // As many bytes as UTF-16 units only when every character is ASCII: offsets are then string lengths.
+  const ascii = bytes.byteLength === joined.length;
+  let offset = 0;
+  for (let index = 0; index < length; index += 1) {
+    const text = texts[index];
+    if (text !== null && text !== undefined) offset += ascii ? text.length : Buffer.byteLength(text, 'utf8');
+    valueOffsets[index + 1] = offset;
+  }
+  const nullCount = validity.unsetCount;
+  return makeData({
+    type: new Utf8(),
+    length,
+    nullCount,
+    nullBitmap: nullCount > 0 ? validity.bytes : null,
+    valueOffsets,
+    data: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+  });
+}
+
+function stringColumn({ cells, length }: ColumnCells): Data {
+  // A `utf8` column holds strings, nulls and absent cells only.
+  return utf8Column(cells as ReadonlyArray<string | null | undefined>, length);
+}
+
+/** Every value as its JSON text; one whose JSON text is undefined (a toJSON returning undefined) travels as null. */
+function jsonTextColumn({ cells, length }: ColumnCells): Data {
+  const texts = new Array<string | undefined>(length);
+  for (let index = 0; index < length; index += 1) {
+    const value = cells[index];
+    if (value !== null && !isAbsentCell(value)) texts[index] = JSON.stringify(value);
+  }
+  return utf8Column(texts, length);
+}
+
+/**
+ * Each distinct string once, in a dictionary of this batch only (the next batch
+ * brings its own), and per cell its Int32 key: a reader then makes one string per
+ * distinct value instead of one per cell.
+ */
+function dictionaryStringColumn({ cells, length }: ColumnCells, type: Dictionary): Data {
+  const keys = new Int32Array(length);
+  const validity = new Bitmap(length);
+  const keyOf = new Map<string, number>();
+  const entries: string[] = [];
+  for (let index = 0; index < length; index += 1) {
+    const value = cells[index];
+    if (typeof value !== 'string') continue;
+    let key = keyOf.get(value);
+    if (key === undefined) {
+      key = entries.length;
+      keyOf.set(value, key);
+      entries.push(value);
+    }
+    keys[index] = key;
+    validity.set(index);
+  }
+  const nullCount = validity.unsetCount;
+  const dictionary = new Vector([utf8Column(entries, entries.length)]);
+  return makeData({ type, length, nullCount, nullBitmap: nullCount > 0 ? validity.bytes : null, data: keys, dictionary });
+}
+
+/** One value field of a record batch: `type` is the field's type in the schema. */
+export function buildValueColumn(kind: ColumnKind, type: DataType, cells: readonly unknown[], length: number): Data {
+  const column = { cells, length };
   switch (kind) {
     case 'null':
-      return new NullColumnBuilder(length);
+      return makeData({ type: new Null(), length });
     case 'float64':
-      return new Float64ColumnBuilder(length);
+      return float64Column(column);
     case 'bool':
-      return new BoolColumnBuilder(length);
+      return boolColumn(column);
     case 'utf8':
-      return new TextColumnBuilder(length, false);
+      return DataType.isDictionary(type) ? dictionaryStringColumn(column, type) : stringColumn(column);
     case 'json':
-      return new TextColumnBuilder(length, true);
+      return jsonTextColumn(column);
   }
+}
+
+/** The companion field of a column with absent cells: bit set = the cell is present. */
+export function buildPresenceColumn(cells: readonly unknown[], length: number): Data {
+  const presence = new Bitmap(length);
+  for (let index = 0; index < length; index += 1) if (!isAbsentCell(cells[index])) presence.set(index);
+  return makeData({ type: new Bool(), length, nullCount: 0, data: presence.bytes });
 }

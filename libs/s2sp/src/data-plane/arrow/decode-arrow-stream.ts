@@ -1,7 +1,7 @@
 import { RecordBatchReader, type RecordBatch } from 'apache-arrow';
 import { ArrowDecodeError, ArrowResponseTooLargeError } from './arrow-errors';
 import { ROW_ID_FIELD_NAME } from './arrow-wire-format';
-import { batchCellReader, presenceReader } from './batch-cell-reader';
+import { batchCellReader, presenceReader, type DictionaryEntries } from './batch-cell-reader';
 import { ByteLimitedSource } from './byte-limited-source';
 import { createRowFactory, type RowFactory } from './row-factory';
 import { readWireLayout, type WireLayout } from './wire-schema';
@@ -24,7 +24,14 @@ function setOwn(row: Record<string, unknown>, name: string, value: unknown): voi
   else row[name] = value;
 }
 
-function appendRows(batch: RecordBatch, layout: WireLayout, rowFactory: RowFactory | null, rows: Array<Record<string, unknown>>): void {
+interface AnswerDecoding {
+  readonly layout: WireLayout;
+  readonly rowFactory: RowFactory | null;
+  readonly dictionaries: DictionaryEntries;
+  readonly rows: Array<Record<string, unknown>>;
+}
+
+function appendRows(batch: RecordBatch, { layout, rowFactory, dictionaries, rows }: AnswerDecoding): void {
   const children = batch.data.children;
   const length = batch.numRows;
   if (children.length !== batch.schema.fields.length || children.some((child) => child.length !== length)) {
@@ -35,7 +42,7 @@ function appendRows(batch: RecordBatch, layout: WireLayout, rowFactory: RowFacto
   if (rowIdData.nullCount !== 0 || rowIds.length < length) throw new ArrowDecodeError(`The ${ROW_ID_FIELD_NAME} column of a record batch has nulls or is short.`);
   const readers = layout.columns.map((column) => ({
     name: column.name,
-    valueAt: batchCellReader(children[column.valueFieldIndex]!, column.kind, column.name),
+    valueAt: batchCellReader(children[column.valueFieldIndex]!, column.kind, column.name, dictionaries),
     isPresent: column.presenceFieldIndex === null ? null : presenceReader(children[column.presenceFieldIndex]!, column.name),
   }));
   const cells = readers.map((reader) => reader.valueAt);
@@ -62,13 +69,13 @@ async function decodeFrom(source: ByteLimitedSource): Promise<DecodedArrowTable>
   if (reader.isFile()) throw new ArrowDecodeError('The bytes are an Arrow file, not an Arrow IPC stream.');
   if (!reader.schema) throw new ArrowDecodeError('The Arrow stream ended before its schema.');
   const layout = readWireLayout(reader.schema);
-  const rowFactory = createRowFactory(layout.columns.map((column) => column.name));
-  const rows: Array<Record<string, unknown>> = [];
+  const decoding: AnswerDecoding = { layout, rowFactory: createRowFactory(layout.columns.map((column) => column.name)), dictionaries: new WeakMap(), rows: [] };
+  const { rows } = decoding;
   for await (const batch of reader) {
     if (rows.length + batch.numRows > layout.totalRows) {
       throw new ArrowDecodeError(`The Arrow stream has more rows than the ${layout.totalRows} it announced.`);
     }
-    appendRows(batch, layout, rowFactory, rows);
+    appendRows(batch, decoding);
   }
   if (rows.length !== layout.totalRows) {
     throw new ArrowDecodeError(`The Arrow stream ended after ${rows.length} of the ${layout.totalRows} rows it announced.`);

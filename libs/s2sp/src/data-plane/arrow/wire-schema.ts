@@ -1,4 +1,4 @@
-import { Bool, DataType, Field, Float64, Int32, Null, Precision, Schema, Utf8 } from 'apache-arrow';
+import { Bool, DataType, Dictionary, Field, Float64, Int32, Null, Precision, Schema, Utf8 } from 'apache-arrow';
 import { ArrowDecodeError } from './arrow-errors';
 import { ARROW_WIRE_FORMAT, FieldMetadataKey, FieldRole, JSON_TEXT_ENCODING, ROW_ID_FIELD_NAME, SchemaMetadataKey } from './arrow-wire-format';
 import type { ColumnKind } from './column-kind';
@@ -21,9 +21,12 @@ export interface ColumnPlan {
   readonly name: string;
   readonly kind: ColumnKind;
   readonly hasAbsentCells: boolean;
+  /** Send a `utf8` column as Dictionary<Int32, Utf8>, one dictionary per record batch. */
+  readonly dictionaryEncoded: boolean;
 }
 
-function arrowTypeOf(kind: ColumnKind): DataType {
+function arrowTypeOf({ kind, dictionaryEncoded }: ColumnPlan, dictionaryId: number): DataType {
+  if (kind === 'utf8' && dictionaryEncoded) return new Dictionary(new Utf8(), new Int32(), dictionaryId);
   switch (kind) {
     case 'null':
       return new Null();
@@ -47,7 +50,7 @@ export function buildWireSchema(plans: readonly ColumnPlan[], totalRows: number)
     const valueFieldIndex = 1 + columnIndex;
     const metadata = new Map<string, string>([[FieldMetadataKey.role, FieldRole.value]]);
     if (plan.kind === 'json') metadata.set(FieldMetadataKey.encoding, JSON_TEXT_ENCODING);
-    valueFields.push(new Field(plan.name, arrowTypeOf(plan.kind), true, metadata));
+    valueFields.push(new Field(plan.name, arrowTypeOf(plan, columnIndex), true, metadata));
     let presenceFieldIndex: number | null = null;
     if (plan.hasAbsentCells) {
       presenceFieldIndex = 1 + plans.length + presenceFields.length;
@@ -71,8 +74,17 @@ function describeField(field: Field, index: number): string {
   return `field ${index} (${JSON.stringify(field.name)}, ${String(field.type)})`;
 }
 
+/** Dictionary-encoded text (any producer's integer keys of up to 32 bits) counts as its Utf8 values. */
+function valueTypeOf(type: DataType, field: Field, index: number): DataType {
+  if (!DataType.isDictionary(type)) return type;
+  if (!DataType.isUtf8(type.dictionary) || type.indices.bitWidth > 32) {
+    throw new ArrowDecodeError(`The ${describeField(field, index)} is dictionary-encoded with keys or values the S2SP layout does not use.`);
+  }
+  return type.dictionary;
+}
+
 function kindOfValueField(field: Field, index: number): ColumnKind {
-  const { type } = field;
+  const type = valueTypeOf(field.type, field, index);
   const encoding = field.metadata.get(FieldMetadataKey.encoding);
   if (encoding !== undefined && encoding !== JSON_TEXT_ENCODING) {
     throw new ArrowDecodeError(`The ${describeField(field, index)} has the unknown encoding ${JSON.stringify(encoding)}.`);
