@@ -10,40 +10,21 @@
  */
 import { Buffer } from 'node:buffer';
 import { performance } from 'node:perf_hooks';
-import { encodeArrowStream } from '../../libs/s2sp/src/data-plane/arrow/encode-arrow-stream';
+import { encodeArrowSlices } from '../../libs/s2sp/src/data-plane/arrow/encode-arrow-stream';
 import { decodeArrowStream } from '../../libs/s2sp/src/data-plane/arrow/decode-arrow-stream';
+import { TableSelection } from '../../libs/s2sp/src/data-plane/table-selection';
+import { ResourceTable } from '../../libs/s2sp/src/store/resource-table';
+import { benchColumnNames, generateBenchRows } from './bench-rows';
 
 type Row = Record<string, unknown>;
 
-const WORDS = ['Wind Advisory', 'Flood Watch', 'Heat Advisory', 'Moderate', 'Severe', 'Expected', 'Immediate', 'Actual', 'Alert', 'Met'];
+const COLUMN_COUNT = 30;
 
 function positiveInteger(raw: string | undefined, fallback: number, what: string): number {
   if (raw === undefined) return fallback;
   const value = Number(raw);
   if (!Number.isSafeInteger(value) || value < 1) throw new Error(`arrow-vs-json: ${what} must be a positive integer, got ${JSON.stringify(raw)}.`);
   return value;
-}
-
-/** 10 short-string, 10 number, 5 boolean and 5 nullable columns; deterministic. */
-function generateTable(rowCount: number): { columns: string[]; rows: Row[] } {
-  const columns = [
-    ...Array.from({ length: 10 }, (_, index) => `text_${index}`),
-    ...Array.from({ length: 10 }, (_, index) => `number_${index}`),
-    ...Array.from({ length: 5 }, (_, index) => `flag_${index}`),
-    ...Array.from({ length: 5 }, (_, index) => `maybe_${index}`),
-  ];
-  const rows = Array.from({ length: rowCount }, (_, row) => {
-    const cells: Row = {};
-    for (let index = 0; index < 10; index += 1) cells[`text_${index}`] = `${WORDS[(row + index) % WORDS.length]} ${row % 97}`;
-    for (let index = 0; index < 10; index += 1) cells[`number_${index}`] = index % 2 === 0 ? (row * 31 + index) % 100_000 : ((row * 7 + index) % 1000) / 8;
-    for (let index = 0; index < 5; index += 1) cells[`flag_${index}`] = (row + index) % 3 === 0;
-    for (let index = 0; index < 5; index += 1) {
-      const isNull = (row + index) % 5 === 0;
-      cells[`maybe_${index}`] = isNull ? null : index % 2 === 0 ? `maybe ${row % 13}` : row % 1000;
-    }
-    return cells;
-  });
-  return { columns, rows };
 }
 
 interface Measurement {
@@ -74,7 +55,9 @@ async function* sourceOf(chunks: readonly Uint8Array[]): AsyncGenerator<Uint8Arr
 
 async function measureArrow(columns: readonly string[], rows: readonly Row[]): Promise<Measurement> {
   const stopwatch = new Stopwatch();
-  const chunks = [...encodeArrowStream(columns, rows.length, (row, column) => rows[row]![columns[column]!], (row) => row)];
+  // As the data plane answers: every row, every column, cells read a batch at a time.
+  const selection = new TableSelection(ResourceTable.of(rows, columns), null, columns, true);
+  const chunks = [...encodeArrowSlices(columns, rows.length, (start, end, into) => selection.readCells(start, end, into), (row) => row)];
   const encode = stopwatch.lap();
   const decoded = await decodeArrowStream(sourceOf(chunks), { maxBytes: Number.MAX_SAFE_INTEGER });
   const decode = stopwatch.lap();
@@ -127,7 +110,8 @@ function formatLine(name: string, result: Measurement): string {
 async function main(): Promise<void> {
   const rowCount = positiveInteger(process.argv[2], 100_000, 'the row count');
   const runs = positiveInteger(process.argv[3], 1, 'the number of runs');
-  const { columns, rows } = generateTable(rowCount);
+  const columns = benchColumnNames(COLUMN_COUNT);
+  const rows: Row[] = generateBenchRows(rowCount, COLUMN_COUNT);
   const warmUpRows = rows.slice(0, Math.max(1, Math.floor(rowCount / 10)));
   const arrow = await medianOf(runs, () => measureArrow(columns, warmUpRows), () => measureArrow(columns, rows));
   const json = await medianOf(runs, () => measureJson(columns, warmUpRows), () => measureJson(columns, rows));

@@ -117,6 +117,32 @@ describe('DataPlaneClient.fetchBody', { timeout: 20_000 }, () => {
       assert.equal(request!.body, '{"row_ids":[0,2]}');
     });
 
+    test('asks for Arrow from arrowMinRows rows (JSON understood), and for JSON only below it or as the caller says', async () => {
+      const server = await startServer((_req, res) => json(res, 200, { body: [], total_rows: 0, columns_returned: ['_row_id'] }));
+      const client = clientFor([server.origin], { arrowMinRows: 3 });
+      const acceptFor = async (request: Parameters<DataPlaneClient['fetchBody']>[1]): Promise<string> => {
+        await client.fetchBody(server.resourceUrl(), request);
+        return String(server.requests.at(-1)!.headers.accept);
+      };
+      const arrowPreferred = 'application/vnd.apache.arrow.stream, application/json;q=0.9';
+      assert.equal(await acceptFor({ rowIds: [0, 1] }), 'application/json');
+      assert.equal(await acceptFor({ rowIds: [0, 1, 2] }), arrowPreferred);
+      assert.equal(await acceptFor({ rowIds: null, expectedRows: 2 }), 'application/json');
+      assert.equal(await acceptFor({ rowIds: null, expectedRows: 3 }), arrowPreferred);
+      assert.equal(await acceptFor({ rowIds: null }), arrowPreferred, 'an answer of unknown size may be large');
+      assert.equal(await acceptFor({ rowIds: [0, 1, 2], headers: { accept: 'application/json' } }), 'application/json');
+      const alwaysArrow = clientFor([server.origin], { arrowMinRows: 0 });
+      await alwaysArrow.fetchBody(server.resourceUrl(), { rowIds: [] });
+      assert.equal(String(server.requests.at(-1)!.headers.accept), arrowPreferred);
+    });
+
+    test('arrowMinRows must be a whole number, 0 or more', () => {
+      for (const arrowMinRows of [-1, 1.5, Number.NaN]) {
+        assert.throws(() => resolveS2spOptions({ arrowMinRows }), /S2spModule: arrowMinRows must be a whole number, 0 or more/);
+      }
+      assert.equal(resolveS2spOptions({}).arrowMinRows, 500);
+    });
+
     test('sends columns when given', async () => {
       const server = await startServer((_req, res) =>
         json(res, 200, { body: [{ _row_id: 1, description: 'd' }], total_rows: 1, columns_returned: ['_row_id', 'description'] }),

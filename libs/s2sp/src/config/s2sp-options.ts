@@ -42,6 +42,12 @@ export interface S2spModuleOptions {
   /** Timeout of one data-plane fetch by a consumer, in milliseconds. Default 10 s. */
   fetchTimeoutMs?: number;
   /**
+   * A consumer asks for Arrow (which a server without it answers as JSON) only for
+   * answers of at least this many rows; smaller ones it asks as JSON, which Arrow's
+   * fixed cost of a few milliseconds makes faster. Default 500; 0: always Arrow.
+   */
+  arrowMinRows?: number;
+  /**
    * With AuthModule: the audience (service name) of each allowed resource
    * server, by origin. A consumer's fetch carries the caller's token narrowed
    * for that audience, e.g. `{ 'http://127.0.0.1:3101': 'weather-server' }`.
@@ -119,6 +125,7 @@ export interface ResolvedS2spOptions {
   sweepIntervalMs: number;
   allowedResourceOrigins: string[];
   fetchTimeoutMs: number;
+  arrowMinRows: number;
   /** By normalized origin. */
   resourceAudiences: Record<string, string>;
   dataPlaneAuth: DataPlaneAuthPolicy;
@@ -133,6 +140,9 @@ export interface ResolvedS2spOptions {
   resourceTableWaitMs: number;
   resourceClaimCommit: ResourceClaimCommit;
 }
+
+/** Below about this many rows a JSON answer arrives sooner than an Arrow one (`bench/data-plane/README.md`). */
+const DEFAULT_ARROW_MIN_ROWS = 500;
 
 export const DEFAULT_LIMITS: S2spLimits = {
   // Room for maxRowIdsPerFetch ids of a maxRows-row resource (see requestBytesNeeded).
@@ -156,6 +166,7 @@ export function resolveS2spOptions(options: S2spModuleOptions): ResolvedS2spOpti
     sweepIntervalMs: timerMs('sweepIntervalMs', options.sweepIntervalMs ?? 60 * 1000, { allowZero: true }),
     allowedResourceOrigins: (options.allowedResourceOrigins ?? []).map(normalizeOrigin),
     fetchTimeoutMs: timerMs('fetchTimeoutMs', options.fetchTimeoutMs ?? 10_000),
+    arrowMinRows: nonNegativeInteger('arrowMinRows', options.arrowMinRows ?? DEFAULT_ARROW_MIN_ROWS),
     resourceAudiences: resolveAudiences(options.resourceAudiences ?? {}),
     dataPlaneAuth: resolveDataPlaneAuth(options.dataPlaneAuth),
     ...(options.allowedHosts === undefined ? {} : { allowedHosts: allowList('allowedHosts', options.allowedHosts, parseAllowedHost) }),

@@ -87,7 +87,7 @@ export class ConsumerToolInterceptor implements NestInterceptor {
       const credential = await this.credentials.credentialFor({ origin, ...caller, remainingMs: budget?.budgetMs });
       const resourceUrl = input.resourceUrl;
       const fetchBody = (headers?: Record<string, string>) =>
-        this.dataPlane.fetchBody(resourceUrl, { rowIds, timeoutMs: budget?.budgetMs, authorization: credential.authorization, headers });
+        this.dataPlane.fetchBody(resourceUrl, { rowIds, expectedRows: chosen.length, timeoutMs: budget?.budgetMs, authorization: credential.authorization, headers });
       try {
         body = this.telemetry ? await traceDataPlaneFetch(this.telemetry, resourceUrl, chosen.length, fetchBody) : await fetchBody();
       } catch (error) {

@@ -6,12 +6,17 @@ import { S2spToolError } from '../protocol/s2sp-error';
 import { ARROW_STREAM_MEDIA_TYPE } from '../data-plane/arrow/arrow-media-type';
 import { ArrowDecodeError, ArrowResponseTooLargeError } from '../data-plane/arrow/arrow-errors';
 import { decodeArrowStream } from '../data-plane/arrow/decode-arrow-stream';
-import { CONSUMER_ACCEPT } from '../data-plane/data-plane-formats';
+import { CONSUMER_ACCEPT, JSON_MEDIA_TYPE } from '../data-plane/data-plane-formats';
 import { BodyRowsReader } from './body-rows-reader';
 
 export interface FetchBodyRequest {
   /** The rows to fetch; null asks for every row (the request then names none). */
   rowIds: number[] | null;
+  /**
+   * How many rows the answer will have, when `rowIds` is null and the caller knows it (a
+   * consumer tool does: one per abstract row). With the count of `rowIds`, it picks the format.
+   */
+  expectedRows?: number;
   columns?: string[];
   /** Cuts the fetch short, e.g. when the caller's deadline passes first. */
   signal?: AbortSignal;
@@ -44,7 +49,7 @@ export class DataPlaneClient {
       response = await fetch(url, {
         method: 'POST',
         headers: {
-          accept: CONSUMER_ACCEPT,
+          accept: this.acceptFor(request),
           ...request.headers,
           'content-type': 'application/json',
           ...(request.authorization ? { authorization: request.authorization } : {}),
@@ -64,6 +69,12 @@ export class DataPlaneClient {
     const answer = await this.readAnswer(response, url.origin, signal);
     if (!response.ok) throw this.fetchRefused(response.status, answer.members, url);
     return this.bodyRows(answer.body, url.origin);
+  }
+
+  /** Arrow preferred, unless the answer is known to be smaller than `arrowMinRows` rows: then JSON only. */
+  private acceptFor({ rowIds, expectedRows }: FetchBodyRequest): string {
+    const rows = rowIds?.length ?? expectedRows;
+    return rows !== undefined && rows < this.options.arrowMinRows ? JSON_MEDIA_TYPE : CONSUMER_ACCEPT;
   }
 
   /** The resource_url as a URL, if its origin is allowed; otherwise a tool error naming the origin. */
