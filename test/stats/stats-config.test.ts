@@ -12,6 +12,7 @@ const STATS_VARIABLES = [
   'STATS_DATA_DIR',
   'DATABASE_URL',
   'S2SP_FETCH_TIMEOUT_MS',
+  'S2SP_ARROW_MIN_ROWS',
   'STATS_SUMMARY_MAX_TOKENS',
   ...LIMIT_VARIABLES,
 ];
@@ -28,6 +29,7 @@ test('every stats-server variable the README lists: its default, and what settin
         assert.equal(config.dataDir, '.data/stats-server');
         assert.equal(config.databaseUrl, undefined);
         assert.equal(config.fetchTimeoutMs, 10_000);
+        assert.equal(config.arrowMinRows, 500);
         assert.equal(config.summaryMaxTokens, 256);
       },
     },
@@ -51,6 +53,7 @@ test('every stats-server variable the README lists: its default, and what settin
     { env: { STATS_DATA_DIR: '/var/lib/stats' }, expect: (config) => assert.equal(config.dataDir, '/var/lib/stats') },
     { env: { DATABASE_URL: 'postgresql://u@db:5432/s2sp' }, expect: (config) => assert.equal(config.databaseUrl, 'postgresql://u@db:5432/s2sp') },
     { env: { S2SP_FETCH_TIMEOUT_MS: '2500' }, expect: (config) => assert.equal(config.fetchTimeoutMs, 2_500) },
+    { env: { S2SP_ARROW_MIN_ROWS: '0' }, expect: (config) => assert.equal(config.arrowMinRows, 0) },
     { env: { STATS_SUMMARY_MAX_TOKENS: '64' }, expect: (config) => assert.equal(config.summaryMaxTokens, 64) },
     ...limitCases((config: StatsServerConfig) => config.limits),
   ]);

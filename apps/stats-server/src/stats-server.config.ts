@@ -12,6 +12,8 @@ export interface StatsServerConfig {
   /** Origins of resource servers whose resource_urls this consumer may fetch. */
   allowedResourceOrigins: string[];
   fetchTimeoutMs: number;
+  /** Answers of fewer rows are fetched as JSON, larger ones as Arrow when offered (S2SP_ARROW_MIN_ROWS). */
+  arrowMinRows?: number;
   /** Audience (service name) of each allowed resource server, by origin: the caller's token is narrowed for it. */
   resourceAudiences: Record<string, string>;
   /** `postgresql://…` for a real server; unset for an embedded PostgreSQL server in dataDir (where the audit table lives). */
@@ -50,6 +52,7 @@ export function statsConfigFromEnv(transport: 'http' | 'stdio' = 'http'): StatsS
       `http://localhost:${weatherPort}`,
     ]),
     fetchTimeoutMs: envInt('S2SP_FETCH_TIMEOUT_MS', 10_000, { min: 1 }),
+    arrowMinRows: envInt('S2SP_ARROW_MIN_ROWS', 500, { min: 0 }),
     resourceAudiences: Object.fromEntries(
       parsePairs(
         envString('STATS_RESOURCE_AUDIENCES', `http://127.0.0.1:${weatherPort}=weather-server,http://localhost:${weatherPort}=weather-server`),

@@ -24,6 +24,7 @@ export class StatsServerModule {
           allowedResourceOrigins: config.allowedResourceOrigins,
           resourceAudiences: config.resourceAudiences,
           fetchTimeoutMs: config.fetchTimeoutMs,
+          arrowMinRows: config.arrowMinRows,
           // A consumer caches nothing, but its audit of authorization decisions must outlive a restart.
           database: { url: config.databaseUrl, dataDir: config.dataDir },
         }),
