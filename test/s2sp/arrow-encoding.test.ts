@@ -149,6 +149,19 @@ describe('Arrow IPC encoding of data-plane answers', () => {
     assert.deepEqual(decoded.rows, [{ _row_id: 0, when: '2026-01-02T03:04:05.000Z', custom: { converted: true } }]);
   });
 
+  test('functions and symbols are absent cells, as JSON leaves them out, in text and dictionary columns alike', async () => {
+    const columns = ['unique', 'repeated'];
+    const rows = Array.from({ length: 8 }, (_, index) => ({
+      unique: index === 3 ? (() => 'code') : index === 5 ? Symbol('s') : `u${index}`,
+      repeated: index === 2 ? (() => 'code') : index === 6 ? Symbol('s') : 'same',
+    }));
+    const rowIds = rows.map((_, index) => index);
+    const decoded = await decode(encodeRows(columns, rows, rowIds));
+    assert.deepEqual(decoded.rows, viaJson(columns, rows, rowIds));
+    assert.deepEqual(decoded.rows[3], { _row_id: 3, repeated: 'same' });
+    assert.deepEqual(decoded.rows[6], { _row_id: 6, unique: 'u6' });
+  });
+
   test('-0 keeps its sign in a Float64 column', async () => {
     const decoded = await decode(encodeRows(['n'], [{ n: -0 }, { n: 0 }], [0, 1]));
     assert.ok(Object.is(decoded.rows[0]!['n'], -0));

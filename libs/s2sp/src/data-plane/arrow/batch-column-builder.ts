@@ -39,15 +39,15 @@ function boolColumn({ cells, length }: ColumnCells): Data {
   return makeData({ type: new Bool(), length, nullCount, nullBitmap: nullCount > 0 ? validity.bytes : null, data: values.bytes });
 }
 
-/** A Utf8 column of these texts (null or undefined: a null slot). */
-function utf8Column(texts: ReadonlyArray<string | null | undefined>, length: number): Data<Utf8> {
+/** A Utf8 column of these texts; anything but a string is a null slot. */
+function utf8Column(texts: readonly unknown[], length: number): Data<Utf8> {
   const valueOffsets = new Int32Array(length + 1);
   const validity = new Bitmap(length);
   // One UTF-8 encoding of the whole column: per-cell encoding calls cost more than the text.
   let joined = '';
   for (let index = 0; index < length; index += 1) {
     const text = texts[index];
-    if (text === null || text === undefined) continue;
+    if (typeof text !== 'string') continue;
     joined += text;
     validity.set(index);
   }
@@ -60,7 +60,7 @@ function utf8Column(texts: ReadonlyArray<string | null | undefined>, length: num
   let offset = 0;
   for (let index = 0; index < length; index += 1) {
     const text = texts[index];
-    if (text !== null && text !== undefined) offset += ascii ? text.length : Buffer.byteLength(text, 'utf8');
+    if (typeof text === 'string') offset += ascii ? text.length : Buffer.byteLength(text, 'utf8');
     valueOffsets[index + 1] = offset;
   }
   const nullCount = validity.unsetCount;
@@ -72,11 +72,6 @@ function utf8Column(texts: ReadonlyArray<string | null | undefined>, length: num
     valueOffsets,
     data: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
   });
-}
-
-function stringColumn({ cells, length }: ColumnCells): Data {
-  // A `utf8` column holds strings, nulls and absent cells only.
-  return utf8Column(cells as ReadonlyArray<string | null | undefined>, length);
 }
 
 /** Every value as its JSON text; one whose JSON text is undefined (a toJSON returning undefined) travels as null. */
@@ -127,7 +122,8 @@ export function buildValueColumn(kind: ColumnKind, type: DataType, cells: readon
     case 'bool':
       return boolColumn(column);
     case 'utf8':
-      return DataType.isDictionary(type) ? dictionaryStringColumn(column, type) : stringColumn(column);
+      // A `utf8` column's other cells are nulls and absent cells (undefined, functions, symbols): null slots.
+      return DataType.isDictionary(type) ? dictionaryStringColumn(column, type) : utf8Column(cells, length);
     case 'json':
       return jsonTextColumn(column);
   }
