@@ -1,7 +1,7 @@
 import { authOptionsFromEnv, type AuthModuleOptions } from '@s2sp/auth';
 import type { LoggerService, LogLevel } from '@nestjs/common';
 import type { TelemetryOptions } from '@s2sp/telemetry';
-import { s2spLimitsFromEnv, type S2spLimits, allowedHostsFromEnv } from '@s2sp/core';
+import { DEFAULT_ARROW_MIN_ROWS, s2spLimitsFromEnv, type S2spLimits, allowedHostsFromEnv } from '@s2sp/core';
 import { envInt, envList, envOptional, envString, parsePairs } from '@s2sp/platform';
 
 export interface StatsServerConfig {
@@ -52,7 +52,7 @@ export function statsConfigFromEnv(transport: 'http' | 'stdio' = 'http'): StatsS
       `http://localhost:${weatherPort}`,
     ]),
     fetchTimeoutMs: envInt('S2SP_FETCH_TIMEOUT_MS', 10_000, { min: 1 }),
-    arrowMinRows: envInt('S2SP_ARROW_MIN_ROWS', 500, { min: 0 }),
+    arrowMinRows: envInt('S2SP_ARROW_MIN_ROWS', DEFAULT_ARROW_MIN_ROWS, { min: 0 }),
     resourceAudiences: Object.fromEntries(
       parsePairs(
         envString('STATS_RESOURCE_AUDIENCES', `http://127.0.0.1:${weatherPort}=weather-server,http://localhost:${weatherPort}=weather-server`),

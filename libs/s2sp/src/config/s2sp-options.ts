@@ -142,7 +142,7 @@ export interface ResolvedS2spOptions {
 }
 
 /** Below about this many rows a JSON answer arrives sooner than an Arrow one (`bench/data-plane/README.md`). */
-const DEFAULT_ARROW_MIN_ROWS = 500;
+export const DEFAULT_ARROW_MIN_ROWS = 500;
 
 export const DEFAULT_LIMITS: S2spLimits = {
   // Room for maxRowIdsPerFetch ids of a maxRows-row resource (see requestBytesNeeded).

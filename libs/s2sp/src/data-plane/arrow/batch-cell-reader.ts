@@ -59,8 +59,8 @@ function textReader(data: Data, columnName: string, dictionaries: DictionaryEntr
   if (!DataType.isDictionary(data.type)) return nullable(data, columnName, utf8TextReader(data, columnName));
   const keys = data.values as ArrayLike<number>;
   if (keys.length < data.length) fail(columnName, 'its dictionary keys are shorter than the batch.');
-  const entries: Array<string | null> = [];
-  for (const chunk of data.dictionary?.data ?? []) {
+  const chunks = data.dictionary?.data ?? [];
+  const decodedChunk = (chunk: Data): ReadonlyArray<string | null> => {
     let decoded = dictionaries.get(chunk);
     if (decoded === undefined) {
       if (!DataType.isUtf8(chunk.type)) fail(columnName, 'its dictionary is not Utf8.');
@@ -68,8 +68,10 @@ function textReader(data: Data, columnName: string, dictionaries: DictionaryEntr
       decoded = Array.from({ length: chunk.length }, (_, index) => entryAt(index));
       dictionaries.set(chunk, decoded);
     }
-    for (const entry of decoded) entries.push(entry);
-  }
+    return decoded;
+  };
+  // Our encoder sends one chunk per batch; only delta dictionaries make several.
+  const entries = chunks.length === 1 ? decodedChunk(chunks[0]!) : chunks.flatMap(decodedChunk);
   return nullable(data, columnName, (index) => {
     const entry = entries[keys[index]!];
     if (entry === undefined) fail(columnName, `the dictionary key of row ${index} of a batch is out of range.`);

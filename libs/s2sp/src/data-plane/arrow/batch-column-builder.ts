@@ -5,13 +5,7 @@ import { isAbsentCell, type ColumnKind } from './column-kind';
 /** Offsets of a Utf8 column are Int32. */
 const MAX_UTF8_BYTES_PER_BATCH = 2 ** 31 - 1;
 
-/** The cells of one column of one record batch: `cells[0…length-1]`, as the row cells copier left them. */
-interface ColumnCells {
-  readonly cells: readonly unknown[];
-  readonly length: number;
-}
-
-function float64Column({ cells, length }: ColumnCells): Data {
+function float64Column(cells: readonly unknown[], length: number): Data {
   const values = new Float64Array(length);
   const validity = new Bitmap(length);
   for (let index = 0; index < length; index += 1) {
@@ -25,7 +19,7 @@ function float64Column({ cells, length }: ColumnCells): Data {
   return makeData({ type: new Float64(), length, nullCount, nullBitmap: nullCount > 0 ? validity.bytes : null, data: values });
 }
 
-function boolColumn({ cells, length }: ColumnCells): Data {
+function boolColumn(cells: readonly unknown[], length: number): Data {
   const values = new Bitmap(length);
   const validity = new Bitmap(length);
   for (let index = 0; index < length; index += 1) {
@@ -75,7 +69,7 @@ function utf8Column(texts: readonly unknown[], length: number): Data<Utf8> {
 }
 
 /** Every value as its JSON text; one whose JSON text is undefined (a toJSON returning undefined) travels as null. */
-function jsonTextColumn({ cells, length }: ColumnCells): Data {
+function jsonTextColumn(cells: readonly unknown[], length: number): Data {
   const texts = new Array<string | undefined>(length);
   for (let index = 0; index < length; index += 1) {
     const value = cells[index];
@@ -89,7 +83,7 @@ function jsonTextColumn({ cells, length }: ColumnCells): Data {
  * brings its own), and per cell its Int32 key: a reader then makes one string per
  * distinct value instead of one per cell.
  */
-function dictionaryStringColumn({ cells, length }: ColumnCells, type: Dictionary): Data {
+function dictionaryStringColumn(cells: readonly unknown[], length: number, type: Dictionary): Data {
   const keys = new Int32Array(length);
   const validity = new Bitmap(length);
   const keyOf = new Map<string, number>();
@@ -111,21 +105,23 @@ function dictionaryStringColumn({ cells, length }: ColumnCells, type: Dictionary
   return makeData({ type, length, nullCount, nullBitmap: nullCount > 0 ? validity.bytes : null, data: keys, dictionary });
 }
 
-/** One value field of a record batch: `type` is the field's type in the schema. */
+/**
+ * One value field of a record batch from the column's cells `cells[0…length-1]`, as the
+ * row cells copier left them: `type` is the field's type in the schema.
+ */
 export function buildValueColumn(kind: ColumnKind, type: DataType, cells: readonly unknown[], length: number): Data {
-  const column = { cells, length };
   switch (kind) {
     case 'null':
       return makeData({ type: new Null(), length });
     case 'float64':
-      return float64Column(column);
+      return float64Column(cells, length);
     case 'bool':
-      return boolColumn(column);
+      return boolColumn(cells, length);
     case 'utf8':
       // A `utf8` column's other cells are nulls and absent cells (undefined, functions, symbols): null slots.
-      return DataType.isDictionary(type) ? dictionaryStringColumn(column, type) : utf8Column(cells, length);
+      return DataType.isDictionary(type) ? dictionaryStringColumn(cells, length, type) : utf8Column(cells, length);
     case 'json':
-      return jsonTextColumn(column);
+      return jsonTextColumn(cells, length);
   }
 }
 

@@ -77,7 +77,7 @@ function planColumns(columns: readonly string[], rowCount: number, batchRows: nu
   }
   return columns.map((name, columnIndex) => {
     const tally = tallies[columnIndex]!;
-    return { name, kind: tally.kind, hasAbsentCells: tally.hasAbsentCells, dictionaryEncoded: tally.kind === 'utf8' && repeating[columnIndex]! };
+    return { name, kind: tally.kind, hasAbsentCells: tally.hasAbsentCells, dictionaryEncoded: repeating[columnIndex]! };
   });
 }
 

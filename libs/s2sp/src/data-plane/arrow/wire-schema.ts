@@ -21,7 +21,7 @@ export interface ColumnPlan {
   readonly name: string;
   readonly kind: ColumnKind;
   readonly hasAbsentCells: boolean;
-  /** Send a `utf8` column as Dictionary<Int32, Utf8>, one dictionary per record batch. */
+  /** Send the column, if it is `utf8`, as Dictionary<Int32, Utf8>, one dictionary per record batch. */
   readonly dictionaryEncoded: boolean;
 }
 
@@ -75,7 +75,8 @@ function describeField(field: Field, index: number): string {
 }
 
 /** Dictionary-encoded text (any producer's integer keys of up to 32 bits) counts as its Utf8 values. */
-function valueTypeOf(type: DataType, field: Field, index: number): DataType {
+function valueTypeOf(field: Field, index: number): DataType {
+  const { type } = field;
   if (!DataType.isDictionary(type)) return type;
   if (!DataType.isUtf8(type.dictionary) || type.indices.bitWidth > 32) {
     throw new ArrowDecodeError(`The ${describeField(field, index)} is dictionary-encoded with keys or values the S2SP layout does not use.`);
@@ -84,7 +85,7 @@ function valueTypeOf(type: DataType, field: Field, index: number): DataType {
 }
 
 function kindOfValueField(field: Field, index: number): ColumnKind {
-  const type = valueTypeOf(field.type, field, index);
+  const type = valueTypeOf(field, index);
   const encoding = field.metadata.get(FieldMetadataKey.encoding);
   if (encoding !== undefined && encoding !== JSON_TEXT_ENCODING) {
     throw new ArrowDecodeError(`The ${describeField(field, index)} has the unknown encoding ${JSON.stringify(encoding)}.`);
