@@ -207,6 +207,16 @@ describe('agents AgentService: S2SP tasks', () => {
     assert.match(again.details, /already ended CANCELLED/);
   });
 
+  test('a consumer step of an async resource tells the consumer the row count of the resource (s2sp/total_rows), so it can fetch every row without naming them', async () => {
+    const accepted = await submitTask(clients.agents, { plan: [resourceStep('alerts'), slowSink('sink', 'alerts', 0)] });
+    const task = await waitForTaskEnd(clients.agents, accepted.task_id);
+    assert.equal(task.status, 'TASK_STATUS_SUCCEEDED', JSON.stringify(task.error));
+    assert.match(task.steps[2].summary, /consumed 14 rows \(no body\) after 0 ms; _meta s2sp\/total_rows 14/);
+
+    const synchronous = await waitForTaskEnd(clients.agents, (await submitTask(clients.agents, { plan: [resourceStep('alerts', { mode: 'DATA_PLANE_MODE_SYNC' }), slowSink('sink', 'alerts', 0)] })).task_id);
+    assert.match(synchronous.steps[2].summary, /consumed 14 rows \(14 body rows\) after 0 ms$/, 'a sync body is handed over whole: no row count to send');
+  });
+
   test('hard cancel: the in-flight MCP call is aborted → CANCELLED at once', async () => {
     const SLOW_MS = 20_000;
     const accepted = await submitTask(clients.agents, { plan: [resourceStep('alerts', { mode: 'DATA_PLANE_MODE_SYNC' }), slowSink('sink', 'alerts', SLOW_MS)] });

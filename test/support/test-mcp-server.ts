@@ -62,7 +62,8 @@ class TestToolsController {
   /**
    * Classified as an S2SP consumer by its parameters (abstract_data,
    * resource_url, body_data, column_mapping), but it only counts the
-   * abstract rows and waits: a slow step for cancellation tests.
+   * abstract rows and waits: a slow step for cancellation tests. It also
+   * answers the `s2sp/total_rows` the caller put in `_meta`, if any.
    */
   @Tool({
     name: 'slow_consumer',
@@ -75,12 +76,14 @@ class TestToolsController {
       ms: z.number().int().min(0).max(MAX_SLOW_MS).optional(),
     }),
   })
-  async slowConsumer(@Payload() args: { abstract_data: string; body_data?: string; ms?: number }) {
+  async slowConsumer(@Payload() args: { abstract_data: string; body_data?: string; ms?: number }, @Ctx() context: McpContext) {
     const ms = args.ms ?? 5_000;
     await new Promise((resolve) => setTimeout(resolve, ms).unref());
     const rows = (JSON.parse(args.abstract_data) as unknown[]).length;
     const body = args.body_data === undefined ? 'no body' : `${(JSON.parse(args.body_data) as unknown[]).length} body rows`;
-    return { content: [{ type: 'text', text: `consumed ${rows} rows (${body}) after ${ms} ms` }] };
+    const meta = (context as unknown as { mcpRequest?: { params?: { _meta?: Record<string, unknown> } } }).mcpRequest?.params?._meta;
+    const totalRows = meta?.['s2sp/total_rows'] === undefined ? '' : `; _meta s2sp/total_rows ${String(meta['s2sp/total_rows'])}`;
+    return { content: [{ type: 'text', text: `consumed ${rows} rows (${body}) after ${ms} ms${totalRows}` }] };
   }
 }
 
