@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { status } from '@grpc/grpc-js';
+import { Metadata, status } from '@grpc/grpc-js';
+import { GRPC_ERROR_METADATA } from '@s2sp/contracts';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { toGrpcError } from '../../apps/agents/src/grpc/grpc-errors';
@@ -34,5 +35,32 @@ describe("an MCP server's per-server circuit breaker counts its faults, not a ca
       assert.equal(isBreakerFailure(translated), true, String(failure));
       assert.equal(grpcStatusOf(translated), code, String(failure));
     }
+  });
+});
+
+describe("an MCP server's refusal reaches the gateway as a refusal", () => {
+  const trailers = (error: Error) => (toGrpcError(error).getError() as { metadata: Metadata }).metadata;
+
+  test('4002 is PERMISSION_DENIED naming the well-formed scopes of its data.missing_scopes (x-s2sp-missing-scopes)', () => {
+    const refusal = new McpError(4002, 'Missing required scope: s2sp:activity:read', {
+      missing_scopes: ['s2sp:activity:read', 'has space', '', 42, 'x'.repeat(300), 's2sp:activity:read', 'tools:call'],
+    });
+    const translated = translateMcpFailure(refusal, context);
+    assert.equal(isBreakerFailure(translated), false);
+    assert.equal(grpcStatusOf(translated), status.PERMISSION_DENIED);
+    assert.deepEqual(trailers(translated).get(GRPC_ERROR_METADATA.MISSING_SCOPES), ['s2sp:activity:read tools:call']);
+  });
+
+  test('a refusal whose data names no scopes (or is not an object) sends no x-s2sp-missing-scopes', () => {
+    for (const data of [undefined, null, 'tools:call', { missing_scopes: 'tools:call' }, { missing_scopes: [] }]) {
+      const translated = translateMcpFailure(new McpError(4002, 'refused', data), context);
+      assert.deepEqual(trailers(translated).get(GRPC_ERROR_METADATA.MISSING_SCOPES), [], JSON.stringify(data));
+    }
+  });
+
+  test('4003 is PERMISSION_DENIED with x-s2sp-error-code 4003, so the gateway answers approval required', () => {
+    const translated = translateMcpFailure(new McpError(4003, 'Approval required'), context);
+    assert.equal(grpcStatusOf(translated), status.PERMISSION_DENIED);
+    assert.deepEqual(trailers(translated).get(GRPC_ERROR_METADATA.ERROR_CODE), ['4003']);
   });
 });

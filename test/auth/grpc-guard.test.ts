@@ -89,6 +89,7 @@ describe('GrpcAuthGuard on a Nest gRPC microservice', () => {
     assert.equal(error?.code, grpc.status.PERMISSION_DENIED);
     assert.equal(error?.details, 'Missing required scope: tools:list.');
     assert.deepEqual(error?.metadata.get('x-s2sp-error-code'), ['4002']);
+    assert.deepEqual(error?.metadata.get('x-s2sp-missing-scopes'), ['tools:list'], 'the gateway passes them on as data.missing_scopes');
   });
 
   test('PERMISSION_DENIED with 4003 when a DESTRUCTIVE call has no approval', async () => {
@@ -96,6 +97,7 @@ describe('GrpcAuthGuard on a Nest gRPC microservice', () => {
     assert.equal(error?.code, grpc.status.PERMISSION_DENIED);
     assert.match(error?.details ?? '', /^Approval required/);
     assert.deepEqual(error?.metadata.get('x-s2sp-error-code'), ['4003']);
+    assert.deepEqual(error?.metadata.get('x-s2sp-missing-scopes'), [], 'no scope is missing');
   });
 
   test('OK with the scope; the handler reads the caller from the metadata', async () => {

@@ -56,10 +56,11 @@ describe('resources.read end to end', () => {
     assert.ok(row.bytes > 0, `bytes: ${row.bytes}`);
   });
 
-  test("a token without s2sp:activity:read is refused by the weather server: 4002 with the server's message", async () => {
+  test("a token without s2sp:activity:read is refused by the weather server: 4002 with the server's message and the scope it lacks", async () => {
     const answer = await rpc('resources.read', { server: 'weather', uri: ACTIVITY_URI }, ALL_TEST_SCOPES.filter((scope) => scope !== 's2sp:activity:read'));
     assert.equal(answer.error?.code, 4002, JSON.stringify(answer));
     assert.match(answer.error.data.reason, /MCP server "weather" refused the request: .*Missing required scope: s2sp:activity:read/);
+    assert.deepEqual(answer.error.data.missing_scopes, ['s2sp:activity:read']);
   });
 
   test('a token without resources:read is refused by the gateway, naming the scope', async () => {

@@ -4,6 +4,7 @@ import { Metadata, status } from '@grpc/grpc-js';
 import {
   GRPC_ERROR_METADATA,
   JsonRpcError,
+  RECOVERY_HINT,
   grpcStatusToJsonRpc,
   toJsonRpcError,
 } from '@s2sp/json-rpc';
@@ -81,6 +82,21 @@ describe('grpcStatusToJsonRpc', () => {
     outOfRange.set(GRPC_ERROR_METADATA.ERROR_CODE, '4003');
     assert.equal(grpcStatusToJsonRpc(status.ABORTED, '', outOfRange).code, 1005, 'only 1xxx codes refine FAILED_PRECONDITION/ABORTED');
     assert.equal(grpcStatusToJsonRpc(status.PERMISSION_DENIED, 'needs a human', outOfRange).code, 4003);
+  });
+
+  test('PERMISSION_DENIED names the scopes of x-s2sp-missing-scopes as data.missing_scopes, each once', () => {
+    const metadata = new Metadata();
+    metadata.set(GRPC_ERROR_METADATA.MISSING_SCOPES, ' s2sp:activity:read  tools:call s2sp:activity:read ');
+    assert.deepEqual(wire(grpcStatusToJsonRpc(status.PERMISSION_DENIED, 'Missing required scopes', metadata)), {
+      code: 4002,
+      message: 'Insufficient scope',
+      data: { reason: 'Missing required scopes', recovery_hint: RECOVERY_HINT.REQUEST_ADDITIONAL_SCOPE, missing_scopes: ['s2sp:activity:read', 'tools:call'] },
+    });
+    assert.equal((wire(grpcStatusToJsonRpc(status.PERMISSION_DENIED, 'refused')).data as any).missing_scopes, undefined, 'none named: none invented');
+    const approval = new Metadata();
+    approval.set(GRPC_ERROR_METADATA.ERROR_CODE, '4003');
+    approval.set(GRPC_ERROR_METADATA.MISSING_SCOPES, 'tools:call');
+    assert.equal(grpcStatusToJsonRpc(status.PERMISSION_DENIED, 'needs a human', approval).code, 4003);
   });
 
   test('application errors get a recovery hint and trace id; standard ones only the trace id', () => {

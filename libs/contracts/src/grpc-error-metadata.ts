@@ -8,6 +8,8 @@ export const GRPC_ERROR_METADATA = {
   RECOVERY_HINT: 'x-s2sp-recovery-hint',
   /** Which hop ran out of time, for DEADLINE_EXCEEDED. */
   DEADLINE_HOP: 'x-s2sp-deadline-hop',
+  /** The scopes the caller lacks, space-separated (as in an OAuth `scope`), for PERMISSION_DENIED. */
+  MISSING_SCOPES: 'x-s2sp-missing-scopes',
   /** Seconds to wait, for RESOURCE_EXHAUSTED. */
   RETRY_AFTER: 'retry-after',
   TRACE_ID: 'x-trace-id',

@@ -32,7 +32,7 @@ export function grpcStatusToJsonRpc(status: GrpcStatus, details?: string, metada
     case GrpcStatus.PERMISSION_DENIED:
       return meta.errorCode === JsonRpcErrorCode.APPROVAL_REQUIRED
         ? JsonRpcError.approvalRequired({ ...base, ...reason })
-        : JsonRpcError.insufficientScope([], { ...base, ...reason });
+        : JsonRpcError.insufficientScope([], { ...base, ...reason, ...(meta.missingScopes.length > 0 ? { missing_scopes: meta.missingScopes } : {}) });
     case GrpcStatus.RESOURCE_EXHAUSTED:
       return JsonRpcError.rateLimited(meta.retryAfter ?? DEFAULT_RETRY_AFTER_SECONDS, { ...base, ...reason });
     case GrpcStatus.UNAVAILABLE:
@@ -70,10 +70,14 @@ interface ErrorMetadata {
   deadlineHop?: string;
   retryAfter?: number;
   traceId?: string;
+  missingScopes: string[];
 }
 
+/** More than any token carries; a longer list in a trailer is cut, not trusted to be whole. */
+const MAX_MISSING_SCOPES = 256;
+
 function readMetadata(metadata: Metadata | undefined): ErrorMetadata {
-  if (!metadata) return {};
+  if (!metadata) return { missingScopes: [] };
   const text = (key: string): string | undefined => {
     const [value] = metadata.get(key);
     return typeof value === 'string' && value.trim() ? value.trim() : undefined;
@@ -89,5 +93,6 @@ function readMetadata(metadata: Metadata | undefined): ErrorMetadata {
     deadlineHop: text(GRPC_ERROR_METADATA.DEADLINE_HOP),
     retryAfter: integer(GRPC_ERROR_METADATA.RETRY_AFTER),
     traceId: text(GRPC_ERROR_METADATA.TRACE_ID) ?? traceparent?.[1],
+    missingScopes: [...new Set((text(GRPC_ERROR_METADATA.MISSING_SCOPES) ?? '').split(' ').filter((scope) => scope !== ''))].slice(0, MAX_MISSING_SCOPES),
   };
 }

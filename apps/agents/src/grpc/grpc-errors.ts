@@ -33,6 +33,8 @@ export interface GrpcErrorDetails {
   recoveryHint?: string;
   /** x-trace-id. */
   traceId?: string;
+  /** x-s2sp-missing-scopes, for PERMISSION_DENIED. */
+  missingScopes?: readonly string[];
 }
 
 const logger = new Logger('AgentsGrpc');
@@ -54,6 +56,7 @@ export function grpcError(code: status, message: string, details: GrpcErrorDetai
   if (details.errorCode !== undefined) metadata.set(GRPC_ERROR_METADATA.ERROR_CODE, String(details.errorCode));
   if (details.recoveryHint) metadata.set(GRPC_ERROR_METADATA.RECOVERY_HINT, details.recoveryHint);
   if (details.traceId) metadata.set(GRPC_ERROR_METADATA.TRACE_ID, details.traceId);
+  if (details.missingScopes?.length) metadata.set(GRPC_ERROR_METADATA.MISSING_SCOPES, details.missingScopes.join(' '));
   return new RpcException({ code, message, details: message, metadata });
 }
 
@@ -96,7 +99,10 @@ export function toGrpcError(error: unknown, traceId?: string): RpcException {
     return grpcError(status.PERMISSION_DENIED, error.message, { ...trace, errorCode: APPROVAL_REQUIRED });
   }
   if (error instanceof ToolCallCancelledError) return grpcError(status.CANCELLED, error.message, trace);
-  if (error instanceof McpRequestRejectedError) return grpcError(statusForMcpCode(error.mcpCode), error.message, trace);
+  if (error instanceof McpRequestRejectedError) {
+    const approval = error.mcpCode === AuthJsonRpcCode.APPROVAL_REQUIRED ? { errorCode: APPROVAL_REQUIRED } : {};
+    return grpcError(statusForMcpCode(error.mcpCode), error.message, { ...trace, ...approval, missingScopes: error.missingScopes });
+  }
   logger.error(error instanceof Error ? `${error.name}: ${error.message}` : 'non-Error thrown', error instanceof Error ? error.stack : undefined);
   return grpcError(status.INTERNAL, 'internal error in the agents', trace);
 }

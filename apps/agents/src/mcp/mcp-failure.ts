@@ -1,5 +1,6 @@
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { isValidScope } from '@s2sp/auth';
 import { abortReason } from '../common/abort';
 import { describeError, sanitizeText } from '../common/redact';
 import {
@@ -51,7 +52,7 @@ export function translateMcpFailure(error: unknown, context: McpFailureContext):
     if (error.code === ErrorCode.ConnectionClosed) {
       return new McpServerUnavailableError(context.serverId, `${server} closed the connection`);
     }
-    return new McpRequestRejectedError(context.serverId, error.code, `${server} refused the request: ${sanitizeText(error.message)}`);
+    return new McpRequestRejectedError(context.serverId, error.code, `${server} refused the request: ${sanitizeText(error.message)}`, missingScopesOf(error.data));
   }
   if (error instanceof StreamableHTTPError && error.code !== undefined && REQUEST_TOO_LARGE.has(error.code)) {
     // The caller's arguments are too large for the server: the caller's problem, not the server's health.
@@ -65,6 +66,16 @@ export function translateMcpFailure(error: unknown, context: McpFailureContext):
     return new McpRequestRejectedError(context.serverId, ErrorCode.InternalError, `${server} sent an answer that is not valid MCP`);
   }
   return new McpServerUnavailableError(context.serverId, `${server} is not reachable: ${describeError(error)}`);
+}
+
+/** The most scopes of a refusal passed on; more is not a refusal any caller could act on. */
+const MAX_MISSING_SCOPES = 64;
+
+/** `data.missing_scopes` of an MCP server's refusal, keeping only well-formed scope names (it comes from the network). */
+function missingScopesOf(data: unknown): string[] {
+  const scopes = (data as { missing_scopes?: unknown } | null | undefined)?.missing_scopes;
+  if (!Array.isArray(scopes)) return [];
+  return [...new Set(scopes.filter(isValidScope))].slice(0, MAX_MISSING_SCOPES);
 }
 
 /** Failures that say something about the server's health and so count against its circuit breaker. */

@@ -1,3 +1,4 @@
+import { AuthJsonRpcCode } from '@s2sp/auth';
 export { DEADLINE_HOP, DeadlineExceededError } from '../common/deadline-exceeded-error';
 
 /**
@@ -66,8 +67,17 @@ export class McpRequestRejectedError extends Error {
     readonly serverId: string,
     readonly mcpCode: number,
     message: string,
+    /** The scopes the server said the caller lacks (its error's `data.missing_scopes`), for a 4002. */
+    readonly missingScopes: readonly string[] = [],
   ) {
     super(message);
     this.name = 'McpRequestRejectedError';
   }
+
+  /** Whether the server's auth layer refused the caller's token (4001/4002/4003) rather than the request itself. */
+  get isAuthRefusal(): boolean {
+    return AUTH_REFUSAL_CODES.has(this.mcpCode);
+  }
 }
+
+const AUTH_REFUSAL_CODES: ReadonlySet<number> = new Set(Object.values(AuthJsonRpcCode));

@@ -79,6 +79,11 @@ export function classifyStepError(error: unknown): ClassifiedFailure {
       callStatus: 'TIMEOUT',
     };
   }
+  if (error instanceof McpRequestRejectedError && error.isAuthRefusal) {
+    // The MCP server refused the caller's narrowed token: a refusal (4001/4002/4003), not a wrong argument.
+    const details: JsonObject | undefined = error.missingScopes.length > 0 ? { missing_scopes: [...error.missingScopes] } : undefined;
+    return { error: taskError(error.mcpCode, error.message, RECOVERY_HINT.NONE, details), cancelled: false, callStatus: 'ERROR' };
+  }
   if (error instanceof McpRequestRejectedError) {
     return { error: taskError(AGENT_EXECUTION_ERROR.TOOL_FAILURE, error.message, RECOVERY_HINT.CHECK_TOOL_ARGUMENTS), cancelled: false, callStatus: 'ERROR' };
   }

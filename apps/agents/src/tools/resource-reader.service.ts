@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Metadata } from '@grpc/grpc-js';
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
-import { AuthJsonRpcCode, requireCaller } from '@s2sp/auth';
+import { requireCaller } from '@s2sp/auth';
 import type { v2 } from '@s2sp/contracts';
 import type { AgentsConfig } from '../agents.config';
 import { AGENTS_CONFIG } from '../agents.tokens';
@@ -17,9 +17,6 @@ import { McpRequestRejectedError } from '../mcp/tool-call-errors';
 
 /** Longer than any URI a server names its resources with; a longer one is refused before it travels. */
 export const MAX_RESOURCE_URI_LENGTH = 2048;
-
-/** The MCP error codes of a refusal by the server's auth layer: the call fails with them (PERMISSION_DENIED, ...). */
-const REFUSAL_CODES: ReadonlySet<number> = new Set(Object.values(AuthJsonRpcCode));
 
 /**
  * s2sp.v2.ToolService/ReadResource: MCP's resources/read on one configured
@@ -57,7 +54,7 @@ export class ResourceReader {
       );
       return { contents: result.contents.map(resourceContents), error: undefined, trace: traceMessage(trace) };
     } catch (error) {
-      if (error instanceof McpRequestRejectedError && !REFUSAL_CODES.has(error.mcpCode)) {
+      if (error instanceof McpRequestRejectedError && !error.isAuthRefusal) {
         return { contents: [], error: { code: error.mcpCode, message: error.message, recovery_hint: '', details: undefined }, trace: traceMessage(trace) };
       }
       throw toGrpcError(error, trace?.trace_id);

@@ -2,12 +2,16 @@ import { Injectable, type ExecutionContext } from '@nestjs/common';
 import { RpcException } from '@nestjs/microservices';
 import { Metadata } from '@grpc/grpc-js';
 import { AuthError } from '../errors/auth-error';
+import { PermissionDeniedError } from '../errors/permission-denied-error';
+import { ScopeWideningError } from '../errors/scope-widening-error';
 import { attachCaller } from '../transport/caller-carrier';
 import { traceIdFrom } from '../transport/trace-id';
 import { ProtocolAuthGuard } from './protocol-auth-guard';
 
 /** Trailing-metadata key with the platform code the gateway maps to JSON-RPC (4001/4002/4003). */
 export const GRPC_ERROR_CODE_METADATA = 'x-s2sp-error-code';
+/** Trailing-metadata key with the scopes a refused caller lacks, space-separated (PERMISSION_DENIED). */
+export const GRPC_MISSING_SCOPES_METADATA = 'x-s2sp-missing-scopes';
 
 /** True for @grpc/grpc-js Metadata (duck-typed: a second copy of the package defeats instanceof). */
 export function isGrpcMetadata(value: unknown): value is Metadata {
@@ -27,7 +31,8 @@ export function isGrpcMetadata(value: unknown): value is Metadata {
  * their own guard). Reads the `authorization` metadata; on success
  * `callerFrom(metadata)` is the identity. Failures are
  * `RpcException({ code: UNAUTHENTICATED | PERMISSION_DENIED, message, metadata })`
- * with `x-s2sp-error-code` (4001/4002/4003) in the trailers.
+ * with `x-s2sp-error-code` (4001/4002/4003) in the trailers, and for a missing
+ * scope `x-s2sp-missing-scopes` naming them.
  */
 @Injectable()
 export class GrpcAuthGuard extends ProtocolAuthGuard {
@@ -60,6 +65,9 @@ export function toRpcException(error: unknown): unknown {
   if (!(error instanceof AuthError)) return error;
   const trailers = new Metadata();
   trailers.set(GRPC_ERROR_CODE_METADATA, String(error.jsonRpcCode));
+  if ((error instanceof PermissionDeniedError || error instanceof ScopeWideningError) && error.missingScopes.length > 0) {
+    trailers.set(GRPC_MISSING_SCOPES_METADATA, error.missingScopes.join(' '));
+  }
   return new RpcException({ code: error.grpcStatus, message: error.message, details: error.message, metadata: trailers });
 }
 
