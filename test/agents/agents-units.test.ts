@@ -29,7 +29,7 @@ const SAMPLING_ENV_KEYS = [
   'AGENTS_SAMPLING_MAX_REQUEST_CHARS',
   'AGENTS_MCP_ROOTS',
 ];
-const ENV_KEYS = ['AGENTS_HOST', 'AGENTS_PORT', 'AGENTS_MCP_SERVERS', 'AGENTS_DATA_DIR', 'DATABASE_URL', 'AGENTS_BREAKER_ERROR_RATE', 'AGENTS_BREAKER_MIN_CALLS', 'AGENTS_METRICS_PORT', ...SAMPLING_ENV_KEYS];
+const ENV_KEYS = ['AGENTS_HOST', 'AGENTS_PORT', 'AGENTS_MAX_CONNECTION_AGE_MS', 'AGENTS_MCP_SERVERS', 'AGENTS_DATA_DIR', 'DATABASE_URL', 'AGENTS_BREAKER_ERROR_RATE', 'AGENTS_BREAKER_MIN_CALLS', 'AGENTS_METRICS_PORT', ...SAMPLING_ENV_KEYS];
 const cleanEnv = Object.fromEntries(ENV_KEYS.map((key) => [key, undefined]));
 
 describe('agents configuration', () => {
@@ -43,6 +43,7 @@ describe('agents configuration', () => {
     assert.deepEqual(config.mcpServers.map((server) => server.id), ['weather', 'stats']);
     assert.equal(config.mcpServers[0].url, 'http://127.0.0.1:3101/mcp');
     assert.equal(config.metricsPort, 9464, 'the agents serve Prometheus metrics on 9464 by default');
+    assert.equal(config.maxConnectionAgeMs, 300_000, 'clients reconnect (and resolve the replicas again) every 5 minutes');
   });
 
   test('environment overrides, port 0, and refusals that name the variable', () => {
@@ -59,6 +60,9 @@ describe('agents configuration', () => {
     assert.equal(config.breaker.minimumCalls, 3);
     assert.equal(withEnv({ ...cleanEnv, AGENTS_METRICS_PORT: '9999' }, () => agentsConfigFromEnv()).metricsPort, 9999);
     assert.throws(() => withEnv({ ...cleanEnv, AGENTS_PORT: '70000' }, () => agentsConfigFromEnv()), /AGENTS_PORT/);
+    assert.equal(withEnv({ ...cleanEnv, AGENTS_MAX_CONNECTION_AGE_MS: '0' }, () => agentsConfigFromEnv()).maxConnectionAgeMs, 0);
+    assert.throws(() => withEnv({ ...cleanEnv, AGENTS_MAX_CONNECTION_AGE_MS: '2147483648' }, () => agentsConfigFromEnv()), /AGENTS_MAX_CONNECTION_AGE_MS/);
+    assert.throws(() => validateAgentsConfig({ ...withEnv(cleanEnv, () => agentsConfigFromEnv()), maxConnectionAgeMs: -1 }), /maxConnectionAgeMs/);
   });
 
   test('sampling and roots: deny-by-default defaults, and every variable sets its field', () => {

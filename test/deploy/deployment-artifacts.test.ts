@@ -267,6 +267,22 @@ describe('Kubernetes manifests (deploy/k8s/, deploy/secrets.example.yaml)', () =
     }
   });
 
+  test("the gateway reaches every agents pod: its target is a headless Service of the agents' gRPC port, balanced round robin", () => {
+    const gateway = deployments.find((deployment) => deployment.metadata.name === 'gateway')!;
+    const agents = deployments.find((deployment) => deployment.metadata.name === 'agents')!;
+    const env = Object.fromEntries((gateway.spec.template.spec.containers[0].env as Array<{ name: string; value: string }>).map(({ name, value }) => [name, value]));
+    const target = /^dns:\/\/\/([a-z0-9-]+):(\d+)$/.exec(env.GATEWAY_AGENTS_URL);
+    assert.ok(target, `GATEWAY_AGENTS_URL names a DNS target: ${env.GATEWAY_AGENTS_URL}`);
+    const service = ofKind('Service').find((candidate) => candidate.metadata.name === target[1]);
+    assert.ok(service, `a Service ${target[1]}`);
+    assert.equal(service.spec.clusterIP, 'None', 'headless: its name resolves to the pods, not to one virtual IP');
+    const podLabels = agents.spec.template.metadata.labels as Record<string, string>;
+    assert.ok(Object.entries(service.spec.selector as Record<string, string>).every(([key, value]) => podLabels[key] === value), 'it selects the agents pods');
+    const grpcPort = agents.spec.template.spec.containers[0].ports.find((port: { name: string }) => port.name === 'grpc');
+    assert.equal(Number(target[2]), grpcPort.containerPort, 'on their gRPC port (a headless Service does not map ports)');
+    assert.notEqual(env.GATEWAY_AGENTS_LOAD_BALANCING ?? configMap.data.GATEWAY_AGENTS_LOAD_BALANCING ?? 'round_robin', 'pick_first');
+  });
+
   test('each app runs as a user other than root, on its port, probed where it answers, with requests and limits', () => {
     for (const deployment of deployments) {
       const pod = deployment.spec.template.spec;

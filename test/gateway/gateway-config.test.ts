@@ -50,6 +50,7 @@ describe('gateway configuration', () => {
       GATEWAY_GRPC_DEADLINE_RESERVE_MS: '50',
       GATEWAY_GRPC_MINIMUM_BUDGET_MS: '30',
       GATEWAY_GRPC_MAX_RECONNECT_BACKOFF_MS: '1000',
+      GATEWAY_AGENTS_LOAD_BALANCING: 'pick_first',
       GATEWAY_RATE_LIMIT: '10',
       GATEWAY_RATE_LIMIT_WINDOW_MS: '1000',
       GATEWAY_BREAKER_WINDOW_MS: '30000',
@@ -91,7 +92,7 @@ describe('gateway configuration', () => {
         maxParamsStringLength: 4096,
         maxParamsMembers: 2000,
       },
-      grpc: { deadlineReserveMs: 50, minimumBudgetMs: 30, maxReconnectBackoffMs: 1000 },
+      grpc: { deadlineReserveMs: 50, minimumBudgetMs: 30, maxReconnectBackoffMs: 1000, loadBalancing: 'pick_first' },
       rateLimit: { limit: 10, windowMs: 1000 },
       circuitBreaker: { windowMs: 30_000, minimumCalls: 20, errorRateThreshold: 0.25, openDurationMs: 15_000 },
       idempotency: { ttlMs: 3_600_000, sweepIntervalMs: 0, pollIntervalMs: 100 },
@@ -110,6 +111,8 @@ describe('gateway configuration', () => {
     assert.throws(() => gatewayConfigFromEnv(), /GATEWAY_BREAKER_ERROR_RATE_PERCENT/);
     withEnv({ GATEWAY_AGENTS_URL: 'http://agents:50051' });
     assert.throws(() => gatewayConfigFromEnv(), /agentsUrl must be host:port/);
+    withEnv({ GATEWAY_AGENTS_LOAD_BALANCING: 'random' });
+    assert.throws(() => gatewayConfigFromEnv(), /GATEWAY_AGENTS_LOAD_BALANCING must be one of round_robin, pick_first/);
     withEnv({ GATEWAY_DEFAULT_DEADLINE_MS: '90000', GATEWAY_MAX_DEADLINE_MS: '60000' });
     assert.throws(() => gatewayConfigFromEnv(), /jsonRpc.defaultDeadlineMs must not exceed/);
     withEnv({ LOG_LEVELS: 'error,loud' });
@@ -122,6 +125,17 @@ describe('gateway configuration', () => {
     assert.throws(() => validateGatewayConfig({ ...base, rateLimit: { limit: 0, windowMs: 1000 } }), /rateLimit.limit/);
     assert.throws(() => validateGatewayConfig({ ...base, port: 70_000 }), /port/);
     assert.doesNotThrow(() => validateGatewayConfig({ ...base, agentsUrl: '[::1]:50051' }));
+    assert.throws(() => validateGatewayConfig({ ...base, grpc: { ...base.grpc, loadBalancing: 'random' as never } }), /grpc.loadBalancing must be one of/);
+  });
+
+  test('the agents target: host:port, dns:///host:port, or fixed ipv4:/ipv6: address lists, and nothing else', () => {
+    const base = defaultGatewayConfig();
+    for (const agentsUrl of ['agents:50051', '[::1]:50051', 'dns:///agents-headless:50051', 'dns:///[::1]:50051', 'ipv4:10.0.0.1:50051,10.0.0.2:50051', 'ipv6:[::1]:50051,[::2]:50051']) {
+      assert.doesNotThrow(() => validateGatewayConfig({ ...base, agentsUrl }), agentsUrl);
+    }
+    for (const agentsUrl of ['agents', 'http://agents:50051', 'dns://agents:50051', 'dns:///agents', 'ipv4:agents:50051', 'ipv4:10.0.0.1:50051,', 'a:1,b:2', ' agents:50051', 'unix:/tmp/agents.sock']) {
+      assert.throws(() => validateGatewayConfig({ ...base, agentsUrl }), /agentsUrl must be host:port, dns:\/\/\/host:port or ipv4:\/ipv6: addresses/, agentsUrl);
+    }
   });
 });
 

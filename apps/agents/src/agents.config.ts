@@ -50,10 +50,19 @@ export interface TaskListConfig {
 
 export const DEFAULT_TASK_LIST_CONFIG: TaskListConfig = Object.freeze({ defaultPageSize: 20, maxPageSize: 100 });
 
+/** The longest delay a Node.js timer keeps (a longer one fires at once). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export interface AgentsConfig {
   host: string;
   /** 0 picks a free port; startAgents reports the bound one. */
   port: number;
+  /**
+   * A client connection is asked to move on (HTTP/2 GOAWAY; its calls and streams
+   * finish) after this long, so that clients resolve the agents' addresses again and
+   * spread over replicas started since. 0 = never. Default 5 minutes.
+   */
+  maxConnectionAgeMs?: number;
   mcpServers: McpServerEndpoint[];
   /** `postgresql://…` for a real server; unset for an embedded PostgreSQL server in dataDir. */
   databaseUrl?: string;
@@ -119,6 +128,7 @@ export const DEFAULT_MCP_SERVERS = 'weather=http://127.0.0.1:3101/mcp,stats=http
 export const DEFAULT_AGENTS_CONFIG: Omit<AgentsConfig, 'mcpServers' | 'auth'> = {
   host: '127.0.0.1',
   port: 50051,
+  maxConnectionAgeMs: 300_000,
   dataDir: '.data/agents',
   breaker: { windowMs: 10_000, minimumCalls: 5, errorRateThreshold: 0.5, openDurationMs: 5_000 },
   mcp: { callTimeoutMs: 60_000, connectTimeoutMs: 5_000, reconnectInitialDelayMs: 1_000, reconnectMaxDelayMs: 30_000 },
@@ -133,7 +143,7 @@ export const DEFAULT_AGENTS_CONFIG: Omit<AgentsConfig, 'mcpServers' | 'auth'> = 
 
 /**
  * Configuration from the environment:
- * AGENTS_HOST, AGENTS_PORT (0 = any free port), AGENTS_MCP_SERVERS (`id=url,…`),
+ * AGENTS_HOST, AGENTS_PORT (0 = any free port), AGENTS_MAX_CONNECTION_AGE_MS (0 = never), AGENTS_MCP_SERVERS (`id=url,…`),
  * AGENTS_DATA_DIR, DATABASE_URL, AGENTS_BREAKER_WINDOW_MS, AGENTS_BREAKER_MIN_CALLS,
  * AGENTS_BREAKER_ERROR_RATE (0..1), AGENTS_BREAKER_OPEN_MS, AGENTS_MCP_CALL_TIMEOUT_MS,
  * AGENTS_MCP_CONNECT_TIMEOUT_MS, AGENTS_MCP_RECONNECT_MS (0 = lazy only),
@@ -152,6 +162,7 @@ export function agentsConfigFromEnv(): AgentsConfig {
   const config: AgentsConfig = {
     host: envString('AGENTS_HOST', defaults.host),
     port: envInt('AGENTS_PORT', defaults.port, { max: 65535 }),
+    maxConnectionAgeMs: envInt('AGENTS_MAX_CONNECTION_AGE_MS', defaults.maxConnectionAgeMs ?? 0, { max: MAX_TIMER_MS }),
     mcpServers: withMcpAudiences(parseMcpServerList(envString('AGENTS_MCP_SERVERS', DEFAULT_MCP_SERVERS)), envString('AGENTS_MCP_AUDIENCES', '')),
     databaseUrl: envOptional('DATABASE_URL'),
     dataDir: envString('AGENTS_DATA_DIR', defaults.dataDir),
@@ -194,6 +205,7 @@ export function agentsConfigFromEnv(): AgentsConfig {
 export function validateAgentsConfig(config: AgentsConfig): void {
   if (typeof config.host !== 'string' || config.host.trim() === '') throw new Error('host must be a non-empty string');
   integer('port', config.port, 0, 65535);
+  if (config.maxConnectionAgeMs !== undefined) integer('maxConnectionAgeMs', config.maxConnectionAgeMs, 0, MAX_TIMER_MS);
   if (!Array.isArray(config.mcpServers)) throw new Error('mcpServers must be an array of { id, url }');
   validateMcpServers(config.mcpServers);
   if (typeof config.dataDir !== 'string' || config.dataDir.trim() === '') throw new Error('dataDir must be a non-empty string');

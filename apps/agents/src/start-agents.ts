@@ -54,6 +54,7 @@ export async function startAgents(config: AgentsConfig, options: StartAgentsOpti
     url: `${host}:${config.port}`,
     maxReceiveMessageLength: MAX_MESSAGE_BYTES,
     maxSendMessageLength: MAX_MESSAGE_BYTES,
+    channelOptions: config.maxConnectionAgeMs ? { 'grpc.max_connection_age_ms': config.maxConnectionAgeMs } : {},
     onLoadPackageDefinition: (definition: GrpcPackageDefinition, server: Parameters<GrpcHealthService['attach']>[0]) => {
       deserializeRequestsLeniently(definition);
       app?.get(GrpcHealthService).attach(server);

@@ -5,6 +5,7 @@ import { validateCircuitBreakerOptions } from '@s2sp/platform';
 import { logLevelsFromEnv, type TelemetryOptions } from '@s2sp/telemetry';
 import { DEFAULT_JSON_RPC_OPTIONS } from '@s2sp/json-rpc';
 import { defaultConsoleOptions, validateConsoleOptions, type ConsoleOptions } from './console/console-options';
+import { AGENTS_LOAD_BALANCING_POLICIES, isAgentsTarget, type AgentsLoadBalancing } from './grpc/agents-target';
 
 /** Everything the gateway needs to start. Build it with {@link gatewayConfigFromEnv} or {@link defaultGatewayConfig}. */
 export interface GatewayConfig {
@@ -53,6 +54,11 @@ export interface GatewayConfig {
     minimumBudgetMs: number;
     /** Upper bound of the channel's reconnect backoff after the agents went away. */
     maxReconnectBackoffMs: number;
+    /**
+     * How calls are spread over the agents' addresses: `round_robin` (a connection to each
+     * address the target resolves to, calls taken in turn) or `pick_first` (one connection).
+     */
+    loadBalancing: AgentsLoadBalancing;
   };
   rateLimit: {
     /** Calls one caller may make to one method per window. */
@@ -119,7 +125,7 @@ export function defaultGatewayConfig(): GatewayConfig {
     auth: authOptionsFromEnv('gateway', {}),
     dataDir: '.data/gateway',
     jsonRpc: jsonRpcDefaults(),
-    grpc: { deadlineReserveMs: 20, minimumBudgetMs: 20, maxReconnectBackoffMs: 2_000 },
+    grpc: { deadlineReserveMs: 20, minimumBudgetMs: 20, maxReconnectBackoffMs: 2_000, loadBalancing: 'round_robin' },
     rateLimit: { limit: 120, windowMs: 60_000 },
     circuitBreaker: { windowMs: 10_000, minimumCalls: 5, errorRateThreshold: 0.5, openDurationMs: 5_000 },
     idempotency: { ttlMs: 24 * 60 * 60 * 1000, sweepIntervalMs: 60_000, pollIntervalMs: 50 },
@@ -166,6 +172,7 @@ export function gatewayConfigFromEnv(): GatewayConfig {
       deadlineReserveMs: envInt('GATEWAY_GRPC_DEADLINE_RESERVE_MS', d.grpc.deadlineReserveMs),
       minimumBudgetMs: envInt('GATEWAY_GRPC_MINIMUM_BUDGET_MS', d.grpc.minimumBudgetMs, positive),
       maxReconnectBackoffMs: envInt('GATEWAY_GRPC_MAX_RECONNECT_BACKOFF_MS', d.grpc.maxReconnectBackoffMs, positive),
+      loadBalancing: envChoice('GATEWAY_AGENTS_LOAD_BALANCING', AGENTS_LOAD_BALANCING_POLICIES, d.grpc.loadBalancing),
     },
     rateLimit: {
       limit: envInt('GATEWAY_RATE_LIMIT', d.rateLimit.limit, positive),
@@ -229,14 +236,17 @@ export function validateGatewayConfig(config: GatewayConfig): GatewayConfig {
   };
   if (!config.host.trim()) fail('host', 'must not be empty');
   integer('port', config.port, 0, 65535);
-  if (!/^[^\s:/]+:\d{1,5}$|^\[[0-9a-fA-F:]+\]:\d{1,5}$/.test(config.agentsUrl)) {
-    fail('agentsUrl', `must be host:port, got ${JSON.stringify(config.agentsUrl)}`);
+  if (!isAgentsTarget(config.agentsUrl)) {
+    fail('agentsUrl', `must be host:port, dns:///host:port or ipv4:/ipv6: addresses (a,b,…), got ${JSON.stringify(config.agentsUrl)}`);
   }
   for (const [name, value] of Object.entries(config.jsonRpc)) integer(`jsonRpc.${name}`, value, 1);
   if (config.jsonRpc.defaultDeadlineMs > config.jsonRpc.maxDeadlineMs) fail('jsonRpc.defaultDeadlineMs', 'must not exceed jsonRpc.maxDeadlineMs');
   integer('grpc.deadlineReserveMs', config.grpc.deadlineReserveMs, 0);
   integer('grpc.minimumBudgetMs', config.grpc.minimumBudgetMs, 1);
   integer('grpc.maxReconnectBackoffMs', config.grpc.maxReconnectBackoffMs, 1);
+  if (!AGENTS_LOAD_BALANCING_POLICIES.includes(config.grpc.loadBalancing)) {
+    fail('grpc.loadBalancing', `must be one of ${AGENTS_LOAD_BALANCING_POLICIES.join(', ')}, got ${JSON.stringify(config.grpc.loadBalancing)}`);
+  }
   if (config.redis) validateRedisOptions(config.redis, 'Gateway config redis');
   integer('rateLimit.limit', config.rateLimit.limit, 1);
   integer('rateLimit.windowMs', config.rateLimit.windowMs, 1);

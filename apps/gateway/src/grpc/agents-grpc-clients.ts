@@ -4,6 +4,7 @@ import { grpcPackageDefinition, v1, v2 } from '@s2sp/contracts';
 import { service as healthServiceDefinition } from 'grpc-health-check';
 import type { GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG } from '../gateway.constants';
+import { loadBalancingServiceConfig } from './agents-target';
 import { serializeOnlyDecodableRequests } from './decodable-request-serializers';
 
 interface S2spPackages {
@@ -28,7 +29,8 @@ const HealthClient = grpc.makeClientConstructor(healthServiceDefinition as grpc.
 /**
  * gRPC clients of the agents' s2sp.v1 ToolService and AgentService, s2sp.v2
  * ToolService and AgentService, and standard health service. All share one channel, created once with the app and closed
- * with it. Connection is lazy: nothing is dialled until the first call.
+ * with it. Connection is lazy: nothing is dialled until the first call. The channel spreads calls over every
+ * address the target resolves to (`grpc.loadBalancing`, `./agents-target.ts`).
  */
 @Injectable()
 export class AgentsGrpcClients implements OnApplicationShutdown {
@@ -48,6 +50,7 @@ export class AgentsGrpcClients implements OnApplicationShutdown {
     this.toolService = new current.ToolService(config.agentsUrl, credentials, {
       'grpc.initial_reconnect_backoff_ms': Math.min(1_000, config.grpc.maxReconnectBackoffMs),
       'grpc.max_reconnect_backoff_ms': config.grpc.maxReconnectBackoffMs,
+      'grpc.service_config': loadBalancingServiceConfig(config.grpc.loadBalancing),
     });
     const channelOverride = this.toolService.getChannel();
     this.agentService = new current.AgentService(config.agentsUrl, credentials, { channelOverride });
