@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { waitUntilReady, type AppProcess } from '../support/app-processes';
 import { eventually } from '../support/agents-stack';
-import { connectAgents, unary, type AgentsClients } from '../support/agents-grpc-client';
+import { setTimeout as delay } from 'node:timers/promises';
+import { connectAgents, readStream, unary, type AgentsClients } from '../support/agents-grpc-client';
 import { freePort } from '../support/free-port';
 import { getTask } from '../support/agent-tasks';
 import { ReplicaDeployment, slowTaskPlan } from '../support/replica-deployment';
@@ -59,12 +60,17 @@ describe('agents replicas: tasks left behind by a replica, and only those, are f
 
       const onSecond = (await unary(clients.agents, 'SubmitTask', { task: { plan: slowTaskPlan(120_000) } })).task_id as string;
       await eventually('the task to run on agents-2', async () => (await getTask(first.agents, onSecond)).steps.length >= 2, 60_000, 100);
+      // A follower on agents-1 of the task agents-2 runs: it must end when the task is failed, not stay open.
+      const followed = readStream(first.agents.StreamTask({ task_id: onSecond }));
       await second.kill();
       const abandoned = await eventually('agents-1 to fail the task of the killed replica', async () => {
         const snapshot = await getTask(first.agents, onSecond);
         return snapshot.status === 'TASK_STATUS_FAILED' ? snapshot : undefined;
       }, 60_000, 250);
       assert.match(abandoned.error.message, /replica running the task stopped/);
+      const streamed = await Promise.race([followed, delay(30_000, 'still open' as const, { ref: false })]);
+      assert.notEqual(streamed, 'still open', 'the StreamTask follower on agents-1 ended with the task');
+      assert.ok(Array.isArray(streamed) && streamed.length >= 2, 'it got the steps stored before agents-2 was killed');
       assert.equal((await getTask(first.agents, runningOnFirst)).status, 'TASK_STATUS_RUNNING', 'the task of the live replica still runs');
     } finally {
       clients.close();

@@ -80,7 +80,7 @@ export class TaskRuntime implements OnApplicationBootstrap, BeforeApplicationShu
 
   /** Fails the unfinished tasks that neither this process nor a live replica runs; returns how many. */
   private async failOrphans(error: TaskErrorInfo): Promise<number> {
-    return this.repository.failUnfinished(error, await this.findOrphans());
+    return this.failAbandoned(error, await this.findOrphans());
   }
 
   /**
@@ -92,7 +92,19 @@ export class TaskRuntime implements OnApplicationBootstrap, BeforeApplicationShu
     const orphans = await this.findOrphans();
     const confirmed = orphans.filter((taskId) => this.suspectedOrphans.has(taskId));
     this.suspectedOrphans = new Set(orphans);
-    return this.repository.failUnfinished(ABANDONED_BY_REPLICA, confirmed);
+    return this.failAbandoned(ABANDONED_BY_REPLICA, confirmed);
+  }
+
+  /**
+   * Stores the tasks FAILED and announces their end, as the replica running them
+   * would have: StreamTask followers on any replica end instead of waiting forever.
+   */
+  private async failAbandoned(error: TaskErrorInfo, taskIds: readonly string[]): Promise<number> {
+    const failed = await this.repository.failUnfinished(error, taskIds);
+    const announced = await Promise.allSettled(taskIds.map((taskId) => this.events.publishEnd(taskId)));
+    const unannounced = announced.filter((outcome) => outcome.status === 'rejected').length;
+    if (unannounced > 0) this.logger.warn(`could not announce the end of ${unannounced} abandoned task(s): their StreamTask followers on other replicas are not told`);
+    return failed;
   }
 
   private async findOrphans(): Promise<string[]> {
