@@ -4,7 +4,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { GrpcAuthGuard } from '@s2sp/auth';
 import { s2spAuthModule } from '@s2sp/core';
 import { DatabaseModule } from '@s2sp/database';
-import { SHARED_REDIS, SharedRedisModule, type SharedRedis } from '@s2sp/platform';
+import { RedisThrottlerStorage, SHARED_REDIS, SharedRedisModule, SlidingWindowThrottlerStorage, type SharedRedis } from '@s2sp/platform';
 import { TelemetryModule } from '@s2sp/telemetry';
 import { validateAgentsConfig, type AgentsConfig } from './agents.config';
 import { AGENTS_CONFIG, AGENTS_DATABASE } from './agents.tokens';
@@ -35,6 +35,7 @@ import { ConfiguredSamplingPolicy } from './sampling/configured-sampling-policy'
 import { MODEL_PROVIDER, type ModelProvider } from './sampling/model-provider';
 import { RefusingModelProvider } from './sampling/refusing-model-provider';
 import { SAMPLING_POLICY, type SamplingPolicy } from './sampling/sampling-policy';
+import { SAMPLING_RATE_STORAGE } from './sampling/sampling-rate-storage';
 import { SamplingService } from './sampling/sampling.service';
 
 export interface AgentsModuleExtras {
@@ -85,6 +86,7 @@ export class AgentsModule {
         { provide: APP_GUARD, useClass: UndecodableRequestGuard },
         DiscoveryCredentials,
         classOrValueProvider(MODEL_PROVIDER, extras.modelProvider, RefusingModelProvider),
+        samplingRateStorageProvider(config),
         classOrValueProvider(SAMPLING_POLICY, extras.samplingPolicy, ConfiguredSamplingPolicy),
         SamplingService,
         McpConnectorService,
@@ -118,6 +120,12 @@ function taskCoordinationProviders(config: AgentsConfig): Provider[] {
     },
     { provide: TASK_LEASES, inject: [SHARED_REDIS], useFactory: (redis: SharedRedis) => new RedisTaskLeases(redis, config.taskLeaseMs) },
   ];
+}
+
+/** Where sampling requests are counted: in Redis when the replicas share one, else in the process. */
+function samplingRateStorageProvider(config: AgentsConfig): Provider {
+  if (!config.redis) return { provide: SAMPLING_RATE_STORAGE, useValue: new SlidingWindowThrottlerStorage() };
+  return { provide: SAMPLING_RATE_STORAGE, inject: [SHARED_REDIS], useFactory: (redis: SharedRedis) => new RedisThrottlerStorage(redis) };
 }
 
 /** A replaceable provider: the given class (instantiated by Nest) or instance, else the default class. */

@@ -32,8 +32,7 @@ import { AgentMethods } from './methods/agent.methods';
 import { ToolsMethods } from './methods/tools.methods';
 import { ResourcesMethods } from './methods/resources.methods';
 import { CallerRateLimitGuard, JSON_RPC_THROTTLER } from './rate-limit/caller-rate-limit.guard';
-import { RedisThrottlerStorage } from './rate-limit/redis-throttler-storage';
-import { SlidingWindowThrottlerStorage } from './rate-limit/sliding-window-throttler-storage';
+import { RedisThrottlerStorage, SlidingWindowThrottlerStorage } from '@s2sp/platform';
 import { SCHEMA_REGISTRY_PROVIDERS } from './schemas/schema-registry.providers';
 import { SchemasController } from './schemas/schemas.controller';
 

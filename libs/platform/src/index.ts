@@ -12,3 +12,5 @@ export * from './shutdown';
 export * from './redis/redis-options';
 export * from './redis/shared-redis';
 export * from './redis/shared-redis.module';
+export * from './rate-limit/sliding-window-throttler-storage';
+export * from './rate-limit/redis-throttler-storage';

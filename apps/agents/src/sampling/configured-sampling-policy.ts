@@ -1,10 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { ThrottlerStorage } from '@nestjs/throttler';
 import type { CreateMessageRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentsConfig } from '../agents.config';
 import { AGENTS_CONFIG } from '../agents.tokens';
 import type { SamplingRequestContext } from './model-provider';
 import { DEFAULT_SAMPLING_CONFIG, type SamplingConfig } from './sampling-config';
 import type { SamplingDecision, SamplingPolicy } from './sampling-policy';
+import { SAMPLING_RATE_STORAGE, SAMPLING_THROTTLER_NAME } from './sampling-rate-storage';
 
 const WINDOW_MS = 60_000;
 /** Tasks whose token use is remembered; the oldest are forgotten first. */
@@ -13,19 +15,23 @@ const MAX_TRACKED_TASKS = 10_000;
 /**
  * The default policy, from AgentsConfig.sampling: deny servers not listed,
  * bound `maxTokens` per request and per task, the requests per minute of each
- * server, the size of a request, and the model hints a server may use.
+ * server (counted in SAMPLING_RATE_STORAGE: across replicas when they share
+ * Redis), the size of a request, and the model hints a server may use. A
+ * task runs on one replica, so its token budget is counted there.
  */
 @Injectable()
 export class ConfiguredSamplingPolicy implements SamplingPolicy {
   private readonly config: SamplingConfig;
-  private readonly recentRequests = new Map<string, number[]>();
   private readonly tokensByTask = new Map<string, number>();
 
-  constructor(@Inject(AGENTS_CONFIG) agentsConfig: AgentsConfig) {
+  constructor(
+    @Inject(AGENTS_CONFIG) agentsConfig: AgentsConfig,
+    @Inject(SAMPLING_RATE_STORAGE) private readonly rateStorage: ThrottlerStorage,
+  ) {
     this.config = agentsConfig.sampling ?? DEFAULT_SAMPLING_CONFIG;
   }
 
-  decide(params: CreateMessageRequest['params'], context: Omit<SamplingRequestContext, 'signal'>): SamplingDecision {
+  async decide(params: CreateMessageRequest['params'], context: Omit<SamplingRequestContext, 'signal'>): Promise<SamplingDecision> {
     const { config } = this;
     if (!config.allowedServers.includes(context.serverId)) {
       return deny(`MCP server "${context.serverId}" may not request sampling (not in AGENTS_SAMPLING_SERVERS)`);
@@ -41,15 +47,17 @@ export class ConfiguredSamplingPolicy implements SamplingPolicy {
     }
     const narrowed = this.narrowHints(params);
     if (!narrowed) return deny(`none of the model hints (${hintNames(params).join(', ')}) is allowed; allowed: ${config.allowedModelHints.join(', ')}`);
-    const now = Date.now();
-    const recent = (this.recentRequests.get(context.serverId) ?? []).filter((at) => at > now - WINDOW_MS);
-    if (recent.length >= config.requestsPerMinute) {
-      this.recentRequests.set(context.serverId, recent);
+    // The task's tokens are taken before the rate is counted (an await), so that concurrent requests of one task cannot both fit.
+    if (context.taskId !== undefined) this.chargeTask(context.taskId, params.maxTokens);
+    // Last: a request refused for any other reason is not counted against the server's rate.
+    const rate = await this.rateStorage.increment(context.serverId, WINDOW_MS, config.requestsPerMinute, 0, SAMPLING_THROTTLER_NAME).catch((error: unknown) => {
+      if (context.taskId !== undefined) this.chargeTask(context.taskId, -params.maxTokens);
+      throw error;
+    });
+    if (rate.isBlocked) {
+      if (context.taskId !== undefined) this.chargeTask(context.taskId, -params.maxTokens);
       return deny(`MCP server "${context.serverId}" reached its limit of ${config.requestsPerMinute} sampling requests per minute`);
     }
-    recent.push(now);
-    this.recentRequests.set(context.serverId, recent);
-    if (context.taskId !== undefined) this.chargeTask(context.taskId, taskTokens + params.maxTokens);
     return { allowed: true, params: narrowed };
   }
 
@@ -62,7 +70,9 @@ export class ConfiguredSamplingPolicy implements SamplingPolicy {
     return { ...params, modelPreferences: { ...params.modelPreferences, hints: allowed } };
   }
 
-  private chargeTask(taskId: string, total: number): void {
+  /** Adds `tokens` (negative: gives them back) to the task's use. */
+  private chargeTask(taskId: string, tokens: number): void {
+    const total = (this.tokensByTask.get(taskId) ?? 0) + tokens;
     this.tokensByTask.delete(taskId);
     this.tokensByTask.set(taskId, total);
     if (this.tokensByTask.size > MAX_TRACKED_TASKS) this.tokensByTask.delete(this.tokensByTask.keys().next().value as string);

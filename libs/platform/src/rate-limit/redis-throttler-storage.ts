@@ -1,6 +1,6 @@
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import { randomUUID } from 'node:crypto';
-import type { SharedRedis } from '@s2sp/platform';
+import type { SharedRedis } from '../redis/shared-redis';
 
 type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
 

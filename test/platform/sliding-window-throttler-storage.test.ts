@@ -2,8 +2,7 @@ import assert from 'node:assert/strict';
 import { after, describe, test, type TestContext } from 'node:test';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import { SharedRedis } from '@s2sp/platform';
-import { RedisThrottlerStorage } from '../../apps/gateway/src/rate-limit/redis-throttler-storage';
-import { SlidingWindowThrottlerStorage } from '../../apps/gateway/src/rate-limit/sliding-window-throttler-storage';
+import { RedisThrottlerStorage, SlidingWindowThrottlerStorage } from '@s2sp/platform';
 import { ManualClock } from '../support/manual-clock';
 import { deleteKeysUnder, isolatedRedisOptions, redisOrSkip } from '../support/redis';
 
