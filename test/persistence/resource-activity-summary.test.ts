@@ -37,7 +37,7 @@ for (const kind of KINDS) {
     test('an empty server has no rows', async (t) => {
       const db = database.get(t);
       if (!db) return;
-      assert.deepEqual(await summarizeResourceActivity(db.client, NOW), []);
+      assert.deepEqual(await summarizeResourceActivity(db.sql, NOW), []);
     });
 
     test('counts issued, consumed, expired and live resources, and delivering fetches with their bytes, per tool and caller', async (t) => {
@@ -55,7 +55,7 @@ for (const kind of KINDS) {
       await fetched(prisma, 'get_alerts', 'alice', 'forbidden', 0, AFTER); // refused: not a fetch that served anything
       await fetched(prisma, null, 'alice', 'not-found', 0, NOW); // matched no resource: no tool to count it under
 
-      assert.deepEqual(await summarizeResourceActivity(prisma, NOW), [
+      assert.deepEqual(await summarizeResourceActivity(db.sql, NOW), [
         { toolName: 'get_alerts', caller: 'alice', issued: 4, consumed: 2, expired: 1, live: 1, fetches: 2, bytes: 1200, lastFetch: NOW.toISOString() },
         { toolName: 'get_alerts', caller: 'bob', issued: 1, consumed: 0, expired: 0, live: 1, fetches: 0, bytes: 0, lastFetch: null },
         { toolName: 'get_forecast', caller: null, issued: 1, consumed: 0, expired: 0, live: 1, fetches: 0, bytes: 0, lastFetch: null },

@@ -12,6 +12,7 @@ const SERVER = join(__dirname, '..', 'support', 'resource-server-without-query-c
 
 interface Report {
   fetches: number[];
+  activity: Array<{ toolName: string; issued: number; consumed: number }>;
   swept: number;
   whileServing: boolean;
   afterPrismaQuery: boolean;
@@ -25,6 +26,11 @@ async function runServer(databaseUrl: string | undefined): Promise<Report> {
 describe("a resource server's data plane and audits run without Prisma's query compiler", () => {
   function assertServedWithoutCompiler(report: Report): void {
     assert.deepEqual(report.fetches, [200, 404], 'served once, then refused');
+    assert.deepEqual(
+      report.activity.map((row) => [row.toolName, row.issued, row.consumed]),
+      [['alerts', 2, 1]],
+      'the activity summary (the console’s Resources view) was read: both resources, one consumed',
+    );
     assert.equal(report.swept, 2, 'both resources expired and were swept');
     assert.equal(report.whileServing, false, 'no query compiler while serving');
     assert.equal(report.afterPrismaQuery, true, 'one query through the Prisma client loads it: the check sees it');

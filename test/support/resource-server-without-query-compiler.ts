@@ -1,12 +1,12 @@
 // Child process for test/s2sp/resource-server-memory.test.ts: a resource server
-// that issues, serves, refuses, audits and sweeps resources (every table read
+// that issues, serves, refuses, audits, summarizes and sweeps resources (every table read
 // back from the database, the cache being off), then prints whether Prisma's
 // query compiler was loaded; then makes one query through the Prisma client and
 // prints it again (which shows that the check sees a loaded compiler).
 import 'reflect-metadata';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { AuditRetention, PrismaAuditSink, RESOURCE_STORE, ResourcePublisher, S2SP_DATABASE, S2spModule, splitRows, type ResourceStore } from '@s2sp/core';
+import { AuditRetention, PrismaAuditSink, RESOURCE_STORE, ResourcePublisher, S2SP_DATABASE, S2spModule, splitRows, summarizeResourceActivity, type ResourceStore } from '@s2sp/core';
 import type { S2spDatabase } from '@s2sp/database';
 
 /** The generated client's query compiler is loaded from these modules (libs/database/src/generated/internal/class.ts). */
@@ -61,11 +61,13 @@ async function main(): Promise<void> {
     mutationClass: 'READ_ONLY',
   });
   await new AuditRetention(database.sql, { retentionMs: 1, sweepIntervalMs: 60_000, batchSize: 10 }).sweepOnce();
+  // What the console's Resources view reads (s2sp://data-plane/activity), before the sweep empties the table.
+  const activity = await summarizeResourceActivity(database.sql);
   const swept = await store.sweepExpired(new Date(Date.now() + 24 * 60 * 60 * 1000));
   const whileServing = queryCompilerLoaded();
 
   await database.client.s2spResource.count();
-  process.stdout.write(`${JSON.stringify({ fetches, swept, whileServing, afterPrismaQuery: queryCompilerLoaded() })}\n`);
+  process.stdout.write(`${JSON.stringify({ fetches, activity, swept, whileServing, afterPrismaQuery: queryCompilerLoaded() })}\n`);
   await app.close();
 }
 

@@ -1,4 +1,4 @@
-import type { PrismaClient } from '@s2sp/database';
+import type { SqlQuery } from '@s2sp/database';
 
 /** What one resource server did for one caller with one tool. */
 export interface ResourceActivityRow {
@@ -22,29 +22,49 @@ export interface ResourceActivityRow {
 /** Fetch results that sent body bytes to the consumer; refusals serve nothing. */
 const DELIVERING_FETCH_RESULTS = ['served', 'interrupted'];
 
+const RESOURCES_BY_TOOL_AND_CALLER = `
+  SELECT tool_name, caller,
+         count(*)::int AS issued,
+         count(*) FILTER (WHERE consumed_at IS NOT NULL)::int AS consumed,
+         count(*) FILTER (WHERE consumed_at IS NULL AND expires_at <= $1)::int AS expired
+  FROM s2sp_resource
+  GROUP BY tool_name, caller`;
+
+const DELIVERING_FETCHES_BY_TOOL_AND_SUBJECT = `
+  SELECT tool_name, subject, count(*)::int AS fetches, coalesce(sum(bytes), 0)::float8 AS bytes, max(time) AS last_fetch
+  FROM s2sp_data_fetch
+  WHERE tool_name IS NOT NULL AND result = ANY($1::text[])
+  GROUP BY tool_name, subject`;
+
+interface ResourceCounts {
+  tool_name: string;
+  caller: string | null;
+  issued: number;
+  consumed: number;
+  expired: number;
+}
+
+interface FetchCounts {
+  tool_name: string;
+  subject: string | null;
+  fetches: number;
+  bytes: number;
+  last_fetch: Date | null;
+}
+
 /**
  * Per tool and caller: resources from `s2sp_resource`, fetches and bytes from
  * `s2sp_data_fetch` (attributed by the fetch's tool and subject, which the data
  * plane requires to equal the resource's caller; see
  * libs/s2sp/src/data-plane/data-plane.service.ts). Read only, counts only: no
- * token, row or column leaves the server.
+ * token, row or column leaves the server. Two statements on the database's own
+ * driver (`S2spDatabase.sql`): a resource server answering it does not load
+ * Prisma's query compiler (docs/data-plane-memory.md).
  */
-export async function summarizeResourceActivity(prisma: PrismaClient, now: Date = new Date()): Promise<ResourceActivityRow[]> {
-  const [issued, consumed, expired, fetches] = await Promise.all([
-    prisma.s2spResource.groupBy({ by: ['toolName', 'caller'], _count: { _all: true } }),
-    prisma.s2spResource.groupBy({ by: ['toolName', 'caller'], where: { consumedAt: { not: null } }, _count: { _all: true } }),
-    prisma.s2spResource.groupBy({
-      by: ['toolName', 'caller'],
-      where: { consumedAt: null, expiresAt: { lte: now } },
-      _count: { _all: true },
-    }),
-    prisma.dataPlaneFetch.groupBy({
-      by: ['toolName', 'subject'],
-      where: { toolName: { not: null }, result: { in: DELIVERING_FETCH_RESULTS } },
-      _count: { _all: true },
-      _sum: { bytes: true },
-      _max: { time: true },
-    }),
+export async function summarizeResourceActivity(sql: SqlQuery, now: Date = new Date()): Promise<ResourceActivityRow[]> {
+  const [resources, fetches] = await Promise.all([
+    sql.query<ResourceCounts>(RESOURCES_BY_TOOL_AND_CALLER, [now]),
+    sql.query<FetchCounts>(DELIVERING_FETCHES_BY_TOOL_AND_SUBJECT, [DELIVERING_FETCH_RESULTS]),
   ]);
   const rows = new Map<string, ResourceActivityRow>();
   const rowFor = (toolName: string, caller: string | null): ResourceActivityRow => {
@@ -56,14 +76,9 @@ export async function summarizeResourceActivity(prisma: PrismaClient, now: Date 
     }
     return row;
   };
-  for (const group of issued) rowFor(group.toolName, group.caller).issued = group._count._all;
-  for (const group of consumed) rowFor(group.toolName, group.caller).consumed = group._count._all;
-  for (const group of expired) rowFor(group.toolName, group.caller).expired = group._count._all;
+  for (const group of resources) Object.assign(rowFor(group.tool_name, group.caller), { issued: group.issued, consumed: group.consumed, expired: group.expired });
   for (const group of fetches) {
-    const row = rowFor(group.toolName as string, group.subject);
-    row.fetches = group._count._all;
-    row.bytes = group._sum.bytes ?? 0;
-    row.lastFetch = group._max.time?.toISOString() ?? null;
+    Object.assign(rowFor(group.tool_name, group.subject), { fetches: group.fetches, bytes: group.bytes, lastFetch: group.last_fetch?.toISOString() ?? null });
   }
   for (const row of rows.values()) row.live = row.issued - row.consumed - row.expired;
   return [...rows.values()].sort(

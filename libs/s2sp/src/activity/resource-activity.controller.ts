@@ -33,7 +33,7 @@ export class ResourceActivityController {
   @UseGuards(S2spToolAuthGuard)
   async readActivity(@Payload() params: { uri: string }): Promise<ReadResourceResult> {
     const now = new Date();
-    const rows = await summarizeResourceActivity(this.database.client, now);
+    const rows = await summarizeResourceActivity(this.database.sql, now);
     return { contents: [{ uri: params.uri, mimeType: 'application/json', text: JSON.stringify({ generatedAt: now.toISOString(), rows }) }] };
   }
 }
