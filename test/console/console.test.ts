@@ -150,7 +150,8 @@ describe('the web console in headless Chromium', { skip }, () => {
     await page.getByRole('button', { name: 'Resources' }).click();
     const refusal = page.getByTestId('resources-server-weather').getByTestId('refusal');
     await refusal.waitFor();
-    assert.match(await refusal.innerText(), /^Refused: Reading the activity of weather \(resources\.read\): .*Missing required scope: s2sp:activity:read/);
+    // The gateway passes on the scope the weather server named (data.missing_scopes), so the console can say which to get.
+    assert.match(await refusal.innerText(), /^Refused: Reading the activity of weather \(resources\.read\) needs the scope s2sp:activity:read, which this token does not have\./);
     assert.equal(await page.getByTestId('activity-weather').count(), 0);
   });
 
