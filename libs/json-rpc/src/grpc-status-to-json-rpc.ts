@@ -2,6 +2,7 @@ import { Metadata, status as GrpcStatus } from '@grpc/grpc-js';
 import { JsonRpcError, type JsonRpcErrorData } from './json-rpc-error';
 import { JsonRpcErrorCode } from './json-rpc-error-codes';
 import { GRPC_ERROR_METADATA } from '@s2sp/contracts';
+import { splitScopes } from '@s2sp/auth';
 
 export { GRPC_ERROR_METADATA };
 
@@ -93,6 +94,6 @@ function readMetadata(metadata: Metadata | undefined): ErrorMetadata {
     deadlineHop: text(GRPC_ERROR_METADATA.DEADLINE_HOP),
     retryAfter: integer(GRPC_ERROR_METADATA.RETRY_AFTER),
     traceId: text(GRPC_ERROR_METADATA.TRACE_ID) ?? traceparent?.[1],
-    missingScopes: [...new Set((text(GRPC_ERROR_METADATA.MISSING_SCOPES) ?? '').split(' ').filter((scope) => scope !== ''))].slice(0, MAX_MISSING_SCOPES),
+    missingScopes: [...new Set(splitScopes(text(GRPC_ERROR_METADATA.MISSING_SCOPES) ?? ''))].slice(0, MAX_MISSING_SCOPES),
   };
 }

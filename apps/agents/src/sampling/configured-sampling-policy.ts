@@ -47,17 +47,18 @@ export class ConfiguredSamplingPolicy implements SamplingPolicy {
     }
     const narrowed = this.narrowHints(params);
     if (!narrowed) return deny(`none of the model hints (${hintNames(params).join(', ')}) is allowed; allowed: ${config.allowedModelHints.join(', ')}`);
-    // The task's tokens are taken before the rate is counted (an await), so that concurrent requests of one task cannot both fit.
-    if (context.taskId !== undefined) this.chargeTask(context.taskId, params.maxTokens);
-    // Last: a request refused for any other reason is not counted against the server's rate.
-    const rate = await this.rateStorage.increment(context.serverId, WINDOW_MS, config.requestsPerMinute, 0, SAMPLING_THROTTLER_NAME).catch((error: unknown) => {
-      if (context.taskId !== undefined) this.chargeTask(context.taskId, -params.maxTokens);
-      throw error;
-    });
-    if (rate.isBlocked) {
-      if (context.taskId !== undefined) this.chargeTask(context.taskId, -params.maxTokens);
-      return deny(`MCP server "${context.serverId}" reached its limit of ${config.requestsPerMinute} sampling requests per minute`);
+    // The task's tokens are taken before the rate is counted (an await), so that concurrent requests of one task cannot both fit;
+    // they are given back unless the request is allowed.
+    const { taskId } = context;
+    if (taskId !== undefined) this.chargeTask(taskId, params.maxTokens);
+    let withinRate = false;
+    try {
+      // Last: a request refused for any other reason is not counted against the server's rate.
+      withinRate = !(await this.rateStorage.increment(context.serverId, WINDOW_MS, config.requestsPerMinute, 0, SAMPLING_THROTTLER_NAME)).isBlocked;
+    } finally {
+      if (!withinRate && taskId !== undefined) this.chargeTask(taskId, -params.maxTokens);
     }
+    if (!withinRate) return deny(`MCP server "${context.serverId}" reached its limit of ${config.requestsPerMinute} sampling requests per minute`);
     return { allowed: true, params: narrowed };
   }
 

@@ -1,6 +1,7 @@
 import { Injectable, type ExecutionContext } from '@nestjs/common';
 import { RpcException } from '@nestjs/microservices';
 import { Metadata } from '@grpc/grpc-js';
+import { GRPC_ERROR_METADATA } from '@s2sp/contracts';
 import { AuthError } from '../errors/auth-error';
 import { PermissionDeniedError } from '../errors/permission-denied-error';
 import { ScopeWideningError } from '../errors/scope-widening-error';
@@ -9,9 +10,7 @@ import { traceIdFrom } from '../transport/trace-id';
 import { ProtocolAuthGuard } from './protocol-auth-guard';
 
 /** Trailing-metadata key with the platform code the gateway maps to JSON-RPC (4001/4002/4003). */
-export const GRPC_ERROR_CODE_METADATA = 'x-s2sp-error-code';
-/** Trailing-metadata key with the scopes a refused caller lacks, space-separated (PERMISSION_DENIED). */
-export const GRPC_MISSING_SCOPES_METADATA = 'x-s2sp-missing-scopes';
+export const GRPC_ERROR_CODE_METADATA = GRPC_ERROR_METADATA.ERROR_CODE;
 
 /** True for @grpc/grpc-js Metadata (duck-typed: a second copy of the package defeats instanceof). */
 export function isGrpcMetadata(value: unknown): value is Metadata {
@@ -66,7 +65,7 @@ export function toRpcException(error: unknown): unknown {
   const trailers = new Metadata();
   trailers.set(GRPC_ERROR_CODE_METADATA, String(error.jsonRpcCode));
   if ((error instanceof PermissionDeniedError || error instanceof ScopeWideningError) && error.missingScopes.length > 0) {
-    trailers.set(GRPC_MISSING_SCOPES_METADATA, error.missingScopes.join(' '));
+    trailers.set(GRPC_ERROR_METADATA.MISSING_SCOPES, error.missingScopes.join(' '));
   }
   return new RpcException({ code: error.grpcStatus, message: error.message, details: error.message, metadata: trailers });
 }
