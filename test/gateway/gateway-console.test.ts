@@ -6,19 +6,16 @@ import { decodeJwt } from 'jose';
 import { defaultGatewayConfig, gatewayConfigFromEnv, validateGatewayConfig } from '../../apps/gateway/src/gateway.config';
 import { FakeAgents } from '../support/fake-agents';
 import { removeTempDirs, startTestGateway, type TestGateway } from '../support/gateway-harness';
-import { tempDir } from '../support/temp-dir';
+import { fakeConsoleAssets } from '../support/console-assets';
 import { withEnv } from '../support/with-env';
 
 describe('gateway console: files, headers and the dev-token endpoint', () => {
-  const assets = tempDir('s2sp-console-assets-');
+  const assets = fakeConsoleAssets();
   let fake: FakeAgents;
   let dev: TestGateway;
   let production: TestGateway;
 
   before(async () => {
-    writeFileSync(join(assets.path, 'index.html'), '<!doctype html><title>console</title>');
-    writeFileSync(join(assets.path, 'console.js'), 'export {};');
-    writeFileSync(join(assets.path, 'console.css'), 'body{}');
     writeFileSync(join(assets.path, '.secret.js'), 'not served');
     fake = await FakeAgents.start();
     dev = await startTestGateway(fake, { console: { enabled: true, assetsDir: assets.path, devTokens: true, devTokenTtlSeconds: 600 } });
@@ -71,7 +68,7 @@ describe('gateway console: files, headers and the dev-token endpoint', () => {
   test('the dev-token endpoint mints a gateway token for the subject and scopes asked for, and checks what it is given', async () => {
     const minted = await fetch(`${dev.gateway.url}/console/api/dev-token`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', 'x-s2sp-console': '1' },
       body: JSON.stringify({ subject: 'dana', scopes: ['tasks:read', 'tools:list'] }),
     });
     assert.equal(minted.status, 200);
@@ -86,7 +83,7 @@ describe('gateway console: files, headers and the dev-token endpoint', () => {
     for (const body of [{ subject: '', scopes: [] }, { subject: 'dana', scopes: ['not a scope'] }, { subject: 'dana', scopes: [], extra: 1 }, []]) {
       const refused = await fetch(`${dev.gateway.url}/console/api/dev-token`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', 'x-s2sp-console': '1' },
         body: JSON.stringify(body),
       });
       assert.equal(refused.status, 400, JSON.stringify(body));

@@ -1,7 +1,7 @@
 import type { LoggerService, LogLevel } from '@nestjs/common';
 import { authOptionsFromEnv, type AuthModuleOptions } from '@s2sp/auth';
-import { envChoice, envInt, envOptional, envString, redisOptionsFromEnv, validateRedisOptions, type RedisOptions, type ShutdownOptions } from '@s2sp/platform';
-import { validateCircuitBreakerOptions } from '@s2sp/platform';
+import { envChoice, envInt, envOptional, envOptionalList, envString, redisOptionsFromEnv, validateRedisOptions, type RedisOptions, type ShutdownOptions } from '@s2sp/platform';
+import { resolveHostAllowLists, validateCircuitBreakerOptions } from '@s2sp/platform';
 import { logLevelsFromEnv, type TelemetryOptions } from '@s2sp/telemetry';
 import { DEFAULT_JSON_RPC_OPTIONS } from '@s2sp/json-rpc';
 import { defaultConsoleOptions, validateConsoleOptions, type ConsoleOptions } from './console/console-options';
@@ -12,6 +12,23 @@ export interface GatewayConfig {
   host: string;
   /** 0 picks a free port. */
   port: number;
+  /**
+   * The URL browsers and clients reach the gateway at, when it is not the bound
+   * address (behind a proxy, or bound to 0.0.0.0): its host is allowed by default.
+   */
+  publicUrl?: string;
+  /**
+   * DNS-rebinding protection of every route but /health and /metrics: the `Host`
+   * values the gateway answers to (`host` on any port, `host:port`, or `['*']` for any).
+   * Default, as for the MCP servers: `localhost`, `127.0.0.1` and `[::1]` on the bound
+   * port when bound to a loopback address, plus the host of `publicUrl`. Anything else: 403.
+   */
+  allowedHosts?: string[];
+  /**
+   * Browser origins (`scheme://host[:port]`, or `['*']`) allowed to call the gateway;
+   * a request without `Origin` is not affected. Default: the http(s) origins of the allowed hosts.
+   */
+  allowedOrigins?: string[];
   /** host:port of the agents' gRPC server (ToolService, AgentService, grpc.health.v1.Health). */
   agentsUrl: string;
   /** The agents' audience: calls to them carry the caller's token narrowed for it. */
@@ -152,6 +169,7 @@ export function gatewayConfigFromEnv(): GatewayConfig {
     host: envString('GATEWAY_HOST', d.host),
     port: envInt('GATEWAY_PORT', d.port, { max: 65535 }),
     agentsUrl: envString('GATEWAY_AGENTS_URL', d.agentsUrl),
+    ...optionalHostAllowLists(),
     agentsAudience: envString('GATEWAY_AGENTS_AUDIENCE', d.agentsAudience),
     auth: authOptionsFromEnv('gateway'),
     databaseUrl: envOptional('DATABASE_URL'),
@@ -200,6 +218,14 @@ export function gatewayConfigFromEnv(): GatewayConfig {
   });
 }
 
+/** GATEWAY_PUBLIC_URL, and GATEWAY_ALLOWED_HOSTS / GATEWAY_ALLOWED_ORIGINS (comma-separated); unset ones keep the defaults. */
+function optionalHostAllowLists(): Pick<GatewayConfig, 'publicUrl' | 'allowedHosts' | 'allowedOrigins'> {
+  const publicUrl = envOptional('GATEWAY_PUBLIC_URL');
+  const hosts = envOptionalList('GATEWAY_ALLOWED_HOSTS');
+  const origins = envOptionalList('GATEWAY_ALLOWED_ORIGINS');
+  return { ...(publicUrl ? { publicUrl } : {}), ...(hosts ? { allowedHosts: hosts } : {}), ...(origins ? { allowedOrigins: origins } : {}) };
+}
+
 function optionalRedis(): Pick<GatewayConfig, 'redis'> {
   const redis = redisOptionsFromEnv();
   return redis ? { redis } : {};
@@ -226,6 +252,15 @@ function loggerFromEnv(): Pick<GatewayConfig, 'logger'> {
   return levels ? { logger: levels } : {};
 }
 
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
 /** Rejects a configuration that cannot work, naming the setting, before anything starts. */
 export function validateGatewayConfig(config: GatewayConfig): GatewayConfig {
   const fail = (setting: string, why: string): never => {
@@ -235,6 +270,8 @@ export function validateGatewayConfig(config: GatewayConfig): GatewayConfig {
     if (!Number.isSafeInteger(value) || value < min || value > max) fail(setting, `must be an integer from ${min} to ${max}, got ${value}`);
   };
   if (!config.host.trim()) fail('host', 'must not be empty');
+  if (config.publicUrl !== undefined && !isHttpUrl(config.publicUrl)) fail('publicUrl', `must be an http(s) URL, got ${JSON.stringify(config.publicUrl)}`);
+  resolveHostAllowLists('Gateway config', config);
   integer('port', config.port, 0, 65535);
   if (!isAgentsTarget(config.agentsUrl)) {
     fail('agentsUrl', `must be host:port, dns:///host:port or ipv4:/ipv6: addresses (a,b,…), got ${JSON.stringify(config.agentsUrl)}`);

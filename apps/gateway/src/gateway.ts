@@ -5,6 +5,7 @@ import { HttpRequestDrain, Readiness, resolveShutdownOptions, shutdownControls }
 import { appLogger } from '@s2sp/telemetry';
 import type { GatewayConfig } from './gateway.config';
 import { GATEWAY_SERVICE_NAME, GatewayModule } from './gateway.module';
+import { mountGatewayHostValidation } from './http/gateway-host-validation';
 
 export interface RunningGateway {
   app: INestApplication;
@@ -28,6 +29,8 @@ export async function startGateway(config: GatewayConfig): Promise<RunningGatewa
   const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forRoot(config), new FastifyAdapter(), {
     logger: appLogger(GATEWAY_SERVICE_NAME, config.logger),
   });
+  // Before any route: a foreign Host or Origin is refused before a handler (or its guards) runs.
+  mountGatewayHostValidation(app, config);
   try {
     await app.listen(config.port, config.host);
   } catch (error) {

@@ -20,9 +20,13 @@ export function envInt(name: string, fallback: number, { min = 0, max = Number.M
 }
 
 export function envList(name: string, fallback: string[]): string[] {
+  return envOptionalList(name) ?? fallback;
+}
+
+/** A comma-separated list (blank entries skipped), or undefined when the variable is unset or blank. */
+export function envOptionalList(name: string): string[] | undefined {
   const raw = envOptional(name);
-  if (raw === undefined) return fallback;
-  return raw.split(',').map((item) => item.trim()).filter((item) => item !== '');
+  return raw === undefined ? undefined : raw.split(',').map((item) => item.trim()).filter((item) => item !== '');
 }
 
 /**

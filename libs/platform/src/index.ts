@@ -14,3 +14,5 @@ export * from './redis/shared-redis';
 export * from './redis/shared-redis.module';
 export * from './rate-limit/sliding-window-throttler-storage';
 export * from './rate-limit/redis-throttler-storage';
+export * from './http/request-host-policy';
+export * from './http/request-host-middleware';

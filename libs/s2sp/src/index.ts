@@ -36,7 +36,7 @@ export * from './auth/s2sp-tool-auth.guard';
 export * from './auth/s2sp-auth.module';
 export * from './config/limits-from-env';
 export * from './config/allowed-hosts-from-env';
-export { defaultAllowedHosts, RequestHostPolicy, type AllowedHost, type AllowList } from './http/request-host-policy';
+export { defaultAllowedHosts, RequestHostPolicy, type AllowedHost, type AllowList } from '@s2sp/platform';
 export * from './data-plane/arrow/arrow-media-type';
 export * from './data-plane/arrow/arrow-errors';
 export { encodeArrowStream, encodeArrowSlices, DEFAULT_ARROW_BATCH_ROWS, type ArrowStreamEncodeOptions, type CellSliceReader } from './data-plane/arrow/encode-arrow-stream';

@@ -35,7 +35,8 @@ export function SignIn({ onToken }: { onToken: (token: string, subject: string) 
     try {
       const response = await fetch('/console/api/dev-token', {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        // The gateway mints only for the console's own requests (DevTokenRequestGuard).
+        headers: { 'content-type': 'application/json', 'x-s2sp-console': '1' },
         body: JSON.stringify({ subject: subject.trim(), scopes: scopes.split(/\s+/).filter(Boolean) }),
       });
       const body = (await response.json()) as { token?: string; message?: string };

@@ -1,7 +1,8 @@
-import { BadRequestException, Body, Controller, Header, HttpCode, Inject, Post } from '@nestjs/common';
+import { BadRequestException, Body, Controller, Header, HttpCode, Inject, Post, UseGuards } from '@nestjs/common';
 import { AUTH_OPTIONS, isValidScope, TokenMinter, type ResolvedAuthOptions } from '@s2sp/auth';
 import { CONSOLE_OPTIONS } from './console.constants';
 import type { ConsoleOptions } from './console-options';
+import { DevTokenRequestGuard } from './dev-token-request.guard';
 
 const MAX_SUBJECT_LENGTH = 128;
 const MAX_SCOPES = 64;
@@ -17,8 +18,11 @@ export interface DevTokenRequest {
  * asks, with the scopes they ask for, for trying the console without `npm run
  * token`. Registered only when console.devTokens is on, which it never is under
  * NODE_ENV=production (console-options.ts): it would let anyone be anyone.
+ * Even then it answers only the console itself on a loopback-bound gateway
+ * (DevTokenRequestGuard).
  */
 @Controller('console/api')
+@UseGuards(DevTokenRequestGuard)
 export class DevTokenController {
   constructor(
     private readonly minter: TokenMinter,

@@ -1,4 +1,4 @@
-import { envOptional } from '@s2sp/platform';
+import { envOptionalList } from '@s2sp/platform';
 import type { S2spModuleOptions } from './s2sp-options';
 
 /** Environment variables of S2spModule's DNS-rebinding allowlists (comma-separated). */
@@ -11,12 +11,7 @@ export const S2SP_ALLOWED_ORIGINS_ENV = 'S2SP_ALLOWED_ORIGINS';
  * defaults apply). S2spModule validates the entries.
  */
 export function allowedHostsFromEnv(): Pick<S2spModuleOptions, 'allowedHosts' | 'allowedOrigins'> {
-  const hosts = listOf(S2SP_ALLOWED_HOSTS_ENV);
-  const origins = listOf(S2SP_ALLOWED_ORIGINS_ENV);
+  const hosts = envOptionalList(S2SP_ALLOWED_HOSTS_ENV);
+  const origins = envOptionalList(S2SP_ALLOWED_ORIGINS_ENV);
   return { ...(hosts ? { allowedHosts: hosts } : {}), ...(origins ? { allowedOrigins: origins } : {}) };
-}
-
-function listOf(name: string): string[] | undefined {
-  const raw = envOptional(name);
-  return raw === undefined ? undefined : raw.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
 }

@@ -1,7 +1,7 @@
 import type { AsyncModuleOptions } from '@s2sp/platform';
 import type { FactoryProvider, Provider, Type } from '@nestjs/common';
 import { DATA_PLANE_AUTH_POLICIES, DEFAULT_DATA_PLANE_AUTH, isDataPlaneAuthPolicy, type DataPlaneAuthPolicy } from '../auth/data-plane-auth-policy';
-import { parseAllowedHost, parseAllowedOrigin, type AllowedHost, type AllowList } from '../http/request-host-policy';
+import { resolveHostAllowLists, type AllowedHost, type AllowList } from '@s2sp/platform';
 import type { ResourceStore } from '../store/resource-store.interface';
 import { DEFAULT_RESOURCE_CACHE_BYTES, DEFAULT_RESOURCE_TABLE_WAIT_MS, type ResourceClaimCommit, type ResourceWriteMode } from '../store/prisma-resource-store';
 
@@ -169,8 +169,7 @@ export function resolveS2spOptions(options: S2spModuleOptions): ResolvedS2spOpti
     arrowMinRows: nonNegativeInteger('arrowMinRows', options.arrowMinRows ?? DEFAULT_ARROW_MIN_ROWS),
     resourceAudiences: resolveAudiences(options.resourceAudiences ?? {}),
     dataPlaneAuth: resolveDataPlaneAuth(options.dataPlaneAuth),
-    ...(options.allowedHosts === undefined ? {} : { allowedHosts: allowList('allowedHosts', options.allowedHosts, parseAllowedHost) }),
-    ...(options.allowedOrigins === undefined ? {} : { allowedOrigins: allowList('allowedOrigins', options.allowedOrigins, parseAllowedOrigin) }),
+    ...resolveHostAllowLists('S2spModule', options),
     limits: resolveLimits(options.limits ?? {}),
     database: options.database ?? {},
     resourceCacheBytes: nonNegativeInteger('resourceCacheBytes', options.resourceCacheBytes ?? DEFAULT_RESOURCE_CACHE_BYTES),
@@ -181,17 +180,6 @@ export function resolveS2spOptions(options: S2spModuleOptions): ResolvedS2spOpti
 }
 
 /** A list of entries, or `['*']` for any value; an empty list is refused (it would lock every caller out). */
-function allowList<T>(name: string, entries: unknown, parse: (entry: string, option: string) => T): AllowList<T> {
-  if (!Array.isArray(entries) || entries.length === 0) {
-    throw new Error(`S2spModule: ${name} must be a non-empty list (use ["*"] to allow any value).`);
-  }
-  if (entries.includes('*')) {
-    if (entries.length > 1) throw new Error(`S2spModule: ${name} lists "*" together with other entries; "*" alone allows any value.`);
-    return '*';
-  }
-  return entries.map((entry) => parse(entry as string, name));
-}
-
 function nonNegativeInteger(name: string, value: number): number {
   if (!Number.isSafeInteger(value) || value < 0) throw new Error(`S2spModule: ${name} must be a whole number, 0 or more.`);
   return value;

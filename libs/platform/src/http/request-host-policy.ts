@@ -12,18 +12,32 @@ export interface AllowedHost {
 /** `'*'`: any value is accepted (the check is off). */
 export type AllowList<T> = readonly T[] | '*';
 
+/** Which check refused a request, and a message for the caller that names the setting to change. */
+export interface HostRefusal {
+  check: 'host' | 'origin';
+  message: string;
+}
+
+/** Where a refusal tells the operator to look: the option and environment variable of each list. */
+export interface HostPolicySettings {
+  hosts: string;
+  origins: string;
+}
+
+const S2SP_SETTINGS: HostPolicySettings = { hosts: 'allowedHosts / S2SP_ALLOWED_HOSTS', origins: 'allowedOrigins / S2SP_ALLOWED_ORIGINS' };
+
 /** Names a server bound to a loopback address answers to, on its bound port. */
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
 
 /**
  * Parses an allowedHosts entry: `host`, `host:port`, `[::1]:3101`, or `*`.
- * Throws a readable error naming `option` on anything else.
+ * Throws a readable error naming `owner` and `option` on anything else.
  */
-export function parseAllowedHost(entry: string, option = 'allowedHosts'): AllowedHost {
+export function parseAllowedHost(entry: string, option = 'allowedHosts', owner = 'S2spModule'): AllowedHost {
   const trimmed = typeof entry === 'string' ? entry.trim() : '';
   const url = authorityUrl(trimmed);
   if (!url || url.username || url.password || url.pathname !== '/' || url.search || url.hash || trimmed.includes('/')) {
-    throw new Error(`S2spModule: ${option} entry ${JSON.stringify(entry)} is not a host name with an optional port (e.g. "localhost", "api.example.com:8443").`);
+    throw new Error(`${owner}: ${option} entry ${JSON.stringify(entry)} is not a host name with an optional port (e.g. "localhost", "api.example.com:8443").`);
   }
   // URL drops a scheme-default port (`:80`); an entry that names one still means that port only.
   const port = /:(\d+)$/.exec(trimmed)?.[1];
@@ -31,7 +45,7 @@ export function parseAllowedHost(entry: string, option = 'allowedHosts'): Allowe
 }
 
 /** Parses an allowedOrigins entry (`scheme://host[:port]`, http or https) into its serialized origin. */
-export function parseAllowedOrigin(entry: string, option = 'allowedOrigins'): string {
+export function parseAllowedOrigin(entry: string, option = 'allowedOrigins', owner = 'S2spModule'): string {
   let url: URL | undefined;
   try {
     url = new URL(entry);
@@ -39,7 +53,7 @@ export function parseAllowedOrigin(entry: string, option = 'allowedOrigins'): st
     url = undefined;
   }
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.search || url.hash || url.username) {
-    throw new Error(`S2spModule: ${option} entry ${JSON.stringify(entry)} is not an http(s) origin such as "https://app.example.com".`);
+    throw new Error(`${owner}: ${option} entry ${JSON.stringify(entry)} is not an http(s) origin such as "https://app.example.com".`);
   }
   return url.origin;
 }
@@ -74,16 +88,17 @@ export class RequestHostPolicy {
   constructor(
     private readonly hosts: () => AllowList<AllowedHost>,
     private readonly origins: AllowList<string> | undefined,
+    private readonly settings: HostPolicySettings = S2SP_SETTINGS,
   ) {}
 
   /** Why the request is refused, or undefined when it may proceed. */
-  refusal(hostHeader: string | undefined, originHeader: string | undefined): string | undefined {
+  refusal(hostHeader: string | undefined, originHeader: string | undefined): HostRefusal | undefined {
     const hosts = this.hosts();
     if (hosts !== '*') {
       const host = hostHeader === undefined ? undefined : authorityUrl(hostHeader.trim());
-      if (!host) return 'Forbidden: the request has no valid Host header.';
+      if (!host) return { check: 'host', message: 'Forbidden: the request has no valid Host header.' };
       if (!hosts.some((allowed) => hostMatches(allowed, host.hostname, host.port))) {
-        return `Forbidden: Host "${host.host}" is not allowed (DNS rebinding protection; see allowedHosts / S2SP_ALLOWED_HOSTS).`;
+        return { check: 'host', message: `Forbidden: Host "${host.host}" is not allowed (DNS rebinding protection; see ${this.settings.hosts}).` };
       }
     }
     if (originHeader === undefined) return undefined;
@@ -93,9 +108,11 @@ export class RequestHostPolicy {
     } catch {
       origin = undefined;
     }
-    if (!origin || (origin.protocol !== 'http:' && origin.protocol !== 'https:')) return 'Forbidden: the Origin header is not an http(s) origin.';
+    if (!origin || (origin.protocol !== 'http:' && origin.protocol !== 'https:')) {
+      return { check: 'origin', message: 'Forbidden: the Origin header is not an http(s) origin.' };
+    }
     if (!this.originAllowed(origin, hosts)) {
-      return `Forbidden: Origin "${origin.origin}" is not allowed (DNS rebinding protection; see allowedOrigins / S2SP_ALLOWED_ORIGINS).`;
+      return { check: 'origin', message: `Forbidden: Origin "${origin.origin}" is not allowed (DNS rebinding protection; see ${this.settings.origins}).` };
     }
     return undefined;
   }
@@ -108,6 +125,31 @@ export class RequestHostPolicy {
     const port = origin.port || defaultPort(origin.protocol);
     return hosts.some((allowed) => hostMatches(allowed, origin.hostname, port));
   }
+}
+
+/**
+ * Validates configured allowlists: each must be a non-empty list of entries,
+ * or `['*']` alone; throws naming `owner` and the option otherwise.
+ */
+export function resolveHostAllowLists(
+  owner: string,
+  options: { allowedHosts?: readonly string[]; allowedOrigins?: readonly string[] },
+): { allowedHosts?: AllowList<AllowedHost>; allowedOrigins?: AllowList<string> } {
+  return {
+    ...(options.allowedHosts === undefined ? {} : { allowedHosts: allowList(owner, 'allowedHosts', options.allowedHosts, parseAllowedHost) }),
+    ...(options.allowedOrigins === undefined ? {} : { allowedOrigins: allowList(owner, 'allowedOrigins', options.allowedOrigins, parseAllowedOrigin) }),
+  };
+}
+
+function allowList<T>(owner: string, name: string, entries: unknown, parse: (entry: string, option: string, owner: string) => T): AllowList<T> {
+  if (!Array.isArray(entries) || entries.length === 0) {
+    throw new Error(`${owner}: ${name} must be a non-empty list (use ["*"] to allow any value).`);
+  }
+  if (entries.includes('*')) {
+    if (entries.length > 1) throw new Error(`${owner}: ${name} lists "*" together with other entries; "*" alone allows any value.`);
+    return '*';
+  }
+  return entries.map((entry) => parse(entry as string, name, owner));
 }
 
 function hostMatches(allowed: AllowedHost, hostname: string, port: string): boolean {
