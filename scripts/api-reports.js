@@ -2,33 +2,33 @@
 // Checks (or, with --update, rewrites) the committed API report of every library:
 // libs/<name>/api/<name>.api.md, made by @microsoft/api-extractor from the package's entry.
 // A change to what a package exports fails the check until the report is updated and reviewed.
-//   node scripts/api-reports.js [--update] [--only <lib>] [--report-folder <dir>] [--skip-emit]
+// It reads the declarations `npm run build` writes into each package (libs/<name>/dist), as a user's compiler would.
+//   node scripts/api-reports.js [--update] [--only <lib>] [--report-folder <dir>]
 // (--report-folder reads and writes the reports of --only <lib> in <dir>: used by its test.)
 'use strict';
 
-const { spawnSync } = require('node:child_process');
 const { existsSync, mkdirSync, readdirSync } = require('node:fs');
 const { join } = require('node:path');
 const { Extractor, ExtractorConfig } = require('@microsoft/api-extractor');
 
 const root = join(__dirname, '..');
 const { values: flags } = require('node:util').parseArgs({
-  options: { update: { type: 'boolean' }, only: { type: 'string' }, 'report-folder': { type: 'string' }, 'skip-emit': { type: 'boolean' } },
+  options: { update: { type: 'boolean' }, only: { type: 'string' }, 'report-folder': { type: 'string' } },
 });
 const update = flags.update === true;
 
-function emitDeclarations() {
-  const tsc = require.resolve('typescript/bin/tsc');
-  const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.api.json')], { stdio: 'inherit' });
-  if (result.status !== 0) throw new Error('api-reports: emitting declarations failed');
+function entryOf(name) {
+  const entry = join(root, 'libs', name, 'dist', 'index.d.ts');
+  if (!existsSync(entry)) throw new Error(`api-reports: ${entry} is missing: run \`npm run build\` first`);
+  return entry;
 }
 
-/** `@s2sp/<package>` → its emitted declarations (the repo's tsconfig maps them to the sources). */
+/** `@s2sp/<package>` → its emitted declarations. */
 function declarationPaths() {
   const paths = {};
   for (const name of packages()) {
     const { name: packageName } = require(join(root, 'libs', name, 'package.json'));
-    paths[packageName] = [join(root, 'dist-types', 'libs', name, 'src', 'index.d.ts')];
+    paths[packageName] = [entryOf(name)];
   }
   return paths;
 }
@@ -48,16 +48,16 @@ function configFor(name) {
   return ExtractorConfig.prepare({
     configObject: {
       projectFolder: packageFolder,
-      mainEntryPointFilePath: join(root, 'dist-types', 'libs', name, 'src', 'index.d.ts'),
+      mainEntryPointFilePath: entryOf(name),
       bundledPackages: [],
       // The other workspace packages are read from their emitted declarations, as a user's compiler would.
       compiler: {
         overrideTsconfig: {
           compilerOptions: { module: 'node20', target: 'ES2022', strict: true, skipLibCheck: true, baseUrl: root, paths: declarationPaths() },
-          files: [join(root, 'dist-types', 'libs', name, 'src', 'index.d.ts')],
+          files: [entryOf(name)],
         },
       },
-      apiReport: { enabled: true, reportFileName: `${name}.api.md`, reportFolder: reportFolderOf(name), reportTempFolder: join(root, 'dist-types', 'api-temp', name) },
+      apiReport: { enabled: true, reportFileName: `${name}.api.md`, reportFolder: reportFolderOf(name), reportTempFolder: join(root, 'dist', 'api-temp', name) },
       docModel: { enabled: false },
       dtsRollup: { enabled: false },
       tsdocMetadata: { enabled: false },
@@ -74,7 +74,6 @@ function configFor(name) {
 
 function main() {
   if (flags['report-folder'] !== undefined && flags.only === undefined) throw new Error('api-reports: --report-folder needs --only <lib>');
-  if (!flags['skip-emit']) emitDeclarations();
   const changed = [];
   for (const name of flags.only === undefined ? packages() : [flags.only]) {
     let result;

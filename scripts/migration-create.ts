@@ -1,6 +1,10 @@
 // Writes a new migration folder when prisma/schema.prisma changed:
 //   npm run build && node dist/scripts/migration-create.js <name>
+import { join } from 'node:path';
 import { createMigration } from '@s2sp/database';
+
+/** The repository's prisma/ (the package's copy is rewritten from it by every build). */
+const REPOSITORY_PRISMA_DIR = join(__dirname, '..', '..', 'prisma');
 
 async function main(): Promise<void> {
   const name = process.argv[2];
@@ -9,7 +13,7 @@ async function main(): Promise<void> {
     process.exitCode = 2;
     return;
   }
-  const created = await createMigration(name);
+  const created = await createMigration(name, { prismaDir: REPOSITORY_PRISMA_DIR });
   if (!created) {
     console.log('migration-create: schema.prisma matches the committed migrations; nothing to do');
     return;

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import * as protoLoader from '@grpc/proto-loader';
 import * as grpc from '@grpc/grpc-js';
 import {
@@ -9,7 +9,6 @@ import {
   PROTO_FILE_PATHS,
   PROTO_LOADER_OPTIONS,
   PROTO_ROOT,
-  findProtoRoot,
 } from '../../libs/contracts/src';
 
 interface EnumDefinition {
@@ -22,10 +21,13 @@ function loadAll(): protoLoader.PackageDefinition {
 }
 
 describe('s2sp.v1 proto contracts', () => {
-  test('the proto root is found from compiled code and holds every listed file', () => {
-    assert.ok(existsSync(join(PROTO_ROOT, 's2sp', 'v1')));
-    assert.equal(findProtoRoot(join(PROTO_ROOT, '..', 'dist', 'libs', 'contracts', 'src')), PROTO_ROOT);
-    for (const file of PROTO_FILE_PATHS) assert.ok(existsSync(file), file);
+  test("the proto root is the package's own proto/, a copy of the repository's, and holds every listed file", () => {
+    const packageDir = realpathSync(dirname(require.resolve('@s2sp/contracts/package.json')));
+    assert.equal(realpathSync(PROTO_ROOT), join(packageDir, 'proto'));
+    for (const [index, file] of PROTO_FILE_PATHS.entries()) {
+      assert.ok(existsSync(file), file);
+      assert.deepEqual(readFileSync(file), readFileSync(join(__dirname, '..', '..', '..', 'proto', PROTO_FILES[index]!)), file);
+    }
   });
 
   test('each file loads on its own and all together, by relative and absolute path', () => {

@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { fromBinary } from '@bufbuild/protobuf';
 import { BinaryReader, WireType } from '@bufbuild/protobuf/wire';
 import { FileDescriptorProtoSchema, type FileDescriptorProto } from '@bufbuild/protobuf/wkt';
-import { findUpwards } from './find-upwards';
 
 /**
  * The google.protobuf.FileDescriptorSets that scripts/proto-generate.js builds
@@ -22,16 +21,12 @@ export const DESCRIPTOR_SETS = Object.freeze({
 /** The file name of one of {@link DESCRIPTOR_SETS}. */
 export type DescriptorSetName = (typeof DESCRIPTOR_SETS)[keyof typeof DESCRIPTOR_SETS];
 
-const GENERATED_DIR = join('libs', 'contracts', 'src', 'generated');
-
 /**
- * Absolute path of a descriptor set. The sets are not compiled into dist/, so
- * this finds the workspace's generated folder from libs/contracts/src and from
- * dist/libs/contracts/src alike.
+ * Absolute path of a descriptor set: in the package, next to the compiled
+ * generated code (`npm run build` copies the sets there from src/generated).
  */
-export function descriptorSetPath(name: DescriptorSetName, startDir: string = __dirname): string {
-  const marker = join(GENERATED_DIR, name);
-  return join(findUpwards(marker, startDir, `descriptor set ${name} (built by scripts/proto-generate.js)`), marker);
+export function descriptorSetPath(name: DescriptorSetName): string {
+  return join(__dirname, 'generated', name);
 }
 
 /** One file of a descriptor set: the bytes the compiler encoded, and the descriptor they decode to. */

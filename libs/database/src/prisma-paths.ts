@@ -9,42 +9,18 @@ export interface PrismaPaths {
   migrationsDir: string;
 }
 
-/** Environment variable that overrides where the `prisma/` folder is looked for. */
-export const PRISMA_DIR_ENV = 'S2SP_PRISMA_DIR';
-
 const SCHEMA_FILE = 'schema.prisma';
 
 /**
- * Locates the `prisma/` folder. Order: the explicit `prismaDir`, then
- * `$S2SP_PRISMA_DIR`, then the nearest ancestor of this file (works from the TS
- * sources and from `dist/`) or of the working directory that holds
- * `prisma/schema.prisma`.
+ * The package's own `prisma/` folder (shipped with it; `npm run build` copies
+ * the repository's prisma/ there), or `prismaDir` when one is given.
  */
 export function resolvePrismaPaths(prismaDir?: string): PrismaPaths {
-  const explicit = prismaDir ?? process.env[PRISMA_DIR_ENV];
-  if (explicit) {
-    const dir = path.resolve(explicit);
-    if (!fs.existsSync(path.join(dir, SCHEMA_FILE))) {
-      throw new Error(`No ${SCHEMA_FILE} in ${dir}`);
-    }
-    return pathsFor(dir);
+  const dir = prismaDir === undefined ? path.join(__dirname, '..', 'prisma') : path.resolve(prismaDir);
+  if (!fs.existsSync(path.join(dir, SCHEMA_FILE))) {
+    throw new Error(`No ${SCHEMA_FILE} in ${dir}${prismaDir === undefined ? ' (the @s2sp/database package is incomplete: reinstall it)' : ''}`);
   }
-  for (const start of [__dirname, process.cwd()]) {
-    const found = findUpwards(start);
-    if (found) return pathsFor(found);
-  }
-  throw new Error(`Cannot find prisma/${SCHEMA_FILE} above ${__dirname} or ${process.cwd()}; set ${PRISMA_DIR_ENV}`);
-}
-
-function findUpwards(start: string): string | null {
-  let dir = path.resolve(start);
-  for (;;) {
-    const candidate = path.join(dir, 'prisma');
-    if (fs.existsSync(path.join(candidate, SCHEMA_FILE))) return candidate;
-    const parent = path.dirname(dir);
-    if (parent === dir) return null;
-    dir = parent;
-  }
+  return pathsFor(dir);
 }
 
 function pathsFor(prismaDir: string): PrismaPaths {

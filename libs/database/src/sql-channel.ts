@@ -1,21 +1,9 @@
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 import type { Pool, PoolClient } from 'pg';
 
-/** Runs one SQL statement with positional parameters ($1, $2, …) and returns its rows. */
-export interface SqlQuery {
-  query<Row>(text: string, params?: readonly unknown[]): Promise<Row[]>;
-}
+import type { SqlChannel, SqlQuery } from '@s2sp/platform';
 
-/**
- * SQL on the database's own driver (the pg pool, or the PGlite instance),
- * beside the Prisma client: for statements whose values are megabytes of text,
- * which Prisma copies through its query engine several times over. Column
- * values come back as the driver parses them (jsonb as objects, timestamptz as Date).
- */
-export interface SqlChannel extends SqlQuery {
-  /** Runs `work` on one connection inside a transaction: committed when it resolves, rolled back when it throws. */
-  transaction<T>(work: (sql: SqlQuery) => Promise<T>): Promise<T>;
-}
+export type { SqlChannel, SqlQuery };
 
 export function pgSqlChannel(pool: Pool): SqlChannel {
   const on = (client: Pool | PoolClient): SqlQuery => ({

@@ -16,3 +16,5 @@ export * from './rate-limit/sliding-window-throttler-storage';
 export * from './rate-limit/redis-throttler-storage';
 export * from './http/request-host-policy';
 export * from './http/request-host-middleware';
+export * from './optional-package';
+export * from './sql-database';

@@ -1,5 +1,5 @@
 import { McpSessionBroadcaster } from './mcp-surfaces/mcp-session-broadcaster';
-import { asyncOptionsProviders } from '@s2sp/platform';
+import { asyncOptionsProviders, loadOptionalPackage } from '@s2sp/platform';
 import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { TelemetryMetrics } from '@s2sp/telemetry';
 import { DATA_PLANE_FETCH_AUDIT, LoggerDataPlaneFetchAudit } from './audit/data-plane-fetch-audit';
@@ -15,11 +15,24 @@ import { DataPlaneService } from './data-plane/data-plane.service';
 import { ExpiredResourceSweeper } from './data-plane/expired-resource-sweeper';
 import { UnreadDataPlaneBody } from './data-plane/unread-data-plane-body';
 import { S2spDatabaseLifecycle } from './s2sp-database-lifecycle';
-import { openS2spDatabase, type S2spDatabase } from '@s2sp/database';
+import type { SqlDatabase } from '@s2sp/platform';
 import { ResourcePublisher } from './resource/resource-publisher.service';
 import { ResourceToolInterceptor } from './resource/resource-tool.interceptor';
 import { PrismaResourceStore } from './store/prisma-resource-store';
 import { RESOURCE_STORE } from './store/resource-store.interface';
+
+/**
+ * `@s2sp/database` (Prisma, PostgreSQL, the embedded server) is loaded only
+ * when the default store is used: an app with a resourceStore of its own
+ * needs neither to install nor to load it.
+ */
+function loadDatabasePackage(): typeof import('@s2sp/database') {
+  return loadOptionalPackage(
+    '@s2sp/database',
+    'S2spModule\'s default resource store (pass `resourceStore` to use another, e.g. InMemoryResourceStore for development)',
+    () => require('@s2sp/database') as typeof import('@s2sp/database'),
+  );
+}
 
 const S2SP_SERVICES = [
   ResourcePublisher,
@@ -61,13 +74,13 @@ export class S2spModule {
           {
             provide: S2SP_DATABASE,
             useFactory: (options: ResolvedS2spOptions) =>
-              openS2spDatabase({ databaseUrl: options.database.url, dataDir: options.database.dataDir }),
+              loadDatabasePackage().openS2spDatabase({ databaseUrl: options.database.url, dataDir: options.database.dataDir }),
             inject: [S2SP_OPTIONS],
           },
           S2spDatabaseLifecycle,
           {
             provide: RESOURCE_STORE,
-            useFactory: (database: S2spDatabase, options: ResolvedS2spOptions) =>
+            useFactory: (database: SqlDatabase, options: ResolvedS2spOptions) =>
               new PrismaResourceStore(database, {
                 cacheMaxBytes: options.resourceCacheBytes,
                 writeMode: options.resourceWriteMode,
@@ -78,7 +91,7 @@ export class S2spModule {
           },
           {
             provide: DATA_PLANE_FETCH_AUDIT,
-            useFactory: (database: S2spDatabase, metrics?: TelemetryMetrics) => new PrismaDataPlaneFetchAudit(database, metrics),
+            useFactory: (database: SqlDatabase, metrics?: TelemetryMetrics) => new PrismaDataPlaneFetchAudit(database, metrics),
             inject: [S2SP_DATABASE, { token: TelemetryMetrics, optional: true }],
           },
         ];

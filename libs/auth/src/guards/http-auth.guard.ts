@@ -1,6 +1,6 @@
 import { Injectable, type ExecutionContext } from '@nestjs/common';
 import { declaredRouteOf } from '@s2sp/platform';
-import type { Request, Response } from 'express';
+import type { IncomingHttpHeaders } from 'node:http';
 import { AuthenticationError } from '../errors/authentication-error';
 import { PermissionDeniedError } from '../errors/permission-denied-error';
 import { attachCaller, requestUserOf } from '../transport/caller-carrier';
@@ -14,14 +14,23 @@ import { ProtocolAuthGuard } from './protocol-auth-guard';
  * Failures: 401 with `WWW-Authenticate: Bearer …` and `{ error: { code, message } }`
  * without detail; 403 naming the missing scopes (or APPROVAL_REQUIRED).
  */
+/** What the guard reads of a request, on Express and on Fastify alike. */
+interface HttpRequestLike {
+  method?: string;
+  baseUrl?: string;
+  headers: IncomingHttpHeaders;
+  socket?: { remoteAddress?: string };
+  user?: unknown;
+}
+
 @Injectable()
 export class HttpAuthGuard extends ProtocolAuthGuard {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
     const requirements = this.requirements.read(context);
     if (requirements.allowAnonymous) return true;
-    const request = context.switchToHttp().getRequest<Request>();
-    const response = context.switchToHttp().getResponse<Response>();
+    const request = context.switchToHttp().getRequest<HttpRequestLike>();
+    const response = context.switchToHttp().getResponse<{ setHeader(name: string, value: string): unknown }>();
     const target = {
       protocol: 'http' as const,
       service: this.options.audience,
@@ -31,7 +40,7 @@ export class HttpAuthGuard extends ProtocolAuthGuard {
     };
     try {
       const grant = await this.gate.check(request.headers.authorization, requirements, target);
-      (request as Request & { user?: unknown }).user = requestUserOf(grant.identity);
+      request.user = requestUserOf(grant.identity);
       attachCaller(request, grant.identity);
       return true;
     } catch (error) {
@@ -43,9 +52,9 @@ export class HttpAuthGuard extends ProtocolAuthGuard {
 }
 
 /** The route pattern (`POST /s2sp/data/:token`), never the URL with its parameters. */
-export function httpOperation(request: Request, context?: ExecutionContext): string {
+export function httpOperation(request: HttpRequestLike, context?: ExecutionContext): string {
   const route = declaredRouteOf(request);
-  if (route !== undefined) return `${request.method} ${route}`;
+  if (route !== undefined) return `${request.method ?? 'GET'} ${route}`;
   if (context) return `${request.method} ${context.getClass().name}.${context.getHandler().name}`;
   return `${request.method} ${request.baseUrl || '/'}`;
 }

@@ -1,4 +1,4 @@
-import type { SqlQuery } from '@s2sp/database';
+import type { SqlQuery } from '@s2sp/platform';
 
 /** What one resource server did for one caller with one tool. */
 export interface ResourceActivityRow {

@@ -3,7 +3,7 @@ import { Payload } from '@nestjs/microservices';
 import type { ReadResourceResult } from '@modelcontextprotocol/server';
 import { McpController, Resource } from '@rekog/mcp-nest';
 import { RequireScopes } from '@s2sp/auth';
-import type { S2spDatabase } from '@s2sp/database';
+import type { SqlDatabase } from '@s2sp/platform';
 import { S2SP_DATABASE } from '../config/s2sp.constants';
 import { S2spToolAuthGuard } from '../auth/s2sp-tool-auth.guard';
 import { McpProtocolErrorFilter } from '../mcp-surfaces/mcp-protocol-error.filter';
@@ -21,7 +21,7 @@ export const S2SP_ACTIVITY_READ_SCOPE = 's2sp:activity:read';
 @McpController()
 @UseFilters(McpProtocolErrorFilter)
 export class ResourceActivityController {
-  constructor(@Inject(S2SP_DATABASE) private readonly database: S2spDatabase) {}
+  constructor(@Inject(S2SP_DATABASE) private readonly database: SqlDatabase) {}
 
   @Resource({
     uri: RESOURCE_ACTIVITY_URI,

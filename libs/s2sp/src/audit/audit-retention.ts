@@ -1,5 +1,5 @@
 import { Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import type { SqlChannel } from '@s2sp/database';
+import type { SqlChannel } from '@s2sp/platform';
 import { envInt, PeriodicSweep } from '@s2sp/platform';
 
 export interface AuditRetentionOptions {

@@ -1,6 +1,6 @@
 import type { AuditEvent, AuditSink } from '@s2sp/auth';
 import type { TelemetryMetrics } from '@s2sp/telemetry';
-import type { S2spDatabase, SqlQuery } from '@s2sp/database';
+import type { SqlDatabase, SqlQuery } from '@s2sp/platform';
 import { recordsetInsert } from './recordset-insert';
 import { storable } from './storable-text';
 
@@ -40,7 +40,7 @@ export class PrismaAuditSink implements AuditSink {
   private readonly sql: SqlQuery;
 
   constructor(
-    database: Pick<S2spDatabase, 'sql'>,
+    database: Pick<SqlDatabase, 'sql'>,
     private readonly metrics?: TelemetryMetrics,
   ) {
     this.sql = database.sql;

@@ -2,7 +2,7 @@ import type { BeforeApplicationShutdown } from '@nestjs/common';
 import { RetryingBatchWriter, type AuditWriteStatus, type AuditWriteStatusSource } from '@s2sp/auth';
 import type { TelemetryMetrics } from '@s2sp/telemetry';
 import { envInt } from '@s2sp/platform';
-import type { S2spDatabase, SqlQuery } from '@s2sp/database';
+import type { SqlDatabase, SqlQuery } from '@s2sp/platform';
 import type { DataPlaneFetchAudit, DataPlaneFetchRecord } from './data-plane-fetch-audit';
 import { recordsetInsert } from './recordset-insert';
 import { storable } from './storable-text';
@@ -61,7 +61,7 @@ export class PrismaDataPlaneFetchAudit implements DataPlaneFetchAudit, AuditWrit
   private readonly sql: SqlQuery;
 
   constructor(
-    database: Pick<S2spDatabase, 'sql'>,
+    database: Pick<SqlDatabase, 'sql'>,
     metrics?: TelemetryMetrics,
     retry: DataPlaneFetchAuditRetry = dataPlaneFetchAuditRetryFromEnv(),
   ) {

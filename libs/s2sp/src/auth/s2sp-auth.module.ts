@@ -1,6 +1,6 @@
 import { Module, type DynamicModule, type InjectionToken } from '@nestjs/common';
 import { AuthModule, type AuthModuleOptions } from '@s2sp/auth';
-import type { S2spDatabase } from '@s2sp/database';
+import type { SqlDatabase } from '@s2sp/platform';
 import { TelemetryMetrics } from '@s2sp/telemetry';
 import { AuditRetention, auditRetentionFromEnv } from '../audit/audit-retention';
 import { PrismaAuditSink } from '../audit/prisma-audit-sink';
@@ -13,7 +13,7 @@ export class S2spAuthModule {}
 /**
  * AuthModule whose decisions are audited in `s2sp_audit_event` (unless
  * `auditSink` says otherwise), in the S2spModule database or in the
- * S2spDatabase behind `database`, which must be provided globally. Audit
+ * SqlDatabase behind `database`, which must be provided globally. Audit
  * records older than the retention are deleted (`S2SP_AUDIT_RETENTION_DAYS`,
  * default 30; 0 keeps them).
  */
@@ -23,13 +23,13 @@ export function s2spAuthModule(options: AuthModuleOptions, database: InjectionTo
     imports: [
       AuthModule.forRoot({
         auditSink: {
-          useFactory: (db: S2spDatabase, metrics?: TelemetryMetrics) => new PrismaAuditSink(db, metrics),
+          useFactory: (db: SqlDatabase, metrics?: TelemetryMetrics) => new PrismaAuditSink(db, metrics),
           inject: [database, { token: TelemetryMetrics, optional: true }],
         },
         ...options,
       }),
     ],
-    providers: [{ provide: AuditRetention, useFactory: (db: S2spDatabase) => new AuditRetention(db.sql, auditRetentionFromEnv()), inject: [database] }],
+    providers: [{ provide: AuditRetention, useFactory: (db: SqlDatabase) => new AuditRetention(db.sql, auditRetentionFromEnv()), inject: [database] }],
     exports: [AuditRetention],
   };
 }

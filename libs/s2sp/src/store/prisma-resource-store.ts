@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { S2spDatabase, SqlChannel, SqlQuery } from '@s2sp/database';
+import type { SqlDatabase, SqlChannel, SqlQuery } from '@s2sp/platform';
 import { ResourceTable } from './resource-table';
 import { ResourceTableNotStoredError } from './resource-table-not-stored.error';
 import {
@@ -91,7 +91,7 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
   /** Resources answered before their write finished (`after-answer`), by token hash. */
   private readonly pendingWrites = new Map<string, PendingWrite>();
 
-  constructor(database: Pick<S2spDatabase, 'sql'>, options: PrismaResourceStoreOptions = {}) {
+  constructor(database: Pick<SqlDatabase, 'sql'>, options: PrismaResourceStoreOptions = {}) {
     this.sql = database.sql;
     this.cache = new ResourceTableCache(options.cacheMaxBytes ?? DEFAULT_RESOURCE_CACHE_BYTES);
     this.writeMode = options.writeMode ?? 'after-answer';

@@ -1,0 +1,51 @@
+// A CommonJS app on Fastify with S2spModule's default store (the embedded PostgreSQL of @s2sp/database).
+import 'reflect-metadata';
+import { Module } from '@nestjs/common';
+import { Payload } from '@nestjs/microservices';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
+import { McpController } from '@rekog/mcp-nest';
+import { z } from 'zod';
+import { S2spConsumerTool, S2spModule, S2spResourceTool, serveMcp, type S2spConsumerPayload } from '@s2sp/core';
+
+const ALERTS = [
+  { id: 'a1', event: 'Wind Advisory', severity: 'Moderate', area: 'CA', description: 'Gusts to 50 mph.' },
+  { id: 'a2', event: 'Flood Watch', severity: 'Severe', area: 'CA', description: 'Heavy rain.' },
+  { id: 'a3', event: 'Wind Advisory', severity: 'Minor', area: 'NV', description: 'Gusts to 40 mph.' },
+];
+
+@McpController()
+export class AlertsController {
+  @S2spResourceTool({ name: 'get_alerts', description: 'Active weather alerts for a US state.', parameters: z.object({ area: z.string() }) })
+  getAlerts(@Payload() args: { area: string }): Record<string, unknown>[] {
+    return ALERTS.filter((alert) => alert.area === args.area);
+  }
+}
+
+@McpController()
+export class RowsController {
+  @S2spConsumerTool({ name: 'count_rows', description: 'Hands back the merged rows.', parameters: z.object({}) })
+  countRows(@Payload() payload: S2spConsumerPayload<Record<string, never>>): { rows: Record<string, unknown>[] } {
+    return { rows: payload.rows };
+  }
+}
+
+/** This server's own URL: it is both the resource server and the consumer. */
+const port = Number(process.env.PORT);
+const base = `http://127.0.0.1:${port}`;
+
+@Module({
+  imports: [S2spModule.forRoot({ publicBaseUrl: base, allowedResourceOrigins: [base], database: { dataDir: process.env.DATA_DIR ?? '.data/s2sp' } })],
+  controllers: [AlertsController, RowsController],
+})
+export class AppModule {}
+
+async function main(): Promise<void> {
+  const server = await serveMcp(AppModule, { name: 'cjs-fastify', version: '1.0.0', host: '127.0.0.1', port, transport: 'http', httpAdapter: new FastifyAdapter() });
+    console.log(`LISTENING ${server.url}`);
+  process.once('SIGTERM', () => void server.shutdown().then(() => process.exit(0)));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
