@@ -1,9 +1,9 @@
 /**
  * Layering of the workspace, checked by `npm test` (test/architecture/dependency-rules.test.ts):
- *   contracts → platform → database → auth → telemetry → json-rpc → core (libs/s2sp) → apps
+ *   contracts → platform → database → auth → telemetry → json-rpc → core (libs/s2sp) → agents → gateway → apps
  * A package imports only packages below it, and only through their entry (src/index.ts).
  */
-const LAYERS = ['contracts', 'platform', 'database', 'auth', 'telemetry', 'json-rpc', 's2sp'];
+const LAYERS = ['contracts', 'platform', 'database', 'auth', 'telemetry', 'json-rpc', 's2sp', 'agents', 'gateway'];
 
 /** A lib must not import the libs of the layers above it. */
 function upwardRules() {

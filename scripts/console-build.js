@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Builds the gateway's web console (apps/gateway/console) into dist/apps/gateway/console:
+// Builds the gateway's web console (libs/gateway/console/src) into libs/gateway/console/dist,
+// which @s2sp/gateway ships and serves:
 // type-checks it, bundles src/main.tsx with Preact into one ES module (no CDN, nothing
 // fetched at run time), and copies index.html, console.css and favicon.svg. Run by `npm run build`.
 'use strict';
@@ -9,8 +10,8 @@ const { spawnSync } = require('node:child_process');
 const esbuild = require('esbuild');
 
 const root = join(__dirname, '..');
-const source = join(root, 'apps', 'gateway', 'console');
-const out = join(root, 'dist', 'apps', 'gateway', 'console');
+const source = join(root, 'libs', 'gateway', 'console');
+const out = join(source, 'dist');
 
 const typeCheck = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(source, 'tsconfig.json')], { stdio: 'inherit' });
 if (typeCheck.status !== 0) process.exit(typeCheck.status ?? 1);

@@ -13,11 +13,11 @@
  */
 import * as http from 'node:http';
 import type { CallHandler, ExecutionContext } from '@nestjs/common';
-import { DownstreamCredentials } from '../../apps/gateway/src/auth/downstream-credentials.service';
-import { AgentsCircuitBreaker } from '../../apps/gateway/src/grpc/agents-circuit-breaker';
-import { IdempotencyInterceptor } from '../../apps/gateway/src/idempotency/idempotency.interceptor';
+import { DownstreamCredentials } from '../../libs/gateway/src/auth/downstream-credentials.service';
+import { AgentsCircuitBreaker } from '../../libs/gateway/src/grpc/agents-circuit-breaker';
+import { IdempotencyInterceptor } from '../../libs/gateway/src/idempotency/idempotency.interceptor';
 import { ParamsValidationPlan } from '../../libs/json-rpc/src/params-validation-plan';
-import { CallerRateLimitGuard } from '../../apps/gateway/src/rate-limit/caller-rate-limit.guard';
+import { CallerRateLimitGuard } from '../../libs/gateway/src/rate-limit/caller-rate-limit.guard';
 import { AuthorizationGate } from '../../libs/auth/src/authorization/authorization-gate';
 import { HttpExchangeTelemetry } from '../../libs/telemetry/src/http/http-exchange-telemetry';
 import { TelemetryInterceptor } from '../../libs/telemetry/src/interceptors/telemetry.interceptor';

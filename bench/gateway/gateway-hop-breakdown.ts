@@ -11,15 +11,15 @@
  */
 import * as http from 'node:http';
 import * as grpc from '@grpc/grpc-js';
-import { DownstreamCredentials } from '../../apps/gateway/src/auth/downstream-credentials.service';
-import { AgentsDownstream } from '../../apps/gateway/src/grpc/agents-downstream';
-import { IdempotencyInterceptor } from '../../apps/gateway/src/idempotency/idempotency.interceptor';
+import { DownstreamCredentials } from '../../libs/gateway/src/auth/downstream-credentials.service';
+import { AgentsDownstream } from '../../libs/gateway/src/grpc/agents-downstream';
+import { IdempotencyInterceptor } from '../../libs/gateway/src/idempotency/idempotency.interceptor';
 import { JsonRpcCallExecutor } from '../../libs/json-rpc/src/json-rpc-call-executor';
 import { JsonRpcDispatcher } from '../../libs/json-rpc/src/json-rpc-dispatcher';
 // The module object, not the function: the controller looks readRawBody up on it at each call.
 import * as rawBody from '../../libs/json-rpc/src/raw-body';
 import { ParamsBindingGuard } from '../../libs/json-rpc/src/params-binding.guard';
-import { CallerRateLimitGuard } from '../../apps/gateway/src/rate-limit/caller-rate-limit.guard';
+import { CallerRateLimitGuard } from '../../libs/gateway/src/rate-limit/caller-rate-limit.guard';
 import { JsonRpcAuthGuard } from '../../libs/auth/src/guards/json-rpc-auth.guard';
 import { bearerFor } from '../../test/support/tokens';
 import { runBench, startSmallCallStack } from './small-call-stack';

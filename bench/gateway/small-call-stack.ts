@@ -1,8 +1,8 @@
 // The in-process stack the gateway-hop scripts measure: the test MCP server (`echo`), the agents, the gateway.
-import { startAgents } from '../../apps/agents/src/start-agents';
-import { DEFAULT_AGENTS_CONFIG } from '../../apps/agents/src/agents.config';
-import { startGateway } from '../../apps/gateway/src/gateway';
-import { defaultGatewayConfig } from '../../apps/gateway/src/gateway.config';
+import { startAgents } from '../../libs/agents/src/start-agents';
+import { DEFAULT_AGENTS_CONFIG } from '../../libs/agents/src/agents.config';
+import { startGateway } from '../../libs/gateway/src/gateway';
+import { defaultGatewayConfig } from '../../libs/gateway/src/gateway.config';
 import { startTestMcpServer } from '../../test/support/test-mcp-server';
 
 export type SmallCallStack = Awaited<ReturnType<typeof startSmallCallStack>>;

@@ -28,7 +28,7 @@ import { CallFailure, NO_MORE_WORK, runClosedLoop } from './closed-loop';
 import { printLatencyTable, printRssTable, printTargets, type MeasuredPhase } from './load-report';
 import { fillResourcePool } from './resource-pool';
 import { RssSampler } from './rss-sampler';
-import { requestScopedSignalFetch } from '../../apps/agents/src/mcp/request-scoped-signal-fetch';
+import { requestScopedSignalFetch } from '../../libs/agents/src/mcp/request-scoped-signal-fetch';
 
 const { values } = parseArgs({
   options: {

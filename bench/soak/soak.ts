@@ -23,7 +23,7 @@ import { DevKeyStore, TokenMinter } from '@s2sp/auth';
 import { readPostmasterPid } from '@s2sp/database';
 import { diskUsageMiB } from './disk-usage';
 import { rssMiB, treePssMiB } from './process-memory';
-import { requestScopedSignalFetch } from '../../apps/agents/src/mcp/request-scoped-signal-fetch';
+import { requestScopedSignalFetch } from '../../libs/agents/src/mcp/request-scoped-signal-fetch';
 
 const { values } = parseArgs({
   options: {

@@ -1,9 +1,9 @@
 // The platform path the benchmarks time, started in this process: weather
 // server and a tiny test MCP server behind the agents, behind the gateway.
-import { DEFAULT_AGENTS_CONFIG } from '../../apps/agents/src/agents.config';
-import { startAgents } from '../../apps/agents/src/start-agents';
-import { startGateway } from '../../apps/gateway/src/gateway';
-import { defaultGatewayConfig } from '../../apps/gateway/src/gateway.config';
+import { DEFAULT_AGENTS_CONFIG } from '../../libs/agents/src/agents.config';
+import { startAgents } from '../../libs/agents/src/start-agents';
+import { startGateway } from '../../libs/gateway/src/gateway';
+import { defaultGatewayConfig } from '../../libs/gateway/src/gateway.config';
 import { startWeatherServer } from '../../apps/weather-server/src/weather-server';
 import type { TelemetryOptions } from '@s2sp/telemetry';
 import { startTestMcpServer } from '../../test/support/test-mcp-server';

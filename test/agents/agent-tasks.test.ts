@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { S2SP_DATABASE, type RunningMcpServer } from '@s2sp/core';
 import { type S2spDatabase } from '@s2sp/database';
 import { GRPC_ERROR_METADATA, fromStruct, toStruct, toTimestamp } from '@s2sp/contracts';
-import { TaskRuntime } from '../../apps/agents/src/tasks/task-runtime.service';
+import { TaskRuntime } from '../../libs/agents/src/tasks/task-runtime.service';
 import { agentsTestConfig, eventually, startTestAgents, type RunningAgents } from '../support/agents-stack';
 import { connectAgents, grpc, readStream, trailer, unary, unaryError, type AgentsClients, type Message } from '../support/agents-grpc-client';
 import {

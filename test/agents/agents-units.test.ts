@@ -1,22 +1,22 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { v1, type JsonObject } from '@s2sp/contracts';
-import { agentsConfigFromEnv, DEFAULT_MCP_SERVERS, validateAgentsConfig, type AgentsConfig } from '../../apps/agents/src/agents.config';
-import { assertTimeRemains, downstreamBudget, earliestDeadline } from '../../apps/agents/src/common/deadline-budget';
-import { describeError, redactResourceUrl, redactUrl } from '../../apps/agents/src/common/redact';
-import { InvalidRequestError } from '../../apps/agents/src/common/request-errors';
-import { parseMcpServerList } from '../../apps/agents/src/config/mcp-server-list';
-import { listAllTools, type ToolLister } from '../../apps/agents/src/mcp/list-all-tools';
-import type { RegisteredTool } from '../../apps/agents/src/mcp/registered-tool';
-import { classifyMutation, classifyToolKind } from '../../apps/agents/src/mcp/tool-classification';
-import { DeadlineExceededError } from '../../apps/agents/src/mcp/tool-call-errors';
-import { SurfaceRegistry } from '../../apps/agents/src/mcp/surface-registry';
-import { ToolRegistry } from '../../apps/agents/src/mcp/tool-registry';
-import { PlannerContext } from '../../apps/agents/src/tasks/planner-context';
-import { validateAgentTask } from '../../apps/agents/src/tasks/task-validation';
-import { readS2spResourceAnswer } from '../../apps/agents/src/tools/s2sp-resource-answer';
-import { ToolListCursorCodec } from '../../apps/agents/src/tools/tool-list-cursor';
-import { DEFAULT_SAMPLING_CONFIG } from '../../apps/agents/src/sampling/sampling-config';
+import { agentsConfigFromEnv, DEFAULT_MCP_SERVERS, validateAgentsConfig, type AgentsConfig } from '../../libs/agents/src/agents.config';
+import { assertTimeRemains, downstreamBudget, earliestDeadline } from '../../libs/agents/src/common/deadline-budget';
+import { describeError, redactResourceUrl, redactUrl } from '../../libs/agents/src/common/redact';
+import { InvalidRequestError } from '../../libs/agents/src/common/request-errors';
+import { parseMcpServerList } from '../../libs/agents/src/config/mcp-server-list';
+import { listAllTools, type ToolLister } from '../../libs/agents/src/mcp/list-all-tools';
+import type { RegisteredTool } from '../../libs/agents/src/mcp/registered-tool';
+import { classifyMutation, classifyToolKind } from '../../libs/agents/src/mcp/tool-classification';
+import { DeadlineExceededError } from '../../libs/agents/src/mcp/tool-call-errors';
+import { SurfaceRegistry } from '../../libs/agents/src/mcp/surface-registry';
+import { ToolRegistry } from '../../libs/agents/src/mcp/tool-registry';
+import { PlannerContext } from '../../libs/agents/src/tasks/planner-context';
+import { validateAgentTask } from '../../libs/agents/src/tasks/task-validation';
+import { readS2spResourceAnswer } from '../../libs/agents/src/tools/s2sp-resource-answer';
+import { ToolListCursorCodec } from '../../libs/agents/src/tools/tool-list-cursor';
+import { DEFAULT_SAMPLING_CONFIG } from '../../libs/agents/src/sampling/sampling-config';
 import { withEnv } from '../support/with-env';
 
 

@@ -12,7 +12,7 @@ import * as protoLoader from '@grpc/proto-loader';
 import { create, createFileRegistry, fromBinary, getOption } from '@bufbuild/protobuf';
 import { FileDescriptorProtoSchema, FileDescriptorSetSchema, type FileDescriptorProto } from '@bufbuild/protobuf/wkt';
 import { CONTRACT_PACKAGE, CONTRACT_VERSION_OPTION, PACKAGE_CONTRACT_VERSIONS, PROTO_ROOT } from '@s2sp/contracts';
-import { REFLECTION_VERSIONS, reflectionProtoPath, type ReflectionVersion } from '../../apps/agents/src/reflection/contract-reflection';
+import { REFLECTION_VERSIONS, reflectionProtoPath, type ReflectionVersion } from '../../libs/agents/src/reflection/contract-reflection';
 import { agentsTestConfig, startTestAgents, type RunningAgents } from '../support/agents-stack';
 
 interface ReflectionResponse {

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import * as grpc from '@grpc/grpc-js';
 import { PLATFORM_SCOPES } from '@s2sp/contracts';
-import { emptyUsage } from '../../apps/agents/src/common/usage';
-import { TaskRepository } from '../../apps/agents/src/tasks/task-repository';
-import type { TaskDefinition } from '../../apps/agents/src/tasks/task-definition';
-import type { TaskStatusName } from '../../apps/agents/src/tasks/task-records';
+import { emptyUsage } from '../../libs/agents/src/common/usage';
+import { TaskRepository } from '../../libs/agents/src/tasks/task-repository';
+import type { TaskDefinition } from '../../libs/agents/src/tasks/task-definition';
+import type { TaskStatusName } from '../../libs/agents/src/tasks/task-records';
 import { agentsTestConfig, startTestAgents, type RunningAgents } from '../support/agents-stack';
 import { connectAgents, unary, unaryError, type AgentsClients, type Message } from '../support/agents-grpc-client';
 

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { decodeJwt } from 'jose';
 import type { AuthorizationGate } from '../../libs/auth/src';
-import { McpCallAuthorizer } from '../../apps/agents/src/mcp/mcp-call-authorizer.service';
-import type { McpConnectorService } from '../../apps/agents/src/mcp/mcp-connector.service';
-import type { RegisteredTool } from '../../apps/agents/src/mcp/registered-tool';
+import { McpCallAuthorizer } from '../../libs/agents/src/mcp/mcp-call-authorizer.service';
+import type { McpConnectorService } from '../../libs/agents/src/mcp/mcp-connector.service';
+import type { RegisteredTool } from '../../libs/agents/src/mcp/registered-tool';
 import { devSetup, type DevSetup } from '../auth/auth-fixtures';
 
 const drawChart: RegisteredTool = {

@@ -4,8 +4,8 @@ import { Metadata, status } from '@grpc/grpc-js';
 import { GRPC_ERROR_METADATA } from '@s2sp/contracts';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { toGrpcError } from '../../apps/agents/src/grpc/grpc-errors';
-import { isBreakerFailure, translateMcpFailure } from '../../apps/agents/src/mcp/mcp-failure';
+import { toGrpcError } from '../../libs/agents/src/grpc/grpc-errors';
+import { isBreakerFailure, translateMcpFailure } from '../../libs/agents/src/mcp/mcp-failure';
 
 const context = { serverId: 'stats', startedAt: Date.now(), timeoutMs: 1_000 };
 const grpcStatusOf = (error: Error): number => (toGrpcError(error).getError() as { code: number }).code;

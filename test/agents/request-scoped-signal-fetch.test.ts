@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import { requestScopedSignalFetch } from '../../apps/agents/src/mcp/request-scoped-signal-fetch';
+import { requestScopedSignalFetch } from '../../libs/agents/src/mcp/request-scoped-signal-fetch';
 
 describe('requestScopedSignalFetch: one long-lived signal for many requests', () => {
   let server: Server;

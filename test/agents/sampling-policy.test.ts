@@ -3,10 +3,10 @@ import { describe, test } from 'node:test';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import type { CreateMessageRequest } from '@modelcontextprotocol/sdk/types.js';
 import { RedisThrottlerStorage, SharedRedis, SlidingWindowThrottlerStorage } from '@s2sp/platform';
-import type { AgentsConfig } from '../../apps/agents/src/agents.config';
-import { ConfiguredSamplingPolicy } from '../../apps/agents/src/sampling/configured-sampling-policy';
-import { DEFAULT_SAMPLING_CONFIG, validateSamplingConfig, type SamplingConfig } from '../../apps/agents/src/sampling/sampling-config';
-import { validateMcpRoots } from '../../apps/agents/src/sampling/mcp-roots';
+import type { AgentsConfig } from '../../libs/agents/src/agents.config';
+import { ConfiguredSamplingPolicy } from '../../libs/agents/src/sampling/configured-sampling-policy';
+import { DEFAULT_SAMPLING_CONFIG, validateSamplingConfig, type SamplingConfig } from '../../libs/agents/src/sampling/sampling-config';
+import { validateMcpRoots } from '../../libs/agents/src/sampling/mcp-roots';
 import { ManualClock } from '../support/manual-clock';
 import { deleteKeysUnder, isolatedRedisOptions, redisOrSkip } from '../support/redis';
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { classifyStepError } from '../../apps/agents/src/tasks/step-failure';
-import { translateMcpFailure } from '../../apps/agents/src/mcp/mcp-failure';
+import { classifyStepError } from '../../libs/agents/src/tasks/step-failure';
+import { translateMcpFailure } from '../../libs/agents/src/mcp/mcp-failure';
 
 const context = { serverId: 'weather', startedAt: Date.now(), timeoutMs: 1_000 };
 const stepErrorOf = (failure: McpError) => classifyStepError(translateMcpFailure(failure, context)).error;

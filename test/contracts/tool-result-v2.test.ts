@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { v2 } from '@s2sp/contracts';
-import { toolResultV2 } from '../../apps/agents/src/tools/invoke-tool-v2-messages';
-import { normalizeToolResult } from '../../apps/agents/src/tools/mcp-tool-result';
-import { callToolResultOf } from '../../apps/gateway/src/transcoding/invoke-tool-v2-transcoding';
+import { toolResultV2 } from '../../libs/agents/src/tools/invoke-tool-v2-messages';
+import { normalizeToolResult } from '../../libs/agents/src/tools/mcp-tool-result';
+import { callToolResultOf } from '../../libs/gateway/src/transcoding/invoke-tool-v2-transcoding';
 
 /** MCP result → typed v2 ToolResult (agents) → wire → MCP JSON again (gateway). */
 function throughV2(raw: Record<string, unknown>) {

@@ -14,7 +14,7 @@ import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { ConfigMap, Secret, Service } from 'kubernetes-models/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { parse, parseAllDocuments } from 'yaml';
-import { HealthController } from '../../apps/gateway/src/health/health.controller';
+import { HealthController } from '../../libs/gateway/src/health/health.controller';
 import { ALLOCATOR_SETTINGS } from '../../bench/data-plane/allocator-settings';
 import { APP_ENTRIES, isAppName, type AppName } from '../../scripts/app-entries';
 import { findRepoRoot } from '../support/repo-root';

@@ -15,7 +15,7 @@ const LEASE_MS = 8_000;
 
 /**
  * Agents replicas on one database and Redis hold a lease on the tasks they run
- * (apps/agents/src/tasks/events/task-leases.ts): a replica that starts fails
+ * (libs/agents/src/tasks/events/task-leases.ts): a replica that starts fails
  * only the unfinished tasks nobody holds, and the tasks of a replica that died
  * are failed by the others instead of showing RUNNING forever.
  */

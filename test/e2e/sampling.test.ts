@@ -4,9 +4,9 @@ import type { CreateMessageRequest, CreateMessageResult } from '@modelcontextpro
 import type { RunningMcpServer } from '@s2sp/core';
 import type { S2spDatabase } from '@s2sp/database';
 import { fromStruct, toStruct } from '@s2sp/contracts';
-import { AGENTS_DATABASE } from '../../apps/agents/src/agents.tokens';
-import type { ModelProvider, SamplingRequestContext } from '../../apps/agents/src/sampling/model-provider';
-import { DEFAULT_SAMPLING_CONFIG } from '../../apps/agents/src/sampling/sampling-config';
+import { AGENTS_DATABASE } from '../../libs/agents/src/agents.tokens';
+import type { ModelProvider, SamplingRequestContext } from '../../libs/agents/src/sampling/model-provider';
+import { DEFAULT_SAMPLING_CONFIG } from '../../libs/agents/src/sampling/sampling-config';
 import { agentsTestConfig, startTestAgents, type RunningAgents } from '../support/agents-stack';
 import { connectAgents, unary, type AgentsClients, type Message } from '../support/agents-grpc-client';
 import { consumerStep, filterStep, resourceStep, submitTask, waitForTaskEnd } from '../support/agent-tasks';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import { TaskRuntime } from '../../apps/agents/src/tasks/task-runtime.service';
+import { TaskRuntime } from '../../libs/agents/src/tasks/task-runtime.service';
 import { eventually } from '../support/agents-stack';
 import { slowPlan, startPlatformStack, type PlatformStack } from '../support/platform-stack';
 import { readSse } from '../support/sse';

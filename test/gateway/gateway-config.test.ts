@@ -2,10 +2,10 @@ import { v1 } from '@s2sp/contracts';
 import { authOptionsFromEnv } from '@s2sp/auth';
 import { afterEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { defaultGatewayConfig, gatewayConfigFromEnv, validateGatewayConfig, type GatewayConfig } from '../../apps/gateway/src';
-import { protoEnumToJson, jsonToProtoEnum } from '../../apps/gateway/src/transcoding/proto-enum';
-import { idempotencyKeyHash, requestHash } from '../../apps/gateway/src/idempotency/idempotency-hashes';
-import { callerKey } from '../../apps/gateway/src/caller/caller-key';
+import { defaultGatewayConfig, gatewayConfigFromEnv, validateGatewayConfig, type GatewayConfig } from '../../libs/gateway/src';
+import { protoEnumToJson, jsonToProtoEnum } from '../../libs/gateway/src/transcoding/proto-enum';
+import { idempotencyKeyHash, requestHash } from '../../libs/gateway/src/idempotency/idempotency-hashes';
+import { callerKey } from '../../libs/gateway/src/caller/caller-key';
 
 const SAVED = { ...process.env };
 

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { decodeJwt } from 'jose';
-import { defaultGatewayConfig, gatewayConfigFromEnv, validateGatewayConfig } from '../../apps/gateway/src/gateway.config';
+import { defaultGatewayConfig, gatewayConfigFromEnv, validateGatewayConfig } from '../../libs/gateway/src/gateway.config';
 import { FakeAgents } from '../support/fake-agents';
 import { removeTempDirs, startTestGateway, type TestGateway } from '../support/gateway-harness';
 import { fakeConsoleAssets } from '../support/console-assets';

@@ -10,8 +10,8 @@ import { DevKeyStore, TokenMinter } from '@s2sp/auth';
 import { CONTRACT_VERSION, PACKAGE_CONTRACT_VERSIONS, PROTO_FILE_PATHS, v1 } from '@s2sp/contracts';
 import { WEATHER_TOOL_INPUT_SCHEMA, WEATHER_TOOL_OUTPUT_SCHEMA } from '../support/fake-agents';
 import { useGatewayWithFakeAgents } from '../support/gateway-harness';
-import { toolSchemaDocuments } from '../../apps/gateway/src/schemas/mcp-tool-schemas.service';
-import { schemaDocuments } from '../../apps/gateway/src/schemas/schema-registry.service';
+import { toolSchemaDocuments } from '../../libs/gateway/src/schemas/mcp-tool-schemas.service';
+import { schemaDocuments } from '../../libs/gateway/src/schemas/schema-registry.service';
 import { bearerFor, TEST_SUBJECT } from '../support/tokens';
 
 const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');

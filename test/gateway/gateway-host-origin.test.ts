@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import { gatewayConfigFromEnv, validateGatewayConfig, defaultGatewayConfig } from '../../apps/gateway/src/gateway.config';
+import { gatewayConfigFromEnv, validateGatewayConfig, defaultGatewayConfig } from '../../libs/gateway/src/gateway.config';
 import { CapturedLogs } from '../support/captured-logs';
 import { FakeAgents } from '../support/fake-agents';
 import { removeTempDirs, startTestGateway, type TestGateway } from '../support/gateway-harness';

@@ -1,7 +1,7 @@
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { status as GrpcStatus } from '@grpc/grpc-js';
-import { GATEWAY_DATABASE } from '../../apps/gateway/src';
+import { GATEWAY_DATABASE } from '../../libs/gateway/src';
 import type { S2spDatabase } from '../../libs/database/src/database';
 import { FakeAgents, sleep } from '../support/fake-agents';
 import { freshDataDir, removeTempDirs, rpcError, startTestGateway, type TestGateway } from '../support/gateway-harness';

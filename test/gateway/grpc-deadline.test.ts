@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { JsonRpcError } from '@s2sp/json-rpc';
-import { defaultGatewayConfig } from '../../apps/gateway/src';
-import { grpcDeadlineFor } from '../../apps/gateway/src/grpc/grpc-deadline';
+import { defaultGatewayConfig } from '../../libs/gateway/src';
+import { grpcDeadlineFor } from '../../libs/gateway/src/grpc/grpc-deadline';
 import { findRepoRoot } from '../support/repo-root';
 
 const REPO_ROOT = findRepoRoot(__dirname);

@@ -6,7 +6,7 @@ import { IsOptional, IsString, ValidateBy, validateSync } from 'class-validator'
 import { plainToInstance } from 'class-transformer';
 import { JsonSchemaProperty, type JsonSchema } from '@s2sp/json-rpc';
 import { classToJsonSchema, SchemaComponents } from '../../libs/json-rpc/src/openrpc/class-validator-json-schema';
-import { IsStringRecord } from '../../apps/gateway/src/methods/dto/validators/is-string-record';
+import { IsStringRecord } from '../../libs/gateway/src/methods/dto/validators/is-string-record';
 
 const IsEven = () => ValidateBy({ name: 'isEven', validator: { validate: (value) => Number.isInteger(value) && (value as number) % 2 === 0 } });
 

@@ -17,11 +17,11 @@ import { JsonRpcError } from '../../libs/json-rpc/src/json-rpc-error';
 import { bindParams, PARAMS_VALIDATOR_OPTIONS } from '../../libs/json-rpc/src/params-binder';
 import { toParamsInstance } from '../../libs/json-rpc/src/params-instance';
 import { ParamsValidationPlan } from '../../libs/json-rpc/src/params-validation-plan';
-import { CallToolParams } from '../../apps/gateway/src/methods/dto/call-tool.params';
-import { CancelTaskParams } from '../../apps/gateway/src/methods/dto/cancel-task.params';
-import { GetTaskParams } from '../../apps/gateway/src/methods/dto/get-task.params';
-import { ListToolsParams } from '../../apps/gateway/src/methods/dto/list-tools.params';
-import { SubmitTaskParams } from '../../apps/gateway/src/methods/dto/submit-task.params';
+import { CallToolParams } from '../../libs/gateway/src/methods/dto/call-tool.params';
+import { CancelTaskParams } from '../../libs/gateway/src/methods/dto/cancel-task.params';
+import { GetTaskParams } from '../../libs/gateway/src/methods/dto/get-task.params';
+import { ListToolsParams } from '../../libs/gateway/src/methods/dto/list-tools.params';
+import { SubmitTaskParams } from '../../libs/gateway/src/methods/dto/submit-task.params';
 import { mulberry32 } from '../../libs/platform/src';
 
 type Dto = new () => object;

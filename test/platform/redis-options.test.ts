@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { SharedRedis, redisOptionsFromEnv } from '@s2sp/platform';
-import { agentsConfigFromEnv } from '../../apps/agents/src/agents.config';
-import { gatewayConfigFromEnv } from '../../apps/gateway/src/gateway.config';
+import { agentsConfigFromEnv } from '../../libs/agents/src/agents.config';
+import { gatewayConfigFromEnv } from '../../libs/gateway/src/gateway.config';
 import { withEnv } from '../support/with-env';
 
 const UNSET = { REDIS_URL: undefined, REDIS_KEY_PREFIX: undefined, REDIS_CONNECT_TIMEOUT_MS: undefined, REDIS_COMMAND_TIMEOUT_MS: undefined };

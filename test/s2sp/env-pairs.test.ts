@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parsePairs } from '@s2sp/platform';
-import { parseMcpServerList, withMcpAudiences } from '../../apps/agents/src/config/mcp-server-list';
+import { parseMcpServerList, withMcpAudiences } from '../../libs/agents/src/config/mcp-server-list';
 
 test('parsePairs splits key=value lists at the first "=" and names a malformed entry', () => {
   assert.deepEqual(parsePairs(' a=http://x/?q=1 , ,b=c ', 'VAR', 'k=v', 'a=b'), [

@@ -1,8 +1,8 @@
 // Helpers to run the agents in-process for tests: configuration with small,
 // test-friendly timings, and polling for eventually-true conditions.
-import { DEFAULT_AGENTS_CONFIG, type AgentsConfig, type McpServerEndpoint } from '../../apps/agents/src/agents.config';
+import { DEFAULT_AGENTS_CONFIG, type AgentsConfig, type McpServerEndpoint } from '../../libs/agents/src/agents.config';
 import type { ApprovalProvider } from '@s2sp/auth';
-import { startAgents, type RunningAgents, type StartAgentsOptions } from '../../apps/agents/src/start-agents';
+import { startAgents, type RunningAgents, type StartAgentsOptions } from '../../libs/agents/src/start-agents';
 
 export type { RunningAgents };
 

@@ -6,7 +6,7 @@ import { cp, mkdir, mkdtemp, rename, rm, rmdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { JSONRPCClient, type JSONRPCResponse } from 'json-rpc-2.0';
-import { defaultGatewayConfig, startGateway, type GatewayConfig, type RunningGateway } from '../../apps/gateway/src';
+import { defaultGatewayConfig, startGateway, type GatewayConfig, type GatewayModuleExtras, type RunningGateway } from '../../libs/gateway/src';
 import { openS2spDatabase } from '../../libs/database/src/database';
 import { resolvePrismaPaths } from '../../libs/database/src/prisma-paths';
 import { after, before, beforeEach } from 'node:test';
@@ -121,9 +121,9 @@ export interface TestGateway {
   close(): Promise<void>;
 }
 
-export async function startTestGateway(fake: FakeAgents, overrides: Overrides = {}, dataDir?: string): Promise<TestGateway> {
+export async function startTestGateway(fake: FakeAgents, overrides: Overrides = {}, dataDir?: string, extras: GatewayModuleExtras = {}): Promise<TestGateway> {
   const config = testGatewayConfig(fake.address, dataDir ?? (await freshDataDir()), overrides);
-  const gateway = await startGateway(config);
+  const gateway = await startGateway(config, extras);
   const rpcUrl = `${gateway.url}/rpc`;
   const defaultAuthorization = await bearerFor({ audience: 'gateway' });
   const post = async (body: unknown, headers: Record<string, string> = {}) => {

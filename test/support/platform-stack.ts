@@ -1,8 +1,8 @@
 // The whole platform in this process for browser-facing tests: weather, stats and the
 // testkit MCP servers, the agents (gRPC) and the gateway, every hop real.
 import type { RunningMcpServer } from '@s2sp/core';
-import { startGateway, type RunningGateway } from '../../apps/gateway/src/gateway';
-import { defaultGatewayConfig, type GatewayConfig } from '../../apps/gateway/src/gateway.config';
+import { startGateway, type RunningGateway } from '../../libs/gateway/src/gateway';
+import { defaultGatewayConfig, type GatewayConfig } from '../../libs/gateway/src/gateway.config';
 import { agentsTestConfig, eventually, startTestAgents, type RunningAgents } from './agents-stack';
 import { startStats, startWeather } from './stack';
 import { startTestMcpServer, type TestMcpServer } from './test-mcp-server';

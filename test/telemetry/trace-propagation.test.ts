@@ -7,7 +7,7 @@ import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
-import { BoundPortGrpcServer } from '../../apps/agents/src/grpc/bound-port-grpc-server';
+import { BoundPortGrpcServer } from '../../libs/agents/src/grpc/bound-port-grpc-server';
 import { PROTO_FILES, PROTO_LOADER_OPTIONS } from '../../libs/contracts/src';
 import { Telemetry, TelemetryModule, traceDataPlaneFetch, traceGrpcCall } from '../../libs/telemetry/src';
 import { CLIENT_SPAN_ID, CLIENT_TRACE_ID, CLIENT_TRACEPARENT, eventually, onlySpan, parentSpanIdOf, serviceOf } from './telemetry-fixtures';

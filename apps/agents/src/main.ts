@@ -1,7 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { exitOnTerminationSignal } from '@s2sp/platform';
-import { agentsConfigFromEnv } from './agents.config';
-import { startAgents } from './start-agents';
+import { agentsConfigFromEnv, startAgents } from '@s2sp/agents';
 
 async function main(): Promise<void> {
   const config = agentsConfigFromEnv();

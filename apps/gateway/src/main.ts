@@ -1,7 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { exitOnTerminationSignal } from '@s2sp/platform';
-import { gatewayConfigFromEnv } from './gateway.config';
-import { startGateway } from './gateway';
+import { gatewayConfigFromEnv, startGateway } from '@s2sp/gateway';
 
 async function main(): Promise<void> {
   const config = gatewayConfigFromEnv();

@@ -18,3 +18,4 @@ export * from './http/request-host-policy';
 export * from './http/request-host-middleware';
 export * from './optional-package';
 export * from './sql-database';
+export * from './class-or-value-provider';

@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { buildOpenRpcDocument, JSON_RPC_METHOD_METADATA, type JsonRpcMethodMetadata, type OpenRpcDocument } from '@s2sp/json-rpc';
-import { AgentMethods } from '../../../apps/gateway/src/methods/agent.methods';
-import { ResourcesMethods } from '../../../apps/gateway/src/methods/resources.methods';
-import { ToolsMethods } from '../../../apps/gateway/src/methods/tools.methods';
+import { AgentMethods } from '../../../libs/gateway/src/methods/agent.methods';
+import { ResourcesMethods } from '../../../libs/gateway/src/methods/resources.methods';
+import { ToolsMethods } from '../../../libs/gateway/src/methods/tools.methods';
 
 /** The providers that declare the gateway's JSON-RPC methods. */
 export const GATEWAY_METHOD_PROVIDERS: ReadonlyArray<new (...args: never[]) => object> = [AgentMethods, ToolsMethods, ResourcesMethods];

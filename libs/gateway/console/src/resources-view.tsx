@@ -20,7 +20,7 @@ interface ActivityRow {
   lastFetch: string | null;
 }
 
-/** resources.read's result (apps/gateway/src/transcoding/resource-transcoding.ts), as far as this view reads it. */
+/** resources.read's result (libs/gateway/src/transcoding/resource-transcoding.ts), as far as this view reads it. */
 interface ReadResult {
   contents: Array<{ uri: string; mimeType?: string; text?: string }>;
   error?: { code: number; message: string };

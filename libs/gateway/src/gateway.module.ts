@@ -1,10 +1,10 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { ThrottlerModule } from '@nestjs/throttler';
+import { ThrottlerModule, type ThrottlerStorage } from '@nestjs/throttler';
 import { JsonRpcAuthGuard } from '@s2sp/auth';
 import { s2spAuthModule } from '@s2sp/core';
 import { DatabaseModule } from '@s2sp/database';
-import { SHARED_REDIS, SharedRedisModule, type SharedRedis } from '@s2sp/platform';
+import { classOrValueProvider, SHARED_REDIS, SharedRedisModule, type SharedRedis } from '@s2sp/platform';
 import { TelemetryModule } from '@s2sp/telemetry';
 import { JsonRpcModule, toJsonRpcError } from '@s2sp/json-rpc';
 import { CONTRACT_VERSION } from '@s2sp/contracts';
@@ -25,7 +25,7 @@ import { GatewayHealth } from './health/gateway-health.service';
 import { HealthController } from './health/health.controller';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { IdempotencySweeper } from './idempotency/idempotency-sweeper';
-import { IDEMPOTENCY_STORE } from './idempotency/idempotency-store';
+import { IDEMPOTENCY_STORE, type IdempotencyStore } from './idempotency/idempotency-store';
 import { IdempotentExecution } from './idempotency/idempotent-execution.service';
 import { PrismaIdempotencyStore } from './idempotency/prisma-idempotency-store';
 import { AgentMethods } from './methods/agent.methods';
@@ -47,8 +47,9 @@ export const GATEWAY_SERVICE_NAME = 's2sp-gateway';
  * is not installed): in Redis when the replicas share one (config.redis), else in this process
  * (SlidingWindowThrottlerStorage: the same sliding window, at a cost per call that does not grow with the limit).
  */
-function rateLimitStorageModule(config: GatewayConfig): DynamicModule {
+function rateLimitStorageModule(config: GatewayConfig, storage: ThrottlerStorage | undefined): DynamicModule {
   const throttlers = [{ name: JSON_RPC_THROTTLER, limit: config.rateLimit.limit, ttl: config.rateLimit.windowMs }];
+  if (storage) return ThrottlerModule.forRoot({ throttlers, storage });
   if (!config.redis) return ThrottlerModule.forRoot({ throttlers, storage: new SlidingWindowThrottlerStorage() });
   return ThrottlerModule.forRootAsync({
     imports: [SharedRedisModule.forRoot(config.redis)],
@@ -57,9 +58,17 @@ function rateLimitStorageModule(config: GatewayConfig): DynamicModule {
   });
 }
 
+/** The gateway's seams: what a deployment may put in place of the defaults. */
+export interface GatewayModuleExtras {
+  /** Replaces the PostgreSQL store behind IDEMPOTENCY_STORE: a class (instantiated by Nest) or an instance. */
+  idempotencyStore?: Type<IdempotencyStore> | IdempotencyStore;
+  /** Where per-caller rate limits are counted (an @nestjs/throttler storage); default: Redis when configured, else this process. */
+  rateLimitStorage?: ThrottlerStorage;
+}
+
 @Module({})
 export class GatewayModule {
-  static forRoot(config: GatewayConfig): DynamicModule {
+  static forRoot(config: GatewayConfig, extras: GatewayModuleExtras = {}): DynamicModule {
     validateGatewayConfig(config);
     return {
       module: GatewayModule,
@@ -78,7 +87,7 @@ export class GatewayModule {
         s2spAuthModule(config.auth, GATEWAY_DATABASE),
         // OpenRPC's info.version is the version of the API the document describes, not of its implementation.
         JsonRpcModule.forRoot({ ...config.jsonRpc, info: { title: 'S2SP gateway', version: CONTRACT_VERSION } }),
-        rateLimitStorageModule(config),
+        rateLimitStorageModule(config, extras.rateLimitStorage),
         ConsoleModule.forRoot(config.console ?? defaultConsoleOptions()),
       ],
       controllers: [HealthController, SchemasController],
@@ -92,7 +101,7 @@ export class GatewayModule {
         ToolServiceClient,
         AgentSurfacesCache,
         AgentServiceClient,
-        { provide: IDEMPOTENCY_STORE, useClass: PrismaIdempotencyStore },
+        classOrValueProvider(IDEMPOTENCY_STORE, extras.idempotencyStore, PrismaIdempotencyStore),
         IdempotentExecution,
         IdempotencyInterceptor,
         IdempotencySweeper,

@@ -1,4 +1,4 @@
-/** The JSON the gateway answers (apps/gateway/src/transcoding/task-response-transcoding.ts), as far as the console reads it. */
+/** The JSON the gateway answers (libs/gateway/src/transcoding/task-response-transcoding.ts), as far as the console reads it. */
 
 export interface Usage {
   tokens_in_context: number;

@@ -3,4 +3,4 @@ export * from './gateway.config';
 export * from './gateway.module';
 export { GATEWAY_CONFIG, GATEWAY_DATABASE } from './gateway.constants';
 export type { HealthReport, HealthStatus } from './health/gateway-health.service';
-export { IDEMPOTENCY_STORE, type IdempotencyStore } from './idempotency/idempotency-store';
+export * from './idempotency/idempotency-store';

@@ -15,8 +15,8 @@ export interface ConsoleOptions {
   devTokenTtlSeconds: number;
 }
 
-/** Where `npm run build` (scripts/console-build.js) puts the console: dist/apps/gateway/console. */
-export const DEFAULT_CONSOLE_ASSETS_DIR = join(__dirname, '..', '..', 'console');
+/** The console's build, shipped in the package: `npm run build` (scripts/console-build.js) writes console/dist. */
+export const DEFAULT_CONSOLE_ASSETS_DIR = join(__dirname, '..', '..', 'console', 'dist');
 
 export function isProduction(env: NodeJS.ProcessEnv = process.env): boolean {
   return env.NODE_ENV === 'production';

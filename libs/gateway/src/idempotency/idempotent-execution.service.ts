@@ -31,7 +31,7 @@ const ABANDONED_CLAIM_GRACE_MS = 5_000;
 const GIVE_UP_BEFORE_DEADLINE_MS = 50;
 
 /**
- * Runs a state-changing call at most once per idempotency key (apps/gateway/README.md,
+ * Runs a state-changing call at most once per idempotency key (libs/gateway/README.md,
  * "Cross-cutting behaviour"):
  * - first call: an IN_PROGRESS record is inserted (the primary key lets only one
  *   of concurrent duplicates in), the handler runs, its result is stored as

@@ -33,7 +33,7 @@ function answeredByTheAgents(metadata: Metadata | undefined): boolean {
   return typeof metadata?.get === 'function' && metadata.get(GRPC_ERROR_METADATA.DEADLINE_HOP).length > 0;
 }
 
-/** The circuit breaker in front of the agents: one per gateway, shared by every method (apps/gateway/README.md, "Cross-cutting behaviour"). */
+/** The circuit breaker in front of the agents: one per gateway, shared by every method (libs/gateway/README.md, "Cross-cutting behaviour"). */
 @Injectable()
 export class AgentsCircuitBreaker {
   private readonly breaker: CircuitBreaker;

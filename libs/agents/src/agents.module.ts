@@ -4,7 +4,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { GrpcAuthGuard } from '@s2sp/auth';
 import { s2spAuthModule } from '@s2sp/core';
 import { DatabaseModule } from '@s2sp/database';
-import { RedisThrottlerStorage, SHARED_REDIS, SharedRedisModule, SlidingWindowThrottlerStorage, type SharedRedis } from '@s2sp/platform';
+import { classOrValueProvider, RedisThrottlerStorage, SHARED_REDIS, SharedRedisModule, SlidingWindowThrottlerStorage, type SharedRedis } from '@s2sp/platform';
 import { TelemetryModule } from '@s2sp/telemetry';
 import { validateAgentsConfig, type AgentsConfig } from './agents.config';
 import { AGENTS_CONFIG, AGENTS_DATABASE } from './agents.tokens';
@@ -129,7 +129,3 @@ function samplingRateStorageProvider(config: AgentsConfig): Provider {
 }
 
 /** A replaceable provider: the given class (instantiated by Nest) or instance, else the default class. */
-function classOrValueProvider<T>(token: symbol, given: Type<T> | T | undefined, fallback: Type<T>): Provider {
-  if (given === undefined) return { provide: token, useClass: fallback };
-  return typeof given === 'function' ? { provide: token, useClass: given as Type<T> } : { provide: token, useValue: given };
-}

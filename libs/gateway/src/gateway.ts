@@ -4,7 +4,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { HttpRequestDrain, Readiness, resolveShutdownOptions, shutdownControls } from '@s2sp/platform';
 import { appLogger } from '@s2sp/telemetry';
 import type { GatewayConfig } from './gateway.config';
-import { GATEWAY_SERVICE_NAME, GatewayModule } from './gateway.module';
+import { GATEWAY_SERVICE_NAME, GatewayModule, type GatewayModuleExtras } from './gateway.module';
 import { mountGatewayHostValidation } from './http/gateway-host-validation';
 
 export interface RunningGateway {
@@ -23,10 +23,10 @@ export interface RunningGateway {
 }
 
 /** Starts the gateway in this process. Port 0 picks a free port (see the returned port/url). */
-export async function startGateway(config: GatewayConfig): Promise<RunningGateway> {
+export async function startGateway(config: GatewayConfig, extras: GatewayModuleExtras = {}): Promise<RunningGateway> {
   const shutdownOptions = resolveShutdownOptions(config.shutdown);
   // Fastify rather than Express: its routing and request objects cost less per call (bench/gateway).
-  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forRoot(config), new FastifyAdapter(), {
+  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forRoot(config, extras), new FastifyAdapter(), {
     logger: appLogger(GATEWAY_SERVICE_NAME, config.logger),
   });
   // Before any route: a foreign Host or Origin is refused before a handler (or its guards) runs.

@@ -1,4 +1,4 @@
-/** GET /health as the console reads it (apps/gateway/src/health). */
+/** GET /health as the console reads it (libs/gateway/src/health). */
 export interface HealthReport {
   status: string;
   gateway: { version: string; contractVersion: string; database: { status: string }; audit: { status?: string } };

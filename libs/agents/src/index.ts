@@ -1,0 +1,15 @@
+// @s2sp/agents: the platform's agents as a Nest module (AgentsModule) and a ready-made
+// gRPC microservice (startAgents), with the seams a deployment extends.
+export { startAgents, type RunningAgents, type StartAgentsOptions } from './start-agents';
+export { AgentsModule, AGENTS_SERVICE_NAME, AGENTS_VERSION, type AgentsModuleExtras } from './agents.module';
+export * from './agents.config';
+export { AGENTS_CONFIG, AGENTS_DATABASE } from './agents.tokens';
+export { TASK_PLANNER, type PlannerDecision, type TaskPlanner } from './tasks/task-planner';
+export { DeclarativePlanner } from './tasks/declarative-planner';
+export { PlannerContext, type ContextEntry, type ContextSource } from './tasks/planner-context';
+export type { ConsumerCallPlanStep, FilterPlanStep, PlanStep, ResourceCallPlanStep, TaskConstraints, TaskObjective } from './tasks/task-definition';
+export { MODEL_PROVIDER, type ModelProvider, type SamplingRequestContext } from './sampling/model-provider';
+export { RefusingModelProvider } from './sampling/refusing-model-provider';
+export { SAMPLING_POLICY, type SamplingDecision, type SamplingPolicy } from './sampling/sampling-policy';
+export { ConfiguredSamplingPolicy } from './sampling/configured-sampling-policy';
+export { TASK_EVENTS, type TaskEvents } from './tasks/events/task-events';
