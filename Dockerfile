@@ -12,7 +12,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 COPY libs ./libs
 RUN npm ci --no-audit --no-fund
-COPY tsconfig.json tsconfig.api.json nest-cli.json buf.yaml buf.gen.yaml ./
+COPY tsconfig.json tsconfig.base.json nest-cli.json buf.yaml buf.gen.yaml ./
 COPY proto ./proto
 COPY prisma ./prisma
 COPY scripts ./scripts
@@ -38,14 +38,12 @@ ENV MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072 MALLOC_TRIM_THRESHOLD_=1310
 WORKDIR /app
 COPY --from=production-dependencies /app/node_modules ./node_modules
 COPY package.json ./
-# libs/<name>/index.js and package.json are the @s2sp/* packages' entries; libs/contracts/src/generated holds the descriptor sets.
+# libs/<name> are the @s2sp/* packages: package.json, the compiled dist/, and the assets each
+# reads at run time (@s2sp/contracts' proto/ and descriptor sets, @s2sp/database's prisma/,
+# @s2sp/gateway's console/dist), all written by `npm run build`.
 COPY --from=build /app/libs ./libs
 COPY --from=build /app/dist/apps ./dist/apps
-COPY --from=build /app/dist/libs ./dist/libs
 COPY --from=build /app/dist/scripts ./dist/scripts
-# Read at run time: the proto files (gRPC reflection, GET /schemas) and the schema and migrations of the database.
-COPY proto ./proto
-COPY prisma ./prisma
 # The embedded PostgreSQL (no DATABASE_URL) and the dev key keep their files here.
 RUN mkdir -p /app/.data/auth && chown -R node:node /app/.data
 USER node

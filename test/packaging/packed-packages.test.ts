@@ -155,7 +155,7 @@ describe('the packed packages, installed into apps outside the repository', () =
   });
 
   test('every package packs into a tarball with compiled JavaScript, declarations and its assets, and no TypeScript source', async () => {
-    assert.deepEqual(Object.keys(tarballs).sort(), ['s2sp-auth', 's2sp-contracts', 's2sp-core', 's2sp-database', 's2sp-json-rpc', 's2sp-platform', 's2sp-telemetry']);
+    assert.deepEqual(Object.keys(tarballs).sort(), ['s2sp-agents', 's2sp-auth', 's2sp-contracts', 's2sp-core', 's2sp-database', 's2sp-gateway', 's2sp-json-rpc', 's2sp-platform', 's2sp-telemetry']);
     const listing = async (name: string): Promise<string[]> => (await run('tar', ['tzf', tarballs[name]!], packDir)).split('\n').filter(Boolean);
     for (const name of Object.keys(tarballs)) {
       const files = await listing(name);
@@ -165,6 +165,8 @@ describe('the packed packages, installed into apps outside the repository', () =
     const contracts = await listing('s2sp-contracts');
     assert.ok(contracts.includes('package/proto/s2sp/v1/tool.proto'));
     assert.ok(contracts.includes('package/dist/generated/s2sp.binpb'));
+    const gateway = await listing('s2sp-gateway');
+    for (const file of ['index.html', 'console.js', 'console.css']) assert.ok(gateway.includes(`package/console/dist/${file}`), file);
     const database = await listing('s2sp-database');
     assert.ok(database.includes('package/prisma/schema.prisma'));
     assert.ok(database.some((file) => /^package\/prisma\/migrations\/[^/]+\/migration\.sql$/.test(file)));
@@ -186,7 +188,8 @@ describe('the packed packages, installed into apps outside the repository', () =
   });
 
   test('(b) a CommonJS app on Fastify with the default store: the embedded PostgreSQL and the migrations come from the package', async () => {
-    const app = await installApp('cjs-fastify', Object.values(tarballs), ['@nestjs/platform-fastify']);
+    const withDatabase = ['s2sp-core', 's2sp-platform', 's2sp-auth', 's2sp-contracts', 's2sp-telemetry', 's2sp-database'].map((name) => tarballs[name]!);
+    const app = await installApp('cjs-fastify', withDatabase, ['@nestjs/platform-fastify']);
     appDirs.push(app.dir);
     const server = await app.start();
     try {

@@ -1,3 +1,4 @@
+import { packageVersion } from '@s2sp/platform';
 import { Module, type DynamicModule, type Provider, type Type } from '@nestjs/common';
 import { Readiness } from '@s2sp/platform';
 import { APP_GUARD } from '@nestjs/core';
@@ -53,7 +54,7 @@ export interface AgentsModuleExtras {
  * configuration first and throws naming the bad field.
  */
 export const AGENTS_SERVICE_NAME = 's2sp-agents';
-export const AGENTS_VERSION = '0.1.0';
+export const AGENTS_VERSION: string = packageVersion(__dirname);
 
 @Module({})
 export class AgentsModule {

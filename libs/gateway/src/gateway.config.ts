@@ -1,3 +1,4 @@
+import { packageVersion } from '@s2sp/platform';
 import type { LoggerService, LogLevel } from '@nestjs/common';
 import { authOptionsFromEnv, type AuthModuleOptions } from '@s2sp/auth';
 import { envChoice, envInt, envOptional, envOptionalList, envString, redisOptionsFromEnv, validateRedisOptions, type RedisOptions, type ShutdownOptions } from '@s2sp/platform';
@@ -131,7 +132,7 @@ export interface GatewayConfig {
   telemetry?: Partial<TelemetryOptions>;
 }
 
-export const GATEWAY_VERSION = '0.1.0';
+export const GATEWAY_VERSION: string = packageVersion(__dirname);
 
 export function defaultGatewayConfig(): GatewayConfig {
   return {

@@ -19,3 +19,4 @@ export * from './http/request-host-middleware';
 export * from './optional-package';
 export * from './sql-database';
 export * from './class-or-value-provider';
+export * from './package-version';
