@@ -19,5 +19,5 @@ export function loadOptionalPackage<T>(packageName: string, neededFor: string, l
 
 function isMissingPackage(error: unknown, packageName: string): boolean {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  return (code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND') && typeof message === 'string' && message.includes(`'${packageName}'`);
+  return (code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND') && typeof message === 'string' && (message.includes(`'${packageName}'`) || message.includes(`'${packageName}/`));
 }

@@ -12,6 +12,7 @@ export * from './data-plane/expired-resource-sweeper';
 export * from './store/resource-store.interface';
 export * from './store/prisma-resource-store';
 export * from './store/in-memory-resource-store';
+export { ResourceTable } from './store/resource-table';
 export * from './store/resource-table-not-stored.error';
 export * from './protocol/row';
 export * from './protocol/s2sp-error';

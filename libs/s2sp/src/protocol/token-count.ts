@@ -1,4 +1,5 @@
 import type { Tiktoken, TiktokenBPE } from 'js-tiktoken/lite';
+import { loadOptionalPackage } from '@s2sp/platform';
 
 /** The encoding of current OpenAI models; its rank table ships inside js-tiktoken (no network). */
 export const TOKEN_ENCODING = 'o200k_base';
@@ -21,8 +22,11 @@ export function countTokens(text: string): number {
 }
 
 function loadEncoder(): Tiktoken {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, see above
-  const { Tiktoken: Encoder } = require('js-tiktoken/lite') as typeof import('js-tiktoken/lite');
+  // An optional dependency: only a process that counts tokens installs it.
+  const { Tiktoken: Encoder } = loadOptionalPackage('js-tiktoken', 'Counting tokens (countTokens, _meta["s2sp/body_tokens"])', () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, see above
+    return require('js-tiktoken/lite') as typeof import('js-tiktoken/lite');
+  });
   // The CommonJS build of the rank file is the table itself (its typings say `default`).
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const ranks = require(`js-tiktoken/ranks/${TOKEN_ENCODING}`) as TiktokenBPE;
