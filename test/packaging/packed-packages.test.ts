@@ -8,7 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { markdownExamples } from '../support/docs-examples/markdown-examples';
-import { driveAsyncFlow, installApp, packWorkspaces, REPO_ROOT, run } from '../support/packed-apps';
+import { DevKeyStore, TokenMinter } from '@s2sp/auth';
+import { JSONRPCClient } from 'json-rpc-2.0';
+import { driveAsyncFlow, freePort, installApp, packWorkspaces, REPO_ROOT, run } from '../support/packed-apps';
 
 /**
  * What the README's install block (in README.md, marked run-by this file) tells a user to
@@ -98,5 +100,50 @@ describe('the packed packages, installed into apps outside the repository', () =
       await server.stop();
     }
     assert.ok(existsSync(join(app.dir, '.data', 's2sp', 'postgres', 'PG_VERSION')), 'the embedded PostgreSQL kept its data in the app folder');
+  });
+
+  test('(c) an app wiring GatewayModule and AgentsModule with a planner of its own runs a JSON-RPC task through the gateway', async () => {
+    const all = ['s2sp-core', 's2sp-platform', 's2sp-auth', 's2sp-contracts', 's2sp-telemetry', 's2sp-database', 's2sp-json-rpc', 's2sp-agents', 's2sp-gateway'];
+    const app = await installApp('platform', all.map((name) => tarballs[name]!), [...readme.host.filter((name) => name !== '@nestjs/platform-express'), '@nestjs/platform-fastify']);
+    appDirs.push(app.dir);
+    const [toolsPort, agentsPort, gatewayPort] = [await freePort(), await freePort(), await freePort()];
+    const server = await app.start({
+      TOOLS_PORT: String(toolsPort),
+      AGENTS_PORT: String(agentsPort),
+      AGENTS_METRICS_PORT: String(await freePort()),
+      AGENTS_MCP_SERVERS: `tools=http://127.0.0.1:${toolsPort}/mcp`,
+      GATEWAY_PORT: String(gatewayPort),
+      GATEWAY_AGENTS_URL: `127.0.0.1:${agentsPort}`,
+    });
+    try {
+      // The app's dev key (in its own .data/auth), as `npm run token` would use it.
+      const minter = new TokenMinter({ issuer: 's2sp-dev', signingKey: new DevKeyStore({ dataDir: join(app.dir, '.data', 'auth') }) });
+      const token = await minter.mint({ subject: 'packaging-test', scopes: ['tasks:submit', 'tasks:read'], audience: 'gateway', ttlSeconds: 300 });
+      const client = new JSONRPCClient(async (request) => {
+        const response = await fetch(`${server.url}/rpc`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(request) });
+        client.receive((await response.json()) as Parameters<typeof client.receive>[0]);
+      });
+      // The README's task, on this app's tools (agent.submitTask requires a plan; the app's planner decides the steps).
+      const plan = [
+        { step_id: 'alerts', resource_call: { server: 'tools', tool: 'get_alerts', arguments: { area: 'CA' }, abstract_domains: ['event'], mode: 'async' } },
+        { step_id: 'wind', filter: { input_step_id: 'alerts', predicate: { field: 'event', op: 'contains', value: 'Wind' } } },
+        { step_id: 'count', consumer_call: { server: 'tools', tool: 'count_by', arguments: { column: 'event' }, input_step_id: 'wind' } },
+      ];
+      const submitted = (await client.request('agent.submitTask', { objective: 'Count the wind alerts in CA', plan })) as { task_id: string; status: string };
+      assert.equal(submitted.status, 'accepted');
+      let task: { status: string; steps: Array<{ kind?: string; step_id?: string; result?: unknown }>; result?: unknown } = { status: 'accepted', steps: [] };
+      for (let attempt = 0; attempt < 300 && ['accepted', 'running'].includes(task.status); attempt++) {
+        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+        task = (await client.request('agent.getTask', { task_id: submitted.task_id })) as typeof task;
+      }
+      assert.equal(task.status, 'succeeded', JSON.stringify(task));
+      assert.match(JSON.stringify(task.steps[0]), /"planner":"wind-alerts"/, "the PLAN step names the app's planner");
+      const result = task.result as { summary: string; output: { content: Array<{ text: string }> } };
+      assert.equal(result.summary, 'wind alerts in CA counted');
+      // The filter kept the wind alerts only; the consumer merged the body rows it fetched (their descriptions).
+      assert.deepEqual(JSON.parse(result.output.content[0]!.text), { counts: { 'Wind Advisory': 1, 'High Wind Warning': 1 }, descriptions: 2 });
+    } finally {
+      await server.stop();
+    }
   });
 });

@@ -41,7 +41,7 @@ export function run(command: string, args: string[], cwd: string, timeoutMs = NP
   });
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -60,7 +60,8 @@ export interface RunningApp {
 
 export interface InstalledApp {
   dir: string;
-  start(): Promise<RunningApp>;
+  /** Starts `dist/main.js` with PORT (a free port) and `env`, and waits for its `LISTENING <url>` line. */
+  start(env?: Record<string, string>): Promise<RunningApp>;
 }
 
 /**
@@ -75,12 +76,12 @@ export async function installApp(name: string, tarballs: string[], hostPackageNa
   cpSync(join(APPS, name), dir, { recursive: true });
   await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', ...tarballs, ...hostPackages(hostPackageNames)], dir);
   await run(process.execPath, [join(dir, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(dir, 'tsconfig.json')], dir);
-  return { dir, start: () => startApp(dir) };
+  return { dir, start: (env) => startApp(dir, env) };
 }
 
-export async function startApp(dir: string): Promise<RunningApp> {
+export async function startApp(dir: string, env: Record<string, string> = {}): Promise<RunningApp> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [join(dir, 'dist', 'main.js')], { cwd: dir, env: { ...process.env, PORT: String(port) } });
+  const child: ChildProcess = spawn(process.execPath, [join(dir, 'dist', 'main.js')], { cwd: dir, env: { ...process.env, PORT: String(port), ...env } });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the app did not start within 60 s:\n${output}`)), 60_000);
