@@ -6,7 +6,7 @@ import { credentials, loadPackageDefinition, type Client, type ServiceError } fr
 import { loadSync } from '@grpc/proto-loader';
 import { protoPath } from 'grpc-health-check';
 import { envInt } from '@s2sp/platform';
-import { APP_ENTRIES, APP_USAGE, isAppName, type AppName } from './app-entries';
+import { APP_ENTRIES, APP_USAGE, isAppName } from './app-entries';
 
 const TIMEOUT_MS = 3_000;
 
@@ -50,7 +50,7 @@ async function main(): Promise<void> {
     process.stderr.write(`Which app to check? Give ${APP_USAGE}\n`);
     process.exit(2);
   }
-  const entry = APP_ENTRIES[app as AppName];
+  const entry = APP_ENTRIES[app];
   const port = envInt(entry.portEnv, entry.defaultPort, { min: 1, max: 65535 });
   const problem = entry.probe === 'http' ? await httpReady(port) : await grpcReady(port);
   if (problem) {

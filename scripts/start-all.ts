@@ -98,7 +98,7 @@ async function stop(exitCode: number): Promise<never> {
     children.map(
       (child) =>
         new Promise<void>((resolve) => {
-          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          if (child.exitCode !== null || child.signalCode !== null) { resolve(); return; }
           child.once('exit', () => resolve());
           child.kill('SIGTERM');
           setTimeout(() => child.kill('SIGKILL'), 5_000).unref();

@@ -81,7 +81,7 @@ async function measureJson(columns: readonly string[], rows: readonly Row[]): Pr
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 /** A warm-up on a tenth of the rows, then the median of `runs` measured runs. */
@@ -95,7 +95,7 @@ async function medianOf(runs: number, warmUp: () => Promise<Measurement>, measur
     decodeMs: medianOfField('decodeMs'),
     encodeCpuMs: medianOfField('encodeCpuMs'),
     decodeCpuMs: medianOfField('decodeCpuMs'),
-    bytes: results[0]!.bytes,
+    bytes: results[0].bytes,
   };
 }
 

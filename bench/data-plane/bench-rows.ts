@@ -59,7 +59,7 @@ export function randomRowIds(rowCount: number, count: number, seed: number): num
   const take = Math.min(count, rowCount);
   for (let index = 0; index < take; index += 1) {
     const other = index + Math.floor(next() * (rowCount - index));
-    [ids[index], ids[other]] = [ids[other]!, ids[index]!];
+    [ids[index], ids[other]] = [ids[other], ids[index]];
   }
   return ids.slice(0, take);
 }

@@ -4,7 +4,6 @@
  * Prints one JSON line `{ dataPlaneOrigin, bareOrigin }` once listening; exits when stdin closes.
  */
 import { NestFactory } from '@nestjs/core';
-import type { ResourceWriteMode } from '@s2sp/core';
 import type { AddressInfo } from 'node:net';
 import { startBareJsonEndpoint } from './bare-json-endpoint';
 import { BenchServerModule } from './bench-server.module';
@@ -20,7 +19,7 @@ async function main(): Promise<void> {
   const table = new BenchTableHolder();
   let origin = '';
   const app = await NestFactory.create(
-    BenchServerModule.forRoot({ publicBaseUrl: () => origin, databaseUrl, resourceWriteMode: mode as ResourceWriteMode, maxRows: Number(maxRows), table }),
+    BenchServerModule.forRoot({ publicBaseUrl: () => origin, databaseUrl, resourceWriteMode: mode, maxRows: Number(maxRows), table }),
     // The data plane reads its own request body, with its own size limit.
     { logger: ['error'], bodyParser: false },
   );

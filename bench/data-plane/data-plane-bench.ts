@@ -128,7 +128,7 @@ async function main(): Promise<void> {
         peakRssTunedBytes: await measurePeakRss(after.url, maxRows, benchCase, ALLOCATOR_SETTINGS),
       });
     }
-    printReport(results.map((result, index) => ({ ...result, publishBeforeMs: publishBefore[index]!, ...peakRss[index]! })), { wallSeconds: (Date.now() - started) / 1000, idle: idle! });
+    printReport(results.map((result, index) => ({ ...result, publishBeforeMs: publishBefore[index], ...peakRss[index] })), { wallSeconds: (Date.now() - started) / 1000, idle: idle });
   } finally {
     await dropSchemas(DATABASE_URL, [before.schema, after.schema]);
   }

@@ -47,7 +47,7 @@ const verdict = (met: boolean): string => (met ? 'met' : 'NOT met');
 
 export function printReport(results: readonly CaseResult[], run: { wallSeconds: number; idle: ProcessMemory }): void {
   const [load1, load5] = loadavg();
-  console.log(`Data plane at scale — Node ${process.version}, median of ${[...new Set(results.map(({ benchCase }) => benchCase.runs))].join('/')} runs (${SMALL_FETCH_RUN_FACTOR}× as many for fetches of up to ${SMALL_FETCH_ROWS.toLocaleString('en-US')} rows), load average ${load1!.toFixed(1)} / ${load5!.toFixed(1)}, whole run ${run.wallSeconds.toFixed(0)} s\n`);
+  console.log(`Data plane at scale — Node ${process.version}, median of ${[...new Set(results.map(({ benchCase }) => benchCase.runs))].join('/')} runs (${SMALL_FETCH_RUN_FACTOR}× as many for fetches of up to ${SMALL_FETCH_ROWS.toLocaleString('en-US')} rows), load average ${load1.toFixed(1)} / ${load5.toFixed(1)}, whole run ${run.wallSeconds.toFixed(0)} s\n`);
 
   console.log('Publish (ResourcePublisher.publish of the split rows, abstract = 3 columns), ms');
   console.log('| rows × columns | after-answer (default) | before-answer | JSON.stringify | after / stringify | before / stringify |');
@@ -89,7 +89,7 @@ function printTargets(results: readonly CaseResult[]): void {
   console.log('\nTargets');
   for (const result of results) {
     const { rows, columns } = result.benchCase;
-    const all = result.fetches[result.fetches.length - 1]!;
+    const all = result.fetches[result.fetches.length - 1];
     // The target applies to the default mode; before-answer, which also waits for the table's write, is shown beside it.
     const publish = result.publishAfterMs <= result.stringifyMs;
     const arrowFaster = all.arrow < all.json;
@@ -99,7 +99,7 @@ function printTargets(results: readonly CaseResult[]): void {
     ];
     if (rows >= 100_000) lines.push(`S2SP JSON ≥ 50% of bare throughput (all rows): ${((all.bare / all.json) * 100).toFixed(0)}% — ${verdict(all.bare / all.json >= 0.5)}`);
     if (rows === 100_000) {
-      const hundred = result.fetches[0]!;
+      const hundred = result.fetches[0];
       lines.push(`100 of 100k ≤ 2× bare: ${ratio(hundred.json / hundred.bare)} — ${verdict(hundred.json <= 2 * hundred.bare)}`);
       // The reference's peak RSS was measured holding 13 columns; a wider table holds more cells than it did.
       if (columns === REFERENCE_COLUMNS) {
@@ -121,9 +121,9 @@ function printReference(result: CaseResult | undefined): void {
     console.log(`| ${name} | ${ms(python)} | ${ms(json)} | ${arrow === undefined ? '—' : ms(arrow)} | ${ratio(json / python)} |`);
   line('caching (publish, after-answer: the default) ms', PYTHON_REFERENCE.cachingMs, result.publishAfterMs, undefined);
   line('caching (publish, before-answer) ms', PYTHON_REFERENCE.cachingMs, result.publishBeforeMs, undefined);
-  line('100 rows ms', PYTHON_REFERENCE.hundredRowsMs, hundred!.json, hundred!.arrow);
-  line('10,000 rows ms', PYTHON_REFERENCE.tenThousandRowsMs, tenth!.json, tenth!.arrow);
-  line('all rows ms', PYTHON_REFERENCE.allRowsMs, all!.json, all!.arrow);
+  line('100 rows ms', PYTHON_REFERENCE.hundredRowsMs, hundred.json, hundred.arrow);
+  line('10,000 rows ms', PYTHON_REFERENCE.tenThousandRowsMs, tenth.json, tenth.arrow);
+  line('all rows ms', PYTHON_REFERENCE.allRowsMs, all.json, all.arrow);
   line('peak server RSS MiB (glibc defaults)', PYTHON_REFERENCE.peakRssMiB, mib(result.peakRssBytes), undefined);
   line('peak server RSS MiB (Dockerfile allocator settings)', PYTHON_REFERENCE.peakRssMiB, mib(result.peakRssTunedBytes), undefined);
 
@@ -134,6 +134,6 @@ function printReference(result: CaseResult | undefined): void {
     const best = Math.min(fetch.json, fetch.arrow) / fetch.bare;
     console.log(`| ${name} | ${ratio(python / pythonBare)} | ${ratio(fetch.json / fetch.bare)} | ${ratio(fetch.arrow / fetch.bare)} | ${best < python / pythonBare ? 'yes' : 'no'} |`);
   };
-  relative('100 rows', PYTHON_REFERENCE.hundredRowsMs, REFERENCE_MACHINE_BARE.hundredRowsMs, hundred!);
-  relative('10,000 rows', PYTHON_REFERENCE.tenThousandRowsMs, REFERENCE_MACHINE_BARE.tenThousandRowsMs, tenth!);
+  relative('100 rows', PYTHON_REFERENCE.hundredRowsMs, REFERENCE_MACHINE_BARE.hundredRowsMs, hundred);
+  relative('10,000 rows', PYTHON_REFERENCE.tenThousandRowsMs, REFERENCE_MACHINE_BARE.tenThousandRowsMs, tenth);
 }

@@ -139,7 +139,7 @@ async function runWorkload(workload: Workload, direct: Client, toolService: grpc
   // (and each call's trailing work) hits every path alike; samples of one iteration are paired.
   for (let index = 0; index < iterations; index++) {
     for (let offset = 0; offset < paths.length; offset++) {
-      const path = paths[(index + offset) % paths.length]!;
+      const path = paths[(index + offset) % paths.length];
       const cpuBefore = process.cpuUsage();
       const started = process.hrtime.bigint();
       await path.call();
@@ -175,7 +175,7 @@ function report(label: string, paths: MeasuredPath[], batchCalls: number, batchS
   console.log(`\n${label}: ${direct.count} calls per path, sequential`);
   console.log(`${'path'.padEnd(44)} ${'p50 ms'.padStart(8)} ${'p90 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'mean ms'.padStart(8)} ${'CPU ms'.padStart(8)}`);
   paths.forEach((path, index) => {
-    const s = summaries[index]!;
+    const s = summaries[index];
     console.log(
       `${path.name.padEnd(44)} ${s.p50.toFixed(2).padStart(8)} ${s.p90.toFixed(2).padStart(8)} ${s.p99.toFixed(2).padStart(8)} ${s.mean.toFixed(2).padStart(8)} ${cpuPerCall(path).toFixed(2).padStart(8)}`,
     );
@@ -184,9 +184,9 @@ function report(label: string, paths: MeasuredPath[], batchCalls: number, batchS
   console.log(
     `  of which gRPC + agents: p50 ${(agents.p50 - direct.p50).toFixed(2)} ms; ` +
       `the gateway hop (HTTP + JSON-RPC + gateway): p50 ${(gateway.p50 - agents.p50).toFixed(2)} ms, p99 ${(gateway.p99 - agents.p99).toFixed(2)} ms, ` +
-      `CPU ${(cpuPerCall(paths[2]!) - cpuPerCall(paths[1]!)).toFixed(2)} ms per call`,
+      `CPU ${(cpuPerCall(paths[2]) - cpuPerCall(paths[1])).toFixed(2)} ms per call`,
   );
-  const pairedHop = median(gatewayPath.samples.map((ms, index) => ms - agentsPath.samples[index]!));
+  const pairedHop = median(gatewayPath.samples.map((ms, index) => ms - agentsPath.samples[index]));
   console.log(`  the gateway hop, paired: median of (gateway − agents) over the ${gateway.count} iterations: ${pairedHop.toFixed(2)} ms`);
   console.log(`  a fetch client instead of node:http adds p50 ${(gatewayWithFetch.p50 - gateway.p50).toFixed(2)} ms (client side)`);
   console.log(`ratio gateway/direct: p50 ${(gateway.p50 / direct.p50).toFixed(2)}x, p99 ${(gateway.p99 / direct.p99).toFixed(2)}x`);

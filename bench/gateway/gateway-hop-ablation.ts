@@ -39,7 +39,7 @@ const PIECES: string[] = [];
 function standIn(piece: string, owner: object, method: string, replacement: (original: AnyFunction, ...args: any[]) => unknown): void {
   if (!PIECES.includes(piece)) PIECES.push(piece);
   const target = owner as Record<string, AnyFunction>;
-  const original = target[method]!;
+  const original = target[method];
   target[method] = function (this: unknown, ...args: unknown[]) {
     return switchedOff === piece ? replacement(original.bind(this), ...args) : original.apply(this, args);
   };
@@ -110,7 +110,7 @@ async function main(): Promise<void> {
         withoutPiece.push(offFirst ? first : second);
       }
       switchedOff = undefined;
-      const cost = median(withPiece.map((ms, index) => ms - withoutPiece[index]!));
+      const cost = median(withPiece.map((ms, index) => ms - withoutPiece[index]));
       console.log(
         `${piece.padEnd(60)} ${median(withPiece).toFixed(3).padStart(9)} ${median(withoutPiece).toFixed(3).padStart(9)} ${(cost * 1000).toFixed(0).padStart(8)}`,
       );

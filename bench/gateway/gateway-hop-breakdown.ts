@@ -34,7 +34,7 @@ let marks: Record<string, number> = {};
 
 function mark(prototype: object, method: string, label: string): void {
   const target = prototype as Record<string, (...args: unknown[]) => unknown>;
-  const original = target[method]!;
+  const original = target[method];
   target[method] = function (this: unknown, ...args: unknown[]) {
     marks[`${label}:start`] = nowMs();
     const result = original.apply(this, args);
@@ -117,8 +117,8 @@ async function main(): Promise<void> {
       marks = { 'client:start': nowMs() };
       await viaGateway();
       marks['client:end'] = nowMs();
-      for (const [label, from, to] of STEPS) add(label, marks[to]! - marks[from]!);
-      add('= gateway path, total', marks['client:end']! - marks['client:start']!);
+      for (const [label, from, to] of STEPS) add(label, marks[to] - marks[from]);
+      add('= gateway path, total', marks['client:end'] - marks['client:start']);
       const started = nowMs();
       await viaAgents();
       add('agents path (gRPC InvokeTool from this process)', nowMs() - started);

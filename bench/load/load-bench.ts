@@ -39,7 +39,7 @@ const { values } = parseArgs({
 });
 const phaseMs = positive('duration', Number(values.duration)) * 1000;
 const poolSize = positive('pool', Number(values.pool));
-const area = values.area as string;
+const area = values.area;
 const CONCURRENCIES = [20, 100];
 const POOL_FILL_BUDGET_MS = 30_000;
 /** Start-up (up to 140 s on a loaded machine), six phases, pool filling, and slack. */

@@ -35,7 +35,7 @@ const METHODS: Record<string, { method: string; params: unknown }> = {
   'tools.list': { method: 'tools.list', params: {} },
   get_alerts: { method: 'tools.call', params: { name: 'get_alerts', server: 'weather', arguments: { area: 'CA', abstract_domains: 'event' } } },
 };
-const measured = METHODS[values.method as string];
+const measured = METHODS[values.method];
 if (!measured) throw new Error(`--method must be one of ${Object.keys(METHODS).join(', ')}`);
 if (!values.baseline) throw new Error('--baseline <checkout> is required (a built checkout to compare against)');
 const concurrency = positive('concurrency');

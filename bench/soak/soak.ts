@@ -128,7 +128,7 @@ async function main(): Promise<void> {
     await client.close();
   } finally {
     await new Promise<void>((resolve) => {
-      if (server.exitCode !== null) return resolve();
+      if (server.exitCode !== null) { resolve(); return; }
       server.once('exit', () => resolve());
       server.kill('SIGTERM');
     });

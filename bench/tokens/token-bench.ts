@@ -45,9 +45,9 @@ function formatRow(dataset: string, result: TokenComparison): string[] {
 
 /** A GitHub-flavoured Markdown table, columns padded for the terminal. */
 function table(header: string[], rows: string[][], rightAligned: ReadonlySet<number>): string {
-  const widths = header.map((cell, i) => Math.max(cell.length, ...rows.map((row) => row[i]!.length)));
+  const widths = header.map((cell, i) => Math.max(cell.length, ...rows.map((row) => row[i].length)));
   const line = (cells: string[]): string =>
-    `| ${cells.map((cell, i) => (rightAligned.has(i) ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join(' | ')} |`;
+    `| ${cells.map((cell, i) => (rightAligned.has(i) ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join(' | ')} |`;
   const rule = `|${widths.map((width, i) => (rightAligned.has(i) ? `${'-'.repeat(width + 1)}:` : '-'.repeat(width + 2))).join('|')}|`;
   return [line(header), rule, ...rows.map(line)].join('\n');
 }
@@ -69,7 +69,7 @@ function main(): void {
   }
   const seconds = (performance.now() - started) / 1000;
 
-  const columns = new Set(datasets[0]!.rows.flatMap((row) => Object.keys(row))).size;
+  const columns = new Set(datasets[0].rows.flatMap((row) => Object.keys(row))).size;
   console.log(`S2SP token benchmark — tokenizer ${ENCODING} (js-tiktoken), ${columns} columns per alert`);
   console.log('plain = JSON text of every row (plain MCP result); S2SP = JSON text of the async control-plane answer,');
   console.log('default (total_rows, columns, abstract_domains, body_domains, resource_url, abstract as row objects)');

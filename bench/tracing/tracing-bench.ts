@@ -77,9 +77,9 @@ async function main(): Promise<void> {
       for (const call of calls) await timeSequential(warmup, call);
       const samples: number[][] = calls.map(() => []);
       for (let round = 0; round < rounds; round++) {
-        for (const [index, call] of calls.entries()) samples[index]!.push(...(await timeSequential(Math.ceil(iterations / rounds), call)));
+        for (const [index, call] of calls.entries()) samples[index].push(...(await timeSequential(Math.ceil(iterations / rounds), call)));
       }
-      report(workload.label, variants.map((variant, index) => ({ name: variant.name, summary: summarize(samples[index]!) })));
+      report(workload.label, variants.map((variant, index) => ({ name: variant.name, summary: summarize(samples[index]) })));
     }
     console.log(`\nspans recorded by the "on" stack: ${dropping.spans}; OTLP export requests received by the stub: ${collector.requests()}`);
   } finally {
@@ -89,7 +89,7 @@ async function main(): Promise<void> {
 }
 
 function report(label: string, rows: Array<{ name: string; summary: LatencySummary }>): void {
-  const off = rows[0]!.summary;
+  const off = rows[0].summary;
   console.log(`\n${label}`);
   console.log(`${'tracing'.padEnd(28)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'mean ms'.padStart(8)} ${'p50 ratio'.padStart(10)} ${'p99 ratio'.padStart(10)}`);
   for (const { name, summary } of rows) {

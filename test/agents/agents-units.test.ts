@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { v1, type JsonObject } from '@s2sp/contracts';
-import { agentsConfigFromEnv, DEFAULT_MCP_SERVERS, validateAgentsConfig, type AgentsConfig } from '../../libs/agents/src/agents.config';
+import { agentsConfigFromEnv, DEFAULT_MCP_SERVERS, validateAgentsConfig } from '../../libs/agents/src/agents.config';
 import { assertTimeRemains, downstreamBudget, earliestDeadline } from '../../libs/agents/src/common/deadline-budget';
 import { describeError, redactResourceUrl, redactUrl } from '../../libs/agents/src/common/redact';
 import { InvalidRequestError } from '../../libs/agents/src/common/request-errors';
@@ -96,7 +96,7 @@ describe('agents configuration', () => {
 
   test('a configuration built by hand is validated too', () => {
     const config = withEnv(cleanEnv, () => agentsConfigFromEnv());
-    assert.throws(() => validateAgentsConfig({ ...config, breaker: { ...config.breaker, openDurationMs: 0 } } as AgentsConfig), /breaker\.openDurationMs/);
+    assert.throws(() => validateAgentsConfig({ ...config, breaker: { ...config.breaker, openDurationMs: 0 } }), /breaker\.openDurationMs/);
     assert.throws(() => validateAgentsConfig({ ...config, mcpServers: [{ id: 'bad id', url: 'http://x' }] }), /mcpServers\[0\]\.id/);
   });
 });

@@ -46,7 +46,7 @@ async function fetchFiles(client: ReflectionClient, request: Record<string, unkn
 
 /** The files a .proto source imports, read from its text. */
 function importsOf(protoFile: string): string[] {
-  return [...readFileSync(join(PROTO_ROOT, protoFile), 'utf8').matchAll(/^import\s+"([^"]+)";/gm)].map((match) => match[1]!);
+  return [...readFileSync(join(PROTO_ROOT, protoFile), 'utf8').matchAll(/^import\s+"([^"]+)";/gm)].map((match) => match[1]);
 }
 
 /** The files ordered as a descriptor set orders them: each after the files it imports. */

@@ -77,7 +77,7 @@ describe('ConfiguredSamplingPolicy', () => {
     try {
       const replicas = [policy({ requestsPerMinute: 3 }, new RedisThrottlerStorage(first)), policy({ requestsPerMinute: 3 }, new RedisThrottlerStorage(second))];
       const reasons: string[] = [];
-      for (let call = 0; call < 4; call++) reasons.push(await reasonOf(replicas[call % 2]!.decide(request(1), { serverId: 'stats' })));
+      for (let call = 0; call < 4; call++) reasons.push(await reasonOf(replicas[call % 2].decide(request(1), { serverId: 'stats' })));
       assert.deepEqual(reasons, ['allowed', 'allowed', 'allowed', 'MCP server "stats" reached its limit of 3 sampling requests per minute']);
     } finally {
       await deleteKeysUnder(first, options.keyPrefix);

@@ -77,10 +77,10 @@ describe('authorize (the authorization gate: scopes, then approval)', () => {
     assert.equal(grant.approval?.approved, true);
     assert.equal(grant.approval?.approver, 'ops-oncall');
     const [request] = approver.requests;
-    assert.equal(request!.subject, 'alice');
-    assert.equal(request!.operation, 'agent.submitTask');
-    assert.equal(request!.mutationClass, 'DESTRUCTIVE');
-    assert.deepEqual(Object.keys(request!).sort(), ['delegatedBy', 'mutationClass', 'operation', 'protocol', 'requestedAt', 'requiredScopes', 'service', 'subject', 'traceId']);
+    assert.equal(request.subject, 'alice');
+    assert.equal(request.operation, 'agent.submitTask');
+    assert.equal(request.mutationClass, 'DESTRUCTIVE');
+    assert.deepEqual(Object.keys(request).sort(), ['delegatedBy', 'mutationClass', 'operation', 'protocol', 'requestedAt', 'requiredScopes', 'service', 'subject', 'traceId']);
   });
 
   test('only a literal approved: true approves; a failing or silent provider denies', async () => {
@@ -139,24 +139,24 @@ describe('AuthorizationGate audit', () => {
       ['allow', 'authorized'],
     ]);
     const [allow, missing, approval, noToken, badSignature, dataPlane] = events;
-    assert.equal(allow!.subject, 'alice');
-    assert.equal(allow!.clientId, 'web');
-    assert.equal(allow!.service, 'gateway');
-    assert.equal(allow!.protocol, 'json-rpc');
-    assert.equal(allow!.operation, 'agent.submitTask');
-    assert.equal(allow!.traceId, target.traceId);
-    assert.equal(allow!.mutationClass, 'READ_ONLY');
-    assert.match(allow!.tokenId ?? '', /^[0-9a-f-]{36}$/);
-    assert.ok(!Number.isNaN(Date.parse(allow!.time)));
-    assert.deepEqual(missing!.missingScopes, ['tasks:admin']);
-    assert.equal(approval!.approval?.approved, false);
-    assert.equal(approval!.mutationClass, 'DESTRUCTIVE');
-    assert.equal(noToken!.authenticationFailure, 'missing-token');
-    assert.equal(noToken!.subject, undefined);
-    assert.equal(badSignature!.authenticationFailure, 'bad-signature');
-    assert.equal(dataPlane!.operation, 'POST /s2sp/data/[redacted]');
+    assert.equal(allow.subject, 'alice');
+    assert.equal(allow.clientId, 'web');
+    assert.equal(allow.service, 'gateway');
+    assert.equal(allow.protocol, 'json-rpc');
+    assert.equal(allow.operation, 'agent.submitTask');
+    assert.equal(allow.traceId, target.traceId);
+    assert.equal(allow.mutationClass, 'READ_ONLY');
+    assert.match(allow.tokenId ?? '', /^[0-9a-f-]{36}$/);
+    assert.ok(!Number.isNaN(Date.parse(allow.time)));
+    assert.deepEqual(missing.missingScopes, ['tasks:admin']);
+    assert.equal(approval.approval?.approved, false);
+    assert.equal(approval.mutationClass, 'DESTRUCTIVE');
+    assert.equal(noToken.authenticationFailure, 'missing-token');
+    assert.equal(noToken.subject, undefined);
+    assert.equal(badSignature.authenticationFailure, 'bad-signature');
+    assert.equal(dataPlane.operation, 'POST /s2sp/data/[redacted]');
     const serialized = JSON.stringify(events);
-    assert.ok(!serialized.includes(token) && !serialized.includes(token.split('.')[2]!), 'no token in audit');
+    assert.ok(!serialized.includes(token) && !serialized.includes(token.split('.')[2]), 'no token in audit');
   });
 
   test('an allow the sink cannot record fails the call; a denial stands even if the sink fails', async () => {

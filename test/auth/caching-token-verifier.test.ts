@@ -123,15 +123,15 @@ describe('CachingTokenVerifier', () => {
   test('at the size bound the least recently used token is evicted', async () => {
     const { verifier, keys } = cachingVerifier({ maxEntries: 2 });
     const [a, b, c] = await Promise.all(['a', 'b', 'c'].map((subject) => signRaw(trusted, goodClaims('gateway', { sub: subject }))));
-    await verifier.verify(a!);
-    await verifier.verify(b!);
-    await verifier.verify(a!); // a is now the most recently used
-    await verifier.verify(c!); // evicts b
+    await verifier.verify(a);
+    await verifier.verify(b);
+    await verifier.verify(a); // a is now the most recently used
+    await verifier.verify(c); // evicts b
     assert.equal(keys.lookups, 3);
-    await verifier.verify(a!);
-    await verifier.verify(c!);
+    await verifier.verify(a);
+    await verifier.verify(c);
     assert.equal(keys.lookups, 3, 'a and c are still cached');
-    await verifier.verify(b!);
+    await verifier.verify(b);
     assert.equal(keys.lookups, 4, 'b was evicted');
   });
 

@@ -105,7 +105,7 @@ for (const platform of HTTP_PLATFORMS) describe(`weather-server with /mcp and th
     const events = await database.auditEvent.findMany({ orderBy: { time: 'asc' } });
     const fetches = events.filter((e) => e.protocol === 's2sp-data');
     assert.deepEqual(fetches.map((e) => e.outcome), ['unauthenticated', 'unauthenticated', 'missing-scopes', 'authorized', 'authorized', 'authorized']);
-    const allowed = fetches[4]!;
+    const allowed = fetches[4];
     assert.equal(allowed.subject, 'alice');
     assert.deepEqual(allowed.delegatedBy, ['gateway', 'agents', 'stats-server']);
     assert.equal(allowed.operation, 'POST /s2sp/data');

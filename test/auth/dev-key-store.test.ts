@@ -30,8 +30,8 @@ describe('DevKeyStore', () => {
 
     const jwks = await second.getPublicJwks();
     assert.equal(jwks.keys.length, 1);
-    assert.equal(jwks.keys[0]!.kid, key.kid);
-    assert.equal('d' in jwks.keys[0]!, false, 'the public JWKS holds no private member');
+    assert.equal(jwks.keys[0].kid, key.kid);
+    assert.equal('d' in jwks.keys[0], false, 'the public JWKS holds no private member');
     assert.deepEqual(JSON.parse(readFileSync(first.publicJwksPath, 'utf8')), jwks);
     assert.equal(first.issuer, 's2sp-dev');
   });

@@ -49,7 +49,7 @@ describe('GrpcAuthGuard on a Nest gRPC microservice', () => {
   let minter: TokenMinter;
 
   const call = (method: 'ListTools' | 'InvokeTool', metadata: grpc.Metadata, request: unknown = {}) =>
-    new Promise<{ error: grpc.ServiceError | null; value: any }>((resolve) => client[method]!(request, metadata, (error, value) => resolve({ error, value })));
+    new Promise<{ error: grpc.ServiceError | null; value: any }>((resolve) => client[method](request, metadata, (error, value) => resolve({ error, value })));
   const tokenFor = (scopes: string[], audience = 'agents') => minter.mint({ subject: 'alice', scopes, audience, ttlSeconds: 300 });
 
   before(async () => {

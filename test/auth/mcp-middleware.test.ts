@@ -140,12 +140,12 @@ describe('mcpHttpAuthMiddleware in front of @rekog/mcp-nest', () => {
 
     const purge = await admin.callTool({ name: 'purge_alerts', arguments: {} });
     assert.equal(purge.isError, true);
-    assert.match((purge.content as Array<{ text: string }>)[0]!.text, /^Approval required: DESTRUCTIVE/);
+    assert.match((purge.content as Array<{ text: string }>)[0].text, /^Approval required: DESTRUCTIVE/);
 
     const reader = await connect(await tokenFor(['weather:read']));
     const denied = await reader.callTool({ name: 'purge_alerts', arguments: {} });
     assert.equal(denied.isError, true);
-    assert.equal((denied.content as Array<{ text: string }>)[0]!.text, 'Missing required scope: weather:admin.');
+    assert.equal((denied.content as Array<{ text: string }>)[0].text, 'Missing required scope: weather:admin.');
 
     const toolEvents = audit.events.filter((e) => e.operation === 'purge_alerts');
     assert.deepEqual(toolEvents.map((e) => e.outcome), ['approval-denied', 'missing-scopes']);

@@ -91,7 +91,7 @@ describe('caller-scoped security on every hop', () => {
       stream.write = ((chunk: unknown, ...rest: unknown[]) => {
         captured.push(String(chunk));
         return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
-      }) as typeof stream.write;
+      });
       restoreOutput.push(() => {
         stream.write = write;
       });
@@ -138,7 +138,7 @@ describe('caller-scoped security on every hop', () => {
   test('the gateway: no token, a bad signature, an expired or foreign token are 4001 without detail; a missing scope is 4002 naming it', async () => {
     const valid = await mint({ audience: 'gateway', scopes: ['tools:list'] });
     const [head, payload, signature] = valid.split('.');
-    const badSignature = `${head}.${payload}.${signature!.slice(0, -4)}${signature!.endsWith('AAAA') ? 'BBBB' : 'AAAA'}`;
+    const badSignature = `${head}.${payload}.${signature.slice(0, -4)}${signature.endsWith('AAAA') ? 'BBBB' : 'AAAA'}`;
     const expiredMinter = new TokenMinter({ issuer: 's2sp-dev', signingKey: new DevKeyStore(), now: () => Date.now() - 3_600_000 });
     const expired = await expiredMinter.mint({ subject: 'alice', scopes: ['tools:list'], audience: 'gateway', ttlSeconds: 60 });
     const forAgents = await mint({ audience: 'agents', scopes: ['tools:list'] });
@@ -167,7 +167,7 @@ describe('caller-scoped security on every hop', () => {
     const noWeather = await mint({ subject: 'alice', audience: 'gateway', scopes: ['tools:call'] });
     const { error } = await rpc('tools.call', { name: 'get_alerts', arguments: { area: 'DC' } }, `Bearer ${noWeather}`);
     assert.equal(error?.code, 4002);
-    assert.match(error!.message + JSON.stringify(error!.data), /weather:read/);
+    assert.match(error.message + JSON.stringify(error.data), /weather:read/);
   });
 
   test('the agents over gRPC: no or foreign token is UNAUTHENTICATED, a missing scope PERMISSION_DENIED', async () => {

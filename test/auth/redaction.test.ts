@@ -50,8 +50,8 @@ describe('redactTokens', () => {
       written.push(String(chunk));
       return true;
     };
-    process.stdout.write = capture as typeof process.stdout.write;
-    process.stderr.write = capture as typeof process.stderr.write;
+    process.stdout.write = capture;
+    process.stderr.write = capture;
     try {
       new RedactingConsoleLogger('Test').log(`caller sent Bearer ${JWT}`);
       new RedactingConsoleLogger('Test').error(`fetch of /s2sp/data/${RESOURCE} failed`, `Error: x\n    at /s2sp/data/${RESOURCE}`);
@@ -87,7 +87,7 @@ describe('redactTokens', () => {
     sink.record(event);
     sink.record({ ...event, decision: 'allow', outcome: 'authorized' });
     assert.deepEqual(lines.map(([level]) => level), ['warn', 'log']);
-    assert.equal(JSON.parse(lines[0]![1]).operation, 'POST /s2sp/data/[redacted]');
+    assert.equal(JSON.parse(lines[0][1]).operation, 'POST /s2sp/data/[redacted]');
   });
 });
 

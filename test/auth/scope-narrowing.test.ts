@@ -143,15 +143,15 @@ describe('scope narrowing', () => {
         const needed = randomSubset(random, universe, random() * 0.6);
         const widening = needed.filter((scope) => !caller.scopes.includes(scope));
         if (widening.length > 0) {
-          await assert.rejects(dev.minter.narrowToken(caller, needed, hops[hop]!), (e: unknown) => e instanceof ScopeWideningError && e.missingScopes.join() === [...new Set(widening)].join());
+          await assert.rejects(dev.minter.narrowToken(caller, needed, hops[hop]), (e: unknown) => e instanceof ScopeWideningError && e.missingScopes.join() === [...new Set(widening)].join());
           break;
         }
-        const token = await dev.minter.narrowToken(caller, needed, hops[hop]!);
+        const token = await dev.minter.narrowToken(caller, needed, hops[hop]);
         const scopes = splitScopes(String(decodeJwt(token).scope));
         assert.ok(scopes.every((scope) => caller.scopes.includes(scope)), 'narrowed ⊆ caller');
         assert.ok(scopes.every((scope) => original.has(scope)), 'narrowed ⊆ original caller');
         assert.deepEqual([...scopes].sort(), [...new Set(needed)].sort());
-        caller = await dev.verifier(hops[hop]!).verify(token);
+        caller = await dev.verifier(hops[hop]).verify(token);
         assert.deepEqual(caller.delegatedBy, hops.slice(0, hop));
       }
     }

@@ -77,7 +77,7 @@ describe('JwtTokenVerifier with the dev key', () => {
     const now = nowSeconds();
     const impostor = await foreignKey('ES256', trusted.kid); // same kid, different key
     const stranger = await foreignKey('ES256');
-    const publicJwk = (await dev.store.getPublicJwks()).keys[0]!;
+    const publicJwk = (await dev.store.getPublicJwks()).keys[0];
     const cases: Array<[AuthenticationFailureReason, string]> = [
       ['missing-token', ''],
       ['malformed-token', 'not-a-jwt'],

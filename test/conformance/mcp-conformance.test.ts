@@ -132,13 +132,13 @@ test('the forwarder adds a token per MCP session and keeps Host, Origin, path an
       .end();
   });
 
-  assert.equal(seen[0]!.headers.origin, 'http://evil.example');
-  assert.equal(seen[0]!.url, '/mcp?x=1');
-  assert.equal(seen[0]!.body, '{"a":1}');
-  assert.equal(seen[0]!.headers.authorization, 'Bearer caller-1');
-  assert.equal(seen[1]!.headers.authorization, 'Bearer caller-1', 'a session keeps the caller that opened it');
-  assert.equal(seen[2]!.headers.authorization, 'Bearer caller-2', 'a new session gets a caller of its own');
-  assert.equal(seen[3]!.headers.host, 'evil.example:80');
+  assert.equal(seen[0].headers.origin, 'http://evil.example');
+  assert.equal(seen[0].url, '/mcp?x=1');
+  assert.equal(seen[0].body, '{"a":1}');
+  assert.equal(seen[0].headers.authorization, 'Bearer caller-1');
+  assert.equal(seen[1].headers.authorization, 'Bearer caller-1', 'a session keeps the caller that opened it');
+  assert.equal(seen[2].headers.authorization, 'Bearer caller-2', 'a new session gets a caller of its own');
+  assert.equal(seen[3].headers.host, 'evil.example:80');
 });
 
 test('the MCP conformance suite measures the weather and stats servers exactly as the baseline says', { timeout: 600_000 }, async () => {

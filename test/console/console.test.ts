@@ -48,7 +48,7 @@ describe('the web console in headless Chromium', { skip }, () => {
   test('GET /console answers the app under a strict CSP, nothing inline', async () => {
     const response = await page.goto(`${stack.gateway.url}/console`);
     assert.equal(response?.status(), 200);
-    const headers = response!.headers();
+    const headers = response.headers();
     assert.match(headers['content-type'] ?? '', /^text\/html/);
     const csp = headers['content-security-policy'] ?? '';
     for (const directive of ["default-src 'self'", "script-src 'self'", "style-src 'self'", "frame-ancestors 'none'"]) assert.ok(csp.includes(directive), csp);
@@ -135,9 +135,9 @@ describe('the web console in headless Chromium', { skip }, () => {
     const cells = await row.locator('td').allInnerTexts();
     const [tool, caller, issued, consumed, , , fetches, bytes, lastFetch] = cells;
     assert.deepEqual([tool, caller], ['get_alerts', 'alice']);
-    assert.ok(Number(issued!.replace(/,/g, '')) >= 1 && Number(consumed!.replace(/,/g, '')) >= 1 && Number(fetches!.replace(/,/g, '')) >= 1, cells.join(' | '));
-    assert.ok(Number(bytes!.replace(/,/g, '')) > 0, cells.join(' | '));
-    assert.ok(!Number.isNaN(Date.parse(lastFetch!)), cells.join(' | '));
+    assert.ok(Number(issued.replace(/,/g, '')) >= 1 && Number(consumed.replace(/,/g, '')) >= 1 && Number(fetches.replace(/,/g, '')) >= 1, cells.join(' | '));
+    assert.ok(Number(bytes.replace(/,/g, '')) > 0, cells.join(' | '));
+    assert.ok(!Number.isNaN(Date.parse(lastFetch)), cells.join(' | '));
     // The stats and testkit servers offer no resources: said plainly, not as a failure.
     for (const server of ['stats', 'testkit']) {
       await page.getByTestId(`resources-server-${server}`).getByTestId('not-offered').waitFor();

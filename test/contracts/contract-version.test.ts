@@ -20,7 +20,7 @@ describe('contract version', () => {
       const [, packageName] = /^package ([\w.]+);$/m.exec(source) ?? [];
       const declared = [...source.matchAll(option)].map((match) => match[1]);
       assert.ok(packageName && PACKAGE_CONTRACT_VERSIONS[packageName], `${path}: package ${packageName} has no version`);
-      assert.deepEqual(declared, [PACKAGE_CONTRACT_VERSIONS[packageName!]], path);
+      assert.deepEqual(declared, [PACKAGE_CONTRACT_VERSIONS[packageName]], path);
     }
   });
 
@@ -40,6 +40,6 @@ describe('contract version', () => {
     const changelog = readFileSync(join(PROTO_ROOT, 'CHANGELOG.md'), 'utf8');
     const versions = [...changelog.matchAll(/^## (\S+)/gm)].map((match) => match[1]);
     assert.equal(versions[0], CONTRACT_VERSION);
-    for (const version of versions) assert.match(version!, SEMVER);
+    for (const version of versions) assert.match(version, SEMVER);
   });
 });

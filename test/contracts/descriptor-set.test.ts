@@ -41,7 +41,7 @@ describe('descriptor sets', () => {
     // A custom file option this decoder does not know: field 50000, the string "1.0.0".
     const options = create(FileOptionsSchema);
     options.$unknown = [{ no: 50000, wireType: WireType.LengthDelimited, data: new Uint8Array([5, ...Buffer.from('1.0.0')]) }];
-    files[1]!.options = options;
+    files[1].options = options;
     const set = toBinary(FileDescriptorSetSchema, create(FileDescriptorSetSchema, { file: files }));
     const split = splitFileDescriptorSet(set);
     assert.deepEqual(

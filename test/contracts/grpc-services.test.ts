@@ -54,8 +54,8 @@ describe('s2sp.v1 services over a real gRPC channel', () => {
       ),
     );
     const address = `127.0.0.1:${port}`;
-    toolClient = new pkg.s2sp.v1.ToolService(address, grpc.credentials.createInsecure()) as never;
-    agentClient = new pkg.s2sp.v1.AgentService(address, grpc.credentials.createInsecure()) as never;
+    toolClient = new pkg.s2sp.v1.ToolService(address, grpc.credentials.createInsecure());
+    agentClient = new pkg.s2sp.v1.AgentService(address, grpc.credentials.createInsecure());
   });
 
   after(() => {

@@ -20,7 +20,7 @@ const toolService = definition['s2sp.v1.ToolService'] as unknown as Record<strin
 function roundTripRequest(method: MethodDefinition, message: Record<string, unknown>): Decoded {
   const bytes = method.requestSerialize(message);
   assert.ok(Buffer.isBuffer(bytes) && bytes.length > 0);
-  return method.requestDeserialize(bytes) as Decoded;
+  return method.requestDeserialize(bytes);
 }
 
 describe('protobuf encode/decode round trip', () => {

@@ -26,7 +26,7 @@ describe('s2sp.v1 proto contracts', () => {
     assert.equal(realpathSync(PROTO_ROOT), join(packageDir, 'proto'));
     for (const [index, file] of PROTO_FILE_PATHS.entries()) {
       assert.ok(existsSync(file), file);
-      assert.deepEqual(readFileSync(file), readFileSync(join(__dirname, '..', '..', '..', 'proto', PROTO_FILES[index]!)), file);
+      assert.deepEqual(readFileSync(file), readFileSync(join(__dirname, '..', '..', '..', 'proto', PROTO_FILES[index])), file);
     }
   });
 

@@ -32,8 +32,8 @@ describe('s2sp.v2 typed tool results', () => {
 
   test('binary data travels as bytes, not base64 text', () => {
     const { typed } = throughV2({ content: [{ type: 'image', data: svg, mimeType: 'image/svg+xml' }] });
-    assert.deepEqual(Buffer.from(typed.content[0]!.image!.data), Buffer.from(svg, 'base64'));
-    assert.equal(typed.content[0]!.other, undefined);
+    assert.deepEqual(Buffer.from(typed.content[0].image!.data), Buffer.from(svg, 'base64'));
+    assert.equal(typed.content[0].other, undefined);
   });
 
   test('a block whose members are not what MCP defines travels verbatim as `other`, never altered', () => {

@@ -245,7 +245,7 @@ describe('Kubernetes manifests (deploy/k8s/, deploy/secrets.example.yaml)', () =
     }
     const broken = structuredClone(deployments[0]);
     broken.spec.template.spec.containers[0].readinessProbe = { httpGet: { path: '/health', port: { name: 'http' } } };
-    assert.throws(() => new Deployment(broken as never).validate(), /port/, 'the schema is really applied');
+    assert.throws(() => new Deployment(broken).validate(), /port/, 'the schema is really applied');
   });
 
   test('one Deployment per app, each with a Service, an autoscaler and a disruption budget that select it', () => {

@@ -43,7 +43,7 @@ describe('the documentation runs: README.md and docs/*.md, every fenced block', 
       [DOCUMENTED_PORTS.gateway]: new URL(stack.gatewayUrl).port,
       [DOCUMENTED_PORTS.weather]: new URL(stack.weatherUrl).port,
       [DOCUMENTED_PORTS.stats]: new URL(stack.statsUrl).port,
-      [DOCUMENTED_PORTS.agents]: stack.agentsAddress.split(':')[1]!,
+      [DOCUMENTED_PORTS.agents]: stack.agentsAddress.split(':')[1],
     };
     toStackPorts = (text) => text.replace(/\b(localhost|127\.0\.0\.1):(3000|3101|3102|50051)\b/g, (_, host: string, port: string) => `${host}:${actual[Number(port)]}`);
   });
@@ -175,7 +175,7 @@ describe('the documentation runs: README.md and docs/*.md, every fenced block', 
 function assertStartedAsDocumented(): void {
   const starts = allExamples.filter((example) => example.marker?.kind === 'starts-the-stack');
   assert.equal(starts.length, 1, 'one block says how the stack starts');
-  assert.match(starts[0]!.code, /(^|\s|&&\s*)npm start\b/m);
+  assert.match(starts[0].code, /(^|\s|&&\s*)npm start\b/m);
   const scripts = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
   assert.equal(scripts.start, 'npm run build && node dist/scripts/start-all.js', 'the stack under test is what npm start runs');
 }

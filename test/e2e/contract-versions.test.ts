@@ -25,7 +25,7 @@ describe('contract versions: s2sp.v1 and s2sp.v2 served side by side', () => {
   let agents: RunningAgents;
   let gateway: RunningGateway;
   let grpcClients: AgentsClients;
-  let rpc: JSONRPCClient<void>;
+  let rpc: JSONRPCClient;
 
   const rows = [
     { _row_id: 0, event: 'Wind Advisory' },
@@ -98,8 +98,8 @@ describe('contract versions: s2sp.v1 and s2sp.v2 served side by side', () => {
     };
     assert.equal(old.usage, undefined, 'a v1 caller gets the MCP result only');
     assert.deepEqual(current.result.content, old.content, 'the image and the text arrive the same, whichever version carried them');
-    assert.equal(current.result.content[0]!.type, 'image');
-    assert.match(String(current.result.content[1]!.text), /^Charted 3 rows by event in 2 bars/);
+    assert.equal(current.result.content[0].type, 'image');
+    assert.match(String(current.result.content[1].text), /^Charted 3 rows by event in 2 bars/);
     assert.match(current.invocation_id, /^[0-9a-f-]{36}$/);
     assert.equal(current.usage.tool_calls, 1);
     assert.ok(current.usage.tokens_in_context > 0);

@@ -42,14 +42,14 @@ describe(`a ${ROWS.toLocaleString('en')}-row resource, server and consumer heaps
 
   for (const format of ['json', 'arrow'] as const) {
     test(`served and consumed whole, as ${format}`, async (t) => {
-      if (!database) return t.skip(await postgresSkipReason());
+      if (!database) { t.skip(await postgresSkipReason()); return; }
       const databaseUrl = new URL(postgresTestUrl());
       databaseUrl.searchParams.set('schema', database.schema);
       const server = run('big-table-server.js', [databaseUrl.toString(), String(ROWS), '1']);
       servers.push(server);
       const [resourceUrl] = (await firstLine(server)).urls as string[];
 
-      const result = await firstLine(run('big-table-consumer.js', [resourceUrl!, format]));
+      const result = await firstLine(run('big-table-consumer.js', [resourceUrl, format]));
       assert.equal(result.rows, ROWS);
       assert.equal(result.checksum, expectedChecksum(ROWS));
       assert.equal(server.exitCode, null, 'the server is still up');

@@ -22,7 +22,7 @@ function readmeDesktopConfig(): Record<string, DesktopServerEntry> {
   const section = readme.slice(readme.indexOf('### Desktop MCP clients (stdio)'));
   const block = /```json\n([\s\S]*?)```/.exec(section);
   assert.ok(block, 'the README has a JSON configuration in its Desktop section');
-  return (JSON.parse(block[1]!) as { mcpServers: Record<string, DesktopServerEntry> }).mcpServers;
+  return (JSON.parse(block[1]) as { mcpServers: Record<string, DesktopServerEntry> }).mcpServers;
 }
 
 /**
@@ -63,7 +63,7 @@ describe("the README's desktop setup: both servers over stdio, as Claude Desktop
       const [weatherTools, statsTools] = [(await weather.client.listTools()).tools, (await stats.client.listTools()).tools];
       assert.deepEqual(weatherTools.map((tool) => tool.name), ['get_alerts']);
       assert.deepEqual(statsTools.map((tool) => tool.name), ['draw_chart']);
-      const chartParameters = Object.keys(statsTools[0]!.inputSchema.properties ?? {}).sort();
+      const chartParameters = Object.keys(statsTools[0].inputSchema.properties ?? {}).sort();
       assert.deepEqual(chartParameters, ['abstract_data', 'body_data', 'column_mapping', 'group_by', 'resource_url', 'summarize', 'title']);
 
       const alerts = jsonOf<Array<Record<string, unknown>>>(await weather.client.callTool({ name: 'get_alerts', arguments: { area: 'CA' } }));
@@ -80,13 +80,13 @@ describe("the README's desktop setup: both servers over stdio, as Claude Desktop
       assert.ok(!chart.isError, `draw_chart failed: ${chart.isError ? textOf(chart) : ''}\n${stats.stderr()}`);
       const expected = new Map<string, number>();
       for (const row of chosen) {
-        const severity = String(alerts[row._row_id]!.severity);
+        const severity = String(alerts[row._row_id].severity);
         expected.set(severity, (expected.get(severity) ?? 0) + 1);
       }
       const summary = /^Charted (\d+) rows? by severity in \d+ bars?: (.*)\.$/.exec(textOf(chart));
       assert.ok(summary, textOf(chart));
       assert.equal(Number(summary[1]), chosen.length);
-      const charted = new Map(summary[2]!.split(', ').map((entry) => [entry.slice(0, entry.lastIndexOf(' ')), Number(entry.slice(entry.lastIndexOf(' ') + 1))]));
+      const charted = new Map(summary[2].split(', ').map((entry) => [entry.slice(0, entry.lastIndexOf(' ')), Number(entry.slice(entry.lastIndexOf(' ') + 1))]));
       assert.deepEqual(charted, expected, 'the bars count the chosen alerts by their severity, a column only the data plane carried');
     } finally {
       await stats.client.close().catch(() => undefined);

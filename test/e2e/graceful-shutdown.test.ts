@@ -136,7 +136,7 @@ describe('graceful shutdown on SIGTERM (separate processes, PostgreSQL)', () => 
     (sharedAgents ??= await startAgentsProcess({ S2SP_SHUTDOWN_GRACE_MS: '60000', S2SP_SHUTDOWN_NOT_READY_DELAY_MS: NOT_READY_DELAY_MS }));
 
   test('gateway: /health answers 503, the call in flight completes, its audit decisions are stored, exit code 0', async (t) => {
-    if (!database) return t.skip(await postgresSkipReason());
+    if (!database) { t.skip(await postgresSkipReason()); return; }
     const agents = await startSharedAgents();
     const port = await freePort();
     const gateway = spawnApp('apps/gateway/src/main.js', {
@@ -180,7 +180,7 @@ describe('graceful shutdown on SIGTERM (separate processes, PostgreSQL)', () => 
   });
 
   test('agents: gRPC health answers NOT_SERVING, a running task finishes within the grace period and is stored SUCCEEDED, exit code 0', async (t) => {
-    if (!database) return t.skip(await postgresSkipReason());
+    if (!database) { t.skip(await postgresSkipReason()); return; }
     const agents = await startSharedAgents();
     gate = new Gate();
     const task = await submitTask(agents.client.agents, {
@@ -199,7 +199,7 @@ describe('graceful shutdown on SIGTERM (separate processes, PostgreSQL)', () => 
   });
 
   test('agents: a task still running when the grace period ends is stored FAILED with a resubmit hint, exit code 0', async (t) => {
-    if (!database) return t.skip(await postgresSkipReason());
+    if (!database) { t.skip(await postgresSkipReason()); return; }
     const agents = await startAgentsProcess({ S2SP_SHUTDOWN_GRACE_MS: '500', S2SP_SHUTDOWN_NOT_READY_DELAY_MS: '0' });
     gate = new Gate();
     const task = await submitTask(agents.client.agents, {

@@ -123,7 +123,7 @@ describe('resource lifecycle', () => {
 
   test('a resource server on PostgreSQL (DATABASE_URL) serves its resource_urls across a restart', async (t) => {
     const database = await openPostgresTestDatabase();
-    if (!database) return t.skip(await postgresSkipReason());
+    if (!database) { t.skip(await postgresSkipReason()); return; }
     const url = new URL(postgresTestUrl());
     url.searchParams.set('schema', database.schema);
     try {

@@ -87,7 +87,7 @@ describe('several replicas of each app on shared PostgreSQL and Redis', { concur
     const answers = [];
     // Alternating replicas: counted per process, each would allow every one of these calls.
     for (let index = 0; index < RATE_LIMIT + 10; index++) {
-      answers.push(await rpc(replicas.gateways[index % 2]!, 'tools.list', {}, 'rate-probe'));
+      answers.push(await rpc(replicas.gateways[index % 2], 'tools.list', {}, 'rate-probe'));
     }
     assert.equal(answers.filter((answer) => answer.result).length, RATE_LIMIT, JSON.stringify(answers.find((answer) => answer.error && answer.error.code !== 5001)));
     const refused = answers.filter((answer) => answer.error);
@@ -99,11 +99,11 @@ describe('several replicas of each app on shared PostgreSQL and Redis', { concur
     if (!deployment.ready(t)) return;
     const params = { objective: 'chart CA alerts once', plan: alertChartPlan(), idempotency_key: `replicas-${randomBytes(4).toString('hex')}` };
     const [first, second] = await Promise.all(replicas.gateways.map((gateway) => rpc(gateway, 'agent.submitTask', params)));
-    assert.ok(first!.result?.task_id, JSON.stringify(first));
-    assert.deepEqual(second!.result, first!.result, 'both replicas answer with the one task');
-    assert.deepEqual((await rpc(replicas.gateways[1], 'agent.submitTask', params)).result, first!.result);
+    assert.ok(first.result?.task_id, JSON.stringify(first));
+    assert.deepEqual(second.result, first.result, 'both replicas answer with the one task');
+    assert.deepEqual((await rpc(replicas.gateways[1], 'agent.submitTask', params)).result, first.result);
 
-    const taskId = first!.result.task_id as string;
+    const taskId = first.result.task_id as string;
     await eventually('the task to end', async () => /SUCCEEDED|FAILED|CANCELLED/.test((await getTask(replicas.agents[1].agents, taskId)).status), 60_000, 200);
     const done = (await rpc(replicas.gateways[1], 'agent.getTask', { task_id: taskId })).result;
     assert.equal(done.status, 'succeeded', JSON.stringify(done.error));
@@ -193,7 +193,7 @@ describe('several replicas of each app on shared PostgreSQL and Redis', { concur
     assert.equal((await fetchResource(onReplica(fromSecond, replicas.weather[1]))).status, 404, 'and only once');
 
     const fromFirst = await issue(replicas.weather[0]);
-    const fetches = await Promise.all(Array.from({ length: 40 }, (_, index) => fetchResource(onReplica(fromFirst, replicas.weather[index % 2]!))));
+    const fetches = await Promise.all(Array.from({ length: 40 }, (_, index) => fetchResource(onReplica(fromFirst, replicas.weather[index % 2]))));
     const statuses = fetches.map((fetched) => fetched.status);
     assert.equal(statuses.filter((status) => status === 200).length, 1, `statuses: ${statuses.join(',')}`);
     assert.ok(statuses.every((status) => status === 200 || status === 404), `statuses: ${statuses.join(',')}`);

@@ -199,16 +199,16 @@ describe('platform path: JSON-RPC → gateway → gRPC → agents → MCP → da
 
   test("agent.listTasks pages through the caller's own tasks, newest first, and filters by status; another caller sees none of them", async () => {
     const task = await runTask('async');
-    const first = (await rpc.request('agent.listTasks', { page_size: 1 })) as any;
+    const first = (await rpc.request('agent.listTasks', { page_size: 1 }));
     assert.equal(first.tasks.length, 1);
     assert.equal(first.tasks[0].task_id, task.task_id, 'the newest task comes first');
     assert.equal(first.tasks[0].status, task.status);
     assert.equal(first.tasks[0].objective, 'chart CA alerts (async)');
     assert.equal(first.tasks[0].plan_steps, 3);
     assert.equal(typeof first.next_cursor, 'string', 'an earlier task follows');
-    const second = (await rpc.request('agent.listTasks', { page_size: 1, cursor: first.next_cursor })) as any;
+    const second = (await rpc.request('agent.listTasks', { page_size: 1, cursor: first.next_cursor }));
     assert.notEqual(second.tasks[0].task_id, task.task_id);
-    const succeeded = (await rpc.request('agent.listTasks', { status: 'succeeded', page_size: 100 })) as any;
+    const succeeded = (await rpc.request('agent.listTasks', { status: 'succeeded', page_size: 100 }));
     assert.ok(succeeded.tasks.length >= 1 && succeeded.tasks.every((listed: any) => listed.status === 'succeeded'));
 
     const bad = await post({ jsonrpc: '2.0', id: 1, method: 'agent.listTasks', params: { cursor: 'garbage!' } });
@@ -242,7 +242,7 @@ describe('platform path: JSON-RPC → gateway → gRPC → agents → MCP → da
       return eventually(
         'the task to finish',
         async () => {
-          const snapshot = (await rpc.request('agent.getTask', { task_id: submitted.task_id })) as any;
+          const snapshot = (await rpc.request('agent.getTask', { task_id: submitted.task_id }));
           return ['succeeded', 'failed', 'cancelled'].includes(snapshot.status) ? snapshot : undefined;
         },
         30_000,
@@ -267,7 +267,7 @@ describe('platform path: JSON-RPC → gateway → gRPC → agents → MCP → da
       assert.equal(json.error.code, -32602, JSON.stringify(json));
       assert.equal(json.error.data.limit, 'maxParamsDepth');
     }
-    const answer = (await rpc.request('tools.call', { name: 'echo', server: 'testkit', arguments: { text: 'others still served' } })) as any;
+    const answer = (await rpc.request('tools.call', { name: 'echo', server: 'testkit', arguments: { text: 'others still served' } }));
     assert.equal(answer.content[0].text, 'echo: others still served');
   });
 
@@ -333,7 +333,7 @@ describe('platform path: JSON-RPC → gateway → gRPC → agents → MCP → da
     agents = await startTestAgents(agentsConfig());
     const reread = await eventually(
       'the restarted agents to answer getTask',
-      async () => (await rpc.request('agent.getTask', { task_id: task.task_id })) as any,
+      async () => (await rpc.request('agent.getTask', { task_id: task.task_id })),
       15_000,
       200,
     );

@@ -88,7 +88,7 @@ describe('S2SP flows through the official MCP client', () => {
     assert.match(summary, new RegExp(`^Charted ${chosen.length} rows by event`));
     const image = (chart.content as Array<{ type: string; data?: string; mimeType?: string }>).find((item) => item.type === 'image');
     assert.equal(image?.mimeType, 'image/svg+xml');
-    assert.match(Buffer.from(image!.data!, 'base64').toString('utf8'), /^<svg[\s\S]*<\/svg>\s*$/);
+    assert.match(Buffer.from(image.data!, 'base64').toString('utf8'), /^<svg[\s\S]*<\/svg>\s*$/);
 
     const after = await store().findLive(hashResourceToken(tokenOf(answer.resource_url)));
     assert.equal(after, null, 'the consumer fetched (and so consumed) the resource server to server');

@@ -46,8 +46,8 @@ describe('agent.streamTask over Server-Sent Events', () => {
     assert.equal(response.headers.get('cache-control'), 'no-store');
     const events = await readSse(response);
     for (const event of events) assert.deepEqual([event.data.jsonrpc, event.data.id], ['2.0', 7]);
-    assert.equal(events[0]!.event, 'snapshot');
-    assert.equal(events[0]!.data.result.task_id, taskId);
+    assert.equal(events[0].event, 'snapshot');
+    assert.equal(events[0].data.result.task_id, taskId);
     const last = events.at(-1)!;
     assert.equal(last.event, 'snapshot');
     assert.equal(last.data.result.status, 'succeeded');
@@ -89,8 +89,8 @@ describe('agent.streamTask over Server-Sent Events', () => {
       body: JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'agent.streamTask', params: { task_id: taskId } }]),
     });
     const [answer] = (await batch.json()) as Array<{ error: { code: number; message: string } }>;
-    assert.equal(answer!.error.code, -32600);
-    assert.match(answer!.error.message, /batch/);
+    assert.equal(answer.error.code, -32600);
+    assert.match(answer.error.message, /batch/);
   });
 
   test('a client that goes away stops the stream to the agents', async () => {

@@ -207,7 +207,7 @@ describe('tracing: one task, one trace across gateway, agents, weather and stats
     assert.equal(sample(gw, 'circuit_breaker_state', { service: 'agents' }), 0);
 
     assert.ok(agents.metricsUrl, 'the agents report their metrics URL');
-    const ag = await scrape(agents.metricsUrl!);
+    const ag = await scrape(agents.metricsUrl);
     assert.ok(Number(sample(ag, 'protocol_requests_total', { protocol: 'grpc', method: 'AgentService/SubmitTask', status: 'success' })) >= 1, ag);
     assert.ok(sample(ag, 'mcp_tool_call_duration_seconds_count', { tool_name: 'draw_chart', server_id: 'stats', status: 'success' }) !== undefined);
 
@@ -223,7 +223,7 @@ describe('tracing: one task, one trace across gateway, agents, weather and stats
 function one(spans: readonly ReadableSpan[], name: string, service: string): ReadableSpan {
   const found = spans.filter((span) => span.name === name && serviceOf(span) === service);
   assert.equal(found.length, 1, `one ${name}@${service} in ${spanList(spans)}`);
-  return found[0]!;
+  return found[0];
 }
 
 function spanList(spans: readonly ReadableSpan[]): string {

@@ -120,7 +120,7 @@ describe('fuzz: data plane on live tokens', () => {
 
     const seen = { served: 0, refused: 0 };
     const property = fc.asyncProperty(fc.nat({ max: servers.length - 1 }), fetchCase, fc.nat(), async (serverIndex, input, position) => {
-      const server = servers[serverIndex]!;
+      const server = servers[serverIndex];
       if (!current.has(server)) current.set(server, await issue(server));
       const live = current.get(server)!;
       const url =
@@ -151,7 +151,7 @@ describe('fuzz: data plane on live tokens', () => {
       }
       // Racing requests: the losers found the token spent, nothing else.
       for (const answer of answers) if (answer.status !== 200) assert.equal(answer.status, 404);
-      assert.match(served[0]!.contentType ?? '', /^application\/json|^application\/vnd\.apache\.arrow\.stream/);
+      assert.match(served[0].contentType ?? '', /^application\/json|^application\/vnd\.apache\.arrow\.stream/);
       assert.equal(await isLive(server, live), false, 'a served request consumes the token');
       const again = await post(live, { body: '{}', contentType: 'application/json', accept: undefined, credentials: 'caller' });
       assert.equal(again.status, 404, 'the token serves once');

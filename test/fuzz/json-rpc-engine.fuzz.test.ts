@@ -189,7 +189,7 @@ function checkReply(reply: { status: number; text: string; json: unknown; conten
   if ('batch' in expected) {
     assert.ok(Array.isArray(reply.json), 'a batch gets an array');
     assert.equal(reply.json.length, owed.length, 'one response per request owed one');
-    reply.json.forEach((response, index) => assertResponse(response, owed[index]!));
+    reply.json.forEach((response, index) => assertResponse(response, owed[index]));
   } else {
     assertResponse(reply.json, expected.single!);
   }

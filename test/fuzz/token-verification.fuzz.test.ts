@@ -87,7 +87,7 @@ function sameTokenAs(token: string, good: string): boolean {
   const [goodHeader, goodPayload, goodSignature] = good.split('.');
   if (header !== goodHeader || payload !== goodPayload || signature === undefined) return false;
   try {
-    return Buffer.from(base64url.decode(signature)).equals(Buffer.from(base64url.decode(goodSignature!)));
+    return Buffer.from(base64url.decode(signature)).equals(Buffer.from(base64url.decode(goodSignature)));
   } catch {
     return false;
   }
@@ -109,7 +109,7 @@ describe('fuzz: token verification', () => {
     // Valid for a day, so that a long run does not outlive it.
     good = await signRaw(trusted, goodClaims('gateway', { exp: nowSeconds() + 86_400 }));
     foreignKeys = await Promise.all([foreignKey('ES256'), foreignKey('ES256', trusted.kid), foreignKey('RS256'), foreignKey('RS256', trusted.kid)]);
-    const publicJwk: JWK = (await dev.store.getPublicJwks()).keys[0]!;
+    const publicJwk: JWK = (await dev.store.getPublicJwks()).keys[0];
     const pem = createPublicKey({ key: publicJwk as never, format: 'jwk' }).export({ type: 'spki', format: 'pem' }) as string;
     const der = createPublicKey({ key: publicJwk as never, format: 'jwk' }).export({ type: 'spki', format: 'der' });
     hmacSecrets = [JSON.stringify(publicJwk), pem, pem.trim(), der, JSON.stringify({ keys: [publicJwk] }), publicJwk.x ?? '', base64url.decode(publicJwk.x ?? '')];
@@ -123,7 +123,7 @@ describe('fuzz: token verification', () => {
       case 'original':
         return good;
       case 'foreign': {
-        const key = foreignKeys[input.key % foreignKeys.length]!;
+        const key = foreignKeys[input.key % foreignKeys.length];
         const kid = input.kid === 'trusted' ? trusted.kid : input.kid === 'own' ? key.kid : undefined;
         return signRaw({ ...key, kid: kid ?? '' }, claims(input.claims), kid === undefined ? { kid: undefined } : {});
       }
@@ -133,7 +133,7 @@ describe('fuzz: token verification', () => {
         return `${encodeSegment({ alg: input.alg, typ: 'JWT', kid: trusted.kid })}.${body}.${input.signature ? signature : ''}`;
       }
       case 'hmac':
-        return hs256WithSecret(hmacSecrets[input.secret % hmacSecrets.length]!, claims(input.claims), input.kid ? trusted.kid : undefined);
+        return hs256WithSecret(hmacSecrets[input.secret % hmacSecrets.length], claims(input.claims), input.kid ? trusted.kid : undefined);
       case 'expired':
         return signRaw(trusted, claims(input.claims));
       case 'alg-swap':

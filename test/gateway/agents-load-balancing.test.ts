@@ -24,7 +24,7 @@ describe('the gateway spreads its calls over the agents replicas its target name
     const replicas = [await FakeAgents.start(0, { surfaces: true }), await FakeAgents.start(0, { surfaces: true })];
     fakes.push(...replicas);
     const agentsUrl = `ipv4:${replicas.map((replica) => replica.address).join(',')}`;
-    const gateway = await startTestGateway(replicas[0]!, { agentsUrl, ...(loadBalancing ? { grpc: { loadBalancing } } : {}) });
+    const gateway = await startTestGateway(replicas[0], { agentsUrl, ...(loadBalancing ? { grpc: { loadBalancing } } : {}) });
     gateways.push(gateway);
     for (let call = 0; call < CALLS; call++) await gateway.client.request('tools.list', {});
     return { replicas, gateway };
@@ -34,14 +34,14 @@ describe('the gateway spreads its calls over the agents replicas its target name
     const { replicas, gateway } = await twoReplicasBehind(undefined);
     assert.equal(gateway.config.grpc.loadBalancing, 'round_robin');
     const served = replicas.map((replica) => replica.calls.length);
-    assert.equal(replicas[0]!.callsTo('ListTools').length + replicas[1]!.callsTo('ListTools').length, CALLS);
-    const total = served[0]! + served[1]!;
+    assert.equal(replicas[0].callsTo('ListTools').length + replicas[1].callsTo('ListTools').length, CALLS);
+    const total = served[0] + served[1];
     assert.ok(served.every((count) => count >= total / 4), `calls per replica: ${served.join(', ')}`);
   });
 
   test('pick_first: one connection, to the first replica', async () => {
     const { replicas } = await twoReplicasBehind('pick_first');
-    assert.equal(replicas[0]!.callsTo('ListTools').length, CALLS);
-    assert.equal(replicas[1]!.calls.length, 0);
+    assert.equal(replicas[0].callsTo('ListTools').length, CALLS);
+    assert.equal(replicas[1].calls.length, 0);
   });
 });

@@ -124,7 +124,7 @@ describe('gateway: contract version and schema registry', () => {
       const body = (await response.json()) as { error?: Record<string, unknown> };
       assert.equal(body.error?.code, code);
       assert.doesNotMatch(JSON.stringify(body), /\bat .*\.js:\d+/, 'no stack');
-      return body.error!;
+      return body.error;
     };
 
     test('agents that cannot list their tools are a 503 with a JSON error for a caller with tools:list', async () => {
@@ -164,12 +164,12 @@ describe('gateway: contract version and schema registry', () => {
       await listSchemas(headers);
       const reads = suite.fake.callsTo('ListTools');
       assert.equal(reads.length, 1, 'the listing is cached');
-      const token = /^Bearer (.+)$/.exec(reads[0]!.metadata.authorization ?? '')?.[1];
-      const claims = JSON.parse(Buffer.from(token!.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
+      const token = /^Bearer (.+)$/.exec(reads[0].metadata.authorization ?? '')?.[1];
+      const claims = JSON.parse(Buffer.from(token!.split('.')[1], 'base64url').toString('utf8')) as Record<string, unknown>;
       assert.equal(claims.sub, TEST_SUBJECT);
       assert.equal(claims.aud, 'agents');
       assert.ok(!claims.scope || claims.scope === '', `no scope: ${String(claims.scope)}`);
-      assert.notEqual(reads[0]!.metadata.authorization, headers.authorization, "never the caller's own token");
+      assert.notEqual(reads[0].metadata.authorization, headers.authorization, "never the caller's own token");
     });
 
     test("each is served with its hash, and is exactly what tools.list publishes as the tool's schema", async () => {
@@ -255,9 +255,9 @@ describe("schema ids of MCP tools whose names do not fit an id", () => {
       documents.map((document) => HASHED.test(document.id)),
       [true, false, true, true],
     );
-    assert.equal(documents[1]!.id, 'mcp-tool.a.b.c.input');
+    assert.equal(documents[1].id, 'mcp-tool.a.b.c.input');
     assert.equal(schemaDocuments(documents).size, 4, 'valid ids, none taken twice');
-    assert.equal(documents[2]!.describes, 'stats/draw chart inputSchema', 'describes still names server and tool');
+    assert.equal(documents[2].describes, 'stats/draw chart inputSchema', 'describes still names server and tool');
   });
 });
 

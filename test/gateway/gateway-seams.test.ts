@@ -73,7 +73,7 @@ describe('gateway seams: the idempotency store and the rate-limit storage are th
     const first = await gw.client.request('agent.submitTask', submit('seam-key-1'));
     assert.deepEqual(store.calls.slice(0, 2), ['claim', 'complete']);
     assert.equal(store.records.size, 1);
-    assert.equal([...store.records.values()][0]!.state, 'COMPLETED');
+    assert.equal([...store.records.values()][0].state, 'COMPLETED');
     const again = await gw.client.request('agent.submitTask', submit('seam-key-1'));
     assert.deepEqual(again, first);
     assert.equal(fake.callsTo('SubmitTask').length, 1, 'the retry did not reach the agents');

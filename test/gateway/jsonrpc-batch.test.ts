@@ -58,7 +58,7 @@ describe('JSON-RPC batches', () => {
     assert.ok(!Array.isArray(response));
     assert.equal(response.id, null);
     assert.equal(response.error?.code, -32600);
-    assert.match(response.error!.message, /limit of 10/);
+    assert.match(response.error.message, /limit of 10/);
     assert.deepEqual(response.error?.data, { max_batch_size: 10, batch_size: 11 });
   });
 

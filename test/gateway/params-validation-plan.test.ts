@@ -102,7 +102,7 @@ const VALUE_POOL: readonly unknown[] = [
 ];
 
 function pick<T>(random: () => number, items: readonly T[]): T {
-  return items[Math.floor(random() * items.length)]!;
+  return items[Math.floor(random() * items.length)];
 }
 
 /** A valid base with some members replaced from the pool, some removed, sometimes an extra member. */

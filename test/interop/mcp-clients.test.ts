@@ -83,7 +83,7 @@ type Alert = Record<string, unknown>;
 function chartedCounts(summary: string, rows: number, column: string): string[] {
   const match = new RegExp(`^Charted ${rows} rows? by ${column} in (\\d+) bars?: (.*)\\.$`).exec(summary);
   assert.ok(match, `unexpected chart summary: ${summary}`);
-  const entries = match[2]!.split(', ');
+  const entries = match[2].split(', ');
   assert.equal(entries.length, Number(match[1]));
   return entries.sort();
 }
@@ -116,7 +116,7 @@ function describeRoundTrip(clientName: string, client: () => InteropClient, skip
 
     test('lists and calls get_alerts with a bearer token, then draw_chart with the returned resource_url', async (t) => {
       const reason = skipReason();
-      if (reason) return t.skip(reason);
+      if (reason) { t.skip(reason); return; }
       const [weatherTools, fullTable, abstractAnswer] = await client().run(weather!.url, WEATHER_TOKEN, [
         { op: 'list_tools' },
         { op: 'call_tool', name: 'get_alerts', arguments: { area: 'CA' } },
@@ -144,7 +144,7 @@ function describeRoundTrip(clientName: string, client: () => InteropClient, skip
       assert.notEqual(chartResult.isError, true, textOf(chartResult));
       assert.deepEqual(
         chartedCounts(textOf(chartResult), chosen.length, 'urgency'),
-        countsOf(chosen.map((row) => rows[row._row_id]!.urgency)),
+        countsOf(chosen.map((row) => rows[row._row_id].urgency)),
         'the chart counts the chosen rows by a column fetched server to server',
       );
       const image = (chartResult.content as Array<{ type: string; mimeType?: string }>).find((block) => block.type === 'image');

@@ -42,7 +42,7 @@ describe('a Python consumer written from the S2SP wire description (stdlib only)
     const { agent } = weatherForSuite(skipReason, { dataPlaneAuth: 'capability' });
 
     test('fetches the chosen rows with the resource_url alone and merges them with the abstract by _row_id', async (t) => {
-      if (skipReason) return t.skip(skipReason);
+      if (skipReason) { t.skip(skipReason); return; }
       const fullRows = jsonOf<Array<Record<string, unknown>>>(await agent().callTool({ name: 'get_alerts', arguments: { area: 'CA' } }));
       // Named consumer in _meta: under "capability" the resource is bound to nobody regardless.
       const answer = jsonOf(
@@ -70,7 +70,7 @@ describe('a Python consumer written from the S2SP wire description (stdlib only)
     const { agent } = weatherForSuite(skipReason, {});
 
     test('is refused with 401 and the JSON error body, and the refusal does not consume the resource', async (t) => {
-      if (skipReason) return t.skip(skipReason);
+      if (skipReason) { t.skip(skipReason); return; }
       const answer = jsonOf(await agent().callTool({ name: 'get_alerts', arguments: { area: 'CA', abstract_domains: 'event' } }));
       const run = await runPythonConsumer(answer.resource_url, answer.abstract.slice(0, 2));
       assert.equal(run.exitCode, 1);

@@ -38,11 +38,11 @@ test('the weather server\'s activity shows a get_alerts resource issued, fetched
     assert.ok(!Number.isNaN(Date.parse(generatedAt)));
     assert.equal(rows.length, 1, JSON.stringify(rows));
     const [row] = rows;
-    assert.equal(row!.toolName, 'get_alerts');
-    assert.equal(row!.caller, TEST_SUBJECT);
-    assert.deepEqual({ issued: row!.issued, consumed: row!.consumed, expired: row!.expired, live: row!.live, fetches: row!.fetches }, { issued: 1, consumed: 1, expired: 0, live: 0, fetches: 1 });
-    assert.ok(row!.bytes > 0, `bytes served: ${row!.bytes}`);
-    assert.ok(row!.lastFetch !== null && Date.parse(row!.lastFetch) <= Date.parse(generatedAt));
+    assert.equal(row.toolName, 'get_alerts');
+    assert.equal(row.caller, TEST_SUBJECT);
+    assert.deepEqual({ issued: row.issued, consumed: row.consumed, expired: row.expired, live: row.live, fetches: row.fetches }, { issued: 1, consumed: 1, expired: 0, live: 0, fetches: 1 });
+    assert.ok(row.bytes > 0, `bytes served: ${row.bytes}`);
+    assert.ok(row.lastFetch !== null && Date.parse(row.lastFetch) <= Date.parse(generatedAt));
     assert.ok(!JSON.stringify(rows).includes(answer.resource_url), 'no capability URL leaves the server');
   } finally {
     await client.close();

@@ -30,7 +30,7 @@ test('the stats server offers a chart prompt with completions for group_by, and 
     ],
   );
   const rendered = await client.getPrompt({ name: 'chart_breakdown', arguments: { source: 'the weather alerts of CA', group_by: 'severity' } });
-  assert.match((rendered.messages[0]!.content as { text: string }).text, /abstract_domains including "severity".*draw_chart .*group_by "severity"/s);
+  assert.match((rendered.messages[0].content as { text: string }).text, /abstract_domains including "severity".*draw_chart .*group_by "severity"/s);
   const suggestions = await client.complete({ ref: { type: 'ref/prompt', name: 'chart_breakdown' }, argument: { name: 'group_by', value: 'se' } });
   assert.deepEqual(suggestions.completion.values, ['severity', 'senderName']);
   await assert.rejects(client.getPrompt({ name: 'chart_breakdown', arguments: {} }), (error: { code?: number; message: string }) => {

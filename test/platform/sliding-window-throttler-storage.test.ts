@@ -114,7 +114,7 @@ describe('RedisThrottlerStorage shared by replicas', () => {
     const deployment = isolatedRedisOptions();
     const replicas = [new RedisThrottlerStorage(await redisConnection(deployment)), new RedisThrottlerStorage(await redisConnection(deployment))];
     const limit = 25;
-    const records = await Promise.all(Array.from({ length: 60 }, (_, index) => replicas[index % 2]!.increment('caller', WINDOW, limit, 0, 'json-rpc')));
+    const records = await Promise.all(Array.from({ length: 60 }, (_, index) => replicas[index % 2].increment('caller', WINDOW, limit, 0, 'json-rpc')));
     const allowed = records.filter((record) => !record.isBlocked);
     assert.equal(allowed.length, limit);
     assert.deepEqual(

@@ -41,7 +41,7 @@ function streamOf(field: Field, columns: Data[]): Uint8Array {
 }
 
 function texts(...items: Array<string | null>): Data<Utf8> {
-  return vectorFromArray(items, new Utf8()).data[0]!;
+  return vectorFromArray(items, new Utf8()).data[0];
 }
 
 function keyed(type: Dictionary, keys: Int8Array | Int32Array | BigInt64Array, dictionary: Vector): Data {
@@ -55,12 +55,12 @@ describe('dictionary-encoded string columns in Arrow answers', () => {
     const rowIds = rows.map((_, index) => index);
     const chunks = encodeRows(['id', 'status', 'score'], rows, rowIds, { batchRows: 300 });
     const batches = batchesOf(chunks);
-    const status = batches[0]!.schema.fields.find((field) => field.name === 'status')!;
+    const status = batches[0].schema.fields.find((field) => field.name === 'status')!;
     assert.ok(DataType.isDictionary(status.type) && DataType.isUtf8(status.type.dictionary) && status.type.indices.bitWidth === 32);
-    assert.ok(DataType.isUtf8(batches[0]!.schema.fields.find((field) => field.name === 'id')!.type));
+    assert.ok(DataType.isUtf8(batches[0].schema.fields.find((field) => field.name === 'id')!.type));
     assert.equal(batches.length, 4);
     for (const batch of batches) {
-      const dictionary = batch.getChild('status')!.data[0]!.dictionary!;
+      const dictionary = batch.getChild('status')!.data[0].dictionary!;
       assert.deepEqual([...dictionary].sort(), [...STATUSES].sort(), 'each batch carries the distinct values of its own rows');
     }
     assert.deepEqual((await decode(chunks)).rows, viaJson(['id', 'status', 'score'], rows, rowIds));
@@ -93,7 +93,7 @@ describe('dictionary-encoded string columns in Arrow answers', () => {
     const stream = streamOf(valueField('doc', type, [['s2sp:encoding', 'json']]), [keyed(type, Int32Array.of(0, 0), new Vector([texts('{"k":1}')]))]);
     const { rows } = await decode([stream]);
     assert.deepEqual(rows.map((row) => row['doc']), [{ k: 1 }, { k: 1 }]);
-    assert.notEqual(rows[0]!['doc'], rows[1]!['doc'], 'changing one row must not change the other');
+    assert.notEqual(rows[0]['doc'], rows[1]['doc'], 'changing one row must not change the other');
   });
 
   test('refused: a key past the dictionary, a dictionary of other values, 64-bit keys', async () => {

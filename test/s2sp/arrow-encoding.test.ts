@@ -33,9 +33,9 @@ const MIXED_ROWS: Cells[] = [
 ];
 // JSON.parse makes `__proto__` an own property where an object literal would set the prototype.
 for (const [index, value] of [[0, { polluted: true }], [2, 7], [3, null]] as const) {
-  Object.defineProperty(MIXED_ROWS[index]!, '__proto__', { value, enumerable: true, writable: true, configurable: true });
+  Object.defineProperty(MIXED_ROWS[index], '__proto__', { value, enumerable: true, writable: true, configurable: true });
 }
-Object.setPrototypeOf(MIXED_ROWS[0]!, Object.prototype);
+Object.setPrototypeOf(MIXED_ROWS[0], Object.prototype);
 const MIXED_ROW_IDS = [7, 2, 1_000_000, 2 ** 31 - 1];
 
 describe('Arrow IPC encoding of data-plane answers', () => {
@@ -51,12 +51,12 @@ describe('Arrow IPC encoding of data-plane answers', () => {
 
   test('absent cells stay absent and nulls stay null', async () => {
     const { rows } = await decode(encodeRows(MIXED_COLUMNS, MIXED_ROWS, MIXED_ROW_IDS));
-    assert.ok(!('sometimes' in rows[1]!));
-    assert.equal(rows[2]!['sometimes'], null);
-    assert.ok(!('nullable' in rows[2]!) && !('nullable' in rows[3]!));
-    assert.equal(rows[0]!['nullable'], null);
-    assert.ok(!('never' in rows[0]!), 'a column with no cell at all is absent everywhere');
-    assert.deepEqual(Object.keys(rows[2]!), ['_row_id', 'number', 'text', 'flag', 'sometimes', 'document', 'mixed', 'nonFinite', '__proto__', 'toString']);
+    assert.ok(!('sometimes' in rows[1]));
+    assert.equal(rows[2]['sometimes'], null);
+    assert.ok(!('nullable' in rows[2]) && !('nullable' in rows[3]));
+    assert.equal(rows[0]['nullable'], null);
+    assert.ok(!('never' in rows[0]), 'a column with no cell at all is absent everywhere');
+    assert.deepEqual(Object.keys(rows[2]), ['_row_id', 'number', 'text', 'flag', 'sometimes', 'document', 'mixed', 'nonFinite', '__proto__', 'toString']);
   });
 
   test('`__proto__`, `constructor` and `toString` columns are own properties and leave the prototype alone', async () => {
@@ -67,8 +67,8 @@ describe('Arrow IPC encoding of data-plane answers', () => {
     assert.equal(Object.getOwnPropertyDescriptor(third, '__proto__')?.value, 7);
     assert.equal(Object.getOwnPropertyDescriptor(fourth, '__proto__')?.value, null);
     assert.equal(({} as Record<string, unknown>)['polluted'], undefined);
-    assert.equal(first!['constructor'], 'c0');
-    assert.equal(third!['toString'], false);
+    assert.equal(first['constructor'], 'c0');
+    assert.equal(third['toString'], false);
     assert.ok(!Object.prototype.hasOwnProperty.call(third, 'constructor'));
   });
 
@@ -89,7 +89,7 @@ describe('Arrow IPC encoding of data-plane answers', () => {
     const rows = [0, 1].map((index) => Object.fromEntries(columns.map((column) => [column, `${column} ${index}`])) as Cells);
     const decoded = await decode(encodeRows(columns, rows, [0, 1]));
     assert.deepEqual(decoded.rows, viaJson(columns, rows, [0, 1]));
-    assert.deepEqual(Object.keys(decoded.rows[0]!), ['_row_id', ...columns]);
+    assert.deepEqual(Object.keys(decoded.rows[0]), ['_row_id', ...columns]);
     assert.equal((globalThis as Record<string, unknown>).injected, undefined);
   });
 
@@ -117,9 +117,9 @@ describe('Arrow IPC encoding of data-plane answers', () => {
     const fields = reader.schema.fields;
     assert.equal(reader.schema.metadata.get('s2sp:format'), 's2sp-arrow/1');
     assert.equal(reader.schema.metadata.get('s2sp:total_rows'), '4');
-    assert.equal(fields[0]!.name, '_row_id');
-    assert.equal(String(fields[0]!.type), 'Int32');
-    assert.equal(fields[0]!.nullable, false);
+    assert.equal(fields[0].name, '_row_id');
+    assert.equal(String(fields[0].type), 'Int32');
+    assert.equal(fields[0].nullable, false);
     const typeOf = (name: string): string => {
       // apache-arrow's reader gives the empty name back as null (see columnNameOf in wire-schema.ts).
       const field = fields.find((candidate) => (candidate.name ?? '') === name && candidate.metadata.get('s2sp:role') === 'value')!;
@@ -164,8 +164,8 @@ describe('Arrow IPC encoding of data-plane answers', () => {
 
   test('-0 keeps its sign in a Float64 column', async () => {
     const decoded = await decode(encodeRows(['n'], [{ n: -0 }, { n: 0 }], [0, 1]));
-    assert.ok(Object.is(decoded.rows[0]!['n'], -0));
-    assert.ok(Object.is(decoded.rows[1]!['n'], 0));
+    assert.ok(Object.is(decoded.rows[0]['n'], -0));
+    assert.ok(Object.is(decoded.rows[1]['n'], 0));
   });
 
   test('zero rows: the schema and the end of stream, the columns kept', async () => {
@@ -250,8 +250,8 @@ describe('Arrow IPC encoding of data-plane answers', () => {
     const chunks = encodeRows(['a'], [{ a: 1 }, { a: 2 }], [0, 1], { batchRows: 1 });
     const failure = new Error('socket hang up');
     async function* failing(): AsyncGenerator<Uint8Array> {
-      yield chunks[0]!;
-      yield chunks[1]!;
+      yield chunks[0];
+      yield chunks[1];
       throw failure;
     }
     await assert.rejects(decodeArrowStream(failing(), { maxBytes: 1_000_000 }), (error: unknown) => error === failure);
@@ -299,7 +299,7 @@ describe('Arrow IPC encoding of data-plane answers', () => {
         return RecordBatchStreamWriter.writeAll([batch]).toUint8Array(true);
       };
       const value = (extra: Array<[string, string]> = []): Map<string, string> => new Map([['s2sp:role', 'value'], ...extra]);
-      const texts = (...items: string[]): Data => vectorFromArray(items, new Utf8()).data[0]!;
+      const texts = (...items: string[]): Data => vectorFromArray(items, new Utf8()).data[0];
       const numbers = makeData({ type: new Float64(), data: Float64Array.of(1, 2) });
 
       await rejectsWith(decode([streamOf(1, [new Field('a', new Float64(), true, value())], [numbers])]), ArrowDecodeError, /more rows than the 1 it announced/);
@@ -324,7 +324,7 @@ describe('Arrow IPC encoding of data-plane answers', () => {
 
   describe('the encoder refuses what it cannot represent', () => {
     const encodeAll = (columns: string[], rowIds: number[]): Uint8Array[] =>
-      [...encodeArrowStream(columns, rowIds.length, () => 1, (row) => rowIds[row]!)];
+      [...encodeArrowStream(columns, rowIds.length, () => 1, (row) => rowIds[row])];
 
     test('a data column named _row_id or a column named twice', () => {
       assert.throws(() => encodeAll(['_row_id'], [0]), TypeError);

@@ -47,7 +47,7 @@ describe('toColumnar and rowsFromColumnar', () => {
 
   test('a column named __proto__ stays an own column', () => {
     const [row] = rowsFromColumnar('abstract_data', { columns: ['_row_id', '__proto__'], rows: [[0, 'x']] }, LIMITS);
-    assert.deepEqual(Object.keys(row!), ['_row_id', '__proto__']);
+    assert.deepEqual(Object.keys(row), ['_row_id', '__proto__']);
     assert.equal(Object.getPrototypeOf(row), Object.prototype);
   });
 

@@ -110,11 +110,11 @@ describe('DataPlaneClient.fetchBody', { timeout: 20_000 }, () => {
 
       assert.equal(server.requests.length, 1);
       const [request] = server.requests;
-      assert.equal(request!.method, 'POST');
-      assert.equal(request!.url, `/s2sp/data/${TOKEN}`);
-      assert.match(request!.headers['content-type'] ?? '', /^application\/json/);
-      assert.match(String(request!.headers.accept), /application\/json/);
-      assert.equal(request!.body, '{"row_ids":[0,2]}');
+      assert.equal(request.method, 'POST');
+      assert.equal(request.url, `/s2sp/data/${TOKEN}`);
+      assert.match(request.headers['content-type'] ?? '', /^application\/json/);
+      assert.match(String(request.headers.accept), /application\/json/);
+      assert.equal(request.body, '{"row_ids":[0,2]}');
     });
 
     test('asks for Arrow from arrowMinRows rows (JSON understood), and for JSON only below it or as the caller says', async () => {
@@ -149,13 +149,13 @@ describe('DataPlaneClient.fetchBody', { timeout: 20_000 }, () => {
       );
       const rows = await clientFor([server.origin]).fetchBody(server.resourceUrl(), { rowIds: [1], columns: ['description'] });
       assert.deepEqual(rows, [{ _row_id: 1, description: 'd' }]);
-      assert.deepEqual(JSON.parse(server.requests[0]!.body), { row_ids: [1], columns: ['description'] });
+      assert.deepEqual(JSON.parse(server.requests[0].body), { row_ids: [1], columns: ['description'] });
     });
 
     test('an empty body list is a valid answer', async () => {
       const server = await startServer((_req, res) => json(res, 200, { body: [], total_rows: 0, columns_returned: ['_row_id'] }));
       assert.deepEqual(await clientFor([server.origin]).fetchBody(server.resourceUrl(), { rowIds: [] }), []);
-      assert.equal(server.requests[0]!.body, '{"row_ids":[]}');
+      assert.equal(server.requests[0].body, '{"row_ids":[]}');
     });
 
     test('a chunked answer without content-length is read whole', async () => {

@@ -27,7 +27,7 @@ describe('InMemoryResourceStore', () => {
     const claims = await Promise.all(Array.from({ length: 20 }, () => store.claim('h1')));
     const won = claims.filter((claim) => claim !== null);
     assert.equal(won.length, 1);
-    assert.deepEqual(won[0]!.table.rows, [{ event: 'Wind', description: 'Gusts' }]);
+    assert.deepEqual(won[0].table.rows, [{ event: 'Wind', description: 'Gusts' }]);
     assert.equal(await store.findLive('h1'), null, 'consumed');
     assert.equal(await store.claim('h1'), null);
   });

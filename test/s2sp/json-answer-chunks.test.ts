@@ -22,7 +22,7 @@ describe('the JSON answer of a fetch', () => {
       { _row_id: 2 },
       { _row_id: 3, a: 4, b: 'w"\\' },
     ]);
-    assert.deepEqual(Object.keys(parsed.body[0]!), ['_row_id', 'a', 'b']);
+    assert.deepEqual(Object.keys(parsed.body[0]), ['_row_id', 'a', 'b']);
     assert.equal(parsed.total_rows, 4);
     assert.deepEqual(parsed.columns_returned, ['_row_id', 'a', 'b']);
   });

@@ -119,20 +119,20 @@ describe('MCP over HTTP sessions: SSE priming and retry, caching hints, security
     assert.match(init.headers.get('content-type') ?? '', /text\/event-stream/);
     const sessionId = init.headers.get('mcp-session-id')!;
     const opened = await readUntilAnswer(init, 1);
-    assert.equal(opened.events[0]!.data, '');
-    assert.ok(opened.events[0]!.id, 'the priming event has an id');
-    assert.equal(opened.events[0]!.retry, '2500');
+    assert.equal(opened.events[0].data, '');
+    assert.ok(opened.events[0].id, 'the priming event has an id');
+    assert.equal(opened.events[0].retry, '2500');
 
     const session = { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' };
     await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, session);
     const list = await readUntilAnswer(await post({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, session), 2);
     const [priming] = list.events;
-    assert.equal(priming!.data, '');
-    assert.equal(priming!.retry, '2500');
+    assert.equal(priming.data, '');
+    assert.equal(priming.retry, '2500');
     assert.deepEqual(list.answer.result.tools.map((tool: { name: string }) => tool.name), ['ping']);
 
     // A client that lost the stream right after the priming event gets the answer again.
-    const resumed = await fetch(mcpUrl, { headers: { accept: 'text/event-stream', ...session, 'last-event-id': priming!.id! } });
+    const resumed = await fetch(mcpUrl, { headers: { accept: 'text/event-stream', ...session, 'last-event-id': priming.id! } });
     assert.equal(resumed.status, 200);
     assert.deepEqual((await readUntilAnswer(resumed, 2)).answer, list.answer);
 
@@ -155,7 +155,7 @@ describe('MCP over HTTP sessions: SSE priming and retry, caching hints, security
     const client = await connectMcp(server.url, 'noauth-test', null);
     try {
       const { tools } = await client.listTools();
-      assert.deepEqual(tools[0]!._meta?.securitySchemes, [{ type: 'noauth' }]);
+      assert.deepEqual(tools[0]._meta?.securitySchemes, [{ type: 'noauth' }]);
     } finally {
       await client.close();
     }

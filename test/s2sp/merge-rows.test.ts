@@ -29,7 +29,7 @@ describe('mergeRows', () => {
     const edited = [{ _row_id: 5, event: 'High Wind Warning', severity: 'Severe (edited)' }];
     const [merged] = mergeRows(edited, fullBody, {});
     assert.deepEqual(merged, { _row_id: 5, event: 'High Wind Warning', severity: 'Severe (edited)', description: 'Gusts up to 55 mph' });
-    assert.deepEqual(Object.keys(merged!), ['_row_id', 'event', 'severity', 'description']);
+    assert.deepEqual(Object.keys(merged), ['_row_id', 'event', 'severity', 'description']);
   });
 
   test('body null (no data plane) → copies of the abstract rows', () => {

@@ -27,7 +27,7 @@ describe('ResourceTable', () => {
     assert.ok(wideBlocks.every((block) => block.length <= 64 * 1024), 'wide rows: fewer rows per block, not longer blocks');
     assert.deepEqual(ResourceTable.decode(wideBlocks, 3_000).rows, wide);
     assert.equal(table.encodedLength, blocks.reduce((sum, block) => sum + block.length, 0));
-    assert.ok(table.encodedLength! < JSON.stringify(rows(20_000)).length * 0.75, 'no column name repeated per row');
+    assert.ok(table.encodedLength < JSON.stringify(rows(20_000)).length * 0.75, 'no column name repeated per row');
     assert.deepEqual(ResourceTable.decode(blocks, 20_000).rows, rows(20_000));
   });
 
@@ -71,14 +71,14 @@ describe('ResourceTable', () => {
     ];
     const blocks = [...ResourceTable.of(source).encode()];
     assert.equal(blocks.length, 1);
-    assert.equal(blocks[0]!.split('"severity"').length - 1, 1, 'the column name is written once');
+    assert.equal(blocks[0].split('"severity"').length - 1, 1, 'the column name is written once');
     const decoded = ResourceTable.decode(blocks, source.length).rows;
     assert.deepEqual(decoded.slice(0, 4), [source[0], source[1], { severity: 'Minor' }, source[3]]);
     assert.ok(Object.prototype.hasOwnProperty.call(decoded[4], '__proto__'), '__proto__ is an own column, not the prototype');
     assert.deepEqual(Object.getOwnPropertyDescriptor(decoded[4], '__proto__')?.value, { polluted: true });
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
     assert.deepEqual(decoded[5], {});
-    assert.equal(Object.keys(decoded[1]!).join(), 'area,extra', 'a row without a column does not get it back as null');
+    assert.equal(Object.keys(decoded[1]).join(), 'area,extra', 'a row without a column does not get it back as null');
   });
 
   test('a row carrying its own _row_id is stored without it (the data plane always answers with its own)', () => {

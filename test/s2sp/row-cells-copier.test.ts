@@ -8,7 +8,7 @@ import type { Row } from '../../libs/s2sp/src/protocol/row';
 function ownCells(rows: readonly Row[], rowIds: readonly number[] | null, start: number, end: number, columns: readonly string[]): unknown[][] {
   return columns.map((column) =>
     Array.from({ length: end - start }, (_, offset) => {
-      const row = rows[rowIds === null ? start + offset : rowIds[start + offset]!]!;
+      const row = rows[rowIds === null ? start + offset : rowIds[start + offset]];
       return Object.prototype.hasOwnProperty.call(row, column) ? row[column] : undefined;
     }),
   );
@@ -34,14 +34,14 @@ const ROWS: Row[] = [
   Object.assign(Object.create(null) as Row, { a: 3, inherited: 'own on a null-prototype row' }),
   new WithInheritedValue() as unknown as Row,
   { a: undefined, own: null, inherited: 0 },
-  Object.defineProperty({ a: 5 }, 'own', { get: () => 'an own getter', enumerable: true }) as Row,
+  Object.defineProperty({ a: 5 }, 'own', { get: () => 'an own getter', enumerable: true }),
 ];
 
 describe('copying the cells of selected rows, column by column', () => {
   test('gives each row its own values only: inherited values and Object.prototype names the row lacks are undefined', () => {
     const cells = copy(COLUMNS, ROWS, null, 0, ROWS.length);
     assert.deepEqual(cells, ownCells(ROWS, null, 0, ROWS.length, COLUMNS));
-    const column = (name: string): unknown[] => cells[COLUMNS.indexOf(name)]!;
+    const column = (name: string): unknown[] => cells[COLUMNS.indexOf(name)];
     assert.deepEqual(column('inherited'), [undefined, undefined, 'own on a null-prototype row', undefined, 0, undefined]);
     assert.deepEqual(column('toString'), [undefined, 't', undefined, undefined, undefined, undefined]);
     assert.deepEqual(column('__proto__'), [undefined, { p: 1 }, undefined, undefined, undefined, undefined]);

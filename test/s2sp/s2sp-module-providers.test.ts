@@ -142,13 +142,13 @@ describe('S2spModule options and resourceStore providers reach the data plane', 
         const { publishedAt, first, again } = await publishAndFetch(app, baseUrl);
         assert.equal(first.status, 200, JSON.stringify(first.json));
         assert.deepEqual(first.json.body, [
-          { _row_id: 1, headline: sampleRows(6)[1]!.headline },
-          { _row_id: 4, headline: sampleRows(6)[4]!.headline },
+          { _row_id: 1, headline: sampleRows(6)[1].headline },
+          { _row_id: 4, headline: sampleRows(6)[4].headline },
         ]);
         assert.equal(again.status, 404, 'the custom store consumed it: single use');
         assert.deepEqual(store.calls.slice(0, 3), ['save', 'findLive', 'claim'], 'publishing and serving went through the given store');
         assert.equal(store.saved.length, 1);
-        const lifetime = store.saved[0]!.expiresAt.getTime() - publishedAt;
+        const lifetime = store.saved[0].expiresAt.getTime() - publishedAt;
         assert.ok(lifetime >= TTL_MS && lifetime < TTL_MS + 5_000, `resourceTtlMs of the options is used (${lifetime} ms)`);
       } finally {
         await app.close();

@@ -38,7 +38,7 @@ describe('splitRows', () => {
   test('abstract columns keep the requested order, not the column order', () => {
     const split = splitRows(ROWS, ['instruction', 'event']);
     assert.deepEqual(split.abstractDomains, ['instruction', 'event']);
-    assert.deepEqual(Object.keys(split.abstract[0]!), ['_row_id', 'instruction', 'event']);
+    assert.deepEqual(Object.keys(split.abstract[0]), ['_row_id', 'instruction', 'event']);
     assert.deepEqual(split.bodyDomains, ['severity', 'urgency', 'description']);
   });
 
@@ -46,8 +46,8 @@ describe('splitRows', () => {
     const split = splitRows(ROWS, ['urgency']);
     assert.deepEqual([...split.abstractDomains, ...split.bodyDomains].sort(), [...split.columns].sort());
     for (const [i, row] of ROWS.entries()) {
-      const { _row_id: a, ...abstractPart } = split.abstract[i]!;
-      const { _row_id: b, ...bodyPart } = split.body[i]!;
+      const { _row_id: a, ...abstractPart } = split.abstract[i];
+      const { _row_id: b, ...bodyPart } = split.body[i];
       assert.equal(a, i);
       assert.equal(b, i);
       assert.deepEqual({ ...abstractPart, ...bodyPart }, row);

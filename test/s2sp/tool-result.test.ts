@@ -27,19 +27,19 @@ describe('toolJsonResult', () => {
       content: [{ type: 'text', text: '{"total_rows":2,"abstract":[{"_row_id":0,"event":"A"}]}' }],
       structuredContent: structured,
     });
-    assert.deepEqual(JSON.parse(result.content[0]!.text as string), structured);
+    assert.deepEqual(JSON.parse(result.content[0].text), structured);
   });
 
   test('a separate text value: what the model reads can differ from structuredContent', () => {
     const result = toolJsonResult({ result: [{ a: 1 }] }, [{ a: 1 }]);
-    assert.equal(result.content[0]!.text, '[{"a":1}]');
+    assert.equal(result.content[0].text, '[{"a":1}]');
     assert.deepEqual(result.structuredContent, { result: [{ a: 1 }] });
   });
 
   test('one text content item, compact JSON (no pretty-printing whitespace)', () => {
     const result = toolJsonResult({ a: { b: [1, 2] } });
     assert.equal(result.content.length, 1);
-    assert.equal(result.content[0]!.text, '{"a":{"b":[1,2]}}');
+    assert.equal(result.content[0].text, '{"a":{"b":[1,2]}}');
   });
 });
 
@@ -58,15 +58,15 @@ describe('toolErrorResult', () => {
     assert.deepEqual(result, { content: [{ type: 'text', text: 'The S2SP tool failed unexpectedly; see the server log.' }], isError: true });
     assert.ok(!JSON.stringify(result).includes('secret'));
     assert.equal(logger.calls.length, 1);
-    assert.equal(logger.calls[0]![0], 'TypeError: secret internal detail at /srv/app');
-    assert.equal(logger.calls[0]![1], error.stack);
+    assert.equal(logger.calls[0][0], 'TypeError: secret internal detail at /srv/app');
+    assert.equal(logger.calls[0][1], error.stack);
   });
 
   test('a thrown non-Error value is logged generically', () => {
     const logger = recordingLogger();
     const result = toolErrorResult('a string', logger);
     assert.equal(result.isError, true);
-    assert.equal(result.content[0]!.text, 'The S2SP tool failed unexpectedly; see the server log.');
+    assert.equal(result.content[0].text, 'The S2SP tool failed unexpectedly; see the server log.');
     assert.deepEqual(logger.calls, [['non-Error thrown', undefined]]);
   });
 });

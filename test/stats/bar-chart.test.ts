@@ -13,7 +13,7 @@ import {
 const barCount = (svg: string): number => (svg.match(/aria-roledescription="bar"/g) ?? []).length;
 
 /** Text content of the <text> elements (still XML-escaped). */
-const texts = (svg: string): string[] => [...svg.matchAll(/<text\b[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]!);
+const texts = (svg: string): string[] => [...svg.matchAll(/<text\b[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
 
 /** Minimal well-formedness check: tags nest and close properly. */
 function assertWellFormed(svg: string): void {
@@ -21,8 +21,8 @@ function assertWellFormed(svg: string): void {
   for (const match of svg.matchAll(/<(\/?)([A-Za-z][\w:-]*)\b[^>]*?(\/?)>/g)) {
     const [, closing, name, selfClosing] = match;
     if (selfClosing) continue;
-    if (closing) assert.equal(stack.pop(), name, `unbalanced </${name!}>`);
-    else stack.push(name!);
+    if (closing) assert.equal(stack.pop(), name, `unbalanced </${name}>`);
+    else stack.push(name);
   }
   assert.deepEqual(stack, [], 'unclosed tags');
 }
@@ -124,7 +124,7 @@ test('renderBarChartSvg: bars keep the given order and heights follow the counts
     height: Number(m[3]),
   }));
   assert.deepEqual(bars.map((b) => b.label), ['b', 'a', 'c']);
-  assert.ok(Math.abs(bars[0]!.height / bars[1]!.height - 2) < 0.01, 'height proportional to count');
+  assert.ok(Math.abs(bars[0].height / bars[1].height - 2) < 0.01, 'height proportional to count');
 });
 
 test('renderBarChartSvg: markup in untrusted values and title is escaped', async () => {
@@ -150,7 +150,7 @@ test('renderBarChartSvg: markup in untrusted values and title is escaped', async
   assert.ok(svg.includes('&lt;script&gt;alert("title")&lt;/script&gt;') || svg.includes('&lt;script&gt;alert(&quot;title&quot;)&lt;/script&gt;'));
   // The only elements are SVG drawing elements.
   const elements = new Set([...svg.matchAll(/<([A-Za-z][\w:-]*)/g)].map((m) => m[1]));
-  for (const name of elements) assert.ok(['svg', 'g', 'path', 'rect', 'line', 'text'].includes(name!), `unexpected <${name!}>`);
+  for (const name of elements) assert.ok(['svg', 'g', 'path', 'rect', 'line', 'text'].includes(name), `unexpected <${name}>`);
 });
 
 test('renderBarChartSvg: empty input renders a valid chart with no bars and a "No data" subtitle', async () => {

@@ -43,7 +43,7 @@ describe('stats draw_chart summarize: the client\'s model summarises the chart o
   });
 
   test('a client that samples: the summary follows the chart text, asked for with STATS_SUMMARY_MAX_TOKENS', async () => {
-    const result = (await sampling.callTool({ name: 'draw_chart', arguments: { abstract_data: ROWS, summarize: true } })) as ToolCallResult;
+    const result = (await sampling.callTool({ name: 'draw_chart', arguments: { abstract_data: ROWS, summarize: true } }));
     assert.notEqual(result.isError, true, texts(result).join(' '));
     assert.deepEqual(texts(result), ['Charted 3 rows by event in 2 bars: Wind Advisory 2, Red Flag Warning 1.', 'Summary: Mostly wind.']);
     assert.equal(asked.length, 1);
@@ -54,13 +54,13 @@ describe('stats draw_chart summarize: the client\'s model summarises the chart o
 
   test('without summarize no sampling request is made', async () => {
     const before = asked.length;
-    const result = (await sampling.callTool({ name: 'draw_chart', arguments: { abstract_data: ROWS } })) as ToolCallResult;
+    const result = (await sampling.callTool({ name: 'draw_chart', arguments: { abstract_data: ROWS } }));
     assert.equal(texts(result).length, 1);
     assert.equal(asked.length, before);
   });
 
   test('a client that does not declare sampling: a tool error saying so', async () => {
-    const result = (await plain.callTool({ name: 'draw_chart', arguments: { abstract_data: ROWS, summarize: true } })) as ToolCallResult;
+    const result = (await plain.callTool({ name: 'draw_chart', arguments: { abstract_data: ROWS, summarize: true } }));
     assert.equal(result.isError, true);
     assert.deepEqual(texts(result), ['summarize needs a client that declares the MCP sampling capability; this one does not']);
   });

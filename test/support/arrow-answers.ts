@@ -11,7 +11,7 @@ export function cellOf(cells: Cells, column: string): unknown {
 }
 
 export function encodeRows(columns: readonly string[], rows: readonly Cells[], rowIds: readonly number[], options?: ArrowStreamEncodeOptions): Uint8Array[] {
-  return [...encodeArrowStream(columns, rows.length, (row, column) => cellOf(rows[row]!, columns[column]!), (row) => rowIds[row]!, options)];
+  return [...encodeArrowStream(columns, rows.length, (row, column) => cellOf(rows[row], columns[column]), (row) => rowIds[row], options)];
 }
 
 async function* chunksOf(chunks: readonly Uint8Array[]): AsyncGenerator<Uint8Array> {

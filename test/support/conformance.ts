@@ -84,7 +84,7 @@ async function runSuite(args: string[]): Promise<{ code: number; stdout: string;
 export async function listScenarios(specVersion: SpecVersion): Promise<string[]> {
   const { code, stdout, stderr } = await runSuite(['list', '--server', '--spec-version', specVersion]);
   if (code !== 0) throw new Error(`conformance list failed (${code}): ${stderr}`);
-  const names = [...stdout.matchAll(/^\s+- ([\w.-]+)/gm)].map((match) => match[1]!);
+  const names = [...stdout.matchAll(/^\s+- ([\w.-]+)/gm)].map((match) => match[1]);
   if (names.length === 0) throw new Error(`conformance list printed no scenarios:\n${stdout}`);
   return names;
 }
@@ -243,7 +243,7 @@ async function pool<T>(size: number, jobs: Array<() => Promise<T>>): Promise<T[]
   const worker = async (): Promise<void> => {
     while (next < jobs.length) {
       const index = next++;
-      results[index] = await jobs[index]!();
+      results[index] = await jobs[index]();
     }
   };
   await Promise.all(Array.from({ length: Math.min(size, jobs.length) }, worker));
@@ -328,8 +328,8 @@ export function rebaseline(measurement: Measurement, previous: Baseline): Baseli
   const next: Baseline = {};
   for (const suite of Object.keys(measurement).sort()) {
     const entries: Record<string, BaselineEntry> = {};
-    for (const scenario of Object.keys(measurement[suite]!).sort()) {
-      const checks = measurement[suite]![scenario]!;
+    for (const scenario of Object.keys(measurement[suite]).sort()) {
+      const checks = measurement[suite][scenario];
       const outcome = outcomeOf(checks);
       if (outcome === 'pass') continue;
       const old = previous[suite]?.[scenario];

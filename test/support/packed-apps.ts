@@ -90,7 +90,7 @@ export async function startApp(dir: string, env: Record<string, string> = {}): P
       const listening = /LISTENING (\S+)/.exec(output);
       if (listening) {
         clearTimeout(timer);
-        resolve(listening[1]!);
+        resolve(listening[1]);
       }
     };
     child.stdout!.on('data', onData);
@@ -105,7 +105,7 @@ export async function startApp(dir: string, env: Record<string, string> = {}): P
     pid: child.pid!,
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        if (child.exitCode !== null) { resolve(); return; }
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
       }),

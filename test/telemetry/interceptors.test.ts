@@ -146,7 +146,8 @@ class GatewayMethods {
     throw new Error('boom with Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln');
   }
 }
-void EchoParams;
+// eslint-disable-next-line @typescript-eslint/no-unused-expressions -- keeps the import of EchoParams, which only decorator metadata uses
+EchoParams;
 
 describe("JSON-RPC methods through the gateway's engine (context type json-rpc)", () => {
   let app: INestApplication;

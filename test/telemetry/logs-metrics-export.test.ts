@@ -81,7 +81,7 @@ describe('JsonLogger', () => {
     filtered.log('dropped');
     filtered.error('kept');
     assert.equal(quiet.length, 1);
-    assert.equal(JSON.parse(quiet[0]!).message, 'kept');
+    assert.equal(JSON.parse(quiet[0]).message, 'kept');
   });
 });
 
@@ -166,8 +166,8 @@ describe('export modes', () => {
       await telemetry.shutdown(); // flushes the batch
       const traces = received.filter((request) => request.url === '/v1/traces');
       assert.equal(traces.length, 1);
-      assert.equal(traces[0]!.method, 'POST');
-      assert.ok(traces[0]!.bytes > 0);
+      assert.equal(traces[0].method, 'POST');
+      assert.ok(traces[0].bytes > 0);
     } finally {
       collector.close();
     }
@@ -227,7 +227,7 @@ describe('Prometheus metrics', () => {
     other.metrics.recordRequest('grpc', 'AgentService/SubmitTask', '1', 0.02);
 
     const scrape = () => fetch(agents.metricsUrl!).then((response) => response.text());
-    let text = await scrape();
+    const text = await scrape();
     assert.equal(sample(text, 'protocol_requests_total', { protocol: 'grpc', method: 'AgentService/SubmitTask', status: 'success' }), 1);
     assert.equal(sample(text, 's2sp_fetches_total', { result: 'ok', side: 'consumer' }), 1);
     assert.equal(sample(text, 's2sp_fetches_total', { result: 'gone', side: 'consumer' }), 1);

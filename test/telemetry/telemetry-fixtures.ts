@@ -11,7 +11,7 @@ export function onlySpan(spans: readonly ReadableSpan[], name: string, service?:
   if (found.length !== 1) {
     throw new Error(`expected one span "${name}"${service ? ` of ${service}` : ''}, got ${found.length}: ${spans.map((s) => `${s.name}@${serviceOf(s)}`).join(', ')}`);
   }
-  return found[0]!;
+  return found[0];
 }
 
 export function serviceOf(span: ReadableSpan): unknown {

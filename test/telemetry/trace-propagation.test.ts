@@ -49,7 +49,7 @@ class FrontController {
   async tools(@Param('cursor') cursor: string): Promise<unknown> {
     return traceGrpcCall(this.telemetry, 's2sp.v1.ToolService', 'ListTools', new grpc.Metadata(), (metadata) =>
       new Promise((resolve, reject) =>
-        this.client.ListTools!({ cursor }, metadata, (error, value) => (error ? reject(error) : resolve(value))),
+        this.client.ListTools({ cursor }, metadata, (error, value) => (error ? reject(error) : resolve(value))),
       ),
     ).catch((error: grpc.ServiceError) => ({ failed: error.code }));
   }

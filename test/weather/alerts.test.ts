@@ -18,7 +18,7 @@ import { mulberry32 } from '../../libs/platform/src';
 const SEED_FILE = join(__dirname, '..', '..', '..', 'apps/weather-server/src/alerts/data/nws-alerts-AK-2025-10-14.json');
 const seed = JSON.parse(readFileSync(SEED_FILE, 'utf8')) as { features: { properties: Record<string, unknown> }[] };
 const REAL = seed.features.map((f) => f.properties);
-const REAL_KEYS = Object.keys(REAL[0]!);
+const REAL_KEYS = Object.keys(REAL[0]);
 
 const FIFTY_STATES_AND_DC = [
   'AL', 'AK', 'AZ', 'AR', 'CA', 'CO', 'CT', 'DE', 'DC', 'FL', 'GA', 'HI', 'ID', 'IL', 'IN', 'IA', 'KS', 'KY', 'LA', 'ME',
@@ -53,12 +53,12 @@ function assertShape(record: Record<string, unknown>, where: string): void {
   assert.deepEqual(Object.keys(geocode), ['SAME', 'UGC'], `${where}: geocode keys`);
   assert.ok(isStringArray(geocode['SAME']) && geocode['SAME'].length > 0, `${where}: geocode.SAME`);
   assert.ok(isStringArray(geocode['UGC']) && geocode['UGC'].length > 0, `${where}: geocode.UGC`);
-  for (const same of geocode['SAME'] as string[]) assert.match(same, /^0\d{5}$/, `${where}: SAME code`);
-  for (const ugc of geocode['UGC'] as string[]) assert.match(ugc, /^[A-Z]{2}[ZC]\d{3}$/, `${where}: UGC code`);
+  for (const same of geocode['SAME']) assert.match(same, /^0\d{5}$/, `${where}: SAME code`);
+  for (const ugc of geocode['UGC']) assert.match(ugc, /^[A-Z]{2}[ZC]\d{3}$/, `${where}: UGC code`);
 
   assert.ok(isStringArray(record['affectedZones']), `${where}: affectedZones`);
-  assert.equal((record['affectedZones'] as string[]).length, (geocode['UGC'] as string[]).length, `${where}: one zone URL per UGC`);
-  for (const url of record['affectedZones'] as string[]) assert.match(url, /^https:\/\/api\.weather\.gov\/zones\/(forecast|county|fire)\/[A-Z]{2}[ZC]\d{3}$/);
+  assert.equal((record['affectedZones']).length, (geocode['UGC']).length, `${where}: one zone URL per UGC`);
+  for (const url of record['affectedZones']) assert.match(url, /^https:\/\/api\.weather\.gov\/zones\/(forecast|county|fire)\/[A-Z]{2}[ZC]\d{3}$/);
 
   assert.ok(Array.isArray(record['references']), `${where}: references`);
   for (const ref of record['references'] as Record<string, unknown>[]) {
@@ -72,8 +72,8 @@ function assertShape(record: Record<string, unknown>, where: string): void {
   assert.ok(typeof parameters === 'object' && parameters !== null && !Array.isArray(parameters), `${where}: parameters`);
   for (const key of ['AWIPSidentifier', 'WMOidentifier', 'BLOCKCHANNEL']) assert.ok(key in parameters, `${where}: parameters.${key}`);
   for (const [key, value] of Object.entries(parameters)) assert.ok(isStringArray(value), `${where}: parameters.${key} is string[]`);
-  assert.match((parameters['WMOidentifier'] as string[])[0]!, /^[A-Z]{4}\d\d [A-Z]{4} \d{6}$/, `${where}: WMO heading`);
-  if (parameters['VTEC']) assert.match((parameters['VTEC'] as string[])[0]!, /^\/O\.(NEW|CON|EXT)\.[A-Z]{4}\.[A-Z]{2}\.[AWYS]\.\d{4}\.\d{6}T\d{4}Z-\d{6}T\d{4}Z\/$/);
+  assert.match((parameters['WMOidentifier'] as string[])[0], /^[A-Z]{4}\d\d [A-Z]{4} \d{6}$/, `${where}: WMO heading`);
+  if (parameters['VTEC']) assert.match((parameters['VTEC'] as string[])[0], /^\/O\.(NEW|CON|EXT)\.[A-Z]{4}\.[A-Z]{2}\.[AWYS]\.\d{4}\.\d{6}T\d{4}Z-\d{6}T\d{4}Z\/$/);
 
   const eventCode = record['eventCode'] as Record<string, unknown>;
   assert.deepEqual(Object.keys(eventCode), ['SAME', 'NationalWeatherService'], `${where}: eventCode keys`);
@@ -130,7 +130,7 @@ test('the seed file is the real api.weather.gov FeatureCollection with 31 proper
   assert.equal(REAL.length, 2);
   assert.equal(REAL_KEYS.length, 31);
   assert.deepEqual(REAL_KEYS, [...ALERT_PROPERTY_KEYS]);
-  assert.deepEqual(Object.keys(REAL[1]!), REAL_KEYS);
+  assert.deepEqual(Object.keys(REAL[1]), REAL_KEYS);
 });
 
 test('areas(): all 50 states, DC and PR', () => {
@@ -189,13 +189,13 @@ test('generation is deterministic; the seed matters', () => {
 
 test('generator options: counts, overrides, no real alerts', () => {
   const data = generateAlerts({ seed: 1, perStateMin: 2, perStateMax: 3, perStateCounts: { CA: 20, TX: 5 }, includeRealAlerts: false });
-  assert.equal(data['CA']!.length, 20);
-  assert.equal(data['TX']!.length, 5);
+  assert.equal(data['CA'].length, 20);
+  assert.equal(data['TX'].length, 5);
   for (const [area, alerts] of Object.entries(data)) {
     if (area === 'CA' || area === 'TX') continue;
     assert.ok(alerts.length >= 2 && alerts.length <= 3, `${area}: ${alerts.length}`);
   }
-  assert.ok(!data['AK']!.some((a) => REAL.some((r) => r['id'] === a.id)));
+  assert.ok(!data['AK'].some((a) => REAL.some((r) => r['id'] === a.id)));
   assert.throws(() => generateAlerts({ perStateMin: 0 }), RangeError);
   assert.throws(() => generateAlerts({ perStateCounts: { XX: 3 } }), RangeError);
   assert.throws(() => generateAlerts({ baseTime: 'yesterday' }), RangeError);
@@ -211,16 +211,16 @@ test('timestamps come from the base time, not the clock', () => {
     }
   }
   const shifted = generateAlerts({ baseTime: '2030-01-01T00:00:00Z', includeRealAlerts: false });
-  assert.ok(shifted['CA']!.every((a) => a.sent.startsWith('2029-12-31')));
+  assert.ok(shifted['CA'].every((a) => a.sent.startsWith('2029-12-31')));
 });
 
 test('forArea: case-insensitive, trims, returns copies', () => {
   assert.deepEqual(catalog.forArea('ca'), catalog.forArea('CA'));
   assert.deepEqual(catalog.forArea(' Ca '), catalog.forArea('CA'));
   const first = catalog.forArea('NY');
-  first[0]!.event = 'mutated';
+  first[0].event = 'mutated';
   first.length = 0;
-  assert.notEqual(catalog.forArea('NY')[0]!.event, 'mutated');
+  assert.notEqual(catalog.forArea('NY')[0].event, 'mutated');
   assert.ok(catalog.forArea('NY').length > 0);
 });
 
@@ -252,7 +252,7 @@ test('large set: requested size, same shape, unique ids, deterministic', () => {
   });
   assert.equal(ids.size, rows.length);
   assert.ok(new Set(rows.map((r) => r.event)).size >= 20, 'many event types');
-  assert.ok(new Set(rows.map((r) => r.geocode.UGC[0]!.slice(0, 2))).size === 52, 'all areas');
+  assert.ok(new Set(rows.map((r) => r.geocode.UGC[0].slice(0, 2))).size === 52, 'all areas');
   assert.deepEqual(generateLargeAlertSet(300, 9), generateLargeAlertSet(300, 9));
   assert.deepEqual(generateLargeAlertSet(100, 9), generateLargeAlertSet(300, 9).slice(0, 100));
   assert.deepEqual(catalog.large(50), generateLargeAlertSet(50));

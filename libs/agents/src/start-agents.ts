@@ -1,6 +1,6 @@
 import type { INestMicroservice, LoggerService, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { Transport, type GrpcOptions } from '@nestjs/microservices';
+import type { GrpcOptions } from '@nestjs/microservices';
 import { grpcPackageDefinition, v1, v2, type GrpcPackageDefinition } from '@s2sp/contracts';
 import { Readiness, resolveShutdownOptions, shutdownControls } from '@s2sp/platform';
 import { appLogger, Telemetry } from '@s2sp/telemetry';
@@ -47,6 +47,7 @@ const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 export async function startAgents(config: AgentsConfig, options: StartAgentsOptions = {}): Promise<RunningAgents> {
   const shutdownOptions = resolveShutdownOptions(config.shutdown);
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  // eslint-disable-next-line prefer-const -- assigned below, read by the gRPC callback declared before it
   let app: INestMicroservice | undefined;
   const grpcOptions: GrpcOptions['options'] = {
     package: ['s2sp.v1', 's2sp.v2'],

@@ -20,7 +20,7 @@ export function toJsonValue(value: unknown): JsonValue {
 
 /** A decoded google.protobuf.Struct field as a JSON object; unset gives {}. */
 export function jsonObjectOr(struct: { [key: string]: any } | undefined, fallback: JsonObject = {}): JsonObject {
-  return (struct as JsonObject | undefined) ?? fallback;
+  return (struct) ?? fallback;
 }
 
 function normalizeValue(value: unknown, ancestors: Set<object>, path: string): JsonValue {

@@ -117,8 +117,8 @@ function ordered(op: 'gt' | 'gte' | 'lt' | 'lte', actual: unknown, expected: Jso
     (typeof actual === 'number' && typeof expected === 'number') ||
     (typeof actual === 'string' && typeof expected === 'string');
   if (!comparable) return false;
-  const a = actual as number | string;
-  const b = expected as number | string;
+  const a = actual;
+  const b = expected;
   if (op === 'gt') return a > b;
   if (op === 'gte') return a >= b;
   if (op === 'lt') return a < b;

@@ -319,7 +319,7 @@ async function spawnServer(
 /** SIGINT (fast shutdown), then SIGQUIT (immediate) and SIGKILL if it takes too long. */
 async function stopServer(child: ChildProcess, timeoutMs: number): Promise<void> {
   const gone = new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    if (child.exitCode !== null || child.signalCode !== null) { resolve(); return; }
     child.once('exit', () => resolve());
   });
   const within = (ms: number) =>

@@ -11,7 +11,7 @@ export interface JsonRpcCaller {
 export const ANONYMOUS_CALLER: JsonRpcCaller = Object.freeze({
   authenticated: false,
   subject: 'anonymous',
-  scopes: Object.freeze([]) as readonly string[],
+  scopes: Object.freeze([]),
 });
 
 /** The second argument of every @JsonRpcMethod handler. */

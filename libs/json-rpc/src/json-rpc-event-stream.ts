@@ -41,6 +41,6 @@ export function acceptsEventStream(headers: Readonly<IncomingHttpHeaders>): bool
   if (typeof accept !== 'string') return false;
   return accept
     .split(',')
-    .map((range) => range.split(';')[0]!.trim().toLowerCase())
+    .map((range) => range.split(';')[0].trim().toLowerCase())
     .includes(EVENT_STREAM_MEDIA_TYPE);
 }

@@ -103,7 +103,7 @@ export class ParamsValidationPlan {
           const check: ConstraintCheck = {
             constraints: metadata.constraints,
             validateIf: (metadata as { validateIf?: ConstraintCheck['validateIf'] }).validateIf,
-            validators: constraints.map((constraint) => constraint.instance as ValidatorConstraintInterface),
+            validators: constraints.map((constraint) => constraint.instance),
           };
           // class-validator checks @IsDefined before the property's other constraints.
           if (metadata.type === ValidationTypes.IS_DEFINED) property.checks.unshift(check);

@@ -25,7 +25,7 @@ export interface EventStreamExchange {
  */
 export async function writeEventStream(res: ServerResponse, reply: EventStreamReply, exchange: EventStreamExchange): Promise<void> {
   const stream = reply.result;
-  if (res.writableEnded || res.destroyed || exchange.clientGone.aborted) return stream.discard();
+  if (res.writableEnded || res.destroyed || exchange.clientGone.aborted) { stream.discard(); return; }
   res.statusCode = 200;
   res.setHeader('Content-Type', `${EVENT_STREAM_MEDIA_TYPE}; charset=utf-8`);
   res.setHeader('Cache-Control', 'no-store');

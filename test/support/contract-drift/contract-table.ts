@@ -315,8 +315,8 @@ export function methodCorrespondences(document: OpenRpcDocument, table: readonly
       name: `${entry.method} ${entry.part}`,
       direction: entry.part === 'params' ? 'input' : 'output',
       proto: entry.proto,
-      schema: entry.part === 'params' ? paramsSchema(method) : (method.result.schema as Schema),
-      components: document.components.schemas as Record<string, Schema>,
+      schema: entry.part === 'params' ? paramsSchema(method) : (method.result.schema),
+      components: document.components.schemas,
       ...(entry.rules ? { rules: entry.rules } : {}),
     };
   });

@@ -23,7 +23,7 @@ const NPM_SHIM = `npm() {
 
 /** Upper-case shell variables a block assigns (TOKEN=…, export X=…, until TASK=$(…)). */
 function assignedVariables(code: string): string[] {
-  return [...new Set([...code.matchAll(/(?:^|[\s;(])([A-Z_][A-Z0-9_]*)=/gm)].map((match) => match[1]!))];
+  return [...new Set([...code.matchAll(/(?:^|[\s;(])([A-Z_][A-Z0-9_]*)=/gm)].map((match) => match[1]))];
 }
 
 export class ShellSession {

@@ -122,7 +122,7 @@ export function loadChartLibraries(): Promise<ChartLibraries> {
   if (!libraries) {
     libraries = Promise.all([import('vega'), import('vega-lite')]).then(([vega, vegaLite]) => ({
       vega,
-      vegaLite: vegaLite as VegaLiteModule,
+      vegaLite: vegaLite,
     }));
     libraries.catch(() => {
       libraries = undefined;

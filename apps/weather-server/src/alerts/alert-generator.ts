@@ -150,7 +150,7 @@ class Rng {
   }
   pick<T>(items: readonly T[]): T {
     if (items.length === 0) throw new Error('pick from an empty list');
-    return items[Math.floor(this.next() * items.length)]!;
+    return items[Math.floor(this.next() * items.length)];
   }
   /** `count` distinct items, in random order. */
   sample<T>(items: readonly T[], count: number): T[] {
@@ -158,7 +158,7 @@ class Rng {
     const n = Math.min(count, copy.length);
     for (let i = 0; i < n; i++) {
       const j = i + Math.floor(this.next() * (copy.length - i));
-      [copy[i], copy[j]] = [copy[j]!, copy[i]!];
+      [copy[i], copy[j]] = [copy[j], copy[i]];
     }
     return copy.slice(0, n);
   }
@@ -169,7 +169,7 @@ class Rng {
       r -= item.weight;
       if (r < 0) return item;
     }
-    return items[items.length - 1]!;
+    return items[items.length - 1];
   }
   /** Lower-case hex digits. */
   hex(length: number): string {
@@ -261,7 +261,7 @@ function dayPhrase(ms: number, sentMs: number, tz: TimeZoneInfo): string {
   const hour = d.getUTCHours();
   if (days === 0) return hour < 12 ? 'this morning' : hour < 18 ? 'this afternoon' : 'this evening';
   if (days === 1 && hour < 6) return 'late tonight';
-  const weekday = WEEKDAYS[d.getUTCDay()]!;
+  const weekday = WEEKDAYS[d.getUTCDay()];
   return hour >= 18 ? `${weekday} evening` : weekday;
 }
 
@@ -451,7 +451,7 @@ function stormBasedText(ctx: AlertContext, parameters: Record<string, string[]>)
   const fromDeg = rng.int(190, 290);
   const knots = rng.int(10, 40);
   const mph = Math.round(knots * 1.15078);
-  const towards = COMPASS[Math.round(((fromDeg + 180) % 360) / 45) % 8]!;
+  const towards = COMPASS[Math.round(((fromDeg + 180) % 360) / 45) % 8];
   const [lat0, lon0] = state.center;
   const lat = (lat0 + rng.between(-0.6, 0.6)).toFixed(2);
   const lon = (lon0 + rng.between(-0.8, 0.8)).toFixed(2);
@@ -486,9 +486,9 @@ function stormBasedText(ctx: AlertContext, parameters: Record<string, string[]>)
       if (hazard.startsWith('Life threatening')) parameters['flashFloodDamageThreat'] = ['CONSIDERABLE'];
     }
   }
-  const source = observed ? rng.pick((type.source ?? ['Radar indicated']).slice(1)) : (type.source ?? ['Radar indicated'])[0]!;
+  const source = observed ? rng.pick((type.source ?? ['Radar indicated']).slice(1)) : (type.source ?? ['Radar indicated'])[0];
   const storm = rng.pick(type.storm ?? ['a severe thunderstorm']);
-  const where = counties[0]!;
+  const where = counties[0];
   const atLine = `At ${textTime(sent, tz)} ${tz.abbr}, ${storm} was located over ${where}, moving ${towards} at ${mph} mph.`;
 
   const sections = isUpdate

@@ -7,6 +7,7 @@ export const MAX_NAME_LENGTH = 256;
 export function boundedString(value: string | undefined, field: string, maxLength = MAX_NAME_LENGTH): string {
   const text = value ?? '';
   if (text.length > maxLength) throw new InvalidRequestError(field, `must be at most ${maxLength} characters`);
+  // eslint-disable-next-line no-control-regex -- control characters are what this pattern finds
   if (/[\u0000-\u001f\u007f]/.test(text)) throw new InvalidRequestError(field, 'must not contain control characters');
   return text;
 }

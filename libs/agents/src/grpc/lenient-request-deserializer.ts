@@ -1,4 +1,4 @@
-import type { MethodDefinition, ServiceDefinition } from '@grpc/grpc-js';
+import type { MethodDefinition } from '@grpc/grpc-js';
 import type { GrpcPackageDefinition } from '@s2sp/contracts';
 
 const UNDECODABLE = Symbol('undecodable gRPC request');
@@ -20,7 +20,7 @@ interface UndecodableRequest {
 export function deserializeRequestsLeniently(definition: GrpcPackageDefinition): void {
   for (const entry of Object.values(definition)) {
     if ('format' in entry) continue; // a message or enum type, not a service
-    for (const method of Object.values(entry as ServiceDefinition) as MethodDefinition<unknown, unknown>[]) {
+    for (const method of Object.values(entry) as MethodDefinition<unknown, unknown>[]) {
       const strict = method.requestDeserialize;
       method.requestDeserialize = (bytes: Buffer) => {
         try {

@@ -34,4 +34,4 @@ export interface ServerSurfaces {
   prompts: ListedPrompt[];
 }
 
-export const NO_SURFACES: ServerSurfaces = Object.freeze({ resources: [], resourceTemplates: [], prompts: [] }) as ServerSurfaces;
+export const NO_SURFACES: ServerSurfaces = Object.freeze({ resources: [], resourceTemplates: [], prompts: [] });

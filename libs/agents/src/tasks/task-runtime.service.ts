@@ -231,7 +231,10 @@ export class TaskRuntime implements OnApplicationBootstrap, BeforeApplicationShu
       } else {
         this.followStored(taskId, subscriber).then(
           (result) => {
-            if (result instanceof TaskExecution) return closed ? undefined : follow(result);
+            if (result instanceof TaskExecution) {
+              if (!closed) follow(result);
+              return;
+            }
             if (closed) result?.();
             else detach = result;
           },
@@ -255,7 +258,7 @@ export class TaskRuntime implements OnApplicationBootstrap, BeforeApplicationShu
     let sent = 0;
     let held: Array<StepRecord | 'end'> | undefined = [];
     const deliver = (event: StepRecord | 'end') => {
-      if (event === 'end') return subscriber.complete();
+      if (event === 'end') { subscriber.complete(); return; }
       if (event.step_number <= sent) return;
       sent = event.step_number;
       subscriber.next(event);
@@ -302,15 +305,15 @@ export class TaskRuntime implements OnApplicationBootstrap, BeforeApplicationShu
     const handedOut = new Map<string, PlanStep>();
     let last: { step: PlanStep; output: JsonObject } | undefined;
     try {
-      if (execution.cancelRequest) return await this.end(execution, this.cancelledStatus(execution), this.cancelError(execution));
+      if (execution.cancelRequest) { await this.end(execution, this.cancelledStatus(execution), this.cancelError(execution)); return; }
       execution.setStatus('RUNNING');
       void execution.persist('status', () => this.repository.setStatus(task.taskId, 'RUNNING'));
       this.record(execution, this.planRecord(execution));
 
       for (let executed = 0; ; executed++) {
-        if (execution.cancelRequest) return await this.end(execution, this.cancelledStatus(execution), this.cancelError(execution));
+        if (execution.cancelRequest) { await this.end(execution, this.cancelledStatus(execution), this.cancelError(execution)); return; }
         const outOfTime = this.deadlineError(task);
-        if (outOfTime) return await this.end(execution, 'FAILED', outOfTime);
+        if (outOfTime) { await this.end(execution, 'FAILED', outOfTime); return; }
 
         const decision = await this.telemetry.withSpan('plan', this.spanAttributes(task.taskId), () => this.planner.next(task, context));
         if (decision.type === 'done') {
@@ -319,11 +322,11 @@ export class TaskRuntime implements OnApplicationBootstrap, BeforeApplicationShu
             ...(last ? { plan_step_id: last.step.stepId, output: last.output } : {}),
             context_tokens: context.tokens,
           };
-          return await this.end(execution, 'SUCCEEDED', undefined, result);
+          await this.end(execution, 'SUCCEEDED', undefined, result); return;
         }
         const { step } = decision;
         if (task.constraints.maxSteps > 0 && executed >= task.constraints.maxSteps) {
-          return await this.end(
+          await this.end(
             execution,
             'FAILED',
             taskError(
@@ -332,7 +335,7 @@ export class TaskRuntime implements OnApplicationBootstrap, BeforeApplicationShu
               RECOVERY_HINT.RAISE_MAX_STEPS,
               { max_steps: task.constraints.maxSteps },
             ),
-          );
+          ); return;
         }
         if (context.hasCompleted(step.stepId)) throw new Error(`the planner handed out step "${step.stepId}" twice`);
         handedOut.set(step.stepId, step);
@@ -354,7 +357,7 @@ export class TaskRuntime implements OnApplicationBootstrap, BeforeApplicationShu
           if (!(error instanceof StepFailure)) throw error;
           this.record(execution, error.record);
           const cancelled = error.cancelled || execution.isHardCancelled();
-          return await this.end(execution, cancelled ? this.cancelledStatus(execution) : 'FAILED', cancelled ? this.cancelError(execution) : error.error);
+          await this.end(execution, cancelled ? this.cancelledStatus(execution) : 'FAILED', cancelled ? this.cancelError(execution) : error.error); return;
         }
       }
     } catch (error) {

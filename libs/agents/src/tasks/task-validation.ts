@@ -290,6 +290,7 @@ function text(value: string | undefined | null, field: string, maxLength: number
   const result = value ?? '';
   if (typeof result !== 'string') throw new InvalidRequestError(field, 'must be a string');
   if (result.length > maxLength) throw new InvalidRequestError(field, `must be at most ${maxLength} characters`);
+  // eslint-disable-next-line no-control-regex -- control characters are what this pattern finds
   if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(result)) throw new InvalidRequestError(field, 'must not contain control characters');
   return result;
 }

@@ -7,7 +7,7 @@ import { uuidV7 } from '@s2sp/platform';
 import type { AgentsConfig } from '../agents.config';
 import { AGENTS_CONFIG } from '../agents.tokens';
 import { assertTimeRemains, earliestDeadline } from '../common/deadline-budget';
-import { ApprovalRequiredError, InvalidRequestError, PreconditionFailedError } from '../common/request-errors';
+import { ApprovalRequiredError, PreconditionFailedError } from '../common/request-errors';
 import { boundedString, requiredString } from '../common/request-strings';
 import { traceOf, type TraceRecord } from '../grpc/trace-context';
 import { abortOnCancel, grpcDeadlineOf, type GrpcServerCall } from '../grpc/grpc-call';

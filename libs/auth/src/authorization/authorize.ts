@@ -72,7 +72,7 @@ async function askWithin(provider: ApprovalProvider, request: ApprovalRequest, t
       (decision): ApprovalOutcome => ({
         required: true,
         // Only a literal true approves: a provider bug must not open the gate.
-        approved: decision?.approved === true,
+        approved: decision?.approved,
         via: 'decided',
         ...(typeof decision?.approver === 'string' ? { approver: decision.approver } : {}),
         ...(typeof decision?.reason === 'string' ? { reason: decision.reason } : {}),

@@ -104,7 +104,7 @@ export function resolveAuthOptions(options: AuthModuleOptions): ResolvedAuthOpti
   return {
     audience: options.audience.trim(),
     issuers,
-    mintIssuer: issuers[0]!,
+    mintIssuer: issuers[0],
     keys,
     ...(options.signingKeyFile ? { signingKeyFile: options.signingKeyFile } : {}),
     dataDir: options.dataDir ?? DEFAULT_AUTH_DATA_DIR,

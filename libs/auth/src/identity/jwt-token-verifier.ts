@@ -113,7 +113,7 @@ export class JwtTokenVerifier implements TokenVerifier {
     const delegatedBy = chainFromActClaim(payload.act);
     if (!delegatedBy) throw new AuthenticationError('invalid-claims', 'act');
     const tokenAudiences = typeof payload.aud === 'string' ? [payload.aud] : (payload.aud ?? []);
-    const audience = tokenAudiences.find((aud) => audiences.includes(aud)) ?? audiences[0]!;
+    const audience = tokenAudiences.find((aud) => audiences.includes(aud)) ?? audiences[0];
     const clientId = stringClaim(payload.client_id) ?? stringClaim(payload.azp);
     const tokenId = stringClaim(payload.jti);
     return Object.freeze({

@@ -38,7 +38,7 @@ export function scopesFromClaims(payload: Readonly<Record<string, unknown>>): st
     return [];
   }
   if (scopes.length > MAX_SCOPES || !scopes.every(isValidScope)) return undefined;
-  return [...new Set(scopes as string[])];
+  return [...new Set(scopes)];
 }
 
 /** The scope a consumer's token needs at a resource server's data plane (`POST /s2sp/data/<token>`). */

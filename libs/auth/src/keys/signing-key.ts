@@ -31,7 +31,7 @@ export function publicJwkOf(jwk: JWK): JWK {
   const copy: Record<string, unknown> = { ...jwk };
   for (const member of PRIVATE_MEMBERS) delete copy[member];
   delete copy.key_ops;
-  return copy as JWK;
+  return copy;
 }
 
 /** The algorithm a private JWK signs with: its `alg`, or the one its key type implies. */

@@ -54,7 +54,7 @@ export function bearerAuthMiddleware(verifierOrGate: TokenVerifier | Authorizati
   const verifyOptions = options.audience === undefined ? undefined : { audience: options.audience };
 
   return (request, response, next) => {
-    if (request.method === 'OPTIONS') return next();
+    if (request.method === 'OPTIONS') { next(); return; }
     const target = {
       protocol: options.protocol ?? 'http',
       service: options.service,
@@ -69,7 +69,7 @@ export function bearerAuthMiddleware(verifierOrGate: TokenVerifier | Authorizati
         next();
       },
       (error: unknown) => {
-        if (!(error instanceof AuthError)) return next(error);
+        if (!(error instanceof AuthError)) { next(error); return; }
         const challenge = bearerChallenge(options.service, error, request.headers.authorization !== undefined, options.resourceMetadataUrl);
         if (challenge) response.setHeader('WWW-Authenticate', challenge);
         const body =
@@ -110,7 +110,7 @@ export function mcpHttpAuthMiddleware(
  */
 function mountPathOf(request: IncomingMessage & { baseUrl?: string; originalUrl?: string }): string {
   if (typeof request.baseUrl === 'string') return request.baseUrl || '/';
-  const full = (request.originalUrl ?? '').split('?')[0]!;
-  const rest = (request.url ?? '').split('?')[0]!;
+  const full = (request.originalUrl ?? '').split('?')[0];
+  const rest = (request.url ?? '').split('?')[0];
   return rest !== '/' && rest !== '' && full.endsWith(rest) ? full.slice(0, full.length - rest.length) || '/' : full.replace(/\/$/, '') || '/';
 }

@@ -19,7 +19,7 @@ export function bearerFromHeader(value: string | readonly unknown[] | undefined 
   if (typeof value !== 'string') throw new AuthenticationError('malformed-authorization-header', 'not text');
   const match = BEARER.exec(value);
   if (!match) throw new AuthenticationError('malformed-authorization-header', value.trim() === '' ? 'empty' : 'not a bearer credential');
-  return match[1]!;
+  return match[1];
 }
 
 /** `Bearer <token>`, for an outgoing `Authorization` header. */

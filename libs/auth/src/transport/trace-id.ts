@@ -7,7 +7,7 @@ export function traceIdFrom(traceparent: unknown, fallback?: unknown): string | 
   const parent = first(traceparent);
   if (typeof parent === 'string') {
     const match = TRACEPARENT.exec(parent.trim().toLowerCase());
-    if (match && !/^0+$/.test(match[1]!)) return match[1];
+    if (match && !/^0+$/.test(match[1])) return match[1];
   }
   const plain = first(fallback);
   if (typeof plain === 'string' && TRACE_ID.test(plain.trim().toLowerCase())) return plain.trim().toLowerCase();

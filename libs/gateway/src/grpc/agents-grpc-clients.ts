@@ -24,7 +24,7 @@ function s2spPackages(): S2spPackages {
   return loadedPackages;
 }
 
-const HealthClient = grpc.makeClientConstructor(healthServiceDefinition as grpc.ServiceDefinition, 'grpc.health.v1.Health');
+const HealthClient = grpc.makeClientConstructor(healthServiceDefinition, 'grpc.health.v1.Health');
 
 /**
  * gRPC clients of the agents' s2sp.v1 ToolService and AgentService, s2sp.v2

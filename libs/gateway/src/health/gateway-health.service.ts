@@ -166,7 +166,7 @@ function mcpServerHealth(server: v1.McpServerStatus): McpServerHealth {
   return {
     id: server.id ?? '',
     url: server.url ?? '',
-    connected: server.connected === true,
+    connected: server.connected,
     circuit: CIRCUIT_STATES[server.circuit ?? ''] ?? 'unknown',
     toolCount: server.tool_count ?? 0,
     ...(server.last_error ? { lastError: server.last_error } : {}),

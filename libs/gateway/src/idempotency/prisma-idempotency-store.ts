@@ -48,7 +48,7 @@ export class PrismaIdempotencyStore implements IdempotencyStore {
   async complete(keyHash: string, result: unknown, expiresAt: Date): Promise<void> {
     await this.records.updateMany({
       where: { keyHash, state: IN_PROGRESS },
-      data: { state: COMPLETED, response: { result: result ?? null } as object, expiresAt },
+      data: { state: COMPLETED, response: { result: result ?? null }, expiresAt },
     });
   }
 

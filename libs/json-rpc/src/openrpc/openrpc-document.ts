@@ -85,5 +85,5 @@ function describeMethod(method: JsonRpcMethodMetadata, components: SchemaCompone
 function resultSchema(method: JsonRpcMethodMetadata, components: SchemaComponents): JsonSchema {
   if (!method.result) return {};
   if (typeof method.result === 'function') return classToJsonSchema(method.result, components);
-  return method.result as JsonSchema;
+  return method.result;
 }

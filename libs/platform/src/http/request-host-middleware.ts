@@ -14,9 +14,9 @@ export type HostRefusalWriter = (response: ServerResponse, refusal: HostRefusal)
  */
 export function requestHostMiddleware(policy: RequestHostPolicy, refuse: HostRefusalWriter, exempt: readonly string[] = []) {
   return (request: IncomingMessage, response: ServerResponse, next: () => void): void => {
-    if (exempt.length > 0 && exempt.includes(pathOf(request))) return next();
+    if (exempt.length > 0 && exempt.includes(pathOf(request))) { next(); return; }
     const refusal = policy.refusal(singleHeader(request.headers.host), singleHeader(request.headers.origin));
-    if (refusal === undefined) return next();
+    if (refusal === undefined) { next(); return; }
     // The body is left unread: the connection closes with the answer.
     response.setHeader('connection', 'close');
     refuse(response, refusal);

@@ -86,10 +86,10 @@ export class RedisThrottlerStorage implements ThrottlerStorage {
       this.now ? String(this.now()) : '',
     );
     return {
-      totalHits: totalHits as number,
-      timeToExpire: seconds(msToExpire as number),
+      totalHits: totalHits,
+      timeToExpire: seconds(msToExpire),
       isBlocked: blocked === 1,
-      timeToBlockExpire: seconds(msToBlockExpire as number),
+      timeToBlockExpire: seconds(msToBlockExpire),
     };
   }
 }

@@ -18,7 +18,7 @@ class HitWindow {
   }
 
   prune(now: number): void {
-    while (this.head < this.expiries.length && this.expiries[this.head]! <= now) this.head++;
+    while (this.head < this.expiries.length && this.expiries[this.head] <= now) this.head++;
     if (this.head === this.expiries.length) {
       this.expiries = [];
       this.head = 0;

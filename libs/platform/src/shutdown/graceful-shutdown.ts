@@ -58,7 +58,7 @@ const TERMINATION_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 export function exitOnTerminationSignal(shutdown: () => Promise<void>, log: { log(message: string): void; error(message: string): void }): () => void {
   let started = false;
   const onSignal = (signal: NodeJS.Signals) => {
-    if (started) return log.log(`${signal}: already shutting down`);
+    if (started) { log.log(`${signal}: already shutting down`); return; }
     started = true;
     log.log(`${signal} received`);
     shutdown().then(

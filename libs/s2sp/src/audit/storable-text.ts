@@ -2,6 +2,7 @@
 export const UNSTORABLE_CHARACTER_MARK = '\uFFFD';
 
 // NUL (text and jsonb refuse it: SQLSTATE 22021 / 22P05) and unpaired UTF-16 surrogates (not valid UTF-8).
+// eslint-disable-next-line no-control-regex -- control characters are what this pattern finds
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /**

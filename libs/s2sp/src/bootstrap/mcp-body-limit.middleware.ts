@@ -14,9 +14,9 @@ const PARSE_ERROR = -32700;
  */
 export function mcpBodyLimitMiddleware(maxBytes: number) {
   return (request: IncomingMessage & { body?: unknown }, response: ServerResponse, next: (error?: unknown) => void): void => {
-    if (request.method !== 'POST' || request.body !== undefined) return next();
+    if (request.method !== 'POST' || request.body !== undefined) { next(); return; }
     const declared = Number(request.headers['content-length']);
-    if (Number.isFinite(declared) && declared > maxBytes) return refuseTooLarge(request, response, maxBytes);
+    if (Number.isFinite(declared) && declared > maxBytes) { refuseTooLarge(request, response, maxBytes); return; }
 
     const chunks: Buffer[] = [];
     let size = 0;
@@ -43,7 +43,7 @@ export function mcpBodyLimitMiddleware(maxBytes: number) {
       try {
         body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       } catch {
-        return sendJsonRpcHttpError(response, 400, PARSE_ERROR, 'Parse error: the request body is not valid JSON.');
+        sendJsonRpcHttpError(response, 400, PARSE_ERROR, 'Parse error: the request body is not valid JSON.'); return;
       }
       request.body = body;
       next();

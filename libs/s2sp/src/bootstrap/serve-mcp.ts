@@ -182,7 +182,7 @@ export async function serveMcp(module: Parameters<typeof NestFactory.create>[0],
  */
 function optionalProvider<T>(app: INestApplication, token: string | symbol | (abstract new (...args: never[]) => T)): T | undefined {
   try {
-    return app.get(ModuleRef).get<T>(token as string | symbol, { strict: false });
+    return app.get(ModuleRef).get<T>(token, { strict: false });
   } catch {
     return undefined;
   }

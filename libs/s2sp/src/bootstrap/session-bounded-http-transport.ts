@@ -59,6 +59,7 @@ export class SessionBoundedHttpTransport implements McpTransport {
   async start(ctx: McpTransportContext): Promise<void> {
     if (!ctx.httpAdapter) throw new Error('SessionBoundedHttpTransport needs the HTTP adapter (McpStrategy.setHttpAdapter).');
     this.ctx = ctx;
+    // eslint-disable-next-line @typescript-eslint/await-thenable, @typescript-eslint/no-confusing-void-expression -- typed void, but the transport may start asynchronously: awaiting it is harmless and keeps the order
     await this.modernEra.start(ctx);
     const modern = this.modernEra.httpHandlers;
     const adapter = ctx.httpAdapter;

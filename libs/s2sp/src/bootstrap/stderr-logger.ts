@@ -6,6 +6,6 @@ import { ConsoleLogger } from '@nestjs/common';
  */
 export class StderrLogger extends ConsoleLogger {
   protected override printMessages(messages: unknown[], context = '', logLevel: Parameters<ConsoleLogger['log']>[0] = 'log'): void {
-    super.printMessages(messages as never, context, logLevel as never, 'stderr');
+    super.printMessages(messages, context, logLevel as never, 'stderr');
   }
 }

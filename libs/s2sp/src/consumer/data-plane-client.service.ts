@@ -98,7 +98,7 @@ export class DataPlaneClient {
     const limit = this.options.limits.maxResponseBytes;
     if (!response.body) throw new S2spToolError(`The resource server at ${origin} answered with something other than S2SP body rows.`);
     try {
-      return (await decodeArrowStream(response.body as unknown as AsyncIterable<Uint8Array>, { maxBytes: limit })).rows;
+      return (await decodeArrowStream(response.body, { maxBytes: limit })).rows;
     } catch (error) {
       if (error instanceof ArrowResponseTooLargeError) throw new S2spToolError(`The resource server at ${origin} answered with more than ${limit} bytes.`);
       if (error instanceof ArrowDecodeError) throw new S2spToolError(`The resource server at ${origin} answered with something other than S2SP body rows.`);
@@ -162,7 +162,7 @@ function notAnAnswer(): { body: undefined; members: Record<string, unknown> } {
 }
 
 function isArrow(response: Response): boolean {
-  return (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase() === ARROW_STREAM_MEDIA_TYPE;
+  return (response.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase() === ARROW_STREAM_MEDIA_TYPE;
 }
 
 /** Hands a response body on as text, chunk by chunk, refusing to read more than `limit` bytes. */

@@ -46,6 +46,7 @@ ${assignments(ownRead)}
 }
 };`;
   try {
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- a copier generated from column names escaped by JSON.stringify: no caller text is evaluated
     return (new Function('hasOwn', source) as (own: typeof hasOwn) => RowCellsCopier)(hasOwn);
   } catch {
     return null;
@@ -55,9 +56,9 @@ ${assignments(ownRead)}
 function cellByCellCopier(columns: readonly string[]): RowCellsCopier {
   return (rows, rowIds, start, end, into) => {
     columns.forEach((column, columnIndex) => {
-      const cells = into[columnIndex]!;
+      const cells = into[columnIndex];
       for (let position = start; position < end; position += 1) {
-        const row = rows[rowIds === null ? position : rowIds[position]!]!;
+        const row = rows[rowIds === null ? position : rowIds[position]];
         cells[position - start] = hasOwn(row, column) ? row[column] : undefined;
       }
     });

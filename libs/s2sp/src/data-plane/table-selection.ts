@@ -24,7 +24,7 @@ export class TableSelection {
 
   /** `_row_id` of the n-th selected row. */
   rowIdAt(position: number): number {
-    return this.rowIds === null ? position : this.rowIds[position]!;
+    return this.rowIds === null ? position : this.rowIds[position];
   }
 
   /**
@@ -34,7 +34,7 @@ export class TableSelection {
    */
   rowJsonAt(position: number): string {
     const rowId = this.rowIdAt(position);
-    const row = this.table.rows[rowId]!;
+    const row = this.table.rows[rowId];
     // A tool row carrying its own `_row_id` must not overwrite ours: it goes through the projection.
     if (!this.allColumns || Object.prototype.hasOwnProperty.call(row, ROW_ID)) return JSON.stringify(project(row, rowId, this.columns));
     const cells = JSON.stringify(row);

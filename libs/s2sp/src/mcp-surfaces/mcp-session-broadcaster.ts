@@ -45,6 +45,7 @@ export class McpSessionBroadcaster {
   /** Sends `notifications/<kind>/list_changed` to every open session. */
   listChanged(kind: McpListKind): void {
     for (const server of this.connected()) {
+      // eslint-disable-next-line @typescript-eslint/no-confusing-void-expression -- the SDK types these sends void although they may return a promise, hence Promise.resolve below
       const send = kind === 'tools' ? server.sendToolListChanged() : kind === 'resources' ? server.sendResourceListChanged() : server.sendPromptListChanged();
       void Promise.resolve(send).catch((error: unknown) => this.warn(`${kind}/list_changed`, error));
     }

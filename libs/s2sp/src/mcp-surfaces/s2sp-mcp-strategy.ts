@@ -1,6 +1,6 @@
 import type { McpServer, Resource, ServerCapabilities } from '@modelcontextprotocol/server';
 import { McpStrategy } from '@rekog/mcp-nest';
-import { MAX_COMPLETION_VALUES, type McpCompletionRequest, type McpCompletionSource } from './mcp-completion-source';
+import { MAX_COMPLETION_VALUES, type McpCompletionSource } from './mcp-completion-source';
 import type { McpResourceDirectory } from './mcp-resource-directory';
 import type { McpListKind, McpSessionBroadcaster } from './mcp-session-broadcaster';
 import { pageOf } from './list-cursor';
@@ -46,7 +46,7 @@ export class S2spMcpStrategy extends McpStrategy {
     }
     if (completions) {
       low.setRequestHandler('completion/complete', async (request) => {
-        const values = [...(await completions.complete(request.params as McpCompletionRequest))];
+        const values = [...(await completions.complete(request.params))];
         const shown = values.slice(0, MAX_COMPLETION_VALUES);
         return { completion: { values: shown, total: values.length, hasMore: values.length > shown.length } };
       });

@@ -24,11 +24,11 @@ export function countTokens(text: string): number {
 function loadEncoder(): Tiktoken {
   // An optional dependency: only a process that counts tokens installs it.
   const { Tiktoken: Encoder } = loadOptionalPackage('js-tiktoken', 'Counting tokens (countTokens, _meta["s2sp/body_tokens"])', () => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, see above
+     
     return require('js-tiktoken/lite') as typeof import('js-tiktoken/lite');
   });
   // The CommonJS build of the rank file is the table itself (its typings say `default`).
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
+   
   const ranks = require(`js-tiktoken/ranks/${TOKEN_ENCODING}`) as TiktokenBPE;
   return new Encoder(ranks);
 }

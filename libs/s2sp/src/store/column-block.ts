@@ -11,12 +11,12 @@ export function encodeColumnBlock(rows: readonly Row[], start: number, end: numb
   const values: unknown[][] = new Array(columns.length);
   let absent: Record<number, number[]> | undefined;
   for (let column = 0; column < columns.length; column++) {
-    const name = columns[column]!;
+    const name = columns[column];
     // `row.toString` or `row.__proto__` of a row without that column is Object.prototype's.
     const inherited = name in Object.prototype;
     const cells: unknown[] = new Array(end - start);
     for (let index = start; index < end; index++) {
-      const row = rows[index]!;
+      const row = rows[index];
       const value = inherited && !Object.prototype.hasOwnProperty.call(row, name) ? undefined : row[name];
       if (value === undefined) {
         cells[index - start] = null;
@@ -43,7 +43,7 @@ export function decodeColumnBlock(parsed: unknown, into: Row[]): boolean {
     const row: Row = {};
     for (let column = 0; column < columns.length; column++) {
       if (absent[column]?.has(offset)) continue;
-      setColumn(row, columns[column]!, values[column]![offset]);
+      setColumn(row, columns[column], values[column][offset]);
     }
     into.push(row);
   }

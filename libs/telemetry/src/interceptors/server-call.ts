@@ -76,7 +76,7 @@ export function observeServerCall(telemetry: Telemetry, call: ServerCall, next: 
       // Single-answer consumers (firstValueFrom, as mcp-nest does) unsubscribe after the
       // first value instead of waiting for completion: that is an answer, not a cancellation.
       unsubscribe: () => {
-        if (answered) return end(failure);
+        if (answered) { end(failure); return; }
         if (span) recordFailure(span, CANCELLED, 'cancelled before an answer');
         end(CANCELLED);
       },

@@ -1,4 +1,4 @@
-import { createNoopMeter, type Attributes, type Counter, type Histogram, type Meter, type ObservableGauge, type ObservableResult } from '@opentelemetry/api';
+import { createNoopMeter, type Counter, type Histogram, type Meter, type ObservableGauge, type ObservableResult } from '@opentelemetry/api';
 import type { ErrorCode } from '../tracing/errors';
 
 /** Seconds: fine below 10 ms (the gateway's own work) up to the 2-minute maximum deadline. */
@@ -110,7 +110,7 @@ export class TelemetryMetrics {
     this.auditWriteFailures.add(1, { trail });
   }
 
-  private observeCircuits(result: ObservableResult<Attributes>): void {
+  private observeCircuits(result: ObservableResult): void {
     for (const [service, read] of this.circuits) {
       let state: ReturnType<CircuitStateSource>;
       try {

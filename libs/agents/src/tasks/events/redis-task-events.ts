@@ -110,13 +110,13 @@ export class RedisTaskEvents implements TaskEvents {
 
   private dispatch(channel: string, text: string): void {
     const message = parseJson(text);
-    if (message === undefined) return this.logger.warn(`Ignored a message that is not JSON on ${channel}`);
+    if (message === undefined) { this.logger.warn(`Ignored a message that is not JSON on ${channel}`); return; }
     if (channel === this.cancelChannel) return void this.answerCancel(message);
-    if (channel === this.replyChannel(this.replicaId)) return this.settleCancel(message);
+    if (channel === this.replyChannel(this.replicaId)) { this.settleCancel(message); return; }
     const followers = this.followers.get(channel);
     if (!followers) return;
     const event = taskEventOf(message);
-    if (!event) return this.logger.warn(`Ignored a malformed task event on ${channel}`);
+    if (!event) { this.logger.warn(`Ignored a malformed task event on ${channel}`); return; }
     for (const follower of [...followers]) {
       if (event.kind === 'step') follower.step(event.step);
       else follower.end();
@@ -125,7 +125,7 @@ export class RedisTaskEvents implements TaskEvents {
 
   private async answerCancel(message: unknown): Promise<void> {
     const request = cancelMessageOf(message);
-    if (!request) return this.logger.warn('Ignored a malformed cancel request');
+    if (!request) { this.logger.warn('Ignored a malformed cancel request'); return; }
     if (!this.cancelHandler) return;
     try {
       const status = await this.cancelHandler({ taskId: request.taskId, mode: request.mode, reason: request.reason });
@@ -140,9 +140,9 @@ export class RedisTaskEvents implements TaskEvents {
   private settleCancel(message: unknown): void {
     const reply = message as Partial<CancelReply>;
     if (typeof reply?.requestId !== 'string' || typeof reply.status !== 'string' || !TASK_STATUSES.has(reply.status)) {
-      return this.logger.warn('Ignored a malformed cancel reply');
+      this.logger.warn('Ignored a malformed cancel reply'); return;
     }
-    this.pendingCancels.get(reply.requestId)?.(reply.status as TaskStatusName);
+    this.pendingCancels.get(reply.requestId)?.(reply.status);
   }
 
   private async publish(channel: string, message: unknown): Promise<void> {

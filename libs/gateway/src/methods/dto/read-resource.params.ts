@@ -1,6 +1,7 @@
 import { IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
 
 /** No control characters: the agents refuse them too, and they have no place in an id or a URI. */
+// eslint-disable-next-line no-control-regex -- control characters are what this pattern finds
 const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f]*$/;
 
 /** Params of resources.read. */

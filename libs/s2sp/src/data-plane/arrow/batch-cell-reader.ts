@@ -34,15 +34,15 @@ function utf8TextReader(data: Data, columnName: string): (index: number) => stri
     // Byte offsets are string offsets: one decode for the whole column, then cheap slices.
     const whole = bytes.toString('latin1');
     return (index) => {
-      const start = offsets[index]!;
-      const end = offsets[index + 1]!;
+      const start = offsets[index];
+      const end = offsets[index + 1];
       checkRange(index, start, end);
       return whole.slice(start, end);
     };
   }
   return (index) => {
-    const start = offsets[index]!;
-    const end = offsets[index + 1]!;
+    const start = offsets[index];
+    const end = offsets[index + 1];
     checkRange(index, start, end);
     return bytes.toString('utf8', start, end);
   };
@@ -71,9 +71,9 @@ function textReader(data: Data, columnName: string, dictionaries: DictionaryEntr
     return decoded;
   };
   // Our encoder sends one chunk per batch; only delta dictionaries make several.
-  const entries = chunks.length === 1 ? decodedChunk(chunks[0]!) : chunks.flatMap(decodedChunk);
+  const entries = chunks.length === 1 ? decodedChunk(chunks[0]) : chunks.flatMap(decodedChunk);
   return nullable(data, columnName, (index) => {
-    const entry = entries[keys[index]!];
+    const entry = entries[keys[index]];
     if (entry === undefined) fail(columnName, `the dictionary key of row ${index} of a batch is out of range.`);
     return entry;
   });

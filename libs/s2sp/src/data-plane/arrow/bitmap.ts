@@ -8,7 +8,7 @@ export class Bitmap {
   }
 
   set(index: number): void {
-    this.bytes[index >> 3]! |= 1 << (index & 7);
+    this.bytes[index >> 3] |= 1 << (index & 7);
     this.setBits += 1;
   }
 
@@ -20,5 +20,5 @@ export class Bitmap {
 /** Bit `index` of an Arrow bitmap whose first bit is at `bitOffset`. */
 export function bitAt(bytes: Uint8Array, bitOffset: number, index: number): boolean {
   const position = bitOffset + index;
-  return ((bytes[position >> 3]! >> (position & 7)) & 1) === 1;
+  return ((bytes[position >> 3] >> (position & 7)) & 1) === 1;
 }

@@ -37,18 +37,18 @@ function appendRows(batch: RecordBatch, { layout, rowFactory, dictionaries, rows
   if (children.length !== batch.schema.fields.length || children.some((child) => child.length !== length)) {
     throw new ArrowDecodeError('A record batch has columns of different lengths.');
   }
-  const rowIdData = children[0]!;
+  const rowIdData = children[0];
   const rowIds = rowIdData.values as Int32Array;
   if (rowIdData.nullCount !== 0 || rowIds.length < length) throw new ArrowDecodeError(`The ${ROW_ID_FIELD_NAME} column of a record batch has nulls or is short.`);
   const readers = layout.columns.map((column) => ({
     name: column.name,
-    valueAt: batchCellReader(children[column.valueFieldIndex]!, column.kind, column.name, dictionaries),
-    isPresent: column.presenceFieldIndex === null ? null : presenceReader(children[column.presenceFieldIndex]!, column.name),
+    valueAt: batchCellReader(children[column.valueFieldIndex], column.kind, column.name, dictionaries),
+    isPresent: column.presenceFieldIndex === null ? null : presenceReader(children[column.presenceFieldIndex], column.name),
   }));
   const cells = readers.map((reader) => reader.valueAt);
   const hasPresenceFields = readers.some((reader) => reader.isPresent !== null);
   for (let index = 0; index < length; index += 1) {
-    const rowId = rowIds[index]!;
+    const rowId = rowIds[index];
     if (rowId < 0) throw new ArrowDecodeError(`A ${ROW_ID_FIELD_NAME} is negative: ${rowId}.`);
     const isComplete = !hasPresenceFields || readers.every((reader) => reader.isPresent === null || reader.isPresent(index));
     if (isComplete && rowFactory !== null) {

@@ -54,8 +54,8 @@ function encodeBatch(
   const children: Data[] = new Array<Data>(schema.fields.length);
   children[0] = makeData({ type: new Int32(), length, nullCount: 0, data: rowIds });
   layout.columns.forEach((column, columnIndex) => {
-    const columnCells = cells[columnIndex]!;
-    children[column.valueFieldIndex] = buildValueColumn(column.kind, schema.fields[column.valueFieldIndex]!.type, columnCells, length);
+    const columnCells = cells[columnIndex];
+    children[column.valueFieldIndex] = buildValueColumn(column.kind, schema.fields[column.valueFieldIndex].type, columnCells, length);
     if (column.presenceFieldIndex !== null) children[column.presenceFieldIndex] = buildPresenceColumn(columnCells, length);
   });
   return new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length, nullCount: 0, children }));
@@ -69,15 +69,15 @@ function planColumns(columns: readonly string[], rowCount: number, batchRows: nu
     const end = Math.min(rowCount, start + batchRows);
     readCells(start, end, cells);
     columns.forEach((_, columnIndex) => {
-      const columnCells = cells[columnIndex]!;
-      const tally = tallies[columnIndex]!;
+      const columnCells = cells[columnIndex];
+      const tally = tallies[columnIndex];
       for (let index = 0; index < end - start; index += 1) tally.add(columnCells[index]);
       if (start === 0) repeating[columnIndex] = stringsRepeat(columnCells, end - start);
     });
   }
   return columns.map((name, columnIndex) => {
-    const tally = tallies[columnIndex]!;
-    return { name, kind: tally.kind, hasAbsentCells: tally.hasAbsentCells, dictionaryEncoded: repeating[columnIndex]! };
+    const tally = tallies[columnIndex];
+    return { name, kind: tally.kind, hasAbsentCells: tally.hasAbsentCells, dictionaryEncoded: repeating[columnIndex] };
   });
 }
 
