@@ -9,7 +9,16 @@ const NODE_TEST_CALLS = ['test', 'describe', 'it', 'suite', 'before', 'after', '
 
 export default tseslint.config(
   {
-    ignores: ['**/dist/**', 'node_modules/**', 'libs/*/src/generated/**', 'libs/gateway/console/**', 'test/packaging/apps/**', '**/*.js', '**/*.cjs', '**/*.mjs'],
+    ignores: [
+      '**/dist/**',
+      'node_modules/**',
+      'libs/*/src/generated/**',
+      'libs/gateway/console/**',
+      'test/packaging/apps/**',
+      '**/*.js',
+      '**/*.cjs',
+      '**/*.mjs',
+    ],
   },
   eslint.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
@@ -21,9 +30,15 @@ export default tseslint.config(
       '@typescript-eslint/no-confusing-void-expression': ['error', { ignoreArrowShorthand: true }],
       // Nest modules are classes of decorators and static forRoot methods.
       '@typescript-eslint/no-extraneous-class': ['error', { allowWithDecorator: true, allowStaticOnly: true }],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
       // node:test's describe/test return promises the runner awaits itself.
-      '@typescript-eslint/no-floating-promises': ['error', { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: NODE_TEST_CALLS }] }],
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: NODE_TEST_CALLS }] },
+      ],
       // Not met yet (open in the packaging issue's notes):
       // values from the network are checked defensively although their declared types say they cannot be absent;
       '@typescript-eslint/no-unnecessary-condition': 'off',

@@ -53,11 +53,23 @@ function configFor(name) {
       // The other workspace packages are read from their emitted declarations, as a user's compiler would.
       compiler: {
         overrideTsconfig: {
-          compilerOptions: { module: 'node20', target: 'ES2022', strict: true, skipLibCheck: true, baseUrl: root, paths: declarationPaths() },
+          compilerOptions: {
+            module: 'node20',
+            target: 'ES2022',
+            strict: true,
+            skipLibCheck: true,
+            baseUrl: root,
+            paths: declarationPaths(),
+          },
           files: [entryOf(name)],
         },
       },
-      apiReport: { enabled: true, reportFileName: `${name}.api.md`, reportFolder: reportFolderOf(name), reportTempFolder: join(root, 'dist', 'api-temp', name) },
+      apiReport: {
+        enabled: true,
+        reportFileName: `${name}.api.md`,
+        reportFolder: reportFolderOf(name),
+        reportTempFolder: join(root, 'dist', 'api-temp', name),
+      },
       docModel: { enabled: false },
       dtsRollup: { enabled: false },
       tsdocMetadata: { enabled: false },
@@ -73,7 +85,8 @@ function configFor(name) {
 }
 
 function main() {
-  if (flags['report-folder'] !== undefined && flags.only === undefined) throw new Error('api-reports: --report-folder needs --only <lib>');
+  if (flags['report-folder'] !== undefined && flags.only === undefined)
+    throw new Error('api-reports: --report-folder needs --only <lib>');
   const changed = [];
   for (const name of flags.only === undefined ? packages() : [flags.only]) {
     let result;
@@ -91,7 +104,9 @@ function main() {
     }
   }
   if (changed.length > 0 && !update) {
-    console.error(`api-reports: the public API of ${changed.join(', ')} changed; review it and run \`node scripts/api-reports.js --update\` to accept.`);
+    console.error(
+      `api-reports: the public API of ${changed.join(', ')} changed; review it and run \`node scripts/api-reports.js --update\` to accept.`,
+    );
     process.exitCode = 1;
   } else if (changed.length > 0) {
     console.error(`api-reports: updated ${changed.map((name) => `libs/${name}/api/${name}.api.md`).join(', ')}`);

@@ -17,7 +17,12 @@ export interface AppEntry {
 export const APP_ENTRIES: Readonly<Record<AppName, AppEntry>> = {
   gateway: { main: 'apps/gateway/src/main.js', portEnv: 'GATEWAY_PORT', defaultPort: 3000, probe: 'http' },
   agents: { main: 'apps/agents/src/main.js', portEnv: 'AGENTS_PORT', defaultPort: 50051, probe: 'grpc' },
-  'weather-server': { main: 'apps/weather-server/src/main.js', portEnv: 'WEATHER_PORT', defaultPort: 3101, probe: 'http' },
+  'weather-server': {
+    main: 'apps/weather-server/src/main.js',
+    portEnv: 'WEATHER_PORT',
+    defaultPort: 3101,
+    probe: 'http',
+  },
   'stats-server': { main: 'apps/stats-server/src/main.js', portEnv: 'STATS_PORT', defaultPort: 3102, probe: 'http' },
 };
 

@@ -30,10 +30,16 @@ async function httpReady(port: number): Promise<string | undefined> {
 
 function grpcReady(port: number): Promise<string | undefined> {
   const definition = loadPackageDefinition(loadSync(protoPath, { keepCase: true, enums: String })) as unknown as {
-    grpc: { health: { v1: { Health: new (address: string, creds: ReturnType<typeof credentials.createInsecure>) => Client } } };
+    grpc: {
+      health: { v1: { Health: new (address: string, creds: ReturnType<typeof credentials.createInsecure>) => Client } };
+    };
   };
   const client = new definition.grpc.health.v1.Health(`127.0.0.1:${port}`, credentials.createInsecure()) as Client & {
-    Check(request: object, options: object, callback: (error: ServiceError | null, value?: { status?: string }) => void): void;
+    Check(
+      request: object,
+      options: object,
+      callback: (error: ServiceError | null, value?: { status?: string }) => void,
+    ): void;
   };
   return new Promise((resolve) => {
     client.Check({ service: '' }, { deadline: Date.now() + TIMEOUT_MS }, (error, value) => {

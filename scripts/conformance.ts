@@ -37,7 +37,11 @@ async function main(): Promise<void> {
   const differences = compareWithBaseline(measurement, previous);
   for (const line of differences) console.log(`  ${line}`);
   if (!update) {
-    console.log(differences.length === 0 ? 'conformance: matches the baseline' : `conformance: ${differences.length} difference(s) from the baseline`);
+    console.log(
+      differences.length === 0
+        ? 'conformance: matches the baseline'
+        : `conformance: ${differences.length} difference(s) from the baseline`,
+    );
     process.exitCode = differences.length === 0 ? 0 : 1;
     return;
   }
@@ -51,7 +55,9 @@ async function main(): Promise<void> {
   );
   console.log(`conformance: wrote ${relative(process.cwd(), BASELINE_FILE)} and ${relative(process.cwd(), DOC_FILE)}`);
   if (todo.length > 0) {
-    console.log(`${todo.length} new entr${todo.length === 1 ? 'y needs' : 'ies need'} a reason (the test fails until then):`);
+    console.log(
+      `${todo.length} new entr${todo.length === 1 ? 'y needs' : 'ies need'} a reason (the test fails until then):`,
+    );
     for (const name of todo) console.log(`  ${name}`);
   }
 }

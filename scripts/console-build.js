@@ -13,7 +13,11 @@ const root = join(__dirname, '..');
 const source = join(root, 'libs', 'gateway', 'console');
 const out = join(source, 'dist');
 
-const typeCheck = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(source, 'tsconfig.json')], { stdio: 'inherit' });
+const typeCheck = spawnSync(
+  process.execPath,
+  [require.resolve('typescript/bin/tsc'), '-p', join(source, 'tsconfig.json')],
+  { stdio: 'inherit' },
+);
 if (typeCheck.status !== 0) process.exit(typeCheck.status ?? 1);
 
 mkdirSync(out, { recursive: true });

@@ -10,7 +10,8 @@ for (const pair of pairs) {
   const found = checkCorrespondence(pair, catalog);
   count += found.length;
   console.log(`${found.length === 0 ? 'ok  ' : 'DRIFT'} ${pair.name} <-> ${pair.proto}`);
-  for (const disagreement of found) console.log(`      [${disagreement.kind}] ${disagreement.at} ${disagreement.detail}`);
+  for (const disagreement of found)
+    console.log(`      [${disagreement.kind}] ${disagreement.at} ${disagreement.detail}`);
 }
 console.log(count === 0 ? 'no drift' : `${count} disagreement(s)`);
 process.exitCode = count === 0 ? 0 : 1;

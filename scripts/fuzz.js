@@ -26,8 +26,10 @@ function parseArgs(argv) {
       options.filter = arg;
     }
   }
-  if (options.runs !== undefined && !/^[1-9]\d*$/.test(options.runs)) throw new Error(`--runs must be a positive integer, got ${options.runs}`);
-  if (options.seed !== undefined && !/^-?\d+$/.test(options.seed)) throw new Error(`--seed must be an integer, got ${options.seed}`);
+  if (options.runs !== undefined && !/^[1-9]\d*$/.test(options.runs))
+    throw new Error(`--runs must be a positive integer, got ${options.runs}`);
+  if (options.seed !== undefined && !/^-?\d+$/.test(options.seed))
+    throw new Error(`--seed must be an integer, got ${options.seed}`);
   return options;
 }
 
@@ -40,7 +42,11 @@ try {
 }
 const root = join(__dirname, '..');
 if (!options.noBuild) {
-  const build = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(root, 'tsconfig.json')], { stdio: 'inherit', cwd: root });
+  const build = spawnSync(
+    process.execPath,
+    [require.resolve('typescript/bin/tsc'), '-p', join(root, 'tsconfig.json')],
+    { stdio: 'inherit', cwd: root },
+  );
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 const dir = join(root, 'dist', 'test', 'fuzz');
@@ -64,5 +70,8 @@ const env = {
 console.log(`fuzz: seed ${seed}, ${options.runs ?? 'default'} runs per target, ${files.length} file(s)`);
 // Files one after another (the HTTP targets share the machine's cores); no test timeout (the default), long runs are the point.
 const result = spawnSync(process.execPath, ['--test', '--test-concurrency=1', ...files], { stdio: 'inherit', env });
-if (result.status !== 0) console.error(`fuzz: failed; replay with: npm run fuzz -- --runs ${options.runs ?? '<N>'} --seed ${seed} [--path <path>] <file filter>`);
+if (result.status !== 0)
+  console.error(
+    `fuzz: failed; replay with: npm run fuzz -- --runs ${options.runs ?? '<N>'} --seed ${seed} [--path <path>] <file filter>`,
+  );
 process.exit(result.status ?? 1);

@@ -15,7 +15,9 @@ async function main(): Promise<void> {
     if (db.appliedMigrations.length === 0) {
       console.log(`migrate: ${target} is up to date`);
     } else {
-      console.log(`migrate: applied ${db.appliedMigrations.length} migration(s) to ${target}: ${db.appliedMigrations.join(', ')}`);
+      console.log(
+        `migrate: applied ${db.appliedMigrations.length} migration(s) to ${target}: ${db.appliedMigrations.join(', ')}`,
+      );
     }
   } finally {
     await db.close();

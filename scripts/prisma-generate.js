@@ -19,7 +19,11 @@ generateWhenStale({
   outputDir: path.join(root, 'libs', 'database', 'src', 'generated'),
   outputMarker: 'client.ts',
   generate() {
-    const prismaCli = path.join(path.dirname(require.resolve('prisma/package.json', { paths: [root] })), 'build', 'index.js');
+    const prismaCli = path.join(
+      path.dirname(require.resolve('prisma/package.json', { paths: [root] })),
+      'build',
+      'index.js',
+    );
     runNodeCli('prisma-generate', prismaCli, ['generate', '--schema', schemaPath], {
       PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY || __filename,
       // No update check / telemetry: the build must not touch the network.

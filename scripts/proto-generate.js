@@ -17,18 +17,33 @@ const { bufCli } = require('./lib/buf-cli');
 const protoDir = path.join(root, 'proto');
 const outputDir = path.join(root, 'libs', 'contracts', 'src', 'generated');
 // grpc.health.v1 as grpc-health-check ships it (health/v1/health.proto), the health service the agents serve.
-const healthProtoDir = path.join(path.dirname(require.resolve('grpc-health-check/package.json', { paths: [root] })), 'proto');
+const healthProtoDir = path.join(
+  path.dirname(require.resolve('grpc-health-check/package.json', { paths: [root] })),
+  'proto',
+);
 
 function protoFiles(dir) {
   return fs
     .readdirSync(dir, { withFileTypes: true })
-    .flatMap((entry) => (entry.isDirectory() ? protoFiles(path.join(dir, entry.name)) : entry.name.endsWith('.proto') ? [path.join(dir, entry.name)] : []))
+    .flatMap((entry) =>
+      entry.isDirectory()
+        ? protoFiles(path.join(dir, entry.name))
+        : entry.name.endsWith('.proto')
+          ? [path.join(dir, entry.name)]
+          : [],
+    )
     .sort();
 }
 
 generateWhenStale({
   name: 'proto-generate',
-  inputFiles: [...protoFiles(protoDir), ...protoFiles(healthProtoDir), path.join(root, 'buf.yaml'), path.join(root, 'buf.gen.yaml'), __filename],
+  inputFiles: [
+    ...protoFiles(protoDir),
+    ...protoFiles(healthProtoDir),
+    path.join(root, 'buf.yaml'),
+    path.join(root, 'buf.gen.yaml'),
+    __filename,
+  ],
   generatorPackages: ['@bufbuild/buf', 'ts-proto', '@bufbuild/protobuf'],
   outputDir,
   outputMarker: path.join('s2sp', 'v1', 'agent.ts'),
@@ -36,7 +51,18 @@ generateWhenStale({
     fs.rmSync(outputDir, { recursive: true, force: true });
     runNodeCli('proto-generate', bufCli, ['generate', '--template', 'buf.gen.yaml']);
     // Imports are included (buf's default), so google/protobuf/*.proto are in the set too.
-    runNodeCli('proto-generate', bufCli, ['build', '--as-file-descriptor-set', '-o', path.join(outputDir, 's2sp.binpb')]);
-    runNodeCli('proto-generate', bufCli, ['build', healthProtoDir, '--as-file-descriptor-set', '-o', path.join(outputDir, 'grpc-health.binpb')]);
+    runNodeCli('proto-generate', bufCli, [
+      'build',
+      '--as-file-descriptor-set',
+      '-o',
+      path.join(outputDir, 's2sp.binpb'),
+    ]);
+    runNodeCli('proto-generate', bufCli, [
+      'build',
+      healthProtoDir,
+      '--as-file-descriptor-set',
+      '-o',
+      path.join(outputDir, 'grpc-health.binpb'),
+    ]);
   },
 });

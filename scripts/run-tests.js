@@ -41,7 +41,10 @@ async function preparePythonInterop() {
 const env = { ...process.env, LOG_LEVELS: process.env.LOG_LEVELS ?? 'error,warn' };
 preparePythonInterop().then(
   () => {
-    const result = spawnSync(process.execPath, ['--test', '--test-timeout=180000', ...files], { stdio: 'inherit', env });
+    const result = spawnSync(process.execPath, ['--test', '--test-timeout=180000', ...files], {
+      stdio: 'inherit',
+      env,
+    });
     process.exit(result.status ?? 1);
   },
   (error) => {

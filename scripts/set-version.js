@@ -15,12 +15,18 @@ if (!/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/.test(version ?? '')) {
   process.exit(2);
 }
 const root = join(__dirname, '..');
-const manifests = [join(root, 'package.json'), ...readdirSync(join(root, 'libs')).map((lib) => join(root, 'libs', lib, 'package.json')).filter(existsSync)];
+const manifests = [
+  join(root, 'package.json'),
+  ...readdirSync(join(root, 'libs'))
+    .map((lib) => join(root, 'libs', lib, 'package.json'))
+    .filter(existsSync),
+];
 for (const path of manifests) {
   const manifest = JSON.parse(readFileSync(path, 'utf8'));
   manifest.version = version;
   for (const field of ['dependencies', 'peerDependencies']) {
-    for (const name of Object.keys(manifest[field] ?? {})) if (name.startsWith('@s2sp/')) manifest[field][name] = version;
+    for (const name of Object.keys(manifest[field] ?? {}))
+      if (name.startsWith('@s2sp/')) manifest[field][name] = version;
   }
   writeFileSync(path, `${JSON.stringify(manifest, null, 2)}\n`);
 }

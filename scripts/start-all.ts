@@ -2,7 +2,12 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 // Only the modules needed (not the barrel, which loads Nest, Prisma and MCP): this process stays small.
 import { envInt, envString } from '@s2sp/platform';
-import { isPostgresUrl, severityOfPostgresLogLine, startEmbeddedPostgres, type EmbeddedPostgresServer } from '@s2sp/database';
+import {
+  isPostgresUrl,
+  severityOfPostgresLogLine,
+  startEmbeddedPostgres,
+  type EmbeddedPostgresServer,
+} from '@s2sp/database';
 
 /** The processes `npm start` runs, each with the URL that answers once it is ready. */
 interface Service {
@@ -22,10 +27,23 @@ const gatewayPort = envInt('GATEWAY_PORT', 3000, { max: 65535 });
 // both start without them and connect when they appear; the gateway's /health
 // answering "ok" means the whole path is up.
 const services: Service[] = [
-  { name: 'weather-server', entry: 'apps/weather-server/src/main.js', readyUrl: `http://127.0.0.1:${weatherPort}/s2sp/health` },
-  { name: 'stats-server', entry: 'apps/stats-server/src/main.js', readyUrl: `http://127.0.0.1:${statsPort}/s2sp/health` },
+  {
+    name: 'weather-server',
+    entry: 'apps/weather-server/src/main.js',
+    readyUrl: `http://127.0.0.1:${weatherPort}/s2sp/health`,
+  },
+  {
+    name: 'stats-server',
+    entry: 'apps/stats-server/src/main.js',
+    readyUrl: `http://127.0.0.1:${statsPort}/s2sp/health`,
+  },
   { name: 'agents', entry: 'apps/agents/src/main.js' },
-  { name: 'gateway', entry: 'apps/gateway/src/main.js', readyUrl: `http://127.0.0.1:${gatewayPort}/health`, readyWhen: isHealthOk },
+  {
+    name: 'gateway',
+    entry: 'apps/gateway/src/main.js',
+    readyUrl: `http://127.0.0.1:${gatewayPort}/health`,
+    readyWhen: isHealthOk,
+  },
 ];
 
 async function isHealthOk(response: Response): Promise<boolean> {
@@ -98,7 +116,10 @@ async function stop(exitCode: number): Promise<never> {
     children.map(
       (child) =>
         new Promise<void>((resolve) => {
-          if (child.exitCode !== null || child.signalCode !== null) { resolve(); return; }
+          if (child.exitCode !== null || child.signalCode !== null) {
+            resolve();
+            return;
+          }
           child.once('exit', () => resolve());
           child.kill('SIGTERM');
           setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
@@ -106,7 +127,9 @@ async function stop(exitCode: number): Promise<never> {
     ),
   );
   // Last: the apps write their final records on shutdown.
-  await database?.stop().catch((error: unknown) => console.error(`[postgres] ${error instanceof Error ? error.message : String(error)}`));
+  await database
+    ?.stop()
+    .catch((error: unknown) => console.error(`[postgres] ${error instanceof Error ? error.message : String(error)}`));
   process.exit(exitCode);
 }
 
@@ -117,9 +140,13 @@ async function main(): Promise<void> {
   for (const service of services) children.push(start(service, env));
   await Promise.all(services.map((service) => waitReady(service)));
   console.log('S2SP stack ready:');
-  console.log(`  gateway         JSON-RPC http://127.0.0.1:${gatewayPort}/rpc  health http://127.0.0.1:${gatewayPort}/health`);
+  console.log(
+    `  gateway         JSON-RPC http://127.0.0.1:${gatewayPort}/rpc  health http://127.0.0.1:${gatewayPort}/health`,
+  );
   console.log(`  agents          gRPC ${process.env.AGENTS_HOST ?? '127.0.0.1'}:${process.env.AGENTS_PORT ?? '50051'}`);
-  console.log(`  weather-server  MCP http://127.0.0.1:${weatherPort}/mcp  data plane http://127.0.0.1:${weatherPort}/s2sp/data`);
+  console.log(
+    `  weather-server  MCP http://127.0.0.1:${weatherPort}/mcp  data plane http://127.0.0.1:${weatherPort}/s2sp/data`,
+  );
   console.log(`  stats-server    MCP http://127.0.0.1:${statsPort}/mcp`);
   console.log('Press Ctrl+C to stop.');
 }

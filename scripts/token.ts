@@ -12,7 +12,8 @@ import { assertValidScopes, splitScopes } from '../libs/auth/src/identity/scopes
 import { DEV_ISSUER, DevKeyStore } from '../libs/auth/src/keys/dev-key-store';
 import { DEFAULT_MAX_TTL_SECONDS, TokenMinter } from '../libs/auth/src/minting/token-minter';
 
-const USAGE = 'usage: npm run -s token -- --sub <subject> --scopes "<scope> <scope> ..." [--aud <audience>] [--ttl <seconds>] [--client-id <id>]';
+const USAGE =
+  'usage: npm run -s token -- --sub <subject> --scopes "<scope> <scope> ..." [--aud <audience>] [--ttl <seconds>] [--client-id <id>]';
 
 class UsageError extends Error {}
 
@@ -46,7 +47,8 @@ function parse(argv: string[]): TokenArguments | 'help' {
   if (values.help) return 'help';
   const subject = typeof values.sub === 'string' ? values.sub.trim() : '';
   if (subject === '') throw new UsageError('--sub is required');
-  if (typeof values.scopes !== 'string') throw new UsageError('--scopes is required (a space-separated list; "" for none)');
+  if (typeof values.scopes !== 'string')
+    throw new UsageError('--scopes is required (a space-separated list; "" for none)');
   const scopes = splitScopes(values.scopes.trim());
   try {
     assertValidScopes(scopes);
@@ -56,10 +58,20 @@ function parse(argv: string[]): TokenArguments | 'help' {
   const audience = String(values.aud).trim();
   if (audience === '') throw new UsageError('--aud must not be empty');
   const ttlSeconds = Number(values.ttl);
-  if (!/^\d+$/.test(String(values.ttl)) || !Number.isSafeInteger(ttlSeconds) || ttlSeconds < 1 || ttlSeconds > DEFAULT_MAX_TTL_SECONDS) {
-    throw new UsageError(`--ttl must be a whole number of seconds from 1 to ${DEFAULT_MAX_TTL_SECONDS}, got ${JSON.stringify(values.ttl)}`);
+  if (
+    !/^\d+$/.test(String(values.ttl)) ||
+    !Number.isSafeInteger(ttlSeconds) ||
+    ttlSeconds < 1 ||
+    ttlSeconds > DEFAULT_MAX_TTL_SECONDS
+  ) {
+    throw new UsageError(
+      `--ttl must be a whole number of seconds from 1 to ${DEFAULT_MAX_TTL_SECONDS}, got ${JSON.stringify(values.ttl)}`,
+    );
   }
-  const clientId = typeof values['client-id'] === 'string' && values['client-id'].trim() !== '' ? values['client-id'].trim() : undefined;
+  const clientId =
+    typeof values['client-id'] === 'string' && values['client-id'].trim() !== ''
+      ? values['client-id'].trim()
+      : undefined;
   return { subject, scopes, audience, ttlSeconds, ...(clientId ? { clientId } : {}) };
 }
 

@@ -30,16 +30,26 @@ async function main(): Promise<void> {
   try {
     const store = new DevKeyStore({ dataDir });
     const verifierWith = (maxEntries: number) =>
-      new CachingTokenVerifier(new JwtTokenVerifier({ audience: 'gateway', issuer: store.issuer, keys: { kind: 'dev', store } }), { maxEntries });
-    const minterWith = (maxEntries: number) => new TokenMinter({ issuer: store.issuer, signingKey: store, narrowedTokenCache: { maxEntries } });
+      new CachingTokenVerifier(
+        new JwtTokenVerifier({ audience: 'gateway', issuer: store.issuer, keys: { kind: 'dev', store } }),
+        { maxEntries },
+      );
+    const minterWith = (maxEntries: number) =>
+      new TokenMinter({ issuer: store.issuer, signingKey: store, narrowedTokenCache: { maxEntries } });
 
-    const token = await minterWith(0).mint({ subject: 'alice', scopes: ['tools:call', 'weather:read', 'stats:chart'], audience: 'gateway', ttlSeconds: 3600 });
+    const token = await minterWith(0).mint({
+      subject: 'alice',
+      scopes: ['tools:call', 'weather:read', 'stats:chart'],
+      audience: 'gateway',
+      ttlSeconds: 3600,
+    });
     const caller: CallerIdentity = await verifierWith(0).verify(token);
     const coldVerifier = verifierWith(0);
     const warmVerifier = verifierWith(10_000);
     const coldMinter = minterWith(0);
     const warmMinter = minterWith(10_000);
-    const narrow = (minter: TokenMinter) => () => minter.narrowToken(caller, ['tools:call', 'weather:read'], 'agents', REMAINING_DEADLINE_MS);
+    const narrow = (minter: TokenMinter) => () =>
+      minter.narrowToken(caller, ['tools:call', 'weather:read'], 'agents', REMAINING_DEADLINE_MS);
 
     const pairs: Array<[string, Variant, Variant]> = [
       ['verify', variant('cold', () => coldVerifier.verify(token)), variant('warm', () => warmVerifier.verify(token))],
@@ -62,7 +72,9 @@ async function main(): Promise<void> {
       const warmSummary = summarize(warm.samples);
       console.log(row(`${operation} ${cold.label}`, coldSummary));
       console.log(row(`${operation} ${warm.label}`, warmSummary));
-      console.log(`${operation}: cold/warm ratio p50 ${(coldSummary.p50 / warmSummary.p50).toFixed(0)}x, mean ${(coldSummary.mean / warmSummary.mean).toFixed(0)}x`);
+      console.log(
+        `${operation}: cold/warm ratio p50 ${(coldSummary.p50 / warmSummary.p50).toFixed(0)}x, mean ${(coldSummary.mean / warmSummary.mean).toFixed(0)}x`,
+      );
     }
   } finally {
     rmSync(dataDir, { recursive: true, force: true });

@@ -23,7 +23,8 @@ const COLUMN_COUNT = 30;
 function positiveInteger(raw: string | undefined, fallback: number, what: string): number {
   if (raw === undefined) return fallback;
   const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < 1) throw new Error(`arrow-vs-json: ${what} must be a positive integer, got ${JSON.stringify(raw)}.`);
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new Error(`arrow-vs-json: ${what} must be a positive integer, got ${JSON.stringify(raw)}.`);
   return value;
 }
 
@@ -57,25 +58,47 @@ async function measureArrow(columns: readonly string[], rows: readonly Row[]): P
   const stopwatch = new Stopwatch();
   // As the data plane answers: every row, every column, cells read a batch at a time.
   const selection = new TableSelection(ResourceTable.of(rows, columns), null, columns, true);
-  const chunks = [...encodeArrowSlices(columns, rows.length, (start, end, into) => selection.readCells(start, end, into), (row) => row)];
+  const chunks = [
+    ...encodeArrowSlices(
+      columns,
+      rows.length,
+      (start, end, into) => selection.readCells(start, end, into),
+      (row) => row,
+    ),
+  ];
   const encode = stopwatch.lap();
   const decoded = await decodeArrowStream(sourceOf(chunks), { maxBytes: Number.MAX_SAFE_INTEGER });
   const decode = stopwatch.lap();
   if (decoded.rows.length !== rows.length) throw new Error('arrow-vs-json: the Arrow round trip lost rows.');
   const bytes = chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0);
-  return { encodeMs: encode.wallMs, decodeMs: decode.wallMs, encodeCpuMs: encode.cpuMs, decodeCpuMs: decode.cpuMs, bytes };
+  return {
+    encodeMs: encode.wallMs,
+    decodeMs: decode.wallMs,
+    encodeCpuMs: encode.cpuMs,
+    decodeCpuMs: decode.cpuMs,
+    bytes,
+  };
 }
 
 async function measureJson(columns: readonly string[], rows: readonly Row[]): Promise<Measurement> {
   const stopwatch = new Stopwatch();
   // The JSON answer's rows carry _row_id first, as the data plane builds them.
   const body = rows.map((row, rowId) => ({ _row_id: rowId, ...row }));
-  const bytes = Buffer.from(JSON.stringify({ body, total_rows: rows.length, columns_returned: ['_row_id', ...columns] }), 'utf8');
+  const bytes = Buffer.from(
+    JSON.stringify({ body, total_rows: rows.length, columns_returned: ['_row_id', ...columns] }),
+    'utf8',
+  );
   const encode = stopwatch.lap();
   const decoded = JSON.parse(bytes.toString('utf8')) as { body: Row[] };
   const decode = stopwatch.lap();
   if (decoded.body.length !== rows.length) throw new Error('arrow-vs-json: the JSON round trip lost rows.');
-  return { encodeMs: encode.wallMs, decodeMs: decode.wallMs, encodeCpuMs: encode.cpuMs, decodeCpuMs: decode.cpuMs, bytes: bytes.byteLength };
+  return {
+    encodeMs: encode.wallMs,
+    decodeMs: decode.wallMs,
+    encodeCpuMs: encode.cpuMs,
+    decodeCpuMs: decode.cpuMs,
+    bytes: bytes.byteLength,
+  };
 }
 
 function median(values: readonly number[]): number {
@@ -85,7 +108,11 @@ function median(values: readonly number[]): number {
 }
 
 /** A warm-up on a tenth of the rows, then the median of `runs` measured runs. */
-async function medianOf(runs: number, warmUp: () => Promise<Measurement>, measure: () => Promise<Measurement>): Promise<Measurement> {
+async function medianOf(
+  runs: number,
+  warmUp: () => Promise<Measurement>,
+  measure: () => Promise<Measurement>,
+): Promise<Measurement> {
   await warmUp();
   const results: Measurement[] = [];
   for (let run = 0; run < runs; run += 1) results.push(await measure());
@@ -113,9 +140,19 @@ async function main(): Promise<void> {
   const columns = benchColumnNames(COLUMN_COUNT);
   const rows: Row[] = generateBenchRows(rowCount, COLUMN_COUNT);
   const warmUpRows = rows.slice(0, Math.max(1, Math.floor(rowCount / 10)));
-  const arrow = await medianOf(runs, () => measureArrow(columns, warmUpRows), () => measureArrow(columns, rows));
-  const json = await medianOf(runs, () => measureJson(columns, warmUpRows), () => measureJson(columns, rows));
-  console.log(`${rowCount.toLocaleString('en-US')} rows × ${columns.length} columns, median of ${runs} runs after a warm-up, Node ${process.version}`);
+  const arrow = await medianOf(
+    runs,
+    () => measureArrow(columns, warmUpRows),
+    () => measureArrow(columns, rows),
+  );
+  const json = await medianOf(
+    runs,
+    () => measureJson(columns, warmUpRows),
+    () => measureJson(columns, rows),
+  );
+  console.log(
+    `${rowCount.toLocaleString('en-US')} rows × ${columns.length} columns, median of ${runs} runs after a warm-up, Node ${process.version}`,
+  );
   console.log(formatLine('arrow', arrow));
   console.log(formatLine('json', json));
   const ratio = (a: number, b: number): string => (a / b).toFixed(2);

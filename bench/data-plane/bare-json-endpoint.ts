@@ -30,14 +30,24 @@ export async function startBareJsonEndpoint(table: BenchTableHolder): Promise<{ 
         response.end(JSON.stringify({ body, total_rows: body.length, columns_returned: columnsReturned }));
         return;
       }
-      void writeInSlices(response, ids, (id) => ({ _row_id: id, ...rows[id] }), `],"total_rows":${ids.length},"columns_returned":${JSON.stringify(columnsReturned)}}`);
+      void writeInSlices(
+        response,
+        ids,
+        (id) => ({ _row_id: id, ...rows[id] }),
+        `],"total_rows":${ids.length},"columns_returned":${JSON.stringify(columnsReturned)}}`,
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
-async function writeInSlices(response: ServerResponse, ids: readonly number[], rowOf: (id: number) => unknown, tail: string): Promise<void> {
+async function writeInSlices(
+  response: ServerResponse,
+  ids: readonly number[],
+  rowOf: (id: number) => unknown,
+  tail: string,
+): Promise<void> {
   response.write('{"body":[');
   for (let start = 0; start < ids.length; start += SLICE_ROWS) {
     const text = JSON.stringify(ids.slice(start, start + SLICE_ROWS).map(rowOf));

@@ -11,7 +11,8 @@ const SIZE = /^(\d+)(k|m)?$/i;
 export function parseBenchSizes(rawSizes: string | undefined, rawRuns: string | undefined): BenchCase[] {
   const sizes = (rawSizes ?? '1k,10k,100k').split(',').map((raw) => {
     const match = SIZE.exec(raw.trim());
-    if (!match) throw new Error(`data-plane-bench: a size is a row count like 1000, 10k or 1m, got ${JSON.stringify(raw)}.`);
+    if (!match)
+      throw new Error(`data-plane-bench: a size is a row count like 1000, 10k or 1m, got ${JSON.stringify(raw)}.`);
     return Number(match[1]) * (match[2]?.toLowerCase() === 'm' ? 1_000_000 : match[2] ? 1_000 : 1);
   });
   const runsOverride = rawRuns === undefined ? undefined : Number(rawRuns);

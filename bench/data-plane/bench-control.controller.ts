@@ -15,7 +15,10 @@ export class BenchControlController {
   ) {}
 
   @Post('publish')
-  async publish(@Query('rows') rows: string, @Query('columns') columns: string): Promise<{ resourceUrl: string; publishMs: number }> {
+  async publish(
+    @Query('rows') rows: string,
+    @Query('columns') columns: string,
+  ): Promise<{ resourceUrl: string; publishMs: number }> {
     const columnCount = Number(columns);
     const split = splitRows(this.table.rows(Number(rows), columnCount), this.table.abstractDomains(columnCount));
     const started = performance.now();

@@ -1,7 +1,18 @@
 /** Deterministic rows for the data-plane bench: short strings, numbers, booleans and nulls, ~10–20 bytes a cell. */
 export type BenchRow = Record<string, string | number | boolean | null>;
 
-const WORDS = ['Wind Advisory', 'Flood Watch', 'Heat Advisory', 'Moderate', 'Severe', 'Expected', 'Immediate', 'Actual', 'Alert', 'Met'];
+const WORDS = [
+  'Wind Advisory',
+  'Flood Watch',
+  'Heat Advisory',
+  'Moderate',
+  'Severe',
+  'Expected',
+  'Immediate',
+  'Actual',
+  'Alert',
+  'Met',
+];
 
 /** Column `i` cycles through four kinds: text, number, flag, and a nullable value (one in five null). */
 export function benchColumnNames(columnCount: number): string[] {

@@ -19,7 +19,13 @@ async function main(): Promise<void> {
   const table = new BenchTableHolder();
   let origin = '';
   const app = await NestFactory.create(
-    BenchServerModule.forRoot({ publicBaseUrl: () => origin, databaseUrl, resourceWriteMode: mode, maxRows: Number(maxRows), table }),
+    BenchServerModule.forRoot({
+      publicBaseUrl: () => origin,
+      databaseUrl,
+      resourceWriteMode: mode,
+      maxRows: Number(maxRows),
+      table,
+    }),
     // The data plane reads its own request body, with its own size limit.
     { logger: ['error'], bodyParser: false },
   );

@@ -50,7 +50,13 @@ function selectionsOf(rows: number): Selection[] {
   ];
 }
 
-async function measureFetch(server: BenchServerProcess, benchCase: BenchCase, selection: Selection, format: FetchFormat, runs: number): Promise<number> {
+async function measureFetch(
+  server: BenchServerProcess,
+  benchCase: BenchCase,
+  selection: Selection,
+  format: FetchFormat,
+  runs: number,
+): Promise<number> {
   const query = `rows=${benchCase.rows}&columns=${benchCase.columns}`;
   const once = async (run: number): Promise<number> => {
     const rowIds = selection.count === benchCase.rows ? null : randomRowIds(benchCase.rows, selection.count, run + 1);
@@ -61,27 +67,40 @@ async function measureFetch(server: BenchServerProcess, benchCase: BenchCase, se
   return repeat(runs, once);
 }
 
-async function measureCase(server: BenchServerProcess, benchCase: BenchCase): Promise<Omit<CaseResult, 'publishBeforeMs' | 'peakRssBytes' | 'peakRssTunedBytes'>> {
+async function measureCase(
+  server: BenchServerProcess,
+  benchCase: BenchCase,
+): Promise<Omit<CaseResult, 'publishBeforeMs' | 'peakRssBytes' | 'peakRssTunedBytes'>> {
   const query = `rows=${benchCase.rows}&columns=${benchCase.columns}`;
   const publishMs = (): Promise<number> => publishAlone(server, query);
   if (benchCase.rows <= 10_000) await publishMs();
   const publishAfterMs = await repeat(benchCase.runs, publishMs);
-  const stringifyMs = await repeat(benchCase.runs, async () => (await server.control<{ stringifyMs: number }>(`/bench/stringify?${query}`)).stringifyMs);
+  const stringifyMs = await repeat(
+    benchCase.runs,
+    async () => (await server.control<{ stringifyMs: number }>(`/bench/stringify?${query}`)).stringifyMs,
+  );
   const fetches: FetchResult[] = [];
   for (const selection of selectionsOf(benchCase.rows)) {
     const times = {} as Record<FetchFormat, number>;
-    for (const format of FORMATS) times[format] = await measureFetch(server, benchCase, selection, format, fetchRuns(benchCase, selection.count));
+    for (const format of FORMATS)
+      times[format] = await measureFetch(server, benchCase, selection, format, fetchRuns(benchCase, selection.count));
     fetches.push({ selection, ...times });
   }
   return { benchCase, publishAfterMs, stringifyMs, fetches };
 }
 
 /** Peak RSS of a fresh server that publishes the table and serves it whole, once as JSON and once as Arrow. */
-async function measurePeakRss(databaseUrl: string, maxRows: number, benchCase: BenchCase, environment: Record<string, string> = {}): Promise<number> {
+async function measurePeakRss(
+  databaseUrl: string,
+  maxRows: number,
+  benchCase: BenchCase,
+  environment: Record<string, string> = {},
+): Promise<number> {
   const server = await startBenchServerProcess('after-answer', databaseUrl, maxRows, environment);
   try {
     const query = `rows=${benchCase.rows}&columns=${benchCase.columns}`;
-    for (const format of ['json', 'arrow'] as const) await timeFetch(await publishStored(server, query), format, null, benchCase.rows);
+    for (const format of ['json', 'arrow'] as const)
+      await timeFetch(await publishStored(server, query), format, null, benchCase.rows);
     return (await server.control<ProcessMemory>('/bench/memory')).peakRssBytes;
   } finally {
     await server.stop();
@@ -113,7 +132,8 @@ async function main(): Promise<void> {
     try {
       for (const benchCase of cases) {
         console.error(`measuring ${benchCase.rows} × ${benchCase.columns} (before-answer server)…`);
-        const publishMs = (): Promise<number> => publishAlone(beforeServer, `rows=${benchCase.rows}&columns=${benchCase.columns}`);
+        const publishMs = (): Promise<number> =>
+          publishAlone(beforeServer, `rows=${benchCase.rows}&columns=${benchCase.columns}`);
         if (benchCase.rows <= 10_000) await publishMs();
         publishBefore.push(await repeat(benchCase.runs, publishMs));
       }
@@ -122,13 +142,18 @@ async function main(): Promise<void> {
     }
     const peakRss: Array<{ peakRssBytes: number; peakRssTunedBytes: number }> = [];
     for (const benchCase of cases) {
-      console.error(`measuring the peak RSS of a fresh server serving ${benchCase.rows} × ${benchCase.columns}, with glibc's defaults and then the Dockerfile's allocator settings…`);
+      console.error(
+        `measuring the peak RSS of a fresh server serving ${benchCase.rows} × ${benchCase.columns}, with glibc's defaults and then the Dockerfile's allocator settings…`,
+      );
       peakRss.push({
         peakRssBytes: await measurePeakRss(after.url, maxRows, benchCase),
         peakRssTunedBytes: await measurePeakRss(after.url, maxRows, benchCase, ALLOCATOR_SETTINGS),
       });
     }
-    printReport(results.map((result, index) => ({ ...result, publishBeforeMs: publishBefore[index], ...peakRss[index] })), { wallSeconds: (Date.now() - started) / 1000, idle: idle });
+    printReport(
+      results.map((result, index) => ({ ...result, publishBeforeMs: publishBefore[index], ...peakRss[index] })),
+      { wallSeconds: (Date.now() - started) / 1000, idle: idle },
+    );
   } finally {
     await dropSchemas(DATABASE_URL, [before.schema, after.schema]);
   }

@@ -37,7 +37,10 @@ const PYTHON_REFERENCE = { cachingMs: 83, hundredRowsMs: 8.3, tenThousandRowsMs:
  */
 const REFERENCE_MACHINE_BARE = { hundredRowsMs: 2.2, tenThousandRowsMs: 33 };
 const RSS_TARGET_MIB = 282;
-const allocatorSettingsText = (): string => Object.entries(ALLOCATOR_SETTINGS).map(([name, value]) => `${name}=${value}`).join(' ');
+const allocatorSettingsText = (): string =>
+  Object.entries(ALLOCATOR_SETTINGS)
+    .map(([name, value]) => `${name}=${value}`)
+    .join(' ');
 
 const ms = (value: number): string => (value < 100 ? value.toFixed(1) : Math.round(value).toLocaleString('en-US'));
 const ratio = (value: number): string => `${value.toFixed(2)}×`;
@@ -47,10 +50,14 @@ const verdict = (met: boolean): string => (met ? 'met' : 'NOT met');
 
 export function printReport(results: readonly CaseResult[], run: { wallSeconds: number; idle: ProcessMemory }): void {
   const [load1, load5] = loadavg();
-  console.log(`Data plane at scale — Node ${process.version}, median of ${[...new Set(results.map(({ benchCase }) => benchCase.runs))].join('/')} runs (${SMALL_FETCH_RUN_FACTOR}× as many for fetches of up to ${SMALL_FETCH_ROWS.toLocaleString('en-US')} rows), load average ${load1.toFixed(1)} / ${load5.toFixed(1)}, whole run ${run.wallSeconds.toFixed(0)} s\n`);
+  console.log(
+    `Data plane at scale — Node ${process.version}, median of ${[...new Set(results.map(({ benchCase }) => benchCase.runs))].join('/')} runs (${SMALL_FETCH_RUN_FACTOR}× as many for fetches of up to ${SMALL_FETCH_ROWS.toLocaleString('en-US')} rows), load average ${load1.toFixed(1)} / ${load5.toFixed(1)}, whole run ${run.wallSeconds.toFixed(0)} s\n`,
+  );
 
   console.log('Publish (ResourcePublisher.publish of the split rows, abstract = 3 columns), ms');
-  console.log('| rows × columns | after-answer (default) | before-answer | JSON.stringify | after / stringify | before / stringify |');
+  console.log(
+    '| rows × columns | after-answer (default) | before-answer | JSON.stringify | after / stringify | before / stringify |',
+  );
   console.log('|---|---|---|---|---|---|');
   for (const result of results) {
     console.log(
@@ -60,7 +67,9 @@ export function printReport(results: readonly CaseResult[], run: { wallSeconds: 
   }
 
   console.log('\nFetch, end to end from another process (request → decoded row objects), ms');
-  console.log('| rows × columns | selection | S2SP JSON | S2SP Arrow | bare JSON | S2SP JSON / bare throughput | Arrow / JSON time |');
+  console.log(
+    '| rows × columns | selection | S2SP JSON | S2SP Arrow | bare JSON | S2SP JSON / bare throughput | Arrow / JSON time |',
+  );
   console.log('|---|---|---|---|---|---|---|');
   for (const result of results) {
     for (const fetch of result.fetches) {
@@ -71,18 +80,27 @@ export function printReport(results: readonly CaseResult[], run: { wallSeconds: 
     }
   }
 
-  console.log('\nPeak RSS (VmHWM) of a fresh server process that publishes the table and serves all rows once as JSON and once as Arrow (the generated rows it publishes included)');
+  console.log(
+    '\nPeak RSS (VmHWM) of a fresh server process that publishes the table and serves all rows once as JSON and once as Arrow (the generated rows it publishes included)',
+  );
   const { idle } = run;
   console.log(
     `(the server once started, before any table: RSS ${mib(idle.rssBytes).toFixed(0)} MiB, of it V8's heap ${mib(idle.heapTotalBytes).toFixed(0)} MiB ` +
       `(${mib(idle.heapUsedBytes).toFixed(0)} MiB in use), Buffers and ArrayBuffers ${mib(idle.externalBytes).toFixed(0)} MiB, V8's own allocations ${mib(idle.v8MallocedBytes).toFixed(0)} MiB)`,
   );
-  console.log(`| rows × columns | peak RSS, glibc defaults | peak RSS, ${allocatorSettingsText()} (as the Dockerfile sets) |`);
+  console.log(
+    `| rows × columns | peak RSS, glibc defaults | peak RSS, ${allocatorSettingsText()} (as the Dockerfile sets) |`,
+  );
   console.log('|---|---|---|');
-  for (const result of results) console.log(`| ${label(result.benchCase)} | ${mib(result.peakRssBytes).toFixed(0)} MiB | ${mib(result.peakRssTunedBytes).toFixed(0)} MiB |`);
+  for (const result of results)
+    console.log(
+      `| ${label(result.benchCase)} | ${mib(result.peakRssBytes).toFixed(0)} MiB | ${mib(result.peakRssTunedBytes).toFixed(0)} MiB |`,
+    );
 
   printTargets(results);
-  printReference(results.find(({ benchCase }) => benchCase.rows === 100_000 && benchCase.columns === REFERENCE_COLUMNS));
+  printReference(
+    results.find(({ benchCase }) => benchCase.rows === 100_000 && benchCase.columns === REFERENCE_COLUMNS),
+  );
 }
 
 function printTargets(results: readonly CaseResult[]): void {
@@ -97,14 +115,21 @@ function printTargets(results: readonly CaseResult[]): void {
       `publish (after-answer, the default) no slower than JSON.stringify: ${ratio(result.publishAfterMs / result.stringifyMs)} — ${verdict(publish)} (before-answer: ${ratio(result.publishBeforeMs / result.stringifyMs)})`,
       `Arrow faster than JSON (all rows): ${ratio(all.arrow / all.json)} — ${verdict(arrowFaster)}`,
     ];
-    if (rows >= 100_000) lines.push(`S2SP JSON ≥ 50% of bare throughput (all rows): ${((all.bare / all.json) * 100).toFixed(0)}% — ${verdict(all.bare / all.json >= 0.5)}`);
+    if (rows >= 100_000)
+      lines.push(
+        `S2SP JSON ≥ 50% of bare throughput (all rows): ${((all.bare / all.json) * 100).toFixed(0)}% — ${verdict(all.bare / all.json >= 0.5)}`,
+      );
     if (rows === 100_000) {
       const hundred = result.fetches[0];
-      lines.push(`100 of 100k ≤ 2× bare: ${ratio(hundred.json / hundred.bare)} — ${verdict(hundred.json <= 2 * hundred.bare)}`);
+      lines.push(
+        `100 of 100k ≤ 2× bare: ${ratio(hundred.json / hundred.bare)} — ${verdict(hundred.json <= 2 * hundred.bare)}`,
+      );
       // The reference's peak RSS was measured holding 13 columns; a wider table holds more cells than it did.
       if (columns === REFERENCE_COLUMNS) {
         const rss = (bytes: number): string => `${mib(bytes).toFixed(0)} MiB — ${verdict(mib(bytes) < RSS_TARGET_MIB)}`;
-        lines.push(`peak server RSS < the reference's ${RSS_TARGET_MIB} MiB (it held 100k × ${REFERENCE_COLUMNS} too): glibc defaults ${rss(result.peakRssBytes)}, Dockerfile's allocator settings ${rss(result.peakRssTunedBytes)}`);
+        lines.push(
+          `peak server RSS < the reference's ${RSS_TARGET_MIB} MiB (it held 100k × ${REFERENCE_COLUMNS} too): glibc defaults ${rss(result.peakRssBytes)}, Dockerfile's allocator settings ${rss(result.peakRssTunedBytes)}`,
+        );
       }
     }
     console.log(`- ${rows.toLocaleString('en-US')} × ${columns}: ${lines.join('; ')}`);
@@ -118,21 +143,37 @@ function printReference(result: CaseResult | undefined): void {
   console.log('| | Python SDK | S2SP Nest (JSON) | S2SP Nest (Arrow) | Nest JSON / Python |');
   console.log('|---|---|---|---|---|');
   const line = (name: string, python: number, json: number, arrow: number | undefined): void =>
-    console.log(`| ${name} | ${ms(python)} | ${ms(json)} | ${arrow === undefined ? '—' : ms(arrow)} | ${ratio(json / python)} |`);
+    console.log(
+      `| ${name} | ${ms(python)} | ${ms(json)} | ${arrow === undefined ? '—' : ms(arrow)} | ${ratio(json / python)} |`,
+    );
   line('caching (publish, after-answer: the default) ms', PYTHON_REFERENCE.cachingMs, result.publishAfterMs, undefined);
   line('caching (publish, before-answer) ms', PYTHON_REFERENCE.cachingMs, result.publishBeforeMs, undefined);
   line('100 rows ms', PYTHON_REFERENCE.hundredRowsMs, hundred.json, hundred.arrow);
   line('10,000 rows ms', PYTHON_REFERENCE.tenThousandRowsMs, tenth.json, tenth.arrow);
   line('all rows ms', PYTHON_REFERENCE.allRowsMs, all.json, all.arrow);
   line('peak server RSS MiB (glibc defaults)', PYTHON_REFERENCE.peakRssMiB, mib(result.peakRssBytes), undefined);
-  line('peak server RSS MiB (Dockerfile allocator settings)', PYTHON_REFERENCE.peakRssMiB, mib(result.peakRssTunedBytes), undefined);
+  line(
+    'peak server RSS MiB (Dockerfile allocator settings)',
+    PYTHON_REFERENCE.peakRssMiB,
+    mib(result.peakRssTunedBytes),
+    undefined,
+  );
 
-  console.log('\nThe same fetches as multiples of the bare node:http endpoint on each side\'s machine (the reference: issue 20\'s figures; S2SP: this run)');
+  console.log(
+    "\nThe same fetches as multiples of the bare node:http endpoint on each side's machine (the reference: issue 20's figures; S2SP: this run)",
+  );
   console.log('| | Python SDK / its bare | S2SP JSON / bare | S2SP Arrow / bare | ahead |');
   console.log('|---|---|---|---|---|');
-  const relative = (name: string, python: number, pythonBare: number, fetch: { json: number; arrow: number; bare: number }): void => {
+  const relative = (
+    name: string,
+    python: number,
+    pythonBare: number,
+    fetch: { json: number; arrow: number; bare: number },
+  ): void => {
     const best = Math.min(fetch.json, fetch.arrow) / fetch.bare;
-    console.log(`| ${name} | ${ratio(python / pythonBare)} | ${ratio(fetch.json / fetch.bare)} | ${ratio(fetch.arrow / fetch.bare)} | ${best < python / pythonBare ? 'yes' : 'no'} |`);
+    console.log(
+      `| ${name} | ${ratio(python / pythonBare)} | ${ratio(fetch.json / fetch.bare)} | ${ratio(fetch.arrow / fetch.bare)} | ${best < python / pythonBare ? 'yes' : 'no'} |`,
+    );
   };
   relative('100 rows', PYTHON_REFERENCE.hundredRowsMs, REFERENCE_MACHINE_BARE.hundredRowsMs, hundred);
   relative('10,000 rows', PYTHON_REFERENCE.tenThousandRowsMs, REFERENCE_MACHINE_BARE.tenThousandRowsMs, tenth);

@@ -16,8 +16,16 @@ export interface ProcessMemory {
 
 export function readProcessMemory(): ProcessMemory {
   const status = readFileSync('/proc/self/status', 'utf8');
-  const kilobytes = (field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 'NaN') * 1024;
+  const kilobytes = (field: string): number =>
+    Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 'NaN') * 1024;
   const { heapTotal, heapUsed, external } = process.memoryUsage();
   const { malloced_memory: v8MallocedBytes } = getHeapStatistics();
-  return { peakRssBytes: kilobytes('VmHWM'), rssBytes: kilobytes('VmRSS'), heapTotalBytes: heapTotal, heapUsedBytes: heapUsed, externalBytes: external, v8MallocedBytes };
+  return {
+    peakRssBytes: kilobytes('VmHWM'),
+    rssBytes: kilobytes('VmRSS'),
+    heapTotalBytes: heapTotal,
+    heapUsedBytes: heapUsed,
+    externalBytes: external,
+    v8MallocedBytes,
+  };
 }

@@ -9,14 +9,23 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { driveAsyncFlow, HOST_PACKAGES, installApp, MINIMAL_PACKAGES, packWorkspaces, run } from '../../test/support/packed-apps';
+import {
+  driveAsyncFlow,
+  HOST_PACKAGES,
+  installApp,
+  MINIMAL_PACKAGES,
+  packWorkspaces,
+  run,
+} from '../../test/support/packed-apps';
 
 function mebibytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }
 
 function residentBytes(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((entry) => entry.startsWith('VmRSS:'));
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((entry) => entry.startsWith('VmRSS:'));
   if (!line) throw new Error(`no VmRSS for ${pid}`);
   return Number(/(\d+)/.exec(line)![1]) * 1024;
 }
@@ -38,7 +47,11 @@ async function main(): Promise<void> {
   const packDir = mkdtempSync(join(tmpdir(), 's2sp-footprint-packs-'));
   try {
     const tarballs = await packWorkspaces(packDir);
-    const app = await installApp('esm-express', MINIMAL_PACKAGES.map((name) => tarballs[name]), HOST_PACKAGES);
+    const app = await installApp(
+      'esm-express',
+      MINIMAL_PACKAGES.map((name) => tarballs[name]),
+      HOST_PACKAGES,
+    );
     try {
       // What runs in production: the compiler and type packages the app was built with go.
       await run('npm', ['uninstall', '--no-audit', '--no-fund', 'typescript', '@types/node'], app.dir);
@@ -48,8 +61,12 @@ async function main(): Promise<void> {
         const afterStart = residentBytes(server.pid);
         await driveAsyncFlow(server.url);
         const afterFlow = residentBytes(server.pid);
-        console.log('minimal app (resource tool + consumer tool, InMemoryResourceStore, Express, Node ' + process.version + ')');
-        console.log(`  node_modules: ${mebibytes(directoryBytes(nodeModules))} in ${packageCount(nodeModules)} packages`);
+        console.log(
+          'minimal app (resource tool + consumer tool, InMemoryResourceStore, Express, Node ' + process.version + ')',
+        );
+        console.log(
+          `  node_modules: ${mebibytes(directoryBytes(nodeModules))} in ${packageCount(nodeModules)} packages`,
+        );
         console.log(`  RSS after start: ${mebibytes(afterStart)}; after one async flow: ${mebibytes(afterFlow)}`);
       } finally {
         await server.stop();

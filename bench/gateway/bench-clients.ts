@@ -16,7 +16,10 @@ export function jsonPoster(url: string, authorization: string, agent: http.Agent
     const text = JSON.stringify(body);
     return new Promise((resolve, reject) => {
       const request = http.request(
-        { ...target, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), authorization } },
+        {
+          ...target,
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), authorization },
+        },
         (response) => {
           const chunks: Buffer[] = [];
           response.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -38,15 +41,29 @@ export function jsonPoster(url: string, authorization: string, agent: http.Agent
 
 /** A gRPC client of the agents' ToolService, as the gateway makes it (same proto options). */
 export function toolServiceClient(address: string): grpc.Client {
-  const loaded = grpc.loadPackageDefinition(protoLoader.loadSync([...PROTO_FILE_PATHS], { ...PROTO_LOADER_OPTIONS })) as any;
+  const loaded = grpc.loadPackageDefinition(
+    protoLoader.loadSync([...PROTO_FILE_PATHS], { ...PROTO_LOADER_OPTIONS }),
+  ) as any;
   return new loaded.s2sp.v1.ToolService(address, grpc.credentials.createInsecure());
 }
 
 /** InvokeTool as the gateway sends it for tools.call (no usage counting asked for); rejects unless the tool succeeded. */
-export function invokeTool(toolService: grpc.Client, metadata: grpc.Metadata, tool: string, server: string, args: JsonObject): Promise<void> {
+export function invokeTool(
+  toolService: grpc.Client,
+  metadata: grpc.Metadata,
+  tool: string,
+  server: string,
+  args: JsonObject,
+): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     const deadline = Date.now() + 30_000;
-    const request = { invocation_id: '', tool_name: tool, server, input_params: toStruct(args), deadline: toTimestamp(deadline) };
+    const request = {
+      invocation_id: '',
+      tool_name: tool,
+      server,
+      input_params: toStruct(args),
+      deadline: toTimestamp(deadline),
+    };
     (toolService as any).InvokeTool(request, metadata, { deadline }, (error: Error | null, response: any) => {
       if (error) reject(error);
       else if (response.status !== 'TOOL_RESULT_STATUS_SUCCESS') reject(new Error(`InvokeTool: ${response.status}`));

@@ -45,25 +45,45 @@ interface Workload {
 //     also counts the body's tokens for the usage report, which costs CPU.
 const WORKLOADS: Workload[] = [
   { label: 'small call: echo', server: 'testkit', tool: 'echo', arguments: { text: 'hi' } },
-  { label: 'S2SP call: get_alerts DC sync', server: 'weather', tool: 'get_alerts', arguments: { area: 'DC', abstract_domains: 'event', mode: 'sync' } },
+  {
+    label: 'S2SP call: get_alerts DC sync',
+    server: 'weather',
+    tool: 'get_alerts',
+    arguments: { area: 'DC', abstract_domains: 'event', mode: 'sync' },
+  },
 ];
 
 async function main(): Promise<void> {
   const weather = await startWeatherServer({
-    host: '127.0.0.1', port: 0, transport: 'http', dataDir: ':memory:', resourceTtlMs: 600_000, sweepIntervalMs: 0,
+    host: '127.0.0.1',
+    port: 0,
+    transport: 'http',
+    dataDir: ':memory:',
+    resourceTtlMs: 600_000,
+    sweepIntervalMs: 0,
     auth: { audience: 'weather-server' },
   });
   const testkit = await startTestMcpServer();
   const agents = await startAgents(
     {
-      ...DEFAULT_AGENTS_CONFIG, port: 0, dataDir: ':memory:', auth: { audience: 'agents' },
-      mcpServers: [{ id: 'weather', url: `${weather.url}/mcp` }, { id: 'testkit', url: testkit.mcpUrl }],
+      ...DEFAULT_AGENTS_CONFIG,
+      port: 0,
+      dataDir: ':memory:',
+      auth: { audience: 'agents' },
+      mcpServers: [
+        { id: 'weather', url: `${weather.url}/mcp` },
+        { id: 'testkit', url: testkit.mcpUrl },
+      ],
     },
     { logger: false },
   );
   const base = defaultGatewayConfig();
   const gateway = await startGateway({
-    ...base, port: 0, agentsUrl: agents.url, dataDir: ':memory:', logger: false,
+    ...base,
+    port: 0,
+    agentsUrl: agents.url,
+    dataDir: ':memory:',
+    logger: false,
     rateLimit: { limit: 1_000_000, windowMs: 60_000 },
   });
   const directClients = {
@@ -72,7 +92,8 @@ async function main(): Promise<void> {
   };
   const toolService = toolServiceClient(agents.url);
   try {
-    for (const workload of WORKLOADS) await runWorkload(workload, directClients[workload.server], toolService, gateway.url);
+    for (const workload of WORKLOADS)
+      await runWorkload(workload, directClients[workload.server], toolService, gateway.url);
   } finally {
     toolService.close();
     await directClients.weather.close();
@@ -90,11 +111,21 @@ async function connect(url: string): Promise<Client> {
   const authorization = await bearerFor({ audience: 'weather-server' });
   // The same per-request signal the agents' pooled client uses: plain fetch gathers an abort
   // listener per call on the transport's signal, which slows a long-lived client down.
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization } }, fetch: requestScopedSignalFetch() }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(url), {
+      requestInit: { headers: { authorization } },
+      fetch: requestScopedSignalFetch(),
+    }),
+  );
   return client;
 }
 
-async function runWorkload(workload: Workload, direct: Client, toolService: grpc.Client, gatewayUrl: string): Promise<void> {
+async function runWorkload(
+  workload: Workload,
+  direct: Client,
+  toolService: grpc.Client,
+  gatewayUrl: string,
+): Promise<void> {
   const callDirect = async () => {
     const result = await direct.callTool({ name: workload.tool, arguments: workload.arguments });
     if (result.isError) throw new Error('direct call failed');
@@ -102,7 +133,8 @@ async function runWorkload(workload: Workload, direct: Client, toolService: grpc
   const agentsMetadata = new grpc.Metadata();
   agentsMetadata.set('authorization', await bearerFor({ audience: 'agents' }));
   const gatewayAuthorization = await bearerFor({ audience: 'gateway' });
-  const callAgents = () => invokeTool(toolService, agentsMetadata, workload.tool, workload.server, workload.arguments as JsonObject);
+  const callAgents = () =>
+    invokeTool(toolService, agentsMetadata, workload.tool, workload.server, workload.arguments as JsonObject);
   let id = 0;
   const keepAlive = new http.Agent({ keepAlive: true });
   const rpcOverHttp = jsonPoster(`${gatewayUrl}/rpc`, gatewayAuthorization, keepAlive);
@@ -115,11 +147,14 @@ async function runWorkload(workload: Workload, direct: Client, toolService: grpc
     return (await response.json()) as any;
   };
   const request = () => ({
-    jsonrpc: '2.0', id: ++id, method: 'tools.call',
+    jsonrpc: '2.0',
+    id: ++id,
+    method: 'tools.call',
     params: { name: workload.tool, server: workload.server, arguments: workload.arguments },
   });
   const checked = (reply: any) => {
-    if (reply.error || reply.result?.isError) throw new Error(`gateway call failed: ${JSON.stringify(reply.error ?? reply.result)}`);
+    if (reply.error || reply.result?.isError)
+      throw new Error(`gateway call failed: ${JSON.stringify(reply.error ?? reply.result)}`);
   };
   const callViaGateway = async () => checked(await rpcOverHttp(request()));
   const callViaGatewayWithFetch = async () => checked(await rpc(request()));
@@ -169,27 +204,42 @@ interface MeasuredPath {
 
 function report(label: string, paths: MeasuredPath[], batchCalls: number, batchSeconds: number): void {
   const summaries = paths.map((path) => summarize(path.samples));
-  const [direct, agents, gateway, gatewayWithFetch] = summaries as [LatencySummary, LatencySummary, LatencySummary, LatencySummary];
+  const [direct, agents, gateway, gatewayWithFetch] = summaries as [
+    LatencySummary,
+    LatencySummary,
+    LatencySummary,
+    LatencySummary,
+  ];
   const cpuPerCall = (path: MeasuredPath) => path.cpuMicros / 1000 / path.samples.length;
   const [, agentsPath, gatewayPath] = paths as [MeasuredPath, MeasuredPath, MeasuredPath];
   console.log(`\n${label}: ${direct.count} calls per path, sequential`);
-  console.log(`${'path'.padEnd(44)} ${'p50 ms'.padStart(8)} ${'p90 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'mean ms'.padStart(8)} ${'CPU ms'.padStart(8)}`);
+  console.log(
+    `${'path'.padEnd(44)} ${'p50 ms'.padStart(8)} ${'p90 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'mean ms'.padStart(8)} ${'CPU ms'.padStart(8)}`,
+  );
   paths.forEach((path, index) => {
     const s = summaries[index];
     console.log(
       `${path.name.padEnd(44)} ${s.p50.toFixed(2).padStart(8)} ${s.p90.toFixed(2).padStart(8)} ${s.p99.toFixed(2).padStart(8)} ${s.mean.toFixed(2).padStart(8)} ${cpuPerCall(path).toFixed(2).padStart(8)}`,
     );
   });
-  console.log(`added by gateway + gRPC + agents hops: p50 ${(gateway.p50 - direct.p50).toFixed(2)} ms, p99 ${(gateway.p99 - direct.p99).toFixed(2)} ms`);
+  console.log(
+    `added by gateway + gRPC + agents hops: p50 ${(gateway.p50 - direct.p50).toFixed(2)} ms, p99 ${(gateway.p99 - direct.p99).toFixed(2)} ms`,
+  );
   console.log(
     `  of which gRPC + agents: p50 ${(agents.p50 - direct.p50).toFixed(2)} ms; ` +
       `the gateway hop (HTTP + JSON-RPC + gateway): p50 ${(gateway.p50 - agents.p50).toFixed(2)} ms, p99 ${(gateway.p99 - agents.p99).toFixed(2)} ms, ` +
       `CPU ${(cpuPerCall(paths[2]) - cpuPerCall(paths[1])).toFixed(2)} ms per call`,
   );
   const pairedHop = median(gatewayPath.samples.map((ms, index) => ms - agentsPath.samples[index]));
-  console.log(`  the gateway hop, paired: median of (gateway − agents) over the ${gateway.count} iterations: ${pairedHop.toFixed(2)} ms`);
-  console.log(`  a fetch client instead of node:http adds p50 ${(gatewayWithFetch.p50 - gateway.p50).toFixed(2)} ms (client side)`);
-  console.log(`ratio gateway/direct: p50 ${(gateway.p50 / direct.p50).toFixed(2)}x, p99 ${(gateway.p99 / direct.p99).toFixed(2)}x`);
+  console.log(
+    `  the gateway hop, paired: median of (gateway − agents) over the ${gateway.count} iterations: ${pairedHop.toFixed(2)} ms`,
+  );
+  console.log(
+    `  a fetch client instead of node:http adds p50 ${(gatewayWithFetch.p50 - gateway.p50).toFixed(2)} ms (client side)`,
+  );
+  console.log(
+    `ratio gateway/direct: p50 ${(gateway.p50 / direct.p50).toFixed(2)}x, p99 ${(gateway.p99 / direct.p99).toFixed(2)}x`,
+  );
   const batchRate = batchCalls / batchSeconds;
   const sequentialCallsPerSecond = 1000 / gateway.mean;
   console.log(

@@ -36,7 +36,12 @@ let switchedOff: string | undefined;
 const PIECES: string[] = [];
 
 /** Replaces `owner[method]` by `replacement` while `piece` is switched off. */
-function standIn(piece: string, owner: object, method: string, replacement: (original: AnyFunction, ...args: any[]) => unknown): void {
+function standIn(
+  piece: string,
+  owner: object,
+  method: string,
+  replacement: (original: AnyFunction, ...args: any[]) => unknown,
+): void {
   if (!PIECES.includes(piece)) PIECES.push(piece);
   const target = owner as Record<string, AnyFunction>;
   const original = target[method];
@@ -52,12 +57,19 @@ async function main(): Promise<void> {
 
   // Instance-level stand-ins where the class is shared with the agents in this process.
   const metrics = gateway.app.get(Telemetry).metrics as unknown as Record<string, AnyFunction>;
-  for (const name of Object.getOwnPropertyNames(Object.getPrototypeOf(metrics)).filter((name) => name.startsWith('record'))) {
+  for (const name of Object.getOwnPropertyNames(Object.getPrototypeOf(metrics)).filter((name) =>
+    name.startsWith('record'),
+  )) {
     standIn('metric records', metrics, name, () => undefined);
   }
   const gate = gateway.app.get(AuthorizationGate);
   let grant: unknown;
-  standIn('auth gate (verify, authorize, audit)', gate, 'check', async (original, ...args) => (grant ??= await original(...args)));
+  standIn(
+    'auth gate (verify, authorize, audit)',
+    gate,
+    'check',
+    async (original, ...args) => (grant ??= await original(...args)),
+  );
   const credentials = gateway.app.get(DownstreamCredentials);
   let authorization: string | undefined;
   standIn('narrowed credentials', credentials, 'originFor', async (original, ctx, ...args) => {
@@ -67,31 +79,57 @@ async function main(): Promise<void> {
   // Gateway-only classes: prototype-level stand-ins.
   standIn('params validation plan (off = class-validator every call)', ParamsValidationPlan, 'of', () => undefined);
   standIn('rate-limit guard', CallerRateLimitGuard.prototype, 'canActivate', async () => true);
-  standIn('idempotency interceptor', IdempotencyInterceptor.prototype, 'intercept', (_original, _context, next: CallHandler) => next.handle());
-  // Shared with the agents and the MCP server: only the gateway's JSON-RPC calls skip it.
-  standIn('telemetry interceptor', TelemetryInterceptor.prototype, 'intercept', (original, context: ExecutionContext, next: CallHandler) =>
-    context.getType<string>() === 'json-rpc' ? next.handle() : original(context, next),
+  standIn(
+    'idempotency interceptor',
+    IdempotencyInterceptor.prototype,
+    'intercept',
+    (_original, _context, next: CallHandler) => next.handle(),
   );
-  standIn('HTTP exchange telemetry', HttpExchangeTelemetry.prototype, 'observe', (_original, _plan, _request, _response, handle: () => Promise<void>) => handle());
-  standIn('circuit breaker', gateway.app.get(AgentsCircuitBreaker), 'run', (_original, call: () => Promise<unknown>) => call());
+  // Shared with the agents and the MCP server: only the gateway's JSON-RPC calls skip it.
+  standIn(
+    'telemetry interceptor',
+    TelemetryInterceptor.prototype,
+    'intercept',
+    (original, context: ExecutionContext, next: CallHandler) =>
+      context.getType<string>() === 'json-rpc' ? next.handle() : original(context, next),
+  );
+  standIn(
+    'HTTP exchange telemetry',
+    HttpExchangeTelemetry.prototype,
+    'observe',
+    (_original, _plan, _request, _response, handle: () => Promise<void>) => handle(),
+  );
+  standIn('circuit breaker', gateway.app.get(AgentsCircuitBreaker), 'run', (_original, call: () => Promise<unknown>) =>
+    call(),
+  );
 
   // "none" switches nothing off: its reading is the noise.
   const pieces = process.argv.length > 3 ? process.argv.slice(3) : ['none', ...PIECES];
   const unknown = pieces.filter((piece) => piece !== 'none' && !PIECES.includes(piece));
-  if (unknown.length > 0) throw new Error(`unknown piece(s) ${JSON.stringify(unknown)}; known: none, ${PIECES.map((piece) => JSON.stringify(piece)).join(', ')}`);
+  if (unknown.length > 0)
+    throw new Error(
+      `unknown piece(s) ${JSON.stringify(unknown)}; known: none, ${PIECES.map((piece) => JSON.stringify(piece)).join(', ')}`,
+    );
   const keepAlive = new http.Agent({ keepAlive: true });
   const post = jsonPoster(`${gateway.url}/rpc`, await bearerFor({ audience: 'gateway' }), keepAlive);
   let id = 0;
   const call = async (): Promise<number> => {
     const started = process.hrtime.bigint();
-    const reply = await post({ jsonrpc: '2.0', id: ++id, method: 'tools.call', params: { name: 'echo', server: 'testkit', arguments: { text: 'hi' } } });
+    const reply = await post({
+      jsonrpc: '2.0',
+      id: ++id,
+      method: 'tools.call',
+      params: { name: 'echo', server: 'testkit', arguments: { text: 'hi' } },
+    });
     if (reply.error) throw new Error(JSON.stringify(reply.error));
     return Number(process.hrtime.bigint() - started) / 1e6;
   };
 
   try {
     for (let index = 0; index < 1500; index++) await call(); // JIT, connections, caches
-    console.log(`${pairs} pairs of small tools.call per piece: with the piece, and with it switched off (order alternating)`);
+    console.log(
+      `${pairs} pairs of small tools.call per piece: with the piece, and with it switched off (order alternating)`,
+    );
     console.log(`${'piece'.padEnd(60)} ${'with p50'.padStart(9)} ${'without'.padStart(9)} ${'cost µs'.padStart(8)}`);
     for (const piece of pieces) {
       for (let index = 0; index < 500; index++) {

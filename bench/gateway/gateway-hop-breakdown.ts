@@ -94,7 +94,12 @@ async function main(): Promise<void> {
   const post = jsonPoster(`${gateway.url}/rpc`, authorization, keepAlive);
   let id = 0;
   const viaGateway = async () => {
-    const reply = await post({ jsonrpc: '2.0', id: ++id, method: 'tools.call', params: { name: 'echo', server: 'testkit', arguments: { text: 'hi' } } });
+    const reply = await post({
+      jsonrpc: '2.0',
+      id: ++id,
+      method: 'tools.call',
+      params: { name: 'echo', server: 'testkit', arguments: { text: 'hi' } },
+    });
     if (reply.error) throw new Error(JSON.stringify(reply.error));
   };
   const toolService = toolServiceClient(agents.url);

@@ -11,11 +11,21 @@ export type SmallCallStack = Awaited<ReturnType<typeof startSmallCallStack>>;
 export async function startSmallCallStack() {
   const testkit = await startTestMcpServer();
   const agents = await startAgents(
-    { ...DEFAULT_AGENTS_CONFIG, port: 0, dataDir: ':memory:', auth: { audience: 'agents' }, mcpServers: [{ id: 'testkit', url: testkit.mcpUrl }] },
+    {
+      ...DEFAULT_AGENTS_CONFIG,
+      port: 0,
+      dataDir: ':memory:',
+      auth: { audience: 'agents' },
+      mcpServers: [{ id: 'testkit', url: testkit.mcpUrl }],
+    },
     { logger: false },
   );
   const gateway = await startGateway({
-    ...defaultGatewayConfig(), port: 0, agentsUrl: agents.url, dataDir: ':memory:', logger: false,
+    ...defaultGatewayConfig(),
+    port: 0,
+    agentsUrl: agents.url,
+    dataDir: ':memory:',
+    logger: false,
     rateLimit: { limit: 1_000_000_000, windowMs: 60_000 },
   });
   return {

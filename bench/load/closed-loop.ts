@@ -22,7 +22,11 @@ export const NO_MORE_WORK = Symbol('no more work');
  * the previous one ends) until `durationMs` has passed; calls in flight at the
  * deadline are awaited and counted.
  */
-export async function runClosedLoop(concurrency: number, durationMs: number, call: () => Promise<unknown>): Promise<PhaseResult> {
+export async function runClosedLoop(
+  concurrency: number,
+  durationMs: number,
+  call: () => Promise<unknown>,
+): Promise<PhaseResult> {
   const successLatenciesMs: number[] = [];
   const errorsByKind = new Map<string, number>();
   const started = performance.now();
@@ -44,7 +48,12 @@ export async function runClosedLoop(concurrency: number, durationMs: number, cal
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
-  return { elapsedMs: performance.now() - started, successLatenciesMs, errorsByKind, ...(exhaustedAtMs === undefined ? {} : { exhaustedAtMs }) };
+  return {
+    elapsedMs: performance.now() - started,
+    successLatenciesMs,
+    errorsByKind,
+    ...(exhaustedAtMs === undefined ? {} : { exhaustedAtMs }),
+  };
 }
 
 function failureKind(error: unknown): string {

@@ -53,7 +53,12 @@ function positive(name: string, value: number): number {
 }
 
 /** A JSON-RPC call through the gateway; `missing` names what a successful result lacks, if anything. */
-function gatewayCall(post: (body: unknown) => Promise<any>, method: string, params: unknown, missing: (result: any) => string | undefined = () => undefined): Call {
+function gatewayCall(
+  post: (body: unknown) => Promise<any>,
+  method: string,
+  params: unknown,
+  missing: (result: any) => string | undefined = () => undefined,
+): Call {
   let id = 0;
   return async () => {
     const reply = await post({ jsonrpc: '2.0', id: ++id, method, params });
@@ -74,18 +79,26 @@ function dataPlaneFetch(pool: string[], authorization: string, agent: http.Agent
     const resourceUrl = pool.pop();
     if (resourceUrl === undefined) return NO_MORE_WORK;
     const reply = await jsonPoster(resourceUrl, authorization, agent)({});
-    if (!Array.isArray(reply?.body)) throw new CallFailure(`data-plane ${reply?.error?.code ?? JSON.stringify(reply).slice(0, 40)}`);
+    if (!Array.isArray(reply?.body))
+      throw new CallFailure(`data-plane ${reply?.error?.code ?? JSON.stringify(reply).slice(0, 40)}`);
     return reply;
   };
 }
 
 function load(): string {
-  return loadavg().map((value) => value.toFixed(2)).join(' ');
+  return loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
 }
 
 async function runPhases(stack: RunningStack, authDir: string): Promise<MeasuredPhase[]> {
   const minter = new TokenMinter({ issuer: 's2sp-dev', signingKey: new DevKeyStore({ dataDir: authDir }) });
-  const gatewayToken = await minter.mint({ subject: 'load', scopes: ['tools:list', 'tools:call', 'weather:read'], audience: 'gateway', ttlSeconds: 3600 });
+  const gatewayToken = await minter.mint({
+    subject: 'load',
+    scopes: ['tools:list', 'tools:call', 'weather:read'],
+    audience: 'gateway',
+    ttlSeconds: 3600,
+  });
   const weatherToken = await minter.mint({
     subject: 'load',
     scopes: ['tools:call', 'weather:read', 's2sp:data:read'],
@@ -96,14 +109,22 @@ async function runPhases(stack: RunningStack, authDir: string): Promise<Measured
   const post = jsonPoster(`${stack.gatewayUrl}/rpc`, `Bearer ${gatewayToken}`, agent);
   const weather = new Client({ name: 'load-bench', version: '1.0.0' });
   await weather.connect(
-    new StreamableHTTPClientTransport(new URL(`${stack.weatherUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${weatherToken}` } }, fetch: requestScopedSignalFetch() }),
+    new StreamableHTTPClientTransport(new URL(`${stack.weatherUrl}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${weatherToken}` } },
+      fetch: requestScopedSignalFetch(),
+    }),
   );
   const pool: string[] = [];
   const methods: Array<{ method: string; call: Call; prepare?: () => Promise<void> }> = [
     { method: 'tools.list', call: gatewayCall(post, 'tools.list', {}) },
     {
       method: 'tools.call get_alerts',
-      call: gatewayCall(post, 'tools.call', { name: 'get_alerts', server: 'weather', arguments: { area, abstract_domains: 'event' } }, withoutResourceUrl),
+      call: gatewayCall(
+        post,
+        'tools.call',
+        { name: 'get_alerts', server: 'weather', arguments: { area, abstract_domains: 'event' } },
+        withoutResourceUrl,
+      ),
     },
     {
       method: 'data-plane fetch',
@@ -118,12 +139,15 @@ async function runPhases(stack: RunningStack, authDir: string): Promise<Measured
     await fillResourcePool(weather, pool, 20, POOL_FILL_BUDGET_MS, area);
     for (const { method, call } of methods) {
       const warmUp = await runClosedLoop(4, 2_000, call);
-      if (warmUp.successLatenciesMs.length === 0) throw new Error(`${method} fails: ${[...warmUp.errorsByKind.keys()].join(', ')}`);
+      if (warmUp.successLatenciesMs.length === 0)
+        throw new Error(`${method} fails: ${[...warmUp.errorsByKind.keys()].join(', ')}`);
     }
     for (const concurrency of CONCURRENCIES) {
       for (const { method, call, prepare } of methods) {
         await prepare?.();
-        console.log(`[${new Date().toISOString()}] ${method} at c${concurrency} for ${phaseMs / 1000} s (load average ${load()})`);
+        console.log(
+          `[${new Date().toISOString()}] ${method} at c${concurrency} for ${phaseMs / 1000} s (load average ${load()})`,
+        );
         const sampler = new RssSampler(apps);
         sampler.start();
         const result = await runClosedLoop(concurrency, phaseMs, call);
@@ -168,7 +192,8 @@ async function main(): Promise<void> {
     if (!printTargets(phases)) process.exitCode = 2;
   } finally {
     const stopped = await stack?.stop();
-    if (stopped !== undefined && stopped !== 0) console.error(`the stack exited with ${stopped}:\n${stack?.output().slice(-2000)}`);
+    if (stopped !== undefined && stopped !== 0)
+      console.error(`the stack exited with ${stopped}:\n${stack?.output().slice(-2000)}`);
     cwd.remove();
     clearTimeout(bound);
   }

@@ -18,7 +18,8 @@ export function printLatencyTable(phases: readonly MeasuredPhase[]): void {
   for (const { method, concurrency, result } of phases) {
     const ok = result.successLatenciesMs.length;
     const latency = ok > 0 ? summarize(result.successLatenciesMs) : undefined;
-    const exhausted = result.exhaustedAtMs === undefined ? '' : ` (work ran out at ${(result.exhaustedAtMs / 1000).toFixed(1)} s)`;
+    const exhausted =
+      result.exhaustedAtMs === undefined ? '' : ` (work ran out at ${(result.exhaustedAtMs / 1000).toFixed(1)} s)`;
     console.log(
       [
         method.padEnd(24),
@@ -65,7 +66,9 @@ export function printTargets(phases: readonly MeasuredPhase[]): boolean {
     const errors = [...result.errorsByKind.values()].reduce((sum, count) => sum + count, 0);
     const holds = ratio <= MAX_P99_OVER_P50 && errors === 0;
     allHold &&= holds;
-    console.log(`  ${method.padEnd(24)} p99/p50 ${ratio.toFixed(1).padStart(6)}, errors ${errors}: ${holds ? 'HOLDS' : 'FAILS'}`);
+    console.log(
+      `  ${method.padEnd(24)} p99/p50 ${ratio.toFixed(1).padStart(6)}, errors ${errors}: ${holds ? 'HOLDS' : 'FAILS'}`,
+    );
   }
   return allHold;
 }

@@ -33,7 +33,10 @@ const { values } = parseArgs({
 });
 const METHODS: Record<string, { method: string; params: unknown }> = {
   'tools.list': { method: 'tools.list', params: {} },
-  get_alerts: { method: 'tools.call', params: { name: 'get_alerts', server: 'weather', arguments: { area: 'CA', abstract_domains: 'event' } } },
+  get_alerts: {
+    method: 'tools.call',
+    params: { name: 'get_alerts', server: 'weather', arguments: { area: 'CA', abstract_domains: 'event' } },
+  },
 };
 const measured = METHODS[values.method];
 if (!measured) throw new Error(`--method must be one of ${Object.keys(METHODS).join(', ')}`);
@@ -68,12 +71,33 @@ function cpuMs(pid: number): number {
 async function startSide(label: string, script: string | undefined): Promise<Side> {
   const dir = tempDir('s2sp-ab-');
   chmodSync(dir.path, 0o755); // the embedded server runs as another user when this runs as root
-  const stack = await startStack({ cwd: dir.path, script, timeoutMs: STACK_READY_MS, env: { GATEWAY_RATE_LIMIT: '100000000', LOG_LEVELS: 'error,warn' } });
-  const side: Side = { label, stack, removeDir: () => dir.remove(), apps: stackApps(stack.pid), agent: new http.Agent({ keepAlive: true }), call: async () => undefined, phases: [] };
+  const stack = await startStack({
+    cwd: dir.path,
+    script,
+    timeoutMs: STACK_READY_MS,
+    env: { GATEWAY_RATE_LIMIT: '100000000', LOG_LEVELS: 'error,warn' },
+  });
+  const side: Side = {
+    label,
+    stack,
+    removeDir: () => dir.remove(),
+    apps: stackApps(stack.pid),
+    agent: new http.Agent({ keepAlive: true }),
+    call: async () => undefined,
+    phases: [],
+  };
   const health = await gatewayHealth(stack.gatewayUrl);
   if (health !== 'ok') throw new Error(`${label}: gateway /health says ${health}`);
-  const minter = new TokenMinter({ issuer: 's2sp-dev', signingKey: new DevKeyStore({ dataDir: join(dir.path, '.data', 'auth') }) });
-  const token = await minter.mint({ subject: 'load', scopes: ['tools:list', 'tools:call', 'weather:read'], audience: 'gateway', ttlSeconds: 3600 });
+  const minter = new TokenMinter({
+    issuer: 's2sp-dev',
+    signingKey: new DevKeyStore({ dataDir: join(dir.path, '.data', 'auth') }),
+  });
+  const token = await minter.mint({
+    subject: 'load',
+    scopes: ['tools:list', 'tools:call', 'weather:read'],
+    audience: 'gateway',
+    ttlSeconds: 3600,
+  });
   const post = jsonPoster(`${stack.gatewayUrl}/rpc`, `Bearer ${token}`, side.agent);
   let id = 0;
   side.call = async () => {
@@ -83,7 +107,8 @@ async function startSide(label: string, script: string | undefined): Promise<Sid
     return reply.result;
   };
   const warmUp = await runClosedLoop(4, 2_000, side.call);
-  if (warmUp.successLatenciesMs.length === 0) throw new Error(`${label}: ${measured.method} fails: ${[...warmUp.errorsByKind.keys()].join(', ')}`);
+  if (warmUp.successLatenciesMs.length === 0)
+    throw new Error(`${label}: ${measured.method} fails: ${[...warmUp.errorsByKind.keys()].join(', ')}`);
   return side;
 }
 
@@ -115,15 +140,21 @@ async function main(): Promise<void> {
   const sides: Side[] = [];
   try {
     sides.push(await startSide('this', undefined));
-    sides.push(await startSide('baseline', join(resolve(values.baseline as string), 'dist', 'scripts', 'start-all.js')));
-    console.log(`${measured.method} at c${concurrency}, ${phaseMs / 1000} s a phase, ${rounds} rounds alternating this / baseline (${values.baseline})`);
+    sides.push(
+      await startSide('baseline', join(resolve(values.baseline as string), 'dist', 'scripts', 'start-all.js')),
+    );
+    console.log(
+      `${measured.method} at c${concurrency}, ${phaseMs / 1000} s a phase, ${rounds} rounds alternating this / baseline (${values.baseline})`,
+    );
     for (let round = 1; round <= rounds; round++) {
       for (const side of sides) console.log(`round ${round} ${await runPhase(side)}`);
     }
     const baseline = sides[1];
     console.log('medians:');
     for (const side of sides) console.log(summary(side, baseline));
-    console.log(`load average (1 min) at the phases' starts: median ${median(sides.flatMap((side) => side.phases.map((phase) => phase.load))).toFixed(2)}`);
+    console.log(
+      `load average (1 min) at the phases' starts: median ${median(sides.flatMap((side) => side.phases.map((phase) => phase.load))).toFixed(2)}`,
+    );
   } finally {
     for (const side of sides) {
       side.agent.destroy();

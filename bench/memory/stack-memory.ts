@@ -21,10 +21,12 @@ if (!Number.isFinite(idleSeconds) || idleSeconds < 0) throw new Error('--idle mu
 async function main(): Promise<void> {
   const cwd = tempDir('s2sp-memory-');
   chmodSync(cwd.path, 0o755); // the embedded server runs as another user when this runs as root
-  const stack = await startStack({ cwd: cwd.path, timeoutMs: 300_000, script: values['start-all'] }).catch((error: unknown) => {
-    cwd.remove();
-    throw error;
-  });
+  const stack = await startStack({ cwd: cwd.path, timeoutMs: 300_000, script: values['start-all'] }).catch(
+    (error: unknown) => {
+      cwd.remove();
+      throw error;
+    },
+  );
   try {
     await new Promise((resolve) => setTimeout(resolve, idleSeconds * 1000));
     console.log(`idle ${idleSeconds} s after ready                    RSS MiB`);
@@ -36,7 +38,9 @@ async function main(): Promise<void> {
       if (/\/postgres -D /.test(command)) {
         const server = [pid, ...descendants(pid)];
         const rssSum = server.reduce((sum, each) => sum + (rssMiB(each) ?? 0), 0);
-        console.log(`  postgres (${server.length} processes)  PSS ${treePssMiB(pid).toFixed(1)}, RSS sum ${rssSum.toFixed(1)}`);
+        console.log(
+          `  postgres (${server.length} processes)  PSS ${treePssMiB(pid).toFixed(1)}, RSS sum ${rssSum.toFixed(1)}`,
+        );
       }
     }
   } finally {

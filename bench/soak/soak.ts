@@ -69,9 +69,19 @@ async function main(): Promise<void> {
   try {
     await waitHealthy(baseUrl, 120_000);
     const minter = new TokenMinter({ issuer: 's2sp-dev', signingKey: new DevKeyStore({ dataDir: authDir }) });
-    const token = await minter.mint({ subject: 'soak', scopes: ['tools:call', 'weather:read'], audience: 'weather-server', ttlSeconds: 3600 });
+    const token = await minter.mint({
+      subject: 'soak',
+      scopes: ['tools:call', 'weather:read'],
+      audience: 'weather-server',
+      ttlSeconds: 3600,
+    });
     const client = new Client({ name: 'soak', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } }, fetch: requestScopedSignalFetch() }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+        fetch: requestScopedSignalFetch(),
+      }),
+    );
 
     let inFlight = 0;
     let ok = 0;
@@ -81,7 +91,10 @@ async function main(): Promise<void> {
     const call = async (n: number) => {
       inFlight += 1;
       try {
-        const result = await client.callTool({ name: 'get_alerts', arguments: { area: AREAS[n % AREAS.length], abstract_domains: 'event' } });
+        const result = await client.callTool({
+          name: 'get_alerts',
+          arguments: { area: AREAS[n % AREAS.length], abstract_domains: 'event' },
+        });
         if (result.isError) throw new Error(JSON.stringify(result.content).slice(0, 200));
         ok += 1;
       } catch (error) {
@@ -100,14 +113,19 @@ async function main(): Promise<void> {
       }
     }, TICK_MS);
 
-    console.log(`soak: ${minutes} min at ${ratePerMinute} resources/min (concurrency ${concurrency}), TTL 20 s, sweep 3 s, audit kept 5 min, data in ${dataDir}`);
+    console.log(
+      `soak: ${minutes} min at ${ratePerMinute} resources/min (concurrency ${concurrency}), TTL 20 s, sweep 3 s, audit kept 5 min, data in ${dataDir}`,
+    );
     console.log('minute  ok/min  failed  server_rss_MiB  postgres_pss_MiB  data_dir_MiB  health_ms');
     const started = Date.now();
     let previousOk = 0;
     for (let minute = 1; minute <= minutes; minute += 1) {
       await sleep(started + minute * 60_000 - Date.now());
       const healthStarted = performance.now();
-      const health = await fetch(`${baseUrl}/s2sp/health`).then((response) => response.status, () => 0);
+      const health = await fetch(`${baseUrl}/s2sp/health`).then(
+        (response) => response.status,
+        () => 0,
+      );
       const healthMs = performance.now() - healthStarted;
       const postmaster = readPostmasterPid(join(dataDir, 'postgres'));
       console.log(
@@ -128,7 +146,10 @@ async function main(): Promise<void> {
     await client.close();
   } finally {
     await new Promise<void>((resolve) => {
-      if (server.exitCode !== null) { resolve(); return; }
+      if (server.exitCode !== null) {
+        resolve();
+        return;
+      }
       server.once('exit', () => resolve());
       server.kill('SIGTERM');
     });
@@ -139,7 +160,13 @@ async function main(): Promise<void> {
 async function waitHealthy(baseUrl: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (await fetch(`${baseUrl}/s2sp/health`).then((response) => response.ok, () => false)) return;
+    if (
+      await fetch(`${baseUrl}/s2sp/health`).then(
+        (response) => response.ok,
+        () => false,
+      )
+    )
+      return;
     await sleep(200);
   }
   throw new Error(`the weather server did not become healthy within ${timeoutMs} ms`);

@@ -50,7 +50,8 @@ export function s2spControlPlaneText(
   resourceUrl: string = BENCH_RESOURCE_URL,
 ): string {
   const domains = parseAbstractDomains(abstractDomains, BENCH_DOMAIN_LIMITS);
-  if (domains === null) throw new Error('s2spControlPlaneText: abstractDomains is blank, which would be a plain MCP call.');
+  if (domains === null)
+    throw new Error('s2spControlPlaneText: abstractDomains is blank, which would be a plain MCP call.');
   return JSON.stringify(resourcePayload(splitRows(rows, domains), format, resourceUrl));
 }
 
@@ -91,7 +92,11 @@ export function countPlainTokens(rows: readonly Row[]): number {
  * Counts the plain answer and the S2SP answer in `format` for `rows` with the
  * given abstract_domains (comma-separated or JSON array).
  */
-export function compareTokens(rows: readonly Row[], abstractDomains: string, format: AbstractFormat = 'rows'): TokenComparison {
+export function compareTokens(
+  rows: readonly Row[],
+  abstractDomains: string,
+  format: AbstractFormat = 'rows',
+): TokenComparison {
   const plainTokens = countPlainTokens(rows);
   const s2spTokens = countTokens(s2spControlPlaneText(rows, abstractDomains, format));
   const split = splitRows(rows, parseAbstractDomains(abstractDomains, BENCH_DOMAIN_LIMITS) ?? []);

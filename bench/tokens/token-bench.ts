@@ -10,7 +10,11 @@ import { AlertCatalog } from '../../apps/weather-server/src/alerts/alert-catalog
 import type { Row } from '../../libs/s2sp/src/protocol/row';
 import { compareTokens, ENCODING, type TokenComparison } from './count-tokens';
 
-export const ABSTRACT_DOMAIN_SETS = ['event', 'event,severity,urgency', 'event,severity,urgency,status,areaDesc'] as const;
+export const ABSTRACT_DOMAIN_SETS = [
+  'event',
+  'event,severity,urgency',
+  'event,severity,urgency,status,areaDesc',
+] as const;
 export const DEFAULT_LARGE_ROWS = 5_000;
 /** The default answer, then the compact one (abstract_format "columns"). */
 const FORMATS = ['rows', 'columns'] as const;
@@ -24,7 +28,8 @@ function parseLargeRows(argv: readonly string[]): number {
   const raw = argv[0];
   if (raw === undefined) return DEFAULT_LARGE_ROWS;
   const rows = Number(raw);
-  if (!Number.isSafeInteger(rows) || rows < 1) throw new Error(`token-bench: the row count must be a positive integer, got ${JSON.stringify(raw)}.`);
+  if (!Number.isSafeInteger(rows) || rows < 1)
+    throw new Error(`token-bench: the row count must be a positive integer, got ${JSON.stringify(raw)}.`);
   return rows;
 }
 
@@ -73,10 +78,23 @@ function main(): void {
   console.log(`S2SP token benchmark — tokenizer ${ENCODING} (js-tiktoken), ${columns} columns per alert`);
   console.log('plain = JSON text of every row (plain MCP result); S2SP = JSON text of the async control-plane answer,');
   console.log('default (total_rows, columns, abstract_domains, body_domains, resource_url, abstract as row objects)');
-  console.log('or compact, abstract_format "columns" (total_rows, body_domains, resource_url, abstract as {columns, rows})\n');
+  console.log(
+    'or compact, abstract_format "columns" (total_rows, body_domains, resource_url, abstract as {columns, rows})\n',
+  );
   console.log(
     table(
-      ['dataset', 'rows', 'abstract columns', 'form', 'plain tokens', 'S2SP tokens', 'saved', 'ratio', 'plain/row', 'S2SP/row'],
+      [
+        'dataset',
+        'rows',
+        'abstract columns',
+        'form',
+        'plain tokens',
+        'S2SP tokens',
+        'saved',
+        'ratio',
+        'plain/row',
+        'S2SP/row',
+      ],
       lines,
       new Set([1, 4, 5, 6, 7, 8, 9]),
     ),

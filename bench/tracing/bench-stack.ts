@@ -23,19 +23,38 @@ export interface BenchStack {
 /** Every app of the stack gets `telemetry` (e.g. a span exporter; nothing = tracing off). Logging is off. */
 export async function startBenchStack(telemetry: Partial<TelemetryOptions> = {}): Promise<BenchStack> {
   const weather = await startWeatherServer({
-    host: '127.0.0.1', port: 0, transport: 'http', dataDir: ':memory:', resourceTtlMs: 600_000, sweepIntervalMs: 0,
-    auth: { audience: 'weather-server' }, telemetry, logger: false,
+    host: '127.0.0.1',
+    port: 0,
+    transport: 'http',
+    dataDir: ':memory:',
+    resourceTtlMs: 600_000,
+    sweepIntervalMs: 0,
+    auth: { audience: 'weather-server' },
+    telemetry,
+    logger: false,
   });
   const testkit = await startTestMcpServer();
   const agents = await startAgents(
     {
-      ...DEFAULT_AGENTS_CONFIG, port: 0, dataDir: ':memory:', auth: { audience: 'agents' }, telemetry,
-      mcpServers: [{ id: 'weather', url: `${weather.url}/mcp` }, { id: 'testkit', url: testkit.mcpUrl }],
+      ...DEFAULT_AGENTS_CONFIG,
+      port: 0,
+      dataDir: ':memory:',
+      auth: { audience: 'agents' },
+      telemetry,
+      mcpServers: [
+        { id: 'weather', url: `${weather.url}/mcp` },
+        { id: 'testkit', url: testkit.mcpUrl },
+      ],
     },
     { logger: false },
   );
   const gateway = await startGateway({
-    ...defaultGatewayConfig(), port: 0, agentsUrl: agents.url, dataDir: ':memory:', logger: false, telemetry,
+    ...defaultGatewayConfig(),
+    port: 0,
+    agentsUrl: agents.url,
+    dataDir: ':memory:',
+    logger: false,
+    telemetry,
     rateLimit: { limit: 1_000_000, windowMs: 60_000 },
   });
   const authorization = await bearerFor({ audience: 'gateway' });

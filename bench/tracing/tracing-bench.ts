@@ -23,7 +23,14 @@ const rounds = 5;
 
 const WORKLOADS = [
   { label: 'small call: echo', params: { name: 'echo', server: 'testkit', arguments: { text: 'hi' } } },
-  { label: 'S2SP call: get_alerts DC sync', params: { name: 'get_alerts', server: 'weather', arguments: { area: 'DC', abstract_domains: 'event', mode: 'sync' } } },
+  {
+    label: 'S2SP call: get_alerts DC sync',
+    params: {
+      name: 'get_alerts',
+      server: 'weather',
+      arguments: { area: 'DC', abstract_domains: 'event', mode: 'sync' },
+    },
+  },
 ];
 
 /** Drops spans, counting them: recording and ending spans is paid, exporting is not. */
@@ -63,25 +70,37 @@ async function main(): Promise<void> {
   const variants: Array<{ name: string; telemetry: Partial<TelemetryOptions> }> = [
     { name: 'off', telemetry: { env: noOtel } },
     { name: 'on (dropping exporter)', telemetry: { env: noOtel, spanExporter: dropping } },
-    { name: 'on (OTLP to a local stub)', telemetry: { env: { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_METRICS_EXPORTER: 'none' } } },
+    {
+      name: 'on (OTLP to a local stub)',
+      telemetry: { env: { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_METRICS_EXPORTER: 'none' } },
+    },
   ];
   const stacks: BenchStack[] = [];
   try {
     for (const variant of variants) stacks.push(await startBenchStack(variant.telemetry));
-    console.log(`tracing benchmark: ${iterations} sequential tools.call per variant and workload, ${rounds} interleaved rounds`);
+    console.log(
+      `tracing benchmark: ${iterations} sequential tools.call per variant and workload, ${rounds} interleaved rounds`,
+    );
     for (const workload of WORKLOADS) {
       const calls = stacks.map((stack) => async () => {
         const reply = await stack.rpc({ jsonrpc: '2.0', id: 1, method: 'tools.call', params: workload.params });
-        if (reply.error || reply.result?.isError) throw new Error(`call failed: ${JSON.stringify(reply.error ?? reply.result)}`);
+        if (reply.error || reply.result?.isError)
+          throw new Error(`call failed: ${JSON.stringify(reply.error ?? reply.result)}`);
       });
       for (const call of calls) await timeSequential(warmup, call);
       const samples: number[][] = calls.map(() => []);
       for (let round = 0; round < rounds; round++) {
-        for (const [index, call] of calls.entries()) samples[index].push(...(await timeSequential(Math.ceil(iterations / rounds), call)));
+        for (const [index, call] of calls.entries())
+          samples[index].push(...(await timeSequential(Math.ceil(iterations / rounds), call)));
       }
-      report(workload.label, variants.map((variant, index) => ({ name: variant.name, summary: summarize(samples[index]) })));
+      report(
+        workload.label,
+        variants.map((variant, index) => ({ name: variant.name, summary: summarize(samples[index]) })),
+      );
     }
-    console.log(`\nspans recorded by the "on" stack: ${dropping.spans}; OTLP export requests received by the stub: ${collector.requests()}`);
+    console.log(
+      `\nspans recorded by the "on" stack: ${dropping.spans}; OTLP export requests received by the stub: ${collector.requests()}`,
+    );
   } finally {
     for (const stack of stacks) await stack.close();
     await collector.close();
@@ -91,7 +110,9 @@ async function main(): Promise<void> {
 function report(label: string, rows: Array<{ name: string; summary: LatencySummary }>): void {
   const off = rows[0].summary;
   console.log(`\n${label}`);
-  console.log(`${'tracing'.padEnd(28)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'mean ms'.padStart(8)} ${'p50 ratio'.padStart(10)} ${'p99 ratio'.padStart(10)}`);
+  console.log(
+    `${'tracing'.padEnd(28)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'mean ms'.padStart(8)} ${'p50 ratio'.padStart(10)} ${'p99 ratio'.padStart(10)}`,
+  );
   for (const { name, summary } of rows) {
     console.log(
       `${name.padEnd(28)} ${summary.p50.toFixed(2).padStart(8)} ${summary.p99.toFixed(2).padStart(8)} ${summary.mean.toFixed(2).padStart(8)} ` +
@@ -100,7 +121,9 @@ function report(label: string, rows: Array<{ name: string; summary: LatencySumma
   }
   for (const { name, summary } of rows.slice(1)) {
     const added = (summary.p50 / off.p50 - 1) * 100;
-    console.log(`${name}: ${added >= 0 ? '+' : ''}${added.toFixed(1)}% at p50 (target < 10%): ${added < 10 ? 'met' : 'NOT met'}`);
+    console.log(
+      `${name}: ${added >= 0 ? '+' : ''}${added.toFixed(1)}% at p50 (target < 10%): ${added < 10 ? 'met' : 'NOT met'}`,
+    );
   }
 }
 

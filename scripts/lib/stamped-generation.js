@@ -64,7 +64,11 @@ function generateWhenStale(job) {
 /** Runs a node CLI synchronously; on failure prints its output and exits with its status. */
 function runNodeCli(name, cliPath, args, env) {
   const { spawnSync } = require('node:child_process');
-  const result = spawnSync(process.execPath, [cliPath, ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, ...env } });
+  const result = spawnSync(process.execPath, [cliPath, ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+  });
   if (result.status !== 0) {
     process.stderr.write(result.stdout || '');
     process.stderr.write(result.stderr || '');

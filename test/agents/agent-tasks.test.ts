@@ -5,7 +5,16 @@ import { type S2spDatabase } from '@s2sp/database';
 import { GRPC_ERROR_METADATA, fromStruct, toStruct, toTimestamp } from '@s2sp/contracts';
 import { TaskRuntime } from '../../libs/agents/src/tasks/task-runtime.service';
 import { agentsTestConfig, eventually, startTestAgents, type RunningAgents } from '../support/agents-stack';
-import { connectAgents, grpc, readStream, trailer, unary, unaryError, type AgentsClients, type Message } from '../support/agents-grpc-client';
+import {
+  connectAgents,
+  grpc,
+  readStream,
+  trailer,
+  unary,
+  unaryError,
+  type AgentsClients,
+  type Message,
+} from '../support/agents-grpc-client';
 import {
   alertChartPlan,
   consumerStep,
@@ -54,8 +63,11 @@ describe('agents AgentService: S2SP tasks', () => {
   });
 
   const weatherResources = () =>
-    weather.app.get<S2spDatabase>(S2SP_DATABASE).client.s2spResource.findMany({ where: { toolName: 'get_alerts' }, orderBy: { createdAt: 'asc' } });
-  const slowSink = (stepId: string, input: string, ms: number) => consumerStep(stepId, input, { tool: 'slow_consumer', server: 'testkit', args: { ms } });
+    weather.app
+      .get<S2spDatabase>(S2SP_DATABASE)
+      .client.s2spResource.findMany({ where: { toolName: 'get_alerts' }, orderBy: { createdAt: 'asc' } });
+  const slowSink = (stepId: string, input: string, ms: number) =>
+    consumerStep(stepId, input, { tool: 'slow_consumer', server: 'testkit', args: { ms } });
   const n = (value: unknown) => Number(value);
 
   test('async task: get_alerts → FILTER → draw_chart; the stats server fetches the body server to server', async () => {
@@ -84,10 +96,19 @@ describe('agents AgentService: S2SP tasks', () => {
     const retrieveCall = retrieve.tool_calls[0];
     assert.equal(retrieveCall.status, 'TOOL_RESULT_STATUS_SUCCESS');
     assert.equal(retrieveCall.data_plane.mode, 'DATA_PLANE_MODE_ASYNC');
-    assert.match(retrieveCall.data_plane.resource_url, /\/s2sp\/data\/<redacted>$/, 'the capability is not handed out in task records');
+    assert.match(
+      retrieveCall.data_plane.resource_url,
+      /\/s2sp\/data\/<redacted>$/,
+      'the capability is not handed out in task records',
+    );
     assert.equal(n(retrieveCall.data_plane.total_rows), 14);
-    const retrievePayload = fromStruct(retrieve.payload) as { abstract_preview: Array<Record<string, unknown>>; body_domains: string[] };
-    assert.ok(retrievePayload.abstract_preview.every((row) => Object.keys(row).every((key) => ABSTRACT_COLUMNS.includes(key))));
+    const retrievePayload = fromStruct(retrieve.payload) as {
+      abstract_preview: Array<Record<string, unknown>>;
+      body_domains: string[];
+    };
+    assert.ok(
+      retrievePayload.abstract_preview.every((row) => Object.keys(row).every((key) => ABSTRACT_COLUMNS.includes(key))),
+    );
     assert.ok(retrievePayload.body_domains.includes('description'));
     assert.equal((fromStruct(verify.payload) as { matched_rows: number }).matched_rows, 4);
     assert.match(act.summary, /Charted 4 rows by urgency/);
@@ -97,7 +118,10 @@ describe('agents AgentService: S2SP tasks', () => {
     const keptOut = n(task.usage.tokens_kept_out);
     assert.ok(inContext > 0);
     assert.ok(keptOut > inContext, `kept out ${keptOut} > in context ${inContext}`);
-    assert.equal(inContext, task.steps.reduce((sum: number, step: Message) => sum + n(step.usage.tokens_in_context), 0));
+    assert.equal(
+      inContext,
+      task.steps.reduce((sum: number, step: Message) => sum + n(step.usage.tokens_in_context), 0),
+    );
     assert.equal(keptOut, n(retrieve.usage.tokens_kept_out));
     assert.ok(n(act.usage.tokens_in_context) > 0, 'the chart summary entered the context');
     assert.equal(n(task.usage.tool_calls), 2);
@@ -110,7 +134,10 @@ describe('agents AgentService: S2SP tasks', () => {
     // The weather server issued one resource and the stats server consumed it.
     const resourcesAfter = await weatherResources();
     assert.equal(resourcesAfter.length, resourcesBefore.length + 1);
-    assert.ok(resourcesAfter[resourcesAfter.length - 1].consumedAt, 'the resource_url was fetched (consumed) by the consumer');
+    assert.ok(
+      resourcesAfter[resourcesAfter.length - 1].consumedAt,
+      'the resource_url was fetched (consumed) by the consumer',
+    );
   });
 
   test('sync task: the body comes from the agents’ buffer; nothing is cached on the weather server', async () => {
@@ -123,7 +150,11 @@ describe('agents AgentService: S2SP tasks', () => {
     const [, retrieve, , act] = task.steps;
     assert.equal(retrieve.tool_calls[0].data_plane.mode, 'DATA_PLANE_MODE_SYNC');
     assert.equal(retrieve.tool_calls[0].data_plane.resource_url, '');
-    assert.match(act.summary, /Charted 4 rows by how_urgent/, 'body columns reached the consumer, renamed by column_mapping');
+    assert.match(
+      act.summary,
+      /Charted 4 rows by how_urgent/,
+      'body columns reached the consumer, renamed by column_mapping',
+    );
     assert.equal((fromStruct(act.payload) as { mode: string }).mode, 'sync');
     assert.ok(n(task.usage.tokens_kept_out) > n(task.usage.tokens_in_context));
 
@@ -131,13 +162,18 @@ describe('agents AgentService: S2SP tasks', () => {
     // answer without its body (the same call, made directly), and the text the chart tool answered.
     const agent = await connectMcp(weather.url);
     const answer = jsonOf(
-      await agent.callTool({ name: 'get_alerts', arguments: { area: 'CA', abstract_domains: 'event,severity', mode: 'sync' } }).finally(() => agent.close()),
+      await agent
+        .callTool({ name: 'get_alerts', arguments: { area: 'CA', abstract_domains: 'event,severity', mode: 'sync' } })
+        .finally(() => agent.close()),
     );
     const { body, ...controlPlane } = answer;
     assert.equal(n(retrieve.usage.tokens_in_context), o200kTokens(JSON.stringify(controlPlane)));
     assert.equal(n(retrieve.usage.tokens_kept_out), o200kTokens(JSON.stringify(body)));
     const result = fromStruct(task.result) as { output: { content: Array<{ type: string; text?: string }> } };
-    const chartText = result.output.content.filter((block) => block.type === 'text').map((block) => block.text).join('');
+    const chartText = result.output.content
+      .filter((block) => block.type === 'text')
+      .map((block) => block.text)
+      .join('');
     assert.match(chartText, /^Charted 4 rows by how_urgent/);
     assert.equal(n(act.usage.tokens_in_context), o200kTokens(chartText));
     assert.equal(n(task.usage.tokens_in_context), o200kTokens(JSON.stringify(controlPlane)) + o200kTokens(chartText));
@@ -158,18 +194,29 @@ describe('agents AgentService: S2SP tasks', () => {
     );
     assert.ok(live.every((step) => step.task_id === accepted.task_id && step.outcome === 'STEP_OUTCOME_SUCCESS'));
     const replay = await readStream(clients.agents.StreamTask({ task_id: accepted.task_id }));
-    assert.deepEqual(replay.map((step) => step.summary), live.map((step) => step.summary));
+    assert.deepEqual(
+      replay.map((step) => step.summary),
+      live.map((step) => step.summary),
+    );
 
-    await assert.rejects(readStream(clients.agents.StreamTask({ task_id: '0190a5b2-0000-7000-8000-000000000000' })), (error: grpc.ServiceError) => {
-      assert.equal(error.code, grpc.status.NOT_FOUND);
-      return true;
-    });
-    await assert.rejects(readStream(clients.agents.StreamTask({ task_id: 'nope' })), (error: grpc.ServiceError) => error.code === grpc.status.INVALID_ARGUMENT);
+    await assert.rejects(
+      readStream(clients.agents.StreamTask({ task_id: '0190a5b2-0000-7000-8000-000000000000' })),
+      (error: grpc.ServiceError) => {
+        assert.equal(error.code, grpc.status.NOT_FOUND);
+        return true;
+      },
+    );
+    await assert.rejects(
+      readStream(clients.agents.StreamTask({ task_id: 'nope' })),
+      (error: grpc.ServiceError) => error.code === grpc.status.INVALID_ARGUMENT,
+    );
   });
 
   test('a StreamTask client that goes away leaves no listener behind', async () => {
     const runtime = agents.app.get(TaskRuntime);
-    const accepted = await submitTask(clients.agents, { plan: [resourceStep('alerts', { mode: 'DATA_PLANE_MODE_SYNC' }), slowSink('sink', 'alerts', 10_000)] });
+    const accepted = await submitTask(clients.agents, {
+      plan: [resourceStep('alerts', { mode: 'DATA_PLANE_MODE_SYNC' }), slowSink('sink', 'alerts', 10_000)],
+    });
     const call = clients.agents.StreamTask({ task_id: accepted.task_id }) as grpc.ClientReadableStream<Message>;
     const received: Message[] = [];
     call.on('data', (step: Message) => received.push(step));
@@ -183,10 +230,18 @@ describe('agents AgentService: S2SP tasks', () => {
 
   test('soft cancel: the running step finishes, the next never starts → CANCELLED', async () => {
     const accepted = await submitTask(clients.agents, {
-      plan: [resourceStep('alerts', { mode: 'DATA_PLANE_MODE_SYNC' }), slowSink('first', 'alerts', 1_500), slowSink('second', 'alerts', 1_500)],
+      plan: [
+        resourceStep('alerts', { mode: 'DATA_PLANE_MODE_SYNC' }),
+        slowSink('first', 'alerts', 1_500),
+        slowSink('second', 'alerts', 1_500),
+      ],
     });
     await waitForSteps(clients.agents, accepted.task_id, 2);
-    const cancelled = await unary(clients.agents, 'CancelTask', { task_id: accepted.task_id, mode: 'CANCEL_MODE_SOFT', reason: 'plan obsolete' });
+    const cancelled = await unary(clients.agents, 'CancelTask', {
+      task_id: accepted.task_id,
+      mode: 'CANCEL_MODE_SOFT',
+      reason: 'plan obsolete',
+    });
     assert.equal(cancelled.status, 'TASK_STATUS_CANCELLING');
     const task = await waitForTaskEnd(clients.agents, accepted.task_id);
     assert.equal(task.status, 'TASK_STATUS_CANCELLED');
@@ -208,22 +263,41 @@ describe('agents AgentService: S2SP tasks', () => {
   });
 
   test('a consumer step of an async resource tells the consumer the row count of the resource (s2sp/total_rows), so it can fetch every row without naming them', async () => {
-    const accepted = await submitTask(clients.agents, { plan: [resourceStep('alerts'), slowSink('sink', 'alerts', 0)] });
+    const accepted = await submitTask(clients.agents, {
+      plan: [resourceStep('alerts'), slowSink('sink', 'alerts', 0)],
+    });
     const task = await waitForTaskEnd(clients.agents, accepted.task_id);
     assert.equal(task.status, 'TASK_STATUS_SUCCEEDED', JSON.stringify(task.error));
     assert.match(task.steps[2].summary, /consumed 14 rows \(no body\) after 0 ms; _meta s2sp\/total_rows 14/);
 
-    const synchronous = await waitForTaskEnd(clients.agents, (await submitTask(clients.agents, { plan: [resourceStep('alerts', { mode: 'DATA_PLANE_MODE_SYNC' }), slowSink('sink', 'alerts', 0)] })).task_id);
-    assert.match(synchronous.steps[2].summary, /consumed 14 rows \(14 body rows\) after 0 ms$/, 'a sync body is handed over whole: no row count to send');
+    const synchronous = await waitForTaskEnd(
+      clients.agents,
+      (
+        await submitTask(clients.agents, {
+          plan: [resourceStep('alerts', { mode: 'DATA_PLANE_MODE_SYNC' }), slowSink('sink', 'alerts', 0)],
+        })
+      ).task_id,
+    );
+    assert.match(
+      synchronous.steps[2].summary,
+      /consumed 14 rows \(14 body rows\) after 0 ms$/,
+      'a sync body is handed over whole: no row count to send',
+    );
   });
 
   test('hard cancel: the in-flight MCP call is aborted → CANCELLED at once', async () => {
     const SLOW_MS = 20_000;
-    const accepted = await submitTask(clients.agents, { plan: [resourceStep('alerts', { mode: 'DATA_PLANE_MODE_SYNC' }), slowSink('sink', 'alerts', SLOW_MS)] });
+    const accepted = await submitTask(clients.agents, {
+      plan: [resourceStep('alerts', { mode: 'DATA_PLANE_MODE_SYNC' }), slowSink('sink', 'alerts', SLOW_MS)],
+    });
     await waitForSteps(clients.agents, accepted.task_id, 2);
     await new Promise((resolve) => setTimeout(resolve, 200));
     const started = Date.now();
-    const cancelled = await unary(clients.agents, 'CancelTask', { task_id: accepted.task_id, mode: 'CANCEL_MODE_HARD', reason: 'user left' });
+    const cancelled = await unary(clients.agents, 'CancelTask', {
+      task_id: accepted.task_id,
+      mode: 'CANCEL_MODE_HARD',
+      reason: 'user left',
+    });
     assert.equal(cancelled.status, 'TASK_STATUS_CANCELLED');
     assert.ok(Date.now() - started < SLOW_MS, 'did not wait for the slow tool');
     const task = await getTask(clients.agents, accepted.task_id);
@@ -251,7 +325,9 @@ describe('agents AgentService: S2SP tasks', () => {
     const bounded = await unary(
       clients.agents,
       'SubmitTask',
-      { task: { plan: [resourceStep('alerts', { mode: 'DATA_PLANE_MODE_SYNC' }), slowSink('sink', 'alerts', 20_000)] } },
+      {
+        task: { plan: [resourceStep('alerts', { mode: 'DATA_PLANE_MODE_SYNC' }), slowSink('sink', 'alerts', 20_000)] },
+      },
       { deadlineMs: 5_000 },
     );
     const boundedTask = await waitForTaskEnd(clients.agents, bounded.task_id);
@@ -264,7 +340,12 @@ describe('agents AgentService: S2SP tasks', () => {
     const accepted = await unary(
       clients.agents,
       'SubmitTask',
-      { task: { plan: [resourceStep('alerts', { mode: 'DATA_PLANE_MODE_SYNC' }), slowSink('sink', 'alerts', 2_500)], deadline: toTimestamp(Date.now() + 60_000) } },
+      {
+        task: {
+          plan: [resourceStep('alerts', { mode: 'DATA_PLANE_MODE_SYNC' }), slowSink('sink', 'alerts', 2_500)],
+          deadline: toTimestamp(Date.now() + 60_000),
+        },
+      },
       { deadlineMs: 1_000 },
     );
     const task = await waitForTaskEnd(clients.agents, accepted.task_id);
@@ -283,14 +364,22 @@ describe('agents AgentService: S2SP tasks', () => {
     assert.equal(overBudget.steps[1].outcome, 'STEP_OUTCOME_FAILURE');
     assert.ok(n(overBudget.steps[1].usage.tokens_in_context) > 20);
 
-    const tooManySteps = await waitForTaskEnd(clients.agents, (await submitTask(clients.agents, { plan: alertChartPlan(), constraints: { max_steps: 2 } })).task_id);
+    const tooManySteps = await waitForTaskEnd(
+      clients.agents,
+      (await submitTask(clients.agents, { plan: alertChartPlan(), constraints: { max_steps: 2 } })).task_id,
+    );
     assert.equal(tooManySteps.status, 'TASK_STATUS_FAILED');
     assert.equal(tooManySteps.error.code, 1001);
     assert.equal(tooManySteps.steps.length, 3, 'PLAN + 2 steps');
 
     const notPermitted = await waitForTaskEnd(
       clients.agents,
-      (await submitTask(clients.agents, { plan: alertChartPlan(), constraints: { permitted_tools: ['weather/get_alerts'] } })).task_id,
+      (
+        await submitTask(clients.agents, {
+          plan: alertChartPlan(),
+          constraints: { permitted_tools: ['weather/get_alerts'] },
+        })
+      ).task_id,
     );
     assert.equal(notPermitted.status, 'TASK_STATUS_FAILED');
     assert.equal(notPermitted.error.code, 1004);
@@ -300,7 +389,11 @@ describe('agents AgentService: S2SP tasks', () => {
   test('a tool error fails the task with TOOL_FAILURE and the tool’s message', async () => {
     const task = await waitForTaskEnd(
       clients.agents,
-      (await submitTask(clients.agents, { plan: alertChartPlan('DATA_PLANE_MODE_ASYNC', { group_by: 'no_such_column' }) })).task_id,
+      (
+        await submitTask(clients.agents, {
+          plan: alertChartPlan('DATA_PLANE_MODE_ASYNC', { group_by: 'no_such_column' }),
+        })
+      ).task_id,
     );
     assert.equal(task.status, 'TASK_STATUS_FAILED');
     assert.equal(task.error.code, 1002);
@@ -313,12 +406,39 @@ describe('agents AgentService: S2SP tasks', () => {
       [{ plan: [] }, /^task\.plan: must have at least one step/],
       [{ plan: [{ step_id: 'a' }] }, /^task\.plan\[0\]: set exactly one of/],
       [{ plan: [resourceStep('a'), resourceStep('a')] }, /^task\.plan\[1\]\.step_id: "a" is used by an earlier step/],
-      [{ plan: [filterStep('f', 'later'), resourceStep('later')] }, /^task\.plan\[0\]\.filter\.input_step_id: "later" is not an earlier step/],
-      [{ plan: [resourceStep('a'), filterStep('f', 'a', { field: 'event', op: 'like', value: 'x' })] }, /^task\.plan\[1\]\.filter\.predicate: \$\.op: must be one of/],
-      [{ plan: [resourceStep('a'), { ...consumerStep('c', 'a'), consumer_call: { ...consumerStep('c', 'a').consumer_call, server: 'mars' } }] }, /^task\.plan\[1\]\.consumer_call\.server: no MCP server "mars"/],
+      [
+        { plan: [filterStep('f', 'later'), resourceStep('later')] },
+        /^task\.plan\[0\]\.filter\.input_step_id: "later" is not an earlier step/,
+      ],
+      [
+        { plan: [resourceStep('a'), filterStep('f', 'a', { field: 'event', op: 'like', value: 'x' })] },
+        /^task\.plan\[1\]\.filter\.predicate: \$\.op: must be one of/,
+      ],
+      [
+        {
+          plan: [
+            resourceStep('a'),
+            { ...consumerStep('c', 'a'), consumer_call: { ...consumerStep('c', 'a').consumer_call, server: 'mars' } },
+          ],
+        },
+        /^task\.plan\[1\]\.consumer_call\.server: no MCP server "mars"/,
+      ],
       [{ plan: [resourceStep('a'), consumerStep('c1', 'a'), consumerStep('c2', 'a')] }, /single-use/],
-      [{ plan: [{ step_id: 'a', resource_call: { tool: 'get_alerts', abstract_domains: [] } }] }, /abstract_domains: must name at least one column/],
-      [{ plan: [{ step_id: 'a', resource_call: { tool: 'get_alerts', abstract_domains: ['event'], arguments: toStruct({ mode: 'sync' }) } }] }, /arguments: must not contain mode/],
+      [
+        { plan: [{ step_id: 'a', resource_call: { tool: 'get_alerts', abstract_domains: [] } }] },
+        /abstract_domains: must name at least one column/,
+      ],
+      [
+        {
+          plan: [
+            {
+              step_id: 'a',
+              resource_call: { tool: 'get_alerts', abstract_domains: ['event'], arguments: toStruct({ mode: 'sync' }) },
+            },
+          ],
+        },
+        /arguments: must not contain mode/,
+      ],
     ];
     for (const [task, message] of invalid) {
       const error = await unaryError(clients.agents, 'SubmitTask', { task });
@@ -331,14 +451,18 @@ describe('agents AgentService: S2SP tasks', () => {
     const taskId = '0190a5b2-1c3d-7e4f-8a5b-6c7d8e9f0a1b';
     const accepted = await submitTask(clients.agents, { task_id: taskId, plan: [resourceStep('a')] });
     assert.equal(accepted.task_id, taskId);
-    const duplicate = await unaryError(clients.agents, 'SubmitTask', { task: { task_id: taskId, plan: [resourceStep('a')] } });
+    const duplicate = await unaryError(clients.agents, 'SubmitTask', {
+      task: { task_id: taskId, plan: [resourceStep('a')] },
+    });
     assert.equal(duplicate.code, grpc.status.ALREADY_EXISTS);
     assert.equal((await waitForTaskEnd(clients.agents, taskId)).status, 'TASK_STATUS_SUCCEEDED');
 
     const renamed = await submitTask(clients.agents, { task_id: 'my-own-id', plan: [resourceStep('a')] });
     assert.match(renamed.task_id, UUID_V7);
 
-    const late = await unaryError(clients.agents, 'SubmitTask', { task: { plan: [resourceStep('a')], deadline: toTimestamp(Date.now() - 1_000) } });
+    const late = await unaryError(clients.agents, 'SubmitTask', {
+      task: { plan: [resourceStep('a')], deadline: toTimestamp(Date.now() - 1_000) },
+    });
     assert.equal(late.code, grpc.status.DEADLINE_EXCEEDED);
     assert.equal(trailer(late, GRPC_ERROR_METADATA.DEADLINE_HOP), 'agents');
   });
@@ -349,7 +473,10 @@ describe('agents AgentService: S2SP tasks', () => {
     const malformed = await unaryError(clients.agents, 'GetTask', { task_id: 'abc' });
     assert.equal(malformed.code, grpc.status.INVALID_ARGUMENT);
     assert.match(malformed.details, /^task_id: must be a UUID/);
-    const cancelUnknown = await unaryError(clients.agents, 'CancelTask', { task_id: '0190a5b2-0000-7000-8000-00000000abcd', mode: 'CANCEL_MODE_HARD' });
+    const cancelUnknown = await unaryError(clients.agents, 'CancelTask', {
+      task_id: '0190a5b2-0000-7000-8000-00000000abcd',
+      mode: 'CANCEL_MODE_HARD',
+    });
     assert.equal(cancelUnknown.code, grpc.status.NOT_FOUND);
   });
 });

@@ -41,7 +41,11 @@ function invokeToolBytes(tool: string, inputParams: Buffer): Buffer {
 
 /** SubmitTaskRequest { task = 1: AgentTask { plan = 11: PlanStep { step_id = 1, resource_call = 10: { tool = 1, server = 2, arguments = 3 } } } }. */
 function submitTaskBytes(arguments_: Buffer): Buffer {
-  const resourceCall = Buffer.concat([lengthDelimited(1, Buffer.from('echo')), lengthDelimited(2, Buffer.from('testkit')), lengthDelimited(3, arguments_)]);
+  const resourceCall = Buffer.concat([
+    lengthDelimited(1, Buffer.from('echo')),
+    lengthDelimited(2, Buffer.from('testkit')),
+    lengthDelimited(3, arguments_),
+  ]);
   const step = Buffer.concat([lengthDelimited(1, Buffer.from('a')), lengthDelimited(10, resourceCall)]);
   return lengthDelimited(1, lengthDelimited(11, step));
 }
@@ -74,8 +78,13 @@ describe('agents: requests protobuf cannot decode are the caller’s error', () 
     const metadata = new grpc.Metadata();
     metadata.set('authorization', authorization);
     return new Promise((resolve, reject) =>
-      raw.makeUnaryRequest(path, (buffer: Buffer) => buffer, (buffer: Buffer) => buffer, bytes, metadata, (error) =>
-        error ? resolve(error) : reject(new Error(`${path} answered`)),
+      raw.makeUnaryRequest(
+        path,
+        (buffer: Buffer) => buffer,
+        (buffer: Buffer) => buffer,
+        bytes,
+        metadata,
+        (error) => (error ? resolve(error) : reject(new Error(`${path} answered`))),
       ),
     );
   }
@@ -95,18 +104,30 @@ describe('agents: requests protobuf cannot decode are the caller’s error', () 
 
   test('they reach no MCP server and open no circuit: a well-formed call afterwards goes through', async () => {
     for (let attempt = 0; attempt < 5; attempt++) {
-      assert.equal((await rawCall('/s2sp.v1.ToolService/InvokeTool', invokeToolBytes('echo', deepStruct(80)))).code, grpc.status.INVALID_ARGUMENT);
+      assert.equal(
+        (await rawCall('/s2sp.v1.ToolService/InvokeTool', invokeToolBytes('echo', deepStruct(80)))).code,
+        grpc.status.INVALID_ARGUMENT,
+      );
     }
     const { servers } = await unary(clients.tools, 'ListServers', {});
     assert.equal(servers[0].circuit, 'CIRCUIT_STATE_CLOSED');
-    const answer = await unary(clients.tools, 'InvokeTool', { tool_name: 'echo', input_params: toStruct({ text: 'still here' }) });
+    const answer = await unary(clients.tools, 'InvokeTool', {
+      tool_name: 'echo',
+      input_params: toStruct({ text: 'still here' }),
+    });
     assert.equal(answer.status, 'TOOL_RESULT_STATUS_SUCCESS');
   });
 
   test('a request without credentials is refused as such before its bytes are looked at', async () => {
     const error = await new Promise<grpc.ServiceError>((resolve, reject) =>
-      raw.makeUnaryRequest('/s2sp.v1.ToolService/InvokeTool', (buffer: Buffer) => buffer, (buffer: Buffer) => buffer,
-        invokeToolBytes('echo', deepStruct(80)), new grpc.Metadata(), (failure) => (failure ? resolve(failure) : reject(new Error('answered')))),
+      raw.makeUnaryRequest(
+        '/s2sp.v1.ToolService/InvokeTool',
+        (buffer: Buffer) => buffer,
+        (buffer: Buffer) => buffer,
+        invokeToolBytes('echo', deepStruct(80)),
+        new grpc.Metadata(),
+        (failure) => (failure ? resolve(failure) : reject(new Error('answered'))),
+      ),
     );
     assert.equal(error.code, grpc.status.UNAUTHENTICATED);
   });

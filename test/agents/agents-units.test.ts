@@ -19,7 +19,6 @@ import { ToolListCursorCodec } from '../../libs/agents/src/tools/tool-list-curso
 import { DEFAULT_SAMPLING_CONFIG } from '../../libs/agents/src/sampling/sampling-config';
 import { withEnv } from '../support/with-env';
 
-
 const SAMPLING_ENV_KEYS = [
   'AGENTS_SAMPLING_SERVERS',
   'AGENTS_SAMPLING_MODEL_HINTS',
@@ -29,7 +28,18 @@ const SAMPLING_ENV_KEYS = [
   'AGENTS_SAMPLING_MAX_REQUEST_CHARS',
   'AGENTS_MCP_ROOTS',
 ];
-const ENV_KEYS = ['AGENTS_HOST', 'AGENTS_PORT', 'AGENTS_MAX_CONNECTION_AGE_MS', 'AGENTS_MCP_SERVERS', 'AGENTS_DATA_DIR', 'DATABASE_URL', 'AGENTS_BREAKER_ERROR_RATE', 'AGENTS_BREAKER_MIN_CALLS', 'AGENTS_METRICS_PORT', ...SAMPLING_ENV_KEYS];
+const ENV_KEYS = [
+  'AGENTS_HOST',
+  'AGENTS_PORT',
+  'AGENTS_MAX_CONNECTION_AGE_MS',
+  'AGENTS_MCP_SERVERS',
+  'AGENTS_DATA_DIR',
+  'DATABASE_URL',
+  'AGENTS_BREAKER_ERROR_RATE',
+  'AGENTS_BREAKER_MIN_CALLS',
+  'AGENTS_METRICS_PORT',
+  ...SAMPLING_ENV_KEYS,
+];
 const cleanEnv = Object.fromEntries(ENV_KEYS.map((key) => [key, undefined]));
 
 describe('agents configuration', () => {
@@ -40,15 +50,28 @@ describe('agents configuration', () => {
     assert.equal(config.dataDir, '.data/agents');
     assert.equal(config.databaseUrl, undefined);
     assert.deepEqual(config.mcpServers, parseMcpServerList(DEFAULT_MCP_SERVERS));
-    assert.deepEqual(config.mcpServers.map((server) => server.id), ['weather', 'stats']);
+    assert.deepEqual(
+      config.mcpServers.map((server) => server.id),
+      ['weather', 'stats'],
+    );
     assert.equal(config.mcpServers[0].url, 'http://127.0.0.1:3101/mcp');
     assert.equal(config.metricsPort, 9464, 'the agents serve Prometheus metrics on 9464 by default');
-    assert.equal(config.maxConnectionAgeMs, 300_000, 'clients reconnect (and resolve the replicas again) every 5 minutes');
+    assert.equal(
+      config.maxConnectionAgeMs,
+      300_000,
+      'clients reconnect (and resolve the replicas again) every 5 minutes',
+    );
   });
 
   test('environment overrides, port 0, and refusals that name the variable', () => {
     const config = withEnv(
-      { ...cleanEnv, AGENTS_PORT: '0', AGENTS_MCP_SERVERS: 'a=http://h:1/mcp?x=1, b=https://h/mcp', AGENTS_BREAKER_ERROR_RATE: '0.25', AGENTS_BREAKER_MIN_CALLS: '3' },
+      {
+        ...cleanEnv,
+        AGENTS_PORT: '0',
+        AGENTS_MCP_SERVERS: 'a=http://h:1/mcp?x=1, b=https://h/mcp',
+        AGENTS_BREAKER_ERROR_RATE: '0.25',
+        AGENTS_BREAKER_MIN_CALLS: '3',
+      },
       () => agentsConfigFromEnv(),
     );
     assert.equal(config.port, 0);
@@ -60,9 +83,18 @@ describe('agents configuration', () => {
     assert.equal(config.breaker.minimumCalls, 3);
     assert.equal(withEnv({ ...cleanEnv, AGENTS_METRICS_PORT: '9999' }, () => agentsConfigFromEnv()).metricsPort, 9999);
     assert.throws(() => withEnv({ ...cleanEnv, AGENTS_PORT: '70000' }, () => agentsConfigFromEnv()), /AGENTS_PORT/);
-    assert.equal(withEnv({ ...cleanEnv, AGENTS_MAX_CONNECTION_AGE_MS: '0' }, () => agentsConfigFromEnv()).maxConnectionAgeMs, 0);
-    assert.throws(() => withEnv({ ...cleanEnv, AGENTS_MAX_CONNECTION_AGE_MS: '2147483648' }, () => agentsConfigFromEnv()), /AGENTS_MAX_CONNECTION_AGE_MS/);
-    assert.throws(() => validateAgentsConfig({ ...withEnv(cleanEnv, () => agentsConfigFromEnv()), maxConnectionAgeMs: -1 }), /maxConnectionAgeMs/);
+    assert.equal(
+      withEnv({ ...cleanEnv, AGENTS_MAX_CONNECTION_AGE_MS: '0' }, () => agentsConfigFromEnv()).maxConnectionAgeMs,
+      0,
+    );
+    assert.throws(
+      () => withEnv({ ...cleanEnv, AGENTS_MAX_CONNECTION_AGE_MS: '2147483648' }, () => agentsConfigFromEnv()),
+      /AGENTS_MAX_CONNECTION_AGE_MS/,
+    );
+    assert.throws(
+      () => validateAgentsConfig({ ...withEnv(cleanEnv, () => agentsConfigFromEnv()), maxConnectionAgeMs: -1 }),
+      /maxConnectionAgeMs/,
+    );
   });
 
   test('sampling and roots: deny-by-default defaults, and every variable sets its field', () => {
@@ -83,27 +115,68 @@ describe('agents configuration', () => {
       },
       () => agentsConfigFromEnv(),
     );
-    assert.deepEqual(set.sampling, { allowedServers: ['stats'], allowedModelHints: ['small', 'medium'], maxTokensPerRequest: 100, maxTokensPerTask: 500, requestsPerMinute: 7, maxRequestChars: 9000 });
-    assert.deepEqual(set.roots, [{ server: '*', uri: 'file:///srv/shared' }, { server: 'stats', uri: 'file:///srv/charts' }]);
-    assert.throws(() => withEnv({ ...cleanEnv, AGENTS_SAMPLING_SERVERS: 'nope' }, () => agentsConfigFromEnv()), /sampling.allowedServers names "nope"/);
-    assert.throws(() => withEnv({ ...cleanEnv, AGENTS_SAMPLING_MAX_TOKENS: '0' }, () => agentsConfigFromEnv()), /AGENTS_SAMPLING_MAX_TOKENS/);
-    assert.throws(() => withEnv({ ...cleanEnv, AGENTS_MCP_ROOTS: 'stats=/srv' }, () => agentsConfigFromEnv()), /roots\[0\].uri must be a file:\/\/ URI/);
-    assert.throws(() => withEnv({ ...cleanEnv, AGENTS_BREAKER_ERROR_RATE: '2' }, () => agentsConfigFromEnv()), /AGENTS_BREAKER_ERROR_RATE/);
-    assert.throws(() => withEnv({ ...cleanEnv, AGENTS_MCP_SERVERS: 'just-a-url' }, () => agentsConfigFromEnv()), /AGENTS_MCP_SERVERS\[0\]/);
-    assert.throws(() => withEnv({ ...cleanEnv, AGENTS_MCP_SERVERS: 'a=ftp://x/mcp' }, () => agentsConfigFromEnv()), /mcpServers\[0\]\.url .* http or https/);
-    assert.throws(() => withEnv({ ...cleanEnv, AGENTS_MCP_SERVERS: 'a=http://x/1,a=http://x/2' }, () => agentsConfigFromEnv()), /configured twice/);
+    assert.deepEqual(set.sampling, {
+      allowedServers: ['stats'],
+      allowedModelHints: ['small', 'medium'],
+      maxTokensPerRequest: 100,
+      maxTokensPerTask: 500,
+      requestsPerMinute: 7,
+      maxRequestChars: 9000,
+    });
+    assert.deepEqual(set.roots, [
+      { server: '*', uri: 'file:///srv/shared' },
+      { server: 'stats', uri: 'file:///srv/charts' },
+    ]);
+    assert.throws(
+      () => withEnv({ ...cleanEnv, AGENTS_SAMPLING_SERVERS: 'nope' }, () => agentsConfigFromEnv()),
+      /sampling.allowedServers names "nope"/,
+    );
+    assert.throws(
+      () => withEnv({ ...cleanEnv, AGENTS_SAMPLING_MAX_TOKENS: '0' }, () => agentsConfigFromEnv()),
+      /AGENTS_SAMPLING_MAX_TOKENS/,
+    );
+    assert.throws(
+      () => withEnv({ ...cleanEnv, AGENTS_MCP_ROOTS: 'stats=/srv' }, () => agentsConfigFromEnv()),
+      /roots\[0\].uri must be a file:\/\/ URI/,
+    );
+    assert.throws(
+      () => withEnv({ ...cleanEnv, AGENTS_BREAKER_ERROR_RATE: '2' }, () => agentsConfigFromEnv()),
+      /AGENTS_BREAKER_ERROR_RATE/,
+    );
+    assert.throws(
+      () => withEnv({ ...cleanEnv, AGENTS_MCP_SERVERS: 'just-a-url' }, () => agentsConfigFromEnv()),
+      /AGENTS_MCP_SERVERS\[0\]/,
+    );
+    assert.throws(
+      () => withEnv({ ...cleanEnv, AGENTS_MCP_SERVERS: 'a=ftp://x/mcp' }, () => agentsConfigFromEnv()),
+      /mcpServers\[0\]\.url .* http or https/,
+    );
+    assert.throws(
+      () => withEnv({ ...cleanEnv, AGENTS_MCP_SERVERS: 'a=http://x/1,a=http://x/2' }, () => agentsConfigFromEnv()),
+      /configured twice/,
+    );
   });
 
   test('a configuration built by hand is validated too', () => {
     const config = withEnv(cleanEnv, () => agentsConfigFromEnv());
-    assert.throws(() => validateAgentsConfig({ ...config, breaker: { ...config.breaker, openDurationMs: 0 } }), /breaker\.openDurationMs/);
-    assert.throws(() => validateAgentsConfig({ ...config, mcpServers: [{ id: 'bad id', url: 'http://x' }] }), /mcpServers\[0\]\.id/);
+    assert.throws(
+      () => validateAgentsConfig({ ...config, breaker: { ...config.breaker, openDurationMs: 0 } }),
+      /breaker\.openDurationMs/,
+    );
+    assert.throws(
+      () => validateAgentsConfig({ ...config, mcpServers: [{ id: 'bad id', url: 'http://x' }] }),
+      /mcpServers\[0\]\.id/,
+    );
   });
 });
 
 describe('agents building blocks', () => {
   test("SurfaceRegistry's fingerprint follows the surfaces' content, the same on every replica", () => {
-    const surfaces = (uri: string) => ({ resources: [{ serverId: 'weather', uri, name: uri }], resourceTemplates: [], prompts: [] });
+    const surfaces = (uri: string) => ({
+      resources: [{ serverId: 'weather', uri, name: uri }],
+      resourceTemplates: [],
+      prompts: [],
+    });
     const replicaA = new SurfaceRegistry();
     const replicaB = new SurfaceRegistry();
     replicaA.replace('weather', surfaces('weather://alerts/CA'));
@@ -122,8 +195,14 @@ describe('agents building blocks', () => {
 
   test('tool classification: S2SP kinds from the input schema, mutation class from annotations', () => {
     assert.equal(classifyToolKind({ properties: { area: {}, abstract_domains: {}, mode: {} } }), 'S2SP_RESOURCE');
-    assert.equal(classifyToolKind({ properties: { abstract_domains: {}, mode: {}, abstract_format: {} } }), 'S2SP_RESOURCE');
-    assert.equal(classifyToolKind({ properties: { abstract_data: {}, resource_url: {}, body_data: {}, column_mapping: {} } }), 'S2SP_CONSUMER');
+    assert.equal(
+      classifyToolKind({ properties: { abstract_domains: {}, mode: {}, abstract_format: {} } }),
+      'S2SP_RESOURCE',
+    );
+    assert.equal(
+      classifyToolKind({ properties: { abstract_data: {}, resource_url: {}, body_data: {}, column_mapping: {} } }),
+      'S2SP_CONSUMER',
+    );
     assert.equal(classifyToolKind({ properties: { abstract_data: {} } }), 'STANDARD');
     assert.equal(classifyToolKind(undefined), 'STANDARD');
     assert.equal(classifyMutation({ readOnlyHint: true, destructiveHint: true }), 'READ_ONLY');
@@ -135,7 +214,10 @@ describe('agents building blocks', () => {
   });
 
   test('tool discovery follows nextCursor across pages and refuses a looping server', async () => {
-    const pages: Record<string, { tools: Array<{ name: string; inputSchema: { type: 'object' } }>; nextCursor?: string }> = {
+    const pages: Record<
+      string,
+      { tools: Array<{ name: string; inputSchema: { type: 'object' } }>; nextCursor?: string }
+    > = {
       '': { tools: [{ name: 'a', inputSchema: { type: 'object' } }], nextCursor: 'p2' },
       p2: { tools: [{ name: 'b', inputSchema: { type: 'object' } }], nextCursor: 'p3' },
       p3: { tools: [{ name: 'c', inputSchema: { type: 'object' } }] },
@@ -147,19 +229,36 @@ describe('agents building blocks', () => {
         return pages[params?.cursor ?? ''];
       },
     };
-    assert.deepEqual((await listAllTools(lister)).map((tool) => tool.name), ['a', 'b', 'c']);
+    assert.deepEqual(
+      (await listAllTools(lister)).map((tool) => tool.name),
+      ['a', 'b', 'c'],
+    );
     assert.deepEqual(requested, [undefined, 'p2', 'p3']);
     const looping: ToolLister = { listTools: async () => ({ tools: [], nextCursor: 'again' }) };
     await assert.rejects(listAllTools(looping), /repeated a tools\/list cursor/);
   });
 
   test('an S2SP answer is read from the first text block when there is no structuredContent', () => {
-    const answer = { total_rows: 2, abstract_domains: ['event'], body_domains: ['description'], abstract: [{ _row_id: 0, event: 'Wind' }], body: [{ _row_id: 0, description: 'gusts' }] };
+    const answer = {
+      total_rows: 2,
+      abstract_domains: ['event'],
+      body_domains: ['description'],
+      abstract: [{ _row_id: 0, event: 'Wind' }],
+      body: [{ _row_id: 0, description: 'gusts' }],
+    };
     const text = (value: string) => ({ content: [{ type: 'text', text: value }], isError: false });
-    assert.equal(readS2spResourceAnswer(text(`\n\t ${JSON.stringify(answer)}`))?.totalRows, 2, 'JSON after white space');
+    assert.equal(
+      readS2spResourceAnswer(text(`\n\t ${JSON.stringify(answer)}`))?.totalRows,
+      2,
+      'JSON after white space',
+    );
     assert.equal(readS2spResourceAnswer(text(JSON.stringify(answer)))?.abstract.length, 1);
     assert.equal(readS2spResourceAnswer(text('echo: hi')), undefined, 'plain text');
-    assert.equal(readS2spResourceAnswer(text(`[${JSON.stringify(answer)}]`)), undefined, 'a JSON array is not an answer');
+    assert.equal(
+      readS2spResourceAnswer(text(`[${JSON.stringify(answer)}]`)),
+      undefined,
+      'a JSON array is not an answer',
+    );
     assert.equal(readS2spResourceAnswer(text('{ not json')), undefined);
   });
 
@@ -167,10 +266,27 @@ describe('agents building blocks', () => {
     const url = 'http://127.0.0.1:3101/s2sp/data/dK7xAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
     const structured = (value: JsonObject) => ({ content: [], structuredContent: value, isError: false });
     const async = readS2spResourceAnswer(
-      structured({ total_rows: 2, body_domains: ['description'], resource_url: url, abstract: { columns: ['_row_id', 'event'], rows: [[0, 'Wind'], [1, 'Flood']] } }),
+      structured({
+        total_rows: 2,
+        body_domains: ['description'],
+        resource_url: url,
+        abstract: {
+          columns: ['_row_id', 'event'],
+          rows: [
+            [0, 'Wind'],
+            [1, 'Flood'],
+          ],
+        },
+      }),
     );
-    assert.deepEqual(async?.abstract, [{ _row_id: 0, event: 'Wind' }, { _row_id: 1, event: 'Flood' }]);
-    assert.deepEqual([async?.abstractDomains, async?.bodyDomains, async?.columns], [['event'], ['description'], ['event', 'description']]);
+    assert.deepEqual(async?.abstract, [
+      { _row_id: 0, event: 'Wind' },
+      { _row_id: 1, event: 'Flood' },
+    ]);
+    assert.deepEqual(
+      [async?.abstractDomains, async?.bodyDomains, async?.columns],
+      [['event'], ['description'], ['event', 'description']],
+    );
     assert.equal(async?.resourceUrl, url);
 
     const sync = readS2spResourceAnswer(
@@ -184,8 +300,17 @@ describe('agents building blocks', () => {
     assert.deepEqual(sync?.bodyDomains, ['description']);
     assert.equal(sync?.controlPlane.body, undefined, 'the body is not part of the control plane');
 
-    const noRowIds = { total_rows: 1, body_domains: [], resource_url: url, abstract: { columns: ['event'], rows: [['Wind']] } };
-    assert.equal(readS2spResourceAnswer(structured(noRowIds)), undefined, 'compact rows without _row_id are not an answer');
+    const noRowIds = {
+      total_rows: 1,
+      body_domains: [],
+      resource_url: url,
+      abstract: { columns: ['event'], rows: [['Wind']] },
+    };
+    assert.equal(
+      readS2spResourceAnswer(structured(noRowIds)),
+      undefined,
+      'compact rows without _row_id are not an answer',
+    );
   });
 
   test('the registry version grows only when a server’s tools really change', () => {
@@ -206,8 +331,14 @@ describe('agents building blocks', () => {
     assert.equal(registry.version, start + 2);
     assert.equal(registry.replace('b', [tool('b', 'y'), tool('b', 'z')]), false, 'same tools in another order');
     assert.equal(registry.version, start + 2);
-    assert.deepEqual(registry.all().map((entry) => `${entry.serverId}/${entry.name}`), ['a/x', 'b/y', 'b/z']);
-    assert.deepEqual(registry.find('x').map((entry) => entry.serverId), ['a']);
+    assert.deepEqual(
+      registry.all().map((entry) => `${entry.serverId}/${entry.name}`),
+      ['a/x', 'b/y', 'b/z'],
+    );
+    assert.deepEqual(
+      registry.find('x').map((entry) => entry.serverId),
+      ['a'],
+    );
   });
 
   test('list cursors round-trip and refuse other versions, other filters, other keys and edits', () => {
@@ -215,12 +346,21 @@ describe('agents building blocks', () => {
     const cursor = codec.encode({ offset: 50, registryVersion: 7, server: '' });
     assert.match(cursor, /^[A-Za-z0-9_-]+$/);
     assert.equal(codec.decode(cursor, { registryVersion: 7, server: '' }).offset, 50);
-    assert.throws(() => codec.decode(cursor, { registryVersion: 8, server: '' }), (error: Error) => error instanceof InvalidRequestError && /version 7/.test(error.message));
+    assert.throws(
+      () => codec.decode(cursor, { registryVersion: 8, server: '' }),
+      (error: Error) => error instanceof InvalidRequestError && /version 7/.test(error.message),
+    );
     assert.throws(() => codec.decode(cursor, { registryVersion: 7, server: 'weather' }), /server filter/);
-    assert.throws(() => new ToolListCursorCodec().decode(cursor, { registryVersion: 7, server: '' }), /malformed or modified/);
+    assert.throws(
+      () => new ToolListCursorCodec().decode(cursor, { registryVersion: 7, server: '' }),
+      /malformed or modified/,
+    );
     const edited = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
     edited.o = 0;
-    assert.throws(() => codec.decode(Buffer.from(JSON.stringify(edited)).toString('base64url'), { registryVersion: 7, server: '' }), /malformed or modified/);
+    assert.throws(
+      () => codec.decode(Buffer.from(JSON.stringify(edited)).toString('base64url'), { registryVersion: 7, server: '' }),
+      /malformed or modified/,
+    );
     assert.throws(() => codec.decode('%%%', { registryVersion: 7, server: '' }), /InvalidRequestError: cursor: /);
   });
 
@@ -231,8 +371,14 @@ describe('agents building blocks', () => {
     assert.deepEqual(downstreamBudget(undefined, policy, 60_000, 0), { timeoutMs: 60_000, deadlineMs: undefined });
     const budget = downstreamBudget(1_000, policy, 60_000, 0);
     assert.equal(budget.timeoutMs, 980);
-    assert.ok(budget.deadlineMs !== undefined && budget.deadlineMs < 980, 'the server is told a deadline before our own timeout');
-    assert.throws(() => downstreamBudget(60, policy, 60_000, 0), (error: Error) => error instanceof DeadlineExceededError && error.hop === 'agents');
+    assert.ok(
+      budget.deadlineMs !== undefined && budget.deadlineMs < 980,
+      'the server is told a deadline before our own timeout',
+    );
+    assert.throws(
+      () => downstreamBudget(60, policy, 60_000, 0),
+      (error: Error) => error instanceof DeadlineExceededError && error.hop === 'agents',
+    );
     assert.throws(() => assertTimeRemains(-5, policy, 0), /deadline passed/);
     assert.doesNotThrow(() => assertTimeRemains(undefined, policy));
   });
@@ -240,7 +386,9 @@ describe('agents building blocks', () => {
   test('redaction: no credentials, queries or capability tokens in what the agents show', () => {
     assert.equal(redactUrl('https://user:pw@example.com:8443/mcp?token=abc#x'), 'https://example.com:8443/mcp?…');
     assert.equal(redactResourceUrl('http://h:3101/s2sp/data/AbCdEf0123456789'), 'http://h:3101/s2sp/data/<redacted>');
-    const text = describeError(new Error('GET http://u:p@h:1/s2sp/data/SECRETTOKEN failed; Authorization: Bearer abc.def'));
+    const text = describeError(
+      new Error('GET http://u:p@h:1/s2sp/data/SECRETTOKEN failed; Authorization: Bearer abc.def'),
+    );
     assert.doesNotMatch(text, /SECRETTOKEN|u:p@|abc\.def/);
     assert.match(text, /http:\/\/h:1/);
   });
@@ -251,14 +399,20 @@ describe('agents building blocks', () => {
     const second = context.admit('b', 'consumer-result', 'Charted 1 row.');
     assert.ok(first.tokens > 0 && second.tokens > 0);
     assert.equal(context.tokens, first.tokens + second.tokens);
-    assert.deepEqual(context.admitted.map((entry) => entry.stepId), ['a', 'b']);
+    assert.deepEqual(
+      context.admitted.map((entry) => entry.stepId),
+      ['a', 'b'],
+    );
   });
 
   test('task validation fills defaults and names fields in its refusals', () => {
     const task = validateAgentTask(
       v1.AgentTask.fromPartial({
         plan: [
-          { step_id: 'r', resource_call: { tool: 'get_alerts', abstract_domains: ['event'], mode: 'DATA_PLANE_MODE_SYNC' } },
+          {
+            step_id: 'r',
+            resource_call: { tool: 'get_alerts', abstract_domains: ['event'], mode: 'DATA_PLANE_MODE_SYNC' },
+          },
           { step_id: 'c', consumer_call: { tool: 'draw_chart', column_mapping: { event: 'kind' } } },
         ],
       }),
@@ -267,15 +421,28 @@ describe('agents building blocks', () => {
     assert.match(task.taskId, /^[0-9a-f-]{36}$/);
     assert.equal(task.agentType, 's2sp-pipeline');
     assert.equal(task.plan[0].kind === 'resource_call' && task.plan[0].mode, 'sync');
-    assert.equal(task.plan[1].kind === 'consumer_call' && task.plan[1].inputStepId, 'r', 'a consumer without input_step_id takes the rows of the step before');
+    assert.equal(
+      task.plan[1].kind === 'consumer_call' && task.plan[1].inputStepId,
+      'r',
+      'a consumer without input_step_id takes the rows of the step before',
+    );
     assert.throws(
-      () => validateAgentTask(v1.AgentTask.fromPartial({ plan: [{ step_id: 'r', resource_call: { tool: 'x', abstract_domains: ['a,b'] } }] }), []),
+      () =>
+        validateAgentTask(
+          v1.AgentTask.fromPartial({
+            plan: [{ step_id: 'r', resource_call: { tool: 'x', abstract_domains: ['a,b'] } }],
+          }),
+          [],
+        ),
       /: task\.plan\[0\]\.resource_call\.abstract_domains\[0\]: /,
     );
     assert.throws(
       () =>
         validateAgentTask(
-          v1.AgentTask.fromPartial({ plan: [{ step_id: 'r', resource_call: { tool: 'x', abstract_domains: ['a'] } }], constraints: { max_steps: 1_000_000 } }),
+          v1.AgentTask.fromPartial({
+            plan: [{ step_id: 'r', resource_call: { tool: 'x', abstract_domains: ['a'] } }],
+            constraints: { max_steps: 1_000_000 },
+          }),
           [],
         ),
       /: task\.constraints\.max_steps: /,
@@ -284,7 +451,12 @@ describe('agents building blocks', () => {
       () =>
         validateAgentTask(
           v1.AgentTask.fromPartial({
-            plan: [{ step_id: 'r', resource_call: { tool: 'x', abstract_domains: ['a'], arguments: { abstract_format: 'columns' } } }],
+            plan: [
+              {
+                step_id: 'r',
+                resource_call: { tool: 'x', abstract_domains: ['a'], arguments: { abstract_format: 'columns' } },
+              },
+            ],
           }),
           [],
         ),

@@ -8,8 +8,13 @@ import { connectAgents, unary, type AgentsClients } from '../support/agents-grpc
 function nextState(client: Client, from: connectivityState, ms: number): Promise<connectivityState> {
   const channel = client.getChannel();
   return new Promise((resolve) => {
-    if (channel.getConnectivityState(false) !== from) { resolve(channel.getConnectivityState(false)); return; }
-    channel.watchConnectivityState(from, Date.now() + ms, (error) => resolve(error ? from : channel.getConnectivityState(false)));
+    if (channel.getConnectivityState(false) !== from) {
+      resolve(channel.getConnectivityState(false));
+      return;
+    }
+    channel.watchConnectivityState(from, Date.now() + ms, (error) =>
+      resolve(error ? from : channel.getConnectivityState(false)),
+    );
   });
 }
 

@@ -12,7 +12,11 @@ import * as protoLoader from '@grpc/proto-loader';
 import { create, createFileRegistry, fromBinary, getOption } from '@bufbuild/protobuf';
 import { FileDescriptorProtoSchema, FileDescriptorSetSchema, type FileDescriptorProto } from '@bufbuild/protobuf/wkt';
 import { CONTRACT_PACKAGE, CONTRACT_VERSION_OPTION, PACKAGE_CONTRACT_VERSIONS, PROTO_ROOT } from '@s2sp/contracts';
-import { REFLECTION_VERSIONS, reflectionProtoPath, type ReflectionVersion } from '../../libs/agents/src/reflection/contract-reflection';
+import {
+  REFLECTION_VERSIONS,
+  reflectionProtoPath,
+  type ReflectionVersion,
+} from '../../libs/agents/src/reflection/contract-reflection';
 import { agentsTestConfig, startTestAgents, type RunningAgents } from '../support/agents-stack';
 
 interface ReflectionResponse {
@@ -40,13 +44,21 @@ function reflect(client: ReflectionClient, request: Record<string, unknown>): Pr
 /** The descriptors of a file_descriptor_response, decoded; fails on an error response. */
 async function fetchFiles(client: ReflectionClient, request: Record<string, unknown>): Promise<FileDescriptorProto[]> {
   const response = await reflect(client, request);
-  assert.equal(response.error_response, undefined, `${JSON.stringify(request)}: ${response.error_response?.error_message}`);
-  return (response.file_descriptor_response?.file_descriptor_proto ?? []).map((bytes) => fromBinary(FileDescriptorProtoSchema, bytes));
+  assert.equal(
+    response.error_response,
+    undefined,
+    `${JSON.stringify(request)}: ${response.error_response?.error_message}`,
+  );
+  return (response.file_descriptor_response?.file_descriptor_proto ?? []).map((bytes) =>
+    fromBinary(FileDescriptorProtoSchema, bytes),
+  );
 }
 
 /** The files a .proto source imports, read from its text. */
 function importsOf(protoFile: string): string[] {
-  return [...readFileSync(join(PROTO_ROOT, protoFile), 'utf8').matchAll(/^import\s+"([^"]+)";/gm)].map((match) => match[1]);
+  return [...readFileSync(join(PROTO_ROOT, protoFile), 'utf8').matchAll(/^import\s+"([^"]+)";/gm)].map(
+    (match) => match[1],
+  );
 }
 
 /** The files ordered as a descriptor set orders them: each after the files it imports. */
@@ -69,7 +81,13 @@ describe('agents gRPC server reflection', () => {
   before(async () => {
     agents = await startTestAgents(agentsTestConfig([]));
     for (const version of REFLECTION_VERSIONS) {
-      const definition = protoLoader.loadSync(reflectionProtoPath(version), { keepCase: true, longs: String, enums: String, defaults: true, oneofs: true });
+      const definition = protoLoader.loadSync(reflectionProtoPath(version), {
+        keepCase: true,
+        longs: String,
+        enums: String,
+        defaults: true,
+        oneofs: true,
+      });
       const { ServerReflection } = (grpc.loadPackageDefinition(definition) as any).grpc.reflection[version];
       clients.set(version, new ServerReflection(agents.url, grpc.credentials.createInsecure()));
     }
@@ -84,7 +102,13 @@ describe('agents gRPC server reflection', () => {
     test(`${version} lists the s2sp.v1 and s2sp.v2 services and the health service`, async () => {
       const response = await reflect(clients.get(version)!, { list_services: '' });
       const names = response.list_services_response?.service.map((service) => service.name) ?? [];
-      for (const expected of ['s2sp.v1.ToolService', 's2sp.v1.AgentService', 's2sp.v2.ToolService', 's2sp.v2.AgentService', 'grpc.health.v1.Health']) {
+      for (const expected of [
+        's2sp.v1.ToolService',
+        's2sp.v1.AgentService',
+        's2sp.v2.ToolService',
+        's2sp.v2.AgentService',
+        'grpc.health.v1.Health',
+      ]) {
         assert.ok(names.includes(expected), `${expected} missing from ${names.join(', ')}`);
       }
     });
@@ -106,7 +130,12 @@ describe('agents gRPC server reflection', () => {
       fetched.set(name, file);
       pending.push(...file.dependency);
     }
-    for (const expected of ['s2sp/v1/contract.proto', 's2sp/v1/tool.proto', 'google/protobuf/descriptor.proto', 'google/protobuf/struct.proto']) {
+    for (const expected of [
+      's2sp/v1/contract.proto',
+      's2sp/v1/tool.proto',
+      'google/protobuf/descriptor.proto',
+      'google/protobuf/struct.proto',
+    ]) {
       assert.ok(fetched.has(expected), `${expected} not reached from agent.proto: ${[...fetched.keys()].join(', ')}`);
     }
 
@@ -119,7 +148,11 @@ describe('agents gRPC server reflection', () => {
     const contractFiles = [...fetched.values()].filter((file) => file.package === CONTRACT_PACKAGE);
     assert.ok(contractFiles.length >= 4);
     for (const file of contractFiles) {
-      assert.equal(getOption(registry.getFile(file.name)!, contractVersion), PACKAGE_CONTRACT_VERSIONS[CONTRACT_PACKAGE], `contract version of ${file.name}`);
+      assert.equal(
+        getOption(registry.getFile(file.name)!, contractVersion),
+        PACKAGE_CONTRACT_VERSIONS[CONTRACT_PACKAGE],
+        `contract version of ${file.name}`,
+      );
     }
   });
 
@@ -128,16 +161,23 @@ describe('agents gRPC server reflection', () => {
     assert.equal(files[0]?.name, 's2sp/v1/tool.proto');
     const names = new Set(files.map((file) => file.name));
     for (const file of files) {
-      for (const dependency of file.dependency) assert.ok(names.has(dependency), `${file.name} imports ${dependency}, which is missing`);
+      for (const dependency of file.dependency)
+        assert.ok(names.has(dependency), `${file.name} imports ${dependency}, which is missing`);
     }
   });
 
   test('file_containing_extension finds the file declaring the contract version option', async () => {
     const [file] = await fetchFiles(v1(), {
-      file_containing_extension: { containing_type: 'google.protobuf.FileOptions', extension_number: CONTRACT_VERSION_OPTION.number },
+      file_containing_extension: {
+        containing_type: 'google.protobuf.FileOptions',
+        extension_number: CONTRACT_VERSION_OPTION.number,
+      },
     });
     assert.equal(file?.name, 's2sp/v1/contract.proto');
-    assert.deepEqual(file.extension.map((extension) => `${file.package}.${extension.name}`), [CONTRACT_VERSION_OPTION.name]);
+    assert.deepEqual(
+      file.extension.map((extension) => `${file.package}.${extension.name}`),
+      [CONTRACT_VERSION_OPTION.name],
+    );
   });
 
   test('the health service has its own descriptor', async () => {
@@ -147,7 +187,10 @@ describe('agents gRPC server reflection', () => {
   });
 
   test('unknown symbols and files, and the merged file protobufjs used to make up, are NOT_FOUND error responses', async () => {
-    for (const request of [{ file_containing_symbol: 's2sp.v1.NoSuchService' }, { file_by_filename: 's2sp_v1.proto' }]) {
+    for (const request of [
+      { file_containing_symbol: 's2sp.v1.NoSuchService' },
+      { file_by_filename: 's2sp_v1.proto' },
+    ]) {
       const response = await reflect(v1(), request);
       assert.equal(response.error_response?.error_code, grpc.status.NOT_FOUND, JSON.stringify(request));
     }

@@ -14,7 +14,14 @@ function taskOf(caller: string, index: number): TaskDefinition {
     taskId: `0190f5d0-0000-7000-8000-${String(index).padStart(12, '0')}`,
     agentType: 's2sp-pipeline',
     objective: { natural_language: `task ${index} of ${caller}`, goals: [], success_criteria: [] },
-    constraints: { maxSteps: 0, maxRecursionDepth: 0, tokenBudget: 0, costBudgetMicrodollars: 0, permittedTools: [], prohibitedActions: [] },
+    constraints: {
+      maxSteps: 0,
+      maxRecursionDepth: 0,
+      tokenBudget: 0,
+      costBudgetMicrodollars: 0,
+      permittedTools: [],
+      prohibitedActions: [],
+    },
     plan: [],
     caller,
     schemaVersion: 1,
@@ -31,10 +38,21 @@ describe('agents s2sp.v2.AgentService/ListTasks', () => {
     agents = await startTestAgents(agentsTestConfig([], { taskList: { defaultPageSize: 3, maxPageSize: 4 } }));
     const repository = agents.app.get(TaskRepository);
     // Seven tasks of alice (created one after another, so newest is index 7), two of bob; alice's 2 and 5 failed.
-    const order: Array<[string, number]> = [['alice', 1], ['bob', 101], ['alice', 2], ['alice', 3], ['alice', 4], ['bob', 102], ['alice', 5], ['alice', 6], ['alice', 7]];
+    const order: Array<[string, number]> = [
+      ['alice', 1],
+      ['bob', 101],
+      ['alice', 2],
+      ['alice', 3],
+      ['alice', 4],
+      ['bob', 102],
+      ['alice', 5],
+      ['alice', 6],
+      ['alice', 7],
+    ];
     for (const [caller, index] of order) {
       await repository.create(taskOf(caller, index), emptyUsage());
-      if (index === 2 || index === 5) await repository.setStatus(taskOf(caller, index).taskId, 'FAILED' satisfies TaskStatusName);
+      if (index === 2 || index === 5)
+        await repository.setStatus(taskOf(caller, index).taskId, 'FAILED' satisfies TaskStatusName);
     }
     alice = connectAgents(agents.url, { subject: 'alice' });
     bob = connectAgents(agents.url, { subject: 'bob' });
@@ -50,7 +68,7 @@ describe('agents s2sp.v2.AgentService/ListTasks', () => {
 
   const objectives = (page: Message) => page.tasks.map((task: Message) => task.objective);
 
-  test("a caller sees only its own tasks, newest first, in pages of the configured default size", async () => {
+  test('a caller sees only its own tasks, newest first, in pages of the configured default size', async () => {
     const first = await unary(alice.agentsV2, 'ListTasks', {});
     assert.deepEqual(objectives(first), ['task 7 of alice', 'task 6 of alice', 'task 5 of alice']);
     assert.equal(first.tasks[0].status, 'TASK_STATUS_ACCEPTED');
@@ -78,11 +96,19 @@ describe('agents s2sp.v2.AgentService/ListTasks', () => {
   test('a bad cursor, or a cursor used with another status filter, is INVALID_ARGUMENT with a clear message', async () => {
     const garbage = await unaryError(alice.agentsV2, 'ListTasks', { cursor: 'not a cursor!' });
     assert.equal(garbage.code, grpc.status.INVALID_ARGUMENT);
-    assert.match(garbage.details, /cursor: not a cursor from a previous ListTasks page .*start again with an empty cursor/);
-    const forged = await unaryError(alice.agentsV2, 'ListTasks', { cursor: Buffer.from('{"t":"x"}').toString('base64url') });
+    assert.match(
+      garbage.details,
+      /cursor: not a cursor from a previous ListTasks page .*start again with an empty cursor/,
+    );
+    const forged = await unaryError(alice.agentsV2, 'ListTasks', {
+      cursor: Buffer.from('{"t":"x"}').toString('base64url'),
+    });
     assert.equal(forged.code, grpc.status.INVALID_ARGUMENT);
     const first = await unary(alice.agentsV2, 'ListTasks', {});
-    const mixed = await unaryError(alice.agentsV2, 'ListTasks', { cursor: first.next_cursor, status: 'TASK_STATUS_FAILED' });
+    const mixed = await unaryError(alice.agentsV2, 'ListTasks', {
+      cursor: first.next_cursor,
+      status: 'TASK_STATUS_FAILED',
+    });
     assert.equal(mixed.code, grpc.status.INVALID_ARGUMENT);
     assert.match(mixed.details, /status filter "" but this request filters "FAILED"/);
   });

@@ -34,23 +34,38 @@ describe('McpCallAuthorizer: what a consumer tool’s token carries for its data
   });
   after(() => dev.dir.remove());
 
-  const scopesOf = (header: string) => String(decodeJwt(header.replace(/^Bearer /, '')).scope).split(' ').sort();
+  const scopesOf = (header: string) =>
+    String(decodeJwt(header.replace(/^Bearer /, '')).scope)
+      .split(' ')
+      .sort();
 
   test('handed one resource (a task step), it gets that resource tool’s scopes only', async () => {
-    const caller = await dev.identity('alice', ['stats:chart', 's2sp:data:read', 'weather:read', 'files:read'], 'agents');
-    const header = await authorizer.authorizationFor(caller, drawChart, Date.now() + 10_000, { dataSourceScopes: ['weather:read'] });
+    const caller = await dev.identity(
+      'alice',
+      ['stats:chart', 's2sp:data:read', 'weather:read', 'files:read'],
+      'agents',
+    );
+    const header = await authorizer.authorizationFor(caller, drawChart, Date.now() + 10_000, {
+      dataSourceScopes: ['weather:read'],
+    });
     assert.deepEqual(scopesOf(header), ['s2sp:data:read', 'stats:chart', 'weather:read'], 'files:read stays behind');
   });
 
   test('not knowing the resource (a bare InvokeTool), it gets the caller’s scopes of every resource tool', async () => {
-    const caller = await dev.identity('alice', ['stats:chart', 's2sp:data:read', 'weather:read', 'files:read'], 'agents');
+    const caller = await dev.identity(
+      'alice',
+      ['stats:chart', 's2sp:data:read', 'weather:read', 'files:read'],
+      'agents',
+    );
     const header = await authorizer.authorizationFor(caller, drawChart, Date.now() + 10_000);
     assert.deepEqual(scopesOf(header), ['files:read', 's2sp:data:read', 'stats:chart', 'weather:read']);
   });
 
   test('never more than the caller holds', async () => {
     const caller = await dev.identity('bob', ['stats:chart', 's2sp:data:read'], 'agents');
-    const header = await authorizer.authorizationFor(caller, drawChart, Date.now() + 10_000, { dataSourceScopes: ['weather:read'] });
+    const header = await authorizer.authorizationFor(caller, drawChart, Date.now() + 10_000, {
+      dataSourceScopes: ['weather:read'],
+    });
     assert.deepEqual(scopesOf(header), ['s2sp:data:read', 'stats:chart']);
   });
 });
@@ -60,7 +75,12 @@ describe('McpCallAuthorizer: what a resource read’s token carries', () => {
   let authorizer: McpCallAuthorizer;
   /** The weather server's tool declares weather:read; the agents know nothing else of it. */
   const weatherConnector = {
-    registry: { forServer: (serverId: string) => (serverId === 'weather' ? [{ ...drawChart, serverId: 'weather', name: 'get_alerts', scopes: ['weather:read'] }] : []) },
+    registry: {
+      forServer: (serverId: string) =>
+        serverId === 'weather'
+          ? [{ ...drawChart, serverId: 'weather', name: 'get_alerts', scopes: ['weather:read'] }]
+          : [],
+    },
     audienceOf: (serverId: string) => `${serverId}-server`,
   } as unknown as McpConnectorService;
   before(async () => {
@@ -72,7 +92,11 @@ describe('McpCallAuthorizer: what a resource read’s token carries', () => {
   const claimsOf = (header: string) => decodeJwt(header.replace(/^Bearer /, ''));
 
   test('the caller’s scopes the server may check (its tools’ and s2sp:activity:read), for that server only; nothing for other servers or the platform', async () => {
-    const caller = await dev.identity('alice', ['resources:read', 'tools:call', 'weather:read', 'stats:chart', 's2sp:data:read', 's2sp:activity:read'], 'agents');
+    const caller = await dev.identity(
+      'alice',
+      ['resources:read', 'tools:call', 'weather:read', 'stats:chart', 's2sp:data:read', 's2sp:activity:read'],
+      'agents',
+    );
     const claims = claimsOf(await authorizer.resourceReadAuthorization(caller, 'weather', Date.now() + 10_000));
     assert.deepEqual(String(claims.scope).split(' ').sort(), ['s2sp:activity:read', 'weather:read']);
     assert.equal(claims.aud, 'weather-server');

@@ -2,7 +2,15 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { GRPC_ERROR_METADATA, toStruct } from '@s2sp/contracts';
 import { agentsTestConfig, eventually, startTestAgents, type RunningAgents } from '../support/agents-stack';
-import { connectAgents, grpc, trailer, unary, unaryError, type AgentsClients, type Message } from '../support/agents-grpc-client';
+import {
+  connectAgents,
+  grpc,
+  trailer,
+  unary,
+  unaryError,
+  type AgentsClients,
+  type Message,
+} from '../support/agents-grpc-client';
 import { startTestMcpServer, type TestMcpServer } from '../support/test-mcp-server';
 import { freePort } from '../support/free-port';
 
@@ -16,7 +24,12 @@ describe('agents and MCP servers that come and go', () => {
 
   const server = async (clients: AgentsClients, id: string): Promise<Message> =>
     (await unary(clients.tools, 'ListServers', {})).servers.find((candidate: Message) => candidate.id === id);
-  const echo = (clients: AgentsClients) => unary(clients.tools, 'InvokeTool', { tool_name: 'echo', server: 'flaky', input_params: toStruct({ text: 'ping' }) });
+  const echo = (clients: AgentsClients) =>
+    unary(clients.tools, 'InvokeTool', {
+      tool_name: 'echo',
+      server: 'flaky',
+      input_params: toStruct({ text: 'ping' }),
+    });
 
   test('started before its MCP server; circuit opens when the server stops, probes and closes when it returns', async () => {
     const port = await freePort();
@@ -49,7 +62,11 @@ describe('agents and MCP servers that come and go', () => {
     flaky = undefined;
     let triedAndFailed = 0;
     for (let attempt = 0; attempt < 10; attempt++) {
-      const error = await unaryError(clients.tools, 'InvokeTool', { tool_name: 'echo', server: 'flaky', input_params: toStruct({ text: 'x' }) });
+      const error = await unaryError(clients.tools, 'InvokeTool', {
+        tool_name: 'echo',
+        server: 'flaky',
+        input_params: toStruct({ text: 'x' }),
+      });
       assert.equal(error.code, grpc.status.UNAVAILABLE, error.details);
       if (/circuit open/.test(error.details)) break;
       assert.match(error.details, /not reachable|closed the connection|HTTP/);
@@ -62,7 +79,11 @@ describe('agents and MCP servers that come and go', () => {
     assert.notEqual(status.last_error, '');
     // Refused by the open circuit without trying the server: the calls that tried it failed with
     // "not reachable" (or the like) above, and the circuit stays open.
-    const fast = await unaryError(clients.tools, 'InvokeTool', { tool_name: 'echo', server: 'flaky', input_params: toStruct({ text: 'x' }) });
+    const fast = await unaryError(clients.tools, 'InvokeTool', {
+      tool_name: 'echo',
+      server: 'flaky',
+      input_params: toStruct({ text: 'x' }),
+    });
     assert.equal(fast.code, grpc.status.UNAVAILABLE);
     assert.match(fast.details, /circuit open/);
     assert.doesNotMatch(fast.details, /not reachable|closed the connection|HTTP/);
@@ -71,7 +92,11 @@ describe('agents and MCP servers that come and go', () => {
 
     // The server returns: after the open period the circuit is half-open, one probe succeeds and closes it.
     flaky = await startTestMcpServer(port, 'flaky');
-    await eventually('the circuit to become half-open', async () => (await server(clients, 'flaky')).circuit === 'CIRCUIT_STATE_HALF_OPEN', OPEN_MS * 4);
+    await eventually(
+      'the circuit to become half-open',
+      async () => (await server(clients, 'flaky')).circuit === 'CIRCUIT_STATE_HALF_OPEN',
+      OPEN_MS * 4,
+    );
     assert.equal((await echo(clients)).status, 'TOOL_RESULT_STATUS_SUCCESS');
     const healed = await server(clients, 'flaky');
     assert.equal(healed.circuit, 'CIRCUIT_STATE_CLOSED');

@@ -6,7 +6,15 @@ import { fromStruct } from '@s2sp/contracts';
 import { agentsTestConfig, startTestAgents, type RunningAgents } from '../support/agents-stack';
 import { TEST_SUBJECT } from '../support/tokens';
 import { connectAgents, readStream, type AgentsClients, type Message } from '../support/agents-grpc-client';
-import { alertChartPlan, consumerStep, getTask, resourceStep, submitTask, waitForSteps, waitForTaskEnd } from '../support/agent-tasks';
+import {
+  alertChartPlan,
+  consumerStep,
+  getTask,
+  resourceStep,
+  submitTask,
+  waitForSteps,
+  waitForTaskEnd,
+} from '../support/agent-tasks';
 import { startStats, startWeather, tempDir } from '../support/stack';
 import { startTestMcpServer, type TestMcpServer } from '../support/test-mcp-server';
 
@@ -60,7 +68,10 @@ describe('agents persistence across restarts (PGlite data directory)', () => {
     assert.equal(before.status, 'TASK_STATUS_SUCCEEDED');
 
     const running = await submitTask(client.agents, {
-      plan: [resourceStep('alerts', { mode: 'DATA_PLANE_MODE_SYNC' }), consumerStep('sink', 'alerts', { tool: 'slow_consumer', server: 'testkit', args: { ms: 20_000 } })],
+      plan: [
+        resourceStep('alerts', { mode: 'DATA_PLANE_MODE_SYNC' }),
+        consumerStep('sink', 'alerts', { tool: 'slow_consumer', server: 'testkit', args: { ms: 20_000 } }),
+      ],
     });
     await waitForSteps(client.agents, running.task_id, 2);
     await stop();
@@ -70,7 +81,16 @@ describe('agents persistence across restarts (PGlite data directory)', () => {
     const database = await openS2spDatabase({ dataDir: dataDir.path });
     try {
       await database.client.agentTask.create({
-        data: { id: crashedId, status: 'RUNNING', agentType: 's2sp-pipeline', objective: {}, constraints: {}, plan: [], usage: {}, caller: TEST_SUBJECT },
+        data: {
+          id: crashedId,
+          status: 'RUNNING',
+          agentType: 's2sp-pipeline',
+          objective: {},
+          constraints: {},
+          plan: [],
+          usage: {},
+          caller: TEST_SUBJECT,
+        },
       });
     } finally {
       await database.close();

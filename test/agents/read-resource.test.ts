@@ -38,7 +38,9 @@ describe('agents s2sp.v2.ToolService/ReadResource', () => {
   test("reads the weather server's activity with the caller's authority: the caller's get_alerts resource, consumed, with its bytes", async () => {
     const mcp = await connectMcp(weather.url, 'read-resource-test', { scopes: ['weather:read'] });
     try {
-      const answer = jsonOf(await mcp.callTool({ name: 'get_alerts', arguments: { area: 'CA', abstract_domains: 'event' } }));
+      const answer = jsonOf(
+        await mcp.callTool({ name: 'get_alerts', arguments: { area: 'CA', abstract_domains: 'event' } }),
+      );
       const fetched = await fetchResource(answer.resource_url, {}, { scopes: ['s2sp:data:read', 'weather:read'] });
       assert.equal(fetched.status, 200, JSON.stringify(fetched.json));
     } finally {
@@ -58,7 +60,9 @@ describe('agents s2sp.v2.ToolService/ReadResource', () => {
   });
 
   test("without s2sp:activity:read the weather server refuses: PERMISSION_DENIED with the server's message naming the scope", async () => {
-    const withoutActivity = connectAgents(agents.url, { scopes: ALL_TEST_SCOPES.filter((scope) => scope !== 's2sp:activity:read') });
+    const withoutActivity = connectAgents(agents.url, {
+      scopes: ALL_TEST_SCOPES.filter((scope) => scope !== 's2sp:activity:read'),
+    });
     try {
       const error = await unaryError(withoutActivity.toolsV2, 'ReadResource', { server: 'weather', uri: ACTIVITY_URI });
       assert.equal(error.code, grpc.status.PERMISSION_DENIED, error.message);
@@ -69,9 +73,14 @@ describe('agents s2sp.v2.ToolService/ReadResource', () => {
   });
 
   test('the agents require resources:read at their door, as InvokeTool requires tools:call', async () => {
-    const withoutMethodScope = connectAgents(agents.url, { scopes: ALL_TEST_SCOPES.filter((scope) => scope !== PLATFORM_SCOPES.RESOURCES_READ) });
+    const withoutMethodScope = connectAgents(agents.url, {
+      scopes: ALL_TEST_SCOPES.filter((scope) => scope !== PLATFORM_SCOPES.RESOURCES_READ),
+    });
     try {
-      const error = await unaryError(withoutMethodScope.toolsV2, 'ReadResource', { server: 'weather', uri: ACTIVITY_URI });
+      const error = await unaryError(withoutMethodScope.toolsV2, 'ReadResource', {
+        server: 'weather',
+        uri: ACTIVITY_URI,
+      });
       assert.equal(error.code, grpc.status.PERMISSION_DENIED);
       assert.match(error.details, /resources:read/);
     } finally {
@@ -86,10 +95,16 @@ describe('agents s2sp.v2.ToolService/ReadResource', () => {
   });
 
   test("a resource the server does not offer is the response's typed error, with the server's code, not a failed call", async () => {
-    const unknown = await unary(reader.toolsV2, 'ReadResource', { server: 'weather', uri: 's2sp://data-plane/nothing-here' });
+    const unknown = await unary(reader.toolsV2, 'ReadResource', {
+      server: 'weather',
+      uri: 's2sp://data-plane/nothing-here',
+    });
     assert.deepEqual(unknown.contents, []);
     assert.equal(unknown.error.code, -32602, JSON.stringify(unknown.error));
-    assert.match(unknown.error.message, /^MCP server "weather" refused the request: .*Unknown resource: s2sp:\/\/data-plane\/nothing-here/);
+    assert.match(
+      unknown.error.message,
+      /^MCP server "weather" refused the request: .*Unknown resource: s2sp:\/\/data-plane\/nothing-here/,
+    );
     // The stats server offers no resources at all.
     const none = await unary(reader.toolsV2, 'ReadResource', { server: 'stats', uri: ACTIVITY_URI });
     assert.deepEqual(none.contents, []);
@@ -107,7 +122,12 @@ describe('agents s2sp.v2.ToolService/ReadResource', () => {
       assert.equal(error.code, grpc.status.INVALID_ARGUMENT, JSON.stringify(request));
       assert.match(error.details, new RegExp(`^${field}: `));
     }
-    const late = await unaryError(reader.toolsV2, 'ReadResource', { server: 'weather', uri: ACTIVITY_URI }, { deadlineMs: 5 });
+    const late = await unaryError(
+      reader.toolsV2,
+      'ReadResource',
+      { server: 'weather', uri: ACTIVITY_URI },
+      { deadlineMs: 5 },
+    );
     assert.equal(late.code, grpc.status.DEADLINE_EXCEEDED);
   });
 });

@@ -38,7 +38,10 @@ describe('requestScopedSignalFetch: one long-lived signal for many requests', ()
     // The baseline this guards against: undici keeps a listener per request on the caller's signal.
     const plain = new AbortController();
     for (let index = 0; index < 20; index++) await (await fetch(`${url}/json`, { signal: plain.signal })).json();
-    assert.ok(getEventListeners(plain.signal, 'abort').length > 0, 'plain fetch no longer leaks: this wrapper may be unnecessary');
+    assert.ok(
+      getEventListeners(plain.signal, 'abort').length > 0,
+      'plain fetch no longer leaks: this wrapper may be unnecessary',
+    );
   });
 
   test('aborting the shared signal still aborts a request whose body is being read', async () => {
@@ -59,7 +62,9 @@ describe('requestScopedSignalFetch: one long-lived signal for many requests', ()
     try {
       const shared = new AbortController();
       const scoped = requestScopedSignalFetch();
-      const responses = await Promise.all(Array.from({ length: 50 }, () => scoped(`${url}/slow`, { signal: shared.signal })));
+      const responses = await Promise.all(
+        Array.from({ length: 50 }, () => scoped(`${url}/slow`, { signal: shared.signal })),
+      );
       const readers = responses.map((response) => response.body!.getReader());
       await Promise.all(readers.map((reader) => reader.read()));
       assert.equal(getEventListeners(shared.signal, 'abort').length, 1);
@@ -67,7 +72,10 @@ describe('requestScopedSignalFetch: one long-lived signal for many requests', ()
       const outcomes = await Promise.allSettled(readers.map((reader) => reader.read()));
       assert.deepEqual(new Set(outcomes.map((outcome) => outcome.status)), new Set(['rejected']));
       await new Promise((resolve) => setImmediate(resolve)); // warnings are emitted on the next tick
-      assert.deepEqual(warnings.filter((warning) => warning.name === 'MaxListenersExceededWarning'), []);
+      assert.deepEqual(
+        warnings.filter((warning) => warning.name === 'MaxListenersExceededWarning'),
+        [],
+      );
     } finally {
       process.off('warning', onWarning);
     }

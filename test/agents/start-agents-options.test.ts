@@ -23,10 +23,22 @@ class TexasPlanner implements TaskPlanner {
     if (!context.hasCompleted('texas-alerts')) {
       return {
         type: 'step',
-        step: { kind: 'resource_call', stepId: 'texas-alerts', dependsOn: [], tool: 'get_alerts', server: 'weather', arguments: { area: 'TX' }, abstractDomains: ['event'], mode: 'async' },
+        step: {
+          kind: 'resource_call',
+          stepId: 'texas-alerts',
+          dependsOn: [],
+          tool: 'get_alerts',
+          server: 'weather',
+          arguments: { area: 'TX' },
+          abstractDomains: ['event'],
+          mode: 'async',
+        },
       };
     }
-    return { type: 'done', result: { planned_by: this.name, abstract_rows: context.rowsOf('texas-alerts')?.length ?? -1 } };
+    return {
+      type: 'done',
+      result: { planned_by: this.name, abstract_rows: context.rowsOf('texas-alerts')?.length ?? -1 },
+    };
   }
 }
 
@@ -34,15 +46,26 @@ describe('startAgents(config, { planner }) and the agents metrics port', () => {
   let weather: RunningMcpServer;
   const running: Array<{ agents: RunningAgents; clients: AgentsClients }> = [];
 
-  async function start(planner: TaskPlanner | typeof TexasPlanner): Promise<{ agents: RunningAgents; clients: AgentsClients }> {
-    const agents = await startTestAgents(agentsTestConfig([{ id: 'weather', url: `${weather.url}/mcp` }], { metricsPort: 0 }), { planner });
+  async function start(
+    planner: TaskPlanner | typeof TexasPlanner,
+  ): Promise<{ agents: RunningAgents; clients: AgentsClients }> {
+    const agents = await startTestAgents(
+      agentsTestConfig([{ id: 'weather', url: `${weather.url}/mcp` }], { metricsPort: 0 }),
+      { planner },
+    );
     const started = { agents, clients: connectAgents(agents.url) };
     running.push(started);
     return started;
   }
 
-  async function runTask(clients: AgentsClients, plan: Message[] = [resourceStep('alerts'), filterStep('windy', 'alerts')]): Promise<Message> {
-    const accepted = await submitTask(clients.agents, { objective: { natural_language: 'whatever the planner decides' }, plan });
+  async function runTask(
+    clients: AgentsClients,
+    plan: Message[] = [resourceStep('alerts'), filterStep('windy', 'alerts')],
+  ): Promise<Message> {
+    const accepted = await submitTask(clients.agents, {
+      objective: { natural_language: 'whatever the planner decides' },
+      plan,
+    });
     const task = await waitForTaskEnd(clients.agents, accepted.task_id);
     assert.equal(task.status, 'TASK_STATUS_SUCCEEDED', JSON.stringify(task.error));
     return task;
@@ -78,7 +101,11 @@ describe('startAgents(config, { planner }) and the agents metrics port', () => {
     const result = fromStruct(task.result) as { planned_by: string; abstract_rows: number };
     assert.equal(result.planned_by, 'texas');
     assert.ok(result.abstract_rows > 0, 'the planner saw the abstract rows of its step');
-    assert.deepEqual(planner.objectives, ['whatever the planner decides', 'whatever the planner decides'], 'asked once per step and once to finish');
+    assert.deepEqual(
+      planner.objectives,
+      ['whatever the planner decides', 'whatever the planner decides'],
+      'asked once per step and once to finish',
+    );
   });
 
   test('a planner instance is used as given', async () => {
@@ -93,7 +120,10 @@ describe('startAgents(config, { planner }) and the agents metrics port', () => {
     const { clients } = await start(instance);
     const task = await runTask(clients);
     assert.deepEqual(calls, [task.task_id]);
-    assert.deepEqual(task.steps.map((step: Message) => step.type), ['STEP_TYPE_PLAN']);
+    assert.deepEqual(
+      task.steps.map((step: Message) => step.type),
+      ['STEP_TYPE_PLAN'],
+    );
     assert.equal((fromStruct(task.result) as { summary: string }).summary, 'nothing to do');
   });
 
@@ -106,12 +136,45 @@ describe('startAgents(config, { planner }) and the agents metrics port', () => {
     assert.equal(response.status, 200);
     assert.match(response.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
     const text = await response.text();
-    for (const name of ['protocol_requests_total', 'protocol_request_duration_seconds', 'mcp_tool_call_duration_seconds', 'circuit_breaker_state']) {
+    for (const name of [
+      'protocol_requests_total',
+      'protocol_request_duration_seconds',
+      'mcp_tool_call_duration_seconds',
+      'circuit_breaker_state',
+    ]) {
       assert.match(text, new RegExp(`^# TYPE ${name} (counter|histogram|gauge)$`, 'm'), `${name} is exported`);
     }
-    assert.ok(Number(sample(text, 'protocol_requests_total', { protocol: 'grpc', method: 'AgentService/SubmitTask', status: 'success' })) >= 1, text);
-    assert.ok(Number(sample(text, 'protocol_request_duration_seconds_count', { protocol: 'grpc', method: 'AgentService/SubmitTask' })) >= 1);
-    assert.ok(Number(sample(text, 'mcp_tool_call_duration_seconds_count', { tool_name: 'get_alerts', server_id: 'weather', status: 'success' })) >= 1);
-    assert.equal(sample(text, 'circuit_breaker_state', { service: 'mcp:weather' }), 0, 'the MCP server breaker is closed');
+    assert.ok(
+      Number(
+        sample(text, 'protocol_requests_total', {
+          protocol: 'grpc',
+          method: 'AgentService/SubmitTask',
+          status: 'success',
+        }),
+      ) >= 1,
+      text,
+    );
+    assert.ok(
+      Number(
+        sample(text, 'protocol_request_duration_seconds_count', {
+          protocol: 'grpc',
+          method: 'AgentService/SubmitTask',
+        }),
+      ) >= 1,
+    );
+    assert.ok(
+      Number(
+        sample(text, 'mcp_tool_call_duration_seconds_count', {
+          tool_name: 'get_alerts',
+          server_id: 'weather',
+          status: 'success',
+        }),
+      ) >= 1,
+    );
+    assert.equal(
+      sample(text, 'circuit_breaker_state', { service: 'mcp:weather' }),
+      0,
+      'the MCP server breaker is closed',
+    );
   });
 });

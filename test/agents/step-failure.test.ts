@@ -9,7 +9,9 @@ const stepErrorOf = (failure: McpError) => classifyStepError(translateMcpFailure
 
 describe('a task step whose MCP server answered with an error', () => {
   test("the server's scope refusal is the task's 4002, naming the scopes it lacks, not a tool failure", () => {
-    const error = stepErrorOf(new McpError(4002, 'Missing required scope: weather:read', { missing_scopes: ['weather:read'] }));
+    const error = stepErrorOf(
+      new McpError(4002, 'Missing required scope: weather:read', { missing_scopes: ['weather:read'] }),
+    );
     assert.equal(error.code, 4002);
     assert.match(error.message, /MCP server "weather" refused the request: .*Missing required scope: weather:read/);
     assert.deepEqual(error.details, { missing_scopes: ['weather:read'] });

@@ -5,7 +5,15 @@ import type { RunningMcpServer } from '@s2sp/core';
 import { GRPC_ERROR_METADATA, fromStruct, toStruct, toTimestamp } from '@s2sp/contracts';
 import { z } from 'zod';
 import { agentsTestConfig, eventually, startTestAgents, type RunningAgents } from '../support/agents-stack';
-import { connectAgents, grpc, trailer, unary, unaryError, type AgentsClients, type Message } from '../support/agents-grpc-client';
+import {
+  connectAgents,
+  grpc,
+  trailer,
+  unary,
+  unaryError,
+  type AgentsClients,
+  type Message,
+} from '../support/agents-grpc-client';
 import { startStats, startWeather, statsConfig } from '../support/stack';
 import { startTestMcpServer, type TestMcpServer } from '../support/test-mcp-server';
 
@@ -78,7 +86,15 @@ describe('agents ToolService over gRPC', () => {
     const tools = await listAll();
     assert.deepEqual(
       tools.map((tool) => `${tool.server}/${tool.name}`),
-      ['stats/draw_chart', 'testkit/always_fails', 'testkit/echo', 'testkit/list_roots', 'testkit/slow', 'testkit/slow_consumer', 'weather/get_alerts'],
+      [
+        'stats/draw_chart',
+        'testkit/always_fails',
+        'testkit/echo',
+        'testkit/list_roots',
+        'testkit/slow',
+        'testkit/slow_consumer',
+        'weather/get_alerts',
+      ],
     );
     const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
     assert.equal(byName.get_alerts.kind, 'TOOL_KIND_S2SP_RESOURCE');
@@ -119,7 +135,10 @@ describe('agents ToolService over gRPC', () => {
     assert.equal(big.next_cursor, '');
 
     const testkitOnly = await listAll({ server: 'testkit', page_size: 1 });
-    assert.deepEqual(testkitOnly.map((tool) => tool.name), ['always_fails', 'echo', 'list_roots', 'slow', 'slow_consumer']);
+    assert.deepEqual(
+      testkitOnly.map((tool) => tool.name),
+      ['always_fails', 'echo', 'list_roots', 'slow', 'slow_consumer'],
+    );
 
     const unknown = await unaryError(clients.tools, 'ListTools', { server: 'nope' });
     assert.equal(unknown.code, grpc.status.NOT_FOUND);
@@ -130,12 +149,21 @@ describe('agents ToolService over gRPC', () => {
     const first = await unary(clients.tools, 'ListTools', { page_size: 2 });
     const decoded = JSON.parse(Buffer.from(first.next_cursor, 'base64url').toString('utf8'));
     const tampered = Buffer.from(JSON.stringify({ ...decoded, o: 0 }), 'utf8').toString('base64url');
-    for (const cursor of [tampered, 'not-a-cursor', Buffer.from('{"o":2,"v":1}').toString('base64url'), first.next_cursor + 'A']) {
+    for (const cursor of [
+      tampered,
+      'not-a-cursor',
+      Buffer.from('{"o":2,"v":1}').toString('base64url'),
+      first.next_cursor + 'A',
+    ]) {
       const error = await unaryError(clients.tools, 'ListTools', { page_size: 2, cursor });
       assert.equal(error.code, grpc.status.INVALID_ARGUMENT, cursor);
       assert.match(error.details, /^cursor: .*(malformed or modified)/);
     }
-    const otherFilter = await unaryError(clients.tools, 'ListTools', { page_size: 2, cursor: first.next_cursor, server: 'testkit' });
+    const otherFilter = await unaryError(clients.tools, 'ListTools', {
+      page_size: 2,
+      cursor: first.next_cursor,
+      server: 'testkit',
+    });
     assert.equal(otherFilter.code, grpc.status.INVALID_ARGUMENT);
     assert.match(otherFilter.details, /server filter/);
   });
@@ -162,7 +190,10 @@ describe('agents ToolService over gRPC', () => {
     const servers = await unary(clients.tools, 'ListServers', {});
     assert.equal(servers.servers.find((server: Message) => server.id === 'testkit').tool_count, 6);
 
-    const answer = await unary(clients.tools, 'InvokeTool', { tool_name: 'added_at_runtime', input_params: toStruct({ n: 21 }) });
+    const answer = await unary(clients.tools, 'InvokeTool', {
+      tool_name: 'added_at_runtime',
+      input_params: toStruct({ n: 21 }),
+    });
     assert.equal(answer.status, 'TOOL_RESULT_STATUS_SUCCESS');
     assert.equal((fromStruct(answer.output).content as Array<{ text: string }>)[0].text, 'twice 42');
 
@@ -180,8 +211,14 @@ describe('agents ToolService over gRPC', () => {
       handler: () => ({ content: [{ type: 'text', text: 'testkit alerts' }] }),
     });
     try {
-      await eventually('get_alerts on two servers', async () => (await listAll()).filter((tool) => tool.name === 'get_alerts').length === 2);
-      const error = await unaryError(clients.tools, 'InvokeTool', { tool_name: 'get_alerts', input_params: toStruct({ area: 'CA' }) });
+      await eventually(
+        'get_alerts on two servers',
+        async () => (await listAll()).filter((tool) => tool.name === 'get_alerts').length === 2,
+      );
+      const error = await unaryError(clients.tools, 'InvokeTool', {
+        tool_name: 'get_alerts',
+        input_params: toStruct({ area: 'CA' }),
+      });
       assert.equal(error.code, grpc.status.FAILED_PRECONDITION);
       assert.match(error.details, /testkit/);
       assert.match(error.details, /weather/);
@@ -191,7 +228,10 @@ describe('agents ToolService over gRPC', () => {
     } finally {
       testkit.removeTool('get_alerts');
     }
-    await eventually('get_alerts unique again', async () => (await listAll()).filter((tool) => tool.name === 'get_alerts').length === 1);
+    await eventually(
+      'get_alerts unique again',
+      async () => (await listAll()).filter((tool) => tool.name === 'get_alerts').length === 1,
+    );
   });
 
   test('InvokeTool without count_body_tokens: the resource server is not asked to count the body (tokens_kept_out 0)', async () => {
@@ -214,12 +254,20 @@ describe('agents ToolService over gRPC', () => {
     const answer = await unary(
       clients.tools,
       'InvokeTool',
-      { tool_name: 'get_alerts', server: 'weather', input_params: toStruct({ area: 'CA', abstract_domains: 'event,severity' }), count_body_tokens: true },
+      {
+        tool_name: 'get_alerts',
+        server: 'weather',
+        input_params: toStruct({ area: 'CA', abstract_domains: 'event,severity' }),
+        count_body_tokens: true,
+      },
       { metadata },
     );
     assert.equal(answer.status, 'TOOL_RESULT_STATUS_SUCCESS');
     assert.match(answer.invocation_id, UUID_V7);
-    const output = fromStruct(answer.output) as { isError: boolean; structuredContent: { abstract: unknown[]; resource_url: string } };
+    const output = fromStruct(answer.output) as {
+      isError: boolean;
+      structuredContent: { abstract: unknown[]; resource_url: string };
+    };
     assert.equal(output.isError, false);
     assert.equal(output.structuredContent.abstract.length, 14);
     assert.equal(answer.data_plane.mode, 'DATA_PLANE_MODE_ASYNC');
@@ -234,7 +282,11 @@ describe('agents ToolService over gRPC', () => {
     assert.equal(answer.trace.trace_id, '4bf92f3577b34da6a3ce929d0e0e4736');
     assert.equal(answer.provenance.server, 'weather');
 
-    const echo = await unary(clients.tools, 'InvokeTool', { invocation_id: 'my-call-1', tool_name: 'echo', input_params: toStruct({ text: 'hi' }) });
+    const echo = await unary(clients.tools, 'InvokeTool', {
+      invocation_id: 'my-call-1',
+      tool_name: 'echo',
+      input_params: toStruct({ text: 'hi' }),
+    });
     assert.equal(echo.invocation_id, 'my-call-1');
     assert.equal(echo.data_plane, null);
     assert.deepEqual((fromStruct(echo.output).content as unknown[])[0], { type: 'text', text: 'echo: hi' });
@@ -242,11 +294,17 @@ describe('agents ToolService over gRPC', () => {
 
   test('InvokeTool with abstract_format "columns": the compact answer has the same data-plane reference and fewer tokens in context', async () => {
     const invoke = (extra: Record<string, unknown>) =>
-      unary(clients.tools, 'InvokeTool', { tool_name: 'get_alerts', server: 'weather', input_params: toStruct({ area: 'CA', abstract_domains: 'event,severity', ...extra }) });
+      unary(clients.tools, 'InvokeTool', {
+        tool_name: 'get_alerts',
+        server: 'weather',
+        input_params: toStruct({ area: 'CA', abstract_domains: 'event,severity', ...extra }),
+      });
     const standard = await invoke({});
     const compact = await invoke({ abstract_format: 'columns' });
     assert.equal(compact.status, 'TOOL_RESULT_STATUS_SUCCESS');
-    const output = fromStruct(compact.output) as { structuredContent: { abstract: { columns: string[] }; resource_url: string } };
+    const output = fromStruct(compact.output) as {
+      structuredContent: { abstract: { columns: string[] }; resource_url: string };
+    };
     assert.deepEqual(output.structuredContent.abstract.columns, ['_row_id', 'event', 'severity']);
     assert.equal(compact.data_plane.resource_url, output.structuredContent.resource_url);
     assert.deepEqual(compact.data_plane.abstract_domains, ['event', 'severity']);
@@ -279,11 +337,17 @@ describe('agents ToolService over gRPC', () => {
     assert.equal(missing.code, grpc.status.INVALID_ARGUMENT);
     assert.match(missing.details, /^tool_name: /);
 
-    const approval = await unaryError(clients.tools, 'InvokeTool', { tool_name: 'echo', requires_human_approval: true });
+    const approval = await unaryError(clients.tools, 'InvokeTool', {
+      tool_name: 'echo',
+      requires_human_approval: true,
+    });
     assert.equal(approval.code, grpc.status.PERMISSION_DENIED);
     assert.equal(trailer(approval, GRPC_ERROR_METADATA.ERROR_CODE), '4003');
 
-    const wrongClass = await unaryError(clients.tools, 'InvokeTool', { tool_name: 'slow', mutation_class: 'MUTATION_CLASS_READ_ONLY' });
+    const wrongClass = await unaryError(clients.tools, 'InvokeTool', {
+      tool_name: 'slow',
+      mutation_class: 'MUTATION_CLASS_READ_ONLY',
+    });
     assert.equal(wrongClass.code, grpc.status.FAILED_PRECONDITION);
     assert.match(wrongClass.details, /DESTRUCTIVE/);
   });
@@ -300,11 +364,20 @@ describe('agents ToolService over gRPC', () => {
     assert.equal(trailer(viaField, GRPC_ERROR_METADATA.DEADLINE_HOP), 'mcp');
     assert.ok(Date.now() - started < SLOW_MS, 'answered before the slow tool finished');
 
-    const viaGrpcDeadline = await unaryError(clients.tools, 'InvokeTool', { tool_name: 'slow', input_params: toStruct({ ms: 5_000 }) }, { deadlineMs: 1_000 });
+    const viaGrpcDeadline = await unaryError(
+      clients.tools,
+      'InvokeTool',
+      { tool_name: 'slow', input_params: toStruct({ ms: 5_000 }) },
+      { deadlineMs: 1_000 },
+    );
     assert.equal(viaGrpcDeadline.code, grpc.status.DEADLINE_EXCEEDED);
     assert.equal(trailer(viaGrpcDeadline, GRPC_ERROR_METADATA.DEADLINE_HOP), 'mcp');
 
-    const noTime = await unaryError(clients.tools, 'InvokeTool', { tool_name: 'echo', input_params: toStruct({ text: 'x' }), deadline: toTimestamp(Date.now() + 20) });
+    const noTime = await unaryError(clients.tools, 'InvokeTool', {
+      tool_name: 'echo',
+      input_params: toStruct({ text: 'x' }),
+      deadline: toTimestamp(Date.now() + 20),
+    });
     assert.equal(noTime.code, grpc.status.DEADLINE_EXCEEDED);
     assert.equal(trailer(noTime, GRPC_ERROR_METADATA.DEADLINE_HOP), 'agents');
   });
@@ -324,7 +397,10 @@ describe('agents ToolService over gRPC', () => {
     assert.match(error.details, /timed out/);
     assert.doesNotMatch(error.details, /AAAAAAAA/, 'the capability URL is not in the message');
     const fetchTimeoutMs = statsConfig([]).fetchTimeoutMs;
-    assert.ok(Date.now() - started < fetchTimeoutMs, "cut by the call's deadline, not by the stats server's own fetch timeout");
+    assert.ok(
+      Date.now() - started < fetchTimeoutMs,
+      "cut by the call's deadline, not by the stats server's own fetch timeout",
+    );
   });
 
   test('ListServers: connection, circuit and tool count per server, with no credentials anywhere', async () => {

@@ -17,7 +17,11 @@ interface Violation {
 
 /** The rule violations dependency-cruiser finds in `apps/` and `libs/` of `cwd` with the project's rules. */
 function violationsIn(cwd: string): Violation[] {
-  const output = execFileSync(process.execPath, [CRUISER, 'apps', 'libs', '--config', CONFIG, '--output-type', 'json'], { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const output = execFileSync(
+    process.execPath,
+    [CRUISER, 'apps', 'libs', '--config', CONFIG, '--output-type', 'json'],
+    { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+  );
   return (JSON.parse(output) as { summary: { violations: Violation[] } }).summary.violations;
 }
 
@@ -30,7 +34,10 @@ function writeTree(root: string, files: Record<string, string>): void {
 
 describe('dependency rules (.dependency-cruiser.cjs)', () => {
   test('the workspace keeps them: no cycle, no lib importing an app, no deep import, no upward import', () => {
-    assert.deepEqual(violationsIn(ROOT).map((violation) => `${violation.rule.name}: ${violation.from} → ${violation.to}`), []);
+    assert.deepEqual(
+      violationsIn(ROOT).map((violation) => `${violation.rule.name}: ${violation.from} → ${violation.to}`),
+      [],
+    );
   });
 
   test('each rule fails a tree that breaks it', () => {
@@ -38,7 +45,10 @@ describe('dependency rules (.dependency-cruiser.cjs)', () => {
     try {
       writeTree(dir, {
         'tsconfig.json': JSON.stringify({
-          compilerOptions: { baseUrl: '.', paths: { '@s2sp/platform': ['./libs/platform/src'], '@s2sp/core': ['./libs/s2sp/src'] } },
+          compilerOptions: {
+            baseUrl: '.',
+            paths: { '@s2sp/platform': ['./libs/platform/src'], '@s2sp/core': ['./libs/s2sp/src'] },
+          },
         }),
         'libs/platform/src/index.ts': "export * from './clock';\n",
         // Upward: platform sits below core.

@@ -8,7 +8,11 @@ import { test } from 'node:test';
 const ROOT = join(__dirname, '..', '..', '..');
 
 function run(bin: string, args: string[]): { status: number | null; output: string } {
-  const result = spawnSync(process.execPath, [join(ROOT, 'node_modules', bin), ...args], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const result = spawnSync(process.execPath, [join(ROOT, 'node_modules', bin), ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   return { status: result.status, output: `${result.stdout}${result.stderr}` };
 }
 

@@ -103,7 +103,11 @@ describe('BatchingAuditSink', () => {
     target.failing = true;
     await sink.record(event('a'));
     await sink.record(event('b'));
-    await assert.rejects(Promise.resolve(sink.record(event('c'))), /database down/, 'the third decision cannot be stored');
+    await assert.rejects(
+      Promise.resolve(sink.record(event('c'))),
+      /database down/,
+      'the third decision cannot be stored',
+    );
     assert.equal(sink.pending, 2, 'c is not kept: its call was refused');
     target.failing = false;
     await sink.record(event('c2'));
@@ -118,7 +122,10 @@ describe('BatchingAuditSink', () => {
     await sink.record(event('b'));
     assert.equal(target.events.length, 0);
     await sink.flush();
-    assert.deepEqual(target.events.map((item) => item.operation), ['a', 'b']);
+    assert.deepEqual(
+      target.events.map((item) => item.operation),
+      ['a', 'b'],
+    );
   });
 
   test('shutdown writes what is queued; decisions after it are written at once', async () => {
@@ -139,7 +146,14 @@ describe('audit delivery configuration', () => {
   test('blocking gives the configured sink itself; batched wraps it and the app shutdown flushes it', async () => {
     const blockingTarget = new InMemoryAuditSink();
     const blocking = await Test.createTestingModule({
-      imports: [AuthModule.forRoot({ audience: 'gateway', dataDir: dir.path, auditSink: { useValue: blockingTarget }, auditDelivery: { mode: 'blocking' } })],
+      imports: [
+        AuthModule.forRoot({
+          audience: 'gateway',
+          dataDir: dir.path,
+          auditSink: { useValue: blockingTarget },
+          auditDelivery: { mode: 'blocking' },
+        }),
+      ],
     }).compile();
     assert.equal(blocking.get(AUDIT_SINK), blockingTarget);
     await blocking.close();
@@ -153,11 +167,20 @@ describe('audit delivery configuration', () => {
     await sink.record(event('queued at shutdown'));
     assert.equal(target.events.length, 0);
     await batched.close();
-    assert.deepEqual(target.events.map((item) => item.operation), ['queued at shutdown']);
+    assert.deepEqual(
+      target.events.map((item) => item.operation),
+      ['queued at shutdown'],
+    );
   });
 
   test('defaults, environment variables, and refusals that name the setting', () => {
-    assert.deepEqual(resolveAuthOptions({ audience: 'a' }).auditDelivery, { mode: 'batched', flushIntervalMs: 100, maxBatchSize: 500, maxPending: 10_000, maxRetryDelayMs: 5_000 });
+    assert.deepEqual(resolveAuthOptions({ audience: 'a' }).auditDelivery, {
+      mode: 'batched',
+      flushIntervalMs: 100,
+      maxBatchSize: 500,
+      maxPending: 10_000,
+      maxRetryDelayMs: 5_000,
+    });
     assert.deepEqual(
       authOptionsFromEnv('a', {
         S2SP_AUTH_AUDIT_DELIVERY: 'blocking',
@@ -169,10 +192,22 @@ describe('audit delivery configuration', () => {
       { mode: 'blocking', flushIntervalMs: 250, maxBatchSize: 50, maxPending: 5000, maxRetryDelayMs: 30_000 },
     );
     assert.equal(authOptionsFromEnv('a', {}).auditDelivery, undefined);
-    assert.throws(() => authOptionsFromEnv('a', { S2SP_AUTH_AUDIT_DELIVERY: 'later' }), /S2SP_AUTH_AUDIT_DELIVERY must be one of blocking, batched/);
-    assert.throws(() => authOptionsFromEnv('a', { S2SP_AUTH_AUDIT_FLUSH_INTERVAL_MS: '0' }), /S2SP_AUTH_AUDIT_FLUSH_INTERVAL_MS/);
+    assert.throws(
+      () => authOptionsFromEnv('a', { S2SP_AUTH_AUDIT_DELIVERY: 'later' }),
+      /S2SP_AUTH_AUDIT_DELIVERY must be one of blocking, batched/,
+    );
+    assert.throws(
+      () => authOptionsFromEnv('a', { S2SP_AUTH_AUDIT_FLUSH_INTERVAL_MS: '0' }),
+      /S2SP_AUTH_AUDIT_FLUSH_INTERVAL_MS/,
+    );
     assert.throws(() => authOptionsFromEnv('a', { S2SP_AUTH_AUDIT_MAX_BATCH: 'x' }), /S2SP_AUTH_AUDIT_MAX_BATCH/);
-    assert.throws(() => resolveAuthOptions({ audience: 'a', auditDelivery: { maxBatchSize: 100, maxPending: 10 } }), /auditDelivery.maxPending must be at least auditDelivery.maxBatchSize/);
-    assert.throws(() => resolveAuthOptions({ audience: 'a', auditDelivery: { mode: 'eventually' as never } }), /auditDelivery.mode/);
+    assert.throws(
+      () => resolveAuthOptions({ audience: 'a', auditDelivery: { maxBatchSize: 100, maxPending: 10 } }),
+      /auditDelivery.maxPending must be at least auditDelivery.maxBatchSize/,
+    );
+    assert.throws(
+      () => resolveAuthOptions({ audience: 'a', auditDelivery: { mode: 'eventually' as never } }),
+      /auditDelivery.mode/,
+    );
   });
 });

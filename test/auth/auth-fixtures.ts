@@ -1,5 +1,14 @@
 import { createHmac } from 'node:crypto';
-import { base64url, calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT, type JSONWebKeySet, type JWK, type JWTPayload } from 'jose';
+import {
+  base64url,
+  calculateJwkThumbprint,
+  exportJWK,
+  generateKeyPair,
+  SignJWT,
+  type JSONWebKeySet,
+  type JWK,
+  type JWTPayload,
+} from 'jose';
 import {
   DevKeyStore,
   JwtTokenVerifier,
@@ -41,7 +50,10 @@ export async function devSetup(): Promise<DevSetup> {
 }
 
 /** A key pair nobody trusts (or, with `kid`, one impersonating a trusted key id). */
-export async function foreignKey(alg: 'ES256' | 'RS256' = 'ES256', kid?: string): Promise<SigningKey & { publicJwk: JWK }> {
+export async function foreignKey(
+  alg: 'ES256' | 'RS256' = 'ES256',
+  kid?: string,
+): Promise<SigningKey & { publicJwk: JWK }> {
   const { privateKey, publicKey } = await generateKeyPair(alg, { extractable: true });
   const publicJwk = await exportJWK(publicKey);
   const id = kid ?? (await calculateJwkThumbprint(publicJwk));
@@ -57,8 +69,14 @@ export interface RawClaims extends JWTPayload {
 }
 
 /** Signs arbitrary claims (nothing defaulted), for building bad tokens. */
-export async function signRaw(key: SigningKey, claims: RawClaims, header: Record<string, unknown> = {}): Promise<string> {
-  return new SignJWT(claims).setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'JWT', ...header }).sign(key.privateKey);
+export async function signRaw(
+  key: SigningKey,
+  claims: RawClaims,
+  header: Record<string, unknown> = {},
+): Promise<string> {
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'JWT', ...header })
+    .sign(key.privateKey);
 }
 
 export function nowSeconds(): number {

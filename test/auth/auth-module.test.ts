@@ -50,16 +50,31 @@ describe('authOptionsFromEnv', () => {
       mintCacheSize: 500,
       mintReuseSlackMs: 1000,
     });
-    assert.deepEqual(authOptionsFromEnv('x', { S2SP_AUTH_JWKS_FILE: '/etc/jwks.json' }).keys, { kind: 'jwks-file', path: '/etc/jwks.json' });
+    assert.deepEqual(authOptionsFromEnv('x', { S2SP_AUTH_JWKS_FILE: '/etc/jwks.json' }).keys, {
+      kind: 'jwks-file',
+      path: '/etc/jwks.json',
+    });
   });
 
   test('refuses contradictory or malformed settings, naming the variable', () => {
-    assert.throws(() => authOptionsFromEnv('x', { S2SP_AUTH_JWKS_URL: 'https://a', S2SP_AUTH_JWKS_FILE: '/b' }), /only one of S2SP_AUTH_JWKS_URL and S2SP_AUTH_JWKS_FILE/);
-    assert.throws(() => authOptionsFromEnv('x', { S2SP_AUTH_CLOCK_TOLERANCE_SECONDS: 'lots' }), /S2SP_AUTH_CLOCK_TOLERANCE_SECONDS/);
-    assert.throws(() => authOptionsFromEnv('x', { NODE_ENV: 'production' }), /NODE_ENV=production needs S2SP_AUTH_JWKS_URL or S2SP_AUTH_JWKS_FILE/);
+    assert.throws(
+      () => authOptionsFromEnv('x', { S2SP_AUTH_JWKS_URL: 'https://a', S2SP_AUTH_JWKS_FILE: '/b' }),
+      /only one of S2SP_AUTH_JWKS_URL and S2SP_AUTH_JWKS_FILE/,
+    );
+    assert.throws(
+      () => authOptionsFromEnv('x', { S2SP_AUTH_CLOCK_TOLERANCE_SECONDS: 'lots' }),
+      /S2SP_AUTH_CLOCK_TOLERANCE_SECONDS/,
+    );
+    assert.throws(
+      () => authOptionsFromEnv('x', { NODE_ENV: 'production' }),
+      /NODE_ENV=production needs S2SP_AUTH_JWKS_URL or S2SP_AUTH_JWKS_FILE/,
+    );
     assert.equal(authOptionsFromEnv('x', { NODE_ENV: 'production', S2SP_AUTH_ALLOW_DEV_KEY: '1' }).keys?.kind, 'dev');
     assert.throws(() => resolveAuthOptions({ audience: ' ' }), /audience/);
-    assert.throws(() => resolveAuthOptions({ audience: 'a', defaultMutationClass: 'WRITE' as never }), /defaultMutationClass/);
+    assert.throws(
+      () => resolveAuthOptions({ audience: 'a', defaultMutationClass: 'WRITE' as never }),
+      /defaultMutationClass/,
+    );
     for (const [name, value] of [
       ['S2SP_AUTH_VERIFY_CACHE_SIZE', '-1'],
       ['S2SP_AUTH_VERIFY_CACHE_TTL_MS', '0'],
@@ -84,7 +99,10 @@ describe('authOptionsFromEnv', () => {
       ['mintCacheSize', -1],
       ['mintReuseSlackMs', 60_001],
     ] as const) {
-      assert.throws(() => resolveAuthOptions({ audience: 'a', [name]: value }), new RegExp(`Auth option ${name} must be an integer`));
+      assert.throws(
+        () => resolveAuthOptions({ audience: 'a', [name]: value }),
+        new RegExp(`Auth option ${name} must be an integer`),
+      );
     }
   });
 });
@@ -94,11 +112,15 @@ describe('AuthModule', () => {
   after(() => dir.remove());
 
   test('forRoot provides the verifier, minter, default deny approvals and the logger audit sink, batched', async () => {
-    const moduleRef = await Test.createTestingModule({ imports: [AuthModule.forRoot({ audience: 'gateway', dataDir: dir.path })] }).compile();
+    const moduleRef = await Test.createTestingModule({
+      imports: [AuthModule.forRoot({ audience: 'gateway', dataDir: dir.path })],
+    }).compile();
     try {
       assert.ok(moduleRef.get(APPROVAL_PROVIDER) instanceof DenyAllApprovalProvider);
       assert.ok(moduleRef.get(AUDIT_SINK) instanceof BatchingAuditSink, 'decisions are batched by default');
-      const token = await moduleRef.get(TokenMinter).mint({ subject: 'alice', scopes: ['a'], audience: 'gateway', ttlSeconds: 60 });
+      const token = await moduleRef
+        .get(TokenMinter)
+        .mint({ subject: 'alice', scopes: ['a'], audience: 'gateway', ttlSeconds: 60 });
       assert.equal((await moduleRef.get<TokenVerifier>(TOKEN_VERIFIER).verify(token)).subject, 'alice');
     } finally {
       await moduleRef.close();
@@ -107,7 +129,9 @@ describe('AuthModule', () => {
 
   test('TOKEN_VERIFIER and TokenMinter cache by default, and not when the cache sizes are 0', async () => {
     const sameTwice = async (options: { verifyCacheSize?: number; mintCacheSize?: number }) => {
-      const moduleRef = await Test.createTestingModule({ imports: [AuthModule.forRoot({ audience: 'gateway', dataDir: dir.path, ...options })] }).compile();
+      const moduleRef = await Test.createTestingModule({
+        imports: [AuthModule.forRoot({ audience: 'gateway', dataDir: dir.path, ...options })],
+      }).compile();
       try {
         const verifier = moduleRef.get<TokenVerifier>(TOKEN_VERIFIER);
         const minter = moduleRef.get(TokenMinter);
@@ -116,21 +140,31 @@ describe('AuthModule', () => {
         return {
           cachingVerifier: verifier instanceof CachingTokenVerifier,
           identity: (await verifier.verify(token)) === caller,
-          narrowed: (await minter.narrowToken(caller, ['a'], 'agents')) === (await minter.narrowToken(caller, ['a'], 'agents')),
+          narrowed:
+            (await minter.narrowToken(caller, ['a'], 'agents')) === (await minter.narrowToken(caller, ['a'], 'agents')),
         };
       } finally {
         await moduleRef.close();
       }
     };
     assert.deepEqual(await sameTwice({}), { cachingVerifier: true, identity: true, narrowed: true });
-    assert.deepEqual(await sameTwice({ verifyCacheSize: 0, mintCacheSize: 0 }), { cachingVerifier: true, identity: false, narrowed: false });
+    assert.deepEqual(await sameTwice({ verifyCacheSize: 0, mintCacheSize: 0 }), {
+      cachingVerifier: true,
+      identity: false,
+      narrowed: false,
+    });
   });
 
   test('forRootAsync takes options from a factory (e.g. the environment) and a signing key file', async () => {
     const moduleRef = await Test.createTestingModule({
       imports: [
         AuthModule.forRootAsync({
-          useFactory: () => ({ ...authOptionsFromEnv('agents', { S2SP_AUTH_DATA_DIR: dir.path, S2SP_AUTH_SIGNING_KEY_FILE: `${dir.path}/dev-signing-key.jwk.json` }) }),
+          useFactory: () => ({
+            ...authOptionsFromEnv('agents', {
+              S2SP_AUTH_DATA_DIR: dir.path,
+              S2SP_AUTH_SIGNING_KEY_FILE: `${dir.path}/dev-signing-key.jwk.json`,
+            }),
+          }),
         }),
       ],
     }).compile();
@@ -139,8 +173,14 @@ describe('AuthModule', () => {
       assert.equal(options.audience, 'agents');
       assert.equal(options.mintIssuer, 's2sp-dev');
       assert.ok(moduleRef.get(SIGNING_KEY_SOURCE) instanceof FileSigningKeySource);
-      const token = await moduleRef.get(TokenMinter).mint({ subject: 'svc', scopes: [], audience: 'agents', ttlSeconds: 60 });
-      assert.equal((await moduleRef.get<TokenVerifier>(TOKEN_VERIFIER).verify(token)).subject, 'svc', 'the file key is the dev key: verifies');
+      const token = await moduleRef
+        .get(TokenMinter)
+        .mint({ subject: 'svc', scopes: [], audience: 'agents', ttlSeconds: 60 });
+      assert.equal(
+        (await moduleRef.get<TokenVerifier>(TOKEN_VERIFIER).verify(token)).subject,
+        'svc',
+        'the file key is the dev key: verifies',
+      );
     } finally {
       await moduleRef.close();
     }

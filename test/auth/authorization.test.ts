@@ -27,7 +27,12 @@ class RecordingApprover implements ApprovalProvider {
   }
 }
 
-const target: AuthorizationTarget = { protocol: 'json-rpc', service: 'gateway', operation: 'agent.submitTask', traceId: '4bf92f3577b34da6a3ce929d0e0e4736' };
+const target: AuthorizationTarget = {
+  protocol: 'json-rpc',
+  service: 'gateway',
+  operation: 'agent.submitTask',
+  traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+};
 
 describe('authorize (the authorization gate: scopes, then approval)', () => {
   let dev: DevSetup;
@@ -39,14 +44,17 @@ describe('authorize (the authorization gate: scopes, then approval)', () => {
   after(() => dev.dir.remove());
 
   test('missing scopes are denied, naming them', async () => {
-    await assert.rejects(authorize(alice, ['tasks:read', 'tasks:admin', 'billing'], 'READ_ONLY', new DenyAllApprovalProvider()), (error: unknown) => {
-      assert.ok(error instanceof PermissionDeniedError);
-      assert.deepEqual(error.missingScopes, ['tasks:admin', 'billing']);
-      assert.equal(error.message, 'Missing required scopes: tasks:admin, billing.');
-      assert.equal(error.jsonRpcCode, 4002);
-      assert.equal(error.getStatus(), 403);
-      return true;
-    });
+    await assert.rejects(
+      authorize(alice, ['tasks:read', 'tasks:admin', 'billing'], 'READ_ONLY', new DenyAllApprovalProvider()),
+      (error: unknown) => {
+        assert.ok(error instanceof PermissionDeniedError);
+        assert.deepEqual(error.missingScopes, ['tasks:admin', 'billing']);
+        assert.equal(error.message, 'Missing required scopes: tasks:admin, billing.');
+        assert.equal(error.jsonRpcCode, 4002);
+        assert.equal(error.getStatus(), 403);
+        return true;
+      },
+    );
   });
 
   test('READ_ONLY and IDEMPOTENT_WRITE with the scopes pass without asking for approval', async () => {
@@ -80,19 +88,36 @@ describe('authorize (the authorization gate: scopes, then approval)', () => {
     assert.equal(request.subject, 'alice');
     assert.equal(request.operation, 'agent.submitTask');
     assert.equal(request.mutationClass, 'DESTRUCTIVE');
-    assert.deepEqual(Object.keys(request).sort(), ['delegatedBy', 'mutationClass', 'operation', 'protocol', 'requestedAt', 'requiredScopes', 'service', 'subject', 'traceId']);
+    assert.deepEqual(Object.keys(request).sort(), [
+      'delegatedBy',
+      'mutationClass',
+      'operation',
+      'protocol',
+      'requestedAt',
+      'requiredScopes',
+      'service',
+      'subject',
+      'traceId',
+    ]);
   });
 
   test('only a literal approved: true approves; a failing or silent provider denies', async () => {
     const cases: Array<[ApprovalProvider, string]> = [
       [new RecordingApprover(async () => ({ approved: 'yes' })), 'decided'],
       [new RecordingApprover(async () => undefined), 'decided'],
-      [new RecordingApprover(async () => { throw new Error('approval service down'); }), 'error'],
+      [
+        new RecordingApprover(async () => {
+          throw new Error('approval service down');
+        }),
+        'error',
+      ],
       [new RecordingApprover(() => new Promise(() => undefined)), 'timeout'],
     ];
     for (const [provider, via] of cases) {
-      await assert.rejects(authorize(alice, [], 'NON_IDEMPOTENT_WRITE', provider, { approvalTimeoutMs: 50 }), (error: unknown) =>
-        error instanceof ApprovalRequiredError && error.approval.via === via && !error.approval.approved,
+      await assert.rejects(
+        authorize(alice, [], 'NON_IDEMPOTENT_WRITE', provider, { approvalTimeoutMs: 50 }),
+        (error: unknown) =>
+          error instanceof ApprovalRequiredError && error.approval.via === via && !error.approval.approved,
       );
     }
   });
@@ -116,28 +141,48 @@ describe('AuthorizationGate audit', () => {
   test('every decision, allow or deny, is recorded once, with who/what/why and no token', async () => {
     const audit = new InMemoryAuditSink();
     const gate = new AuthorizationGate(dev.verifier('gateway'), new DenyAllApprovalProvider(), audit);
-    const token = await dev.minter.mint({ subject: 'alice', scopes: ['tasks:read'], audience: 'gateway', ttlSeconds: 60, clientId: 'web' });
+    const token = await dev.minter.mint({
+      subject: 'alice',
+      scopes: ['tasks:read'],
+      audience: 'gateway',
+      ttlSeconds: 60,
+      clientId: 'web',
+    });
     const header = `Bearer ${token}`;
     const read = { requiredScopes: ['tasks:read'], mutationClass: 'READ_ONLY' } as const;
 
     await gate.check(header, read, target);
-    await assert.rejects(gate.check(header, { requiredScopes: ['tasks:admin'], mutationClass: 'READ_ONLY' }, target), PermissionDeniedError);
-    await assert.rejects(gate.check(header, { requiredScopes: [], mutationClass: 'DESTRUCTIVE' }, target), ApprovalRequiredError);
+    await assert.rejects(
+      gate.check(header, { requiredScopes: ['tasks:admin'], mutationClass: 'READ_ONLY' }, target),
+      PermissionDeniedError,
+    );
+    await assert.rejects(
+      gate.check(header, { requiredScopes: [], mutationClass: 'DESTRUCTIVE' }, target),
+      ApprovalRequiredError,
+    );
     await assert.rejects(gate.check(undefined, read, target), AuthenticationError);
     await assert.rejects(gate.check(`Bearer ${token}x`, read, target), AuthenticationError);
-    await assert.rejects(gate.check(header, read, { ...target, operation: 'POST /s2sp/data/dK7xAbCdEfGhIjKlMnOpQrStUvWxYz0123456789abc' }).then(() => {
-      throw new Error('allowed');
-    }), /allowed/);
+    await assert.rejects(
+      gate
+        .check(header, read, { ...target, operation: 'POST /s2sp/data/dK7xAbCdEfGhIjKlMnOpQrStUvWxYz0123456789abc' })
+        .then(() => {
+          throw new Error('allowed');
+        }),
+      /allowed/,
+    );
 
     const events = audit.events;
-    assert.deepEqual(events.map((e) => [e.decision, e.outcome]), [
-      ['allow', 'authorized'],
-      ['deny', 'missing-scopes'],
-      ['deny', 'approval-denied'],
-      ['deny', 'unauthenticated'],
-      ['deny', 'unauthenticated'],
-      ['allow', 'authorized'],
-    ]);
+    assert.deepEqual(
+      events.map((e) => [e.decision, e.outcome]),
+      [
+        ['allow', 'authorized'],
+        ['deny', 'missing-scopes'],
+        ['deny', 'approval-denied'],
+        ['deny', 'unauthenticated'],
+        ['deny', 'unauthenticated'],
+        ['allow', 'authorized'],
+      ],
+    );
     const [allow, missing, approval, noToken, badSignature, dataPlane] = events;
     assert.equal(allow.subject, 'alice');
     assert.equal(allow.clientId, 'web');
@@ -167,7 +212,13 @@ describe('AuthorizationGate audit', () => {
     };
     const gate = new AuthorizationGate(dev.verifier('gateway'), new DenyAllApprovalProvider(), failing);
     const header = `Bearer ${await dev.minter.mint({ subject: 'alice', scopes: ['a'], audience: 'gateway', ttlSeconds: 60 })}`;
-    await assert.rejects(gate.check(header, { requiredScopes: ['a'], mutationClass: 'READ_ONLY' }, target), /disk full/);
-    await assert.rejects(gate.check(header, { requiredScopes: ['b'], mutationClass: 'READ_ONLY' }, target), PermissionDeniedError);
+    await assert.rejects(
+      gate.check(header, { requiredScopes: ['a'], mutationClass: 'READ_ONLY' }, target),
+      /disk full/,
+    );
+    await assert.rejects(
+      gate.check(header, { requiredScopes: ['b'], mutationClass: 'READ_ONLY' }, target),
+      PermissionDeniedError,
+    );
   });
 });

@@ -51,16 +51,32 @@ describe('CachingTokenVerifier', () => {
   after(() => dev.dir.remove());
 
   /** A caching verifier for `gateway` over the dev key, on a clock the test moves (starting at the real time: jose checks against it). */
-  const cachingVerifier = (options: CachingTokenVerifierOptions & { clockToleranceSeconds?: number; keys?: CountingKeySet } = {}) => {
-    const { clockToleranceSeconds, keys = new CountingKeySet(createKeySet({ kind: 'dev', store: dev.store })), ...cacheOptions } = options;
+  const cachingVerifier = (
+    options: CachingTokenVerifierOptions & { clockToleranceSeconds?: number; keys?: CountingKeySet } = {},
+  ) => {
+    const {
+      clockToleranceSeconds,
+      keys = new CountingKeySet(createKeySet({ kind: 'dev', store: dev.store })),
+      ...cacheOptions
+    } = options;
     clock = new ManualClock(Date.now());
-    const inner = new JwtTokenVerifier({ audience: 'gateway', issuer: dev.store.issuer, keys, ...(clockToleranceSeconds !== undefined ? { clockToleranceSeconds } : {}) });
+    const inner = new JwtTokenVerifier({
+      audience: 'gateway',
+      issuer: dev.store.issuer,
+      keys,
+      ...(clockToleranceSeconds !== undefined ? { clockToleranceSeconds } : {}),
+    });
     return { verifier: new CachingTokenVerifier(inner, { now: clock.now, ...cacheOptions }), keys };
   };
 
   test('a repeated token skips the signature check and yields the very same frozen identity', async () => {
     const { verifier, keys } = cachingVerifier();
-    const token = await dev.minter.mint({ subject: 'alice', scopes: ['weather:read'], audience: 'gateway', ttlSeconds: 600 });
+    const token = await dev.minter.mint({
+      subject: 'alice',
+      scopes: ['weather:read'],
+      audience: 'gateway',
+      ttlSeconds: 600,
+    });
     const first = await verifier.verify(token);
     const second = await verifier.verify(token);
     assert.equal(keys.lookups, 1, 'one signature check for two verifications');
@@ -87,15 +103,26 @@ describe('CachingTokenVerifier', () => {
         const { verifier, keys } = cachingVerifier({ clockToleranceSeconds: tolerance });
         await verifier.verify(token);
         clock.time = limitMs + offsetMs;
-        const joseAccepts = await jwtVerify(token, keys.getKey, { currentDate: new Date(clock.time), clockTolerance: tolerance }).then(
+        const joseAccepts = await jwtVerify(token, keys.getKey, {
+          currentDate: new Date(clock.time),
+          clockTolerance: tolerance,
+        }).then(
           () => true,
           (error: unknown) => (error instanceof errors.JWTExpired ? false : Promise.reject(error)),
         );
         const lookupsBefore = keys.lookups;
         if (joseAccepts) {
-          assert.equal((await verifier.verify(token)).subject, 'alice', `accepted at exp + ${tolerance} s ${offsetMs} ms`);
+          assert.equal(
+            (await verifier.verify(token)).subject,
+            'alice',
+            `accepted at exp + ${tolerance} s ${offsetMs} ms`,
+          );
         } else {
-          await assert.rejects(verifier.verify(token), isAuthenticationError('expired'), `refused at exp + ${tolerance} s ${offsetMs} ms`);
+          await assert.rejects(
+            verifier.verify(token),
+            isAuthenticationError('expired'),
+            `refused at exp + ${tolerance} s ${offsetMs} ms`,
+          );
         }
         assert.equal(keys.lookups, lookupsBefore, 'decided by the cache, without a signature check');
         assert.equal(joseAccepts, offsetMs < 0, 'jose accepts until exp + tolerance');
@@ -112,17 +139,27 @@ describe('CachingTokenVerifier', () => {
     assert.equal(asAgents.audience, 'agents');
     assert.equal(keys.lookups, 2);
     assert.equal(await verifier.verify(both), asGateway);
-    assert.equal(await verifier.verify(both, { audience: ['agents'] }), asAgents, 'a string and a one-item list are the same audiences');
+    assert.equal(
+      await verifier.verify(both, { audience: ['agents'] }),
+      asAgents,
+      'a string and a one-item list are the same audiences',
+    );
     assert.equal(keys.lookups, 2);
 
     const gatewayOnly = await signRaw(trusted, goodClaims('gateway'));
     await verifier.verify(gatewayOnly);
-    await assert.rejects(verifier.verify(gatewayOnly, { audience: 'agents' }), isAuthenticationError('wrong-audience'), 'not accepted elsewhere for being cached');
+    await assert.rejects(
+      verifier.verify(gatewayOnly, { audience: 'agents' }),
+      isAuthenticationError('wrong-audience'),
+      'not accepted elsewhere for being cached',
+    );
   });
 
   test('at the size bound the least recently used token is evicted', async () => {
     const { verifier, keys } = cachingVerifier({ maxEntries: 2 });
-    const [a, b, c] = await Promise.all(['a', 'b', 'c'].map((subject) => signRaw(trusted, goodClaims('gateway', { sub: subject }))));
+    const [a, b, c] = await Promise.all(
+      ['a', 'b', 'c'].map((subject) => signRaw(trusted, goodClaims('gateway', { sub: subject }))),
+    );
     await verifier.verify(a);
     await verifier.verify(b);
     await verifier.verify(a); // a is now the most recently used
@@ -157,7 +194,11 @@ describe('CachingTokenVerifier', () => {
     const second = await verifier.verify(token);
     assert.equal(keys.lookups, 2);
     assert.notEqual(second, first);
-    await assert.rejects(verifier.verify(token, { audience: 'agents' }), isAuthenticationError('wrong-audience'), 'the call options still apply');
+    await assert.rejects(
+      verifier.verify(token, { audience: 'agents' }),
+      isAuthenticationError('wrong-audience'),
+      'the call options still apply',
+    );
   });
 
   test('failures are not cached: a token refused before is checked again', async () => {

@@ -38,7 +38,9 @@ describe('DevKeyStore', () => {
 
   test('stores racing to create the key agree on one key', async () => {
     const dataDir = fresh();
-    const kids = await Promise.all(Array.from({ length: 8 }, () => new DevKeyStore({ dataDir }).getSigningKey().then((key) => key.kid)));
+    const kids = await Promise.all(
+      Array.from({ length: 8 }, () => new DevKeyStore({ dataDir }).getSigningKey().then((key) => key.kid)),
+    );
     assert.equal(new Set(kids).size, 1);
   });
 
@@ -46,10 +48,21 @@ describe('DevKeyStore', () => {
     const dataDir = fresh();
     const minter = new TokenMinter({ issuer: 's2sp-dev', signingKey: new DevKeyStore({ dataDir }) });
     const token = await minter.mint({ subject: 'alice', scopes: ['a'], audience: 'gateway', ttlSeconds: 60 });
-    const sameDir = new JwtTokenVerifier({ audience: 'gateway', issuer: 's2sp-dev', keys: { kind: 'dev', store: new DevKeyStore({ dataDir }) } });
+    const sameDir = new JwtTokenVerifier({
+      audience: 'gateway',
+      issuer: 's2sp-dev',
+      keys: { kind: 'dev', store: new DevKeyStore({ dataDir }) },
+    });
     assert.equal((await sameDir.verify(token)).subject, 'alice');
-    const otherDir = new JwtTokenVerifier({ audience: 'gateway', issuer: 's2sp-dev', keys: { kind: 'dev', store: new DevKeyStore({ dataDir: fresh() }) } });
-    await assert.rejects(otherDir.verify(token), (error: unknown) => error instanceof AuthenticationError && error.reason === 'unknown-key');
+    const otherDir = new JwtTokenVerifier({
+      audience: 'gateway',
+      issuer: 's2sp-dev',
+      keys: { kind: 'dev', store: new DevKeyStore({ dataDir: fresh() }) },
+    });
+    await assert.rejects(
+      otherDir.verify(token),
+      (error: unknown) => error instanceof AuthenticationError && error.reason === 'unknown-key',
+    );
     assert.equal(typeof decodeProtectedHeader(token).kid, 'string');
   });
 
@@ -57,15 +70,19 @@ describe('DevKeyStore', () => {
     const store = new DevKeyStore({ dataDir: fresh() });
     await store.getSigningKey();
     chmodSync(store.privateKeyPath, 0o644);
-    await assert.rejects(new DevKeyStore({ dataDir: store.dataDir }).getSigningKey(), /accessible by other users.*chmod 600/);
+    await assert.rejects(
+      new DevKeyStore({ dataDir: store.dataDir }).getSigningKey(),
+      /accessible by other users.*chmod 600/,
+    );
   });
 
   test('refuses a corrupt key file with a message naming it', async () => {
     const store = new DevKeyStore({ dataDir: fresh() });
     await store.getSigningKey();
     writeFileSync(store.privateKeyPath, '{"kty":"oct","k":"c2VjcmV0"}', { mode: 0o600 });
-    await assert.rejects(new DevKeyStore({ dataDir: store.dataDir }).getSigningKey(), (error: Error) =>
-      error.message.includes(store.privateKeyPath) && /unusable/.test(error.message),
+    await assert.rejects(
+      new DevKeyStore({ dataDir: store.dataDir }).getSigningKey(),
+      (error: Error) => error.message.includes(store.privateKeyPath) && /unusable/.test(error.message),
     );
   });
 });

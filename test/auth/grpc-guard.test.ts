@@ -39,7 +39,11 @@ class GuardedToolController {
   }
 }
 
-type Unary = (request: unknown, metadata: grpc.Metadata, callback: (error: grpc.ServiceError | null, value?: any) => void) => void;
+type Unary = (
+  request: unknown,
+  metadata: grpc.Metadata,
+  callback: (error: grpc.ServiceError | null, value?: any) => void,
+) => void;
 
 describe('GrpcAuthGuard on a Nest gRPC microservice', () => {
   const dir = tempDir();
@@ -49,11 +53,24 @@ describe('GrpcAuthGuard on a Nest gRPC microservice', () => {
   let minter: TokenMinter;
 
   const call = (method: 'ListTools' | 'InvokeTool', metadata: grpc.Metadata, request: unknown = {}) =>
-    new Promise<{ error: grpc.ServiceError | null; value: any }>((resolve) => client[method](request, metadata, (error, value) => resolve({ error, value })));
-  const tokenFor = (scopes: string[], audience = 'agents') => minter.mint({ subject: 'alice', scopes, audience, ttlSeconds: 300 });
+    new Promise<{ error: grpc.ServiceError | null; value: any }>((resolve) =>
+      client[method](request, metadata, (error, value) => resolve({ error, value })),
+    );
+  const tokenFor = (scopes: string[], audience = 'agents') =>
+    minter.mint({ subject: 'alice', scopes, audience, ttlSeconds: 300 });
 
   before(async () => {
-    @Module({ imports: [AuthModule.forRoot({ audience: 'agents', dataDir: dir.path, auditSink: { useValue: audit }, auditDelivery: { mode: 'blocking' } })], controllers: [GuardedToolController] })
+    @Module({
+      imports: [
+        AuthModule.forRoot({
+          audience: 'agents',
+          dataDir: dir.path,
+          auditSink: { useValue: audit },
+          auditDelivery: { mode: 'blocking' },
+        }),
+      ],
+      controllers: [GuardedToolController],
+    })
     class AgentsModule {}
     const url = `127.0.0.1:${await freePort()}`;
     app = await NestFactory.createMicroservice(AgentsModule, {
@@ -89,11 +106,18 @@ describe('GrpcAuthGuard on a Nest gRPC microservice', () => {
     assert.equal(error?.code, grpc.status.PERMISSION_DENIED);
     assert.equal(error?.details, 'Missing required scope: tools:list.');
     assert.deepEqual(error?.metadata.get('x-s2sp-error-code'), ['4002']);
-    assert.deepEqual(error?.metadata.get('x-s2sp-missing-scopes'), ['tools:list'], 'the gateway passes them on as data.missing_scopes');
+    assert.deepEqual(
+      error?.metadata.get('x-s2sp-missing-scopes'),
+      ['tools:list'],
+      'the gateway passes them on as data.missing_scopes',
+    );
   });
 
   test('PERMISSION_DENIED with 4003 when a DESTRUCTIVE call has no approval', async () => {
-    const { error } = await call('InvokeTool', bearerMetadata(await tokenFor(['tools:invoke'])), { invocation_id: 'i-1', tool_name: 'purge' });
+    const { error } = await call('InvokeTool', bearerMetadata(await tokenFor(['tools:invoke'])), {
+      invocation_id: 'i-1',
+      tool_name: 'purge',
+    });
     assert.equal(error?.code, grpc.status.PERMISSION_DENIED);
     assert.match(error?.details ?? '', /^Approval required/);
     assert.deepEqual(error?.metadata.get('x-s2sp-error-code'), ['4003']);
@@ -101,7 +125,11 @@ describe('GrpcAuthGuard on a Nest gRPC microservice', () => {
   });
 
   test('OK with the scope; the handler reads the caller from the metadata', async () => {
-    const gatewayVerifier = new JwtTokenVerifier({ audience: 'gateway', issuer: 's2sp-dev', keys: { kind: 'dev', store: app.get(DevKeyStore) } });
+    const gatewayVerifier = new JwtTokenVerifier({
+      audience: 'gateway',
+      issuer: 's2sp-dev',
+      keys: { kind: 'dev', store: app.get(DevKeyStore) },
+    });
     const gatewayCaller = await gatewayVerifier.verify(await tokenFor(['tools:list', 'tools:invoke'], 'gateway'));
     // The gateway narrows the caller's token for the agents hop, as it will in production.
     const narrowed = await minter.narrowToken(gatewayCaller, ['tools:list'], 'agents', 5_000);

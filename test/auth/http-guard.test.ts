@@ -1,6 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { Controller, Delete, Get, Inject, Injectable, Module, Param, UseGuards, type INestApplication } from '@nestjs/common';
+import {
+  Controller,
+  Delete,
+  Get,
+  Inject,
+  Injectable,
+  Module,
+  Param,
+  UseGuards,
+  type INestApplication,
+} from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import {
   AllowAnonymous,
@@ -56,9 +66,21 @@ class ApproveAsPolicy implements ApprovalProvider {
   }
 }
 
-async function startApp(options: Partial<AuthModuleOptions>, audit: InMemoryAuditSink, dataDir: string): Promise<{ app: INestApplication; url: string }> {
+async function startApp(
+  options: Partial<AuthModuleOptions>,
+  audit: InMemoryAuditSink,
+  dataDir: string,
+): Promise<{ app: INestApplication; url: string }> {
   @Module({
-    imports: [AuthModule.forRoot({ audience: 'weather-server', dataDir, auditSink: { useValue: audit }, auditDelivery: { mode: 'blocking' }, ...options })],
+    imports: [
+      AuthModule.forRoot({
+        audience: 'weather-server',
+        dataDir,
+        auditSink: { useValue: audit },
+        auditDelivery: { mode: 'blocking' },
+        ...options,
+      }),
+    ],
     controllers: [AlertsHttpController],
   })
   class AppModule {}
@@ -74,7 +96,8 @@ describe('HttpAuthGuard in a Nest app', () => {
   let denying: { app: INestApplication; url: string };
   let approving: { app: INestApplication; url: string };
   let minter: TokenMinter;
-  const token = (scopes: string[], audience = 'weather-server', ttlSeconds = 300) => minter.mint({ subject: 'alice', scopes, audience, ttlSeconds });
+  const token = (scopes: string[], audience = 'weather-server', ttlSeconds = 300) =>
+    minter.mint({ subject: 'alice', scopes, audience, ttlSeconds });
   const call = (base: string, path: string, init: RequestInit & { token?: string } = {}) =>
     fetch(`${base}${path}`, { ...init, headers: init.token ? { authorization: `Bearer ${init.token}` } : {} });
 
@@ -90,7 +113,12 @@ describe('HttpAuthGuard in a Nest app', () => {
   });
 
   test('401 with WWW-Authenticate: Bearer and a body without details, for a missing or bad token', async () => {
-    const expired = await minter.mint({ subject: 'alice', scopes: ['weather:read'], audience: 'weather-server', ttlSeconds: 1 });
+    const expired = await minter.mint({
+      subject: 'alice',
+      scopes: ['weather:read'],
+      audience: 'weather-server',
+      ttlSeconds: 1,
+    });
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     const cases: Array<[string | undefined, string]> = [
       [undefined, 'Bearer realm="weather-server"'],
@@ -101,7 +129,9 @@ describe('HttpAuthGuard in a Nest app', () => {
       const response = await call(denying.url, '/alerts', bearer ? { token: bearer } : {});
       assert.equal(response.status, 401);
       assert.equal(response.headers.get('www-authenticate'), challenge);
-      assert.deepEqual(await response.json(), { error: { code: 'UNAUTHENTICATED', message: 'Invalid or expired credentials.' } });
+      assert.deepEqual(await response.json(), {
+        error: { code: 'UNAUTHENTICATED', message: 'Invalid or expired credentials.' },
+      });
     }
     // Expired but inside the 30 s tolerance still passes; the tolerance is the verifier's business, not the guard's.
     assert.equal((await call(denying.url, '/alerts', { token: expired })).status, 200);
@@ -112,9 +142,17 @@ describe('HttpAuthGuard in a Nest app', () => {
   test('403 naming the missing scope', async () => {
     const response = await call(denying.url, '/alerts', { token: await token(['stats:chart']) });
     assert.equal(response.status, 403);
-    assert.equal(response.headers.get('www-authenticate'), 'Bearer realm="weather-server", error="insufficient_scope", scope="weather:read"');
+    assert.equal(
+      response.headers.get('www-authenticate'),
+      'Bearer realm="weather-server", error="insufficient_scope", scope="weather:read"',
+    );
     assert.deepEqual(await response.json(), {
-      error: { code: 'PERMISSION_DENIED', message: 'Missing required scope: weather:read.', missing_scopes: ['weather:read'], required_scopes: ['weather:read'] },
+      error: {
+        code: 'PERMISSION_DENIED',
+        message: 'Missing required scope: weather:read.',
+        missing_scopes: ['weather:read'],
+        required_scopes: ['weather:read'],
+      },
     });
   });
 
@@ -143,8 +181,16 @@ describe('HttpAuthGuard in a Nest app', () => {
 
   test('decisions are audited with the route pattern, never the URL or the token', async () => {
     const events = audit.events;
-    assert.ok(events.some((e) => e.decision === 'deny' && e.outcome === 'unauthenticated' && e.authenticationFailure === 'missing-token'));
-    assert.ok(events.some((e) => e.decision === 'deny' && e.outcome === 'unauthenticated' && e.authenticationFailure === 'wrong-audience'));
+    assert.ok(
+      events.some(
+        (e) => e.decision === 'deny' && e.outcome === 'unauthenticated' && e.authenticationFailure === 'missing-token',
+      ),
+    );
+    assert.ok(
+      events.some(
+        (e) => e.decision === 'deny' && e.outcome === 'unauthenticated' && e.authenticationFailure === 'wrong-audience',
+      ),
+    );
     assert.ok(events.some((e) => e.outcome === 'missing-scopes' && e.missingScopes.join() === 'weather:read'));
     const approvedDelete = events.find((e) => e.decision === 'allow' && e.mutationClass === 'DESTRUCTIVE');
     assert.equal(approvedDelete?.approval?.approver, 'policy:weather-server');

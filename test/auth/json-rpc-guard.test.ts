@@ -64,11 +64,19 @@ describe('JsonRpcAuthGuard', () => {
   let minter: TokenMinter;
   const submit = TaskMethods.prototype.submit;
   const get = TaskMethods.prototype.get;
-  const bearer = async (scopes: string[]) => `Bearer ${await minter.mint({ subject: 'alice', scopes, audience: 'gateway', ttlSeconds: 300 })}`;
+  const bearer = async (scopes: string[]) =>
+    `Bearer ${await minter.mint({ subject: 'alice', scopes, audience: 'gateway', ttlSeconds: 300 })}`;
 
   before(async () => {
     moduleRef = await Test.createTestingModule({
-      imports: [AuthModule.forRoot({ audience: 'gateway', dataDir: dir.path, auditSink: { useValue: audit }, auditDelivery: { mode: 'blocking' } })],
+      imports: [
+        AuthModule.forRoot({
+          audience: 'gateway',
+          dataDir: dir.path,
+          auditSink: { useValue: audit },
+          auditDelivery: { mode: 'blocking' },
+        }),
+      ],
     }).compile();
     guard = moduleRef.get(JsonRpcAuthGuard);
     minter = moduleRef.get(TokenMinter);
@@ -80,32 +88,46 @@ describe('JsonRpcAuthGuard', () => {
 
   test('4001 without a valid token — an HttpException 401 too, so the gateway maps it even without knowing the library', async () => {
     for (const authorization of [undefined, 'Bearer nope', 'Basic YWxpY2U6c2VjcmV0']) {
-      await assert.rejects(guard.canActivate(jsonRpcContext(get, callContext('agent.getTask', authorization))), (error: unknown) => {
-        assert.ok(error instanceof AuthenticationError);
-        assert.equal(error.jsonRpcCode, 4001);
-        assert.equal(error.message, 'Invalid or expired credentials.');
-        assert.ok(error instanceof HttpException && error.getStatus() === 401);
-        return true;
-      });
+      await assert.rejects(
+        guard.canActivate(jsonRpcContext(get, callContext('agent.getTask', authorization))),
+        (error: unknown) => {
+          assert.ok(error instanceof AuthenticationError);
+          assert.equal(error.jsonRpcCode, 4001);
+          assert.equal(error.message, 'Invalid or expired credentials.');
+          assert.ok(error instanceof HttpException && error.getStatus() === 401);
+          return true;
+        },
+      );
     }
   });
 
   test('4002 naming the missing scope (class and method requirements add up)', async () => {
-    await assert.rejects(guard.canActivate(jsonRpcContext(get, callContext('agent.getTask', await bearer(['agent:use'])))), (error: unknown) => {
-      assert.ok(error instanceof PermissionDeniedError);
-      assert.equal(error.jsonRpcCode, 4002);
-      assert.deepEqual(error.missingScopes, ['agent:read']);
-      assert.deepEqual(error.details, { missing_scopes: ['agent:read'], required_scopes: ['agent:read', 'agent:use'] });
-      return true;
-    });
+    await assert.rejects(
+      guard.canActivate(jsonRpcContext(get, callContext('agent.getTask', await bearer(['agent:use'])))),
+      (error: unknown) => {
+        assert.ok(error instanceof PermissionDeniedError);
+        assert.equal(error.jsonRpcCode, 4002);
+        assert.deepEqual(error.missingScopes, ['agent:read']);
+        assert.deepEqual(error.details, {
+          missing_scopes: ['agent:read'],
+          required_scopes: ['agent:read', 'agent:use'],
+        });
+        return true;
+      },
+    );
   });
 
   test('4003 for a NON_IDEMPOTENT_WRITE without approval', async () => {
-    await assert.rejects(guard.canActivate(jsonRpcContext(submit, callContext('agent.submitTask', await bearer(['agent:use', 'agent:submit'])))), (error: unknown) => {
-      assert.ok(error instanceof ApprovalRequiredError);
-      assert.equal(error.jsonRpcCode, 4003);
-      return true;
-    });
+    await assert.rejects(
+      guard.canActivate(
+        jsonRpcContext(submit, callContext('agent.submitTask', await bearer(['agent:use', 'agent:submit']))),
+      ),
+      (error: unknown) => {
+        assert.ok(error instanceof ApprovalRequiredError);
+        assert.equal(error.jsonRpcCode, 4003);
+        return true;
+      },
+    );
   });
 
   test('allows and sets ctx.caller (and callerFrom(ctx)) to the verified caller', async () => {

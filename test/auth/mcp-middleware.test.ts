@@ -55,9 +55,19 @@ class WeatherToolsController {
  * The bootstrap serveMcp() does, plus the one hook it lacks: middleware on /mcp,
  * registered after NestFactory.create and before the MCP transport mounts its route.
  */
-async function serveMcpWithAuth(dataDir: string, audit: InMemoryAuditSink): Promise<{ app: INestApplication; url: string }> {
+async function serveMcpWithAuth(
+  dataDir: string,
+  audit: InMemoryAuditSink,
+): Promise<{ app: INestApplication; url: string }> {
   @Module({
-    imports: [AuthModule.forRoot({ audience: 'weather-server', dataDir, auditSink: { useValue: audit }, auditDelivery: { mode: 'blocking' } })],
+    imports: [
+      AuthModule.forRoot({
+        audience: 'weather-server',
+        dataDir,
+        auditSink: { useValue: audit },
+        auditDelivery: { mode: 'blocking' },
+      }),
+    ],
     controllers: [WeatherToolsController],
   })
   class WeatherToolsModule {}
@@ -92,7 +102,8 @@ describe('mcpHttpAuthMiddleware in front of @rekog/mcp-nest', () => {
     clients.push(client);
     return client;
   }
-  const tokenFor = (scopes: string[], audience = 'weather-server') => minter.mint({ subject: 'alice', scopes, audience, ttlSeconds: 300 });
+  const tokenFor = (scopes: string[], audience = 'weather-server') =>
+    minter.mint({ subject: 'alice', scopes, audience, ttlSeconds: 300 });
   const textOf = (result: any): any => JSON.parse(result.content[0].text);
 
   before(async () => {
@@ -106,16 +117,33 @@ describe('mcpHttpAuthMiddleware in front of @rekog/mcp-nest', () => {
   });
 
   test('no or bad token: 401 with WWW-Authenticate and a detail-free JSON-RPC error; the MCP client cannot connect', async () => {
-    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
-    for (const authorization of [undefined, 'Bearer not-a-token', `Bearer ${await tokenFor(['weather:read'], 'stats-server')}`]) {
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    };
+    for (const authorization of [
+      undefined,
+      'Bearer not-a-token',
+      `Bearer ${await tokenFor(['weather:read'], 'stats-server')}`,
+    ]) {
       const response = await fetch(`${server.url}/mcp`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(authorization ? { authorization } : {}) },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...(authorization ? { authorization } : {}),
+        },
         body: JSON.stringify(initialize),
       });
       assert.equal(response.status, 401);
       assert.match(response.headers.get('www-authenticate') ?? '', /^Bearer realm="weather-server"/);
-      assert.deepEqual(await response.json(), { jsonrpc: '2.0', error: { code: 4001, message: 'Invalid or expired credentials.', data: {} }, id: null });
+      assert.deepEqual(await response.json(), {
+        jsonrpc: '2.0',
+        error: { code: 4001, message: 'Invalid or expired credentials.', data: {} },
+        id: null,
+      });
     }
     await assert.rejects(connect(), /401|Unauthorized|credentials/i);
   });
@@ -136,7 +164,11 @@ describe('mcpHttpAuthMiddleware in front of @rekog/mcp-nest', () => {
 
   test('McpToolAuthGuard: scopes, approval and audit for tools; @Caller() gives the identity', async () => {
     const admin = await connect(await tokenFor(['weather:read', 'weather:admin']));
-    assert.deepEqual(textOf(await admin.callTool({ name: 'caller', arguments: {} })), { subject: 'alice', audience: 'weather-server', delegatedBy: [] });
+    assert.deepEqual(textOf(await admin.callTool({ name: 'caller', arguments: {} })), {
+      subject: 'alice',
+      audience: 'weather-server',
+      delegatedBy: [],
+    });
 
     const purge = await admin.callTool({ name: 'purge_alerts', arguments: {} });
     assert.equal(purge.isError, true);
@@ -148,9 +180,15 @@ describe('mcpHttpAuthMiddleware in front of @rekog/mcp-nest', () => {
     assert.equal((denied.content as Array<{ text: string }>)[0].text, 'Missing required scope: weather:admin.');
 
     const toolEvents = audit.events.filter((e) => e.operation === 'purge_alerts');
-    assert.deepEqual(toolEvents.map((e) => e.outcome), ['approval-denied', 'missing-scopes']);
+    assert.deepEqual(
+      toolEvents.map((e) => e.outcome),
+      ['approval-denied', 'missing-scopes'],
+    );
     assert.ok(toolEvents.every((e) => e.protocol === 'mcp' && e.service === 'weather-server' && e.subject === 'alice'));
-    assert.ok(audit.events.some((e) => e.operation === 'POST /mcp' && e.decision === 'allow'), 'the middleware audits the HTTP request too');
+    assert.ok(
+      audit.events.some((e) => e.operation === 'POST /mcp' && e.decision === 'allow'),
+      'the middleware audits the HTTP request too',
+    );
     assert.ok(audit.events.some((e) => e.operation === 'POST /mcp' && e.authenticationFailure === 'wrong-audience'));
   });
 });

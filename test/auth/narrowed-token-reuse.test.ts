@@ -30,7 +30,10 @@ describe('narrowed-token reuse (TokenMinter.narrowToken)', () => {
   });
   after(() => dev.dir.remove());
 
-  const minterWith = (cache: NarrowedTokenCacheOptions = {}, signingKey: { getSigningKey(): Promise<SigningKey> } = dev.store) => {
+  const minterWith = (
+    cache: NarrowedTokenCacheOptions = {},
+    signingKey: { getSigningKey(): Promise<SigningKey> } = dev.store,
+  ) => {
     clock = new ManualClock(START_MS);
     caller = Object.freeze({
       subject: 'alice',
@@ -60,7 +63,11 @@ describe('narrowed-token reuse (TokenMinter.narrowToken)', () => {
   test('a reused token never outlives the current deadline’s second: a shorter one gets a new token that respects it', async () => {
     const minter = minterWith();
     const first = await minter.narrowToken(caller, ['a'], 'agents', 30_000);
-    assert.equal(await minter.narrowToken(caller, ['a'], 'agents', 29_500), first, 'the same second: the deadline rounds up to it');
+    assert.equal(
+      await minter.narrowToken(caller, ['a'], 'agents', 29_500),
+      first,
+      'the same second: the deadline rounds up to it',
+    );
     // One second shorter: the cached token would be within the slack, but past the deadline's second.
     const shorter = await minter.narrowToken(caller, ['a'], 'agents', 29_000);
     assert.notEqual(shorter, first);
@@ -132,7 +139,11 @@ describe('narrowed-token reuse (TokenMinter.narrowToken)', () => {
       assert.equal(claims.aud, audience);
       assert.equal(claims.scope, scopes.join(' '));
     }
-    assert.equal(await minter.narrowToken(caller, ['a'], 'agents', 30_000), base, 'the first narrowing is still cached');
+    assert.equal(
+      await minter.narrowToken(caller, ['a'], 'agents', 30_000),
+      base,
+      'the first narrowing is still cached',
+    );
   });
 
   test('a rotated signing key gets a new token, signed with the new key', async () => {
@@ -148,11 +159,20 @@ describe('narrowed-token reuse (TokenMinter.narrowToken)', () => {
   test('every refusal still happens with a warm cache', async () => {
     const minter = minterWith();
     await minter.narrowToken(caller, ['a'], 'agents', 30_000);
-    await assert.rejects(minter.narrowToken(caller, ['a', 'z'], 'agents', 30_000), (e: unknown) => e instanceof ScopeWideningError && e.missingScopes.join() === 'z');
-    await assert.rejects(minter.narrowToken(caller, ['a'], 'agents', 0), (e: unknown) => e instanceof DelegationRefusedError && e.refusal === 'deadline-passed');
+    await assert.rejects(
+      minter.narrowToken(caller, ['a', 'z'], 'agents', 30_000),
+      (e: unknown) => e instanceof ScopeWideningError && e.missingScopes.join() === 'z',
+    );
+    await assert.rejects(
+      minter.narrowToken(caller, ['a'], 'agents', 0),
+      (e: unknown) => e instanceof DelegationRefusedError && e.refusal === 'deadline-passed',
+    );
     await assert.rejects(minter.narrowToken(caller, ['a'], ' '), RangeError);
     clock.time = caller.expiresAt.getTime();
-    await assert.rejects(minter.narrowToken(caller, ['a'], 'agents', 30_000), (e: unknown) => e instanceof AuthenticationError && e.reason === 'expired');
+    await assert.rejects(
+      minter.narrowToken(caller, ['a'], 'agents', 30_000),
+      (e: unknown) => e instanceof AuthenticationError && e.reason === 'expired',
+    );
   });
 
   test('maxEntries 0 signs a new token every time; the size bound evicts the least recently used', async () => {

@@ -60,7 +60,12 @@ describe('caller-scoped security on every hop', () => {
 
   /** Alice's allowed decisions at one app, oldest first: the scopes her token held there and who narrowed it. */
   const scopesSeen = async (database: S2spDatabase, where: Record<string, unknown>) =>
-    (await database.client.auditEvent.findMany({ where: { subject: 'alice', decision: 'allow', ...where }, orderBy: { time: 'asc' } })).map((event) => ({
+    (
+      await database.client.auditEvent.findMany({
+        where: { subject: 'alice', decision: 'allow', ...where },
+        orderBy: { time: 'asc' },
+      })
+    ).map((event) => ({
       scopes: [...(event.callerScopes as string[])].sort(),
       delegatedBy: event.delegatedBy,
     }));
@@ -77,10 +82,15 @@ describe('caller-scoped security on every hop', () => {
         _meta: { 's2sp/scopes': ['files:read'] },
         handler: () => ({ content: [{ type: 'text', text: '{}' }] }),
       });
-      await eventually('the agents to know list_files', async () => {
-        const tools = await rpc('tools.list', {});
-        return tools.result?.tools?.find((tool: { name: string }) => tool.name === 'list_files');
-      }, 10_000, 100);
+      await eventually(
+        'the agents to know list_files',
+        async () => {
+          const tools = await rpc('tools.list', {});
+          return tools.result?.tools?.find((tool: { name: string }) => tool.name === 'list_files');
+        },
+        10_000,
+        100,
+      );
     })());
 
   before(async () => {
@@ -88,10 +98,10 @@ describe('caller-scoped security on every hop', () => {
     process.env.LOG_LEVELS = 'log,error,warn,debug,verbose';
     for (const stream of [process.stdout, process.stderr]) {
       const write = stream.write.bind(stream);
-      stream.write = ((chunk: unknown, ...rest: unknown[]) => {
+      stream.write = (chunk: unknown, ...rest: unknown[]) => {
         captured.push(String(chunk));
         return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
-      });
+      };
       restoreOutput.push(() => {
         stream.write = write;
       });
@@ -107,7 +117,10 @@ describe('caller-scoped security on every hop', () => {
       { id: 'testkit', url: testkit.mcpUrl },
     ]);
     // The default: operations that need approval are denied.
-    agents = await startTestAgents({ ...config, auth: { audience: 'agents' } }, { logger: ['log', 'error', 'warn', 'debug', 'verbose'] });
+    agents = await startTestAgents(
+      { ...config, auth: { audience: 'agents' } },
+      { logger: ['log', 'error', 'warn', 'debug', 'verbose'] },
+    );
     gateway = await startGateway({
       ...defaultGatewayConfig(),
       port: 0,
@@ -139,19 +152,42 @@ describe('caller-scoped security on every hop', () => {
     const valid = await mint({ audience: 'gateway', scopes: ['tools:list'] });
     const [head, payload, signature] = valid.split('.');
     const badSignature = `${head}.${payload}.${signature.slice(0, -4)}${signature.endsWith('AAAA') ? 'BBBB' : 'AAAA'}`;
-    const expiredMinter = new TokenMinter({ issuer: 's2sp-dev', signingKey: new DevKeyStore(), now: () => Date.now() - 3_600_000 });
-    const expired = await expiredMinter.mint({ subject: 'alice', scopes: ['tools:list'], audience: 'gateway', ttlSeconds: 60 });
+    const expiredMinter = new TokenMinter({
+      issuer: 's2sp-dev',
+      signingKey: new DevKeyStore(),
+      now: () => Date.now() - 3_600_000,
+    });
+    const expired = await expiredMinter.mint({
+      subject: 'alice',
+      scopes: ['tools:list'],
+      audience: 'gateway',
+      ttlSeconds: 60,
+    });
     const forAgents = await mint({ audience: 'agents', scopes: ['tools:list'] });
     secrets.push(badSignature, expired);
 
-    for (const authorization of [null, `Bearer ${badSignature}`, `Bearer ${expired}`, `Bearer ${forAgents}`, 'Basic YWxpY2U6cHc=', 'Bearer not.a.jwt']) {
+    for (const authorization of [
+      null,
+      `Bearer ${badSignature}`,
+      `Bearer ${expired}`,
+      `Bearer ${forAgents}`,
+      'Basic YWxpY2U6cHc=',
+      'Bearer not.a.jwt',
+    ]) {
       const { error } = await rpc('tools.list', {}, authorization);
       assert.equal(error?.code, 4001, `authorization ${authorization?.slice(0, 12)}: ${JSON.stringify(error)}`);
       assert.equal(error?.message, 'Invalid or expired credentials.');
-      assert.deepEqual(Object.keys(error?.data ?? {}).filter((key) => !['trace_id', 'recovery_hint'].includes(key)), []);
+      assert.deepEqual(
+        Object.keys(error?.data ?? {}).filter((key) => !['trace_id', 'recovery_hint'].includes(key)),
+        [],
+      );
     }
 
-    const { error } = await rpc('agent.getTask', { task_id: '0190a5b2-0000-7000-8000-000000000002' }, `Bearer ${valid}`);
+    const { error } = await rpc(
+      'agent.getTask',
+      { task_id: '0190a5b2-0000-7000-8000-000000000002' },
+      `Bearer ${valid}`,
+    );
     assert.equal(error?.code, 4002, JSON.stringify(error));
     assert.deepEqual(error?.data?.missing_scopes, ['tasks:read']);
     assert.ok((await rpc('rpc.discover', {}, null)).result, 'rpc.discover needs no token');
@@ -182,10 +218,15 @@ describe('caller-scoped security on every hop', () => {
       return metadata;
     };
     const forGateway = await mint({ audience: 'gateway', scopes: ['tasks:read'] });
-    assert.equal((await unaryError(grpcClients.agents, 'GetTask', request, { metadata: await metadataWith(forGateway) })).code, grpc.status.UNAUTHENTICATED);
+    assert.equal(
+      (await unaryError(grpcClients.agents, 'GetTask', request, { metadata: await metadataWith(forGateway) })).code,
+      grpc.status.UNAUTHENTICATED,
+    );
 
     const readOnly = await mint({ audience: 'agents', scopes: ['tasks:read'] });
-    const denied = await unaryError(grpcClients.agents, 'CancelTask', request, { metadata: await metadataWith(readOnly) });
+    const denied = await unaryError(grpcClients.agents, 'CancelTask', request, {
+      metadata: await metadataWith(readOnly),
+    });
     assert.equal(denied.code, grpc.status.PERMISSION_DENIED);
     assert.match(denied.details, /tasks:cancel/);
     assert.equal(denied.metadata.get('x-s2sp-error-code')[0], '4002');
@@ -206,7 +247,12 @@ describe('caller-scoped security on every hop', () => {
     const anonymous = await fetch(`${weather.url}/mcp`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } }, id: 1 }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+        id: 1,
+      }),
     });
     assert.equal(anonymous.status, 401);
     assert.deepEqual(((await anonymous.json()) as { error: { code: number } }).error.code, 4001);
@@ -237,16 +283,32 @@ describe('caller-scoped security on every hop', () => {
     secrets.push(resourceUrl.slice(resourceUrl.lastIndexOf('/') + 1));
     const scopes = ['s2sp:data:read', 'weather:read'];
 
-    const otherCaller = await fetchResource(resourceUrl, { row_ids: [0] }, { subject: 'mallory', scopes, delegationChain: ['gateway', 'agents', 'stats-server'] });
+    const otherCaller = await fetchResource(
+      resourceUrl,
+      { row_ids: [0] },
+      { subject: 'mallory', scopes, delegationChain: ['gateway', 'agents', 'stats-server'] },
+    );
     assert.equal(otherCaller.status, 403);
     assert.equal(otherCaller.json.error.message, 'This resource was issued to another caller.');
-    const otherConsumer = await fetchResource(resourceUrl, { row_ids: [0] }, { subject: 'alice', scopes, delegationChain: ['gateway', 'agents', 'chart-server'] });
+    const otherConsumer = await fetchResource(
+      resourceUrl,
+      { row_ids: [0] },
+      { subject: 'alice', scopes, delegationChain: ['gateway', 'agents', 'chart-server'] },
+    );
     assert.equal(otherConsumer.status, 403);
     assert.equal(otherConsumer.json.error.message, 'This resource is bound to another consumer.');
 
-    const bound = await fetchResource(resourceUrl, { row_ids: [0] }, { subject: 'alice', scopes, delegationChain: ['gateway', 'agents', 'stats-server'] });
+    const bound = await fetchResource(
+      resourceUrl,
+      { row_ids: [0] },
+      { subject: 'alice', scopes, delegationChain: ['gateway', 'agents', 'stats-server'] },
+    );
     assert.equal(bound.status, 200, 'the refusals did not consume it');
-    const replay = await fetchResource(resourceUrl, { row_ids: [0] }, { subject: 'alice', scopes, delegationChain: ['gateway', 'agents', 'stats-server'] });
+    const replay = await fetchResource(
+      resourceUrl,
+      { row_ids: [0] },
+      { subject: 'alice', scopes, delegationChain: ['gateway', 'agents', 'stats-server'] },
+    );
     assert.equal(replay.status, 404);
   });
 
@@ -255,28 +317,61 @@ describe('caller-scoped security on every hop', () => {
     const submitted = await rpc('agent.submitTask', {
       objective: 'chart CA alerts',
       plan: [
-        { step_id: 'alerts', resource_call: { server: 'weather', tool: 'get_alerts', arguments: { area: 'CA' }, abstract_domains: ['event'], mode: 'async' } },
-        { step_id: 'chart', consumer_call: { server: 'stats', tool: 'draw_chart', arguments: {}, input_step_id: 'alerts', column_mapping: {} } },
+        {
+          step_id: 'alerts',
+          resource_call: {
+            server: 'weather',
+            tool: 'get_alerts',
+            arguments: { area: 'CA' },
+            abstract_domains: ['event'],
+            mode: 'async',
+          },
+        },
+        {
+          step_id: 'chart',
+          consumer_call: {
+            server: 'stats',
+            tool: 'draw_chart',
+            arguments: {},
+            input_step_id: 'alerts',
+            column_mapping: {},
+          },
+        },
       ],
     });
     const taskId = submitted.result.task_id as string;
-    const finished = await eventually('the task to end', async () => {
-      const task = await rpc('agent.getTask', { task_id: taskId });
-      return ['succeeded', 'failed'].includes(task.result?.status) ? task.result : undefined;
-    }, 30_000, 100);
+    const finished = await eventually(
+      'the task to end',
+      async () => {
+        const task = await rpc('agent.getTask', { task_id: taskId });
+        return ['succeeded', 'failed'].includes(task.result?.status) ? task.result : undefined;
+      },
+      30_000,
+      100,
+    );
     assert.equal(finished.status, 'succeeded', JSON.stringify(finished.error));
     await flushAudit(gateway.app, agents.app, weather.app, stats.app);
 
-    const atGateway = await scopesSeen(gateway.app.get<S2spDatabase>(GATEWAY_DATABASE), { operation: 'agent.submitTask' });
+    const atGateway = await scopesSeen(gateway.app.get<S2spDatabase>(GATEWAY_DATABASE), {
+      operation: 'agent.submitTask',
+    });
     assert.deepEqual(atGateway.at(-1)?.scopes, [...ALICE_SCOPES].sort(), 'the gateway saw the caller as they are');
 
-    const atAgents = await scopesSeen(agents.app.get<S2spDatabase>(AGENTS_DATABASE), { operation: { contains: 'SubmitTask' } });
-    assert.deepEqual(atAgents.at(-1), { scopes: ['s2sp:data:read', 'stats:chart', 'tasks:submit', 'weather:read'], delegatedBy: ['gateway'] });
+    const atAgents = await scopesSeen(agents.app.get<S2spDatabase>(AGENTS_DATABASE), {
+      operation: { contains: 'SubmitTask' },
+    });
+    assert.deepEqual(atAgents.at(-1), {
+      scopes: ['s2sp:data:read', 'stats:chart', 'tasks:submit', 'weather:read'],
+      delegatedBy: ['gateway'],
+    });
 
     const weatherDb = weather.app.get<S2spDatabase>(S2SP_DATABASE);
     const atWeatherTool = await scopesSeen(weatherDb, { protocol: 'mcp', operation: 'get_alerts' });
     assert.deepEqual(atWeatherTool.at(-1), { scopes: ['weather:read'], delegatedBy: ['gateway', 'agents'] });
-    const atStatsTool = await scopesSeen(stats.app.get<S2spDatabase>(S2SP_DATABASE), { protocol: 'mcp', operation: 'draw_chart' });
+    const atStatsTool = await scopesSeen(stats.app.get<S2spDatabase>(S2SP_DATABASE), {
+      protocol: 'mcp',
+      operation: 'draw_chart',
+    });
     assert.deepEqual(
       atStatsTool.at(-1),
       { scopes: ['s2sp:data:read', 'stats:chart', 'weather:read'], delegatedBy: ['gateway', 'agents'] },
@@ -284,16 +379,28 @@ describe('caller-scoped security on every hop', () => {
     );
 
     const atDataPlane = await scopesSeen(weatherDb, { protocol: 's2sp-data' });
-    assert.deepEqual(atDataPlane.at(-1), { scopes: ['s2sp:data:read', 'weather:read'], delegatedBy: ['gateway', 'agents', 'stats-server'] });
+    assert.deepEqual(atDataPlane.at(-1), {
+      scopes: ['s2sp:data:read', 'weather:read'],
+      delegatedBy: ['gateway', 'agents', 'stats-server'],
+    });
 
-    const fetch = await weatherDb.client.dataPlaneFetch.findFirst({ where: { subject: 'alice', result: 'served' }, orderBy: { time: 'desc' } });
+    const fetch = await weatherDb.client.dataPlaneFetch.findFirst({
+      where: { subject: 'alice', result: 'served' },
+      orderBy: { time: 'desc' },
+    });
     assert.equal(fetch?.consumer, 'stats-server');
     assert.ok((fetch?.rows ?? 0) > 0 && (fetch?.columns ?? 0) > 0 && (fetch?.bytes ?? 0) > 0);
-    const resource = await weatherDb.client.s2spResource.findFirst({ where: { caller: 'alice', consumer: 'stats-server' } });
+    const resource = await weatherDb.client.s2spResource.findFirst({
+      where: { caller: 'alice', consumer: 'stats-server' },
+    });
     assert.ok(resource, 'the task bound the resource_url to the consumer it named');
     assert.deepEqual(resource.requiredScopes, ['weather:read']);
 
-    const other = await rpc('agent.getTask', { task_id: taskId }, `Bearer ${await mint({ subject: 'bob', audience: 'gateway', scopes: ['tasks:read'] })}`);
+    const other = await rpc(
+      'agent.getTask',
+      { task_id: taskId },
+      `Bearer ${await mint({ subject: 'bob', audience: 'gateway', scopes: ['tasks:read'] })}`,
+    );
     assert.equal(other.error?.code, NOT_FOUND_CODE, 'another caller cannot even learn the task exists');
     assert.doesNotMatch(JSON.stringify(other), /chart CA alerts/);
   });
@@ -308,8 +415,15 @@ describe('caller-scoped security on every hop', () => {
       direct.close();
     }
     await flushAudit(stats.app);
-    const atStatsTool = await scopesSeen(stats.app.get<S2spDatabase>(S2SP_DATABASE), { protocol: 'mcp', operation: 'draw_chart' });
-    assert.deepEqual(atStatsTool.at(-1), { scopes: ['s2sp:data:read', 'stats:chart', 'weather:read'], delegatedBy: ['agents'] }, 'files:read stays behind');
+    const atStatsTool = await scopesSeen(stats.app.get<S2spDatabase>(S2SP_DATABASE), {
+      protocol: 'mcp',
+      operation: 'draw_chart',
+    });
+    assert.deepEqual(
+      atStatsTool.at(-1),
+      { scopes: ['s2sp:data:read', 'stats:chart', 'weather:read'], delegatedBy: ['agents'] },
+      'files:read stays behind',
+    );
   });
 
   test('no token and no resource_url appears in any log line or error message', async () => {

@@ -30,7 +30,12 @@ describe('redactTokens', () => {
   });
 
   test('leaves ordinary log text alone', () => {
-    for (const text of ['weather-server.example.com listening on 127.0.0.1:3101', 'version 1.2.3', 'a basic check passed', 'GET /s2sp/health 200']) {
+    for (const text of [
+      'weather-server.example.com listening on 127.0.0.1:3101',
+      'version 1.2.3',
+      'a basic check passed',
+      'GET /s2sp/health 200',
+    ]) {
       assert.equal(redactTokens(text), text);
     }
   });
@@ -54,7 +59,10 @@ describe('redactTokens', () => {
     process.stderr.write = capture;
     try {
       new RedactingConsoleLogger('Test').log(`caller sent Bearer ${JWT}`);
-      new RedactingConsoleLogger('Test').error(`fetch of /s2sp/data/${RESOURCE} failed`, `Error: x\n    at /s2sp/data/${RESOURCE}`);
+      new RedactingConsoleLogger('Test').error(
+        `fetch of /s2sp/data/${RESOURCE} failed`,
+        `Error: x\n    at /s2sp/data/${RESOURCE}`,
+      );
       new RedactingConsoleLogger('Test', { json: true }).warn(`token ${JWT}`);
     } finally {
       process.stdout.write = original.out;
@@ -69,7 +77,11 @@ describe('redactTokens', () => {
 
   test('LoggerAuditSink writes one JSON line per decision with nothing token-shaped', () => {
     const lines: Array<[string, string]> = [];
-    const logger = { log: (m: string) => lines.push(['log', m]), warn: (m: string) => lines.push(['warn', m]), error: () => undefined };
+    const logger = {
+      log: (m: string) => lines.push(['log', m]),
+      warn: (m: string) => lines.push(['warn', m]),
+      error: () => undefined,
+    };
     const sink = new LoggerAuditSink(logger);
     const event: AuditEvent = {
       time: new Date().toISOString(),
@@ -86,7 +98,10 @@ describe('redactTokens', () => {
     };
     sink.record(event);
     sink.record({ ...event, decision: 'allow', outcome: 'authorized' });
-    assert.deepEqual(lines.map(([level]) => level), ['warn', 'log']);
+    assert.deepEqual(
+      lines.map(([level]) => level),
+      ['warn', 'log'],
+    );
     assert.equal(JSON.parse(lines[0][1]).operation, 'POST /s2sp/data/[redacted]');
   });
 });
@@ -119,7 +134,8 @@ describe('bearerFromHeader', () => {
     for (const [value, reason] of cases) {
       assert.throws(
         () => bearerFromHeader(value as string),
-        (error: unknown) => error instanceof AuthenticationError && error.reason === reason && !error.message.includes(JWT.slice(0, 20)),
+        (error: unknown) =>
+          error instanceof AuthenticationError && error.reason === reason && !error.message.includes(JWT.slice(0, 20)),
         JSON.stringify(value),
       );
     }

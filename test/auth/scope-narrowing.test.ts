@@ -41,7 +41,9 @@ describe('scope narrowing', () => {
 
   test('each hop appends itself to the delegation chain (RFC 8693 act, newest outermost)', async () => {
     const atGateway = await dev.identity('alice', ['weather:read', 's2sp:data:read'], 'gateway');
-    const atAgents = await dev.verifier('agents').verify(await dev.minter.narrowToken(atGateway, ['weather:read', 's2sp:data:read'], 'agents'));
+    const atAgents = await dev
+      .verifier('agents')
+      .verify(await dev.minter.narrowToken(atGateway, ['weather:read', 's2sp:data:read'], 'agents'));
     const token = await dev.minter.narrowToken(atAgents, ['weather:read'], 'weather-server');
     const atWeather = await dev.verifier('weather-server').verify(token);
     assert.deepEqual(atWeather.delegatedBy, ['gateway', 'agents']);
@@ -51,19 +53,25 @@ describe('scope narrowing', () => {
 
   test('refuses to widen, naming the scopes the caller lacks', async () => {
     const caller = await dev.identity('bob', ['weather:read'], 'gateway');
-    await assert.rejects(dev.minter.narrowToken(caller, ['weather:read', 'stats:chart', 'admin'], 'agents'), (error: unknown) => {
-      assert.ok(error instanceof ScopeWideningError);
-      assert.deepEqual(error.missingScopes, ['stats:chart', 'admin']);
-      assert.match(error.message, /stats:chart, admin/);
-      assert.equal(error.jsonRpcCode, 4002);
-      return true;
-    });
+    await assert.rejects(
+      dev.minter.narrowToken(caller, ['weather:read', 'stats:chart', 'admin'], 'agents'),
+      (error: unknown) => {
+        assert.ok(error instanceof ScopeWideningError);
+        assert.deepEqual(error.missingScopes, ['stats:chart', 'admin']);
+        assert.match(error.message, /stats:chart, admin/);
+        assert.equal(error.jsonRpcCode, 4002);
+        return true;
+      },
+    );
   });
 
   test('TTL: at most 15 minutes, ends with the remaining deadline, at most the caller token', async () => {
     const longLived = await dev.identity('alice', ['a'], 'gateway', 24 * 3600);
     assert.equal(lifetime(await dev.minter.narrowToken(longLived, ['a'], 'agents')), MAX_DELEGATED_TTL_SECONDS);
-    assert.equal(lifetime(await dev.minter.narrowToken(longLived, ['a'], 'agents', 60 * 60 * 1000)), MAX_DELEGATED_TTL_SECONDS);
+    assert.equal(
+      lifetime(await dev.minter.narrowToken(longLived, ['a'], 'agents', 60 * 60 * 1000)),
+      MAX_DELEGATED_TTL_SECONDS,
+    );
 
     const fixedNow = 1_800_000_000_500; // .5 s into a second
     const minter = new TokenMinter({ issuer: 's2sp-dev', signingKey: dev.store, now: () => fixedNow });
@@ -86,10 +94,20 @@ describe('scope narrowing', () => {
     const secondStart = Math.floor(Date.now() / 1000) * 1000 + 10_000;
     for (const offsetMs of [0, 1, 500, 699, 700, 999]) {
       let time = secondStart + offsetMs;
-      const minter = new TokenMinter({ issuer: 's2sp-dev', signingKey: dev.store, now: () => time, narrowedTokenCache: { maxEntries: 0 } });
+      const minter = new TokenMinter({
+        issuer: 's2sp-dev',
+        signingKey: dev.store,
+        now: () => time,
+        narrowedTokenCache: { maxEntries: 0 },
+      });
       const deadline = time + 300;
       const forAgents = await minter.narrowToken(gatewayCaller, ['a'], 'agents', deadline - time);
-      const atAgents: CallerIdentity = { ...gatewayCaller, audience: 'agents', delegatedBy: ['gateway'], expiresAt: new Date(decodeJwt(forAgents).exp! * 1000) };
+      const atAgents: CallerIdentity = {
+        ...gatewayCaller,
+        audience: 'agents',
+        delegatedBy: ['gateway'],
+        expiresAt: new Date(decodeJwt(forAgents).exp! * 1000),
+      };
       time = deadline - 1;
       const forServer = decodeJwt(await minter.narrowToken(atAgents, ['a'], 'weather-server', deadline - time));
       assert.ok(forServer.exp! * 1000 >= deadline, `at .${offsetMs} s: the last hop's token lasts until the deadline`);
@@ -104,18 +122,36 @@ describe('scope narrowing', () => {
 
   test('no downstream token after the deadline, for an expired caller, or past the longest chain', async () => {
     const caller = await dev.identity('alice', ['a'], 'gateway');
-    await assert.rejects(dev.minter.narrowToken(caller, ['a'], 'agents', 0), (e: unknown) => e instanceof DelegationRefusedError && e.refusal === 'deadline-passed');
+    await assert.rejects(
+      dev.minter.narrowToken(caller, ['a'], 'agents', 0),
+      (e: unknown) => e instanceof DelegationRefusedError && e.refusal === 'deadline-passed',
+    );
     await assert.rejects(dev.minter.narrowToken(caller, ['a'], 'agents', -5), DelegationRefusedError);
-    await assert.rejects(dev.minter.narrowToken({ ...caller, expiresAt: new Date(Date.now() - 1) }, ['a'], 'agents'), (e: unknown) => e instanceof AuthenticationError && e.reason === 'expired');
-    const deep: CallerIdentity = { ...caller, delegatedBy: Array.from({ length: MAX_DELEGATION_DEPTH }, (_, i) => `svc-${i}`) };
-    await assert.rejects(dev.minter.narrowToken(deep, ['a'], 'agents'), (e: unknown) => e instanceof DelegationRefusedError && e.refusal === 'chain-too-long');
+    await assert.rejects(
+      dev.minter.narrowToken({ ...caller, expiresAt: new Date(Date.now() - 1) }, ['a'], 'agents'),
+      (e: unknown) => e instanceof AuthenticationError && e.reason === 'expired',
+    );
+    const deep: CallerIdentity = {
+      ...caller,
+      delegatedBy: Array.from({ length: MAX_DELEGATION_DEPTH }, (_, i) => `svc-${i}`),
+    };
+    await assert.rejects(
+      dev.minter.narrowToken(deep, ['a'], 'agents'),
+      (e: unknown) => e instanceof DelegationRefusedError && e.refusal === 'chain-too-long',
+    );
   });
 
   test('mint() validates its input', async () => {
     await assert.rejects(dev.minter.mint({ subject: '', scopes: [], audience: 'a', ttlSeconds: 60 }), /subject/);
-    await assert.rejects(dev.minter.mint({ subject: 's', scopes: ['has space'], audience: 'a', ttlSeconds: 60 }), /invalid scope/);
+    await assert.rejects(
+      dev.minter.mint({ subject: 's', scopes: ['has space'], audience: 'a', ttlSeconds: 60 }),
+      /invalid scope/,
+    );
     await assert.rejects(dev.minter.mint({ subject: 's', scopes: [], audience: 'a', ttlSeconds: 0 }), /ttlSeconds/);
-    await assert.rejects(dev.minter.mint({ subject: 's', scopes: [], audience: 'a', ttlSeconds: 10 ** 9 }), /ttlSeconds/);
+    await assert.rejects(
+      dev.minter.mint({ subject: 's', scopes: [], audience: 'a', ttlSeconds: 10 ** 9 }),
+      /ttlSeconds/,
+    );
   });
 
   test('property: narrowScopes never grants what was not held, and grants exactly what was needed and held', () => {
@@ -125,8 +161,14 @@ describe('scope narrowing', () => {
       const held = randomSubset(random, universe, random());
       const needed = randomSubset(random, universe, random());
       const { granted, missing } = narrowScopes(held, needed);
-      assert.ok(granted.every((s) => held.includes(s) && needed.includes(s)), 'granted ⊆ held ∩ needed');
-      assert.ok(missing.every((s) => !held.includes(s) && needed.includes(s)), 'missing = needed \\ held');
+      assert.ok(
+        granted.every((s) => held.includes(s) && needed.includes(s)),
+        'granted ⊆ held ∩ needed',
+      );
+      assert.ok(
+        missing.every((s) => !held.includes(s) && needed.includes(s)),
+        'missing = needed \\ held',
+      );
       assert.deepEqual([...granted, ...missing].sort(), [...new Set(needed)].sort(), 'granted ∪ missing = needed');
     }
   });
@@ -143,13 +185,22 @@ describe('scope narrowing', () => {
         const needed = randomSubset(random, universe, random() * 0.6);
         const widening = needed.filter((scope) => !caller.scopes.includes(scope));
         if (widening.length > 0) {
-          await assert.rejects(dev.minter.narrowToken(caller, needed, hops[hop]), (e: unknown) => e instanceof ScopeWideningError && e.missingScopes.join() === [...new Set(widening)].join());
+          await assert.rejects(
+            dev.minter.narrowToken(caller, needed, hops[hop]),
+            (e: unknown) => e instanceof ScopeWideningError && e.missingScopes.join() === [...new Set(widening)].join(),
+          );
           break;
         }
         const token = await dev.minter.narrowToken(caller, needed, hops[hop]);
         const scopes = splitScopes(String(decodeJwt(token).scope));
-        assert.ok(scopes.every((scope) => caller.scopes.includes(scope)), 'narrowed ⊆ caller');
-        assert.ok(scopes.every((scope) => original.has(scope)), 'narrowed ⊆ original caller');
+        assert.ok(
+          scopes.every((scope) => caller.scopes.includes(scope)),
+          'narrowed ⊆ caller',
+        );
+        assert.ok(
+          scopes.every((scope) => original.has(scope)),
+          'narrowed ⊆ original caller',
+        );
         assert.deepEqual([...scopes].sort(), [...new Set(needed)].sort());
         caller = await dev.verifier(hops[hop]).verify(token);
         assert.deepEqual(caller.delegatedBy, hops.slice(0, hop));

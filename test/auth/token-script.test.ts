@@ -22,12 +22,19 @@ describe('scripts/token (npm run token)', () => {
   after(() => dir.remove());
 
   test('prints only a token, signed with the dev key in S2SP_AUTH_DATA_DIR, that verifies', async () => {
-    const { status, stdout, stderr } = runToken(['--sub', 'alice', '--scopes', 'weather:read stats:chart', '--aud', 'weather-server', '--ttl', '120'], dir.path);
+    const { status, stdout, stderr } = runToken(
+      ['--sub', 'alice', '--scopes', 'weather:read stats:chart', '--aud', 'weather-server', '--ttl', '120'],
+      dir.path,
+    );
     assert.equal(status, 0, stderr);
     assert.equal(stderr, '');
     assert.match(stdout, /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\n$/, 'stdout is exactly one token line');
     const token = stdout.trim();
-    const verifier = new JwtTokenVerifier({ audience: 'weather-server', issuer: 's2sp-dev', keys: { kind: 'dev', store: new DevKeyStore({ dataDir: dir.path }) } });
+    const verifier = new JwtTokenVerifier({
+      audience: 'weather-server',
+      issuer: 's2sp-dev',
+      keys: { kind: 'dev', store: new DevKeyStore({ dataDir: dir.path }) },
+    });
     const identity = await verifier.verify(token);
     assert.equal(identity.subject, 'alice');
     assert.deepEqual(identity.scopes, ['weather:read', 'stats:chart']);

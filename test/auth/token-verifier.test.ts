@@ -12,18 +12,36 @@ import {
   type AuthenticationFailureReason,
   type SigningKey,
 } from '../../libs/auth/src';
-import { devSetup, foreignKey, goodClaims, hs256WithPublicKey, jwksOf, nowSeconds, signRaw, tempDir, unsecuredToken, type DevSetup } from './auth-fixtures';
+import {
+  devSetup,
+  foreignKey,
+  goodClaims,
+  hs256WithPublicKey,
+  jwksOf,
+  nowSeconds,
+  signRaw,
+  tempDir,
+  unsecuredToken,
+  type DevSetup,
+} from './auth-fixtures';
 
 /** Asserts the one public failure, a specific server-side reason, and no trace of the token. */
-async function rejectsWith(promise: Promise<unknown>, reason: AuthenticationFailureReason, token?: string): Promise<void> {
+async function rejectsWith(
+  promise: Promise<unknown>,
+  reason: AuthenticationFailureReason,
+  token?: string,
+): Promise<void> {
   await assert.rejects(promise, (error: unknown) => {
     assert.ok(error instanceof AuthenticationError, `expected AuthenticationError, got ${String(error)}`);
     assert.equal(error.reason, reason);
     assert.equal(error.message, AUTHENTICATION_FAILED_MESSAGE);
-    assert.deepEqual(error.getResponse(), { error: { code: 'UNAUTHENTICATED', message: AUTHENTICATION_FAILED_MESSAGE } });
+    assert.deepEqual(error.getResponse(), {
+      error: { code: 'UNAUTHENTICATED', message: AUTHENTICATION_FAILED_MESSAGE },
+    });
     const visible = `${String(error)} ${JSON.stringify(error)} ${JSON.stringify(error.getResponse())} ${error.stack ?? ''}`;
     if (token) assert.ok(!visible.includes(token), 'the token never appears in the error');
-    if (!AUTHENTICATION_FAILED_MESSAGE.toLowerCase().includes(reason)) assert.ok(!visible.includes(reason), 'the reason is not in anything serialized');
+    if (!AUTHENTICATION_FAILED_MESSAGE.toLowerCase().includes(reason))
+      assert.ok(!visible.includes(reason), 'the reason is not in anything serialized');
     assert.ok(!/"reason"/.test(visible), 'no reason field is serialized');
     return true;
   });
@@ -42,7 +60,13 @@ describe('JwtTokenVerifier with the dev key', () => {
   after(() => dev.dir.remove());
 
   test('a good token yields the caller identity', async () => {
-    const token = await dev.minter.mint({ subject: 'alice', scopes: ['weather:read', 'stats:chart'], audience: 'gateway', ttlSeconds: 600, clientId: 'cli' });
+    const token = await dev.minter.mint({
+      subject: 'alice',
+      scopes: ['weather:read', 'stats:chart'],
+      audience: 'gateway',
+      ttlSeconds: 600,
+      clientId: 'cli',
+    });
     const identity = await verifier.verify(token);
     assert.equal(identity.subject, 'alice');
     assert.deepEqual(identity.scopes, ['weather:read', 'stats:chart']);
@@ -70,7 +94,11 @@ describe('JwtTokenVerifier with the dev key', () => {
     const now = nowSeconds();
     const justExpired = await signRaw(trusted, goodClaims('gateway', { exp: now - 10 }));
     assert.equal((await verifier.verify(justExpired)).subject, 'alice');
-    await rejectsWith(dev.verifier('gateway', { clockToleranceSeconds: 0 }).verify(justExpired), 'expired', justExpired);
+    await rejectsWith(
+      dev.verifier('gateway', { clockToleranceSeconds: 0 }).verify(justExpired),
+      'expired',
+      justExpired,
+    );
   });
 
   test('every rejection has the same public message and its own reason', async () => {
@@ -105,7 +133,11 @@ describe('JwtTokenVerifier with the dev key', () => {
 
   test('RS256 is accepted, RS384/ES384/PS256 are not, whatever the keys', async () => {
     const rsa = await foreignKey('RS256');
-    const rsaVerifier = new JwtTokenVerifier({ audience: 'gateway', issuer: 's2sp-dev', keys: { kind: 'jwks', jwks: jwksOf(rsa) } });
+    const rsaVerifier = new JwtTokenVerifier({
+      audience: 'gateway',
+      issuer: 's2sp-dev',
+      keys: { kind: 'jwks', jwks: jwksOf(rsa) },
+    });
     assert.equal((await rsaVerifier.verify(await signRaw(rsa, goodClaims()))).subject, 'alice');
     for (const alg of ['RS384', 'ES384', 'PS256']) {
       const forged = `${Buffer.from(JSON.stringify({ alg, kid: rsa.kid })).toString('base64url')}.${Buffer.from(JSON.stringify(goodClaims())).toString('base64url')}.c2ln`;
@@ -129,7 +161,11 @@ describe('JwtTokenVerifier with a JWKS file', () => {
     const second = await foreignKey('RS256');
     const path = join(dir.path, 'jwks.json');
     writeFileSync(path, JSON.stringify(jwksOf(first)));
-    const verifier = new JwtTokenVerifier({ audience: 'agents', issuer: 'platform', keys: { kind: 'jwks-file', path } });
+    const verifier = new JwtTokenVerifier({
+      audience: 'agents',
+      issuer: 'platform',
+      keys: { kind: 'jwks-file', path },
+    });
     const claims = goodClaims('agents', { iss: 'platform' });
     assert.equal((await verifier.verify(await signRaw(first, claims))).issuer, 'platform');
     await rejectsWith(verifier.verify(await signRaw(second, claims)), 'unknown-key');
@@ -145,7 +181,11 @@ describe('JwtTokenVerifier with a JWKS file', () => {
     const key = await foreignKey('ES256');
     const path = join(dir.path, 'private.json');
     writeFileSync(path, JSON.stringify({ keys: [await exportJWK(key.privateKey)] }));
-    const verifier = new JwtTokenVerifier({ audience: 'agents', issuer: 's2sp-dev', keys: { kind: 'jwks-file', path } });
+    const verifier = new JwtTokenVerifier({
+      audience: 'agents',
+      issuer: 's2sp-dev',
+      keys: { kind: 'jwks-file', path },
+    });
     await rejectsWith(verifier.verify(await signRaw(key, goodClaims('agents'))), 'key-set-unavailable');
   });
 });
@@ -174,9 +214,14 @@ describe('JwtTokenVerifier with a JWKS URL', () => {
   });
 
   test('fetches the JWKS once and verifies against it', async () => {
-    const verifier = new JwtTokenVerifier({ audience: 'gateway', issuer: 's2sp-dev', keys: { kind: 'jwks-url', url, timeoutMs: 2_000 } });
+    const verifier = new JwtTokenVerifier({
+      audience: 'gateway',
+      issuer: 's2sp-dev',
+      keys: { kind: 'jwks-url', url, timeoutMs: 2_000 },
+    });
     requests = 0;
-    for (let i = 0; i < 3; i += 1) assert.equal((await verifier.verify(await signRaw(key, goodClaims()))).subject, 'alice');
+    for (let i = 0; i < 3; i += 1)
+      assert.equal((await verifier.verify(await signRaw(key, goodClaims()))).subject, 'alice');
     assert.equal(requests, 1, 'the key set is cached');
   });
 
@@ -184,7 +229,11 @@ describe('JwtTokenVerifier with a JWKS URL', () => {
     hang = true;
     try {
       const timeoutMs = 200;
-      const verifier = new JwtTokenVerifier({ audience: 'gateway', issuer: 's2sp-dev', keys: { kind: 'jwks-url', url: `${url}?fresh`, timeoutMs } });
+      const verifier = new JwtTokenVerifier({
+        audience: 'gateway',
+        issuer: 's2sp-dev',
+        keys: { kind: 'jwks-url', url: `${url}?fresh`, timeoutMs },
+      });
       const started = Date.now();
       await rejectsWith(verifier.verify(await signRaw(key, goodClaims())), 'key-set-unavailable');
       // The endpoint never answers: only the timeout ends the wait (the bound leaves a busy machine room).
@@ -196,12 +245,43 @@ describe('JwtTokenVerifier with a JWKS URL', () => {
   });
 
   test('plain http is refused except to loopback hosts', () => {
-    assert.throws(() => new JwtTokenVerifier({ audience: 'gateway', issuer: 'x', keys: { kind: 'jwks-url', url: 'http://idp.example.com/jwks' } }), /https/);
-    assert.doesNotThrow(() => new JwtTokenVerifier({ audience: 'gateway', issuer: 'x', keys: { kind: 'jwks-url', url: 'https://idp.example.com/jwks' } }));
-    assert.doesNotThrow(() => new JwtTokenVerifier({ audience: 'gateway', issuer: 'x', keys: { kind: 'jwks-url', url: 'http://[::1]:8080/jwks' } }));
+    assert.throws(
+      () =>
+        new JwtTokenVerifier({
+          audience: 'gateway',
+          issuer: 'x',
+          keys: { kind: 'jwks-url', url: 'http://idp.example.com/jwks' },
+        }),
+      /https/,
+    );
+    assert.doesNotThrow(
+      () =>
+        new JwtTokenVerifier({
+          audience: 'gateway',
+          issuer: 'x',
+          keys: { kind: 'jwks-url', url: 'https://idp.example.com/jwks' },
+        }),
+    );
+    assert.doesNotThrow(
+      () =>
+        new JwtTokenVerifier({
+          audience: 'gateway',
+          issuer: 'x',
+          keys: { kind: 'jwks-url', url: 'http://[::1]:8080/jwks' },
+        }),
+    );
   });
 
   test('only RS256/ES256 may be configured', () => {
-    assert.throws(() => new JwtTokenVerifier({ audience: 'a', issuer: 'x', keys: { kind: 'jwks', jwks: { keys: [] } }, algorithms: ['HS256' as never] }), /RS256, ES256/);
+    assert.throws(
+      () =>
+        new JwtTokenVerifier({
+          audience: 'a',
+          issuer: 'x',
+          keys: { kind: 'jwks', jwks: { keys: [] } },
+          algorithms: ['HS256' as never],
+        }),
+      /RS256, ES256/,
+    );
   });
 });

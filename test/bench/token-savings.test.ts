@@ -34,7 +34,14 @@ describe('token counting (bench/tokens/count-tokens.ts)', () => {
       { event: 'Flood Watch', severity: 'Minor', description: 'more text' },
     ];
     const payload = JSON.parse(s2spControlPlaneText(rows, 'event')) as Record<string, unknown>;
-    assert.deepEqual(Object.keys(payload), ['total_rows', 'columns', 'abstract_domains', 'body_domains', 'resource_url', 'abstract']);
+    assert.deepEqual(Object.keys(payload), [
+      'total_rows',
+      'columns',
+      'abstract_domains',
+      'body_domains',
+      'resource_url',
+      'abstract',
+    ]);
     assert.deepEqual(payload, {
       total_rows: 2,
       columns: ['event', 'severity', 'description'],
@@ -60,7 +67,13 @@ describe('token counting (bench/tokens/count-tokens.ts)', () => {
         total_rows: 2,
         body_domains: ['severity', 'description'],
         resource_url: BENCH_RESOURCE_URL,
-        abstract: { columns: ['_row_id', 'event'], rows: [[0, 'Wind Advisory'], [1, 'Flood Watch']] },
+        abstract: {
+          columns: ['_row_id', 'event'],
+          rows: [
+            [0, 'Wind Advisory'],
+            [1, 'Flood Watch'],
+          ],
+        },
       }),
     );
   });
@@ -80,9 +93,16 @@ interface StatedSavings {
  */
 function readmeSavings(): Record<AnswerForm, StatedSavings> {
   const readme = readFileSync(join(findRepoRoot(__dirname), 'README.md'), 'utf8');
-  const claims = [...readme.matchAll(/\*\*(\d+(?:\.\d+)?)% fewer tokens\*\* for California's alerts\s+and\s+(\d+(?:\.\d+)?)% fewer\s+over\s+5,000\s+alerts/g)];
+  const claims = [
+    ...readme.matchAll(
+      /\*\*(\d+(?:\.\d+)?)% fewer tokens\*\* for California's alerts\s+and\s+(\d+(?:\.\d+)?)% fewer\s+over\s+5,000\s+alerts/g,
+    ),
+  ];
   assert.equal(claims.length, 2, 'the README states the savings of the default answer, then of the compact one');
-  const [standard, compact] = claims.map((claim) => ({ california: Number(claim[1]), fiveThousand: Number(claim[2]) })) as [StatedSavings, StatedSavings];
+  const [standard, compact] = claims.map((claim) => ({
+    california: Number(claim[1]),
+    fiveThousand: Number(claim[2]),
+  })) as [StatedSavings, StatedSavings];
   return { default: standard, compact };
 }
 
@@ -136,7 +156,11 @@ describe('S2SP token savings on the CA alert set, measured on what get_alerts se
   });
 
   test('more abstract columns cost more tokens', () => {
-    const [one, three, five] = ABSTRACT_DOMAINS.map((domains) => o200kTokens(s2spTexts.get(domains)!)) as [number, number, number];
+    const [one, three, five] = ABSTRACT_DOMAINS.map((domains) => o200kTokens(s2spTexts.get(domains)!)) as [
+      number,
+      number,
+      number,
+    ];
     assert.ok(one < three && three < five, `${one} < ${three} < ${five}`);
   });
 });

@@ -32,14 +32,25 @@ function measured(results: Measurement[string]): Measurement {
 }
 
 test('a measurement equal to the baseline has no differences', () => {
-  const baseline = baselineWith({ 'prompts-list': { outcome: 'not-applicable', checks: { 'prompts-list': 'FAILURE' }, reason: REASON } });
-  assert.deepEqual(compareWithBaseline(measured({ 'prompts-list': { 'prompts-list': 'FAILURE' }, ping: {} }), baseline), []);
+  const baseline = baselineWith({
+    'prompts-list': { outcome: 'not-applicable', checks: { 'prompts-list': 'FAILURE' }, reason: REASON },
+  });
+  assert.deepEqual(
+    compareWithBaseline(measured({ 'prompts-list': { 'prompts-list': 'FAILURE' }, ping: {} }), baseline),
+    [],
+  );
 });
 
 test('a new failure, a new warning and an unexpected pass are all differences', () => {
-  const baseline = baselineWith({ 'prompts-list': { outcome: 'not-applicable', checks: { 'prompts-list': 'FAILURE' }, reason: REASON } });
+  const baseline = baselineWith({
+    'prompts-list': { outcome: 'not-applicable', checks: { 'prompts-list': 'FAILURE' }, reason: REASON },
+  });
   const differences = compareWithBaseline(
-    measured({ 'prompts-list': {}, ping: { ping: 'FAILURE' }, 'server-sse-polling': { 'server-sse-retry-field': 'WARNING' } }),
+    measured({
+      'prompts-list': {},
+      ping: { ping: 'FAILURE' },
+      'server-sse-polling': { 'server-sse-retry-field': 'WARNING' },
+    }),
     baseline,
   );
   assert.deepEqual(differences, [
@@ -50,10 +61,15 @@ test('a new failure, a new warning and an unexpected pass are all differences', 
 });
 
 test('an expected failure whose failing checks change is a difference', () => {
-  const baseline = baselineWith({ caching: { outcome: 'fail', checks: { 'prompts-hints': 'FAILURE' }, reason: 'being fixed' } });
-  assert.deepEqual(compareWithBaseline(measured({ caching: { 'prompts-hints': 'FAILURE', 'tools-hints': 'FAILURE' } }), baseline), [
-    'weather-server 2025-11-25 caching: CHANGED: expected prompts-hints=FAILURE, got prompts-hints=FAILURE, tools-hints=FAILURE',
-  ]);
+  const baseline = baselineWith({
+    caching: { outcome: 'fail', checks: { 'prompts-hints': 'FAILURE' }, reason: 'being fixed' },
+  });
+  assert.deepEqual(
+    compareWithBaseline(measured({ caching: { 'prompts-hints': 'FAILURE', 'tools-hints': 'FAILURE' } }), baseline),
+    [
+      'weather-server 2025-11-25 caching: CHANGED: expected prompts-hints=FAILURE, got prompts-hints=FAILURE, tools-hints=FAILURE',
+    ],
+  );
   assert.deepEqual(compareWithBaseline(measured({ caching: { 'prompts-hints': 'WARNING' } }), baseline), [
     'weather-server 2025-11-25 caching: CHANGED: expected prompts-hints=FAILURE, got prompts-hints=WARNING',
   ]);
@@ -76,7 +92,11 @@ test('re-baselining keeps reasons and not-applicable verdicts, drops what passes
     'dns-rebinding-protection': { outcome: 'fail', checks: { rebinding: 'FAILURE' }, reason: 'being fixed' },
   });
   const next = rebaseline(
-    measured({ 'prompts-list': { 'prompts-list': 'FAILURE' }, 'dns-rebinding-protection': {}, 'server-sse-polling': { retry: 'WARNING' } }),
+    measured({
+      'prompts-list': { 'prompts-list': 'FAILURE' },
+      'dns-rebinding-protection': {},
+      'server-sse-polling': { retry: 'WARNING' },
+    }),
     previous,
   );
   assert.deepEqual(next, {
@@ -94,11 +114,20 @@ test('the documentation counts each suite from the measurement and the baseline'
     'server-sse-polling': { outcome: 'warning', checks: { retry: 'WARNING' }, reason: 'being fixed' },
   });
   const doc = renderDoc(
-    measured({ ping: {}, 'tools-list': {}, 'prompts-list': { 'prompts-list': 'FAILURE' }, 'dns-rebinding-protection': { rebinding: 'FAILURE' }, 'server-sse-polling': { retry: 'WARNING' } }),
+    measured({
+      ping: {},
+      'tools-list': {},
+      'prompts-list': { 'prompts-list': 'FAILURE' },
+      'dns-rebinding-protection': { rebinding: 'FAILURE' },
+      'server-sse-polling': { retry: 'WARNING' },
+    }),
     baseline,
   );
   assert.match(doc, /^\| weather-server \| 2025-11-25 \| 5 \| 2 \| 1 \| 1 \| 1 \|$/m);
-  assert.match(doc, /^\| weather-server \| 2025-11-25 \| prompts-list \| not-applicable \| prompts-list=FAILURE \| the servers have no prompts \|$/m);
+  assert.match(
+    doc,
+    /^\| weather-server \| 2025-11-25 \| prompts-list \| not-applicable \| prompts-list=FAILURE \| the servers have no prompts \|$/m,
+  );
 });
 
 test('the forwarder adds a token per MCP session and keeps Host, Origin, path and body', async (t) => {
@@ -113,11 +142,18 @@ test('the forwarder adds a token per MCP session and keeps Host, Origin, path an
   });
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
   t.after(() => upstream.close());
-  const forwarder = await startBearerForwarder(`http://127.0.0.1:${(upstream.address() as AddressInfo).port}`, async (caller) => `Bearer caller-${caller}`);
+  const forwarder = await startBearerForwarder(
+    `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+    async (caller) => `Bearer caller-${caller}`,
+  );
   t.after(() => forwarder.close());
 
   const post = (headers: Record<string, string>) =>
-    fetch(`${forwarder.url}/mcp?x=1`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: '{"a":1}' });
+    fetch(`${forwarder.url}/mcp?x=1`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: '{"a":1}',
+    });
   assert.equal((await post({ origin: 'http://evil.example' })).status, 200);
   assert.equal((await post({ 'mcp-session-id': 'session-1' })).status, 200);
   assert.equal((await post({})).status, 200);
@@ -141,24 +177,28 @@ test('the forwarder adds a token per MCP session and keeps Host, Origin, path an
   assert.equal(seen[3].headers.host, 'evil.example:80');
 });
 
-test('the MCP conformance suite measures the weather and stats servers exactly as the baseline says', { timeout: 600_000 }, async () => {
-  const stack = await startTargets();
-  let measurement: Measurement;
-  try {
-    measurement = await measure(stack.targets);
-  } finally {
-    await stack.close();
-  }
-  const baseline = readBaseline();
-  const differences = compareWithBaseline(measurement, baseline);
-  assert.ok(
-    differences.length === 0,
-    `the conformance suite disagrees with test/conformance/baseline.json:\n  ${differences.join('\n  ')}\n` +
-      'Fix the regression, or after a deliberate change run `npm run conformance -- --update-baseline` and write the reasons.',
-  );
-  assert.equal(
-    readFileSync(DOC_FILE, 'utf8'),
-    renderDoc(measurement, baseline),
-    'docs/conformance.md is not what `npm run conformance -- --update-baseline` writes for this measurement',
-  );
-});
+test(
+  'the MCP conformance suite measures the weather and stats servers exactly as the baseline says',
+  { timeout: 600_000 },
+  async () => {
+    const stack = await startTargets();
+    let measurement: Measurement;
+    try {
+      measurement = await measure(stack.targets);
+    } finally {
+      await stack.close();
+    }
+    const baseline = readBaseline();
+    const differences = compareWithBaseline(measurement, baseline);
+    assert.ok(
+      differences.length === 0,
+      `the conformance suite disagrees with test/conformance/baseline.json:\n  ${differences.join('\n  ')}\n` +
+        'Fix the regression, or after a deliberate change run `npm run conformance -- --update-baseline` and write the reasons.',
+    );
+    assert.equal(
+      readFileSync(DOC_FILE, 'utf8'),
+      renderDoc(measurement, baseline),
+      'docs/conformance.md is not what `npm run conformance -- --update-baseline` writes for this measurement',
+    );
+  },
+);

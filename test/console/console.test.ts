@@ -42,7 +42,11 @@ describe('the web console in headless Chromium', { skip }, () => {
   });
 
   async function screenshot(name: string): Promise<void> {
-    if (SCREENSHOTS) await page.screenshot({ path: join(findRepoRoot(__dirname), 'docs', 'images', `console-${name}.png`), fullPage: true });
+    if (SCREENSHOTS)
+      await page.screenshot({
+        path: join(findRepoRoot(__dirname), 'docs', 'images', `console-${name}.png`),
+        fullPage: true,
+      });
   }
 
   test('GET /console answers the app under a strict CSP, nothing inline', async () => {
@@ -51,7 +55,8 @@ describe('the web console in headless Chromium', { skip }, () => {
     const headers = response.headers();
     assert.match(headers['content-type'] ?? '', /^text\/html/);
     const csp = headers['content-security-policy'] ?? '';
-    for (const directive of ["default-src 'self'", "script-src 'self'", "style-src 'self'", "frame-ancestors 'none'"]) assert.ok(csp.includes(directive), csp);
+    for (const directive of ["default-src 'self'", "script-src 'self'", "style-src 'self'", "frame-ancestors 'none'"])
+      assert.ok(csp.includes(directive), csp);
     assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
     assert.equal(await page.locator('script:not([src])').count(), 0, 'no inline script');
     await page.getByRole('heading', { name: 'Sign in to the S2SP console' }).waitFor();
@@ -76,12 +81,13 @@ describe('the web console in headless Chromium', { skip }, () => {
     await page.getByRole('button', { name: 'Submit task' }).click();
     await page.getByTestId('task-status').filter({ hasText: 'succeeded' }).waitFor();
     const steps = await page.getByTestId('steps').innerText();
-    for (const step of ['alerts', 'wind', 'chart', 'weather/get_alerts', 'stats/draw_chart']) assert.ok(steps.includes(step), steps);
+    for (const step of ['alerts', 'wind', 'chart', 'weather/get_alerts', 'stats/draw_chart'])
+      assert.ok(steps.includes(step), steps);
     assert.match(await page.getByTestId('task-usage').innerText(), /kept out by S2SP: [1-9]\d*/);
     await screenshot('tasks');
   });
 
-  test("the task list (agent.listTasks) shows the README task after a refresh, and a click on it opens its live view", async () => {
+  test('the task list (agent.listTasks) shows the README task after a refresh, and a click on it opens its live view', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     const token = await mintTestToken({ audience: 'gateway', subject: 'alice', scopes: ALL_TEST_SCOPES });
     await page.getByLabel('Bearer token').fill(`Bearer ${token}`);
@@ -102,7 +108,10 @@ describe('the web console in headless Chromium', { skip }, () => {
     await page.getByRole('button', { name: 'Savings' }).click();
     await page.getByTestId('savings-chart').waitFor();
     assert.equal(await page.getByTestId('savings-bar-group').count(), 1);
-    assert.match(await page.getByTestId('savings-total').innerText(), /^1 finished task: \d+ tokens in the model's context, [1-9]\d* kept out/);
+    assert.match(
+      await page.getByTestId('savings-total').innerText(),
+      /^1 finished task: \d+ tokens in the model's context, [1-9]\d* kept out/,
+    );
     await screenshot('savings');
   });
 
@@ -135,7 +144,12 @@ describe('the web console in headless Chromium', { skip }, () => {
     const cells = await row.locator('td').allInnerTexts();
     const [tool, caller, issued, consumed, , , fetches, bytes, lastFetch] = cells;
     assert.deepEqual([tool, caller], ['get_alerts', 'alice']);
-    assert.ok(Number(issued.replace(/,/g, '')) >= 1 && Number(consumed.replace(/,/g, '')) >= 1 && Number(fetches.replace(/,/g, '')) >= 1, cells.join(' | '));
+    assert.ok(
+      Number(issued.replace(/,/g, '')) >= 1 &&
+        Number(consumed.replace(/,/g, '')) >= 1 &&
+        Number(fetches.replace(/,/g, '')) >= 1,
+      cells.join(' | '),
+    );
     assert.ok(Number(bytes.replace(/,/g, '')) > 0, cells.join(' | '));
     assert.ok(!Number.isNaN(Date.parse(lastFetch)), cells.join(' | '));
     // The stats and testkit servers offer no resources: said plainly, not as a failure.
@@ -145,21 +159,35 @@ describe('the web console in headless Chromium', { skip }, () => {
     await screenshot('resources');
   });
 
-  test('a dev token without s2sp:activity:read: the resources view shows the weather server\'s refusal naming the scope', async () => {
-    await signInWithDevToken(page, 'carol', ALL_TEST_SCOPES.filter((scope) => scope !== 's2sp:activity:read'));
+  test("a dev token without s2sp:activity:read: the resources view shows the weather server's refusal naming the scope", async () => {
+    await signInWithDevToken(
+      page,
+      'carol',
+      ALL_TEST_SCOPES.filter((scope) => scope !== 's2sp:activity:read'),
+    );
     await page.getByRole('button', { name: 'Resources' }).click();
     const refusal = page.getByTestId('resources-server-weather').getByTestId('refusal');
     await refusal.waitFor();
     // The gateway passes on the scope the weather server named (data.missing_scopes), so the console can say which to get.
-    assert.match(await refusal.innerText(), /^Refused: Reading the activity of weather \(resources\.read\) needs the scope s2sp:activity:read, which this token does not have\./);
+    assert.match(
+      await refusal.innerText(),
+      /^Refused: Reading the activity of weather \(resources\.read\) needs the scope s2sp:activity:read, which this token does not have\./,
+    );
     assert.equal(await page.getByTestId('activity-weather').count(), 0);
   });
 
   test('a dev token without tasks:read: the task is submitted, and following it is clearly refused', async () => {
-    await signInWithDevToken(page, 'bob', ALL_TEST_SCOPES.filter((scope) => scope !== 'tasks:read'));
+    await signInWithDevToken(
+      page,
+      'bob',
+      ALL_TEST_SCOPES.filter((scope) => scope !== 'tasks:read'),
+    );
     const listRefusal = page.getByTestId('refusal').filter({ hasText: 'Listing your tasks' });
     await listRefusal.waitFor();
-    assert.match(await listRefusal.innerText(), /Refused: Listing your tasks \(agent.listTasks\) needs the scope tasks:read/);
+    assert.match(
+      await listRefusal.innerText(),
+      /Refused: Listing your tasks \(agent.listTasks\) needs the scope tasks:read/,
+    );
     await page.getByRole('button', { name: 'Submit task' }).click();
     const refusal = page.getByTestId('refusal').filter({ hasNotText: 'Listing your tasks' });
     await refusal.waitFor();

@@ -109,22 +109,26 @@ describe('buf lint and breaking-change detection on proto/', () => {
           {
             type: 'RPC_REQUEST_STANDARD_NAME',
             path: agent,
-            message: 'RPC request type "GetTaskRequest" should be named "StreamTaskRequest" or "AgentServiceStreamTaskRequest".',
+            message:
+              'RPC request type "GetTaskRequest" should be named "StreamTaskRequest" or "AgentServiceStreamTaskRequest".',
           },
           {
             type: 'RPC_RESPONSE_STANDARD_NAME',
             path: agent,
-            message: 'RPC response type "AgentStepResult" should be named "StreamTaskResponse" or "AgentServiceStreamTaskResponse".',
+            message:
+              'RPC response type "AgentStepResult" should be named "StreamTaskResponse" or "AgentServiceStreamTaskResponse".',
           },
           {
             type: 'RPC_REQUEST_STANDARD_NAME',
             path: tool,
-            message: 'RPC request type "ToolInvocationRequest" should be named "InvokeToolRequest" or "ToolServiceInvokeToolRequest".',
+            message:
+              'RPC request type "ToolInvocationRequest" should be named "InvokeToolRequest" or "ToolServiceInvokeToolRequest".',
           },
           {
             type: 'RPC_RESPONSE_STANDARD_NAME',
             path: tool,
-            message: 'RPC response type "ToolInvocationResponse" should be named "InvokeToolResponse" or "ToolServiceInvokeToolResponse".',
+            message:
+              'RPC response type "ToolInvocationResponse" should be named "InvokeToolResponse" or "ToolServiceInvokeToolResponse".',
           },
         ]);
       },
@@ -146,7 +150,8 @@ describe('buf lint and breaking-change detection on proto/', () => {
           {
             type: 'FIELD_NO_DELETE',
             path: 'proto/s2sp/v1/tool.proto',
-            message: 'Previously present field "3" with name "tool_version" on message "ToolInvocationRequest" was deleted.',
+            message:
+              'Previously present field "3" with name "tool_version" on message "ToolInvocationRequest" was deleted.',
           },
         ]);
       },

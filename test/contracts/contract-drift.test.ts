@@ -35,7 +35,11 @@ function summary(found: Disagreement[]): string[] {
   return found.map((disagreement) => `${disagreement.kind} ${disagreement.at}`);
 }
 
-function checkPublished(name: string, protoCatalog: ProtoCatalog = catalog, edit?: (document: OpenRpcDocument) => void): Disagreement[] {
+function checkPublished(
+  name: string,
+  protoCatalog: ProtoCatalog = catalog,
+  edit?: (document: OpenRpcDocument) => void,
+): Disagreement[] {
   const document = gatewayOpenRpcDocument();
   edit?.(document);
   const pair = methodCorrespondences(document).find((candidate) => candidate.name === name);
@@ -51,32 +55,43 @@ describe('contract drift: published JSON Schemas against the protos', () => {
   }
 
   test('every method rpc.discover publishes has its params and result declared: paired with a message, or opaque with a reason', () => {
-    const declared = [...METHOD_CORRESPONDENCES, ...OPAQUE_PARTS].map((entry) => `${entry.method} ${entry.part}`).sort();
-    const published = gatewayOpenRpcDocument().methods.flatMap((method) => [`${method.name} params`, `${method.name} result`]).sort();
+    const declared = [...METHOD_CORRESPONDENCES, ...OPAQUE_PARTS]
+      .map((entry) => `${entry.method} ${entry.part}`)
+      .sort();
+    const published = gatewayOpenRpcDocument()
+      .methods.flatMap((method) => [`${method.name} params`, `${method.name} result`])
+      .sort();
     assert.deepEqual(declared, published);
   });
 
   test('the MCP pairs cover exactly the parameters S2SP adds to tools', () => {
     const [resource, consumer] = mcpCorrespondences();
-    assert.deepEqual(Object.keys(resource.schema.properties ?? {}), [...S2SP_RESOURCE_PARAMETERS, ...S2SP_RESOURCE_EXTENSION_PARAMETERS]);
+    assert.deepEqual(Object.keys(resource.schema.properties ?? {}), [
+      ...S2SP_RESOURCE_PARAMETERS,
+      ...S2SP_RESOURCE_EXTENSION_PARAMETERS,
+    ]);
     assert.deepEqual(Object.keys(consumer.schema.properties ?? {}), [...S2SP_CONSUMER_PARAMETERS]);
   });
 
   test('requiredness comes from the descriptor: the (s2sp.v1.required) option, message fields and oneof members, proto3 defaults', () => {
-    const presence = (message: string, field: string) => catalog.message(message).fields.find((candidate) => candidate.name === field)?.presence;
+    const presence = (message: string, field: string) =>
+      catalog.message(message).fields.find((candidate) => candidate.name === field)?.presence;
     assert.equal(presence('s2sp.v1.AgentTask', 'plan'), 'required');
     assert.equal(presence('s2sp.v1.GetTaskRequest', 'task_id'), 'required');
     assert.equal(presence('s2sp.v1.AgentTask', 'constraints'), 'explicit');
     assert.equal(presence('s2sp.v1.PlanStep', 'filter'), 'explicit');
     assert.equal(presence('s2sp.v1.CancelTaskRequest', 'mode'), 'implicit');
-    assert.deepEqual(catalog.message('s2sp.v1.ConsumerCallStep').fields.find((field) => field.name === 'column_mapping'), {
-      name: 'column_mapping',
-      type: 'string',
-      kind: 'scalar',
-      repeated: false,
-      mapKey: 'string',
-      presence: 'implicit',
-    });
+    assert.deepEqual(
+      catalog.message('s2sp.v1.ConsumerCallStep').fields.find((field) => field.name === 'column_mapping'),
+      {
+        name: 'column_mapping',
+        type: 'string',
+        kind: 'scalar',
+        repeated: false,
+        mapKey: 'string',
+        presence: 'implicit',
+      },
+    );
   });
 });
 
@@ -153,9 +168,14 @@ const FIXTURE_METHOD = 'fixture.cancelTask';
 const EDGE_ONLY = { jsonOnly: { [DEADLINE_PARAM]: 'consumed by the JSON-RPC engine' } };
 
 /** A fixture DTO as the OpenRPC generator publishes it, paired with CancelTaskRequest. */
-function checkFixture(params: new () => object, rules: MethodCorrespondence['rules'] = { 's2sp.v1.CancelTaskRequest': EDGE_ONLY }): Disagreement[] {
+function checkFixture(
+  params: new () => object,
+  rules: MethodCorrespondence['rules'] = { 's2sp.v1.CancelTaskRequest': EDGE_ONLY },
+): Disagreement[] {
   const document = buildOpenRpcDocument([{ name: FIXTURE_METHOD, params }], { title: 'fixture', version: '0' });
-  const [pair] = methodCorrespondences(document, [{ method: FIXTURE_METHOD, part: 'params', proto: 's2sp.v1.CancelTaskRequest', rules }]);
+  const [pair] = methodCorrespondences(document, [
+    { method: FIXTURE_METHOD, part: 'params', proto: 's2sp.v1.CancelTaskRequest', rules },
+  ]);
   return checkCorrespondence(pair, catalog);
 }
 
@@ -206,11 +226,18 @@ describe('contract drift: the checker reports each kind of disagreement', () => 
 
   test('a declared difference that does not occur is reported as stale', () => {
     const found = checkFixture(AgreeingCancelParams, {
-      's2sp.v1.CancelTaskRequest': { ...EDGE_ONLY, protoOnly: { reason: 'not offered' }, requiredness: { task_id: 'no longer differs' } },
+      's2sp.v1.CancelTaskRequest': {
+        ...EDGE_ONLY,
+        protoOnly: { reason: 'not offered' },
+        requiredness: { task_id: 'no longer differs' },
+      },
     });
     assert.deepEqual(
       found.map((disagreement) => disagreement.detail),
-      ['rules.protoOnly.reason is declared, but the difference it excuses does not occur', 'rules.requiredness.task_id is declared, but the difference it excuses does not occur'],
+      [
+        'rules.protoOnly.reason is declared, but the difference it excuses does not occur',
+        'rules.requiredness.task_id is declared, but the difference it excuses does not occur',
+      ],
     );
   });
 
@@ -234,7 +261,10 @@ describe('contract drift: the checker reports each kind of disagreement', () => 
       schema.properties!.status = { ...status, enum: status.enum!.filter((value) => value !== 'unspecified') };
       schema.required = schema.required!.filter((name) => name !== 'usage');
     });
-    assert.deepEqual(summary(found), ['type agent.getTask result: status', 'stale-exception agent.getTask result: s2sp.v1.TaskSnapshot']);
+    assert.deepEqual(summary(found), [
+      'type agent.getTask result: status',
+      'stale-exception agent.getTask result: s2sp.v1.TaskSnapshot',
+    ]);
     assert.match(found[1].detail, /rules\.requiredness\.usage/);
   });
 
@@ -246,16 +276,31 @@ describe('contract drift: the checker reports each kind of disagreement', () => 
   });
 
   test('a proto field losing its required option is reported against the DTO that still requires it', () => {
-    const optional = editedProtoCatalog('s2sp/v1/agent.proto', '  string task_id = 1 [(required) = true];\n}\n\nmessage GetTaskResponse', '  string task_id = 1;\n}\n\nmessage GetTaskResponse');
-    assert.deepEqual(summary(checkPublished('agent.getTask params', optional)), ['required agent.getTask params: task_id']);
+    const optional = editedProtoCatalog(
+      's2sp/v1/agent.proto',
+      '  string task_id = 1 [(required) = true];\n}\n\nmessage GetTaskResponse',
+      '  string task_id = 1;\n}\n\nmessage GetTaskResponse',
+    );
+    assert.deepEqual(summary(checkPublished('agent.getTask params', optional)), [
+      'required agent.getTask params: task_id',
+    ]);
   });
 
   test('an MCP tool parameter schema drifting from the proto field that carries it', () => {
     const [resource] = mcpCorrespondences();
     const mode = resource.schema.properties!.mode;
-    const drifted: Correspondence = { ...resource, schema: { ...resource.schema, properties: { ...resource.schema.properties, mode: { ...mode, enum: ['async', 'inline'] } } } };
+    const drifted: Correspondence = {
+      ...resource,
+      schema: {
+        ...resource.schema,
+        properties: { ...resource.schema.properties, mode: { ...mode, enum: ['async', 'inline'] } },
+      },
+    };
     const found = checkCorrespondence(drifted, catalog);
-    assert.deepEqual(summary(found), ['type MCP resource tool input (S2SP parameters): mode', 'type MCP resource tool input (S2SP parameters): mode']);
+    assert.deepEqual(summary(found), [
+      'type MCP resource tool input (S2SP parameters): mode',
+      'type MCP resource tool input (S2SP parameters): mode',
+    ]);
     assert.match(found[0].detail, /offers inline/);
     assert.match(found[1].detail, /lacks sync/);
   });

@@ -4,7 +4,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { CONTRACT_VERSION, CONTRACT_VERSION_OPTION, PACKAGE_CONTRACT_VERSIONS, PROTO_FILE_PATHS, PROTO_ROOT } from '../../libs/contracts/src';
+import {
+  CONTRACT_VERSION,
+  CONTRACT_VERSION_OPTION,
+  PACKAGE_CONTRACT_VERSIONS,
+  PROTO_FILE_PATHS,
+  PROTO_ROOT,
+} from '../../libs/contracts/src';
 
 const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
 
@@ -14,18 +20,26 @@ describe('contract version', () => {
   });
 
   test('every .proto file declares its package’s version in its contract_version file option', () => {
-    const option = new RegExp(`^option \\(${CONTRACT_VERSION_OPTION.name.replace(/\./g, '\\.')}\\) = "([^"]*)";$`, 'gm');
+    const option = new RegExp(
+      `^option \\(${CONTRACT_VERSION_OPTION.name.replace(/\./g, '\\.')}\\) = "([^"]*)";$`,
+      'gm',
+    );
     for (const path of PROTO_FILE_PATHS) {
       const source = readFileSync(path, 'utf8');
       const [, packageName] = /^package ([\w.]+);$/m.exec(source) ?? [];
       const declared = [...source.matchAll(option)].map((match) => match[1]);
-      assert.ok(packageName && PACKAGE_CONTRACT_VERSIONS[packageName], `${path}: package ${packageName} has no version`);
+      assert.ok(
+        packageName && PACKAGE_CONTRACT_VERSIONS[packageName],
+        `${path}: package ${packageName} has no version`,
+      );
       assert.deepEqual(declared, [PACKAGE_CONTRACT_VERSIONS[packageName]], path);
     }
   });
 
   test('the contract as served is its newest package’s version', () => {
-    const newest = Object.values(PACKAGE_CONTRACT_VERSIONS).sort((a, b) => a.localeCompare(b, undefined, { numeric: true })).at(-1);
+    const newest = Object.values(PACKAGE_CONTRACT_VERSIONS)
+      .sort((a, b) => a.localeCompare(b, undefined, { numeric: true }))
+      .at(-1);
     assert.equal(CONTRACT_VERSION, newest);
   });
 

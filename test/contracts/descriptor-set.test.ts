@@ -7,7 +7,13 @@ import { describe, test } from 'node:test';
 import { create, toBinary } from '@bufbuild/protobuf';
 import { WireType } from '@bufbuild/protobuf/wire';
 import { FileDescriptorProtoSchema, FileDescriptorSetSchema, FileOptionsSchema } from '@bufbuild/protobuf/wkt';
-import { DESCRIPTOR_SETS, PROTO_FILES, descriptorSetPath, readDescriptorSet, splitFileDescriptorSet } from '../../libs/contracts/src';
+import {
+  DESCRIPTOR_SETS,
+  PROTO_FILES,
+  descriptorSetPath,
+  readDescriptorSet,
+  splitFileDescriptorSet,
+} from '../../libs/contracts/src';
 
 describe('descriptor sets', () => {
   test('ship inside the package, next to its compiled code, wherever the process runs from', () => {
@@ -32,15 +38,21 @@ describe('descriptor sets', () => {
   });
 
   test('the health set declares grpc.health.v1.Health', () => {
-    const services = readDescriptorSet(DESCRIPTOR_SETS.health).flatMap((file) => file.proto.service.map((service) => `${file.proto.package}.${service.name}`));
+    const services = readDescriptorSet(DESCRIPTOR_SETS.health).flatMap((file) =>
+      file.proto.service.map((service) => `${file.proto.package}.${service.name}`),
+    );
     assert.deepEqual(services, ['grpc.health.v1.Health']);
   });
 
   test('splitting a set gives back each file as it was encoded, unknown fields included', () => {
-    const files = ['a.proto', 'b.proto'].map((name) => create(FileDescriptorProtoSchema, { name, package: 'split.test' }));
+    const files = ['a.proto', 'b.proto'].map((name) =>
+      create(FileDescriptorProtoSchema, { name, package: 'split.test' }),
+    );
     // A custom file option this decoder does not know: field 50000, the string "1.0.0".
     const options = create(FileOptionsSchema);
-    options.$unknown = [{ no: 50000, wireType: WireType.LengthDelimited, data: new Uint8Array([5, ...Buffer.from('1.0.0')]) }];
+    options.$unknown = [
+      { no: 50000, wireType: WireType.LengthDelimited, data: new Uint8Array([5, ...Buffer.from('1.0.0')]) },
+    ];
     files[1].options = options;
     const set = toBinary(FileDescriptorSetSchema, create(FileDescriptorSetSchema, { file: files }));
     const split = splitFileDescriptorSet(set);
@@ -48,7 +60,13 @@ describe('descriptor sets', () => {
       split.map((file) => Buffer.from(file.bytes)),
       files.map((file) => Buffer.from(toBinary(FileDescriptorProtoSchema, file))),
     );
-    assert.deepEqual(split.map((file) => file.proto.name), ['a.proto', 'b.proto']);
-    assert.deepEqual(split[1]?.proto.options?.$unknown?.map((field) => field.no), [50000]);
+    assert.deepEqual(
+      split.map((file) => file.proto.name),
+      ['a.proto', 'b.proto'],
+    );
+    assert.deepEqual(
+      split[1]?.proto.options?.$unknown?.map((field) => field.no),
+      [50000],
+    );
   });
 });

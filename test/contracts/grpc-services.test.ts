@@ -43,7 +43,12 @@ describe('s2sp.v1 services over a real gRPC channel', () => {
       CancelTask: (_c: unknown, cb: grpc.sendUnaryData<unknown>) => cb({ code: grpc.status.UNIMPLEMENTED }),
       StreamTask: (call: grpc.ServerWritableStream<Decoded, unknown>) => {
         for (let step = 1; step <= 3; step++) {
-          call.write({ task_id: call.request.task_id, step_number: step, type: 'STEP_TYPE_ACT', outcome: 'STEP_OUTCOME_SUCCESS' });
+          call.write({
+            task_id: call.request.task_id,
+            step_number: step,
+            type: 'STEP_TYPE_ACT',
+            outcome: 'STEP_OUTCOME_SUCCESS',
+          });
         }
         call.end();
       },

@@ -91,7 +91,10 @@ describe('protobuf encode/decode round trip', () => {
     });
     assert.deepEqual(wind.depends_on, ['alerts']);
     assert.deepEqual(chart.consumer_call.column_mapping, { event: 'category', severity: 'series' });
-    assert.deepEqual(fromStruct(chart.consumer_call.arguments), { chart: 'bar', options: { stacked: false, limit: null } });
+    assert.deepEqual(fromStruct(chart.consumer_call.arguments), {
+      chart: 'bar',
+      options: { stacked: false, limit: null },
+    });
   });
 
   test('a decoded message re-encodes to the same content', () => {
@@ -105,7 +108,13 @@ describe('protobuf encode/decode round trip', () => {
     const response = {
       invocation_id: 'inv-1',
       status: 'TOOL_RESULT_STATUS_SUCCESS',
-      output: toStruct({ total_rows: 2, abstract: [{ _row_id: 0, event: 'Wind Advisory' }, { _row_id: 1, event: 'Flood Watch' }] }),
+      output: toStruct({
+        total_rows: 2,
+        abstract: [
+          { _row_id: 0, event: 'Wind Advisory' },
+          { _row_id: 1, event: 'Flood Watch' },
+        ],
+      }),
       usage: { tokens_in_context: '42', tokens_kept_out: '1234', tool_calls: 1 },
       data_plane: {
         mode: 'DATA_PLANE_MODE_ASYNC',
@@ -133,8 +142,14 @@ describe('protobuf encode/decode round trip', () => {
   });
 
   test('enums travel by name; an unknown name degrades to the _UNSPECIFIED zero value', () => {
-    assert.equal(roundTripRequest(agentService.CancelTask, { task_id: 't', mode: 'CANCEL_MODE_HARD' }).mode, 'CANCEL_MODE_HARD');
+    assert.equal(
+      roundTripRequest(agentService.CancelTask, { task_id: 't', mode: 'CANCEL_MODE_HARD' }).mode,
+      'CANCEL_MODE_HARD',
+    );
     assert.equal(roundTripRequest(agentService.CancelTask, { task_id: 't', mode: 2 }).mode, 'CANCEL_MODE_HARD');
-    assert.equal(roundTripRequest(agentService.CancelTask, { task_id: 't', mode: 'CANCEL_MODE_NOPE' }).mode, 'CANCEL_MODE_UNSPECIFIED');
+    assert.equal(
+      roundTripRequest(agentService.CancelTask, { task_id: 't', mode: 'CANCEL_MODE_NOPE' }).mode,
+      'CANCEL_MODE_UNSPECIFIED',
+    );
   });
 });

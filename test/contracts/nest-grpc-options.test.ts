@@ -13,7 +13,14 @@ class ToolController {
   @GrpcMethod('ToolService', 'ListTools')
   listTools(request: { page_size: number }): unknown {
     return {
-      tools: [{ name: 'get_alerts', server: 'weather', input_schema: toStruct({ type: 'object' }), mutation_class: 'MUTATION_CLASS_READ_ONLY' }],
+      tools: [
+        {
+          name: 'get_alerts',
+          server: 'weather',
+          input_schema: toStruct({ type: 'object' }),
+          mutation_class: 'MUTATION_CLASS_READ_ONLY',
+        },
+      ],
       next_cursor: String(request.page_size),
     };
   }
@@ -36,7 +43,9 @@ describe('contracts with a Nest gRPC microservice', () => {
     const client = new pkg.s2sp.v1.ToolService(url, grpc.credentials.createInsecure());
     try {
       const response = await new Promise<any>((resolve, reject) =>
-        client.ListTools({ page_size: 7 }, (error: Error | null, value: unknown) => (error ? reject(error) : resolve(value))),
+        client.ListTools({ page_size: 7 }, (error: Error | null, value: unknown) =>
+          error ? reject(error) : resolve(value),
+        ),
       );
       assert.equal(response.next_cursor, '7');
       assert.equal(response.tools[0].mutation_class, 'MUTATION_CLASS_READ_ONLY');

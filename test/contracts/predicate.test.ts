@@ -3,9 +3,32 @@ import assert from 'node:assert/strict';
 import { PredicateSyntaxError, evaluatePredicate, parsePredicate } from '../../libs/contracts/src';
 
 const rows = [
-  { _row_id: 0, event: 'Wind Advisory', severity: 'Moderate', onset: '2025-10-14T06:00:00Z', tags: ['wind'], geo: { zone: 'AKZ317' }, gust: 45 },
-  { _row_id: 1, event: 'Flood Watch', severity: 'Minor', onset: '2025-10-15T00:00:00Z', tags: ['flood'], geo: { zone: 'AKZ101' }, gust: null },
-  { _row_id: 2, event: 'High Wind Warning', severity: 'Severe', onset: '2025-10-13T18:00:00Z', tags: ['wind', 'coastal'], gust: 70 },
+  {
+    _row_id: 0,
+    event: 'Wind Advisory',
+    severity: 'Moderate',
+    onset: '2025-10-14T06:00:00Z',
+    tags: ['wind'],
+    geo: { zone: 'AKZ317' },
+    gust: 45,
+  },
+  {
+    _row_id: 1,
+    event: 'Flood Watch',
+    severity: 'Minor',
+    onset: '2025-10-15T00:00:00Z',
+    tags: ['flood'],
+    geo: { zone: 'AKZ101' },
+    gust: null,
+  },
+  {
+    _row_id: 2,
+    event: 'High Wind Warning',
+    severity: 'Severe',
+    onset: '2025-10-13T18:00:00Z',
+    tags: ['wind', 'coastal'],
+    gust: 70,
+  },
 ];
 
 function select(predicate: unknown): number[] {
@@ -44,7 +67,12 @@ describe('FILTER predicate language', () => {
       [0],
     );
     assert.deepEqual(
-      select({ or: [{ field: 'severity', op: 'eq', value: 'Minor' }, { field: 'gust', op: 'gte', value: 70 }] }),
+      select({
+        or: [
+          { field: 'severity', op: 'eq', value: 'Minor' },
+          { field: 'gust', op: 'gte', value: 70 },
+        ],
+      }),
       [1, 2],
     );
   });
@@ -76,10 +104,16 @@ describe('FILTER predicate language', () => {
     const comparison = '{"field":"event","op":"eq","value":1}';
     const nots = (depth: number): string => `${'{"not":'.repeat(depth)}${comparison}${'}'.repeat(depth)}`;
     assert.doesNotThrow(() => parsePredicate(JSON.parse(nots(63))));
-    assert.throws(() => parsePredicate(JSON.parse(nots(64))), (error: unknown) => error instanceof PredicateSyntaxError && /nested deeper than 64 levels/.test(error.message));
+    assert.throws(
+      () => parsePredicate(JSON.parse(nots(64))),
+      (error: unknown) => error instanceof PredicateSyntaxError && /nested deeper than 64 levels/.test(error.message),
+    );
     assert.throws(() => parsePredicate(JSON.parse(nots(20_000))), PredicateSyntaxError);
     const deepValue = `{"field":"event","op":"eq","value":${'['.repeat(20_000)}1${']'.repeat(20_000)}}`;
-    assert.throws(() => parsePredicate(JSON.parse(deepValue)), (error: unknown) => error instanceof PredicateSyntaxError && error.path === '$.value');
+    assert.throws(
+      () => parsePredicate(JSON.parse(deepValue)),
+      (error: unknown) => error instanceof PredicateSyntaxError && error.path === '$.value',
+    );
     const fits = JSON.parse(`{"field":"event","op":"eq","value":${'['.repeat(63)}1${']'.repeat(63)}}`);
     assert.equal(evaluatePredicate(parsePredicate(fits), { event: fits.value }), true);
   });

@@ -4,12 +4,7 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as protoLoader from '@grpc/proto-loader';
 import * as grpc from '@grpc/grpc-js';
-import {
-  PROTO_FILES,
-  PROTO_FILE_PATHS,
-  PROTO_LOADER_OPTIONS,
-  PROTO_ROOT,
-} from '../../libs/contracts/src';
+import { PROTO_FILES, PROTO_FILE_PATHS, PROTO_LOADER_OPTIONS, PROTO_ROOT } from '../../libs/contracts/src';
 
 interface EnumDefinition {
   format: string;
@@ -26,7 +21,11 @@ describe('s2sp.v1 proto contracts', () => {
     assert.equal(realpathSync(PROTO_ROOT), join(packageDir, 'proto'));
     for (const [index, file] of PROTO_FILE_PATHS.entries()) {
       assert.ok(existsSync(file), file);
-      assert.deepEqual(readFileSync(file), readFileSync(join(__dirname, '..', '..', '..', 'proto', PROTO_FILES[index])), file);
+      assert.deepEqual(
+        readFileSync(file),
+        readFileSync(join(__dirname, '..', '..', '..', 'proto', PROTO_FILES[index])),
+        file,
+      );
     }
   });
 
@@ -52,10 +51,18 @@ describe('s2sp.v1 proto contracts', () => {
   test('every enum starts with <ENUM>_UNSPECIFIED = 0 and prefixes its values', () => {
     const definition = loadAll();
     const enums = Object.entries(definition).filter(
-      ([name, value]) => name.startsWith('s2sp.') && (value as { format?: string }).format?.includes('EnumDescriptorProto'),
+      ([name, value]) =>
+        name.startsWith('s2sp.') && (value as { format?: string }).format?.includes('EnumDescriptorProto'),
     );
     const names = enums.map(([name]) => name.replace('s2sp.v1.', '')).sort();
-    for (const expected of ['MutationClass', 'TaskStatus', 'StepType', 'StepOutcome', 'ToolResultStatus', 'CancelMode']) {
+    for (const expected of [
+      'MutationClass',
+      'TaskStatus',
+      'StepType',
+      'StepOutcome',
+      'ToolResultStatus',
+      'CancelMode',
+    ]) {
       assert.ok(names.includes(expected), `missing enum ${expected}`);
     }
     for (const [name, value] of enums) {

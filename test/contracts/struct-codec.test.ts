@@ -13,8 +13,12 @@ import {
 } from '../../libs/contracts/src';
 
 type MethodDefinition = protoLoader.MethodDefinition<Record<string, any>, Record<string, any>>;
-const invokeTool = (protoLoader.loadSync([...PROTO_FILES], { ...PROTO_LOADER_OPTIONS })['s2sp.v1.ToolService'] as unknown as
-  Record<string, MethodDefinition>).InvokeTool;
+const invokeTool = (
+  protoLoader.loadSync([...PROTO_FILES], { ...PROTO_LOADER_OPTIONS })['s2sp.v1.ToolService'] as unknown as Record<
+    string,
+    MethodDefinition
+  >
+).InvokeTool;
 
 const nested: JsonObject = {
   nothing: null,
@@ -78,7 +82,10 @@ describe('Struct codec', () => {
 
   test('shared (non-circular) references are fine', () => {
     const shared = { x: 1 };
-    assert.deepEqual(fromStruct(toStruct({ a: shared, b: [shared, shared] })), { a: { x: 1 }, b: [{ x: 1 }, { x: 1 }] });
+    assert.deepEqual(fromStruct(toStruct({ a: shared, b: [shared, shared] })), {
+      a: { x: 1 },
+      b: [{ x: 1 }, { x: 1 }],
+    });
   });
 
   test('null and unset decode to empty object / null', () => {
@@ -102,6 +109,9 @@ describe('Struct codec', () => {
       assert.equal((object as Record<string, unknown>).polluted, undefined);
     }
     assert.ok(Object.prototype.hasOwnProperty.call(struct.fields, '__proto__'));
-    assert.deepEqual(fromStruct({ fields: JSON.parse('{"__proto__":{"numberValue":0}}') }), JSON.parse('{"__proto__":0}'));
+    assert.deepEqual(
+      fromStruct({ fields: JSON.parse('{"__proto__":{"numberValue":0}}') }),
+      JSON.parse('{"__proto__":0}'),
+    );
   });
 });

@@ -1,11 +1,21 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as protoLoader from '@grpc/proto-loader';
-import { PROTO_FILES, PROTO_LOADER_OPTIONS, timestampToDate, timestampToMs, toTimestamp } from '../../libs/contracts/src';
+import {
+  PROTO_FILES,
+  PROTO_LOADER_OPTIONS,
+  timestampToDate,
+  timestampToMs,
+  toTimestamp,
+} from '../../libs/contracts/src';
 
 type MethodDefinition = protoLoader.MethodDefinition<Record<string, any>, Record<string, any>>;
-const invokeTool = (protoLoader.loadSync([...PROTO_FILES], { ...PROTO_LOADER_OPTIONS })['s2sp.v1.ToolService'] as unknown as
-  Record<string, MethodDefinition>).InvokeTool;
+const invokeTool = (
+  protoLoader.loadSync([...PROTO_FILES], { ...PROTO_LOADER_OPTIONS })['s2sp.v1.ToolService'] as unknown as Record<
+    string,
+    MethodDefinition
+  >
+).InvokeTool;
 
 describe('Timestamp conversion', () => {
   test('epoch ms and Date convert to seconds + nanos', () => {

@@ -20,7 +20,15 @@ describe('s2sp.v2 typed tool results', () => {
       { type: 'text', text: 'Charted 3 rows.', annotations: { audience: ['user'], priority: 0.5 } },
       { type: 'image', data: svg, mimeType: 'image/svg+xml', _meta: { source: 'chart' } },
       { type: 'audio', data: Buffer.from([0, 1, 2, 255]).toString('base64'), mimeType: 'audio/wav' },
-      { type: 'resource_link', uri: 'weather://alerts/CA', name: 'CA alerts', title: 'Alerts', description: 'All of them', mimeType: 'application/json', size: 4096 },
+      {
+        type: 'resource_link',
+        uri: 'weather://alerts/CA',
+        name: 'CA alerts',
+        title: 'Alerts',
+        description: 'All of them',
+        mimeType: 'application/json',
+        size: 4096,
+      },
       { type: 'resource', resource: { uri: 'file:///a.txt', mimeType: 'text/plain', text: 'hello' } },
       { type: 'resource', resource: { uri: 'file:///b.bin', blob: Buffer.from('bytes').toString('base64') } },
       { type: 'map', center: [1, 2] },
@@ -44,7 +52,9 @@ describe('s2sp.v2 typed tool results', () => {
     ];
     const { typed, json } = throughV2({ content: odd });
     assert.deepEqual(
-      typed.content.map((block) => Object.keys(block).filter((key) => block[key as keyof v2.ContentBlock] !== undefined)),
+      typed.content.map((block) =>
+        Object.keys(block).filter((key) => block[key as keyof v2.ContentBlock] !== undefined),
+      ),
       [['other'], ['other'], ['other']],
     );
     assert.deepEqual(json.content, odd);

@@ -82,12 +82,21 @@ describe('Dockerfile', () => {
   test('is multi-stage; the runtime stage installs production dependencies only and runs as a user other than root', () => {
     assert.ok(stages.length >= 2, 'a build stage and a runtime stage');
     const dependencies = lines.slice(lines.indexOf(stages[1]), lines.indexOf(stages[2]));
-    assert.ok(dependencies.some((line) => /^RUN npm ci .*--omit=dev/.test(line)), 'npm ci --omit=dev for what the runtime copies');
-    assert.ok(!runtime.some((line) => /^RUN npm (ci|install)/.test(line) && !line.includes('--omit=dev')), 'no dev dependencies in the runtime');
+    assert.ok(
+      dependencies.some((line) => /^RUN npm ci .*--omit=dev/.test(line)),
+      'npm ci --omit=dev for what the runtime copies',
+    );
+    assert.ok(
+      !runtime.some((line) => /^RUN npm (ci|install)/.test(line) && !line.includes('--omit=dev')),
+      'no dev dependencies in the runtime',
+    );
     const users = runtime.filter((line) => line.startsWith('USER '));
     assert.equal(users.length, 1);
     assert.ok(!['root', '0'].includes(users[0].slice('USER '.length).split(':')[0]), users[0]);
-    assert.ok(runtime.indexOf(users[0]) < runtime.findIndex((line) => line.startsWith('ENTRYPOINT')), 'the user is set before the entry point');
+    assert.ok(
+      runtime.indexOf(users[0]) < runtime.findIndex((line) => line.startsWith('ENTRYPOINT')),
+      'the user is set before the entry point',
+    );
   });
 
   test('the runtime sets the allocator settings the data-plane bench measures', () => {
@@ -112,18 +121,28 @@ describe('Dockerfile', () => {
   });
 
   test('what the runtime copies from the build stage is what `npm run build` produces, and the entry point starts each app', () => {
-    const fromBuild = runtime.filter((line) => line.startsWith('COPY --from=build')).map((line) => line.split(/\s+/)[2]);
-    for (const path of fromBuild) assert.ok(existsSync(join(ROOT, path.replace(/^\/app\//, ''))), `COPY --from=build ${path}: not built`);
-    const entrypoint = JSON.parse(runtime.find((line) => line.startsWith('ENTRYPOINT '))!.slice('ENTRYPOINT '.length)) as string[];
+    const fromBuild = runtime
+      .filter((line) => line.startsWith('COPY --from=build'))
+      .map((line) => line.split(/\s+/)[2]);
+    for (const path of fromBuild)
+      assert.ok(existsSync(join(ROOT, path.replace(/^\/app\//, ''))), `COPY --from=build ${path}: not built`);
+    const entrypoint = JSON.parse(
+      runtime.find((line) => line.startsWith('ENTRYPOINT '))!.slice('ENTRYPOINT '.length),
+    ) as string[];
     assert.deepEqual(entrypoint, ['node', 'dist/scripts/app-entry.js']);
     const healthcheck = runtime.find((line) => line.startsWith('HEALTHCHECK '));
     assert.match(healthcheck ?? '', /"dist\/scripts\/app-health\.js"/);
-    for (const script of ['app-entry.js', 'app-health.js']) assert.ok(existsSync(join(DIST, 'scripts', script)), script);
-    for (const [app, entry] of Object.entries(APP_ENTRIES)) assert.ok(existsSync(join(DIST, entry.main)), `${app}: ${entry.main} is not built`);
+    for (const script of ['app-entry.js', 'app-health.js'])
+      assert.ok(existsSync(join(DIST, 'scripts', script)), script);
+    for (const [app, entry] of Object.entries(APP_ENTRIES))
+      assert.ok(existsSync(join(DIST, entry.main)), `${app}: ${entry.main} is not built`);
     const command = JSON.parse(runtime.find((line) => line.startsWith('CMD '))!.slice('CMD '.length)) as string[];
     assert.ok(isAppName(command[0]), `CMD names an app: ${command[0]}`);
-    const exposed = runtime.filter((line) => line.startsWith('EXPOSE ')).flatMap((line) => line.split(/\s+/).slice(1).map(Number));
-    for (const entry of Object.values(APP_ENTRIES)) assert.ok(exposed.includes(entry.defaultPort), `EXPOSE ${entry.defaultPort}`);
+    const exposed = runtime
+      .filter((line) => line.startsWith('EXPOSE '))
+      .flatMap((line) => line.split(/\s+/).slice(1).map(Number));
+    for (const entry of Object.values(APP_ENTRIES))
+      assert.ok(exposed.includes(entry.defaultPort), `EXPOSE ${entry.defaultPort}`);
   });
 
   test('the entry point refuses an unknown app with exit code 2 and names the choices', async () => {
@@ -137,7 +156,11 @@ describe('Dockerfile', () => {
 
   test('the health check passes while an app answers ready and fails once it is gone', async () => {
     const weather = await startWeather();
-    const check = () => run(process.execPath, [join(DIST, 'scripts', 'app-health.js'), 'weather-server'], { cwd: ROOT, env: { ...process.env, WEATHER_PORT: String(weather.port) } });
+    const check = () =>
+      run(process.execPath, [join(DIST, 'scripts', 'app-health.js'), 'weather-server'], {
+        cwd: ROOT,
+        env: { ...process.env, WEATHER_PORT: String(weather.port) },
+      });
     try {
       await check();
     } finally {
@@ -178,7 +201,8 @@ describe('compose.yaml', () => {
   test('runs PostgreSQL, Redis, an OpenTelemetry collector and the four apps, with replicas of the gateway, agents and weather server', () => {
     assert.deepEqual(apps.map(([, service]) => service.command![0]).sort(), Object.keys(APP_ENTRIES).sort());
     for (const name of ['postgres', 'redis', 'otel-collector']) assert.ok(compose.services[name], name);
-    for (const name of ['gateway', 'agents', 'weather-server']) assert.ok((compose.services[name].deploy?.replicas ?? 1) >= 2, `${name} replicas`);
+    for (const name of ['gateway', 'agents', 'weather-server'])
+      assert.ok((compose.services[name].deploy?.replicas ?? 1) >= 2, `${name} replicas`);
     for (const volume of compose.services['otel-collector'].volumes ?? []) {
       const source = volume.split(':')[0];
       if (source.startsWith('./')) assert.ok(existsSync(join(ROOT, source)), `${source} exists`);
@@ -194,14 +218,23 @@ describe('compose.yaml', () => {
       const prefix = APP_ENTRIES[app].portEnv.replace(/_PORT$/, '');
       assert.equal(env[`${prefix}_HOST`], '0.0.0.0', `${name} listens beyond loopback`);
       assert.equal(Number(env[APP_ENTRIES[app].portEnv]), APP_ENTRIES[app].defaultPort, `${name} port`);
-      assert.ok(seconds(service.stop_grace_period ?? '10s') * 1000 > Number(env[SHUTDOWN_GRACE_ENV]), `${name}: stop_grace_period above ${SHUTDOWN_GRACE_ENV}`);
+      assert.ok(
+        seconds(service.stop_grace_period ?? '10s') * 1000 > Number(env[SHUTDOWN_GRACE_ENV]),
+        `${name}: stop_grace_period above ${SHUTDOWN_GRACE_ENV}`,
+      );
     }
     const gateway = compose.services.gateway;
-    assert.ok(gateway.ports?.some((port) => port.endsWith(`:${gateway.environment!.GATEWAY_PORT}`)), 'the gateway publishes its port');
+    assert.ok(
+      gateway.ports?.some((port) => port.endsWith(`:${gateway.environment!.GATEWAY_PORT}`)),
+      'the gateway publishes its port',
+    );
   });
 
   test('every variable it sets for the apps is one they read', () => {
-    assertVariablesAreRead(apps.flatMap(([, service]) => Object.keys(service.environment ?? {})), 'compose.yaml');
+    assertVariablesAreRead(
+      apps.flatMap(([, service]) => Object.keys(service.environment ?? {})),
+      'compose.yaml',
+    );
   });
 });
 
@@ -222,7 +255,10 @@ interface K8sObject {
 }
 
 function k8sObjects(): Array<{ file: string; object: K8sObject }> {
-  const files = [...readdirSync(join(ROOT, 'deploy', 'k8s')).map((name) => join('deploy', 'k8s', name)), join('deploy', 'secrets.example.yaml')];
+  const files = [
+    ...readdirSync(join(ROOT, 'deploy', 'k8s')).map((name) => join('deploy', 'k8s', name)),
+    join('deploy', 'secrets.example.yaml'),
+  ];
   return files.flatMap((file) =>
     parseAllDocuments(read(file)).map((document) => {
       assert.deepEqual(document.errors, [], `${file} parses`);
@@ -241,7 +277,10 @@ describe('Kubernetes manifests (deploy/k8s/, deploy/secrets.example.yaml)', () =
     for (const { file, object } of objects) {
       const Model = K8S_MODELS[`${object.apiVersion}/${object.kind}`];
       assert.ok(Model, `${file}: ${object.apiVersion} ${object.kind} is not one the test knows`);
-      assert.doesNotThrow(() => new Model(object as never).validate(), `${file}: ${object.kind} ${object.metadata.name}`);
+      assert.doesNotThrow(
+        () => new Model(object as never).validate(),
+        `${file}: ${object.kind} ${object.metadata.name}`,
+      );
     }
     const broken = structuredClone(deployments[0]);
     broken.spec.template.spec.containers[0].readinessProbe = { httpGet: { path: '/health', port: { name: 'http' } } };
@@ -249,18 +288,33 @@ describe('Kubernetes manifests (deploy/k8s/, deploy/secrets.example.yaml)', () =
   });
 
   test('one Deployment per app, each with a Service, an autoscaler and a disruption budget that select it', () => {
-    assert.deepEqual(deployments.map((deployment) => deployment.spec.template.spec.containers[0].args[0]).sort(), Object.keys(APP_ENTRIES).sort());
+    assert.deepEqual(
+      deployments.map((deployment) => deployment.spec.template.spec.containers[0].args[0]).sort(),
+      Object.keys(APP_ENTRIES).sort(),
+    );
     for (const deployment of deployments) {
       const name = deployment.metadata.name;
       const podLabels = deployment.spec.template.metadata.labels as Record<string, string>;
-      const selects = (selector: Record<string, string>) => Object.entries(selector).every(([key, value]) => podLabels[key] === value);
+      const selects = (selector: Record<string, string>) =>
+        Object.entries(selector).every(([key, value]) => podLabels[key] === value);
       assert.ok(selects(deployment.spec.selector.matchLabels), `${name}: its selector matches its pods`);
       const service = ofKind('Service').find((candidate) => candidate.metadata.name === name);
       assert.ok(service && selects(service.spec.selector), `${name}: a Service selects it`);
-      const containerPorts = deployment.spec.template.spec.containers[0].ports.map((port: { name: string }) => port.name);
-      for (const port of service.spec.ports) assert.ok(containerPorts.includes(port.targetPort), `${name}: Service port ${port.name} targets a container port`);
-      const autoscaler = ofKind('HorizontalPodAutoscaler').find((candidate) => candidate.spec.scaleTargetRef.name === name);
-      assert.ok(autoscaler && autoscaler.spec.scaleTargetRef.kind === 'Deployment', `${name}: a HorizontalPodAutoscaler`);
+      const containerPorts = deployment.spec.template.spec.containers[0].ports.map(
+        (port: { name: string }) => port.name,
+      );
+      for (const port of service.spec.ports)
+        assert.ok(
+          containerPorts.includes(port.targetPort),
+          `${name}: Service port ${port.name} targets a container port`,
+        );
+      const autoscaler = ofKind('HorizontalPodAutoscaler').find(
+        (candidate) => candidate.spec.scaleTargetRef.name === name,
+      );
+      assert.ok(
+        autoscaler && autoscaler.spec.scaleTargetRef.kind === 'Deployment',
+        `${name}: a HorizontalPodAutoscaler`,
+      );
       assert.ok(autoscaler.spec.minReplicas >= 2, `${name}: at least two replicas, so a disruption leaves one`);
       const budget = ofKind('PodDisruptionBudget').find((candidate) => selects(candidate.spec.selector.matchLabels));
       assert.ok(budget, `${name}: a PodDisruptionBudget`);
@@ -270,17 +324,33 @@ describe('Kubernetes manifests (deploy/k8s/, deploy/secrets.example.yaml)', () =
   test("the gateway reaches every agents pod: its target is a headless Service of the agents' gRPC port, balanced round robin", () => {
     const gateway = deployments.find((deployment) => deployment.metadata.name === 'gateway')!;
     const agents = deployments.find((deployment) => deployment.metadata.name === 'agents')!;
-    const env = Object.fromEntries((gateway.spec.template.spec.containers[0].env as Array<{ name: string; value: string }>).map(({ name, value }) => [name, value]));
+    const env = Object.fromEntries(
+      (gateway.spec.template.spec.containers[0].env as Array<{ name: string; value: string }>).map(
+        ({ name, value }) => [name, value],
+      ),
+    );
     const target = /^dns:\/\/\/([a-z0-9-]+):(\d+)$/.exec(env.GATEWAY_AGENTS_URL);
     assert.ok(target, `GATEWAY_AGENTS_URL names a DNS target: ${env.GATEWAY_AGENTS_URL}`);
     const service = ofKind('Service').find((candidate) => candidate.metadata.name === target[1]);
     assert.ok(service, `a Service ${target[1]}`);
     assert.equal(service.spec.clusterIP, 'None', 'headless: its name resolves to the pods, not to one virtual IP');
     const podLabels = agents.spec.template.metadata.labels as Record<string, string>;
-    assert.ok(Object.entries(service.spec.selector as Record<string, string>).every(([key, value]) => podLabels[key] === value), 'it selects the agents pods');
-    const grpcPort = agents.spec.template.spec.containers[0].ports.find((port: { name: string }) => port.name === 'grpc');
-    assert.equal(Number(target[2]), grpcPort.containerPort, 'on their gRPC port (a headless Service does not map ports)');
-    assert.notEqual(env.GATEWAY_AGENTS_LOAD_BALANCING ?? configMap.data.GATEWAY_AGENTS_LOAD_BALANCING ?? 'round_robin', 'pick_first');
+    assert.ok(
+      Object.entries(service.spec.selector as Record<string, string>).every(([key, value]) => podLabels[key] === value),
+      'it selects the agents pods',
+    );
+    const grpcPort = agents.spec.template.spec.containers[0].ports.find(
+      (port: { name: string }) => port.name === 'grpc',
+    );
+    assert.equal(
+      Number(target[2]),
+      grpcPort.containerPort,
+      'on their gRPC port (a headless Service does not map ports)',
+    );
+    assert.notEqual(
+      env.GATEWAY_AGENTS_LOAD_BALANCING ?? configMap.data.GATEWAY_AGENTS_LOAD_BALANCING ?? 'round_robin',
+      'pick_first',
+    );
   });
 
   test('each app runs as a user other than root, on its port, probed where it answers, with requests and limits', () => {
@@ -291,18 +361,31 @@ describe('Kubernetes manifests (deploy/k8s/, deploy/secrets.example.yaml)', () =
       const entry = APP_ENTRIES[app];
       assert.equal(pod.securityContext.runAsNonRoot, true, app);
       assert.ok(pod.securityContext.runAsUser > 0, app);
-      const env = Object.fromEntries((container.env as Array<{ name: string; value: string }>).map(({ name, value }) => [name, value]));
+      const env = Object.fromEntries(
+        (container.env as Array<{ name: string; value: string }>).map(({ name, value }) => [name, value]),
+      );
       assert.equal(Number(env[entry.portEnv]), entry.defaultPort, `${app}: ${entry.portEnv}`);
       assert.equal(env[entry.portEnv.replace(/_PORT$/, '_HOST')], '0.0.0.0', `${app} listens beyond loopback`);
       const mainPort = container.ports[0];
       assert.equal(mainPort.containerPort, entry.defaultPort, `${app}: container port`);
       if (entry.probe === 'grpc') {
-        for (const probe of ['readinessProbe', 'livenessProbe']) assert.equal(container[probe].grpc.port, entry.defaultPort, `${app}: ${probe} on gRPC health`);
+        for (const probe of ['readinessProbe', 'livenessProbe'])
+          assert.equal(container[probe].grpc.port, entry.defaultPort, `${app}: ${probe} on gRPC health`);
       } else {
-        assert.deepEqual(container.readinessProbe.httpGet, { path: '/health', port: mainPort.name }, `${app}: readiness on /health`);
-        assert.deepEqual(container.livenessProbe.httpGet, { path: '/health/live', port: mainPort.name }, `${app}: liveness on /health/live`);
+        assert.deepEqual(
+          container.readinessProbe.httpGet,
+          { path: '/health', port: mainPort.name },
+          `${app}: readiness on /health`,
+        );
+        assert.deepEqual(
+          container.livenessProbe.httpGet,
+          { path: '/health/live', port: mainPort.name },
+          `${app}: liveness on /health/live`,
+        );
       }
-      for (const kind of ['requests', 'limits']) for (const resource of ['cpu', 'memory']) assert.ok(container.resources[kind][resource], `${app}: ${kind}.${resource}`);
+      for (const kind of ['requests', 'limits'])
+        for (const resource of ['cpu', 'memory'])
+          assert.ok(container.resources[kind][resource], `${app}: ${kind}.${resource}`);
     }
   });
 
@@ -312,9 +395,15 @@ describe('Kubernetes manifests (deploy/k8s/, deploy/secrets.example.yaml)', () =
     assert.ok(Number(configMap.data.S2SP_SHUTDOWN_NOT_READY_DELAY_MS) < graceMs);
     for (const deployment of deployments) {
       const pod = deployment.spec.template.spec;
-      assert.ok(pod.terminationGracePeriodSeconds * 1000 > graceMs, `${deployment.metadata.name}: terminationGracePeriodSeconds`);
+      assert.ok(
+        pod.terminationGracePeriodSeconds * 1000 > graceMs,
+        `${deployment.metadata.name}: terminationGracePeriodSeconds`,
+      );
       const liveness = pod.containers[0].livenessProbe;
-      assert.ok(liveness.periodSeconds * liveness.failureThreshold >= pod.terminationGracePeriodSeconds, `${deployment.metadata.name}: liveness tolerance`);
+      assert.ok(
+        liveness.periodSeconds * liveness.failureThreshold >= pod.terminationGracePeriodSeconds,
+        `${deployment.metadata.name}: liveness tolerance`,
+      );
     }
   });
 
@@ -333,20 +422,34 @@ describe('Kubernetes manifests (deploy/k8s/, deploy/secrets.example.yaml)', () =
         }
       }
       names.push(...container.env.map((variable: { name: string }) => variable.name));
-      const mounted = new Set(pod.volumes.filter((volume: { secret?: unknown }) => volume.secret).map((volume: { secret: { secretName: string } }) => volume.secret.secretName));
-      for (const secretName of mounted) assert.ok(secrets.some((candidate) => candidate.metadata.name === secretName), `Secret ${secretName} is defined`);
+      const mounted = new Set(
+        pod.volumes
+          .filter((volume: { secret?: unknown }) => volume.secret)
+          .map((volume: { secret: { secretName: string } }) => volume.secret.secretName),
+      );
+      for (const secretName of mounted)
+        assert.ok(
+          secrets.some((candidate) => candidate.metadata.name === secretName),
+          `Secret ${secretName} is defined`,
+        );
     }
-    for (const required of ['DATABASE_URL', 'REDIS_URL']) assert.ok(names.includes(required), `${required} is configured`);
+    for (const required of ['DATABASE_URL', 'REDIS_URL'])
+      assert.ok(names.includes(required), `${required} is configured`);
     assertVariablesAreRead(names, 'deploy/k8s/');
     const authFiles = Object.keys(secrets.find((secret) => secret.metadata.name === 's2sp-auth')?.stringData ?? {});
     for (const variable of ['S2SP_AUTH_JWKS_FILE', 'S2SP_AUTH_SIGNING_KEY_FILE']) {
-      assert.ok(authFiles.some((file) => configMap.data[variable].endsWith(`/${file}`)), `${variable} names a file of Secret s2sp-auth`);
+      assert.ok(
+        authFiles.some((file) => configMap.data[variable].endsWith(`/${file}`)),
+        `${variable} names a file of Secret s2sp-auth`,
+      );
     }
   });
 
   test('the HTTP probe paths answer on the apps as they start (readiness 200, liveness 200)', async () => {
     // The gateway's routes, without starting it (its /health needs the agents; test/e2e/graceful-shutdown.test.ts calls it).
-    const gatewayRoutes = [HealthController.prototype.check, HealthController.prototype.live].map((handler) => Reflect.getMetadata('path', handler) as string);
+    const gatewayRoutes = [HealthController.prototype.check, HealthController.prototype.live].map(
+      (handler) => Reflect.getMetadata('path', handler) as string,
+    );
     assert.deepEqual(gatewayRoutes, ['health', 'health/live']);
     const weather = await startWeather();
     const stats = await startStats([weather.url]);
@@ -365,9 +468,15 @@ describe('Kubernetes manifests (deploy/k8s/, deploy/secrets.example.yaml)', () =
 });
 
 test('the artifacts cite only files of the repository that exist', () => {
-  const texts = ['Dockerfile', 'compose.yaml', ...readdirSync(join(ROOT, 'deploy', 'k8s')).map((name) => join('deploy', 'k8s', name))];
+  const texts = [
+    'Dockerfile',
+    'compose.yaml',
+    ...readdirSync(join(ROOT, 'deploy', 'k8s')).map((name) => join('deploy', 'k8s', name)),
+  ];
   for (const file of texts) {
-    for (const [cited] of read(file).matchAll(/(?<![\w/])(?:scripts|libs|deploy|apps|test)\/[\w./-]+\.(?:ts|yaml|md)\b/g)) {
+    for (const [cited] of read(file).matchAll(
+      /(?<![\w/])(?:scripts|libs|deploy|apps|test)\/[\w./-]+\.(?:ts|yaml|md)\b/g,
+    )) {
       assert.ok(existsSync(join(ROOT, cited)), `${relative(ROOT, join(ROOT, file))} cites ${cited}`);
     }
   }

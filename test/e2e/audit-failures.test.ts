@@ -9,7 +9,10 @@ import { fetchResource, startWeather } from '../support/stack';
 
 interface Health {
   status: string;
-  audit: { status: string; trails: Record<string, { status: string; pending: number; failedWrites: number; lastError?: string }> };
+  audit: {
+    status: string;
+    trails: Record<string, { status: string; pending: number; failedWrites: number; lastError?: string }>;
+  };
 }
 
 async function eventually(what: string, check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
@@ -37,7 +40,10 @@ describe('weather-server audit: odd text is stored, failed writes are retried an
   async function issueResource(): Promise<string> {
     const client = await connectMcp(weather.url);
     try {
-      const result = await client.callTool({ name: 'get_alerts', arguments: { area: 'CA', abstract_domains: 'event' } });
+      const result = await client.callTool({
+        name: 'get_alerts',
+        arguments: { area: 'CA', abstract_domains: 'event' },
+      });
       return (result.structuredContent as { resource_url: string }).resource_url;
     } finally {
       await client.close();
@@ -75,7 +81,10 @@ describe('weather-server audit: odd text is stored, failed writes are retried an
       renamed = false;
       await eventually('the retry', async () => (await health()).audit.trails.dataFetches?.pending === 0);
       assert.equal((await health()).status, 'ok');
-      assert.ok(await db.dataPlaneFetch.findFirst({ where: { result: 'served', rows: 1 } }), 'the buffered record was stored');
+      assert.ok(
+        await db.dataPlaneFetch.findFirst({ where: { result: 'served', rows: 1 } }),
+        'the buffered record was stored',
+      );
     } finally {
       if (renamed) await db.$executeRawUnsafe('ALTER TABLE "s2sp_data_fetch_away" RENAME TO "s2sp_data_fetch"');
     }

@@ -48,12 +48,19 @@ describe('the consumer names the chosen rows unless they are every row', () => {
     await new Promise((resolve) => resourceServer?.close(resolve));
   });
 
-  async function drawChart(rowIds: number[], meta?: Record<string, unknown>): Promise<{ chart: string; asked: Record<string, unknown> }> {
+  async function drawChart(
+    rowIds: number[],
+    meta?: Record<string, unknown>,
+  ): Promise<{ chart: string; asked: Record<string, unknown> }> {
     const before = requests.length;
     const abstract = rowIds.map((id) => ({ _row_id: id, event: `event ${id}` }));
     const result = await agent.callTool({
       name: 'draw_chart',
-      arguments: { abstract_data: JSON.stringify(abstract), resource_url: `${origin}/s2sp/data/${'a'.repeat(64)}`, group_by: 'severity' },
+      arguments: {
+        abstract_data: JSON.stringify(abstract),
+        resource_url: `${origin}/s2sp/data/${'a'.repeat(64)}`,
+        group_by: 'severity',
+      },
       ...(meta ? { _meta: meta } : {}),
     });
     assert.ok(!result.isError, result.isError ? textOf(result) : '');

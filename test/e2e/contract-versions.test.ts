@@ -49,7 +49,13 @@ describe('contract versions: s2sp.v1 and s2sp.v2 served side by side', () => {
         { dataDir: agentsDir.path },
       ),
     );
-    gateway = await startGateway({ ...defaultGatewayConfig(), port: 0, agentsUrl: agents.url, dataDir: ':memory:', logger: false });
+    gateway = await startGateway({
+      ...defaultGatewayConfig(),
+      port: 0,
+      agentsUrl: agents.url,
+      dataDir: ':memory:',
+      logger: false,
+    });
     grpcClients = connectAgents(agents.url);
     rpc = new JSONRPCClient(async (payload) => {
       const response = await fetch(`${gateway.url}/rpc`, {
@@ -77,7 +83,10 @@ describe('contract versions: s2sp.v1 and s2sp.v2 served side by side', () => {
   });
 
   test('rpc.discover serves both methods, marks the v1 one deprecated and reports the contract version', async () => {
-    const document = (await rpc.request('rpc.discover', {})) as { info: { version: string }; methods: Array<{ name: string; deprecated?: boolean; description?: string }> };
+    const document = (await rpc.request('rpc.discover', {})) as {
+      info: { version: string };
+      methods: Array<{ name: string; deprecated?: boolean; description?: string }>;
+    };
     assert.equal(document.info.version, CONTRACT_VERSION);
     const byName = new Map(document.methods.map((method) => [method.name, method]));
     assert.equal(byName.get('tools.call')?.deprecated, true);
@@ -88,7 +97,10 @@ describe('contract versions: s2sp.v1 and s2sp.v2 served side by side', () => {
 
   test('JSON-RPC: tools.call answers as in contract 1, v2.tools.call with the same result plus usage and provenance', async () => {
     const params = { name: 'draw_chart', server: 'stats', arguments: chartArguments };
-    const old = (await rpc.request('tools.call', params)) as { content: Array<Record<string, unknown>>; usage?: unknown };
+    const old = (await rpc.request('tools.call', params)) as {
+      content: Array<Record<string, unknown>>;
+      usage?: unknown;
+    };
     const current = (await rpc.request('v2.tools.call', params)) as {
       invocation_id: string;
       result: { content: Array<Record<string, unknown>> };
@@ -97,7 +109,11 @@ describe('contract versions: s2sp.v1 and s2sp.v2 served side by side', () => {
       error?: unknown;
     };
     assert.equal(old.usage, undefined, 'a v1 caller gets the MCP result only');
-    assert.deepEqual(current.result.content, old.content, 'the image and the text arrive the same, whichever version carried them');
+    assert.deepEqual(
+      current.result.content,
+      old.content,
+      'the image and the text arrive the same, whichever version carried them',
+    );
     assert.equal(current.result.content[0].type, 'image');
     assert.match(String(current.result.content[1].text), /^Charted 3 rows by event in 2 bars/);
     assert.match(current.invocation_id, /^[0-9a-f-]{36}$/);
@@ -112,7 +128,10 @@ describe('contract versions: s2sp.v1 and s2sp.v2 served side by side', () => {
   test('JSON-RPC: a tool error is a result with isError in both versions, and a typed error only in v2', async () => {
     const params = { name: 'always_fails', server: 'testkit', arguments: {} };
     const old = (await rpc.request('tools.call', params)) as { isError?: boolean; error?: unknown };
-    const current = (await rpc.request('v2.tools.call', params)) as { result: { isError?: boolean }; error: { code: number; message: string; recovery_hint: string } };
+    const current = (await rpc.request('v2.tools.call', params)) as {
+      result: { isError?: boolean };
+      error: { code: number; message: string; recovery_hint: string };
+    };
     assert.equal(old.isError, true);
     assert.equal(old.error, undefined);
     assert.equal(current.result.isError, true);
@@ -122,8 +141,18 @@ describe('contract versions: s2sp.v1 and s2sp.v2 served side by side', () => {
   });
 
   test('JSON-RPC: v2 reports the data-plane reference of an S2SP resource tool; its resource_url stays in the result only', async () => {
-    const current = (await rpc.request('v2.tools.call', { name: 'get_alerts', server: 'weather', arguments: { area: 'CA', abstract_domains: 'event' } })) as {
-      data_plane: { mode: string; abstract_domains: string[]; body_domains: string[]; total_rows: number; resource_url?: string };
+    const current = (await rpc.request('v2.tools.call', {
+      name: 'get_alerts',
+      server: 'weather',
+      arguments: { area: 'CA', abstract_domains: 'event' },
+    })) as {
+      data_plane: {
+        mode: string;
+        abstract_domains: string[];
+        body_domains: string[];
+        total_rows: number;
+        resource_url?: string;
+      };
       usage: { rows_in_context: number; rows_kept_out: number };
     };
     assert.equal(current.data_plane.mode, 'async');
@@ -153,13 +182,25 @@ describe('contract versions: s2sp.v1 and s2sp.v2 served side by side', () => {
 
     // The same answer is smaller on the wire in v2: bytes instead of base64 text in a Struct.
     const oldBytes = v1.ToolInvocationResponse.encode(v1ToolInvocationResponseOf(oldAnswer)).finish().length;
-    const newBytes = v2.InvokeToolResponse.encode(v2.InvokeToolResponse.fromPartial({ result: { content: [{ image: { data: image.image.data, mime_type: 'image/svg+xml' } }] } })).finish().length;
-    assert.ok(newBytes < base64.length && base64.length < oldBytes, `v2 image block ${newBytes} B, base64 ${base64.length} B, v1 answer ${oldBytes} B`);
+    const newBytes = v2.InvokeToolResponse.encode(
+      v2.InvokeToolResponse.fromPartial({
+        result: { content: [{ image: { data: image.image.data, mime_type: 'image/svg+xml' } }] },
+      }),
+    ).finish().length;
+    assert.ok(
+      newBytes < base64.length && base64.length < oldBytes,
+      `v2 image block ${newBytes} B, base64 ${base64.length} B, v1 answer ${oldBytes} B`,
+    );
   });
 
   test('gRPC: s2sp.v2 has no request deadline field; the gRPC deadline bounds the call', async () => {
     assert.equal('deadline' in v2.InvokeToolRequest.create(), false);
-    const error = await unary(grpcClients.toolsV2, 'InvokeTool', { tool_name: 'slow', server: 'testkit', input_params: toStruct({ ms: 5_000 }) }, { deadlineMs: 300 }).then(
+    const error = await unary(
+      grpcClients.toolsV2,
+      'InvokeTool',
+      { tool_name: 'slow', server: 'testkit', input_params: toStruct({ ms: 5_000 }) },
+      { deadlineMs: 300 },
+    ).then(
       () => assert.fail('a 5 s tool answered within a 300 ms deadline'),
       (failure: { code: number }) => failure,
     );
@@ -169,5 +210,8 @@ describe('contract versions: s2sp.v1 and s2sp.v2 served side by side', () => {
 
 /** The v1 answer as the generated codec's message, to measure its encoded size. */
 function v1ToolInvocationResponseOf(answer: Record<string, any>): v1.ToolInvocationResponse {
-  return v1.ToolInvocationResponse.fromPartial({ invocation_id: answer.invocation_id, output: fromStruct(answer.output) });
+  return v1.ToolInvocationResponse.fromPartial({
+    invocation_id: answer.invocation_id,
+    output: fromStruct(answer.output),
+  });
 }

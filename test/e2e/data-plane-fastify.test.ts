@@ -34,7 +34,11 @@ describe('S2spModule on Fastify beside the app’s own JSON routes', () => {
   let agent: Client;
 
   before(async () => {
-    const config = weatherConfig({ platform: 'fastify', limits: { maxRequestBytes: MAX_REQUEST_BYTES }, telemetry: { spanExporter: exporter } });
+    const config = weatherConfig({
+      platform: 'fastify',
+      limits: { maxRequestBytes: MAX_REQUEST_BYTES },
+      telemetry: { spanExporter: exporter },
+    });
     let url = '';
     @Module({ imports: [WeatherServerModule.forRoot(config, () => url)], controllers: [EchoController] })
     class WeatherWithEchoModule {}
@@ -59,12 +63,24 @@ describe('S2spModule on Fastify beside the app’s own JSON routes', () => {
     jsonOf(await agent.callTool({ name: 'get_alerts', arguments: { area: 'CA', abstract_domains: 'event' } })) as never;
 
   test('another JSON route of the app still gets its body parsed by Fastify, and Fastify’s error for malformed JSON', async () => {
-    const parsed = await fetch(`${weather.url}/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":[1,2]}' });
+    const parsed = await fetch(`${weather.url}/echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"a":[1,2]}',
+    });
     assert.equal(parsed.status, 201);
     assert.deepEqual(await parsed.json(), { received: { a: [1, 2] } });
-    const malformed = await fetch(`${weather.url}/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":' });
+    const malformed = await fetch(`${weather.url}/echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"a":',
+    });
     assert.equal(malformed.status, 400);
-    const marker = await fetch(`${weather.url}/echo`, { method: 'POST', headers: { 'content-type': UNREAD_BODY_MEDIA_TYPE }, body: '{}' });
+    const marker = await fetch(`${weather.url}/echo`, {
+      method: 'POST',
+      headers: { 'content-type': UNREAD_BODY_MEDIA_TYPE },
+      body: '{}',
+    });
     assert.equal(marker.status, 415, 'the media type standing for an unread body is not taken from clients');
   });
 
@@ -73,12 +89,21 @@ describe('S2spModule on Fastify beside the app’s own JSON routes', () => {
     const padded = `{"row_ids": [0]}${' '.repeat(1_500_000)}`;
     const served = await fetchResource(resource.resource_url, padded);
     assert.equal(served.status, 200, 'a body over Fastify’s 1 MiB default but within maxRequestBytes is served');
-    assert.deepEqual(served.json.body.map((row: { _row_id: number }) => row._row_id), [0]);
+    assert.deepEqual(
+      served.json.body.map((row: { _row_id: number }) => row._row_id),
+      [0],
+    );
 
-    const tooLarge = await fetchResource((await issue()).resource_url, `{"row_ids": [0]}${' '.repeat(MAX_REQUEST_BYTES)}`);
+    const tooLarge = await fetchResource(
+      (await issue()).resource_url,
+      `{"row_ids": [0]}${' '.repeat(MAX_REQUEST_BYTES)}`,
+    );
     assert.equal(tooLarge.status, 413);
     assert.equal(tooLarge.json.error.code, 'PAYLOAD_TOO_LARGE');
-    assert.match(tooLarge.json.error.message, new RegExp(`larger than ${MAX_REQUEST_BYTES} bytes \\(limit maxRequestBytes\\)`));
+    assert.match(
+      tooLarge.json.error.message,
+      new RegExp(`larger than ${MAX_REQUEST_BYTES} bytes \\(limit maxRequestBytes\\)`),
+    );
   });
 
   test('/mcp reads its own body too, and the MCP handlers see the Content-Type the client sent', async () => {
@@ -92,7 +117,11 @@ describe('S2spModule on Fastify beside the app’s own JSON routes', () => {
       },
       body: '{"not":"json-rpc"}',
     });
-    assert.equal(response.status, 400, 'answered by the MCP handler of the modern era, not refused as an unsupported media type');
+    assert.equal(
+      response.status,
+      400,
+      'answered by the MCP handler of the modern era, not refused as an unsupported media type',
+    );
     assert.equal(((await response.json()) as { error: { code: number } }).error.code, -32600);
   });
 
@@ -101,7 +130,9 @@ describe('S2spModule on Fastify beside the app’s own JSON routes', () => {
     const resource = await issue();
     const served = await fetchResource(resource.resource_url, { row_ids: [0, 1] });
     assert.equal(served.status, 200);
-    const span = await eventuallyFind(() => exporter.getFinishedSpans().find((candidate) => candidate.name === 's2sp.data.serve'));
+    const span = await eventuallyFind(() =>
+      exporter.getFinishedSpans().find((candidate) => candidate.name === 's2sp.data.serve'),
+    );
     assert.equal(span.attributes['s2sp.fetch.result'], 'ok');
     assert.equal(span.attributes['s2sp.rows'], 2);
     assert.ok(Number(span.attributes['s2sp.body_bytes']) > 0);

@@ -30,7 +30,11 @@ function readmeDesktopConfig(): Record<string, DesktopServerEntry> {
  * with /path/to/repo filled in and the documented ports and directories moved to free
  * ones so that parallel test runs do not collide.
  */
-function spawnEntry(entry: DesktopServerEntry, moves: Record<string, string>, cwd: string): { client: Client; transport: StdioClientTransport; stderr: () => string } {
+function spawnEntry(
+  entry: DesktopServerEntry,
+  moves: Record<string, string>,
+  cwd: string,
+): { client: Client; transport: StdioClientTransport; stderr: () => string } {
   const fill = (text: string) => text.split('/path/to/repo').join(REPO_ROOT);
   const env: Record<string, string> = { ...getDefaultEnvironment(), LOG_LEVELS: 'error,warn' };
   for (const [name, value] of Object.entries(entry.env)) env[name] = moves[name] ?? fill(value);
@@ -50,9 +54,18 @@ describe("the README's desktop setup: both servers over stdio, as Claude Desktop
   test('get_alerts issues a resource_url that draw_chart fetches, and the chart counts the chosen rows by a body column', async () => {
     const config = readmeDesktopConfig();
     assert.ok(config.weather && config.stats, 'the README configures "weather" and "stats"');
-    const dirs = { cwd: tempDir('s2sp-desktop-'), weather: tempDir('s2sp-desktop-weather-'), stats: tempDir('s2sp-desktop-stats-') };
+    const dirs = {
+      cwd: tempDir('s2sp-desktop-'),
+      weather: tempDir('s2sp-desktop-weather-'),
+      stats: tempDir('s2sp-desktop-stats-'),
+    };
     const weatherPort = String(await freePort());
-    const moves = { WEATHER_PORT: weatherPort, STATS_PORT: '0', WEATHER_DATA_DIR: dirs.weather.path, STATS_DATA_DIR: dirs.stats.path };
+    const moves = {
+      WEATHER_PORT: weatherPort,
+      STATS_PORT: '0',
+      WEATHER_DATA_DIR: dirs.weather.path,
+      STATS_DATA_DIR: dirs.stats.path,
+    };
     const weather = spawnEntry(config.weather, moves, dirs.cwd.path);
     const stats = spawnEntry(config.stats, moves, dirs.cwd.path);
     try {
@@ -60,17 +73,40 @@ describe("the README's desktop setup: both servers over stdio, as Claude Desktop
       await stats.client.connect(stats.transport);
 
       // What the README's table of example servers lists, as a desktop client discovers it over stdio.
-      const [weatherTools, statsTools] = [(await weather.client.listTools()).tools, (await stats.client.listTools()).tools];
-      assert.deepEqual(weatherTools.map((tool) => tool.name), ['get_alerts']);
-      assert.deepEqual(statsTools.map((tool) => tool.name), ['draw_chart']);
+      const [weatherTools, statsTools] = [
+        (await weather.client.listTools()).tools,
+        (await stats.client.listTools()).tools,
+      ];
+      assert.deepEqual(
+        weatherTools.map((tool) => tool.name),
+        ['get_alerts'],
+      );
+      assert.deepEqual(
+        statsTools.map((tool) => tool.name),
+        ['draw_chart'],
+      );
       const chartParameters = Object.keys(statsTools[0].inputSchema.properties ?? {}).sort();
-      assert.deepEqual(chartParameters, ['abstract_data', 'body_data', 'column_mapping', 'group_by', 'resource_url', 'summarize', 'title']);
+      assert.deepEqual(chartParameters, [
+        'abstract_data',
+        'body_data',
+        'column_mapping',
+        'group_by',
+        'resource_url',
+        'summarize',
+        'title',
+      ]);
 
-      const alerts = jsonOf<Array<Record<string, unknown>>>(await weather.client.callTool({ name: 'get_alerts', arguments: { area: 'CA' } }));
-      const answer = jsonOf(await weather.client.callTool({ name: 'get_alerts', arguments: { area: 'CA', abstract_domains: 'event' } }));
+      const alerts = jsonOf<Array<Record<string, unknown>>>(
+        await weather.client.callTool({ name: 'get_alerts', arguments: { area: 'CA' } }),
+      );
+      const answer = jsonOf(
+        await weather.client.callTool({ name: 'get_alerts', arguments: { area: 'CA', abstract_domains: 'event' } }),
+      );
       assert.match(answer.resource_url, new RegExp(`^http://127\\.0\\.0\\.1:${weatherPort}/s2sp/data/`));
       assert.ok(answer.body_domains.includes('severity'), 'severity stays on the data plane');
-      const chosen = (answer.abstract as Array<{ _row_id: number; event: string }>).filter((row) => row.event.includes('Wind'));
+      const chosen = (answer.abstract as Array<{ _row_id: number; event: string }>).filter((row) =>
+        row.event.includes('Wind'),
+      );
       assert.ok(chosen.length > 0 && chosen.length < answer.total_rows, 'the agent picks some of the rows');
 
       const chart = await stats.client.callTool({
@@ -86,8 +122,16 @@ describe("the README's desktop setup: both servers over stdio, as Claude Desktop
       const summary = /^Charted (\d+) rows? by severity in \d+ bars?: (.*)\.$/.exec(textOf(chart));
       assert.ok(summary, textOf(chart));
       assert.equal(Number(summary[1]), chosen.length);
-      const charted = new Map(summary[2].split(', ').map((entry) => [entry.slice(0, entry.lastIndexOf(' ')), Number(entry.slice(entry.lastIndexOf(' ') + 1))]));
-      assert.deepEqual(charted, expected, 'the bars count the chosen alerts by their severity, a column only the data plane carried');
+      const charted = new Map(
+        summary[2]
+          .split(', ')
+          .map((entry) => [entry.slice(0, entry.lastIndexOf(' ')), Number(entry.slice(entry.lastIndexOf(' ') + 1))]),
+      );
+      assert.deepEqual(
+        charted,
+        expected,
+        'the bars count the chosen alerts by their severity, a column only the data plane carried',
+      );
     } finally {
       await stats.client.close().catch(() => undefined);
       await weather.client.close().catch(() => undefined);

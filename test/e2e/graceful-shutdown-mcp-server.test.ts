@@ -17,12 +17,19 @@ const NOT_READY_DELAY_MS = '3000';
  * so the server's "continue" proves it is handling the request) now, the body
  * when the test calls `finish()`.
  */
-async function initializeInTwoParts(mcpUrl: string, authorization: string): Promise<{ finish(): Promise<{ status: number; text: string }> }> {
+async function initializeInTwoParts(
+  mcpUrl: string,
+  authorization: string,
+): Promise<{ finish(): Promise<{ status: number; text: string }> }> {
   const body = JSON.stringify({
     jsonrpc: '2.0',
     id: 1,
     method: 'initialize',
-    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'shutdown-test', version: '1.0.0' } },
+    params: {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 'shutdown-test', version: '1.0.0' },
+    },
   });
   let request!: ClientRequest;
   const answered = new Promise<{ status: number; text: string }>((resolve, reject) => {
@@ -45,7 +52,10 @@ async function initializeInTwoParts(mcpUrl: string, authorization: string): Prom
     request.on('error', reject);
     request.flushHeaders();
   });
-  await Promise.race([new Promise((resolve) => request.once('continue', resolve)), answered.then((reply) => assert.fail(`answered early: ${reply.status} ${reply.text}`))]);
+  await Promise.race([
+    new Promise((resolve) => request.once('continue', resolve)),
+    answered.then((reply) => assert.fail(`answered early: ${reply.status} ${reply.text}`)),
+  ]);
   return {
     finish() {
       request.end(body);

@@ -12,7 +12,12 @@ import { connectAgents, unary, type AgentsClients } from '../support/agents-grpc
 import { eventually } from '../support/agents-stack';
 import { consumerStep, FINAL_TASK_STATUSES, getTask, resourceStep, submitTask } from '../support/agent-tasks';
 import { healthOnNewConnection as health, spawnApp, waitForNotReady, type AppProcess } from '../support/app-process';
-import { openPostgresTestDatabase, postgresSkipReason, postgresTestUrl, type PostgresTestDatabase } from '../support/databases';
+import {
+  openPostgresTestDatabase,
+  postgresSkipReason,
+  postgresTestUrl,
+  type PostgresTestDatabase,
+} from '../support/databases';
 import { freePort } from '../support/free-port';
 import { startWeather } from '../support/stack';
 import { bearerFor } from '../support/tokens';
@@ -41,7 +46,12 @@ let gate = new Gate();
 
 @McpController()
 class HoldToolsController {
-  @Tool({ name: 'hold', description: 'Answers once the test lets it.', parameters: z.object({}), annotations: { readOnlyHint: true } })
+  @Tool({
+    name: 'hold',
+    description: 'Answers once the test lets it.',
+    parameters: z.object({}),
+    annotations: { readOnlyHint: true },
+  })
   async hold() {
     await gate.enter();
     return { content: [{ type: 'text', text: 'released' }] };
@@ -50,12 +60,19 @@ class HoldToolsController {
   @Tool({
     name: 'hold_consumer',
     description: 'An S2SP consumer (by its parameters) that answers once the test lets it.',
-    parameters: z.object({ abstract_data: z.string(), resource_url: z.string().optional(), body_data: z.string().optional(), column_mapping: z.string().optional() }),
+    parameters: z.object({
+      abstract_data: z.string(),
+      resource_url: z.string().optional(),
+      body_data: z.string().optional(),
+      column_mapping: z.string().optional(),
+    }),
     annotations: { readOnlyHint: true },
   })
   async holdConsumer(@Payload() args: { abstract_data: string }) {
     await gate.enter();
-    return { content: [{ type: 'text', text: `consumed ${(JSON.parse(args.abstract_data) as unknown[]).length} rows` }] };
+    return {
+      content: [{ type: 'text', text: `consumed ${(JSON.parse(args.abstract_data) as unknown[]).length} rows` }],
+    };
   }
 }
 
@@ -63,7 +80,11 @@ class HoldToolsController {
 class HoldToolsModule {}
 
 function postJson(url: string, body: unknown, authorization: string): Promise<{ status: number; json: any }> {
-  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization }, body: JSON.stringify(body) }).then(async (response) => ({
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization },
+    body: JSON.stringify(body),
+  }).then(async (response) => ({
     status: response.status,
     json: await response.json(),
   }));
@@ -76,7 +97,8 @@ async function heldOrEnded(client: AgentsClients, taskId: string): Promise<void>
   await eventually(`task ${taskId} to reach the held step`, async () => {
     if (held) return true;
     const task = await getTask(client.agents, taskId);
-    if (FINAL_TASK_STATUSES.includes(task.status)) assert.fail(`task ended ${task.status} before its step was held: ${JSON.stringify(task.error ?? task.steps)}`);
+    if (FINAL_TASK_STATUSES.includes(task.status))
+      assert.fail(`task ended ${task.status} before its step was held: ${JSON.stringify(task.error ?? task.steps)}`);
     return held;
   });
 }
@@ -96,7 +118,14 @@ describe('graceful shutdown on SIGTERM (separate processes, PostgreSQL)', () => 
     url.searchParams.set('schema', database.schema);
     databaseUrl = url.toString();
     weather = await startWeather();
-    holdServer = await serveMcp(HoldToolsModule, { name: 'hold', version: '1.0.0', host: '127.0.0.1', port: 0, transport: 'http', logger: false });
+    holdServer = await serveMcp(HoldToolsModule, {
+      name: 'hold',
+      version: '1.0.0',
+      host: '127.0.0.1',
+      port: 0,
+      transport: 'http',
+      logger: false,
+    });
   });
 
   after(async () => {
@@ -108,7 +137,9 @@ describe('graceful shutdown on SIGTERM (separate processes, PostgreSQL)', () => 
     await database?.close();
   });
 
-  async function startAgentsProcess(shutdownEnv: Record<string, string>): Promise<{ app: AppProcess; address: string; client: AgentsClients }> {
+  async function startAgentsProcess(
+    shutdownEnv: Record<string, string>,
+  ): Promise<{ app: AppProcess; address: string; client: AgentsClients }> {
     const port = await freePort();
     const app = spawnApp('apps/agents/src/main.js', {
       AGENTS_HOST: '127.0.0.1',
@@ -133,10 +164,16 @@ describe('graceful shutdown on SIGTERM (separate processes, PostgreSQL)', () => 
   /** Started by the gateway's test (its downstream), shut down by the next one. */
   let sharedAgents: { app: AppProcess; address: string; client: AgentsClients } | undefined;
   const startSharedAgents = async () =>
-    (sharedAgents ??= await startAgentsProcess({ S2SP_SHUTDOWN_GRACE_MS: '60000', S2SP_SHUTDOWN_NOT_READY_DELAY_MS: NOT_READY_DELAY_MS }));
+    (sharedAgents ??= await startAgentsProcess({
+      S2SP_SHUTDOWN_GRACE_MS: '60000',
+      S2SP_SHUTDOWN_NOT_READY_DELAY_MS: NOT_READY_DELAY_MS,
+    }));
 
   test('gateway: /health answers 503, the call in flight completes, its audit decisions are stored, exit code 0', async (t) => {
-    if (!database) { t.skip(await postgresSkipReason()); return; }
+    if (!database) {
+      t.skip(await postgresSkipReason());
+      return;
+    }
     const agents = await startSharedAgents();
     const port = await freePort();
     const gateway = spawnApp('apps/gateway/src/main.js', {
@@ -153,13 +190,23 @@ describe('graceful shutdown on SIGTERM (separate processes, PostgreSQL)', () => 
     processes.push(gateway);
     const gatewayUrl = `http://127.0.0.1:${port}`;
     await gateway.waitForOutput('JSON-RPC at', APP_READY_WITHIN_MS);
-    await eventually('the gateway to be healthy', async () => (await health(gatewayUrl)).json.status === 'ok', APP_READY_WITHIN_MS);
+    await eventually(
+      'the gateway to be healthy',
+      async () => (await health(gatewayUrl)).json.status === 'ok',
+      APP_READY_WITHIN_MS,
+    );
 
     gate = new Gate();
-    const call = postJson(`${gatewayUrl}/rpc`, { jsonrpc: '2.0', id: 1, method: 'tools.call', params: { name: 'hold', server: 'hold' } }, await bearerFor({ audience: 'gateway' }));
+    const call = postJson(
+      `${gatewayUrl}/rpc`,
+      { jsonrpc: '2.0', id: 1, method: 'tools.call', params: { name: 'hold', server: 'hold' } },
+      await bearerFor({ audience: 'gateway' }),
+    );
     await Promise.race([
       gate.started,
-      call.then((answer) => assert.fail(`tools.call answered before the tool was held: ${JSON.stringify(answer.json)}`)),
+      call.then((answer) =>
+        assert.fail(`tools.call answered before the tool was held: ${JSON.stringify(answer.json)}`),
+      ),
     ]);
     assert.equal(await gatewayAuditRows(), 0, 'the decision of the call is still in the batch');
 
@@ -180,17 +227,26 @@ describe('graceful shutdown on SIGTERM (separate processes, PostgreSQL)', () => 
   });
 
   test('agents: gRPC health answers NOT_SERVING, a running task finishes within the grace period and is stored SUCCEEDED, exit code 0', async (t) => {
-    if (!database) { t.skip(await postgresSkipReason()); return; }
+    if (!database) {
+      t.skip(await postgresSkipReason());
+      return;
+    }
     const agents = await startSharedAgents();
     gate = new Gate();
     const task = await submitTask(agents.client.agents, {
-      plan: [resourceStep('alerts', { mode: 'DATA_PLANE_MODE_SYNC' }), consumerStep('sink', 'alerts', { tool: 'hold_consumer', server: 'hold' })],
+      plan: [
+        resourceStep('alerts', { mode: 'DATA_PLANE_MODE_SYNC' }),
+        consumerStep('sink', 'alerts', { tool: 'hold_consumer', server: 'hold' }),
+      ],
     });
     await heldOrEnded(agents.client, task.task_id);
     assert.equal((await unary(agents.client.health, 'Check', { service: '' })).status, 'SERVING');
 
     agents.app.signal('SIGTERM');
-    await eventually('gRPC health to answer NOT_SERVING', async () => (await unary(agents.client.health, 'Check', { service: '' })).status === 'NOT_SERVING');
+    await eventually(
+      'gRPC health to answer NOT_SERVING',
+      async () => (await unary(agents.client.health, 'Check', { service: '' })).status === 'NOT_SERVING',
+    );
     gate.release();
 
     assert.equal(await agents.app.exited, 0, agents.app.output());
@@ -199,11 +255,17 @@ describe('graceful shutdown on SIGTERM (separate processes, PostgreSQL)', () => 
   });
 
   test('agents: a task still running when the grace period ends is stored FAILED with a resubmit hint, exit code 0', async (t) => {
-    if (!database) { t.skip(await postgresSkipReason()); return; }
+    if (!database) {
+      t.skip(await postgresSkipReason());
+      return;
+    }
     const agents = await startAgentsProcess({ S2SP_SHUTDOWN_GRACE_MS: '500', S2SP_SHUTDOWN_NOT_READY_DELAY_MS: '0' });
     gate = new Gate();
     const task = await submitTask(agents.client.agents, {
-      plan: [resourceStep('alerts', { mode: 'DATA_PLANE_MODE_SYNC' }), consumerStep('sink', 'alerts', { tool: 'hold_consumer', server: 'hold' })],
+      plan: [
+        resourceStep('alerts', { mode: 'DATA_PLANE_MODE_SYNC' }),
+        consumerStep('sink', 'alerts', { tool: 'hold_consumer', server: 'hold' }),
+      ],
     });
     await heldOrEnded(agents.client, task.task_id);
 
@@ -217,4 +279,3 @@ describe('graceful shutdown on SIGTERM (separate processes, PostgreSQL)', () => 
     gate.release();
   });
 });
-

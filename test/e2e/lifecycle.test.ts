@@ -14,7 +14,9 @@ const distRoot = join(__dirname, '..', '..');
 async function issueResource(baseUrl: string): Promise<{ resource_url: string; total_rows: number }> {
   const agent = await connectMcp(baseUrl);
   try {
-    return jsonOf(await agent.callTool({ name: 'get_alerts', arguments: { area: 'CA', abstract_domains: 'event' } })) as never;
+    return jsonOf(
+      await agent.callTool({ name: 'get_alerts', arguments: { area: 'CA', abstract_domains: 'event' } }),
+    ) as never;
   } finally {
     await agent.close();
   }
@@ -106,13 +108,20 @@ describe('resource lifecycle', () => {
       const first = await startWeather({ dataDir: dir.path });
       const resource = await issueResource(first.url);
       await first.close();
-      assert.notEqual((await fetchResource(resource.resource_url).catch(() => ({ status: 0 }))).status, 200, 'the server is down');
+      assert.notEqual(
+        (await fetchResource(resource.resource_url).catch(() => ({ status: 0 }))).status,
+        200,
+        'the server is down',
+      );
 
       const second = await startWeather({ dataDir: dir.path, port: first.port });
       try {
         const response = await fetchResource(resource.resource_url, { row_ids: [0, 1] });
         assert.equal(response.status, 200);
-        assert.deepEqual(response.json.body.map((row: { _row_id: number }) => row._row_id), [0, 1]);
+        assert.deepEqual(
+          response.json.body.map((row: { _row_id: number }) => row._row_id),
+          [0, 1],
+        );
       } finally {
         await second.close();
       }
@@ -123,7 +132,10 @@ describe('resource lifecycle', () => {
 
   test('a resource server on PostgreSQL (DATABASE_URL) serves its resource_urls across a restart', async (t) => {
     const database = await openPostgresTestDatabase();
-    if (!database) { t.skip(await postgresSkipReason()); return; }
+    if (!database) {
+      t.skip(await postgresSkipReason());
+      return;
+    }
     const url = new URL(postgresTestUrl());
     url.searchParams.set('schema', database.schema);
     try {
@@ -161,7 +173,10 @@ describe('resource lifecycle', () => {
       });
       assert.equal(initialized.result.serverInfo.name.length > 0, true);
       server.notify('notifications/initialized');
-      const called = await server.request(2, 'tools/call', { name: 'get_alerts', arguments: { area: 'WA', abstract_domains: 'event' } });
+      const called = await server.request(2, 'tools/call', {
+        name: 'get_alerts',
+        arguments: { area: 'WA', abstract_domains: 'event' },
+      });
       const answer = JSON.parse(called.result.content[0].text);
       const response = await fetchResource(answer.resource_url);
       assert.equal(response.status, 200);
@@ -171,7 +186,10 @@ describe('resource lifecycle', () => {
       dir.remove();
     }
 
-    const stdoutLines = server.stdout().split('\n').filter((line) => line !== '');
+    const stdoutLines = server
+      .stdout()
+      .split('\n')
+      .filter((line) => line !== '');
     assert.deepEqual(
       stdoutLines.map((line) => (JSON.parse(line) as { jsonrpc?: unknown; id?: unknown }).jsonrpc),
       stdoutLines.map(() => '2.0'),
@@ -182,11 +200,17 @@ describe('resource lifecycle', () => {
       [1, 2],
       'stdout carries the answers to the two requests',
     );
-    const stderrLines = server.stderr().split('\n').filter((line) => line !== '');
+    const stderrLines = server
+      .stderr()
+      .split('\n')
+      .filter((line) => line !== '');
     assert.ok(
       stderrLines.some((line) => line.includes('"message":"Starting Nest application..."')),
       `the start-up log is on stderr: ${server.stderr().slice(0, 500)}`,
     );
-    assert.ok(stderrLines.every((line) => !line.includes('"jsonrpc"')), 'no protocol message on stderr');
+    assert.ok(
+      stderrLines.every((line) => !line.includes('"jsonrpc"')),
+      'no protocol message on stderr',
+    );
   });
 });

@@ -87,17 +87,38 @@ describe('platform path: JSON-RPC → gateway → gRPC → agents → MCP → da
   const alertChartPlan = (mode: 'async' | 'sync') => [
     {
       step_id: 'alerts',
-      resource_call: { server: 'weather', tool: 'get_alerts', arguments: { area: 'CA' }, abstract_domains: ['event', 'severity'], mode },
+      resource_call: {
+        server: 'weather',
+        tool: 'get_alerts',
+        arguments: { area: 'CA' },
+        abstract_domains: ['event', 'severity'],
+        mode,
+      },
     },
-    { step_id: 'pick', filter: { input_step_id: 'alerts', predicate: { field: 'severity', op: 'in', value: ['Severe', 'Moderate', 'Extreme'] } } },
+    {
+      step_id: 'pick',
+      filter: {
+        input_step_id: 'alerts',
+        predicate: { field: 'severity', op: 'in', value: ['Severe', 'Moderate', 'Extreme'] },
+      },
+    },
     {
       step_id: 'chart',
-      consumer_call: { server: 'stats', tool: 'draw_chart', arguments: { group_by: 'urgency' }, input_step_id: 'pick', column_mapping: {} },
+      consumer_call: {
+        server: 'stats',
+        tool: 'draw_chart',
+        arguments: { group_by: 'urgency' },
+        input_step_id: 'pick',
+        column_mapping: {},
+      },
     },
   ];
 
   async function runTask(mode: 'async' | 'sync'): Promise<any> {
-    const submitted = (await rpc.request('agent.submitTask', { objective: `chart CA alerts (${mode})`, plan: alertChartPlan(mode) })) as {
+    const submitted = (await rpc.request('agent.submitTask', {
+      objective: `chart CA alerts (${mode})`,
+      plan: alertChartPlan(mode),
+    })) as {
       task_id: string;
     };
     return eventually(
@@ -116,7 +137,10 @@ describe('platform path: JSON-RPC → gateway → gRPC → agents → MCP → da
     // The agents discover each server in the background after they start.
     const { tools } = await eventually('every server discovered', async () => {
       const listed = (await rpc.request('tools.list', { page_size: 200 })) as Listed;
-      return listed.tools.some((tool) => tool.name === 'get_alerts') && listed.tools.some((tool) => tool.name === 'draw_chart') ? listed : undefined;
+      return listed.tools.some((tool) => tool.name === 'get_alerts') &&
+        listed.tools.some((tool) => tool.name === 'draw_chart')
+        ? listed
+        : undefined;
     });
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
     assert.equal(byName.get('get_alerts')?.server, 'weather');
@@ -139,13 +163,29 @@ describe('platform path: JSON-RPC → gateway → gRPC → agents → MCP → da
       return (listed.prompts?.length ?? 0) >= 2 ? listed : undefined;
     });
     assert.equal(first.resources?.filter((resource) => resource.server === 'weather').length, 52);
-    assert.equal(first.resources?.find((resource) => resource.uri === 'weather://alerts/CA')?.mimeType, 'application/json');
+    assert.equal(
+      first.resources?.find((resource) => resource.uri === 'weather://alerts/CA')?.mimeType,
+      'application/json',
+    );
     assert.deepEqual(first.resource_templates, [
-      { server: 'weather', uriTemplate: 'weather://alerts/{area}', name: 'alerts', description: first.resource_templates?.[0] && (first.resource_templates[0] as { description?: string }).description, mimeType: 'application/json' },
+      {
+        server: 'weather',
+        uriTemplate: 'weather://alerts/{area}',
+        name: 'alerts',
+        description:
+          first.resource_templates?.[0] && (first.resource_templates[0] as { description?: string }).description,
+        mimeType: 'application/json',
+      },
     ]);
     const prompts = new Map(first.prompts?.map((prompt) => [prompt.name, prompt]));
     assert.equal(prompts.get('triage_alerts')?.server, 'weather');
-    assert.deepEqual(prompts.get('chart_breakdown')?.arguments.map((argument) => [argument.name, argument.required]), [['source', true], ['group_by', false]]);
+    assert.deepEqual(
+      prompts.get('chart_breakdown')?.arguments.map((argument) => [argument.name, argument.required]),
+      [
+        ['source', true],
+        ['group_by', false],
+      ],
+    );
 
     assert.ok(first.nextCursor, 'a page of one tool has a next page');
     const second = (await rpc.request('tools.list', { page_size: 1, cursor: first.nextCursor })) as Listed;
@@ -154,11 +194,17 @@ describe('platform path: JSON-RPC → gateway → gRPC → agents → MCP → da
 
     const statsOnly = (await rpc.request('tools.list', { server: 'stats' })) as Listed;
     assert.deepEqual(statsOnly.resources, []);
-    assert.deepEqual(statsOnly.prompts?.map((prompt) => prompt.name), ['chart_breakdown']);
+    assert.deepEqual(
+      statsOnly.prompts?.map((prompt) => prompt.name),
+      ['chart_breakdown'],
+    );
   });
 
   test("tools.list's first page follows a prompt added and removed at run time: the gateway keeps the surfaces only while the agents' catalog is unchanged", async () => {
-    const promptNames = async () => (((await rpc.request('tools.list', {})) as { prompts?: Array<{ name: string }> }).prompts ?? []).map((prompt) => prompt.name);
+    const promptNames = async () =>
+      (((await rpc.request('tools.list', {})) as { prompts?: Array<{ name: string }> }).prompts ?? []).map(
+        (prompt) => prompt.name,
+      );
     // Twice: the second first page is answered from the surfaces the gateway kept.
     assert.ok(!(await promptNames()).includes('runtime_prompt'));
     assert.ok(!(await promptNames()).includes('runtime_prompt'));
@@ -168,11 +214,21 @@ describe('platform path: JSON-RPC → gateway → gRPC → agents → MCP → da
       handler: () => ({ messages: [{ role: 'user', content: { type: 'text', text: 'hello' } }] }),
     });
     try {
-      await eventually('the gateway to list the added prompt', async () => (await promptNames()).includes('runtime_prompt'), 30_000, 500);
+      await eventually(
+        'the gateway to list the added prompt',
+        async () => (await promptNames()).includes('runtime_prompt'),
+        30_000,
+        500,
+      );
     } finally {
       weather.mcp.removePrompt('runtime_prompt');
     }
-    await eventually('the gateway to drop the removed prompt', async () => !(await promptNames()).includes('runtime_prompt'), 30_000, 500);
+    await eventually(
+      'the gateway to drop the removed prompt',
+      async () => !(await promptNames()).includes('runtime_prompt'),
+      30_000,
+      500,
+    );
   });
 
   test('a full async task: the consumer fetched the body server to server and the model-visible tokens are counted', async () => {
@@ -192,23 +248,30 @@ describe('platform path: JSON-RPC → gateway → gRPC → agents → MCP → da
     assert.equal(chartStep.outcome, 'success');
     assert.match(JSON.stringify(chartStep), /Charted \d+ rows? by urgency/);
 
-    assert.equal(await consumed(), consumedBefore + 1, 'the stats server fetched (consumed) the cached body from the weather server');
+    assert.equal(
+      await consumed(),
+      consumedBefore + 1,
+      'the stats server fetched (consumed) the cached body from the weather server',
+    );
     assert.ok(task.usage.tokens_in_context > 0, 'tokens that entered the planner context are counted');
-    assert.ok(task.usage.tokens_kept_out > task.usage.tokens_in_context, `kept out ${task.usage.tokens_kept_out} vs in ${task.usage.tokens_in_context}`);
+    assert.ok(
+      task.usage.tokens_kept_out > task.usage.tokens_in_context,
+      `kept out ${task.usage.tokens_kept_out} vs in ${task.usage.tokens_in_context}`,
+    );
   });
 
   test("agent.listTasks pages through the caller's own tasks, newest first, and filters by status; another caller sees none of them", async () => {
     const task = await runTask('async');
-    const first = (await rpc.request('agent.listTasks', { page_size: 1 }));
+    const first = await rpc.request('agent.listTasks', { page_size: 1 });
     assert.equal(first.tasks.length, 1);
     assert.equal(first.tasks[0].task_id, task.task_id, 'the newest task comes first');
     assert.equal(first.tasks[0].status, task.status);
     assert.equal(first.tasks[0].objective, 'chart CA alerts (async)');
     assert.equal(first.tasks[0].plan_steps, 3);
     assert.equal(typeof first.next_cursor, 'string', 'an earlier task follows');
-    const second = (await rpc.request('agent.listTasks', { page_size: 1, cursor: first.next_cursor }));
+    const second = await rpc.request('agent.listTasks', { page_size: 1, cursor: first.next_cursor });
     assert.notEqual(second.tasks[0].task_id, task.task_id);
-    const succeeded = (await rpc.request('agent.listTasks', { status: 'succeeded', page_size: 100 }));
+    const succeeded = await rpc.request('agent.listTasks', { status: 'succeeded', page_size: 100 });
     assert.ok(succeeded.tasks.length >= 1 && succeeded.tasks.every((listed: any) => listed.status === 'succeeded'));
 
     const bad = await post({ jsonrpc: '2.0', id: 1, method: 'agent.listTasks', params: { cursor: 'garbage!' } });
@@ -236,13 +299,22 @@ describe('platform path: JSON-RPC → gateway → gRPC → agents → MCP → da
       const plan = alertChartPlan('sync');
       plan[2] = {
         step_id: 'chart',
-        consumer_call: { server: 'stats', tool: 'draw_chart', arguments: { group_by: 'severity' }, input_step_id: 'pick', column_mapping: columnMapping },
+        consumer_call: {
+          server: 'stats',
+          tool: 'draw_chart',
+          arguments: { group_by: 'severity' },
+          input_step_id: 'pick',
+          column_mapping: columnMapping,
+        },
       };
-      const submitted = (await rpc.request('agent.submitTask', { objective: 'columns named like Object.prototype members', plan })) as { task_id: string };
+      const submitted = (await rpc.request('agent.submitTask', {
+        objective: 'columns named like Object.prototype members',
+        plan,
+      })) as { task_id: string };
       return eventually(
         'the task to finish',
         async () => {
-          const snapshot = (await rpc.request('agent.getTask', { task_id: submitted.task_id }));
+          const snapshot = await rpc.request('agent.getTask', { task_id: submitted.task_id });
           return ['succeeded', 'failed', 'cancelled'].includes(snapshot.status) ? snapshot : undefined;
         },
         30_000,
@@ -252,7 +324,10 @@ describe('platform path: JSON-RPC → gateway → gRPC → agents → MCP → da
     // Renamed to: the consumer merges and charts the rows.
     const renamed = await finished({ urgency: 'constructor', event: 'toString' });
     assert.equal(renamed.status, 'succeeded', JSON.stringify(renamed.error ?? renamed.steps?.at(-1)));
-    assert.match(JSON.stringify(renamed.steps.find((step: any) => step.plan_step_id === 'chart')), /Charted \d+ rows? by severity/);
+    assert.match(
+      JSON.stringify(renamed.steps.find((step: any) => step.plan_step_id === 'chart')),
+      /Charted \d+ rows? by severity/,
+    );
     // Renamed from: the key reached the consumer's merge as a column name (which these rows lack).
     const unknown = await finished({ constructor: 'maker' });
     assert.equal(unknown.status, 'failed');
@@ -263,11 +338,20 @@ describe('platform path: JSON-RPC → gateway → gRPC → agents → MCP → da
     let deep: Record<string, unknown> = { text: 'deep' };
     for (let level = 0; level < 50; level++) deep = { nested: deep };
     for (let attempt = 0; attempt < 8; attempt++) {
-      const { json } = await post({ jsonrpc: '2.0', id: attempt, method: 'tools.call', params: { name: 'echo', server: 'testkit', arguments: deep } });
+      const { json } = await post({
+        jsonrpc: '2.0',
+        id: attempt,
+        method: 'tools.call',
+        params: { name: 'echo', server: 'testkit', arguments: deep },
+      });
       assert.equal(json.error.code, -32602, JSON.stringify(json));
       assert.equal(json.error.data.limit, 'maxParamsDepth');
     }
-    const answer = (await rpc.request('tools.call', { name: 'echo', server: 'testkit', arguments: { text: 'others still served' } }));
+    const answer = await rpc.request('tools.call', {
+      name: 'echo',
+      server: 'testkit',
+      arguments: { text: 'others still served' },
+    });
     assert.equal(answer.content[0].text, 'echo: others still served');
   });
 
@@ -277,10 +361,18 @@ describe('platform path: JSON-RPC → gateway → gRPC → agents → MCP → da
       { jsonrpc: '2.0', id: 2, method: 'tools.call', params: { name: 'no_such_tool', arguments: {} } },
       { jsonrpc: '2.0', id: 3, method: 'no.such.method' },
       { jsonrpc: '2.0', method: 'tools.list', params: {} },
-      { jsonrpc: '2.0', id: 4, method: 'tools.call', params: { name: 'echo', server: 'testkit', arguments: { text: 'hi' } } },
+      {
+        jsonrpc: '2.0',
+        id: 4,
+        method: 'tools.call',
+        params: { name: 'echo', server: 'testkit', arguments: { text: 'hi' } },
+      },
     ]);
     assert.equal(status, 200);
-    assert.deepEqual(json.map((reply: any) => reply.id), [1, 2, 3, 4]);
+    assert.deepEqual(
+      json.map((reply: any) => reply.id),
+      [1, 2, 3, 4],
+    );
     assert.ok(Array.isArray(json[0].result.tools));
     assert.equal(typeof json[1].error.code, 'number');
     assert.equal(json[2].error.code, -32601);
@@ -289,7 +381,12 @@ describe('platform path: JSON-RPC → gateway → gRPC → agents → MCP → da
 
   test('a deadline too short for the MCP hop answers DEADLINE_EXCEEDED saying where time ran out', async () => {
     const { json } = await post(
-      { jsonrpc: '2.0', id: 'slow', method: 'tools.call', params: { name: 'slow', server: 'testkit', arguments: { ms: 5_000 } } },
+      {
+        jsonrpc: '2.0',
+        id: 'slow',
+        method: 'tools.call',
+        params: { name: 'slow', server: 'testkit', arguments: { ms: 5_000 } },
+      },
       { 'X-Deadline-Ms': String(Date.now() + 1_500) },
     );
     assert.equal(json.error.code, -32000, JSON.stringify(json));
@@ -298,7 +395,10 @@ describe('platform path: JSON-RPC → gateway → gRPC → agents → MCP → da
 
   test('an idempotent retry of agent.submitTask returns the first answer and runs one task', async () => {
     const params = { objective: 'idempotent', plan: alertChartPlan('async'), idempotency_key: 'e2e-key-1' };
-    const [first, second] = await Promise.all([rpc.request('agent.submitTask', params), rpc.request('agent.submitTask', params)]);
+    const [first, second] = await Promise.all([
+      rpc.request('agent.submitTask', params),
+      rpc.request('agent.submitTask', params),
+    ]);
     assert.deepEqual(second, first);
     const third = await rpc.request('agent.submitTask', params);
     assert.deepEqual(third, first);
@@ -307,8 +407,15 @@ describe('platform path: JSON-RPC → gateway → gRPC → agents → MCP → da
   test('a stopped MCP server opens its breaker; restarted, a probe closes it', async () => {
     const port = testkit.server.port;
     await testkit.close();
-    const callEcho = () => post({ jsonrpc: '2.0', id: 1, method: 'tools.call', params: { name: 'echo', server: 'testkit', arguments: { text: 'x' } } });
-    for (let attempt = 0; attempt < 3; attempt++) assert.ok((await callEcho()).json.error, 'fails while the server is down');
+    const callEcho = () =>
+      post({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools.call',
+        params: { name: 'echo', server: 'testkit', arguments: { text: 'x' } },
+      });
+    for (let attempt = 0; attempt < 3; attempt++)
+      assert.ok((await callEcho()).json.error, 'fails while the server is down');
     const health = async () => (await (await fetch(`${gateway.url}/health`)).json()) as any;
     const testkitHealth = async () => (await health()).mcpServers.find((server: any) => server.id === 'testkit');
     assert.equal((await testkitHealth()).circuit, 'open');
@@ -333,7 +440,7 @@ describe('platform path: JSON-RPC → gateway → gRPC → agents → MCP → da
     agents = await startTestAgents(agentsConfig());
     const reread = await eventually(
       'the restarted agents to answer getTask',
-      async () => (await rpc.request('agent.getTask', { task_id: task.task_id })),
+      async () => await rpc.request('agent.getTask', { task_id: task.task_id }),
       15_000,
       200,
     );

@@ -9,9 +9,24 @@ const ACTIVITY_URI = 's2sp://data-plane/activity';
 
 /** The README's quick-start task: get_alerts → filter → draw_chart, whose fetch consumes the resource. */
 const README_PLAN = [
-  { step_id: 'alerts', resource_call: { server: 'weather', tool: 'get_alerts', arguments: { area: 'CA' }, abstract_domains: ['event'], mode: 'async' } },
-  { step_id: 'wind', filter: { input_step_id: 'alerts', predicate: { field: 'event', op: 'contains', value: 'Wind' } } },
-  { step_id: 'chart', consumer_call: { server: 'stats', tool: 'draw_chart', arguments: { group_by: 'event' }, input_step_id: 'wind' } },
+  {
+    step_id: 'alerts',
+    resource_call: {
+      server: 'weather',
+      tool: 'get_alerts',
+      arguments: { area: 'CA' },
+      abstract_domains: ['event'],
+      mode: 'async',
+    },
+  },
+  {
+    step_id: 'wind',
+    filter: { input_step_id: 'alerts', predicate: { field: 'event', op: 'contains', value: 'Wind' } },
+  },
+  {
+    step_id: 'chart',
+    consumer_call: { server: 'stats', tool: 'draw_chart', arguments: { group_by: 'event' }, input_step_id: 'wind' },
+  },
 ];
 
 /** resources.read, every hop real: gateway → s2sp.v2 ReadResource at the agents → resources/read on the MCP server. */
@@ -26,10 +41,18 @@ describe('resources.read end to end', () => {
     await stack?.close();
   });
 
-  async function rpc(method: string, params: unknown, scopes: readonly string[] = ALL_TEST_SCOPES, subject = 'reader'): Promise<any> {
+  async function rpc(
+    method: string,
+    params: unknown,
+    scopes: readonly string[] = ALL_TEST_SCOPES,
+    subject = 'reader',
+  ): Promise<any> {
     const response = await fetch(`${stack.gateway.url}/rpc`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: await bearerFor({ audience: 'gateway', subject, scopes }) },
+      headers: {
+        'content-type': 'application/json',
+        authorization: await bearerFor({ audience: 'gateway', subject, scopes }),
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
     });
     return response.json();
@@ -39,7 +62,10 @@ describe('resources.read end to end', () => {
     const submitted = await rpc('agent.submitTask', { objective: 'chart the wind alerts in CA', plan: README_PLAN });
     assert.ok(submitted.result, JSON.stringify(submitted));
     const taskId = submitted.result.task_id;
-    await eventually('the task succeeded', async () => (await rpc('agent.getTask', { task_id: taskId })).result?.status === 'succeeded');
+    await eventually(
+      'the task succeeded',
+      async () => (await rpc('agent.getTask', { task_id: taskId })).result?.status === 'succeeded',
+    );
 
     const answer = await rpc('resources.read', { server: 'weather', uri: ACTIVITY_URI });
     assert.ok(answer.result, JSON.stringify(answer));
@@ -48,23 +74,39 @@ describe('resources.read end to end', () => {
     assert.equal(answer.result.error, undefined);
     assert.equal(answer.result.contents.length, 1);
     const [content] = answer.result.contents;
-    assert.deepEqual({ uri: content.uri, mimeType: content.mimeType }, { uri: ACTIVITY_URI, mimeType: 'application/json' });
+    assert.deepEqual(
+      { uri: content.uri, mimeType: content.mimeType },
+      { uri: ACTIVITY_URI, mimeType: 'application/json' },
+    );
     const rows: ResourceActivityRow[] = JSON.parse(content.text).rows;
     const row = rows.find((candidate) => candidate.toolName === 'get_alerts' && candidate.caller === 'reader');
     assert.ok(row, JSON.stringify(rows));
-    assert.deepEqual({ issued: row.issued, consumed: row.consumed, fetches: row.fetches }, { issued: 1, consumed: 1, fetches: 1 });
+    assert.deepEqual(
+      { issued: row.issued, consumed: row.consumed, fetches: row.fetches },
+      { issued: 1, consumed: 1, fetches: 1 },
+    );
     assert.ok(row.bytes > 0, `bytes: ${row.bytes}`);
   });
 
   test("a token without s2sp:activity:read is refused by the weather server: 4002 with the server's message and the scope it lacks", async () => {
-    const answer = await rpc('resources.read', { server: 'weather', uri: ACTIVITY_URI }, ALL_TEST_SCOPES.filter((scope) => scope !== 's2sp:activity:read'));
+    const answer = await rpc(
+      'resources.read',
+      { server: 'weather', uri: ACTIVITY_URI },
+      ALL_TEST_SCOPES.filter((scope) => scope !== 's2sp:activity:read'),
+    );
     assert.equal(answer.error?.code, 4002, JSON.stringify(answer));
-    assert.match(answer.error.data.reason, /MCP server "weather" refused the request: .*Missing required scope: s2sp:activity:read/);
+    assert.match(
+      answer.error.data.reason,
+      /MCP server "weather" refused the request: .*Missing required scope: s2sp:activity:read/,
+    );
     assert.deepEqual(answer.error.data.missing_scopes, ['s2sp:activity:read']);
   });
 
   test('a token without resources:read is refused by the gateway, naming the scope', async () => {
-    const answer = await rpc('resources.read', { server: 'weather', uri: ACTIVITY_URI }, ['s2sp:activity:read', 'weather:read']);
+    const answer = await rpc('resources.read', { server: 'weather', uri: ACTIVITY_URI }, [
+      's2sp:activity:read',
+      'weather:read',
+    ]);
     assert.equal(answer.error?.code, 4002, JSON.stringify(answer));
     assert.deepEqual(answer.error.data.missing_scopes, ['resources:read']);
   });
@@ -72,7 +114,10 @@ describe('resources.read end to end', () => {
   test('an unknown server is -32602 naming the servers there are; a server without resources answers with an error in the result', async () => {
     const unknown = await rpc('resources.read', { server: 'nowhere', uri: ACTIVITY_URI });
     assert.equal(unknown.error?.code, -32602, JSON.stringify(unknown));
-    assert.equal(unknown.error.data.reason, 'server: no MCP server "nowhere" is configured (known: weather, stats, testkit)');
+    assert.equal(
+      unknown.error.data.reason,
+      'server: no MCP server "nowhere" is configured (known: weather, stats, testkit)',
+    );
 
     const stats = await rpc('resources.read', { server: 'stats', uri: ACTIVITY_URI });
     assert.deepEqual(stats.result?.contents, [], JSON.stringify(stats));
@@ -80,7 +125,13 @@ describe('resources.read end to end', () => {
   });
 
   test('params are validated at the gateway: server and uri required, bounded, no control characters', async () => {
-    for (const params of [{ uri: ACTIVITY_URI }, { server: 'weather' }, { server: 'weather', uri: 'a\u0000b' }, { server: 'weather', uri: 'x'.repeat(2049) }, { server: 'weather', uri: ACTIVITY_URI, extra: 1 }]) {
+    for (const params of [
+      { uri: ACTIVITY_URI },
+      { server: 'weather' },
+      { server: 'weather', uri: 'a\u0000b' },
+      { server: 'weather', uri: 'x'.repeat(2049) },
+      { server: 'weather', uri: ACTIVITY_URI, extra: 1 },
+    ]) {
       const answer = await rpc('resources.read', params);
       assert.equal(answer.error?.code, -32602, JSON.stringify(params));
     }

@@ -34,7 +34,12 @@ describe('S2SP flows through the official MCP client', () => {
     const { tools } = await agentToWeather.listTools();
     const getAlerts = tools.find((tool) => tool.name === 'get_alerts');
     assert.ok(getAlerts);
-    assert.deepEqual(Object.keys(getAlerts.inputSchema.properties ?? {}).sort(), ['abstract_domains', 'abstract_format', 'area', 'mode']);
+    assert.deepEqual(Object.keys(getAlerts.inputSchema.properties ?? {}).sort(), [
+      'abstract_domains',
+      'abstract_format',
+      'area',
+      'mode',
+    ]);
     assert.deepEqual(getAlerts.inputSchema.required, ['area']);
     assert.match(getAlerts.description ?? '', /abstract_domains/);
     assert.equal(getAlerts.outputSchema?.type, 'object');
@@ -86,7 +91,9 @@ describe('S2SP flows through the official MCP client', () => {
     assert.equal(chart.isError, undefined, textOf(chart));
     const summary = textOf(chart);
     assert.match(summary, new RegExp(`^Charted ${chosen.length} rows by event`));
-    const image = (chart.content as Array<{ type: string; data?: string; mimeType?: string }>).find((item) => item.type === 'image');
+    const image = (chart.content as Array<{ type: string; data?: string; mimeType?: string }>).find(
+      (item) => item.type === 'image',
+    );
     assert.equal(image?.mimeType, 'image/svg+xml');
     assert.match(Buffer.from(image.data!, 'base64').toString('utf8'), /^<svg[\s\S]*<\/svg>\s*$/);
 
@@ -101,7 +108,11 @@ describe('S2SP flows through the official MCP client', () => {
     );
     const chart = await agentToStats.callTool({
       name: 'draw_chart',
-      arguments: { abstract_data: JSON.stringify(answer.abstract), resource_url: answer.resource_url, group_by: 'severity' },
+      arguments: {
+        abstract_data: JSON.stringify(answer.abstract),
+        resource_url: answer.resource_url,
+        group_by: 'severity',
+      },
     });
     assert.equal(chart.isError, undefined, textOf(chart));
     assert.match(textOf(chart), new RegExp(`^Charted ${answer.abstract.length} rows? by severity`));
@@ -118,7 +129,9 @@ describe('S2SP flows through the official MCP client', () => {
     assert.deepEqual(Object.keys(answer.body[0]), ['_row_id', ...answer.body_domains]);
 
     const chosen = answer.abstract.slice(0, 4);
-    const chosenBody = answer.body.filter((row: { _row_id: number }) => chosen.some((c: { _row_id: number }) => c._row_id === row._row_id));
+    const chosenBody = answer.body.filter((row: { _row_id: number }) =>
+      chosen.some((c: { _row_id: number }) => c._row_id === row._row_id),
+    );
     const chart = await agentToStats.callTool({
       name: 'draw_chart',
       arguments: {
@@ -137,7 +150,10 @@ describe('S2SP flows through the official MCP client', () => {
   });
 
   test('compact async flow: abstract_format "columns" answers rows as arrays, and the consumer takes the rows picked from it', async () => {
-    const standardResult = await agentToWeather.callTool({ name: 'get_alerts', arguments: { area: 'CA', abstract_domains: 'event,severity' } });
+    const standardResult = await agentToWeather.callTool({
+      name: 'get_alerts',
+      arguments: { area: 'CA', abstract_domains: 'event,severity' },
+    });
     const standard = jsonOf(standardResult);
     const result = await agentToWeather.callTool({
       name: 'get_alerts',
@@ -155,7 +171,10 @@ describe('S2SP flows through the official MCP client', () => {
     );
     assert.ok(textOf(result).length < textOf(standardResult).length);
 
-    const picked = { columns: answer.abstract.columns, rows: answer.abstract.rows.filter((_: unknown, index: number) => index % 2 === 1) };
+    const picked = {
+      columns: answer.abstract.columns,
+      rows: answer.abstract.rows.filter((_: unknown, index: number) => index % 2 === 1),
+    };
     const chart = await agentToStats.callTool({
       name: 'draw_chart',
       arguments: { abstract_data: JSON.stringify(picked), resource_url: answer.resource_url, group_by: 'severity' },
@@ -170,7 +189,10 @@ describe('S2SP flows through the official MCP client', () => {
 
   test('compact sync flow: the body comes inline in the same layout and the consumer merges it by _row_id', async () => {
     const answer = jsonOf(
-      await agentToWeather.callTool({ name: 'get_alerts', arguments: { area: 'CA', abstract_domains: 'event', mode: 'sync', abstract_format: 'columns' } }),
+      await agentToWeather.callTool({
+        name: 'get_alerts',
+        arguments: { area: 'CA', abstract_domains: 'event', mode: 'sync', abstract_format: 'columns' },
+      }),
     );
     assert.deepEqual(Object.keys(answer), ['total_rows', 'abstract', 'body']);
     assert.equal(answer.body.columns[0], '_row_id');
@@ -179,22 +201,38 @@ describe('S2SP flows through the official MCP client', () => {
 
     const chart = await agentToStats.callTool({
       name: 'draw_chart',
-      arguments: { abstract_data: JSON.stringify(answer.abstract), body_data: JSON.stringify(answer.body), group_by: 'severity' },
+      arguments: {
+        abstract_data: JSON.stringify(answer.abstract),
+        body_data: JSON.stringify(answer.body),
+        group_by: 'severity',
+      },
     });
     assert.equal(chart.isError, undefined, textOf(chart));
     assert.match(textOf(chart), new RegExp(`^Charted ${answer.total_rows} rows by severity`));
   });
 
   test('bad inputs are clear tool errors and the servers stay up', async () => {
-    const badFormat = await agentToWeather.callTool({ name: 'get_alerts', arguments: { area: 'CA', abstract_domains: 'event', abstract_format: 'table' } });
+    const badFormat = await agentToWeather.callTool({
+      name: 'get_alerts',
+      arguments: { area: 'CA', abstract_domains: 'event', abstract_format: 'table' },
+    });
     assert.equal(badFormat.isError, true);
     assert.match(textOf(badFormat), /abstract_format/);
 
-    const formatWithoutDomains = await agentToWeather.callTool({ name: 'get_alerts', arguments: { area: 'CA', abstract_format: 'columns' } });
+    const formatWithoutDomains = await agentToWeather.callTool({
+      name: 'get_alerts',
+      arguments: { area: 'CA', abstract_format: 'columns' },
+    });
     assert.equal(formatWithoutDomains.isError, true);
-    assert.match(textOf(formatWithoutDomains), /abstract_format "columns" lays out an S2SP answer: give abstract_domains too/);
+    assert.match(
+      textOf(formatWithoutDomains),
+      /abstract_format "columns" lays out an S2SP answer: give abstract_domains too/,
+    );
 
-    const badCompact = await agentToStats.callTool({ name: 'draw_chart', arguments: { abstract_data: '{"columns":["event"],"rows":[["x"]]}' } });
+    const badCompact = await agentToStats.callTool({
+      name: 'draw_chart',
+      arguments: { abstract_data: '{"columns":["event"],"rows":[["x"]]}' },
+    });
     assert.equal(badCompact.isError, true);
     assert.match(textOf(badCompact), /abstract_data\.columns must include _row_id/);
 
@@ -203,9 +241,15 @@ describe('S2SP flows through the official MCP client', () => {
       arguments: { area: 'CA', abstract_domains: 'event,colour' },
     });
     assert.equal(unknownColumn.isError, true);
-    assert.match(textOf(unknownColumn), /Unknown column in abstract_domains: colour\. Available columns: .*severity.*event/);
+    assert.match(
+      textOf(unknownColumn),
+      /Unknown column in abstract_domains: colour\. Available columns: .*severity.*event/,
+    );
 
-    const badMode = await agentToWeather.callTool({ name: 'get_alerts', arguments: { area: 'CA', abstract_domains: 'event', mode: 'fast' } });
+    const badMode = await agentToWeather.callTool({
+      name: 'get_alerts',
+      arguments: { area: 'CA', abstract_domains: 'event', mode: 'fast' },
+    });
     assert.equal(badMode.isError, true);
     assert.match(textOf(badMode), /mode/);
 
@@ -213,11 +257,16 @@ describe('S2SP flows through the official MCP client', () => {
     assert.equal(unknownArea.isError, true);
     assert.match(textOf(unknownArea), /ZZ/);
 
-    const malformed = await agentToStats.callTool({ name: 'draw_chart', arguments: { abstract_data: '[{"_row_id": 0,' } });
+    const malformed = await agentToStats.callTool({
+      name: 'draw_chart',
+      arguments: { abstract_data: '[{"_row_id": 0,' },
+    });
     assert.equal(malformed.isError, true);
     assert.match(textOf(malformed), /abstract_data is not valid JSON/);
 
-    const answer = jsonOf(await agentToWeather.callTool({ name: 'get_alerts', arguments: { area: 'CA', abstract_domains: 'event' } }));
+    const answer = jsonOf(
+      await agentToWeather.callTool({ name: 'get_alerts', arguments: { area: 'CA', abstract_domains: 'event' } }),
+    );
     const missingRow = await agentToStats.callTool({
       name: 'draw_chart',
       arguments: { abstract_data: JSON.stringify([{ _row_id: 999, event: 'x' }]), resource_url: answer.resource_url },
@@ -260,12 +309,19 @@ describe('S2SP flows through the official MCP client', () => {
   });
 
   test('of many concurrent fetches of one resource_url exactly one succeeds', async () => {
-    const answer = jsonOf(await agentToWeather.callTool({ name: 'get_alerts', arguments: { area: 'CA', abstract_domains: 'event' } }));
-    const results = await Promise.all(Array.from({ length: 25 }, () => fetchResource(answer.resource_url, { row_ids: [0, 1] })));
+    const answer = jsonOf(
+      await agentToWeather.callTool({ name: 'get_alerts', arguments: { area: 'CA', abstract_domains: 'event' } }),
+    );
+    const results = await Promise.all(
+      Array.from({ length: 25 }, () => fetchResource(answer.resource_url, { row_ids: [0, 1] })),
+    );
     const statuses = results.map((result) => result.status).sort();
     assert.equal(statuses.filter((status) => status === 200).length, 1);
     assert.equal(statuses.filter((status) => status === 404).length, 24);
     const winner = results.find((result) => result.status === 200)!;
-    assert.deepEqual(winner.json.body.map((row: { _row_id: number }) => row._row_id), [0, 1]);
+    assert.deepEqual(
+      winner.json.body.map((row: { _row_id: number }) => row._row_id),
+      [0, 1],
+    );
   });
 });

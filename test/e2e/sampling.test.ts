@@ -18,14 +18,26 @@ import { startTestMcpServer, type TestMcpServer } from '../support/test-mcp-serv
 class FakeModel implements ModelProvider {
   readonly requests: Array<{ params: CreateMessageRequest['params']; serverId: string; taskId?: string }> = [];
 
-  async createMessage(params: CreateMessageRequest['params'], context: SamplingRequestContext): Promise<CreateMessageResult> {
+  async createMessage(
+    params: CreateMessageRequest['params'],
+    context: SamplingRequestContext,
+  ): Promise<CreateMessageResult> {
     this.requests.push({ params, serverId: context.serverId, taskId: context.taskId });
-    const prompt = params.messages.flatMap((message) => [message.content].flat()).map((block) => (block.type === 'text' ? block.text : '')).join('\n');
-    return { role: 'assistant', model: 'fake-model', stopReason: 'endTurn', content: { type: 'text', text: `fake summary of "${prompt.split('\n').at(-1)}"` } };
+    const prompt = params.messages
+      .flatMap((message) => [message.content].flat())
+      .map((block) => (block.type === 'text' ? block.text : ''))
+      .join('\n');
+    return {
+      role: 'assistant',
+      model: 'fake-model',
+      stopReason: 'endTurn',
+      content: { type: 'text', text: `fake summary of "${prompt.split('\n').at(-1)}"` },
+    };
   }
 }
 
-const summarizedChart = (stepId: string, server = 'stats') => consumerStep(stepId, 'windy', { server, args: { group_by: 'urgency', summarize: true } });
+const summarizedChart = (stepId: string, server = 'stats') =>
+  consumerStep(stepId, 'windy', { server, args: { group_by: 'urgency', summarize: true } });
 
 /** Alerts (SYNC: several charts may read them) → wind and fire → the given charts. */
 function chartPlan(...charts: Message[]): Message {
@@ -64,7 +76,13 @@ describe('sampling: MCP servers ask the agents for completions, under policy', (
     agents = await startTestAgents(
       agentsTestConfig(servers, {
         // The stats server asks for 256 tokens per summary: two fit in a task, a third does not.
-        sampling: { ...DEFAULT_SAMPLING_CONFIG, allowedServers: ['stats'], maxTokensPerRequest: 256, maxTokensPerTask: 600, requestsPerMinute: 100 },
+        sampling: {
+          ...DEFAULT_SAMPLING_CONFIG,
+          allowedServers: ['stats'],
+          maxTokensPerRequest: 256,
+          maxTokensPerTask: 600,
+          requestsPerMinute: 100,
+        },
         roots: [
           { server: '*', uri: 'file:///srv/shared' },
           { server: 'testkit', uri: 'file:///srv/testkit', name: 'testkit data' },
@@ -92,17 +110,23 @@ describe('sampling: MCP servers ask the agents for completions, under policy', (
 
   const samplingAudit = async () => {
     await flushAudit(agents.app);
-    return agents.app.get<S2spDatabase>(AGENTS_DATABASE).client.auditEvent.findMany({ where: { operation: 'sampling/createMessage' }, orderBy: { time: 'asc' } });
+    return agents.app
+      .get<S2spDatabase>(AGENTS_DATABASE)
+      .client.auditEvent.findMany({ where: { operation: 'sampling/createMessage' }, orderBy: { time: 'asc' } });
   };
 
-  test('draw_chart summarize: the stats server samples the agents\' model, and the summary is in the tool result', async () => {
+  test("draw_chart summarize: the stats server samples the agents' model, and the summary is in the tool result", async () => {
     const accepted = await submitTask(clients.agents, chartPlan(summarizedChart('chart')));
     const task = await waitForTaskEnd(clients.agents, accepted.task_id);
     assert.equal(task.status, 'TASK_STATUS_SUCCEEDED', JSON.stringify(task.error));
 
     const texts = textsOf(task);
     assert.match(texts[0], /^Charted 4 rows by urgency/);
-    assert.equal(texts[1], `Summary: fake summary of "${texts[0]}"`, 'the model saw the chart and its answer came back in the result');
+    assert.equal(
+      texts[1],
+      `Summary: fake summary of "${texts[0]}"`,
+      'the model saw the chart and its answer came back in the result',
+    );
 
     const request = model.requests.at(-1);
     assert.equal(request?.serverId, 'stats');
@@ -113,7 +137,10 @@ describe('sampling: MCP servers ask the agents for completions, under policy', (
     assert.equal(allowed.length, 1);
     assert.equal(allowed[0].subject, 'mcp-server:stats');
     assert.equal(allowed[0].protocol, 'mcp');
-    assert.match(String((allowed[0].approval as { reason?: string }).reason), new RegExp(`task ${accepted.task_id}; maxTokens 256`));
+    assert.match(
+      String((allowed[0].approval as { reason?: string }).reason),
+      new RegExp(`task ${accepted.task_id}; maxTokens 256`),
+    );
   });
 
   test('a server the policy does not list is refused with a clear error, the model is not asked, the refusal is audited', async () => {
@@ -121,20 +148,31 @@ describe('sampling: MCP servers ask the agents for completions, under policy', (
     const accepted = await submitTask(clients.agents, chartPlan(summarizedChart('chart', 'stats-unlisted')));
     const task = await waitForTaskEnd(clients.agents, accepted.task_id);
     assert.equal(task.status, 'TASK_STATUS_FAILED');
-    assert.match(JSON.stringify(task.error), /sampling refused: MCP server \\"stats-unlisted\\" may not request sampling/);
+    assert.match(
+      JSON.stringify(task.error),
+      /sampling refused: MCP server \\"stats-unlisted\\" may not request sampling/,
+    );
     assert.equal(model.requests.length, asked);
 
-    const denied = (await samplingAudit()).filter((event) => event.decision === 'deny' && event.subject === 'mcp-server:stats-unlisted');
+    const denied = (await samplingAudit()).filter(
+      (event) => event.decision === 'deny' && event.subject === 'mcp-server:stats-unlisted',
+    );
     assert.equal(denied.length, 1);
     assert.equal(denied[0].outcome, 'approval-denied');
   });
 
   test('the tokens of one task are bounded: the third 256-token summary of a task allowed 600 is refused', async () => {
     const asked = model.requests.length;
-    const accepted = await submitTask(clients.agents, chartPlan(summarizedChart('first'), summarizedChart('second'), summarizedChart('third')));
+    const accepted = await submitTask(
+      clients.agents,
+      chartPlan(summarizedChart('first'), summarizedChart('second'), summarizedChart('third')),
+    );
     const task = await waitForTaskEnd(clients.agents, accepted.task_id);
     assert.equal(task.status, 'TASK_STATUS_FAILED');
-    assert.match(JSON.stringify(task.error), new RegExp(`task ${accepted.task_id} has used 512 of its 600 sampling tokens; 256 more were asked for`));
+    assert.match(
+      JSON.stringify(task.error),
+      new RegExp(`task ${accepted.task_id} has used 512 of its 600 sampling tokens; 256 more were asked for`),
+    );
     assert.equal(model.requests.length, asked + 2);
   });
 
@@ -146,8 +184,15 @@ describe('sampling: MCP servers ask the agents for completions, under policy', (
   });
 
   test('roots/list answers the roots configured for the asking server (and those for every server)', async () => {
-    const answer = await unary(clients.tools, 'InvokeTool', { tool_name: 'list_roots', server: 'testkit', input_params: toStruct({}) });
+    const answer = await unary(clients.tools, 'InvokeTool', {
+      tool_name: 'list_roots',
+      server: 'testkit',
+      input_params: toStruct({}),
+    });
     const [block] = fromStruct(answer.output).content as Array<{ text: string }>;
-    assert.deepEqual(JSON.parse(block.text), [{ uri: 'file:///srv/shared' }, { uri: 'file:///srv/testkit', name: 'testkit data' }]);
+    assert.deepEqual(JSON.parse(block.text), [
+      { uri: 'file:///srv/shared' },
+      { uri: 'file:///srv/testkit', name: 'testkit data' },
+    ]);
   });
 });

@@ -20,7 +20,9 @@ describe('npm start without DATABASE_URL', () => {
         assert.match(stack.output(), /embedded PostgreSQL in .*\.data\/postgres/);
         await assertReadyAndServing(stack).catch((error: unknown) => {
           // What the stack printed tells why an app that said it was ready did not answer.
-          throw new Error(`${error instanceof Error ? error.message : String(error)}\n--- npm start printed ---\n${stack.output().slice(-20_000)}`);
+          throw new Error(
+            `${error instanceof Error ? error.message : String(error)}\n--- npm start printed ---\n${stack.output().slice(-20_000)}`,
+          );
         });
         serverPid = readPostmasterPid(clusterDir)?.pid;
         assert.ok(serverPid && isProcessAlive(serverPid), 'the shared server runs');

@@ -16,7 +16,11 @@ describe('npm start on PostgreSQL', () => {
     url.pathname = `/${database}`;
     const cwd = tempDir('s2sp-start-pg-');
     try {
-      const stack = await startStack({ cwd: cwd.path, env: { DATABASE_URL: url.toString() }, timeoutMs: STACK_READY_WITHIN_MS });
+      const stack = await startStack({
+        cwd: cwd.path,
+        env: { DATABASE_URL: url.toString() },
+        timeoutMs: STACK_READY_WITHIN_MS,
+      });
       try {
         assert.equal(await gatewayHealth(stack.gatewayUrl), 'ok');
         assert.doesNotMatch(stack.output(), /advisory lock/i);

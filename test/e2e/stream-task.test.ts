@@ -8,9 +8,24 @@ import { readSse } from '../support/sse';
 import { ALL_TEST_SCOPES, bearerFor } from '../support/tokens';
 
 const README_PLAN = [
-  { step_id: 'alerts', resource_call: { server: 'weather', tool: 'get_alerts', arguments: { area: 'CA' }, abstract_domains: ['event'], mode: 'async' } },
-  { step_id: 'wind', filter: { input_step_id: 'alerts', predicate: { field: 'event', op: 'contains', value: 'Wind' } } },
-  { step_id: 'chart', consumer_call: { server: 'stats', tool: 'draw_chart', arguments: { group_by: 'event' }, input_step_id: 'wind' } },
+  {
+    step_id: 'alerts',
+    resource_call: {
+      server: 'weather',
+      tool: 'get_alerts',
+      arguments: { area: 'CA' },
+      abstract_domains: ['event'],
+      mode: 'async',
+    },
+  },
+  {
+    step_id: 'wind',
+    filter: { input_step_id: 'alerts', predicate: { field: 'event', op: 'contains', value: 'Wind' } },
+  },
+  {
+    step_id: 'chart',
+    consumer_call: { server: 'stats', tool: 'draw_chart', arguments: { group_by: 'event' }, input_step_id: 'wind' },
+  },
 ];
 
 /** agent.streamTask: a task's progress as Server-Sent Events on POST /rpc, every hop real. */
@@ -24,7 +39,12 @@ describe('agent.streamTask over Server-Sent Events', () => {
   });
   after(async () => stack?.close());
 
-  function post(method: string, params: unknown, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<Response> {
+  function post(
+    method: string,
+    params: unknown,
+    headers: Record<string, string> = {},
+    signal?: AbortSignal,
+  ): Promise<Response> {
     return fetch(`${stack.gateway.url}/rpc`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization, ...headers },
@@ -34,7 +54,9 @@ describe('agent.streamTask over Server-Sent Events', () => {
   }
 
   async function submit(plan: unknown[]): Promise<string> {
-    const body = (await (await post('agent.submitTask', { objective: 'stream test', plan })).json()) as { result: { task_id: string } };
+    const body = (await (await post('agent.submitTask', { objective: 'stream test', plan })).json()) as {
+      result: { task_id: string };
+    };
     return body.result.task_id;
   }
 
@@ -53,14 +75,24 @@ describe('agent.streamTask over Server-Sent Events', () => {
     assert.equal(last.data.result.status, 'succeeded');
     assert.ok(last.data.result.usage.tokens_kept_out > 0, 'the finished task counts the tokens S2SP kept out');
     // The planner's own steps have no plan_step_id.
-    const steps = events.filter((event) => event.event === 'step' && event.data.result.plan_step_id).map((event) => event.data.result.plan_step_id);
+    const steps = events
+      .filter((event) => event.event === 'step' && event.data.result.plan_step_id)
+      .map((event) => event.data.result.plan_step_id);
     assert.deepEqual([...new Set(steps)], ['alerts', 'wind', 'chart']);
   });
 
   test('a caller without tasks:read gets a plain JSON-RPC refusal naming the scope, not a stream', async () => {
     const taskId = await submit(README_PLAN);
-    const reader = await bearerFor({ audience: 'gateway', subject: 'streamer', scopes: ALL_TEST_SCOPES.filter((scope) => scope !== 'tasks:read') });
-    const response = await post('agent.streamTask', { task_id: taskId }, { accept: 'text/event-stream', authorization: reader });
+    const reader = await bearerFor({
+      audience: 'gateway',
+      subject: 'streamer',
+      scopes: ALL_TEST_SCOPES.filter((scope) => scope !== 'tasks:read'),
+    });
+    const response = await post(
+      'agent.streamTask',
+      { task_id: taskId },
+      { accept: 'text/event-stream', authorization: reader },
+    );
     assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
     const body = (await response.json()) as { error: { code: number; data: { missing_scopes: string[] } } };
     assert.equal(body.error.code, 4002);
@@ -70,7 +102,11 @@ describe('agent.streamTask over Server-Sent Events', () => {
   test("someone else's task is not found, as a plain JSON-RPC error", async () => {
     const taskId = await submit(README_PLAN);
     const other = await bearerFor({ audience: 'gateway', subject: 'someone-else', scopes: ALL_TEST_SCOPES });
-    const response = await post('agent.streamTask', { task_id: taskId }, { accept: 'text/event-stream', authorization: other });
+    const response = await post(
+      'agent.streamTask',
+      { task_id: taskId },
+      { accept: 'text/event-stream', authorization: other },
+    );
     assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
     const body = (await response.json()) as { error: { code: number; message: string } };
     assert.ok(body.error, 'an error, not a stream');
@@ -79,7 +115,9 @@ describe('agent.streamTask over Server-Sent Events', () => {
 
   test('without Accept: text/event-stream, or in a batch, the call is an Invalid Request saying why', async () => {
     const taskId = await submit(README_PLAN);
-    const plain = (await (await post('agent.streamTask', { task_id: taskId })).json()) as { error: { code: number; message: string } };
+    const plain = (await (await post('agent.streamTask', { task_id: taskId })).json()) as {
+      error: { code: number; message: string };
+    };
     assert.equal(plain.error.code, -32600);
     assert.match(plain.error.message, /Accept: text\/event-stream/);
 

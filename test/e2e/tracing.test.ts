@@ -20,7 +20,12 @@ describe('tracing: one task, one trace across gateway, agents, weather and stats
   const exporter = new InMemorySpanExporter();
   const logLines: JsonLogRecord[] = [];
   // In one process Nest's static Logger writes through the last app's logger, so one capture serves all four.
-  const logger = () => new JsonLogger({ service: 's2sp-e2e', levels: ['log', 'warn', 'error'], write: (line) => void logLines.push(JSON.parse(line)) });
+  const logger = () =>
+    new JsonLogger({
+      service: 's2sp-e2e',
+      levels: ['log', 'warn', 'error'],
+      write: (line) => void logLines.push(JSON.parse(line)),
+    });
   const telemetry = { spanExporter: exporter };
   let weather: RunningMcpServer;
   let stats: RunningMcpServer;
@@ -51,7 +56,14 @@ describe('tracing: one task, one trace across gateway, agents, weather and stats
       ),
       { logger: logger() },
     );
-    gateway = await startGateway({ ...defaultGatewayConfig(), port: 0, agentsUrl: agents.url, dataDir: ':memory:', logger: logger(), telemetry });
+    gateway = await startGateway({
+      ...defaultGatewayConfig(),
+      port: 0,
+      agentsUrl: agents.url,
+      dataDir: ':memory:',
+      logger: logger(),
+      telemetry,
+    });
   });
 
   after(async () => {
@@ -62,9 +74,33 @@ describe('tracing: one task, one trace across gateway, agents, weather and stats
   });
 
   const plan = [
-    { step_id: 'alerts', resource_call: { server: 'weather', tool: 'get_alerts', arguments: { area: 'CA' }, abstract_domains: ['event', 'severity'], mode: 'async' } },
-    { step_id: 'pick', filter: { input_step_id: 'alerts', predicate: { field: 'severity', op: 'in', value: ['Severe', 'Moderate', 'Extreme'] } } },
-    { step_id: 'chart', consumer_call: { server: 'stats', tool: 'draw_chart', arguments: { group_by: 'urgency' }, input_step_id: 'pick', column_mapping: {} } },
+    {
+      step_id: 'alerts',
+      resource_call: {
+        server: 'weather',
+        tool: 'get_alerts',
+        arguments: { area: 'CA' },
+        abstract_domains: ['event', 'severity'],
+        mode: 'async',
+      },
+    },
+    {
+      step_id: 'pick',
+      filter: {
+        input_step_id: 'alerts',
+        predicate: { field: 'severity', op: 'in', value: ['Severe', 'Moderate', 'Extreme'] },
+      },
+    },
+    {
+      step_id: 'chart',
+      consumer_call: {
+        server: 'stats',
+        tool: 'draw_chart',
+        arguments: { group_by: 'urgency' },
+        input_step_id: 'pick',
+        column_mapping: {},
+      },
+    },
   ];
 
   let trace: ReadableSpan[] = [];
@@ -86,11 +122,15 @@ describe('tracing: one task, one trace across gateway, agents, weather and stats
     );
     assert.equal(task.status, 'succeeded', JSON.stringify(task.error));
 
-    const submit = await eventually('the submitTask span', () => exporter.getFinishedSpans().find((span) => span.name === 'jsonrpc.agent.submitTask'));
+    const submit = await eventually('the submitTask span', () =>
+      exporter.getFinishedSpans().find((span) => span.name === 'jsonrpc.agent.submitTask'),
+    );
     traceId = submit.spanContext().traceId;
     // The data-plane server span ends once its response is written: wait for it.
     await eventually('the data-plane server span', () =>
-      exporter.getFinishedSpans().some((span) => span.name === 's2sp.data.serve' && span.spanContext().traceId === traceId),
+      exporter
+        .getFinishedSpans()
+        .some((span) => span.name === 's2sp.data.serve' && span.spanContext().traceId === traceId),
     );
     trace = exporter.getFinishedSpans().filter((span) => span.spanContext().traceId === traceId);
     assert.deepEqual(
@@ -129,7 +169,10 @@ describe('tracing: one task, one trace across gateway, agents, weather and stats
     ]);
     const steps = trace.filter((span) => span.name === 'act').map((span) => span.attributes['s2sp.step.id']);
     assert.deepEqual(steps.sort(), ['alerts', 'chart', 'pick']);
-    assert.ok(trace.some((span) => span.name === 'plan'), 'the planner is traced');
+    assert.ok(
+      trace.some((span) => span.name === 'plan'),
+      'the planner is traced',
+    );
     assert.equal(trace.filter((span) => !byId.has(parentSpanIdOf(span) ?? '')).length, 1, 'one root: POST /rpc');
   });
 
@@ -157,10 +200,15 @@ describe('tracing: one task, one trace across gateway, agents, weather and stats
     assert.equal(served['s2sp.rows'], fetched['s2sp.rows']);
     assert.ok(Number(served['s2sp.body_columns']) > 10);
 
-    const everything = JSON.stringify(trace.map((span) => ({ name: span.name, attributes: span.attributes, events: span.events })));
+    const everything = JSON.stringify(
+      trace.map((span) => ({ name: span.name, attributes: span.attributes, events: span.events })),
+    );
     // The route template `/s2sp/data/:token` names the endpoint; a resource_url would carry the token itself.
     assert.deepEqual(everything.match(/\/s2sp\/data\/[^:"][^"]*/g) ?? [], [], 'no resource_url');
-    assert.ok(!/resource_url/.test(Object.keys(Object.assign({}, ...trace.map((span) => span.attributes))).join()), 'no resource_url attribute');
+    assert.ok(
+      !/resource_url/.test(Object.keys(Object.assign({}, ...trace.map((span) => span.attributes))).join()),
+      'no resource_url attribute',
+    );
     assert.ok(!/bearer|eyJ[A-Za-z0-9_-]{10,}/i.test(everything), 'no token');
     assert.ok(!everything.includes(authorization.slice('Bearer '.length, 40)));
   });
@@ -179,20 +227,37 @@ describe('tracing: one task, one trace across gateway, agents, weather and stats
     assert.equal(reply.error.code, -32601);
     const id = reply.error.data?.trace_id;
     assert.match(String(id), /^[0-9a-f]{32}$/);
-    await eventually('the span of that request', () => exporter.getFinishedSpans().some((span) => span.spanContext().traceId === id));
+    await eventually('the span of that request', () =>
+      exporter.getFinishedSpans().some((span) => span.spanContext().traceId === id),
+    );
   });
 
   test('a caller traceparent is continued, and errors are recorded with their code', async () => {
     const callerTrace = '0af7651916cd43dd8448eb211c80319c';
-    const reply = await rpc('agent.getTask', { task_id: '00000000-0000-7000-8000-000000000000' }, { traceparent: `00-${callerTrace}-b7ad6b7169203331-01` });
+    const reply = await rpc(
+      'agent.getTask',
+      { task_id: '00000000-0000-7000-8000-000000000000' },
+      { traceparent: `00-${callerTrace}-b7ad6b7169203331-01` },
+    );
     assert.ok(reply.error, JSON.stringify(reply));
     assert.equal(reply.error.data.trace_id, callerTrace);
     const span = await eventually('the failed getTask span', () =>
-      exporter.getFinishedSpans().find((s) => s.name === 'jsonrpc.agent.getTask' && s.spanContext().traceId === callerTrace),
+      exporter
+        .getFinishedSpans()
+        .find((s) => s.name === 'jsonrpc.agent.getTask' && s.spanContext().traceId === callerTrace),
     );
     assert.equal(span.status.code, 2 /* ERROR */);
     assert.equal(span.attributes['s2sp.error_code'], reply.error.code);
-    assert.equal(parentSpanIdOf(one(exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === callerTrace), 'POST /rpc', 's2sp-gateway')), 'b7ad6b7169203331');
+    assert.equal(
+      parentSpanIdOf(
+        one(
+          exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === callerTrace),
+          'POST /rpc',
+          's2sp-gateway',
+        ),
+      ),
+      'b7ad6b7169203331',
+    );
   });
 
   test('each app serves Prometheus metrics: GET /metrics, the agents on their own port', async () => {
@@ -202,14 +267,42 @@ describe('tracing: one task, one trace across gateway, agents, weather and stats
       return response.text();
     };
     const gw = await scrape(`${gateway.url}/metrics`);
-    assert.ok(Number(sample(gw, 'protocol_requests_total', { protocol: 'json-rpc', method: 'agent.submitTask', status: 'success' })) >= 1, gw);
-    assert.ok(Number(sample(gw, 'gateway_transcoding_total', { source_protocol: 'json-rpc', target_protocol: 'grpc', method: 'agent.submitTask' })) >= 1);
+    assert.ok(
+      Number(
+        sample(gw, 'protocol_requests_total', { protocol: 'json-rpc', method: 'agent.submitTask', status: 'success' }),
+      ) >= 1,
+      gw,
+    );
+    assert.ok(
+      Number(
+        sample(gw, 'gateway_transcoding_total', {
+          source_protocol: 'json-rpc',
+          target_protocol: 'grpc',
+          method: 'agent.submitTask',
+        }),
+      ) >= 1,
+    );
     assert.equal(sample(gw, 'circuit_breaker_state', { service: 'agents' }), 0);
 
     assert.ok(agents.metricsUrl, 'the agents report their metrics URL');
     const ag = await scrape(agents.metricsUrl);
-    assert.ok(Number(sample(ag, 'protocol_requests_total', { protocol: 'grpc', method: 'AgentService/SubmitTask', status: 'success' })) >= 1, ag);
-    assert.ok(sample(ag, 'mcp_tool_call_duration_seconds_count', { tool_name: 'draw_chart', server_id: 'stats', status: 'success' }) !== undefined);
+    assert.ok(
+      Number(
+        sample(ag, 'protocol_requests_total', {
+          protocol: 'grpc',
+          method: 'AgentService/SubmitTask',
+          status: 'success',
+        }),
+      ) >= 1,
+      ag,
+    );
+    assert.ok(
+      sample(ag, 'mcp_tool_call_duration_seconds_count', {
+        tool_name: 'draw_chart',
+        server_id: 'stats',
+        status: 'success',
+      }) !== undefined,
+    );
 
     const we = await scrape(`${weather.url}/metrics`);
     assert.ok(Number(sample(we, 's2sp_resources_issued_total', { tool: 'get_alerts' })) >= 1, we);

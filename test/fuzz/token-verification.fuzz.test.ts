@@ -4,7 +4,17 @@ import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { base64url, type JWK } from 'jose';
 import { AuthenticationError, type JwtTokenVerifier, type SigningKey } from '../../libs/auth/src';
-import { devSetup, foreignKey, goodClaims, hs256WithSecret, nowSeconds, signRaw, unsecuredToken, type DevSetup, type RawClaims } from '../auth/auth-fixtures';
+import {
+  devSetup,
+  foreignKey,
+  goodClaims,
+  hs256WithSecret,
+  nowSeconds,
+  signRaw,
+  unsecuredToken,
+  type DevSetup,
+  type RawClaims,
+} from '../auth/auth-fixtures';
 import { fuzz, fuzzTimeout } from '../support/fuzz';
 
 // Invariant: the verifier accepts a token only if it is exactly one the trusted
@@ -44,33 +54,72 @@ const claimEdits = fc.record(
 
 const forgery: fc.Arbitrary<Forgery> = fc.oneof(
   fc.constant({ kind: 'original' as const }),
-  fc.record({ kind: fc.constant('foreign' as const), key: fc.nat(), kid: fc.constantFrom('trusted' as const, 'own' as const, 'none' as const), claims: claimEdits }),
-  fc.record({ kind: fc.constant('unsecured' as const), alg: fc.constantFrom('none', 'None', 'NONE', 'nOnE'), signature: fc.boolean(), claims: claimEdits }),
+  fc.record({
+    kind: fc.constant('foreign' as const),
+    key: fc.nat(),
+    kid: fc.constantFrom('trusted' as const, 'own' as const, 'none' as const),
+    claims: claimEdits,
+  }),
+  fc.record({
+    kind: fc.constant('unsecured' as const),
+    alg: fc.constantFrom('none', 'None', 'NONE', 'nOnE'),
+    signature: fc.boolean(),
+    claims: claimEdits,
+  }),
   fc.record({ kind: fc.constant('hmac' as const), secret: fc.nat(), kid: fc.boolean(), claims: claimEdits }),
   fc.record({
     kind: fc.constant('expired' as const),
     claims: fc.oneof(
       fc.integer({ min: TOLERANCE_SECONDS + 2, max: 1_000_000_000 }).map((ago) => ({ exp: nowSeconds() - ago })),
       fc.integer({ min: TOLERANCE_SECONDS + 2, max: 1_000_000_000 }).map((ahead) => ({ nbf: nowSeconds() + ahead })),
-      fc.constantFrom<RawClaims>({ exp: undefined }, { exp: 'never' as never }, { exp: null as never }, { sub: undefined }, { iss: 'evil' }, { aud: 'other' }),
+      fc.constantFrom<RawClaims>(
+        { exp: undefined },
+        { exp: 'never' as never },
+        { exp: null as never },
+        { sub: undefined },
+        { iss: 'evil' },
+        { aud: 'other' },
+      ),
     ),
   }),
-  fc.record({ kind: fc.constant('alg-swap' as const), alg: fc.constantFrom('ES384', 'ES512', 'RS256', 'PS256', 'HS256', 'EdDSA', 'ES256K', '', 'es256') }),
-  fc.record({ kind: fc.constant('claims-edit' as const), claims: claimEdits.filter((edits) => Object.keys(edits).length > 0) }),
+  fc.record({
+    kind: fc.constant('alg-swap' as const),
+    alg: fc.constantFrom('ES384', 'ES512', 'RS256', 'PS256', 'HS256', 'EdDSA', 'ES256K', '', 'es256'),
+  }),
+  fc.record({
+    kind: fc.constant('claims-edit' as const),
+    claims: claimEdits.filter((edits) => Object.keys(edits).length > 0),
+  }),
   fc.record({
     kind: fc.constant('mutation' as const),
     edits: fc.array(
-      fc.record({ at: fc.nat(), how: fc.constantFrom('replace' as const, 'insert' as const, 'delete' as const), char: fc.oneof(fc.constantFrom(...BASE64URL, '.', '=', ' ', '+', '/'), fc.string({ minLength: 1, maxLength: 1 })) }),
+      fc.record({
+        at: fc.nat(),
+        how: fc.constantFrom('replace' as const, 'insert' as const, 'delete' as const),
+        char: fc.oneof(
+          fc.constantFrom(...BASE64URL, '.', '=', ' ', '+', '/'),
+          fc.string({ minLength: 1, maxLength: 1 }),
+        ),
+      }),
       { minLength: 1, maxLength: 3 },
     ),
   }),
-  fc.record({ kind: fc.constant('garbage' as const), text: fc.oneof(fc.string(), fc.array(fc.string({ unit: 'binary' }), { minLength: 3, maxLength: 3 }).map((parts) => parts.join('.'))) }),
+  fc.record({
+    kind: fc.constant('garbage' as const),
+    text: fc.oneof(
+      fc.string(),
+      fc.array(fc.string({ unit: 'binary' }), { minLength: 3, maxLength: 3 }).map((parts) => parts.join('.')),
+    ),
+  }),
 );
 
 const encodeSegment = (value: unknown): string => base64url.encode(JSON.stringify(value));
 const decodeSegment = (segment: string): unknown => JSON.parse(new TextDecoder().decode(base64url.decode(segment)));
 
-function applyEdits(token: string, edits: Array<{ at: number; how: 'replace' | 'insert' | 'delete'; char: string }>): string {
+function applyEdits(
+  token: string,
+  edits: Array<{ at: number; how: 'replace' | 'insert' | 'delete'; char: string }>,
+): string {
   let text = token;
   for (const { at, how, char } of edits) {
     const i = at % (text.length + 1);
@@ -108,11 +157,27 @@ describe('fuzz: token verification', () => {
     verifier = dev.verifier('gateway', { clockToleranceSeconds: TOLERANCE_SECONDS });
     // Valid for a day, so that a long run does not outlive it.
     good = await signRaw(trusted, goodClaims('gateway', { exp: nowSeconds() + 86_400 }));
-    foreignKeys = await Promise.all([foreignKey('ES256'), foreignKey('ES256', trusted.kid), foreignKey('RS256'), foreignKey('RS256', trusted.kid)]);
+    foreignKeys = await Promise.all([
+      foreignKey('ES256'),
+      foreignKey('ES256', trusted.kid),
+      foreignKey('RS256'),
+      foreignKey('RS256', trusted.kid),
+    ]);
     const publicJwk: JWK = (await dev.store.getPublicJwks()).keys[0];
-    const pem = createPublicKey({ key: publicJwk as never, format: 'jwk' }).export({ type: 'spki', format: 'pem' }) as string;
+    const pem = createPublicKey({ key: publicJwk as never, format: 'jwk' }).export({
+      type: 'spki',
+      format: 'pem',
+    }) as string;
     const der = createPublicKey({ key: publicJwk as never, format: 'jwk' }).export({ type: 'spki', format: 'der' });
-    hmacSecrets = [JSON.stringify(publicJwk), pem, pem.trim(), der, JSON.stringify({ keys: [publicJwk] }), publicJwk.x ?? '', base64url.decode(publicJwk.x ?? '')];
+    hmacSecrets = [
+      JSON.stringify(publicJwk),
+      pem,
+      pem.trim(),
+      der,
+      JSON.stringify({ keys: [publicJwk] }),
+      publicJwk.x ?? '',
+      base64url.decode(publicJwk.x ?? ''),
+    ];
   });
   after(() => dev.dir.remove());
 
@@ -133,7 +198,11 @@ describe('fuzz: token verification', () => {
         return `${encodeSegment({ alg: input.alg, typ: 'JWT', kid: trusted.kid })}.${body}.${input.signature ? signature : ''}`;
       }
       case 'hmac':
-        return hs256WithSecret(hmacSecrets[input.secret % hmacSecrets.length], claims(input.claims), input.kid ? trusted.kid : undefined);
+        return hs256WithSecret(
+          hmacSecrets[input.secret % hmacSecrets.length],
+          claims(input.claims),
+          input.kid ? trusted.kid : undefined,
+        );
       case 'expired':
         return signRaw(trusted, claims(input.claims));
       case 'alg-swap':
@@ -147,20 +216,24 @@ describe('fuzz: token verification', () => {
     }
   }
 
-  test('only the unmodified good token is accepted; forged, re-signed, alg-swapped, expired and mutated tokens are refused', { timeout: fuzzTimeout(10) }, async () => {
-    const property = fc.asyncProperty(forgery, async (input) => {
-      const token = await forge(input);
-      let accepted = false;
-      try {
-        await verifier.verify(token);
-        accepted = true;
-      } catch (error) {
-        assert.ok(error instanceof AuthenticationError, `only AuthenticationError, got ${String(error)}`);
-      }
-      if (input.kind === 'original') assert.ok(accepted, 'the good token is accepted');
-      // An edit that changes nothing (a claim set to the value it had) leaves the good token.
-      else assert.ok(!accepted || sameTokenAs(token, good), `a ${input.kind} token was accepted: ${token}`);
-    });
-    await fuzz('token verification', property);
-  });
+  test(
+    'only the unmodified good token is accepted; forged, re-signed, alg-swapped, expired and mutated tokens are refused',
+    { timeout: fuzzTimeout(10) },
+    async () => {
+      const property = fc.asyncProperty(forgery, async (input) => {
+        const token = await forge(input);
+        let accepted = false;
+        try {
+          await verifier.verify(token);
+          accepted = true;
+        } catch (error) {
+          assert.ok(error instanceof AuthenticationError, `only AuthenticationError, got ${String(error)}`);
+        }
+        if (input.kind === 'original') assert.ok(accepted, 'the good token is accepted');
+        // An edit that changes nothing (a claim set to the value it had) leaves the good token.
+        else assert.ok(!accepted || sameTokenAs(token, good), `a ${input.kind} token was accepted: ${token}`);
+      });
+      await fuzz('token verification', property);
+    },
+  );
 });

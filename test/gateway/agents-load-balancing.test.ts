@@ -19,12 +19,17 @@ describe('the gateway spreads its calls over the agents replicas its target name
     await removeTempDirs();
   });
 
-  async function twoReplicasBehind(loadBalancing: 'round_robin' | 'pick_first' | undefined): Promise<{ replicas: FakeAgents[]; gateway: TestGateway }> {
+  async function twoReplicasBehind(
+    loadBalancing: 'round_robin' | 'pick_first' | undefined,
+  ): Promise<{ replicas: FakeAgents[]; gateway: TestGateway }> {
     // With ListSurfaces served, each call is recorded wherever it lands (a tools.list makes two).
     const replicas = [await FakeAgents.start(0, { surfaces: true }), await FakeAgents.start(0, { surfaces: true })];
     fakes.push(...replicas);
     const agentsUrl = `ipv4:${replicas.map((replica) => replica.address).join(',')}`;
-    const gateway = await startTestGateway(replicas[0], { agentsUrl, ...(loadBalancing ? { grpc: { loadBalancing } } : {}) });
+    const gateway = await startTestGateway(replicas[0], {
+      agentsUrl,
+      ...(loadBalancing ? { grpc: { loadBalancing } } : {}),
+    });
     gateways.push(gateway);
     for (let call = 0; call < CALLS; call++) await gateway.client.request('tools.list', {});
     return { replicas, gateway };
@@ -36,7 +41,10 @@ describe('the gateway spreads its calls over the agents replicas its target name
     const served = replicas.map((replica) => replica.calls.length);
     assert.equal(replicas[0].callsTo('ListTools').length + replicas[1].callsTo('ListTools').length, CALLS);
     const total = served[0] + served[1];
-    assert.ok(served.every((count) => count >= total / 4), `calls per replica: ${served.join(', ')}`);
+    assert.ok(
+      served.every((count) => count >= total / 4),
+      `calls per replica: ${served.join(', ')}`,
+    );
   });
 
   test('pick_first: one connection, to the first replica', async () => {

@@ -19,11 +19,20 @@ function examplePlan(): unknown[] {
         mode: 'async',
       },
     },
-    { step_id: 'wind', filter: { input_step_id: 'alerts', predicate: { field: 'event', op: 'contains', value: 'Wind' } } },
+    {
+      step_id: 'wind',
+      filter: { input_step_id: 'alerts', predicate: { field: 'event', op: 'contains', value: 'Wind' } },
+    },
     {
       step_id: 'chart',
       depends_on: ['wind'],
-      consumer_call: { server: 'stats', tool: 'draw_chart', arguments: { group_by: 'event' }, input_step_id: 'wind', column_mapping: {} },
+      consumer_call: {
+        server: 'stats',
+        tool: 'draw_chart',
+        arguments: { group_by: 'event' },
+        input_step_id: 'wind',
+        column_mapping: {},
+      },
     },
   ];
 }
@@ -40,7 +49,12 @@ describe('gateway agent.submitTask / getTask / cancelTask', () => {
       {
         objective: 'Chart the wind alerts in California',
         plan: examplePlan(),
-        constraints: { max_steps: 12, token_budget: 8192, cost_budget_microdollars: 5_000_000, permitted_tools: ['get_alerts'] },
+        constraints: {
+          max_steps: 12,
+          token_budget: 8192,
+          cost_budget_microdollars: 5_000_000,
+          permitted_tools: ['get_alerts'],
+        },
       },
       { traceparent: TRACEPARENT, tracestate: 'vendor=abc' },
     );
@@ -89,9 +103,18 @@ describe('gateway agent.submitTask / getTask / cancelTask', () => {
     const taskId = '0192f3a4-5b6c-7d8e-9f01-23456789abcd';
     const plan = examplePlan();
     (plan[0] as { resource_call: { mode: string } }).resource_call.mode = 'sync';
-    const result = await suite.gw.client.request('agent.submitTask', { objective: 'x', plan, task_id: taskId, idempotency_key: 'k-1' });
+    const result = await suite.gw.client.request('agent.submitTask', {
+      objective: 'x',
+      plan,
+      task_id: taskId,
+      idempotency_key: 'k-1',
+    });
     assert.equal(result.task_id, taskId);
-    assert.match(result.trace_id, /^[0-9a-f]{32}$/, 'no traceparent sent: the trace the gateway started for the request');
+    assert.match(
+      result.trace_id,
+      /^[0-9a-f]{32}$/,
+      'no traceparent sent: the trace the gateway started for the request',
+    );
     const task = suite.fake.callsTo('SubmitTask')[0].request.task;
     assert.equal(task.task_id, taskId);
     assert.equal(task.idempotency_key, 'k-1');
@@ -118,7 +141,12 @@ describe('gateway agent.submitTask / getTask / cancelTask', () => {
     plan[2].consumer_call.tool = 42;
     plan[2].extra = true;
     const error = await rpcError(
-      suite.gw.client.request('agent.submitTask', { objective: 'x', plan, constraints: { max_steps: '12' }, task_id: 'task-1' }),
+      suite.gw.client.request('agent.submitTask', {
+        objective: 'x',
+        plan,
+        constraints: { max_steps: '12' },
+        task_id: 'task-1',
+      }),
     );
     assert.equal(error.code, -32602);
     assert.deepEqual(violationPaths(error), [
@@ -135,14 +163,22 @@ describe('gateway agent.submitTask / getTask / cancelTask', () => {
   });
 
   test('a plan step needs exactly one kind', async () => {
-    const none = await rpcError(suite.gw.client.request('agent.submitTask', { objective: 'x', plan: [{ step_id: 'a' }] }));
+    const none = await rpcError(
+      suite.gw.client.request('agent.submitTask', { objective: 'x', plan: [{ step_id: 'a' }] }),
+    );
     assert.equal(none.code, -32602);
     assert.deepEqual(violationPaths(none), ['plan[0].resource_call']);
-    assert.match(none.data.fields[0].constraints.exactlyOneStepKind, /exactly one of resource_call, filter, consumer_call; it has none/);
+    assert.match(
+      none.data.fields[0].constraints.exactlyOneStepKind,
+      /exactly one of resource_call, filter, consumer_call; it has none/,
+    );
 
     const [resource, filter] = examplePlan() as any[];
     const two = await rpcError(
-      suite.gw.client.request('agent.submitTask', { objective: 'x', plan: [{ step_id: 'a', resource_call: resource.resource_call, filter: filter.filter }] }),
+      suite.gw.client.request('agent.submitTask', {
+        objective: 'x',
+        plan: [{ step_id: 'a', resource_call: resource.resource_call, filter: filter.filter }],
+      }),
     );
     assert.deepEqual(violationPaths(two), ['plan[0].filter', 'plan[0].resource_call']);
     assert.match(two.data.fields[0].constraints.exactlyOneStepKind, /it has resource_call and filter/);
@@ -158,7 +194,11 @@ describe('gateway agent.submitTask / getTask / cancelTask', () => {
     const taskId = '0192f3a4-5b6c-7d8e-9f01-23456789abcd';
     const snapshot = await suite.gw.client.request('agent.getTask', { task_id: taskId });
     assert.equal(findProtoEncoding(snapshot), undefined);
-    assert.equal(JSON.stringify(snapshot).includes('SECRET-CAPABILITY'), false, 'resource_url must not leave the platform');
+    assert.equal(
+      JSON.stringify(snapshot).includes('SECRET-CAPABILITY'),
+      false,
+      'resource_url must not leave the platform',
+    );
     assert.deepEqual(snapshot, {
       task_id: taskId,
       status: 'succeeded',
@@ -199,10 +239,20 @@ describe('gateway agent.submitTask / getTask / cancelTask', () => {
           outcome: 'failure',
           tool_calls: [],
           usage: usage({}),
-          error: { code: 1002, message: 'draw_chart failed', recovery_hint: 'REVISE_TASK', details: { server: 'stats' } },
+          error: {
+            code: 1002,
+            message: 'draw_chart failed',
+            recovery_hint: 'REVISE_TASK',
+            details: { server: 'stats' },
+          },
         },
       ],
-      usage: usage({ tokens_in_context: 123456789012, tokens_kept_out: 2300, rows_in_context: 5, cost_microdollars: 42 }),
+      usage: usage({
+        tokens_in_context: 123456789012,
+        tokens_kept_out: 2300,
+        rows_in_context: 5,
+        cost_microdollars: 42,
+      }),
       result: { chart: { bars: 2, labels: ['Wind Advisory', 'High Wind Warning'] }, rows: 5, ok: true, note: null },
       created_at: '2026-11-22T11:59:59.000Z',
       updated_at: '2026-11-22T12:00:00.250Z',
@@ -217,18 +267,26 @@ describe('gateway agent.submitTask / getTask / cancelTask', () => {
     assert.equal(invalid.code, -32602);
     assert.deepEqual(violationPaths(invalid), ['task_id']);
     suite.fake.fail('GetTask', GrpcStatus.NOT_FOUND, 'no task 0192f3a4-5b6c-7d8e-9f01-23456789abcd');
-    const unknown = await rpcError(suite.gw.client.request('agent.getTask', { task_id: '0192f3a4-5b6c-7d8e-9f01-23456789abcd' }));
+    const unknown = await rpcError(
+      suite.gw.client.request('agent.getTask', { task_id: '0192f3a4-5b6c-7d8e-9f01-23456789abcd' }),
+    );
     assert.equal(unknown.code, -32602);
     assert.equal(unknown.data.reason, 'no task 0192f3a4-5b6c-7d8e-9f01-23456789abcd');
   });
 
   test('agent.cancelTask maps mode to CancelMode and the status back', async () => {
     const taskId = '0192f3a4-5b6c-7d8e-9f01-23456789abcd';
-    assert.deepEqual(await suite.gw.client.request('agent.cancelTask', { task_id: taskId, mode: 'soft', reason: 'replanned' }), {
+    assert.deepEqual(
+      await suite.gw.client.request('agent.cancelTask', { task_id: taskId, mode: 'soft', reason: 'replanned' }),
+      {
+        task_id: taskId,
+        status: 'cancelling',
+      },
+    );
+    assert.deepEqual(await suite.gw.client.request('agent.cancelTask', { task_id: taskId, mode: 'hard' }), {
       task_id: taskId,
-      status: 'cancelling',
+      status: 'cancelled',
     });
-    assert.deepEqual(await suite.gw.client.request('agent.cancelTask', { task_id: taskId, mode: 'hard' }), { task_id: taskId, status: 'cancelled' });
     assert.deepEqual(
       suite.fake.callsTo('CancelTask').map((call) => call.request),
       [
@@ -247,7 +305,9 @@ describe('gateway agent.submitTask / getTask / cancelTask', () => {
       'x-s2sp-error-code': '1004',
       'x-trace-id': 'abc123trace',
     });
-    const error = await rpcError(suite.gw.client.request('agent.cancelTask', { task_id: '0192f3a4-5b6c-7d8e-9f01-23456789abcd', mode: 'soft' }));
+    const error = await rpcError(
+      suite.gw.client.request('agent.cancelTask', { task_id: '0192f3a4-5b6c-7d8e-9f01-23456789abcd', mode: 'soft' }),
+    );
     assert.deepEqual(error, {
       code: 1004,
       message: 'task already finished',

@@ -25,7 +25,12 @@ describe('gateway circuit breaker in front of the agents, and GET /health', () =
   before(async () => {
     fake = await FakeAgents.start();
     gw = await startTestGateway(fake, {
-      circuitBreaker: { windowMs: 10_000, minimumCalls: MINIMUM_CALLS, errorRateThreshold: 0.5, openDurationMs: OPEN_MS },
+      circuitBreaker: {
+        windowMs: 10_000,
+        minimumCalls: MINIMUM_CALLS,
+        errorRateThreshold: 0.5,
+        openDurationMs: OPEN_MS,
+      },
       // Generous: the first probe also opens the gRPC connection, which a loaded CI machine can take long over.
       health: { timeoutMs: 5_000 },
     });
@@ -55,8 +60,21 @@ describe('gateway circuit breaker in front of the agents, and GET /health', () =
   test('a disconnected MCP server or one with an open circuit makes the gateway degraded (HTTP 200)', async () => {
     fake.reply('ListServers', {
       servers: [
-        { id: 'weather', url: 'http://127.0.0.1:3101/mcp', connected: false, circuit: 'CIRCUIT_STATE_OPEN', tool_count: 0, last_error: 'ECONNREFUSED' },
-        { id: 'stats', url: 'http://127.0.0.1:3102/mcp', connected: true, circuit: 'CIRCUIT_STATE_HALF_OPEN', tool_count: 2 },
+        {
+          id: 'weather',
+          url: 'http://127.0.0.1:3101/mcp',
+          connected: false,
+          circuit: 'CIRCUIT_STATE_OPEN',
+          tool_count: 0,
+          last_error: 'ECONNREFUSED',
+        },
+        {
+          id: 'stats',
+          url: 'http://127.0.0.1:3102/mcp',
+          connected: true,
+          circuit: 'CIRCUIT_STATE_HALF_OPEN',
+          tool_count: 2,
+        },
       ],
     });
     const { status, json } = await gw.health();
@@ -116,7 +134,10 @@ describe('gateway circuit breaker in front of the agents, and GET /health', () =
     const error = await rpcError(gw.client.request('agent.getTask', { task_id: TASK_ID }));
     assert.equal(error.message, 'agents unavailable');
     assert.equal(fake.calls.length, 0, 'no call reached the agents while the circuit was open');
-    const { json } = await waitFor(() => gw.health(), (health) => health.json.agents.status === 'serving');
+    const { json } = await waitFor(
+      () => gw.health(),
+      (health) => health.json.agents.status === 'serving',
+    );
     assert.ok(['open', 'half-open'].includes(json.agents.circuit.state), json.agents.circuit.state);
     assert.equal(json.status, 'degraded', 'agents serving, but the circuit is not closed yet');
   });
@@ -133,7 +154,10 @@ describe('gateway circuit breaker in front of the agents, and GET /health', () =
     fake.delay('GetTask', 1_000);
     // While the probe is in flight (it has reached the agents, which have not answered), other calls still fail fast.
     const probe = gw.client.request('agent.getTask', { task_id: TASK_ID });
-    await waitFor(async () => fake.callsTo('GetTask').length, (received) => received === 1);
+    await waitFor(
+      async () => fake.callsTo('GetTask').length,
+      (received) => received === 1,
+    );
     const meanwhile = await rpcError(gw.client.request('tools.list', {}));
     assert.equal(meanwhile.message, 'agents unavailable');
     assert.equal((await probe).task_id, TASK_ID);
@@ -152,14 +176,22 @@ describe('gateway circuit breaker in front of the agents, and GET /health', () =
     fake.fail('ListTools', GrpcStatus.INTERNAL, 'boom');
     for (let index = 0; index < MINIMUM_CALLS; index++) await rpcError(gw.client.request('tools.list', {}));
     assert.equal((await rpcError(gw.client.request('tools.list', {}))).message, 'agents unavailable');
-    await waitFor(() => gw.health(), (health) => health.json.agents.circuit.state === 'half-open', OPEN_MS + 2_000);
+    await waitFor(
+      () => gw.health(),
+      (health) => health.json.agents.circuit.state === 'half-open',
+      OPEN_MS + 2_000,
+    );
     const probe = await rpcError(gw.client.request('tools.list', {}));
     assert.equal(probe.code, -32603, 'the probe reached the agents and failed');
     const { json } = await gw.health();
     assert.equal(json.agents.circuit.state, 'open');
     // and the next successful probe closes it
     fake.reset();
-    await waitFor(() => gw.health(), (health) => health.json.agents.circuit.state === 'half-open', OPEN_MS + 2_000);
+    await waitFor(
+      () => gw.health(),
+      (health) => health.json.agents.circuit.state === 'half-open',
+      OPEN_MS + 2_000,
+    );
     assert.equal((await gw.client.request('tools.list', {})).tools.length, 3);
     assert.equal((await gw.health()).json.agents.circuit.state, 'closed');
   });

@@ -2,7 +2,12 @@ import { v1 } from '@s2sp/contracts';
 import { authOptionsFromEnv } from '@s2sp/auth';
 import { afterEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { defaultGatewayConfig, gatewayConfigFromEnv, validateGatewayConfig, type GatewayConfig } from '../../libs/gateway/src';
+import {
+  defaultGatewayConfig,
+  gatewayConfigFromEnv,
+  validateGatewayConfig,
+  type GatewayConfig,
+} from '../../libs/gateway/src';
 import { protoEnumToJson, jsonToProtoEnum } from '../../libs/gateway/src/transcoding/proto-enum';
 import { idempotencyKeyHash, requestHash } from '../../libs/gateway/src/idempotency/idempotency-hashes';
 import { callerKey } from '../../libs/gateway/src/caller/caller-key';
@@ -121,20 +126,47 @@ describe('gateway configuration', () => {
 
   test('validateGatewayConfig rejects nonsense passed in code', () => {
     const base = defaultGatewayConfig();
-    assert.throws(() => validateGatewayConfig({ ...base, circuitBreaker: { ...base.circuitBreaker, errorRateThreshold: 0 } }), /errorRateThreshold/);
+    assert.throws(
+      () => validateGatewayConfig({ ...base, circuitBreaker: { ...base.circuitBreaker, errorRateThreshold: 0 } }),
+      /errorRateThreshold/,
+    );
     assert.throws(() => validateGatewayConfig({ ...base, rateLimit: { limit: 0, windowMs: 1000 } }), /rateLimit.limit/);
     assert.throws(() => validateGatewayConfig({ ...base, port: 70_000 }), /port/);
     assert.doesNotThrow(() => validateGatewayConfig({ ...base, agentsUrl: '[::1]:50051' }));
-    assert.throws(() => validateGatewayConfig({ ...base, grpc: { ...base.grpc, loadBalancing: 'random' as never } }), /grpc.loadBalancing must be one of/);
+    assert.throws(
+      () => validateGatewayConfig({ ...base, grpc: { ...base.grpc, loadBalancing: 'random' as never } }),
+      /grpc.loadBalancing must be one of/,
+    );
   });
 
   test('the agents target: host:port, dns:///host:port, or fixed ipv4:/ipv6: address lists, and nothing else', () => {
     const base = defaultGatewayConfig();
-    for (const agentsUrl of ['agents:50051', '[::1]:50051', 'dns:///agents-headless:50051', 'dns:///[::1]:50051', 'ipv4:10.0.0.1:50051,10.0.0.2:50051', 'ipv6:[::1]:50051,[::2]:50051']) {
+    for (const agentsUrl of [
+      'agents:50051',
+      '[::1]:50051',
+      'dns:///agents-headless:50051',
+      'dns:///[::1]:50051',
+      'ipv4:10.0.0.1:50051,10.0.0.2:50051',
+      'ipv6:[::1]:50051,[::2]:50051',
+    ]) {
       assert.doesNotThrow(() => validateGatewayConfig({ ...base, agentsUrl }), agentsUrl);
     }
-    for (const agentsUrl of ['agents', 'http://agents:50051', 'dns://agents:50051', 'dns:///agents', 'ipv4:agents:50051', 'ipv4:10.0.0.1:50051,', 'a:1,b:2', ' agents:50051', 'unix:/tmp/agents.sock']) {
-      assert.throws(() => validateGatewayConfig({ ...base, agentsUrl }), /agentsUrl must be host:port, dns:\/\/\/host:port or ipv4:\/ipv6: addresses/, agentsUrl);
+    for (const agentsUrl of [
+      'agents',
+      'http://agents:50051',
+      'dns://agents:50051',
+      'dns:///agents',
+      'ipv4:agents:50051',
+      'ipv4:10.0.0.1:50051,',
+      'a:1,b:2',
+      ' agents:50051',
+      'unix:/tmp/agents.sock',
+    ]) {
+      assert.throws(
+        () => validateGatewayConfig({ ...base, agentsUrl }),
+        /agentsUrl must be host:port, dns:\/\/\/host:port or ipv4:\/ipv6: addresses/,
+        agentsUrl,
+      );
     }
   });
 });
@@ -147,7 +179,10 @@ describe('gateway building blocks', () => {
     assert.equal(protoEnumToJson(42, 'TASK_STATUS_'), 'unspecified');
     assert.equal(jsonToProtoEnum('async', v1.DataPlaneMode, 'DATA_PLANE_MODE_'), 'DATA_PLANE_MODE_ASYNC');
     assert.equal(jsonToProtoEnum(undefined, v1.DataPlaneMode, 'DATA_PLANE_MODE_'), 'DATA_PLANE_MODE_UNSPECIFIED');
-    assert.throws(() => jsonToProtoEnum('sideways', v1.DataPlaneMode, 'DATA_PLANE_MODE_'), /DATA_PLANE_MODE_SIDEWAYS is not a value/);
+    assert.throws(
+      () => jsonToProtoEnum('sideways', v1.DataPlaneMode, 'DATA_PLANE_MODE_'),
+      /DATA_PLANE_MODE_SIDEWAYS is not a value/,
+    );
   });
 
   test('idempotency keys are scoped by caller and method; request hashes ignore member order and the key', () => {
@@ -160,7 +195,10 @@ describe('gateway building blocks', () => {
       requestHash({ name: 'x', arguments: { b: 1, a: [1, { d: 2, c: 3 }] }, idempotency_key: 'k1' }),
       requestHash({ idempotency_key: 'k2', arguments: { a: [1, { c: 3, d: 2 }], b: 1 }, name: 'x' }),
     );
-    assert.notEqual(requestHash({ name: 'x', arguments: { a: [1, 2] } }), requestHash({ name: 'x', arguments: { a: [2, 1] } }));
+    assert.notEqual(
+      requestHash({ name: 'x', arguments: { a: [1, 2] } }),
+      requestHash({ name: 'x', arguments: { a: [2, 1] } }),
+    );
   });
 
   test('callerKey: the subject when authenticated, else the client address', () => {
@@ -168,6 +206,9 @@ describe('gateway building blocks', () => {
     assert.equal(callerKey({ caller: anonymous, remoteAddress: '::ffff:10.0.0.7' }), 'address:10.0.0.7');
     assert.equal(callerKey({ caller: anonymous, remoteAddress: '::1' }), 'address:::1');
     assert.equal(callerKey({ caller: anonymous }), 'address:unknown');
-    assert.equal(callerKey({ caller: { authenticated: true, subject: 'client-42', scopes: [] }, remoteAddress: '::1' }), 'subject:client-42');
+    assert.equal(
+      callerKey({ caller: { authenticated: true, subject: 'client-42', scopes: [] }, remoteAddress: '::1' }),
+      'subject:client-42',
+    );
   });
 });

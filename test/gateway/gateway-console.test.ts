@@ -3,7 +3,11 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { decodeJwt } from 'jose';
-import { defaultGatewayConfig, gatewayConfigFromEnv, validateGatewayConfig } from '../../libs/gateway/src/gateway.config';
+import {
+  defaultGatewayConfig,
+  gatewayConfigFromEnv,
+  validateGatewayConfig,
+} from '../../libs/gateway/src/gateway.config';
 import { FakeAgents } from '../support/fake-agents';
 import { removeTempDirs, startTestGateway, type TestGateway } from '../support/gateway-harness';
 import { fakeConsoleAssets } from '../support/console-assets';
@@ -18,8 +22,12 @@ describe('gateway console: files, headers and the dev-token endpoint', () => {
   before(async () => {
     writeFileSync(join(assets.path, '.secret.js'), 'not served');
     fake = await FakeAgents.start();
-    dev = await startTestGateway(fake, { console: { enabled: true, assetsDir: assets.path, devTokens: true, devTokenTtlSeconds: 600 } });
-    production = await startTestGateway(fake, { console: { enabled: true, assetsDir: assets.path, devTokens: false, devTokenTtlSeconds: 600 } });
+    dev = await startTestGateway(fake, {
+      console: { enabled: true, assetsDir: assets.path, devTokens: true, devTokenTtlSeconds: 600 },
+    });
+    production = await startTestGateway(fake, {
+      console: { enabled: true, assetsDir: assets.path, devTokens: false, devTokenTtlSeconds: 600 },
+    });
   });
 
   after(async () => {
@@ -49,7 +57,13 @@ describe('gateway console: files, headers and the dev-token endpoint', () => {
   });
 
   test('only the files of the build, by exact name: no traversal, no dot files, no directories', async () => {
-    for (const path of ['/console/..%2Fpackage.json', '/console/%2e%2e%2f%2e%2e%2fpackage.json', '/console/.secret.js', '/console/missing.js', '/console/a/b']) {
+    for (const path of [
+      '/console/..%2Fpackage.json',
+      '/console/%2e%2e%2f%2e%2e%2fpackage.json',
+      '/console/.secret.js',
+      '/console/missing.js',
+      '/console/a/b',
+    ]) {
       const response = await fetch(`${dev.gateway.url}${path}`);
       assert.equal(response.status, 404, path);
       assert.doesNotMatch(await response.text(), /s2sp-nest|not served/, path);
@@ -77,10 +91,18 @@ describe('gateway console: files, headers and the dev-token endpoint', () => {
     assert.equal(claims.sub, 'dana');
     assert.equal(claims.aud, 'gateway');
     assert.equal(expires_in, 600);
-    const listed = await dev.post({ jsonrpc: '2.0', id: 1, method: 'tools.list', params: {} }, { authorization: `Bearer ${token}` });
+    const listed = await dev.post(
+      { jsonrpc: '2.0', id: 1, method: 'tools.list', params: {} },
+      { authorization: `Bearer ${token}` },
+    );
     assert.ok(listed.json.result, 'the minted token is accepted by POST /rpc');
 
-    for (const body of [{ subject: '', scopes: [] }, { subject: 'dana', scopes: ['not a scope'] }, { subject: 'dana', scopes: [], extra: 1 }, []]) {
+    for (const body of [
+      { subject: '', scopes: [] },
+      { subject: 'dana', scopes: ['not a scope'] },
+      { subject: 'dana', scopes: [], extra: 1 },
+      [],
+    ]) {
       const refused = await fetch(`${dev.gateway.url}/console/api/dev-token`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-s2sp-console': '1' },
@@ -98,7 +120,9 @@ describe('gateway console: files, headers and the dev-token endpoint', () => {
       body: JSON.stringify({ subject: 'mallory', scopes: ['tasks:read'] }),
     });
     assert.equal(response.status, 404);
-    const settings = (await (await fetch(`${production.gateway.url}/console/api/settings`)).json()) as { devTokens: boolean };
+    const settings = (await (await fetch(`${production.gateway.url}/console/api/settings`)).json()) as {
+      devTokens: boolean;
+    };
     assert.equal(settings.devTokens, false);
   });
 
@@ -114,6 +138,8 @@ describe('gateway console: files, headers and the dev-token endpoint', () => {
       const config = { ...defaultGatewayConfig(), console: { ...defaultGatewayConfig().console!, devTokens: true } };
       assert.throws(() => validateGatewayConfig(config), /NODE_ENV=production/);
     });
-    withEnv({ NODE_ENV: 'development', GATEWAY_CONSOLE_DEV_TOKENS: undefined }, () => assert.equal(gatewayConfigFromEnv().console?.devTokens, true));
+    withEnv({ NODE_ENV: 'development', GATEWAY_CONSOLE_DEV_TOKENS: undefined }, () =>
+      assert.equal(gatewayConfigFromEnv().console?.devTokens, true),
+    );
   });
 });

@@ -29,15 +29,21 @@ interface Entry {
 
 describe('gateway: contract version and schema registry', () => {
   const suite = useGatewayWithFakeAgents();
-  const get = (path: string, headers: Record<string, string> = {}) => fetch(`${suite.gw.gateway.url}${path}`, { headers });
-  const listSchemas = async (headers: Record<string, string> = {}): Promise<{ contractVersion: string; schemas: Entry[] }> => {
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    fetch(`${suite.gw.gateway.url}${path}`, { headers });
+  const listSchemas = async (
+    headers: Record<string, string> = {},
+  ): Promise<{ contractVersion: string; schemas: Entry[] }> => {
     const response = await get('/schemas', headers);
     assert.equal(response.status, 200);
     return (await response.json()) as { contractVersion: string; schemas: Entry[] };
   };
 
   test('rpc.discover states the contract version, without a token', async () => {
-    const { status, json } = await suite.gw.post({ jsonrpc: '2.0', id: 1, method: 'rpc.discover' }, { authorization: '' });
+    const { status, json } = await suite.gw.post(
+      { jsonrpc: '2.0', id: 1, method: 'rpc.discover' },
+      { authorization: '' },
+    );
     assert.equal(status, 200);
     assert.equal(json.result.info.version, CONTRACT_VERSION);
   });
@@ -51,7 +57,13 @@ describe('gateway: contract version and schema registry', () => {
     const list = await listSchemas();
     assert.equal(list.contractVersion, CONTRACT_VERSION);
     const ids = list.schemas.map((entry) => entry.id);
-    for (const id of ['proto.s2sp.v1.common', 'proto.s2sp.v1.tool', 'proto.s2sp.v1.agent', 'proto.s2sp.v1.contract', 'openrpc']) {
+    for (const id of [
+      'proto.s2sp.v1.common',
+      'proto.s2sp.v1.tool',
+      'proto.s2sp.v1.agent',
+      'proto.s2sp.v1.contract',
+      'openrpc',
+    ]) {
       assert.ok(ids.includes(id), `${id} missing from ${ids.join(', ')}`);
     }
     for (const method of ['tools.list', 'tools.call', 'agent.submitTask', 'agent.getTask', 'agent.cancelTask']) {
@@ -115,10 +127,21 @@ describe('gateway: contract version and schema registry', () => {
     assert.match(unknown.error.message, /no-such-schema/);
   });
 
-  describe('the MCP tools\' schemas', () => {
-    const TOOL_IDS = ['mcp-tool.weather.get_alerts.input', 'mcp-tool.weather.get_alerts.output', 'mcp-tool.stats.draw_chart.input', 'mcp-tool.stats.echo.input'];
-    const withScopes = async (scopes: string[]) => ({ authorization: await bearerFor({ audience: 'gateway', scopes }) });
-    const assertJsonError = async (response: Response, status: number, code: string): Promise<Record<string, unknown>> => {
+  describe("the MCP tools' schemas", () => {
+    const TOOL_IDS = [
+      'mcp-tool.weather.get_alerts.input',
+      'mcp-tool.weather.get_alerts.output',
+      'mcp-tool.stats.draw_chart.input',
+      'mcp-tool.stats.echo.input',
+    ];
+    const withScopes = async (scopes: string[]) => ({
+      authorization: await bearerFor({ audience: 'gateway', scopes }),
+    });
+    const assertJsonError = async (
+      response: Response,
+      status: number,
+      code: string,
+    ): Promise<Record<string, unknown>> => {
       assert.equal(response.status, status);
       assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
       const body = (await response.json()) as { error?: Record<string, unknown> };
@@ -157,15 +180,26 @@ describe('gateway: contract version and schema registry', () => {
         },
       );
       assert.equal(byId.get('mcp-tool.weather.get_alerts.output')!.kind, 'mcp-tool-output');
-      assert.equal(byId.get('mcp-tool.stats.draw_chart.input')!.version, CONTRACT_VERSION, 'a tool without a version: the contract version');
+      assert.equal(
+        byId.get('mcp-tool.stats.draw_chart.input')!.version,
+        CONTRACT_VERSION,
+        'a tool without a version: the contract version',
+      );
       const anonymous = (await listSchemas()).schemas.map((entry) => entry.id);
-      assert.deepEqual(list.schemas.map((entry) => entry.id).filter((id) => !byId.has(id)), anonymous, 'and every other entry');
+      assert.deepEqual(
+        list.schemas.map((entry) => entry.id).filter((id) => !byId.has(id)),
+        anonymous,
+        'and every other entry',
+      );
 
       await listSchemas(headers);
       const reads = suite.fake.callsTo('ListTools');
       assert.equal(reads.length, 1, 'the listing is cached');
       const token = /^Bearer (.+)$/.exec(reads[0].metadata.authorization ?? '')?.[1];
-      const claims = JSON.parse(Buffer.from(token!.split('.')[1], 'base64url').toString('utf8')) as Record<string, unknown>;
+      const claims = JSON.parse(Buffer.from(token!.split('.')[1], 'base64url').toString('utf8')) as Record<
+        string,
+        unknown
+      >;
       assert.equal(claims.sub, TEST_SUBJECT);
       assert.equal(claims.aud, 'agents');
       assert.ok(!claims.scope || claims.scope === '', `no scope: ${String(claims.scope)}`);
@@ -174,7 +208,9 @@ describe('gateway: contract version and schema registry', () => {
 
     test("each is served with its hash, and is exactly what tools.list publishes as the tool's schema", async () => {
       const headers = await withScopes(['tools:list']);
-      for (const entry of (await listSchemas(headers)).schemas.filter((candidate) => candidate.kind.startsWith('mcp-tool'))) {
+      for (const entry of (await listSchemas(headers)).schemas.filter((candidate) =>
+        candidate.kind.startsWith('mcp-tool'),
+      )) {
         const response = await get(entry.href, headers);
         assert.equal(response.status, 200, entry.id);
         assert.equal(response.headers.get('content-type'), entry.contentType, entry.id);
@@ -182,15 +218,28 @@ describe('gateway: contract version and schema registry', () => {
         assert.equal(body.length, entry.bytes, entry.id);
         assert.equal(sha256(body), entry.sha256, entry.id);
       }
-      assert.deepEqual(await (await get('/schemas/mcp-tool.weather.get_alerts.input', headers)).json(), WEATHER_TOOL_INPUT_SCHEMA);
-      assert.deepEqual(await (await get('/schemas/mcp-tool.weather.get_alerts.output', headers)).json(), WEATHER_TOOL_OUTPUT_SCHEMA);
-      const unknown = await assertJsonError(await get('/schemas/mcp-tool.weather.no_such_tool.input', headers), 404, 'SCHEMA_NOT_FOUND');
+      assert.deepEqual(
+        await (await get('/schemas/mcp-tool.weather.get_alerts.input', headers)).json(),
+        WEATHER_TOOL_INPUT_SCHEMA,
+      );
+      assert.deepEqual(
+        await (await get('/schemas/mcp-tool.weather.get_alerts.output', headers)).json(),
+        WEATHER_TOOL_OUTPUT_SCHEMA,
+      );
+      const unknown = await assertJsonError(
+        await get('/schemas/mcp-tool.weather.no_such_tool.input', headers),
+        404,
+        'SCHEMA_NOT_FOUND',
+      );
       assert.match(String(unknown.message), /mcp-tool\.weather\.no_such_tool\.input/);
     });
 
     test('an anonymous caller gets no tool entry, and a 401 with a Bearer challenge for a tool schema', async () => {
       const ids = (await listSchemas()).schemas.map((entry) => entry.id);
-      assert.deepEqual(ids.filter((id) => id.startsWith('mcp-tool')), []);
+      assert.deepEqual(
+        ids.filter((id) => id.startsWith('mcp-tool')),
+        [],
+      );
       for (const id of ['mcp-tool.weather.get_alerts.input', 'mcp-tool.weather.no_such_tool.input']) {
         const response = await get(`/schemas/${id}`);
         assert.match(response.headers.get('www-authenticate') ?? '', /^Bearer realm="gateway"/);
@@ -200,7 +249,11 @@ describe('gateway: contract version and schema registry', () => {
     });
 
     test('a token that does not verify is a 401 with a JSON error, never an anonymous request, for any document', async () => {
-      const expired = await new TokenMinter({ issuer: 's2sp-dev', signingKey: new DevKeyStore(), now: () => Date.now() - 2 * 3600_000 }).mint({
+      const expired = await new TokenMinter({
+        issuer: 's2sp-dev',
+        signingKey: new DevKeyStore(),
+        now: () => Date.now() - 2 * 3600_000,
+      }).mint({
         subject: TEST_SUBJECT,
         scopes: ['tools:list'],
         audience: 'gateway',
@@ -228,7 +281,10 @@ describe('gateway: contract version and schema registry', () => {
     test('a valid token without tools:list lists the other entries only; a tool schema is a 403 naming the scope', async () => {
       const headers = await withScopes(['tools:call', 'tasks:read']);
       const ids = (await listSchemas(headers)).schemas.map((entry) => entry.id);
-      assert.deepEqual(ids, (await listSchemas()).schemas.map((entry) => entry.id));
+      assert.deepEqual(
+        ids,
+        (await listSchemas()).schemas.map((entry) => entry.id),
+      );
       assert.equal((await get('/schemas/openrpc', headers)).status, 200, 'a public document is served to it');
       const response = await get('/schemas/mcp-tool.weather.get_alerts.input', headers);
       assert.match(response.headers.get('www-authenticate') ?? '', /error="insufficient_scope"/);
@@ -239,9 +295,10 @@ describe('gateway: contract version and schema registry', () => {
   });
 });
 
-describe("schema ids of MCP tools whose names do not fit an id", () => {
+describe('schema ids of MCP tools whose names do not fit an id', () => {
   const descriptor = (server: string, name: string) => v1.ToolDescriptor.create({ name, server });
-  const idsOf = (server: string, name: string) => toolSchemaDocuments(descriptor(server, name)).map((document) => document.id);
+  const idsOf = (server: string, name: string) =>
+    toolSchemaDocuments(descriptor(server, name)).map((document) => document.id);
 
   test('a tool name with dots keeps the readable id; the server segment never has one', () => {
     assert.deepEqual(idsOf('stats', 'charts.bar'), ['mcp-tool.stats.charts.bar.input']);
@@ -249,7 +306,12 @@ describe("schema ids of MCP tools whose names do not fit an id", () => {
 
   test('a server with a dot, a name outside the id alphabet or too long an id: an id by hash, still unique', () => {
     const HASHED = /^mcp-tool-sha256\.[0-9a-f]{32}\.input$/;
-    const tools: Array<[string, string]> = [['a.b', 'c'], ['a', 'b.c'], ['stats', 'draw chart'], ['stats', 'x'.repeat(90)]];
+    const tools: Array<[string, string]> = [
+      ['a.b', 'c'],
+      ['a', 'b.c'],
+      ['stats', 'draw chart'],
+      ['stats', 'x'.repeat(90)],
+    ];
     const documents = tools.flatMap(([server, name]) => toolSchemaDocuments(descriptor(server, name)));
     assert.deepEqual(
       documents.map((document) => HASHED.test(document.id)),
@@ -260,4 +322,3 @@ describe("schema ids of MCP tools whose names do not fit an id", () => {
     assert.equal(documents[2].describes, 'stats/draw chart inputSchema', 'describes still names server and tool');
   });
 });
-

@@ -16,10 +16,16 @@ function nested(depth: number): Record<string, unknown> {
   return value;
 }
 
-const alertsStep = { step_id: 'alerts', resource_call: { server: 'weather', tool: 'get_alerts', arguments: { area: 'CA' }, abstract_domains: ['event'] } };
+const alertsStep = {
+  step_id: 'alerts',
+  resource_call: { server: 'weather', tool: 'get_alerts', arguments: { area: 'CA' }, abstract_domains: ['event'] },
+};
 
 function chartStep(columnMapping: Record<string, string>) {
-  return { step_id: 'chart', consumer_call: { server: 'stats', tool: 'draw_chart', input_step_id: 'alerts', column_mapping: columnMapping } };
+  return {
+    step_id: 'chart',
+    consumer_call: { server: 'stats', tool: 'draw_chart', input_step_id: 'alerts', column_mapping: columnMapping },
+  };
 }
 
 describe("gateway edge: a caller's bad input is that caller's error", () => {
@@ -28,7 +34,11 @@ describe("gateway edge: a caller's bad input is that caller's error", () => {
   let gw: TestGateway;
   before(async () => {
     fake = await FakeAgents.start();
-    gw = await startTestGateway(fake, { logger: logs.logger, jsonRpc: LIMITS, toolCatalog: { missRefreshIntervalMs: MISS_REFRESH_MS } });
+    gw = await startTestGateway(fake, {
+      logger: logs.logger,
+      jsonRpc: LIMITS,
+      toolCatalog: { missRefreshIntervalMs: MISS_REFRESH_MS },
+    });
   });
   after(async () => {
     await gw?.close();
@@ -66,11 +76,26 @@ describe("gateway edge: a caller's bad input is that caller's error", () => {
 
   test('the fuzzer reproducers are -32602 naming the field, with nothing logged as an error', async () => {
     const cases: [string, string, Record<string, unknown>, string][] = [
-      ['submitTask constructor member', 'agent.submitTask', { objective: 'x', plan: [alertsStep], constructor: 1 }, 'constructor'],
+      [
+        'submitTask constructor member',
+        'agent.submitTask',
+        { objective: 'x', plan: [alertsStep], constructor: 1 },
+        'constructor',
+      ],
       ['plan [[]]', 'agent.submitTask', { objective: 'x', plan: [[]] }, 'plan'],
-      ['filter []', 'agent.submitTask', { objective: 'x', plan: [alertsStep, { step_id: 'f', filter: [] }] }, 'plan[1].filter'],
+      [
+        'filter []',
+        'agent.submitTask',
+        { objective: 'x', plan: [alertsStep, { step_id: 'f', filter: [] }] },
+        'plan[1].filter',
+      ],
       ['constraints []', 'agent.submitTask', { objective: 'x', plan: [alertsStep], constraints: [] }, 'constraints'],
-      ['nested step constructor', 'agent.submitTask', { objective: 'x', plan: [{ ...alertsStep, constructor: null }] }, 'plan[0].constructor'],
+      [
+        'nested step constructor',
+        'agent.submitTask',
+        { objective: 'x', plan: [{ ...alertsStep, constructor: null }] },
+        'plan[0].constructor',
+      ],
     ];
     for (const method of ['tools.list', 'tools.call', 'agent.submitTask', 'agent.getTask', 'agent.cancelTask']) {
       cases.push([`${method} {constructor: null}`, method, { constructor: null }, 'constructor']);
@@ -91,7 +116,13 @@ describe("gateway edge: a caller's bad input is that caller's error", () => {
     const deep: [string, Record<string, unknown>][] = [
       ['tools.call', { name: 'echo', arguments: nested(50) }],
       ['tools.call', { name: 'echo', arguments: nested(300) }],
-      ['agent.submitTask', { objective: 'x', plan: [{ ...alertsStep, resource_call: { ...alertsStep.resource_call, arguments: nested(2_400) } }] }],
+      [
+        'agent.submitTask',
+        {
+          objective: 'x',
+          plan: [{ ...alertsStep, resource_call: { ...alertsStep.resource_call, arguments: nested(2_400) } }],
+        },
+      ],
       ['tools.list', { cursor: nested(20) }],
       ['rpc.discover', { anything: nested(20) }],
     ];
@@ -104,7 +135,9 @@ describe("gateway edge: a caller's bad input is that caller's error", () => {
     }
     // Deeper than JSON.stringify (or any recursive code) can go: the check itself does not overflow.
     const depth = 100_000;
-    const { json } = await gw.post(`{"jsonrpc":"2.0","id":1,"method":"agent.getTask","params":{"task_id":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}}`);
+    const { json } = await gw.post(
+      `{"jsonrpc":"2.0","id":1,"method":"agent.getTask","params":{"task_id":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}}`,
+    );
     assert.equal(json.error.code, -32602);
     assert.equal(json.error.data.limit, 'maxParamsDepth');
     assert.equal(fake.calls.filter((call) => call.method !== 'ListTools').length, 0);
@@ -113,10 +146,18 @@ describe("gateway edge: a caller's bad input is that caller's error", () => {
 
   test('array length, string length and the number of values in params are bounded, each error naming its limit', async () => {
     const cases: [Record<string, unknown>, string, string][] = [
-      [{ name: 'echo', arguments: { rows: Array.from({ length: 11 }, () => 0) } }, 'maxParamsArrayLength', 'arguments.rows'],
+      [
+        { name: 'echo', arguments: { rows: Array.from({ length: 11 }, () => 0) } },
+        'maxParamsArrayLength',
+        'arguments.rows',
+      ],
       [{ name: 'echo', arguments: { text: 'x'.repeat(101) } }, 'maxParamsStringLength', 'arguments.text'],
       [{ name: 'echo', arguments: { ['k'.repeat(101)]: 1 } }, 'maxParamsStringLength', 'arguments'],
-      [{ name: 'echo', arguments: Object.fromEntries(Array.from({ length: 61 }, (_, i) => [`m${i}`, i])) }, 'maxParamsMembers', 'arguments'],
+      [
+        { name: 'echo', arguments: Object.fromEntries(Array.from({ length: 61 }, (_, i) => [`m${i}`, i])) },
+        'maxParamsMembers',
+        'arguments',
+      ],
     ];
     for (const [params, limit, path] of cases) {
       const error = await rpcError(gw.client.request('tools.call', params));
@@ -126,15 +167,24 @@ describe("gateway edge: a caller's bad input is that caller's error", () => {
       assert.equal(error.data.fields[0].path, path);
     }
     // At the limits, the call goes through.
-    const atLimits = { rows: Array.from({ length: 10 }, () => 'x'.repeat(100)), deep: nested(LIMITS.maxParamsDepth - 2) };
+    const atLimits = {
+      rows: Array.from({ length: 10 }, () => 'x'.repeat(100)),
+      deep: nested(LIMITS.maxParamsDepth - 2),
+    };
     const result = await gw.client.request('tools.call', { name: 'echo', arguments: atLimits });
     assert.deepEqual(result.structuredContent.arguments, atLimits);
   });
 
   test("many callers' over-deep params do not open the circuit for everyone else", async () => {
     for (let attempt = 0; attempt < 10; attempt++) {
-      assert.equal((await rpcError(gw.client.request('tools.call', { name: 'echo', arguments: nested(50) }))).code, -32602);
-      const submit = { objective: 'x', plan: [{ ...alertsStep, resource_call: { ...alertsStep.resource_call, arguments: nested(50) } }] };
+      assert.equal(
+        (await rpcError(gw.client.request('tools.call', { name: 'echo', arguments: nested(50) }))).code,
+        -32602,
+      );
+      const submit = {
+        objective: 'x',
+        plan: [{ ...alertsStep, resource_call: { ...alertsStep.resource_call, arguments: nested(50) } }],
+      };
       assert.equal((await rpcError(gw.client.request('agent.submitTask', submit))).code, -32602);
     }
     const result = await gw.client.request('tools.call', { name: 'echo', arguments: { ok: true } });
@@ -144,7 +194,10 @@ describe("gateway edge: a caller's bad input is that caller's error", () => {
 
   test('names of Object.prototype properties are ordinary data in column_mapping and tool arguments', async () => {
     const columnMapping = Object.fromEntries(NAMES_OF_OBJECT_PROTOTYPE.map((name) => [name, `${name}_column`]));
-    const accepted = await gw.client.request('agent.submitTask', { objective: 'x', plan: [alertsStep, chartStep(columnMapping)] });
+    const accepted = await gw.client.request('agent.submitTask', {
+      objective: 'x',
+      plan: [alertsStep, chartStep(columnMapping)],
+    });
     assert.equal(accepted.status, 'accepted');
     const [submitted] = fake.callsTo('SubmitTask');
     assert.deepEqual({ ...submitted.request.task.plan[1].consumer_call.column_mapping }, columnMapping);
@@ -161,7 +214,8 @@ describe("gateway edge: a caller's bad input is that caller's error", () => {
   });
 
   test('a __proto__ member anywhere in params is refused by name rather than dropped on the way', async () => {
-    const body = '{"jsonrpc":"2.0","id":1,"method":"agent.submitTask","params":{"objective":"x","plan":[' +
+    const body =
+      '{"jsonrpc":"2.0","id":1,"method":"agent.submitTask","params":{"objective":"x","plan":[' +
       '{"step_id":"alerts","resource_call":{"server":"weather","tool":"get_alerts"}},' +
       '{"step_id":"chart","consumer_call":{"server":"stats","tool":"draw_chart","input_step_id":"alerts","column_mapping":{"__proto__":"x"}}}]}}';
     const { json } = await gw.post(body);

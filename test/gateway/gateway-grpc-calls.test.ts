@@ -55,7 +55,10 @@ describe('gateway -> agents gRPC calls: metadata, deadlines, cancellation, error
     const remainingAtArrival = sentAt + budget - receivedAt;
     // Never more than the budget minus the reserve, and within a few ms of what was left on arrival.
     assert.ok(deadlineMs <= budget - RESERVE_MS + 1, `deadline ${deadlineMs} vs budget ${budget}`);
-    assert.ok(deadlineMs >= remainingAtArrival - RESERVE_MS - 100, `deadline ${deadlineMs} vs remaining ${remainingAtArrival}`);
+    assert.ok(
+      deadlineMs >= remainingAtArrival - RESERVE_MS - 100,
+      `deadline ${deadlineMs} vs remaining ${remainingAtArrival}`,
+    );
 
     // params.deadline_ms works the same way (and never reaches the agents as a field)
     const paramsDeadline = Date.now() + 1_500;
@@ -63,7 +66,10 @@ describe('gateway -> agents gRPC calls: metadata, deadlines, cancellation, error
     const getTask = fake.callsTo('GetTask')[0];
     assert.deepEqual(getTask.request, { task_id: TASK_ID });
     assert.ok(getTask.deadlineMs! <= 1_500 - RESERVE_MS + 1, String(getTask.deadlineMs));
-    assert.ok(getTask.deadlineMs! >= paramsDeadline - getTask.receivedAt - RESERVE_MS - 100, String(getTask.deadlineMs));
+    assert.ok(
+      getTask.deadlineMs! >= paramsDeadline - getTask.receivedAt - RESERVE_MS - 100,
+      String(getTask.deadlineMs),
+    );
 
     // no deadline at all: the gateway's default (30 s)
     await gw.client.request('agent.getTask', { task_id: TASK_ID });
@@ -78,7 +84,11 @@ describe('gateway -> agents gRPC calls: metadata, deadlines, cancellation, error
     const budget = 500;
     const sentAt = Date.now();
     const error = await rpcError(
-      gw.client.request('tools.call', { name: 'get_alerts' }, { 'X-Deadline-Ms': String(sentAt + budget), traceparent: TRACEPARENT }),
+      gw.client.request(
+        'tools.call',
+        { name: 'get_alerts' },
+        { 'X-Deadline-Ms': String(sentAt + budget), traceparent: TRACEPARENT },
+      ),
     );
     const elapsed = Date.now() - sentAt;
     assert.equal(error.code, -32000);
@@ -136,7 +146,11 @@ describe('gateway -> agents gRPC calls: metadata, deadlines, cancellation, error
       name: 'INVALID_ARGUMENT -> -32602 with the reason',
       code: GrpcStatus.INVALID_ARGUMENT,
       details: 'plan step "chart" reads unknown step "wnd"',
-      expect: { code: -32602, message: 'Invalid params', data: { reason: 'plan step "chart" reads unknown step "wnd"', trace_id: TRACE_ID } },
+      expect: {
+        code: -32602,
+        message: 'Invalid params',
+        data: { reason: 'plan step "chart" reads unknown step "wnd"', trace_id: TRACE_ID },
+      },
     },
     {
       name: 'UNAUTHENTICATED -> 4001',
@@ -148,7 +162,10 @@ describe('gateway -> agents gRPC calls: metadata, deadlines, cancellation, error
       name: 'PERMISSION_DENIED -> 4002',
       code: GrpcStatus.PERMISSION_DENIED,
       details: 'tools:call',
-      expect: { code: 4002, data: { reason: 'tools:call', recovery_hint: 'REQUEST_ADDITIONAL_SCOPE', trace_id: TRACE_ID } },
+      expect: {
+        code: 4002,
+        data: { reason: 'tools:call', recovery_hint: 'REQUEST_ADDITIONAL_SCOPE', trace_id: TRACE_ID },
+      },
     },
     {
       name: 'PERMISSION_DENIED + x-s2sp-error-code 4003 -> approval required',
@@ -162,19 +179,30 @@ describe('gateway -> agents gRPC calls: metadata, deadlines, cancellation, error
       code: GrpcStatus.RESOURCE_EXHAUSTED,
       details: 'token budget',
       trailers: { 'retry-after': '7' },
-      expect: { code: 5001, data: { retry_after: 7, reason: 'token budget', recovery_hint: 'RETRY_AFTER', trace_id: TRACE_ID } },
+      expect: {
+        code: 5001,
+        data: { retry_after: 7, reason: 'token budget', recovery_hint: 'RETRY_AFTER', trace_id: TRACE_ID },
+      },
     },
     {
       name: 'UNAVAILABLE -> -32001',
       code: GrpcStatus.UNAVAILABLE,
       details: 'MCP server weather unreachable at 10.0.0.5',
-      expect: { code: -32001, message: 'Upstream service unavailable', data: { recovery_hint: 'RETRY_WITH_BACKOFF', trace_id: TRACE_ID } },
+      expect: {
+        code: -32001,
+        message: 'Upstream service unavailable',
+        data: { recovery_hint: 'RETRY_WITH_BACKOFF', trace_id: TRACE_ID },
+      },
     },
     {
       name: 'ABORTED -> 1005 with the agent message',
       code: GrpcStatus.ABORTED,
       details: 'task cancelled while running',
-      expect: { code: 1005, message: 'task cancelled while running', data: { recovery_hint: 'RETRY_WITH_BACKOFF', trace_id: TRACE_ID } },
+      expect: {
+        code: 1005,
+        message: 'task cancelled while running',
+        data: { recovery_hint: 'RETRY_WITH_BACKOFF', trace_id: TRACE_ID },
+      },
     },
     {
       name: 'INTERNAL -> -32603 without the details',
@@ -222,7 +250,10 @@ describe('gateway -> agents gRPC calls: metadata, deadlines, cancellation, error
       json.map((response: { id: number }) => response.id),
       [1, 2, 3, 4, 5, 6],
     );
-    assert.deepEqual(json[0].result.tools.map((tool: { name: string }) => tool.name), ['get_alerts']);
+    assert.deepEqual(
+      json[0].result.tools.map((tool: { name: string }) => tool.name),
+      ['get_alerts'],
+    );
     assert.deepEqual(json[1].result.structuredContent.arguments, { n: 1 });
     assert.equal(json[2].error.code, -32602);
     assert.equal(json[3].error.code, -32602);

@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import { gatewayConfigFromEnv, validateGatewayConfig, defaultGatewayConfig } from '../../libs/gateway/src/gateway.config';
+import {
+  gatewayConfigFromEnv,
+  validateGatewayConfig,
+  defaultGatewayConfig,
+} from '../../libs/gateway/src/gateway.config';
 import { CapturedLogs } from '../support/captured-logs';
 import { FakeAgents } from '../support/fake-agents';
 import { removeTempDirs, startTestGateway, type TestGateway } from '../support/gateway-harness';
@@ -15,7 +19,13 @@ interface RawAnswer {
 }
 
 /** A request with headers fetch() cannot set (Host), as a page on a rebinding domain would send it. */
-function raw(url: string, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<RawAnswer> {
+function raw(
+  url: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: unknown,
+): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const target = new URL(url);
     const payload = body === undefined ? undefined : JSON.stringify(body);
@@ -25,7 +35,12 @@ function raw(url: string, method: string, path: string, headers: Record<string, 
         port: target.port,
         path,
         method,
-        headers: { ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }), ...headers },
+        headers: {
+          ...(payload === undefined
+            ? {}
+            : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
+          ...headers,
+        },
       },
       (res) => {
         let text = '';
@@ -88,7 +103,13 @@ describe('gateway: foreign Host and Origin are refused on every route (DNS-rebin
 
   test('a foreign Origin gets 403 naming the origin check, on each route', async () => {
     for (const [method, path, body] of ROUTES) {
-      const answer = await raw(gw.gateway.url, method, path, { host: `127.0.0.1:${port}`, origin: 'http://evil.example', 'x-s2sp-console': '1' }, body);
+      const answer = await raw(
+        gw.gateway.url,
+        method,
+        path,
+        { host: `127.0.0.1:${port}`, origin: 'http://evil.example', 'x-s2sp-console': '1' },
+        body,
+      );
       assert.equal(answer.status, 403, `${method} ${path}`);
       const json = JSON.parse(answer.text) as { check: string; message: string };
       assert.equal(json.check, 'origin', `${method} ${path}`);
@@ -107,7 +128,13 @@ describe('gateway: foreign Host and Origin are refused on every route (DNS-rebin
       assert.equal(preflight.status, 403, path);
       assert.equal(preflight.headers['access-control-allow-origin'], undefined, path);
     }
-    const allowed = await raw(gw.gateway.url, 'POST', '/rpc', { host: `localhost:${port}`, origin: `http://localhost:${port}` }, ROUTES[0][2]);
+    const allowed = await raw(
+      gw.gateway.url,
+      'POST',
+      '/rpc',
+      { host: `localhost:${port}`, origin: `http://localhost:${port}` },
+      ROUTES[0][2],
+    );
     assert.equal(allowed.headers['access-control-allow-origin'], undefined);
   });
 
@@ -123,10 +150,22 @@ describe('gateway: foreign Host and Origin are refused on every route (DNS-rebin
   });
 
   test("the dev token is minted for the console's own origin, or its header without an Origin; refused otherwise, logged without the body", async () => {
-    const own = await raw(gw.gateway.url, 'POST', '/console/api/dev-token', { host: `127.0.0.1:${port}`, origin: `http://127.0.0.1:${port}` }, MINT);
+    const own = await raw(
+      gw.gateway.url,
+      'POST',
+      '/console/api/dev-token',
+      { host: `127.0.0.1:${port}`, origin: `http://127.0.0.1:${port}` },
+      MINT,
+    );
     assert.equal(own.status, 200, own.text);
     assert.ok((JSON.parse(own.text) as { token?: string }).token);
-    const header = await raw(gw.gateway.url, 'POST', '/console/api/dev-token', { host: `127.0.0.1:${port}`, 'x-s2sp-console': '1' }, MINT);
+    const header = await raw(
+      gw.gateway.url,
+      'POST',
+      '/console/api/dev-token',
+      { host: `127.0.0.1:${port}`, 'x-s2sp-console': '1' },
+      MINT,
+    );
     assert.equal(header.status, 200, header.text);
 
     logs.clear();
@@ -134,7 +173,13 @@ describe('gateway: foreign Host and Origin are refused on every route (DNS-rebin
     assert.equal(bare.status, 403);
     assert.match((JSON.parse(bare.text) as { message: string }).message, /x-s2sp-console/);
     // Another allowed host's origin is not the console's own origin: a page elsewhere on the machine.
-    const sibling = await raw(gw.gateway.url, 'POST', '/console/api/dev-token', { host: `127.0.0.1:${port}`, origin: `http://localhost:${port}` }, MINT);
+    const sibling = await raw(
+      gw.gateway.url,
+      'POST',
+      '/console/api/dev-token',
+      { host: `127.0.0.1:${port}`, origin: `http://localhost:${port}` },
+      MINT,
+    );
     assert.equal(sibling.status, 403);
     assert.match((JSON.parse(sibling.text) as { message: string }).message, /not the console's own origin/);
 
@@ -169,28 +214,61 @@ describe('gateway: allowlists of its own, a public URL, and dev tokens only on l
   test("bound to 0.0.0.0, the public URL's host is allowed and other hosts are refused; allowedOrigins replaces the default origins", async () => {
     const url = exposed.gateway.url;
     assert.equal((await raw(url, 'GET', '/console/api/settings', { host: 'gw.example.com' })).status, 200);
-    assert.equal((await raw(url, 'GET', '/console/api/settings', { host: `127.0.0.1:${exposed.gateway.port}` })).status, 403);
-    assert.equal((await raw(url, 'GET', '/console/api/settings', { host: 'gw.example.com', origin: 'https://app.example.com' })).status, 200);
-    assert.equal((await raw(url, 'GET', '/console/api/settings', { host: 'gw.example.com', origin: 'https://gw.example.com' })).status, 403);
+    assert.equal(
+      (await raw(url, 'GET', '/console/api/settings', { host: `127.0.0.1:${exposed.gateway.port}` })).status,
+      403,
+    );
+    assert.equal(
+      (await raw(url, 'GET', '/console/api/settings', { host: 'gw.example.com', origin: 'https://app.example.com' }))
+        .status,
+      200,
+    );
+    assert.equal(
+      (await raw(url, 'GET', '/console/api/settings', { host: 'gw.example.com', origin: 'https://gw.example.com' }))
+        .status,
+      403,
+    );
   });
 
   test('the dev token is refused while the gateway is bound to a non-loopback address, even same-origin', async () => {
-    const answer = await raw(exposed.gateway.url, 'POST', '/console/api/dev-token', { host: 'gw.example.com', 'x-s2sp-console': '1' }, MINT);
+    const answer = await raw(
+      exposed.gateway.url,
+      'POST',
+      '/console/api/dev-token',
+      { host: 'gw.example.com', 'x-s2sp-console': '1' },
+      MINT,
+    );
     assert.equal(answer.status, 403);
     assert.match((JSON.parse(answer.text) as { message: string }).message, /loopback/);
   });
 
   test('GATEWAY_PUBLIC_URL, GATEWAY_ALLOWED_HOSTS and GATEWAY_ALLOWED_ORIGINS are read and validated like the MCP servers’ lists', () => {
-    withEnv({ GATEWAY_PUBLIC_URL: 'https://gw.example.com', GATEWAY_ALLOWED_HOSTS: 'gw.example.com, localhost:3000', GATEWAY_ALLOWED_ORIGINS: '*' }, () => {
-      const config = gatewayConfigFromEnv();
-      assert.equal(config.publicUrl, 'https://gw.example.com');
-      assert.deepEqual(config.allowedHosts, ['gw.example.com', 'localhost:3000']);
-      assert.deepEqual(config.allowedOrigins, ['*']);
-    });
+    withEnv(
+      {
+        GATEWAY_PUBLIC_URL: 'https://gw.example.com',
+        GATEWAY_ALLOWED_HOSTS: 'gw.example.com, localhost:3000',
+        GATEWAY_ALLOWED_ORIGINS: '*',
+      },
+      () => {
+        const config = gatewayConfigFromEnv();
+        assert.equal(config.publicUrl, 'https://gw.example.com');
+        assert.deepEqual(config.allowedHosts, ['gw.example.com', 'localhost:3000']);
+        assert.deepEqual(config.allowedOrigins, ['*']);
+      },
+    );
     withEnv({ GATEWAY_ALLOWED_HOSTS: 'http://gw.example.com/' }, () => {
-      assert.throws(() => gatewayConfigFromEnv(), /Gateway config: allowedHosts entry "http:\/\/gw.example.com\/" is not a host name/);
+      assert.throws(
+        () => gatewayConfigFromEnv(),
+        /Gateway config: allowedHosts entry "http:\/\/gw.example.com\/" is not a host name/,
+      );
     });
-    assert.throws(() => validateGatewayConfig({ ...defaultGatewayConfig(), allowedOrigins: ['*', 'https://a.example'] }), /Gateway config: allowedOrigins lists "\*"/);
-    assert.throws(() => validateGatewayConfig({ ...defaultGatewayConfig(), publicUrl: 'gw.example.com' }), /publicUrl must be an http\(s\) URL/);
+    assert.throws(
+      () => validateGatewayConfig({ ...defaultGatewayConfig(), allowedOrigins: ['*', 'https://a.example'] }),
+      /Gateway config: allowedOrigins lists "\*"/,
+    );
+    assert.throws(
+      () => validateGatewayConfig({ ...defaultGatewayConfig(), publicUrl: 'gw.example.com' }),
+      /publicUrl must be an http\(s\) URL/,
+    );
   });
 });

@@ -12,8 +12,19 @@ function submitParams(key: string, objective = 'Chart the wind alerts'): Record<
   return {
     objective,
     plan: [
-      { step_id: 'alerts', resource_call: { server: 'weather', tool: 'get_alerts', arguments: { area: 'CA' }, abstract_domains: ['event'] } },
-      { step_id: 'wind', filter: { input_step_id: 'alerts', predicate: { field: 'event', op: 'contains', value: 'Wind' } } },
+      {
+        step_id: 'alerts',
+        resource_call: {
+          server: 'weather',
+          tool: 'get_alerts',
+          arguments: { area: 'CA' },
+          abstract_domains: ['event'],
+        },
+      },
+      {
+        step_id: 'wind',
+        filter: { input_step_id: 'alerts', predicate: { field: 'event', op: 'contains', value: 'Wind' } },
+      },
     ],
     idempotency_key: key,
   };
@@ -52,7 +63,10 @@ describe('gateway idempotency (idempotency_key on agent.submitTask, agent.cancel
     const third = await gw.client.request('agent.submitTask', { ...reordered, deadline_ms: Date.now() + 5_000 });
     assert.deepEqual(third, first);
     assert.equal(fake.callsTo('SubmitTask').length, 1);
-    const row = await records(gw).findFirst({ where: { method: 'agent.submitTask', state: 'COMPLETED' }, orderBy: { createdAt: 'desc' } });
+    const row = await records(gw).findFirst({
+      where: { method: 'agent.submitTask', state: 'COMPLETED' },
+      orderBy: { createdAt: 'desc' },
+    });
     assert.ok(row);
     assert.match(row.keyHash, /^[0-9a-f]{64}$/);
     assert.notEqual(row.keyHash.includes(key), true);
@@ -82,7 +96,9 @@ describe('gateway idempotency (idempotency_key on agent.submitTask, agent.cancel
   test('concurrent duplicates run the handler once and all get its response', async () => {
     fake.delay('SubmitTask', 300);
     const key = newKey();
-    const results = await Promise.all(Array.from({ length: 6 }, () => gw.client.request('agent.submitTask', submitParams(key))));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => gw.client.request('agent.submitTask', submitParams(key))),
+    );
     assert.equal(fake.callsTo('SubmitTask').length, 1);
     for (const result of results) assert.deepEqual(result, results[0]);
     assert.equal(results[0].status, 'accepted');
@@ -91,7 +107,12 @@ describe('gateway idempotency (idempotency_key on agent.submitTask, agent.cancel
   test('concurrent duplicates inside one batch run once too', async () => {
     fake.delay('InvokeTool', 200);
     const key = newKey();
-    const call = (id: number) => ({ jsonrpc: '2.0', method: 'tools.call', params: { name: 'echo', idempotency_key: key }, id });
+    const call = (id: number) => ({
+      jsonrpc: '2.0',
+      method: 'tools.call',
+      params: { name: 'echo', idempotency_key: key },
+      id,
+    });
     const { json } = await gw.post([call(1), call(2), call(3)]);
     assert.equal(fake.callsTo('InvokeTool').length, 1);
     assert.deepEqual(json[1].result, json[0].result);
@@ -179,7 +200,9 @@ describe('gateway idempotency (idempotency_key on agent.submitTask, agent.cancel
   });
 
   test('idempotency_key itself is validated', async () => {
-    const error = await rpcError(gw.client.request('tools.call', { name: 'echo', idempotency_key: 'has spaces in it' }));
+    const error = await rpcError(
+      gw.client.request('tools.call', { name: 'echo', idempotency_key: 'has spaces in it' }),
+    );
     assert.equal(error.code, -32602);
     assert.equal(error.data.fields[0].path, 'idempotency_key');
     const notString = await rpcError(gw.client.request('tools.call', { name: 'echo', idempotency_key: 42 }));

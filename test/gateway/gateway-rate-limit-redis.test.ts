@@ -38,7 +38,12 @@ describe('gateway rate limit in Redis (REDIS_URL)', () => {
     gw.gateway.app.get<SharedRedis>(SHARED_REDIS).client.disconnect();
     const agentCalls = () => fake.callsTo('ListTools').length + fake.callsTo('GetTask').length;
     const calls = agentCalls();
-    const { json } = await gw.post({ jsonrpc: '2.0', method: 'agent.getTask', params: { task_id: '0192f3a4-5b6c-7d8e-9f01-23456789abcd' }, id: 7 });
+    const { json } = await gw.post({
+      jsonrpc: '2.0',
+      method: 'agent.getTask',
+      params: { task_id: '0192f3a4-5b6c-7d8e-9f01-23456789abcd' },
+      id: 7,
+    });
     assert.equal(json.error.code, -32001);
     assert.equal(json.error.message, 'rate limit store unavailable');
     assert.equal(json.error.data.downstream, 'rate_limit_store');

@@ -29,7 +29,11 @@ describe('gateway rate limit per caller and method', () => {
   const ipv4Url = (): string => `http://127.0.0.1:${gw.gateway.port}/rpc`;
   const post = async (url: string, body: unknown, subject = 'alice') => {
     const authorization = await bearerFor({ audience: 'gateway', subject });
-    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization }, body: JSON.stringify(body) });
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization },
+      body: JSON.stringify(body),
+    });
     return { status: response.status, json: (await response.json()) as any };
   };
   const listTools = (id: number) => ({ jsonrpc: '2.0', method: 'tools.list', params: {}, id });
@@ -51,14 +55,23 @@ describe('gateway rate limit per caller and method', () => {
 
   test('the limit is per method: another method still has its own budget', async () => {
     for (let id = 1; id <= LIMIT + 1; id++) await post(ipv4Url(), listTools(id));
-    const { json } = await post(ipv4Url(), { jsonrpc: '2.0', method: 'agent.getTask', params: { task_id: TASK_ID }, id: 1 });
+    const { json } = await post(ipv4Url(), {
+      jsonrpc: '2.0',
+      method: 'agent.getTask',
+      params: { task_id: TASK_ID },
+      id: 1,
+    });
     assert.equal(json.result.task_id, TASK_ID);
   });
 
   test('the limit is per caller: the verified subject, whatever address it calls from', async () => {
     for (let id = 1; id <= LIMIT + 1; id++) await post(ipv4Url(), listTools(id), 'alice');
     assert.equal((await post(ipv4Url(), listTools(1), 'alice')).json.error.code, 5001);
-    assert.equal((await post(`http://[::1]:${gw.gateway.port}/rpc`, listTools(1), 'alice')).json.error.code, 5001, 'another address, same subject');
+    assert.equal(
+      (await post(`http://[::1]:${gw.gateway.port}/rpc`, listTools(1), 'alice')).json.error.code,
+      5001,
+      'another address, same subject',
+    );
     const other = await post(ipv4Url(), listTools(1), 'bob');
     assert.equal(other.json.result.tools.length, 3);
   });

@@ -43,13 +43,23 @@ class SwitchableStorage implements ThrottlerStorage {
   async increment(_key: string, ttl: number): ReturnType<ThrottlerStorage['increment']> {
     this.increments += 1;
     const seconds = Math.ceil(ttl / 1000);
-    return { totalHits: this.increments, timeToExpire: seconds, isBlocked: this.blocking, timeToBlockExpire: this.blocking ? seconds : 0 };
+    return {
+      totalHits: this.increments,
+      timeToExpire: seconds,
+      isBlocked: this.blocking,
+      timeToBlockExpire: this.blocking ? seconds : 0,
+    };
   }
 }
 
 const submit = (key: string) => ({
   objective: 'Chart the wind alerts',
-  plan: [{ step_id: 'alerts', resource_call: { server: 'weather', tool: 'get_alerts', arguments: { area: 'CA' }, abstract_domains: ['event'] } }],
+  plan: [
+    {
+      step_id: 'alerts',
+      resource_call: { server: 'weather', tool: 'get_alerts', arguments: { area: 'CA' }, abstract_domains: ['event'] },
+    },
+  ],
   idempotency_key: key,
 });
 

@@ -10,7 +10,16 @@ const FINGERPRINT = GRPC_CATALOG_METADATA.SURFACES_FINGERPRINT;
 /** The agents' surfaces as they stand after a change: another resource. */
 const CHANGED_SURFACES = {
   ...FAKE_SURFACES,
-  resources: [{ server: 'weather', uri: 'weather://alerts/NY', name: 'alerts-NY', title: '', description: 'Alerts of NY', mime_type: 'application/json' }],
+  resources: [
+    {
+      server: 'weather',
+      uri: 'weather://alerts/NY',
+      name: 'alerts-NY',
+      title: '',
+      description: 'Alerts of NY',
+      mime_type: 'application/json',
+    },
+  ],
 };
 
 describe("gateway tools.list: the agents' surfaces kept per catalog fingerprint", () => {
@@ -47,7 +56,10 @@ describe("gateway tools.list: the agents' surfaces kept per catalog fingerprint"
     assert.equal(fake.callsTo('ListSurfaces').length, 1, 'the second first page used the kept surfaces');
 
     // The catalog changes: the agents' fingerprint with it.
-    fake.reply('ListSurfaces', CHANGED_SURFACES).headers('ListTools', { [FINGERPRINT]: 'catalog-2' }).headers('ListSurfaces', { [FINGERPRINT]: 'catalog-2' });
+    fake
+      .reply('ListSurfaces', CHANGED_SURFACES)
+      .headers('ListTools', { [FINGERPRINT]: 'catalog-2' })
+      .headers('ListSurfaces', { [FINGERPRINT]: 'catalog-2' });
     assert.deepEqual(uris(await firstPage()), ['weather://alerts/NY']);
     assert.deepEqual(uris(await firstPage()), ['weather://alerts/NY']);
     assert.equal(fake.callsTo('ListSurfaces').length, 2, 'fetched once for the new fingerprint');

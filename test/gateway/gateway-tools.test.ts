@@ -42,13 +42,22 @@ describe('gateway tools.list / tools.call', () => {
 
   test('tools.list passes cursor, page_size and server through, and returns nextCursor', async () => {
     const first = await suite.gw.client.request('tools.list', { page_size: 2 });
-    assert.deepEqual(first.tools.map((tool: { name: string }) => tool.name), ['get_alerts', 'draw_chart']);
+    assert.deepEqual(
+      first.tools.map((tool: { name: string }) => tool.name),
+      ['get_alerts', 'draw_chart'],
+    );
     assert.equal(first.nextCursor, '2');
     const second = await suite.gw.client.request('tools.list', { page_size: 2, cursor: first.nextCursor });
-    assert.deepEqual(second.tools.map((tool: { name: string }) => tool.name), ['echo']);
+    assert.deepEqual(
+      second.tools.map((tool: { name: string }) => tool.name),
+      ['echo'],
+    );
     assert.equal('nextCursor' in second, false);
     const stats = await suite.gw.client.request('tools.list', { server: 'stats' });
-    assert.deepEqual(stats.tools.map((tool: { name: string }) => tool.name), ['draw_chart', 'echo']);
+    assert.deepEqual(
+      stats.tools.map((tool: { name: string }) => tool.name),
+      ['draw_chart', 'echo'],
+    );
     assert.deepEqual(
       suite.fake.callsTo('ListTools').map((call) => call.request),
       [
@@ -62,7 +71,10 @@ describe('gateway tools.list / tools.call', () => {
   test('tools.list params are typed strictly: no string -> number coercion, no unknown members', async () => {
     const error = await rpcError(suite.gw.client.request('tools.list', { page_size: '2' }));
     assert.equal(error.code, -32602);
-    assert.deepEqual(error.data.fields.map((field: { path: string }) => field.path), ['page_size']);
+    assert.deepEqual(
+      error.data.fields.map((field: { path: string }) => field.path),
+      ['page_size'],
+    );
     const unknown = await rpcError(suite.gw.client.request('tools.list', { pageSize: 2 }));
     assert.equal(unknown.code, -32602);
     assert.equal(unknown.data.fields[0].path, 'pageSize');
@@ -107,8 +119,15 @@ describe('gateway tools.list / tools.call', () => {
       isError: true,
       _meta: { 's2sp/tokens': { body: 12 } },
     };
-    suite.fake.reply('InvokeTool', { status: 'TOOL_RESULT_STATUS_ERROR', output: toStruct(output), error_message: 'tool error' });
-    assert.deepEqual(await suite.gw.client.request('tools.call', { name: 'get_alerts', arguments: { area: 'CA' } }), output);
+    suite.fake.reply('InvokeTool', {
+      status: 'TOOL_RESULT_STATUS_ERROR',
+      output: toStruct(output),
+      error_message: 'tool error',
+    });
+    assert.deepEqual(
+      await suite.gw.client.request('tools.call', { name: 'get_alerts', arguments: { area: 'CA' } }),
+      output,
+    );
   });
 
   test('a tool error without MCP output becomes an isError result with the message', async () => {
@@ -147,7 +166,17 @@ describe('gateway tools.list / tools.call', () => {
   test('rpc.discover documents the gateway methods from their DTOs', async () => {
     const document = await suite.gw.client.request('rpc.discover', {});
     const names = document.methods.map((method: { name: string }) => method.name);
-    assert.deepEqual(names, ['agent.cancelTask', 'agent.getTask', 'agent.listTasks', 'agent.streamTask', 'agent.submitTask', 'resources.read', 'tools.call', 'tools.list', 'v2.tools.call']);
+    assert.deepEqual(names, [
+      'agent.cancelTask',
+      'agent.getTask',
+      'agent.listTasks',
+      'agent.streamTask',
+      'agent.submitTask',
+      'resources.read',
+      'tools.call',
+      'tools.list',
+      'v2.tools.call',
+    ]);
     const call = document.methods.find((method: { name: string }) => method.name === 'tools.call');
     assert.deepEqual(
       call.params.map((param: { name: string; required: boolean }) => [param.name, param.required]),
@@ -164,7 +193,13 @@ describe('gateway tools.list / tools.call', () => {
     const plan = submit.params.find((param: { name: string }) => param.name === 'plan');
     assert.equal(plan.schema.type, 'array');
     const step = document.components.schemas[plan.schema.items.$ref.split('/').pop()];
-    assert.deepEqual(Object.keys(step.properties), ['step_id', 'depends_on', 'resource_call', 'filter', 'consumer_call']);
+    assert.deepEqual(Object.keys(step.properties), [
+      'step_id',
+      'depends_on',
+      'resource_call',
+      'filter',
+      'consumer_call',
+    ]);
     assert.deepEqual(step.required, ['step_id']);
     const resourceCall = document.components.schemas.ResourceCallStepDto;
     assert.deepEqual(resourceCall.properties.mode.enum, ['async', 'sync']);

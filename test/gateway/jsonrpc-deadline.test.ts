@@ -18,7 +18,10 @@ describe('deadlines', () => {
   test('a call without a deadline gets the default', async () => {
     const before = Date.now();
     const { result } = await send(echo());
-    assert.ok(result.deadline >= before + DEFAULT_MS && result.deadline <= Date.now() + DEFAULT_MS, String(result.deadline));
+    assert.ok(
+      result.deadline >= before + DEFAULT_MS && result.deadline <= Date.now() + DEFAULT_MS,
+      String(result.deadline),
+    );
     assert.ok(result.remaining > 0 && result.remaining <= DEFAULT_MS);
   });
 
@@ -80,7 +83,11 @@ describe('deadlines', () => {
     const batchDeadline = Date.now() + 3_000;
     const earlier = Date.now() + 1_000;
     const replies = await send(
-      [echo(), { ...echo({ deadline_ms: batchDeadline + 1_000 }), id: 2 }, { ...echo({ deadline_ms: earlier }), id: 3 }],
+      [
+        echo(),
+        { ...echo({ deadline_ms: batchDeadline + 1_000 }), id: 2 },
+        { ...echo({ deadline_ms: earlier }), id: 3 },
+      ],
       { 'X-Deadline-Ms': String(batchDeadline) },
     );
     assert.deepEqual(

@@ -53,7 +53,10 @@ describe('rpc.discover', () => {
   test('is an OpenRPC 1.3 document listing every registered method', () => {
     assert.match(doc.openrpc, /^1\.3\.\d+$/);
     assert.deepEqual(doc.info, { title: 'test gateway', version: '9.9.9' });
-    assert.deepEqual(doc.methods.map((m) => m.name), SAMPLE_METHODS);
+    assert.deepEqual(
+      doc.methods.map((m) => m.name),
+      SAMPLE_METHODS,
+    );
   });
 
   test('positional methods: params in position order, structure "either"', () => {
@@ -93,7 +96,8 @@ describe('rpc.discover', () => {
       {
         name: 'deadline_ms',
         required: false,
-        description: 'Absolute deadline, ms since the epoch; consumed by the gateway (same as the X-Deadline-Ms header)',
+        description:
+          'Absolute deadline, ms since the epoch; consumed by the gateway (same as the X-Deadline-Ms header)',
         schema: { type: 'integer', minimum: 0 },
       },
     ]);
@@ -137,11 +141,15 @@ describe('rpc.discover', () => {
     };
     for (const param of method('task.submit').params.filter((p) => p.name !== 'deadline_ms')) {
       const { [param.name]: _omitted, ...rest } = valid;
-      const reply = (await postRaw(server.url, JSON.stringify({ jsonrpc: '2.0', method: 'task.submit', params: rest, id: 1 })))
-        .json as any;
+      const reply = (
+        await postRaw(server.url, JSON.stringify({ jsonrpc: '2.0', method: 'task.submit', params: rest, id: 1 }))
+      ).json as any;
       if (param.required) {
         assert.equal(reply.error?.code, -32602, param.name);
-        assert.deepEqual(reply.error.data.fields.map((f: { path: string }) => f.path), [param.name]);
+        assert.deepEqual(
+          reply.error.data.fields.map((f: { path: string }) => f.path),
+          [param.name],
+        );
       } else {
         assert.equal(reply.result?.status, 'ACCEPTED', param.name);
       }
@@ -150,10 +158,20 @@ describe('rpc.discover', () => {
 
   test('additionalProperties: false matches the rejection of unknown params', async () => {
     assert.equal(doc.components.schemas.ConstraintsDto.additionalProperties, false);
-    const reply = (await postRaw(
-      server.url,
-      JSON.stringify({ jsonrpc: '2.0', method: 'task.submit', params: { objective: 'x', constraints: { extra: 1 } }, id: 1 }),
-    )).json as any;
-    assert.deepEqual(reply.error.data.fields.map((f: { path: string }) => f.path), ['constraints.extra']);
+    const reply = (
+      await postRaw(
+        server.url,
+        JSON.stringify({
+          jsonrpc: '2.0',
+          method: 'task.submit',
+          params: { objective: 'x', constraints: { extra: 1 } },
+          id: 1,
+        }),
+      )
+    ).json as any;
+    assert.deepEqual(
+      reply.error.data.fields.map((f: { path: string }) => f.path),
+      ['constraints.extra'],
+    );
   });
 });

@@ -78,11 +78,24 @@ describe('error responses', () => {
       ),
       '{"jsonrpc":"2.0","method":"subtract","params":{"minuend":{"deep":[1]}},"id":1}',
       '{broken',
-      JSON.stringify([{ jsonrpc: '2.0', method: 'explode', id: 1 }, { jsonrpc: '2.0', method: 'explode.async', id: 2 }]),
+      JSON.stringify([
+        { jsonrpc: '2.0', method: 'explode', id: 1 },
+        { jsonrpc: '2.0', method: 'explode.async', id: 2 },
+      ]),
     ];
     for (const body of bodies) {
       const { text } = await postRaw(server.url, body);
-      for (const leak of [/\bat .+\(.+:\d+:\d+\)/, /\.js:\d+/, /node_modules/, /hunter2/, /postgres:/, /ECONNREFUSED/, /TypeError/, /password/, /stack/i]) {
+      for (const leak of [
+        /\bat .+\(.+:\d+:\d+\)/,
+        /\.js:\d+/,
+        /node_modules/,
+        /hunter2/,
+        /postgres:/,
+        /ECONNREFUSED/,
+        /TypeError/,
+        /password/,
+        /stack/i,
+      ]) {
         assert.doesNotMatch(text, leak, `${body} -> ${text}`);
       }
     }

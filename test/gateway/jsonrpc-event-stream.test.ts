@@ -4,7 +4,13 @@ import { after, before, describe, test } from 'node:test';
 import { Injectable, Module, type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
-import { JsonRpcError, JsonRpcEventStream, JsonRpcMethod, JsonRpcModule, type JsonRpcStreamEvent } from '@s2sp/json-rpc';
+import {
+  JsonRpcError,
+  JsonRpcEventStream,
+  JsonRpcMethod,
+  JsonRpcModule,
+  type JsonRpcStreamEvent,
+} from '@s2sp/json-rpc';
 import { parseSse } from '../support/sse';
 import { HTTP_ADAPTERS, postRaw } from './jsonrpc-test-app';
 
@@ -56,12 +62,18 @@ for (const adapter of HTTP_ADAPTERS) {
 
     test('a failure part-way is a last `error` event with the JSON-RPC error; an unexpected one says nothing of the internals', async () => {
       const expected = parseSse((await call({ n: 1, fail: 'expected' })).text).events;
-      assert.deepEqual(expected.map((event) => event.event), ['tick', 'error']);
+      assert.deepEqual(
+        expected.map((event) => event.event),
+        ['tick', 'error'],
+      );
       assert.equal(expected[1].data.error.code, -32000);
       assert.equal(expected[1].data.id, 'c1');
 
       const unexpected = parseSse((await call({ n: 0, fail: 'unexpected' })).text).events;
-      assert.deepEqual(unexpected.map((event) => event.event), ['error']);
+      assert.deepEqual(
+        unexpected.map((event) => event.event),
+        ['error'],
+      );
       assert.equal(unexpected[0].data.error.code, -32603);
       assert.doesNotMatch(JSON.stringify(unexpected[0].data), /secret|app\.js/);
     });

@@ -9,7 +9,7 @@ import { JsonRpcModule } from '@s2sp/json-rpc';
 import { postRaw, Probe, SampleMethods } from './jsonrpc-test-app';
 
 /** POST /rpc on Fastify is answered from its route's onRequest hook: what of the app's own hooks applies. */
-describe('POST /rpc and the Fastify app\'s hooks', () => {
+describe("POST /rpc and the Fastify app's hooks", () => {
   let app: INestApplication;
   let url: string;
   const seen: string[] = [];
@@ -54,8 +54,10 @@ describe('POST /rpc and the Fastify app\'s hooks', () => {
     assert.deepEqual(seen, ['onRequest /rpc', 'onResponse /rpc']);
   });
 
-  test('a body no content-type parser would take is still the engine\'s to judge', async () => {
-    const reply = await postRaw(url, '{"jsonrpc": "2.0", "method": "subtract", "params": [1, 2', { 'content-type': 'text/plain' });
+  test("a body no content-type parser would take is still the engine's to judge", async () => {
+    const reply = await postRaw(url, '{"jsonrpc": "2.0", "method": "subtract", "params": [1, 2', {
+      'content-type': 'text/plain',
+    });
     assert.equal(reply.status, 200);
     assert.deepEqual((reply.json as { error: { code: number } }).error.code, -32700);
   });

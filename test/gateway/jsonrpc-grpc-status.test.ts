@@ -1,13 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Metadata, status } from '@grpc/grpc-js';
-import {
-  GRPC_ERROR_METADATA,
-  JsonRpcError,
-  RECOVERY_HINT,
-  grpcStatusToJsonRpc,
-  toJsonRpcError,
-} from '@s2sp/json-rpc';
+import { GRPC_ERROR_METADATA, JsonRpcError, RECOVERY_HINT, grpcStatusToJsonRpc, toJsonRpcError } from '@s2sp/json-rpc';
 
 const wire = (error: JsonRpcError) => error.toErrorObject();
 
@@ -47,7 +41,10 @@ describe('grpcStatusToJsonRpc', () => {
   });
 
   test('caller-facing details are kept; internal ones are not', () => {
-    assert.equal((wire(grpcStatusToJsonRpc(status.INVALID_ARGUMENT, 'task_id must be a UUID')).data as any).reason, 'task_id must be a UUID');
+    assert.equal(
+      (wire(grpcStatusToJsonRpc(status.INVALID_ARGUMENT, 'task_id must be a UUID')).data as any).reason,
+      'task_id must be a UUID',
+    );
     assert.deepEqual(wire(grpcStatusToJsonRpc(status.INTERNAL, 'NullPointerException at Foo.java:12')), {
       code: -32603,
       message: 'Internal error',
@@ -73,14 +70,21 @@ describe('grpcStatusToJsonRpc', () => {
     metadata.set(GRPC_ERROR_METADATA.ERROR_CODE, '1003');
     metadata.set(GRPC_ERROR_METADATA.RECOVERY_HINT, 'REDUCE_DECOMPOSITION_GRANULARITY');
     metadata.set(GRPC_ERROR_METADATA.TRACEPARENT, '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01');
-    assert.deepEqual(wire(grpcStatusToJsonRpc(status.FAILED_PRECONDITION, 'Agent recursion depth exceeded', metadata)), {
-      code: 1003,
-      message: 'Agent recursion depth exceeded',
-      data: { trace_id: '4bf92f3577b34da6a3ce929d0e0e4736', recovery_hint: 'REDUCE_DECOMPOSITION_GRANULARITY' },
-    });
+    assert.deepEqual(
+      wire(grpcStatusToJsonRpc(status.FAILED_PRECONDITION, 'Agent recursion depth exceeded', metadata)),
+      {
+        code: 1003,
+        message: 'Agent recursion depth exceeded',
+        data: { trace_id: '4bf92f3577b34da6a3ce929d0e0e4736', recovery_hint: 'REDUCE_DECOMPOSITION_GRANULARITY' },
+      },
+    );
     const outOfRange = new Metadata();
     outOfRange.set(GRPC_ERROR_METADATA.ERROR_CODE, '4003');
-    assert.equal(grpcStatusToJsonRpc(status.ABORTED, '', outOfRange).code, 1005, 'only 1xxx codes refine FAILED_PRECONDITION/ABORTED');
+    assert.equal(
+      grpcStatusToJsonRpc(status.ABORTED, '', outOfRange).code,
+      1005,
+      'only 1xxx codes refine FAILED_PRECONDITION/ABORTED',
+    );
     assert.equal(grpcStatusToJsonRpc(status.PERMISSION_DENIED, 'needs a human', outOfRange).code, 4003);
   });
 
@@ -90,9 +94,17 @@ describe('grpcStatusToJsonRpc', () => {
     assert.deepEqual(wire(grpcStatusToJsonRpc(status.PERMISSION_DENIED, 'Missing required scopes', metadata)), {
       code: 4002,
       message: 'Insufficient scope',
-      data: { reason: 'Missing required scopes', recovery_hint: RECOVERY_HINT.REQUEST_ADDITIONAL_SCOPE, missing_scopes: ['s2sp:activity:read', 'tools:call'] },
+      data: {
+        reason: 'Missing required scopes',
+        recovery_hint: RECOVERY_HINT.REQUEST_ADDITIONAL_SCOPE,
+        missing_scopes: ['s2sp:activity:read', 'tools:call'],
+      },
     });
-    assert.equal((wire(grpcStatusToJsonRpc(status.PERMISSION_DENIED, 'refused')).data as any).missing_scopes, undefined, 'none named: none invented');
+    assert.equal(
+      (wire(grpcStatusToJsonRpc(status.PERMISSION_DENIED, 'refused')).data as any).missing_scopes,
+      undefined,
+      'none named: none invented',
+    );
     const approval = new Metadata();
     approval.set(GRPC_ERROR_METADATA.ERROR_CODE, '4003');
     approval.set(GRPC_ERROR_METADATA.MISSING_SCOPES, 'tools:call');

@@ -8,7 +8,11 @@ import { JsonSchemaProperty, type JsonSchema } from '@s2sp/json-rpc';
 import { classToJsonSchema, SchemaComponents } from '../../libs/json-rpc/src/openrpc/class-validator-json-schema';
 import { IsStringRecord } from '../../libs/gateway/src/methods/dto/validators/is-string-record';
 
-const IsEven = () => ValidateBy({ name: 'isEven', validator: { validate: (value) => Number.isInteger(value) && (value as number) % 2 === 0 } });
+const IsEven = () =>
+  ValidateBy({
+    name: 'isEven',
+    validator: { validate: (value) => Number.isInteger(value) && (value as number) % 2 === 0 },
+  });
 
 class Undeclared {
   @IsEven()
@@ -62,13 +66,19 @@ describe('@JsonSchemaProperty', () => {
   });
 
   test('declared keywords are laid over those the built-in validators imply', () => {
-    assert.deepEqual(schemaOf(Declared).properties?.host, { type: 'string', format: 'hostname', description: 'a DNS name' });
+    assert.deepEqual(schemaOf(Declared).properties?.host, {
+      type: 'string',
+      format: 'hostname',
+      description: 'a DNS name',
+    });
   });
 
   test('a declared $ref stands alone: keywords beside it would be ignored by validators of the document', () => {
     const components = new SchemaComponents();
     components.refFor(Target);
-    assert.deepEqual(classToJsonSchema(Referencing, components).properties?.target, { $ref: '#/components/schemas/Target' });
+    assert.deepEqual(classToJsonSchema(Referencing, components).properties?.target, {
+      $ref: '#/components/schemas/Target',
+    });
   });
 
   test('the generated schema is a copy: changing it does not change what the next document says', () => {
@@ -78,7 +88,11 @@ describe('@JsonSchemaProperty', () => {
 
   test('a custom validator can declare it for every property it checks (IsStringRecord), subclasses included', () => {
     const expected = { type: 'object', propertyNames: { minLength: 1 }, additionalProperties: { type: 'string' } };
-    assert.deepEqual(schemaOf(Mapping), { type: 'object', properties: { column_mapping: expected }, additionalProperties: false });
+    assert.deepEqual(schemaOf(Mapping), {
+      type: 'object',
+      properties: { column_mapping: expected },
+      additionalProperties: false,
+    });
     assert.deepEqual(schemaOf(ExtendedMapping).properties?.column_mapping, expected);
   });
 

@@ -49,7 +49,14 @@ describe('JsonRpcModule', () => {
       const options = app.get(JSON_RPC_MODULE_OPTIONS);
       assert.equal(options.maxBatchSize, 2);
       assert.equal(options.batchConcurrency, DEFAULT_JSON_RPC_OPTIONS.batchConcurrency);
-      assert.deepEqual(app.get(JsonRpcMethodRegistry).list().map((m) => m.metadata.name).sort(), ['ping', 'rpc.discover']);
+      assert.deepEqual(
+        app
+          .get(JsonRpcMethodRegistry)
+          .list()
+          .map((m) => m.metadata.name)
+          .sort(),
+        ['ping', 'rpc.discover'],
+      );
       const three = Array.from({ length: 3 }, (_, id) => ({ jsonrpc: '2.0', method: 'ping', id }));
       assert.equal(((await postRaw(url, JSON.stringify(three))).json as any).error.data.max_batch_size, 2);
       assert.deepEqual((await postRaw(url, JSON.stringify(three.slice(0, 2)))).json, [
@@ -90,11 +97,17 @@ describe('JsonRpcModule', () => {
   test('default params shape limits: depth 32 passes, 33 does not', () => {
     const nest = (depth: number): unknown => (depth === 1 ? {} : { a: nest(depth - 1) });
     assert.doesNotThrow(() => checkParamsShape(nest(32), DEFAULT_JSON_RPC_OPTIONS));
-    assert.throws(() => checkParamsShape(nest(33), DEFAULT_JSON_RPC_OPTIONS), (error: unknown) => {
-      assert.ok(error instanceof JsonRpcError);
-      assert.deepEqual({ code: error.code, limit: error.data?.limit, max: error.data?.max }, { code: -32602, limit: 'maxParamsDepth', max: 32 });
-      return true;
-    });
+    assert.throws(
+      () => checkParamsShape(nest(33), DEFAULT_JSON_RPC_OPTIONS),
+      (error: unknown) => {
+        assert.ok(error instanceof JsonRpcError);
+        assert.deepEqual(
+          { code: error.code, limit: error.data?.limit, max: error.data?.max },
+          { code: -32602, limit: 'maxParamsDepth', max: 32 },
+        );
+        return true;
+      },
+    );
   });
 
   test('the reserved rpc. namespace and positional without a DTO are refused at decoration', () => {

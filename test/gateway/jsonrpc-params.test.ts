@@ -2,7 +2,13 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { postRaw, startTestApp, type TestApp } from './jsonrpc-test-app';
 
-type ErrorReply = { error: { code: number; message: string; data: { fields: Array<{ path: string; constraints: Record<string, string> }> } } };
+type ErrorReply = {
+  error: {
+    code: number;
+    message: string;
+    data: { fields: Array<{ path: string; constraints: Record<string, string> }> };
+  };
+};
 
 describe('params binding and validation', () => {
   let server: TestApp;
@@ -11,7 +17,8 @@ describe('params binding and validation', () => {
 
   const send = async (method: string, params: unknown) =>
     (await postRaw(server.url, JSON.stringify({ jsonrpc: '2.0', method, params, id: 1 }))).json as any;
-  const fields = (reply: ErrorReply) => Object.fromEntries(reply.error.data.fields.map((f) => [f.path, Object.keys(f.constraints)]));
+  const fields = (reply: ErrorReply) =>
+    Object.fromEntries(reply.error.data.fields.map((f) => [f.path, Object.keys(f.constraints)]));
 
   test('valid named params are transformed into the DTO, nested classes included', async () => {
     const params = {
@@ -95,10 +102,14 @@ describe('params binding and validation', () => {
   });
 
   test('a __proto__ member in params is refused by name: no pollution, no crash, no silent drop', async () => {
-    const body = '{"jsonrpc":"2.0","method":"subtract","params":{"minuend":5,"subtrahend":2,"__proto__":{"polluted":true}},"id":1}';
+    const body =
+      '{"jsonrpc":"2.0","method":"subtract","params":{"minuend":5,"subtrahend":2,"__proto__":{"polluted":true}},"id":1}';
     const reply = (await postRaw(server.url, body)).json as ErrorReply;
     assert.equal(reply.error.code, -32602);
-    assert.deepEqual(reply.error.data.fields.map((f) => [f.path, Object.keys(f.constraints)]), [['__proto__', ['whitelistValidation']]]);
+    assert.deepEqual(
+      reply.error.data.fields.map((f) => [f.path, Object.keys(f.constraints)]),
+      [['__proto__', ['whitelistValidation']]],
+    );
     assert.equal(({} as any).polluted, undefined);
   });
 });

@@ -105,36 +105,37 @@ const EXAMPLES: Array<{ name: string; request: string; response: unknown }> = [
   },
 ];
 
-for (const adapter of HTTP_ADAPTERS) describe(`JSON-RPC 2.0 specification examples over HTTP on ${adapter}`, () => {
-  let server: TestApp;
-  before(async () => (server = await startTestApp({}, adapter)));
-  after(async () => server.close());
-  beforeEach(() => server.probe.reset());
+for (const adapter of HTTP_ADAPTERS)
+  describe(`JSON-RPC 2.0 specification examples over HTTP on ${adapter}`, () => {
+    let server: TestApp;
+    before(async () => (server = await startTestApp({}, adapter)));
+    after(async () => server.close());
+    beforeEach(() => server.probe.reset());
 
-  for (const example of EXAMPLES) {
-    test(example.name, async () => {
-      const reply = await postRaw(server.url, example.request);
-      if (example.response === undefined) {
-        assert.equal(reply.status, 204);
-        assert.equal(reply.text, '');
-      } else {
-        assert.equal(reply.status, 200);
-        assert.equal(reply.contentType, 'application/json');
-        assert.deepEqual(reply.json, example.response);
-      }
+    for (const example of EXAMPLES) {
+      test(example.name, async () => {
+        const reply = await postRaw(server.url, example.request);
+        if (example.response === undefined) {
+          assert.equal(reply.status, 204);
+          assert.equal(reply.text, '');
+        } else {
+          assert.equal(reply.status, 200);
+          assert.equal(reply.contentType, 'application/json');
+          assert.deepEqual(reply.json, example.response);
+        }
+      });
+    }
+
+    test('notifications reach their handlers (and only they)', async () => {
+      await postRaw(server.url, EXAMPLES.find((e) => e.name === 'a notification (1)')!.request);
+      await postRaw(server.url, EXAMPLES.find((e) => e.name === 'rpc call Batch (all notifications)')!.request);
+      assert.deepEqual(server.probe.notifications, [
+        { method: 'update', params: [1, 2, 3, 4, 5] },
+        { method: 'notify_sum', params: [1, 2, 4] },
+        { method: 'notify_hello', params: [7] },
+      ]);
     });
-  }
-
-  test('notifications reach their handlers (and only they)', async () => {
-    await postRaw(server.url, EXAMPLES.find((e) => e.name === 'a notification (1)')!.request);
-    await postRaw(server.url, EXAMPLES.find((e) => e.name === 'rpc call Batch (all notifications)')!.request);
-    assert.deepEqual(server.probe.notifications, [
-      { method: 'update', params: [1, 2, 3, 4, 5] },
-      { method: 'notify_sum', params: [1, 2, 4] },
-      { method: 'notify_hello', params: [7] },
-    ]);
   });
-});
 
 describe('the same examples through the json-rpc-2.0 client library', () => {
   let server: TestApp;

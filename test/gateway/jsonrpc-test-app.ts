@@ -207,7 +207,10 @@ export class SampleMethods {
   }
 
   @JsonRpcMethod('task.submit', { params: SubmitTaskParams, result: SubmitTaskResult, summary: 'Submit an agent task' })
-  submitTask(params: SubmitTaskParams, ctx: JsonRpcCallContext): SubmitTaskResult & { echo: SubmitTaskParams; deadline: number } {
+  submitTask(
+    params: SubmitTaskParams,
+    ctx: JsonRpcCallContext,
+  ): SubmitTaskResult & { echo: SubmitTaskParams; deadline: number } {
     return { task_id: 'task-1', status: 'ACCEPTED', echo: params, deadline: ctx.deadline };
   }
 
@@ -291,7 +294,10 @@ export interface TestApp {
 export const HTTP_ADAPTERS = ['fastify', 'express'] as const;
 export type HttpAdapterName = (typeof HTTP_ADAPTERS)[number];
 
-export async function startTestApp(options: JsonRpcModuleOptions = {}, adapter: HttpAdapterName = 'fastify'): Promise<TestApp> {
+export async function startTestApp(
+  options: JsonRpcModuleOptions = {},
+  adapter: HttpAdapterName = 'fastify',
+): Promise<TestApp> {
   @Module({
     imports: [JsonRpcModule.forRoot(options)],
     providers: [Probe, SampleMethods, ForbiddenMethods],

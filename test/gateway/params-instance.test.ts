@@ -75,7 +75,9 @@ describe('params become DTO instances', () => {
         await assert.rejects(bindParams(method(dto), params), (error: unknown) => {
           assert.ok(error instanceof JsonRpcError);
           assert.equal(error.code, -32602);
-          assert.deepEqual(error.data, { fields: [{ path, constraints: { whitelistValidation: `property ${key} should not exist` } }] });
+          assert.deepEqual(error.data, {
+            fields: [{ path, constraints: { whitelistValidation: `property ${key} should not exist` } }],
+          });
           return true;
         });
       }

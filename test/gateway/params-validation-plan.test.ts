@@ -36,7 +36,8 @@ function IsBelowProperty(other: string): PropertyDecorator {
       constraints: [other],
       validator: {
         validate: (value: unknown, args?: ValidationArguments) =>
-          typeof value === 'number' && value < Number((args?.object as Record<string, unknown>)[args?.constraints[0] as string]),
+          typeof value === 'number' &&
+          value < Number((args?.object as Record<string, unknown>)[args?.constraints[0] as string]),
       },
     });
 }
@@ -92,13 +93,60 @@ class NestedParams {
 
 /** Values that sit on and around every boundary the gateway's DTOs declare. */
 const VALUE_POOL: readonly unknown[] = [
-  undefined, null, '', ' ', 'a', 'echo', 'get_alerts', 'ranged', 'soft', 'hard', 'with space', 'tab\there', 'ключ', '😀',
-  'x'.repeat(127), 'x'.repeat(128), 'x'.repeat(129), 'x'.repeat(255), 'x'.repeat(256), 'x'.repeat(257),
-  'x'.repeat(1000), 'x'.repeat(1001), 'x'.repeat(1024), 'x'.repeat(1025), 'x'.repeat(4000), 'x'.repeat(4001),
-  '😀'.repeat(128), '😀'.repeat(129), '😀'.repeat(256),
-  '0190b7a0-7c1e-7a3b-9f21-3c4d5e6f7a8b', '0190B7A0-7C1E-7A3B-9F21-3C4D5E6F7A8B', '6f1c2b9e-3d4a-4f5b-8c6d-7e8f9a0b1c2d', 'not-a-uuid',
-  0, 1, -1, 1.5, 2, 999, 1000, 1001, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 32, '5', true, false,
-  [], ['a'], [1], {}, { text: 'hi' }, { nested: { deep: [1, 2] } }, { '': 'x' },
+  undefined,
+  null,
+  '',
+  ' ',
+  'a',
+  'echo',
+  'get_alerts',
+  'ranged',
+  'soft',
+  'hard',
+  'with space',
+  'tab\there',
+  'ключ',
+  '😀',
+  'x'.repeat(127),
+  'x'.repeat(128),
+  'x'.repeat(129),
+  'x'.repeat(255),
+  'x'.repeat(256),
+  'x'.repeat(257),
+  'x'.repeat(1000),
+  'x'.repeat(1001),
+  'x'.repeat(1024),
+  'x'.repeat(1025),
+  'x'.repeat(4000),
+  'x'.repeat(4001),
+  '😀'.repeat(128),
+  '😀'.repeat(129),
+  '😀'.repeat(256),
+  '0190b7a0-7c1e-7a3b-9f21-3c4d5e6f7a8b',
+  '0190B7A0-7C1E-7A3B-9F21-3C4D5E6F7A8B',
+  '6f1c2b9e-3d4a-4f5b-8c6d-7e8f9a0b1c2d',
+  'not-a-uuid',
+  0,
+  1,
+  -1,
+  1.5,
+  2,
+  999,
+  1000,
+  1001,
+  Number.NaN,
+  Number.POSITIVE_INFINITY,
+  2 ** 32,
+  '5',
+  true,
+  false,
+  [],
+  ['a'],
+  [1],
+  {},
+  { text: 'hi' },
+  { nested: { deep: [1, 2] } },
+  { '': 'x' },
 ];
 
 function pick<T>(random: () => number, items: readonly T[]): T {
@@ -143,7 +191,11 @@ describe('params validation plan', () => {
         const params = randomParams(random, valid);
         const instance = toParamsInstance(dto, params);
         const expected = await classValidatorAccepts(instance);
-        assert.equal(plan.accepts(instance), expected, `${dto.name} ${JSON.stringify(params)}: class-validator says ${expected ? 'valid' : 'invalid'}`);
+        assert.equal(
+          plan.accepts(instance),
+          expected,
+          `${dto.name} ${JSON.stringify(params)}: class-validator says ${expected ? 'valid' : 'invalid'}`,
+        );
         if (expected) accepted++;
       }
       // Both verdicts must occur, or the comparison proves little.
@@ -158,12 +210,15 @@ describe('params validation plan', () => {
     assert.equal(ParamsValidationPlan.of(AsyncParams), undefined);
   });
 
-  test('params the plan refuses still get class-validator\'s own violations', async () => {
+  test("params the plan refuses still get class-validator's own violations", async () => {
     const method = { name: 'tools.call', params: CallToolParams } as Parameters<typeof bindParams>[0];
     await assert.rejects(bindParams(method, { name: '', arguments: [], extra: 1 }), (error: unknown) => {
       assert.ok(error instanceof JsonRpcError);
-      const violations = (error.data as { fields: Array<{ path: string; constraints: Record<string, string> }> }).fields;
-      const byPath = Object.fromEntries(violations.map((violation) => [violation.path, Object.keys(violation.constraints).sort()]));
+      const violations = (error.data as { fields: Array<{ path: string; constraints: Record<string, string> }> })
+        .fields;
+      const byPath = Object.fromEntries(
+        violations.map((violation) => [violation.path, Object.keys(violation.constraints).sort()]),
+      );
       assert.deepEqual(byPath, { extra: ['whitelistValidation'], name: ['isNotEmpty'], arguments: ['isObject'] });
       return true;
     });

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { RunningMcpServer } from '@s2sp/core';
-import { Client as ClientV2, StreamableHTTPClientTransport as StreamableHTTPClientTransportV2 } from '@modelcontextprotocol/client';
+import {
+  Client as ClientV2,
+  StreamableHTTPClientTransport as StreamableHTTPClientTransportV2,
+} from '@modelcontextprotocol/client';
 import { connectMcp, jsonOf, textOf, type ToolCallResult } from '../support/mcp-client';
 import { interopScript, python3SkipReason, pythonWithMcpSdk, runJsonScript } from '../support/python';
 import { startStats, startWeather } from '../support/stack';
@@ -23,7 +26,9 @@ interface TypescriptMcpSession {
 }
 
 /** An MCP TypeScript SDK client, one session per run. */
-function typescriptSdk(connect: (mcpBaseUrl: string, token: TestTokenRequest) => Promise<TypescriptMcpSession>): InteropClient {
+function typescriptSdk(
+  connect: (mcpBaseUrl: string, token: TestTokenRequest) => Promise<TypescriptMcpSession>,
+): InteropClient {
   return {
     async run(mcpBaseUrl, token, operations) {
       const client = await connect(mcpBaseUrl, token);
@@ -45,7 +50,9 @@ function typescriptSdk(connect: (mcpBaseUrl: string, token: TestTokenRequest) =>
 }
 
 /** The MCP TypeScript SDK, v1 line (@modelcontextprotocol/sdk). */
-const typescriptSdkV1 = typescriptSdk((mcpBaseUrl, token) => connectMcp(mcpBaseUrl, 'interop-typescript-sdk-v1', token));
+const typescriptSdkV1 = typescriptSdk((mcpBaseUrl, token) =>
+  connectMcp(mcpBaseUrl, 'interop-typescript-sdk-v1', token),
+);
 
 /** The MCP TypeScript SDK, v2 line (@modelcontextprotocol/client). */
 const typescriptSdkV2 = typescriptSdk(async (mcpBaseUrl, token) => {
@@ -75,7 +82,10 @@ function pythonSdk(python: () => string): InteropClient {
 // The scopes each server's tool needs and nothing more: get_alerts reads weather; draw_chart
 // charts, and its server fetches the body from the weather server on the caller's behalf.
 const WEATHER_TOKEN: TestTokenRequest = { audience: 'weather-server', scopes: ['weather:read'] };
-const STATS_TOKEN: TestTokenRequest = { audience: 'stats-server', scopes: ['stats:chart', 's2sp:data:read', 'weather:read'] };
+const STATS_TOKEN: TestTokenRequest = {
+  audience: 'stats-server',
+  scopes: ['stats:chart', 's2sp:data:read', 'weather:read'],
+};
 
 type Alert = Record<string, unknown>;
 
@@ -100,7 +110,11 @@ function countsOf(values: readonly unknown[]): string[] {
  * server with them and the resource_url. The chart groups by a body column, which
  * only the server-to-server fetch can have brought to the stats server.
  */
-function describeRoundTrip(clientName: string, client: () => InteropClient, skipReason: () => string | undefined): void {
+function describeRoundTrip(
+  clientName: string,
+  client: () => InteropClient,
+  skipReason: () => string | undefined,
+): void {
   describe(`${clientName} against the example servers`, () => {
     let weather: RunningMcpServer | undefined;
     let stats: RunningMcpServer | undefined;
@@ -116,7 +130,10 @@ function describeRoundTrip(clientName: string, client: () => InteropClient, skip
 
     test('lists and calls get_alerts with a bearer token, then draw_chart with the returned resource_url', async (t) => {
       const reason = skipReason();
-      if (reason) { t.skip(reason); return; }
+      if (reason) {
+        t.skip(reason);
+        return;
+      }
       const [weatherTools, fullTable, abstractAnswer] = await client().run(weather!.url, WEATHER_TOKEN, [
         { op: 'list_tools' },
         { op: 'call_tool', name: 'get_alerts', arguments: { area: 'CA' } },
@@ -147,21 +164,38 @@ function describeRoundTrip(clientName: string, client: () => InteropClient, skip
         countsOf(chosen.map((row) => rows[row._row_id].urgency)),
         'the chart counts the chosen rows by a column fetched server to server',
       );
-      const image = (chartResult.content as Array<{ type: string; mimeType?: string }>).find((block) => block.type === 'image');
+      const image = (chartResult.content as Array<{ type: string; mimeType?: string }>).find(
+        (block) => block.type === 'image',
+      );
       assert.equal(image?.mimeType, 'image/svg+xml');
     });
   });
 }
 
 describe('MCP clients nobody here wrote', () => {
-  describeRoundTrip('the MCP TypeScript SDK v1 client', () => typescriptSdkV1, () => undefined);
-  describeRoundTrip('the MCP TypeScript SDK v2 client', () => typescriptSdkV2, () => undefined);
+  describeRoundTrip(
+    'the MCP TypeScript SDK v1 client',
+    () => typescriptSdkV1,
+    () => undefined,
+  );
+  describeRoundTrip(
+    'the MCP TypeScript SDK v2 client',
+    () => typescriptSdkV2,
+    () => undefined,
+  );
 
   const pythonMissing = python3SkipReason();
   let python: string | undefined;
   // Creating the environment downloads the SDK once; later runs reuse it.
-  before(async () => {
-    if (!pythonMissing) python = await pythonWithMcpSdk();
-  }, { timeout: 600_000 });
-  describeRoundTrip(`the official Python MCP SDK (mcp on PyPI)`, () => pythonSdk(() => python!), () => pythonMissing);
+  before(
+    async () => {
+      if (!pythonMissing) python = await pythonWithMcpSdk();
+    },
+    { timeout: 600_000 },
+  );
+  describeRoundTrip(
+    `the official Python MCP SDK (mcp on PyPI)`,
+    () => pythonSdk(() => python!),
+    () => pythonMissing,
+  );
 });

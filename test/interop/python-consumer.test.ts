@@ -16,7 +16,10 @@ function runPythonConsumer(resourceUrl: string, abstract: Row[]) {
 }
 
 /** A weather server under `overrides` and an MCP agent connected to it, for the enclosing suite (none when python3 is missing). */
-function weatherForSuite(skipReason: string | undefined, overrides: Parameters<typeof startWeather>[0]): { agent: () => Client } {
+function weatherForSuite(
+  skipReason: string | undefined,
+  overrides: Parameters<typeof startWeather>[0],
+): { agent: () => Client } {
   let weather: RunningMcpServer | undefined;
   let agent: Client | undefined;
   before(async () => {
@@ -42,11 +45,20 @@ describe('a Python consumer written from the S2SP wire description (stdlib only)
     const { agent } = weatherForSuite(skipReason, { dataPlaneAuth: 'capability' });
 
     test('fetches the chosen rows with the resource_url alone and merges them with the abstract by _row_id', async (t) => {
-      if (skipReason) { t.skip(skipReason); return; }
-      const fullRows = jsonOf<Array<Record<string, unknown>>>(await agent().callTool({ name: 'get_alerts', arguments: { area: 'CA' } }));
+      if (skipReason) {
+        t.skip(skipReason);
+        return;
+      }
+      const fullRows = jsonOf<Array<Record<string, unknown>>>(
+        await agent().callTool({ name: 'get_alerts', arguments: { area: 'CA' } }),
+      );
       // Named consumer in _meta: under "capability" the resource is bound to nobody regardless.
       const answer = jsonOf(
-        await agent().callTool({ name: 'get_alerts', arguments: { area: 'CA', abstract_domains: 'event,severity' }, _meta: { 's2sp/consumer': 'stats-server' } }),
+        await agent().callTool({
+          name: 'get_alerts',
+          arguments: { area: 'CA', abstract_domains: 'event,severity' },
+          _meta: { 's2sp/consumer': 'stats-server' },
+        }),
       );
       const windRows = (answer.abstract as Row[]).filter((row) => String(row.event).includes('Wind'));
       assert.ok(windRows.length > 0 && windRows.length < answer.total_rows, 'the agent picks some of the rows');
@@ -70,15 +82,26 @@ describe('a Python consumer written from the S2SP wire description (stdlib only)
     const { agent } = weatherForSuite(skipReason, {});
 
     test('is refused with 401 and the JSON error body, and the refusal does not consume the resource', async (t) => {
-      if (skipReason) { t.skip(skipReason); return; }
-      const answer = jsonOf(await agent().callTool({ name: 'get_alerts', arguments: { area: 'CA', abstract_domains: 'event' } }));
+      if (skipReason) {
+        t.skip(skipReason);
+        return;
+      }
+      const answer = jsonOf(
+        await agent().callTool({ name: 'get_alerts', arguments: { area: 'CA', abstract_domains: 'event' } }),
+      );
       const run = await runPythonConsumer(answer.resource_url, answer.abstract.slice(0, 2));
       assert.equal(run.exitCode, 1);
-      assert.deepEqual(run.output, { status: 401, error: { error: { code: 'UNAUTHENTICATED', message: 'Invalid or expired credentials.' } } });
+      assert.deepEqual(run.output, {
+        status: 401,
+        error: { error: { code: 'UNAUTHENTICATED', message: 'Invalid or expired credentials.' } },
+      });
 
       const withToken = await fetchResource(answer.resource_url, { row_ids: [0, 1] });
       assert.equal(withToken.status, 200, "the caller's own token still fetches it");
-      assert.deepEqual(withToken.json.body.map((row: Row) => row._row_id), [0, 1]);
+      assert.deepEqual(
+        withToken.json.body.map((row: Row) => row._row_id),
+        [0, 1],
+      );
     });
   });
 });

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { Client as ClientV2, StreamableHTTPClientTransport as StreamableHTTPClientTransportV2 } from '@modelcontextprotocol/client';
+import {
+  Client as ClientV2,
+  StreamableHTTPClientTransport as StreamableHTTPClientTransportV2,
+} from '@modelcontextprotocol/client';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { RunningMcpServer } from '@s2sp/core';
 import { z } from 'zod';
@@ -30,13 +33,17 @@ async function connectV2(onToolsChanged: () => void): Promise<ClientV2> {
   const client = new ClientV2({ name: 'list-changed-v2', version: '1.0.0' });
   client.setNotificationHandler('notifications/tools/list_changed', onToolsChanged);
   const transport = new StreamableHTTPClientTransportV2(new URL(`${weather.url}/mcp`), {
-    requestInit: { headers: { authorization: `Bearer ${await mintTestToken({ audience: 'weather-server', scopes: ['weather:read'] })}` } },
+    requestInit: {
+      headers: {
+        authorization: `Bearer ${await mintTestToken({ audience: 'weather-server', scopes: ['weather:read'] })}`,
+      },
+    },
   });
   await client.connect(transport);
   return client;
 }
 
-test('a tool registered at run time is announced to v1 and v2 SDK sessions, and the agents\' catalog picks it up', async () => {
+test("a tool registered at run time is announced to v1 and v2 SDK sessions, and the agents' catalog picks it up", async () => {
   let v1Notified = 0;
   let v2Notified = 0;
   const v1 = await connectMcp(weather.url, 'list-changed-v1', { scopes: ['weather:read'] });
@@ -46,7 +53,8 @@ test('a tool registered at run time is announced to v1 and v2 SDK sessions, and 
   const v2 = await connectV2(() => {
     v2Notified += 1;
   });
-  const toolNames = async (): Promise<string[]> => ((await unary(agentsClients.tools, 'ListTools', {})).tools as Message[]).map((tool) => String(tool.name));
+  const toolNames = async (): Promise<string[]> =>
+    ((await unary(agentsClients.tools, 'ListTools', {})).tools as Message[]).map((tool) => String(tool.name));
   try {
     // The agents have read the catalog once (lazily, on first use) before the tool exists.
     assert.ok((await toolNames()).includes('get_alerts'));

@@ -26,11 +26,13 @@ async function readActivity(client: Client): Promise<{ generatedAt: string; rows
   return JSON.parse(content.text);
 }
 
-test('the weather server\'s activity shows a get_alerts resource issued, fetched and consumed, with the bytes served, under its caller', async () => {
+test("the weather server's activity shows a get_alerts resource issued, fetched and consumed, with the bytes served, under its caller", async () => {
   const client = await connectMcp(weather.url, 'activity-test', { scopes: ['weather:read', 's2sp:activity:read'] });
   try {
     assert.deepEqual((await readActivity(client)).rows, [], 'nothing happened yet');
-    const answer = jsonOf(await client.callTool({ name: 'get_alerts', arguments: { area: 'CA', abstract_domains: 'event' } }));
+    const answer = jsonOf(
+      await client.callTool({ name: 'get_alerts', arguments: { area: 'CA', abstract_domains: 'event' } }),
+    );
     const fetched = await fetchResource(answer.resource_url, {}, { scopes: ['s2sp:data:read', 'weather:read'] });
     assert.equal(fetched.status, 200, JSON.stringify(fetched.json));
 
@@ -40,7 +42,10 @@ test('the weather server\'s activity shows a get_alerts resource issued, fetched
     const [row] = rows;
     assert.equal(row.toolName, 'get_alerts');
     assert.equal(row.caller, TEST_SUBJECT);
-    assert.deepEqual({ issued: row.issued, consumed: row.consumed, expired: row.expired, live: row.live, fetches: row.fetches }, { issued: 1, consumed: 1, expired: 0, live: 0, fetches: 1 });
+    assert.deepEqual(
+      { issued: row.issued, consumed: row.consumed, expired: row.expired, live: row.live, fetches: row.fetches },
+      { issued: 1, consumed: 1, expired: 0, live: 0, fetches: 1 },
+    );
     assert.ok(row.bytes > 0, `bytes served: ${row.bytes}`);
     assert.ok(row.lastFetch !== null && Date.parse(row.lastFetch) <= Date.parse(generatedAt));
     assert.ok(!JSON.stringify(rows).includes(answer.resource_url), 'no capability URL leaves the server');
@@ -50,15 +55,20 @@ test('the weather server\'s activity shows a get_alerts resource issued, fetched
 });
 
 test('reading the activity needs s2sp:activity:read; tool scopes alone are refused, naming the missing scope', async () => {
-  const client = await connectMcp(weather.url, 'activity-test-unscoped', { scopes: ['weather:read', 's2sp:data:read'] });
+  const client = await connectMcp(weather.url, 'activity-test-unscoped', {
+    scopes: ['weather:read', 's2sp:data:read'],
+  });
   try {
-    await assert.rejects(client.readResource({ uri: ACTIVITY_URI }), (error: Error & { code?: number; data?: { missing_scopes?: string[] } }) => {
-      assert.match(error.message, /s2sp:activity:read/);
-      // The platform's insufficient-scope code and data, not an internal error, so callers (the agents) can tell a refusal.
-      assert.equal(error.code, 4002);
-      assert.deepEqual(error.data?.missing_scopes, ['s2sp:activity:read']);
-      return true;
-    });
+    await assert.rejects(
+      client.readResource({ uri: ACTIVITY_URI }),
+      (error: Error & { code?: number; data?: { missing_scopes?: string[] } }) => {
+        assert.match(error.message, /s2sp:activity:read/);
+        // The platform's insufficient-scope code and data, not an internal error, so callers (the agents) can tell a refusal.
+        assert.equal(error.code, 4002);
+        assert.deepEqual(error.data?.missing_scopes, ['s2sp:activity:read']);
+        return true;
+      },
+    );
   } finally {
     await client.close();
   }

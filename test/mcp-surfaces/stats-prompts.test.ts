@@ -29,13 +29,25 @@ test('the stats server offers a chart prompt with completions for group_by, and 
       ['group_by', false],
     ],
   );
-  const rendered = await client.getPrompt({ name: 'chart_breakdown', arguments: { source: 'the weather alerts of CA', group_by: 'severity' } });
-  assert.match((rendered.messages[0].content as { text: string }).text, /abstract_domains including "severity".*draw_chart .*group_by "severity"/s);
-  const suggestions = await client.complete({ ref: { type: 'ref/prompt', name: 'chart_breakdown' }, argument: { name: 'group_by', value: 'se' } });
-  assert.deepEqual(suggestions.completion.values, ['severity', 'senderName']);
-  await assert.rejects(client.getPrompt({ name: 'chart_breakdown', arguments: {} }), (error: { code?: number; message: string }) => {
-    assert.equal(error.code, -32602);
-    assert.match(error.message, /source: /);
-    return true;
+  const rendered = await client.getPrompt({
+    name: 'chart_breakdown',
+    arguments: { source: 'the weather alerts of CA', group_by: 'severity' },
   });
+  assert.match(
+    (rendered.messages[0].content as { text: string }).text,
+    /abstract_domains including "severity".*draw_chart .*group_by "severity"/s,
+  );
+  const suggestions = await client.complete({
+    ref: { type: 'ref/prompt', name: 'chart_breakdown' },
+    argument: { name: 'group_by', value: 'se' },
+  });
+  assert.deepEqual(suggestions.completion.values, ['severity', 'senderName']);
+  await assert.rejects(
+    client.getPrompt({ name: 'chart_breakdown', arguments: {} }),
+    (error: { code?: number; message: string }) => {
+      assert.equal(error.code, -32602);
+      assert.match(error.message, /source: /);
+      return true;
+    },
+  );
 });

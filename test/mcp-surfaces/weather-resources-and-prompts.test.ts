@@ -68,11 +68,14 @@ test('resources/list pages through one resource per area with the configured pag
 });
 
 test('a cursor the server did not issue is refused as invalid params', async () => {
-  await assert.rejects(client.listResources({ cursor: 'bm90LWEtbnVtYmVy' }), (error: { code?: number; message: string }) => {
-    assert.equal(error.code, -32602);
-    assert.match(error.message, /Invalid cursor/);
-    return true;
-  });
+  await assert.rejects(
+    client.listResources({ cursor: 'bm90LWEtbnVtYmVy' }),
+    (error: { code?: number; message: string }) => {
+      assert.equal(error.code, -32602);
+      assert.match(error.message, /Invalid cursor/);
+      return true;
+    },
+  );
 });
 
 test('resources/read returns every field of an area\'s alerts; an unknown area is "resource not found"', async () => {
@@ -83,11 +86,14 @@ test('resources/read returns every field of an area\'s alerts; an unknown area i
   const alerts = JSON.parse(textOf(contents[0])) as Array<Record<string, unknown>>;
   assert.equal(alerts.length, 14);
   assert.ok(Object.keys(alerts[0]).length >= 30, 'every field, not the abstract columns only');
-  await assert.rejects(client.readResource({ uri: 'weather://alerts/ZZ' }), (error: { code?: number; message: string }) => {
-    assert.equal(error.code, -32602);
-    assert.match(error.message, /Unknown area "ZZ"/);
-    return true;
-  });
+  await assert.rejects(
+    client.readResource({ uri: 'weather://alerts/ZZ' }),
+    (error: { code?: number; message: string }) => {
+      assert.equal(error.code, -32602);
+      assert.match(error.message, /Unknown area "ZZ"/);
+      return true;
+    },
+  );
 });
 
 test('reading a resource needs the weather:read scope, as get_alerts does', async () => {
@@ -102,7 +108,7 @@ test('reading a resource needs the weather:read scope, as get_alerts does', asyn
   }
 });
 
-test('a subscriber is told when its area\'s alerts change, and only about the areas it subscribed to', async () => {
+test("a subscriber is told when its area's alerts change, and only about the areas it subscribed to", async () => {
   const updated: string[] = [];
   client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
     updated.push(notification.params.uri);
@@ -113,7 +119,11 @@ test('a subscriber is told when its area\'s alerts change, and only about the ar
   assert.ok(changed.includes('CA') && changed.length > 1, `areas changed: ${changed.join(', ')}`);
   await eventually('the update notification', () => updated.length > 0);
   assert.deepEqual([...new Set(updated)], ['weather://alerts/CA']);
-  assert.notEqual(textOf((await client.readResource({ uri: 'weather://alerts/CA' })).contents[0]), before, 'the resource reads the new alerts');
+  assert.notEqual(
+    textOf((await client.readResource({ uri: 'weather://alerts/CA' })).contents[0]),
+    before,
+    'the resource reads the new alerts',
+  );
 
   await client.unsubscribeResource({ uri: 'weather://alerts/CA' });
   updated.length = 0;
@@ -140,26 +150,44 @@ test('the triage prompt is listed with its arguments and renders for an area', a
 });
 
 test('the triage prompt refuses arguments it cannot use, naming the problem', async () => {
-  await assert.rejects(client.getPrompt({ name: 'triage_alerts', arguments: { area: 'California' } }), (error: { code?: number; message: string }) => {
-    assert.equal(error.code, -32602);
-    assert.match(error.message, /area: a two-letter US state code/);
-    return true;
-  });
+  await assert.rejects(
+    client.getPrompt({ name: 'triage_alerts', arguments: { area: 'California' } }),
+    (error: { code?: number; message: string }) => {
+      assert.equal(error.code, -32602);
+      assert.match(error.message, /area: a two-letter US state code/);
+      return true;
+    },
+  );
 });
 
 test('completion/complete suggests areas for the prompt and the template, and focus columns', async () => {
-  const forPrompt = await client.complete({ ref: { type: 'ref/prompt', name: 'triage_alerts' }, argument: { name: 'area', value: 'c' } });
+  const forPrompt = await client.complete({
+    ref: { type: 'ref/prompt', name: 'triage_alerts' },
+    argument: { name: 'area', value: 'c' },
+  });
   assert.deepEqual(forPrompt.completion.values, ['CA', 'CO', 'CT']);
-  const forTemplate = await client.complete({ ref: { type: 'ref/resource', uri: 'weather://alerts/{area}' }, argument: { name: 'area', value: 'N' } });
+  const forTemplate = await client.complete({
+    ref: { type: 'ref/resource', uri: 'weather://alerts/{area}' },
+    argument: { name: 'area', value: 'N' },
+  });
   assert.deepEqual(forTemplate.completion.values, ['NC', 'ND', 'NE', 'NH', 'NJ', 'NM', 'NV', 'NY']);
-  const focus = await client.complete({ ref: { type: 'ref/prompt', name: 'triage_alerts' }, argument: { name: 'focus', value: 's' } });
+  const focus = await client.complete({
+    ref: { type: 'ref/prompt', name: 'triage_alerts' },
+    argument: { name: 'focus', value: 's' },
+  });
   assert.deepEqual(focus.completion.values, ['severity', 'status']);
-  const unknown = await client.complete({ ref: { type: 'ref/prompt', name: 'no_such_prompt' }, argument: { name: 'area', value: '' } });
+  const unknown = await client.complete({
+    ref: { type: 'ref/prompt', name: 'no_such_prompt' },
+    argument: { name: 'area', value: '' },
+  });
   assert.deepEqual(unknown.completion.values, []);
 });
 
 test('an async answer carries a resource_link block describing the body after its JSON text', async () => {
-  const result = await client.callTool({ name: 'get_alerts', arguments: { area: 'CA', abstract_domains: 'event,severity' } });
+  const result = await client.callTool({
+    name: 'get_alerts',
+    arguments: { area: 'CA', abstract_domains: 'event,severity' },
+  });
   const answer = jsonOf(result);
   const content = result.content as Array<Record<string, unknown>>;
   assert.equal(content[0].type, 'text', 'the JSON text stays first, where the reference consumers read it');
@@ -167,6 +195,12 @@ test('an async answer carries a resource_link block describing the body after it
   assert.ok(link, JSON.stringify(content));
   assert.equal(link.uri, answer.resource_url);
   assert.equal(link.mimeType, 'application/json');
-  assert.match(String(link.description), new RegExp(`^${answer.total_rows} rows × ${answer.body_domains.length} body columns`));
-  assert.deepEqual(link._meta, { 's2sp/total_rows': answer.total_rows, 's2sp/body_columns': answer.body_domains.length });
+  assert.match(
+    String(link.description),
+    new RegExp(`^${answer.total_rows} rows × ${answer.body_domains.length} body columns`),
+  );
+  assert.deepEqual(link._meta, {
+    's2sp/total_rows': answer.total_rows,
+    's2sp/body_columns': answer.body_domains.length,
+  });
 });

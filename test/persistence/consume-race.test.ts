@@ -22,7 +22,9 @@ for (const kind of KINDS) {
         const resource = sampleResource();
         await issuer.save(resource);
 
-        const results = await Promise.all(Array.from({ length: CONSUMERS }, (_, i) => (i % 2 === 0 ? issuer : replica).claim(resource.tokenHash)));
+        const results = await Promise.all(
+          Array.from({ length: CONSUMERS }, (_, i) => (i % 2 === 0 ? issuer : replica).claim(resource.tokenHash)),
+        );
         const winners = results.filter((result) => result !== null);
         assert.equal(winners.length, 1);
         assert.deepEqual(winners[0]?.table.rows, resource.table.rows);
@@ -32,7 +34,13 @@ for (const kind of KINDS) {
         const db = database.get(t);
         if (!db) return;
         const statements: string[] = [];
-        const recording = { query: <Row>(text: string, params?: readonly unknown[]) => (statements.push(text), db.sql.query<Row>(text, params)), transaction: db.sql.transaction };
+        const recording = {
+          query: <Row>(text: string, params?: readonly unknown[]) => (
+            statements.push(text),
+            db.sql.query<Row>(text, params)
+          ),
+          transaction: db.sql.transaction,
+        };
         const store = new PrismaResourceStore({ sql: recording }, { claimCommit });
         const resource = sampleResource();
         await store.save(resource);
@@ -51,7 +59,10 @@ for (const kind of KINDS) {
         for (const resource of resources) await store.save(resource);
 
         const attempts = resources.flatMap((resource) =>
-          Array.from({ length: CONSUMERS }, async () => ({ token: resource.tokenHash, result: await store.claim(resource.tokenHash) })),
+          Array.from({ length: CONSUMERS }, async () => ({
+            token: resource.tokenHash,
+            result: await store.claim(resource.tokenHash),
+          })),
         );
         const outcomes = await Promise.all(attempts);
         for (const resource of resources) {

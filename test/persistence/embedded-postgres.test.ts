@@ -4,7 +4,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import { Client } from 'pg';
-import { startEmbeddedPostgres, DataDirectoryInUseError, type EmbeddedPostgresServer } from '../../libs/database/src/embedded-postgres-server';
+import {
+  startEmbeddedPostgres,
+  DataDirectoryInUseError,
+  type EmbeddedPostgresServer,
+} from '../../libs/database/src/embedded-postgres-server';
 import { isProcessAlive, readPostmasterPid } from '../../libs/database/src/postmaster-pid';
 import { connectMcp, jsonOf } from '../support/mcp-client';
 import { fetchResource, startWeather, tempDir } from '../support/stack';
@@ -41,7 +45,10 @@ async function startOwner(dataDir: string, value: string): Promise<{ child: Chil
 
 function exitOf(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) { resolve(); return; }
+    if (child.exitCode !== null || child.signalCode !== null) {
+      resolve();
+      return;
+    }
     child.once('exit', () => resolve());
   });
 }
@@ -134,7 +141,10 @@ describe('embedded PostgreSQL server', () => {
     const dir = tempDir('s2sp-embedded-pglite-');
     try {
       fs.writeFileSync(path.join(dir.path, 'PG_VERSION'), '17\n');
-      await assert.rejects(startEmbeddedPostgres({ dataDir: dir.path }), /holds a PGlite database from an earlier version.*move it away or delete it/);
+      await assert.rejects(
+        startEmbeddedPostgres({ dataDir: dir.path }),
+        /holds a PGlite database from an earlier version.*move it away or delete it/,
+      );
     } finally {
       dir.remove();
     }
@@ -146,7 +156,9 @@ describe('embedded PostgreSQL server', () => {
     try {
       const first = await startWeather({ dataDir: dir.path });
       const agent = await connectMcp(first.url);
-      const resource = jsonOf(await agent.callTool({ name: 'get_alerts', arguments: { area: 'CA', abstract_domains: 'event' } }));
+      const resource = jsonOf(
+        await agent.callTool({ name: 'get_alerts', arguments: { area: 'CA', abstract_domains: 'event' } }),
+      );
       await agent.close();
       await first.close();
 
@@ -169,7 +181,8 @@ describe('embedded PostgreSQL server', () => {
         const handle = fs.openSync(file, 'r+');
         try {
           // Keep each page header (so the page still looks initialised), overwrite its contents.
-          for (let page = 0; page < pages; page += 1) fs.writeSync(handle, Buffer.alloc(BLCKSZ - 64, 0x5a), 0, BLCKSZ - 64, page * BLCKSZ + 64);
+          for (let page = 0; page < pages; page += 1)
+            fs.writeSync(handle, Buffer.alloc(BLCKSZ - 64, 0x5a), 0, BLCKSZ - 64, page * BLCKSZ + 64);
         } finally {
           fs.closeSync(handle);
         }

@@ -21,7 +21,11 @@ const committed = readdirSync(resolvePrismaPaths().migrationsDir, { withFileType
 /** Runs the script with only `env` deciding the database (DATABASE_URL and S2SP_DATA_DIR of the test run are dropped). */
 async function runMigrate(cwd: string, env: NodeJS.ProcessEnv = {}): Promise<string> {
   const { DATABASE_URL: _url, S2SP_DATA_DIR: _dir, ...inherited } = process.env;
-  const { stdout, stderr } = await promisify(execFile)(process.execPath, [migrateScript], { cwd, env: { ...inherited, ...env }, timeout: 120_000 });
+  const { stdout, stderr } = await promisify(execFile)(process.execPath, [migrateScript], {
+    cwd,
+    env: { ...inherited, ...env },
+    timeout: 120_000,
+  });
   return `${stdout}${stderr}`;
 }
 
@@ -31,12 +35,23 @@ describe('npm run db:migrate (dist/scripts/migrate.js)', () => {
     chmodSync(cwd.path, 0o755); // the server's OS user must reach the data dir when tests run as root
     try {
       const first = await runMigrate(cwd.path);
-      assert.match(first, new RegExp(`migrate: applied ${committed.length} migration\\(s\\) to embedded PostgreSQL in \\.data/s2sp: ${committed.join(', ')}`));
-      assert.ok(existsSync(join(cwd.path, '.data', 's2sp', 'postgres', 'PG_VERSION')), 'the cluster is in <cwd>/.data/s2sp/postgres');
+      assert.match(
+        first,
+        new RegExp(
+          `migrate: applied ${committed.length} migration\\(s\\) to embedded PostgreSQL in \\.data/s2sp: ${committed.join(', ')}`,
+        ),
+      );
+      assert.ok(
+        existsSync(join(cwd.path, '.data', 's2sp', 'postgres', 'PG_VERSION')),
+        'the cluster is in <cwd>/.data/s2sp/postgres',
+      );
       assert.match(await runMigrate(cwd.path), /migrate: embedded PostgreSQL in \.data\/s2sp is up to date/);
       // The same cluster named by S2SP_DATA_DIR: found, and already migrated.
       const dataDir = join(cwd.path, '.data', 's2sp');
-      assert.match(await runMigrate(cwd.path, { S2SP_DATA_DIR: dataDir }), new RegExp(`migrate: embedded PostgreSQL in ${dataDir} is up to date`));
+      assert.match(
+        await runMigrate(cwd.path, { S2SP_DATA_DIR: dataDir }),
+        new RegExp(`migrate: embedded PostgreSQL in ${dataDir} is up to date`),
+      );
     } finally {
       cwd.remove();
     }
@@ -52,13 +67,30 @@ describe('npm run db:migrate (dist/scripts/migrate.js)', () => {
     await admin.connect();
     try {
       const first = await runMigrate(cwd.path, { DATABASE_URL: url.toString() });
-      assert.match(first, new RegExp(`migrate: applied ${committed.length} migration\\(s\\) to PostgreSQL \\(DATABASE_URL\\): ${committed.join(', ')}`));
+      assert.match(
+        first,
+        new RegExp(
+          `migrate: applied ${committed.length} migration\\(s\\) to PostgreSQL \\(DATABASE_URL\\): ${committed.join(', ')}`,
+        ),
+      );
       assert.ok(!first.includes(url.host), 'the URL (which may hold a password) is not printed');
-      const recorded = await admin.query<{ migration_name: string }>(`SELECT migration_name FROM "${schema}"._prisma_migrations WHERE finished_at IS NOT NULL ORDER BY 1`);
-      assert.deepEqual(recorded.rows.map((row) => row.migration_name), committed, 'recorded in the schema the URL names');
-      const tables = await admin.query<{ table_name: string }>(`SELECT table_name::text FROM information_schema.tables WHERE table_schema = $1`, [schema]);
+      const recorded = await admin.query<{ migration_name: string }>(
+        `SELECT migration_name FROM "${schema}"._prisma_migrations WHERE finished_at IS NOT NULL ORDER BY 1`,
+      );
+      assert.deepEqual(
+        recorded.rows.map((row) => row.migration_name),
+        committed,
+        'recorded in the schema the URL names',
+      );
+      const tables = await admin.query<{ table_name: string }>(
+        `SELECT table_name::text FROM information_schema.tables WHERE table_schema = $1`,
+        [schema],
+      );
       assert.ok(tables.rows.some((row) => row.table_name === 's2sp_resource'));
-      assert.match(await runMigrate(cwd.path, { DATABASE_URL: url.toString() }), /migrate: PostgreSQL \(DATABASE_URL\) is up to date/);
+      assert.match(
+        await runMigrate(cwd.path, { DATABASE_URL: url.toString() }),
+        /migrate: PostgreSQL \(DATABASE_URL\) is up to date/,
+      );
       assert.equal(existsSync(join(cwd.path, '.data')), false, 'no embedded server was started');
     } finally {
       await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).finally(() => admin.end());

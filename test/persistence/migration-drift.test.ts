@@ -9,7 +9,11 @@ import { createMigration, diffMigrationsToSchema } from '../../libs/database/src
 describe('migration drift', () => {
   test('the committed migrations produce exactly prisma/schema.prisma', async () => {
     const diff = await diffMigrationsToSchema();
-    assert.equal(diff, '', `schema.prisma changed without a migration; run: npm run build && node dist/scripts/migration-create.js <name>\n${diff}`);
+    assert.equal(
+      diff,
+      '',
+      `schema.prisma changed without a migration; run: npm run build && node dist/scripts/migration-create.js <name>\n${diff}`,
+    );
   });
 
   test('a schema change is detected, and createMigration writes the migration that resolves it', async () => {
@@ -23,7 +27,10 @@ describe('migration drift', () => {
       fs.writeFileSync(schemaPath, changed);
 
       // Each diff replays the migrations on a scratch PGlite (seconds to start): keep their number low.
-      const created = await createMigration('Add drift probe', { prismaDir: copy, now: new Date(Date.UTC(2099, 0, 2, 3, 4, 5)) });
+      const created = await createMigration('Add drift probe', {
+        prismaDir: copy,
+        now: new Date(Date.UTC(2099, 0, 2, 3, 4, 5)),
+      });
       assert.ok(created, 'the changed schema must produce a migration');
       assert.equal(created.name, '20990102030405_add_drift_probe');
       assert.match(created.sql, /ALTER TABLE "s2sp_resource" ADD COLUMN\s+"drift_probe" INTEGER/);

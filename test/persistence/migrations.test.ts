@@ -24,7 +24,9 @@ async function tableNames(db: S2spDatabase): Promise<string[]> {
 }
 
 async function assertMigrationsRecorded(db: S2spDatabase): Promise<void> {
-  const recorded = await db.client.$queryRaw<{ migration_name: string; checksum: string; finished: boolean; rolled_back: boolean }[]>`
+  const recorded = await db.client.$queryRaw<
+    { migration_name: string; checksum: string; finished: boolean; rolled_back: boolean }[]
+  >`
     SELECT migration_name, checksum, finished_at IS NOT NULL AS finished, rolled_back_at IS NOT NULL AS rolled_back
     FROM _prisma_migrations ORDER BY migration_name`;
   assert.deepEqual(
@@ -42,7 +44,10 @@ async function assertMigrationsRecorded(db: S2spDatabase): Promise<void> {
 describe('committed migrations', () => {
   test('exist, with the lock file of a postgresql history', () => {
     assert.ok(committed.length >= 1);
-    assert.match(fs.readFileSync(path.join(migrationsDir, 'migration_lock.toml'), 'utf8'), /^provider = "postgresql"$/m);
+    assert.match(
+      fs.readFileSync(path.join(migrationsDir, 'migration_lock.toml'), 'utf8'),
+      /^provider = "postgresql"$/m,
+    );
   });
 
   test('apply to a fresh in-memory PGlite and are recorded like prisma migrate deploy', async () => {
@@ -50,7 +55,16 @@ describe('committed migrations', () => {
     try {
       assert.equal(db.kind, 'pglite');
       assert.deepEqual(db.appliedMigrations, committed);
-      assert.deepEqual(await tableNames(db), ['_prisma_migrations', 'agent_task', 'agent_task_step', 'idempotency_record', 's2sp_audit_event', 's2sp_data_fetch', 's2sp_resource', 's2sp_resource_chunk']);
+      assert.deepEqual(await tableNames(db), [
+        '_prisma_migrations',
+        'agent_task',
+        'agent_task_step',
+        'idempotency_record',
+        's2sp_audit_event',
+        's2sp_data_fetch',
+        's2sp_resource',
+        's2sp_resource_chunk',
+      ]);
       await assertMigrationsRecorded(db);
       assert.equal(await db.client.s2spResource.count(), 0);
     } finally {
@@ -94,11 +108,23 @@ describe('committed migrations', () => {
 
   test('apply to a fresh PostgreSQL schema exactly once', async (t) => {
     const db = await openPostgresTestDatabase();
-    if (!db) { t.skip(await postgresSkipReason()); return; }
+    if (!db) {
+      t.skip(await postgresSkipReason());
+      return;
+    }
     try {
       assert.equal(db.kind, 'postgres');
       assert.deepEqual(db.appliedMigrations, committed);
-      assert.deepEqual(await tableNames(db), ['_prisma_migrations', 'agent_task', 'agent_task_step', 'idempotency_record', 's2sp_audit_event', 's2sp_data_fetch', 's2sp_resource', 's2sp_resource_chunk']);
+      assert.deepEqual(await tableNames(db), [
+        '_prisma_migrations',
+        'agent_task',
+        'agent_task_step',
+        'idempotency_record',
+        's2sp_audit_event',
+        's2sp_data_fetch',
+        's2sp_resource',
+        's2sp_resource_chunk',
+      ]);
       const [{ schema }] = await db.client.$queryRaw<{ schema: string }[]>`SELECT current_schema()::text AS schema`;
       assert.equal(schema, db.schema);
       await assertMigrationsRecorded(db);
@@ -118,13 +144,22 @@ describe('committed migrations', () => {
   // a connection of the app's pool, and every later migrator of the database timed out.
   test('apply once when several processes open one fresh PostgreSQL schema at once, and leave no advisory lock held', async (t) => {
     const db = await openPostgresTestDatabase();
-    if (!db) { t.skip(await postgresSkipReason()); return; }
+    if (!db) {
+      t.skip(await postgresSkipReason());
+      return;
+    }
     const schema = `${db.schema}_concurrent`;
     try {
-      const opened = await Promise.all(Array.from({ length: 4 }, () => openS2spDatabase({ databaseUrl: postgresTestUrl(), schema })));
+      const opened = await Promise.all(
+        Array.from({ length: 4 }, () => openS2spDatabase({ databaseUrl: postgresTestUrl(), schema })),
+      );
       try {
         const applied = opened.map((each) => each.appliedMigrations);
-        assert.deepEqual(applied.filter((names) => names.length > 0), [committed], 'one opener applied every migration, the others none');
+        assert.deepEqual(
+          applied.filter((names) => names.length > 0),
+          [committed],
+          'one opener applied every migration, the others none',
+        );
         const admin = new Client({ connectionString: postgresTestUrl() });
         await admin.connect();
         try {

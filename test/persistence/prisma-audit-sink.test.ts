@@ -56,28 +56,31 @@ for (const kind of KINDS) {
       const [first, second] = rows;
       assert.match(first.id, /^[0-9a-f-]{36}$/);
       assert.notEqual(first.id, second.id);
-      assert.deepEqual({ ...first, id: undefined }, {
-        id: undefined,
-        time: new Date(allowed.time),
-        decision: 'allow',
-        outcome: 'authorized',
-        authenticationFailure: null,
-        subject: allowed.subject,
-        delegatedBy: ['gateway', 'agents'],
-        clientId: 'cli',
-        tokenId: 'jti-1',
-        issuer: 's2sp-dev',
-        callerScopes: ['weather:read', 'tools:call'],
-        protocol: 'mcp',
-        service: 'weather-server',
-        operation: 'get_alerts',
-        requiredScopes: ['weather:read'],
-        missingScopes: [],
-        mutationClass: 'DESTRUCTIVE',
-        approval: { approved: true, approver: 'bob', required: true, via: 'decided' },
-        traceId: allowed.traceId,
-        remoteAddress: '127.0.0.1',
-      });
+      assert.deepEqual(
+        { ...first, id: undefined },
+        {
+          id: undefined,
+          time: new Date(allowed.time),
+          decision: 'allow',
+          outcome: 'authorized',
+          authenticationFailure: null,
+          subject: allowed.subject,
+          delegatedBy: ['gateway', 'agents'],
+          clientId: 'cli',
+          tokenId: 'jti-1',
+          issuer: 's2sp-dev',
+          callerScopes: ['weather:read', 'tools:call'],
+          protocol: 'mcp',
+          service: 'weather-server',
+          operation: 'get_alerts',
+          requiredScopes: ['weather:read'],
+          missingScopes: [],
+          mutationClass: 'DESTRUCTIVE',
+          approval: { approved: true, approver: 'bob', required: true, via: 'decided' },
+          traceId: allowed.traceId,
+          remoteAddress: '127.0.0.1',
+        },
+      );
       assert.equal(second.authenticationFailure, 'expired');
       assert.equal(second.subject, null);
       assert.equal(second.callerScopes, null);
@@ -92,7 +95,10 @@ for (const kind of KINDS) {
       const sink = new PrismaAuditSink(db);
       await sink.recordMany([]);
       await sink.record(refused);
-      assert.deepEqual((await db.client.auditEvent.findMany()).map((row) => row.outcome), ['unauthenticated']);
+      assert.deepEqual(
+        (await db.client.auditEvent.findMany()).map((row) => row.outcome),
+        ['unauthenticated'],
+      );
     });
   });
 }

@@ -71,7 +71,11 @@ for (const kind of KINDS) {
       assert.equal(saved.expiresAt.getTime(), inOneMinute.getTime());
 
       assert.deepEqual(await store.findLive(resource.tokenHash, now), saved);
-      assert.deepEqual(await new PrismaResourceStore(db).findLive(resource.tokenHash, now), saved, 'another replica reads the same metadata');
+      assert.deepEqual(
+        await new PrismaResourceStore(db).findLive(resource.tokenHash, now),
+        saved,
+        'another replica reads the same metadata',
+      );
       assert.equal(await store.findLive('0'.repeat(64), now), null);
       assert.equal(await store.claim('0'.repeat(64), now), null);
     });
@@ -170,7 +174,10 @@ for (const kind of KINDS) {
       const saved = await new PrismaResourceStore(db, BEFORE_ANSWER).save(resource);
       await db.client.s2spResourceChunk.delete({ where: { resourceId_seq: { resourceId: saved.id, seq: 1 } } });
 
-      await assert.rejects(new PrismaResourceStore(db).claim(resource.tokenHash, now), /Stored table has \d+ rows; 20000 were stored/);
+      await assert.rejects(
+        new PrismaResourceStore(db).claim(resource.tokenHash, now),
+        /Stored table has \d+ rows; 20000 were stored/,
+      );
     });
 
     test('a duplicate token hash is refused and the first resource is untouched', async (t) => {
@@ -252,7 +259,10 @@ for (const kind of KINDS) {
     test('before-answer: a table that fails to encode part way stores nothing: save rejects and no resource or chunk is left', async (t) => {
       const db = database.get(t);
       if (!db) return;
-      const [resourcesBefore, chunksBefore] = [await db.client.s2spResource.count(), await db.client.s2spResourceChunk.count()];
+      const [resourcesBefore, chunksBefore] = [
+        await db.client.s2spResource.count(),
+        await db.client.s2spResourceChunk.count(),
+      ];
       const resource = sampleResource({ table: ResourceTable.of(rowsFailingLate()), expiresAt: inOneMinute });
       await assert.rejects(new PrismaResourceStore(db, BEFORE_ANSWER).save(resource), /BigInt/);
       assert.equal(await db.client.s2spResource.count(), resourcesBefore);
@@ -271,7 +281,11 @@ for (const kind of KINDS) {
       assert.equal(await store.findLive(resource.tokenHash, now), null);
       const replica = new PrismaResourceStore(db);
       assert.equal(await replica.findLive(resource.tokenHash, now), null);
-      assert.equal(await replica.claim(resource.tokenHash, now), null, 'the failed resource is gone: nothing left to wait for');
+      assert.equal(
+        await replica.claim(resource.tokenHash, now),
+        null,
+        'the failed resource is gone: nothing left to wait for',
+      );
     });
 
     test('after-answer: a table claimed in the issuing process before it was stored is never written', async (t) => {
@@ -282,10 +296,18 @@ for (const kind of KINDS) {
       const resource = sampleResource({ table: ResourceTable.of(sampleRows(5_000)), expiresAt: inOneMinute });
       const saved = await issuer.save(resource);
 
-      assert.deepEqual((await issuer.claim(resource.tokenHash, now))?.table.rows, resource.table.rows, 'served before its write even started');
+      assert.deepEqual(
+        (await issuer.claim(resource.tokenHash, now))?.table.rows,
+        resource.table.rows,
+        'served before its write even started',
+      );
       gate.release();
       await issuer.writesSettled();
-      assert.equal(await db.client.s2spResourceChunk.count({ where: { resourceId: saved.id } }), 0, 'the write was given up');
+      assert.equal(
+        await db.client.s2spResourceChunk.count({ where: { resourceId: saved.id } }),
+        0,
+        'the write was given up',
+      );
       const row = await db.client.s2spResource.findUniqueOrThrow({ where: { id: saved.id } });
       assert.equal(row.consumedAt?.getTime(), now.getTime(), 'the resource stays consumed');
       assert.equal(await issuer.claim(resource.tokenHash, now), null);
@@ -302,10 +324,18 @@ for (const kind of KINDS) {
       const saved = await issuer.save(resource);
 
       const replica = new PrismaResourceStore(db);
-      assert.deepEqual(await replica.findLive(resource.tokenHash, now), saved, 'validation before consume works on any replica');
+      assert.deepEqual(
+        await replica.findLive(resource.tokenHash, now),
+        saved,
+        'validation before consume works on any replica',
+      );
       const claim = replica.claim(resource.tokenHash, now);
       assert.equal(await settlesWithin(claim, 150), false, 'the replica waits while the table is being written');
-      assert.equal((await db.client.s2spResource.findUniqueOrThrow({ where: { id: saved.id } })).consumedAt, null, 'waiting consumes nothing');
+      assert.equal(
+        (await db.client.s2spResource.findUniqueOrThrow({ where: { id: saved.id } })).consumedAt,
+        null,
+        'waiting consumes nothing',
+      );
 
       gate.release();
       assert.deepEqual((await claim)?.table.rows, rows);

@@ -10,7 +10,12 @@ const NOW = new Date('2026-11-25T03:00:00.000Z');
 const BEFORE = new Date(NOW.getTime() - 60_000);
 const AFTER = new Date(NOW.getTime() + 60_000);
 
-async function issue(prisma: PrismaClient, toolName: string, caller: string | null, state: { expiresAt: Date; consumedAt?: Date }) {
+async function issue(
+  prisma: PrismaClient,
+  toolName: string,
+  caller: string | null,
+  state: { expiresAt: Date; consumedAt?: Date },
+) {
   await prisma.s2spResource.create({
     data: {
       tokenHash: randomBytes(32).toString('hex'),
@@ -26,7 +31,14 @@ async function issue(prisma: PrismaClient, toolName: string, caller: string | nu
   });
 }
 
-async function fetched(prisma: PrismaClient, toolName: string | null, subject: string | null, result: string, bytes: number, time: Date) {
+async function fetched(
+  prisma: PrismaClient,
+  toolName: string | null,
+  subject: string | null,
+  result: string,
+  bytes: number,
+  time: Date,
+) {
   await prisma.dataPlaneFetch.create({ data: { toolName, subject, result, bytes, time, delegatedBy: [] } });
 }
 
@@ -56,9 +68,39 @@ for (const kind of KINDS) {
       await fetched(prisma, null, 'alice', 'not-found', 0, NOW); // matched no resource: no tool to count it under
 
       assert.deepEqual(await summarizeResourceActivity(db.sql, NOW), [
-        { toolName: 'get_alerts', caller: 'alice', issued: 4, consumed: 2, expired: 1, live: 1, fetches: 2, bytes: 1200, lastFetch: NOW.toISOString() },
-        { toolName: 'get_alerts', caller: 'bob', issued: 1, consumed: 0, expired: 0, live: 1, fetches: 0, bytes: 0, lastFetch: null },
-        { toolName: 'get_forecast', caller: null, issued: 1, consumed: 0, expired: 0, live: 1, fetches: 0, bytes: 0, lastFetch: null },
+        {
+          toolName: 'get_alerts',
+          caller: 'alice',
+          issued: 4,
+          consumed: 2,
+          expired: 1,
+          live: 1,
+          fetches: 2,
+          bytes: 1200,
+          lastFetch: NOW.toISOString(),
+        },
+        {
+          toolName: 'get_alerts',
+          caller: 'bob',
+          issued: 1,
+          consumed: 0,
+          expired: 0,
+          live: 1,
+          fetches: 0,
+          bytes: 0,
+          lastFetch: null,
+        },
+        {
+          toolName: 'get_forecast',
+          caller: null,
+          issued: 1,
+          consumed: 0,
+          expired: 0,
+          live: 1,
+          fetches: 0,
+          bytes: 0,
+          lastFetch: null,
+        },
       ]);
     });
   });

@@ -5,14 +5,29 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Injectable, Module, type DynamicModule, type InjectionToken } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { AUTH_OPTIONS, AuthModule, authOptionsFromEnv, type AuthModuleOptions, type ResolvedAuthOptions } from '@s2sp/auth';
+import {
+  AUTH_OPTIONS,
+  AuthModule,
+  authOptionsFromEnv,
+  type AuthModuleOptions,
+  type ResolvedAuthOptions,
+} from '@s2sp/auth';
 import { S2SP_OPTIONS, S2spModule, type ResolvedS2spOptions, type S2spModuleOptions } from '@s2sp/core';
 import { asyncOptionsProviders, type ModuleOptionsFactory } from '@s2sp/platform';
 import { Telemetry, TelemetryModule, type TelemetryOptions } from '@s2sp/telemetry';
-import { JSON_RPC_MODULE_OPTIONS, JsonRpcModule, type JsonRpcModuleOptions, type ResolvedJsonRpcModuleOptions } from '@s2sp/json-rpc';
+import {
+  JSON_RPC_MODULE_OPTIONS,
+  JsonRpcModule,
+  type JsonRpcModuleOptions,
+  type ResolvedJsonRpcModuleOptions,
+} from '@s2sp/json-rpc';
 
 /** Builds `module` three ways (useFactory, useClass, useExisting) and returns what `token` resolved to each time. */
-async function resolvedEachWay<T, R>(build: (source: object) => DynamicModule, token: InjectionToken, options: () => T): Promise<R[]> {
+async function resolvedEachWay<T, R>(
+  build: (source: object) => DynamicModule,
+  token: InjectionToken,
+  options: () => T,
+): Promise<R[]> {
   @Injectable()
   class OptionsFactory implements ModuleOptionsFactory<T> {
     createOptions(): T {
@@ -22,7 +37,11 @@ async function resolvedEachWay<T, R>(build: (source: object) => DynamicModule, t
   @Module({ providers: [OptionsFactory], exports: [OptionsFactory] })
   class OptionsModule {}
 
-  const sources = [{ useFactory: options }, { useClass: OptionsFactory }, { useExisting: OptionsFactory, imports: [OptionsModule] }];
+  const sources = [
+    { useFactory: options },
+    { useClass: OptionsFactory },
+    { useExisting: OptionsFactory, imports: [OptionsModule] },
+  ];
   const resolved: R[] = [];
   for (const source of sources) {
     const moduleRef = await Test.createTestingModule({ imports: [build(source)] }).compile();
@@ -41,12 +60,21 @@ describe('forRootAsync takes useFactory, useClass or useExisting, as Nest’s ow
     const build = (source: object): DynamicModule => ({
       module: class ProbeModule {},
       imports: (source as { imports?: DynamicModule['imports'] }).imports ?? [],
-      providers: asyncOptionsProviders('ProbeModule', token, source as never, (given: { size: number }) => ({ size: given.size, resolved: true })),
+      providers: asyncOptionsProviders('ProbeModule', token, source as never, (given: { size: number }) => ({
+        size: given.size,
+        resolved: true,
+      })),
       exports: [token],
     });
     const each = await resolvedEachWay(build, token, () => ({ size: 3 }));
-    assert.deepEqual(each, [1, 2, 3].map(() => ({ size: 3, resolved: true })));
-    assert.throws(() => asyncOptionsProviders('ProbeModule', token, {} as never, (given) => given), /ProbeModule\.forRootAsync needs one of useFactory, useClass or useExisting/);
+    assert.deepEqual(
+      each,
+      [1, 2, 3].map(() => ({ size: 3, resolved: true })),
+    );
+    assert.throws(
+      () => asyncOptionsProviders('ProbeModule', token, {} as never, (given) => given),
+      /ProbeModule\.forRootAsync needs one of useFactory, useClass or useExisting/,
+    );
   });
 
   test('S2spModule', async () => {
@@ -55,7 +83,10 @@ describe('forRootAsync takes useFactory, useClass or useExisting, as Nest’s ow
       S2SP_OPTIONS,
       () => ({ resourceTtlMs: 12_345, database: { dataDir: ':memory:' } }),
     );
-    assert.deepEqual(each.map((options) => options.resourceTtlMs), [12_345, 12_345, 12_345]);
+    assert.deepEqual(
+      each.map((options) => options.resourceTtlMs),
+      [12_345, 12_345, 12_345],
+    );
   });
 
   test('JsonRpcModule', async () => {
@@ -64,7 +95,10 @@ describe('forRootAsync takes useFactory, useClass or useExisting, as Nest’s ow
       JSON_RPC_MODULE_OPTIONS,
       () => ({ maxBatchSize: 7 }),
     );
-    assert.deepEqual(each.map((options) => options.maxBatchSize), [7, 7, 7]);
+    assert.deepEqual(
+      each.map((options) => options.maxBatchSize),
+      [7, 7, 7],
+    );
   });
 
   test('AuthModule', async () => {
@@ -75,7 +109,10 @@ describe('forRootAsync takes useFactory, useClass or useExisting, as Nest’s ow
         AUTH_OPTIONS,
         () => authOptionsFromEnv('agents', { S2SP_AUTH_DATA_DIR: dir }),
       );
-      assert.deepEqual(each.map((options) => options.audience), ['agents', 'agents', 'agents']);
+      assert.deepEqual(
+        each.map((options) => options.audience),
+        ['agents', 'agents', 'agents'],
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -83,10 +120,18 @@ describe('forRootAsync takes useFactory, useClass or useExisting, as Nest’s ow
 
   test('TelemetryModule', async () => {
     const each = await resolvedEachWay<TelemetryOptions, Telemetry>(
-      (source) => TelemetryModule.forRootAsync({ ...(source as Record<string, unknown>), interceptors: false, metricsRoute: false } as never),
+      (source) =>
+        TelemetryModule.forRootAsync({
+          ...(source as Record<string, unknown>),
+          interceptors: false,
+          metricsRoute: false,
+        } as never),
       Telemetry,
       () => ({ serviceName: 'async-probe' }),
     );
-    assert.deepEqual(each.map((telemetry) => telemetry.serviceName), ['async-probe', 'async-probe', 'async-probe']);
+    assert.deepEqual(
+      each.map((telemetry) => telemetry.serviceName),
+      ['async-probe', 'async-probe', 'async-probe'],
+    );
   });
 });

@@ -39,7 +39,13 @@ describe('CircuitBreaker (libs/platform)', () => {
     const { circuit } = breaker();
     await succeed(circuit, 20);
     assert.equal(circuit.state, 'closed');
-    assert.deepEqual(circuit.snapshot(), { name: 'agents', state: 'closed', callsInWindow: 20, failuresInWindow: 0, retryAfterMs: 0 });
+    assert.deepEqual(circuit.snapshot(), {
+      name: 'agents',
+      state: 'closed',
+      callsInWindow: 20,
+      failuresInWindow: 0,
+      retryAfterMs: 0,
+    });
   });
 
   test('opens when the error rate reaches the threshold with enough calls', async () => {
@@ -95,7 +101,13 @@ describe('CircuitBreaker (libs/platform)', () => {
     assert.equal(error.circuit, 'agents');
     assert.equal(error.retryAfterMs, 4_000);
     assert.match(error.message, /agents is unavailable \(circuit open\); retry in 4 s/);
-    assert.deepEqual(circuit.snapshot(), { name: 'agents', state: 'open', callsInWindow: 0, failuresInWindow: 0, retryAfterMs: 4_000 });
+    assert.deepEqual(circuit.snapshot(), {
+      name: 'agents',
+      state: 'open',
+      callsInWindow: 0,
+      failuresInWindow: 0,
+      retryAfterMs: 4_000,
+    });
   });
 
   test('after the open period it is half-open and lets exactly one probe through', async () => {
@@ -128,7 +140,13 @@ describe('CircuitBreaker (libs/platform)', () => {
     clock.advance(5_000);
     await succeed(circuit, 1);
     assert.equal(circuit.state, 'closed');
-    assert.deepEqual(circuit.snapshot(), { name: 'agents', state: 'closed', callsInWindow: 0, failuresInWindow: 0, retryAfterMs: 0 });
+    assert.deepEqual(circuit.snapshot(), {
+      name: 'agents',
+      state: 'closed',
+      callsInWindow: 0,
+      failuresInWindow: 0,
+      retryAfterMs: 0,
+    });
     // the old failures are forgotten: it takes a full new run of failures to open again
     await fail(circuit, 3);
     assert.equal(circuit.state, 'closed');

@@ -7,15 +7,25 @@ test('a missing optional package fails with an error naming it, the feature that
     assert.throws(
       () => loadOptionalPackage('s2sp-no-such-package', 'The feature', () => require(specifier) as unknown),
       (error: Error) =>
-        error.message === 'The feature needs the package "s2sp-no-such-package", which is not installed. Install it: npm install s2sp-no-such-package',
+        error.message ===
+        'The feature needs the package "s2sp-no-such-package", which is not installed. Install it: npm install s2sp-no-such-package',
     );
   }
 });
 
 test('an installed package is returned, and any other failure while loading it is rethrown unchanged', () => {
-  assert.equal(loadOptionalPackage('node:path', 'Paths', () => require('node:path') as typeof import('node:path')).sep, '/');
+  assert.equal(
+    loadOptionalPackage('node:path', 'Paths', () => require('node:path') as typeof import('node:path')).sep,
+    '/',
+  );
   const broken = new Error('the package threw while loading');
-  assert.throws(() => loadOptionalPackage('x', 'X', () => { throw broken; }), (error) => error === broken);
+  assert.throws(
+    () =>
+      loadOptionalPackage('x', 'X', () => {
+        throw broken;
+      }),
+    (error) => error === broken,
+  );
   // A dependency of the package that is missing is not the package missing: its own message stays.
   assert.throws(
     () => loadOptionalPackage('present-package', 'X', () => require('s2sp-missing-dependency') as unknown),

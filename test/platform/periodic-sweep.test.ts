@@ -4,17 +4,24 @@ import { PeriodicSweep } from '../../libs/platform/src';
 
 const quietLogger = () => {
   const warnings: string[] = [];
-  return { warnings, logger: { warn: (message: unknown) => void warnings.push(String(message)), debug: () => undefined } };
+  return {
+    warnings,
+    logger: { warn: (message: unknown) => void warnings.push(String(message)), debug: () => undefined },
+  };
 };
 
 test('overlapping sweeps share the one in progress; stop() waits for it', async () => {
   let runs = 0;
   let finish!: (count: number) => void;
   const { logger } = quietLogger();
-  const sweep = new PeriodicSweep('things', () => {
-    runs += 1;
-    return new Promise<number>((resolve) => (finish = resolve));
-  }, logger);
+  const sweep = new PeriodicSweep(
+    'things',
+    () => {
+      runs += 1;
+      return new Promise<number>((resolve) => (finish = resolve));
+    },
+    logger,
+  );
   const first = sweep.sweep();
   const second = sweep.sweep();
   assert.equal(runs, 1);
@@ -29,11 +36,15 @@ test('overlapping sweeps share the one in progress; stop() waits for it', async 
 test('a failing sweep is logged and counts as 0; the next one runs again', async () => {
   let calls = 0;
   const { logger, warnings } = quietLogger();
-  const sweep = new PeriodicSweep('records', async () => {
-    calls += 1;
-    if (calls === 1) throw new Error('database gone');
-    return 2;
-  }, logger);
+  const sweep = new PeriodicSweep(
+    'records',
+    async () => {
+      calls += 1;
+      if (calls === 1) throw new Error('database gone');
+      return 2;
+    },
+    logger,
+  );
   assert.equal(await sweep.sweep(), 0);
   assert.match(warnings[0] ?? '', /records failed: database gone/);
   assert.equal(await sweep.sweep(), 2);

@@ -1,24 +1,45 @@
 import assert from 'node:assert/strict';
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import { describe, test } from 'node:test';
-import { DEFAULT_SHUTDOWN_OPTIONS, HttpRequestDrain, Readiness, resolveShutdownOptions, SHUTDOWN_ENV, shutDownGracefully } from '../../libs/platform/src';
+import {
+  DEFAULT_SHUTDOWN_OPTIONS,
+  HttpRequestDrain,
+  Readiness,
+  resolveShutdownOptions,
+  SHUTDOWN_ENV,
+  shutDownGracefully,
+} from '../../libs/platform/src';
 import { withEnv } from '../support/with-env';
 
 const UNSET = { [SHUTDOWN_ENV.graceMs]: undefined, [SHUTDOWN_ENV.notReadyDelayMs]: undefined };
 
 describe('resolveShutdownOptions', () => {
   test('an option wins over its environment variable, which wins over the default', () => {
-    assert.deepEqual(withEnv(UNSET, () => resolveShutdownOptions()), DEFAULT_SHUTDOWN_OPTIONS);
-    const fromEnv = withEnv({ [SHUTDOWN_ENV.graceMs]: '30000', [SHUTDOWN_ENV.notReadyDelayMs]: '5000' }, () => resolveShutdownOptions());
+    assert.deepEqual(
+      withEnv(UNSET, () => resolveShutdownOptions()),
+      DEFAULT_SHUTDOWN_OPTIONS,
+    );
+    const fromEnv = withEnv({ [SHUTDOWN_ENV.graceMs]: '30000', [SHUTDOWN_ENV.notReadyDelayMs]: '5000' }, () =>
+      resolveShutdownOptions(),
+    );
     assert.deepEqual(fromEnv, { graceMs: 30_000, notReadyDelayMs: 5_000 });
     const given = withEnv({ [SHUTDOWN_ENV.graceMs]: '30000' }, () => resolveShutdownOptions({ graceMs: 2_000 }));
     assert.equal(given.graceMs, 2_000);
   });
 
   test('malformed or inconsistent values are refused, naming the setting', () => {
-    assert.throws(() => withEnv({ ...UNSET, [SHUTDOWN_ENV.graceMs]: 'soon' }, () => resolveShutdownOptions()), /S2SP_SHUTDOWN_GRACE_MS must be an integer/);
-    assert.throws(() => withEnv(UNSET, () => resolveShutdownOptions({ graceMs: -1 })), /graceMs must be an integer from 0/);
-    assert.throws(() => withEnv(UNSET, () => resolveShutdownOptions({ graceMs: 1_000, notReadyDelayMs: 2_000 })), /must not exceed S2SP_SHUTDOWN_GRACE_MS/);
+    assert.throws(
+      () => withEnv({ ...UNSET, [SHUTDOWN_ENV.graceMs]: 'soon' }, () => resolveShutdownOptions()),
+      /S2SP_SHUTDOWN_GRACE_MS must be an integer/,
+    );
+    assert.throws(
+      () => withEnv(UNSET, () => resolveShutdownOptions({ graceMs: -1 })),
+      /graceMs must be an integer from 0/,
+    );
+    assert.throws(
+      () => withEnv(UNSET, () => resolveShutdownOptions({ graceMs: 1_000, notReadyDelayMs: 2_000 })),
+      /must not exceed S2SP_SHUTDOWN_GRACE_MS/,
+    );
   });
 });
 
@@ -39,13 +60,21 @@ async function heldServer(): Promise<{ server: Server; port: number; arrived: ()
   };
 }
 
-function get(port: number, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string; connection?: string }> {
+function get(
+  port: number,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string; connection?: string }> {
   return new Promise((resolve, reject) => {
     httpRequest({ host: '127.0.0.1', port, path, headers }, (response: IncomingMessage) => {
       let body = '';
       response.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body, connection: response.headers.connection }));
-    }).on('error', reject).end();
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, body, connection: response.headers.connection }),
+      );
+    })
+      .on('error', reject)
+      .end();
   });
 }
 
@@ -64,7 +93,11 @@ describe('HttpRequestDrain', () => {
     const drained = drain.drain(Date.now() + 60_000);
     await assert.rejects(get(held.port, '/late'), /ECONNREFUSED/, 'no new connection once draining');
     held.release();
-    assert.deepEqual(await inFlight, { status: 200, body: 'answered /slow', connection: 'close' }, 'answered, and told to reconnect elsewhere');
+    assert.deepEqual(
+      await inFlight,
+      { status: 200, body: 'answered /slow', connection: 'close' },
+      'answered, and told to reconnect elsewhere',
+    );
     assert.equal(await drained, true);
   });
 
@@ -108,7 +141,12 @@ describe('shutDownGracefully', () => {
     });
     assert.equal(readiness.status, 'shutting_down');
     assert.equal(events[0], 'not-ready');
-    assert.deepEqual(events.slice(2), ['calls drained', 'tasks cut off', 'grace period over, cutting off: tasks; closing', 'closed']);
+    assert.deepEqual(events.slice(2), [
+      'calls drained',
+      'tasks cut off',
+      'grace period over, cutting off: tasks; closing',
+      'closed',
+    ]);
     assert.equal(new Set(deadlines).size, 1, 'one deadline, counted from the start of the shutdown');
   });
 });

@@ -29,7 +29,8 @@ after(async () => {
 
 const STORAGES: Record<string, StorageFactory> = {
   SlidingWindowThrottlerStorage: async (_t, clock) => new SlidingWindowThrottlerStorage(WINDOW, clock.now),
-  RedisThrottlerStorage: async (t, clock) => ((await redisOrSkip(t)) ? new RedisThrottlerStorage(await redisConnection(), clock.now) : undefined),
+  RedisThrottlerStorage: async (t, clock) =>
+    (await redisOrSkip(t)) ? new RedisThrottlerStorage(await redisConnection(), clock.now) : undefined,
 };
 
 for (const [name, create] of Object.entries(STORAGES)) {
@@ -51,7 +52,11 @@ for (const [name, create] of Object.entries(STORAGES)) {
       assert.equal(refused.timeToBlockExpire, 30, 'the first hit leaves the window 30 s from now');
 
       clock.advance(29_999);
-      assert.equal((await hit()).isBlocked, true, 'refused calls are not counted, and the first hit is still in the window');
+      assert.equal(
+        (await hit()).isBlocked,
+        true,
+        'refused calls are not counted, and the first hit is still in the window',
+      );
       clock.advance(1);
       const allowed = await hit();
       assert.equal(allowed.isBlocked, false, 'the first hit has left the window');
@@ -76,7 +81,11 @@ for (const [name, create] of Object.entries(STORAGES)) {
       assert.equal(refused.isBlocked, true);
       assert.equal(refused.timeToBlockExpire, 10);
       clock.advance(5_000);
-      assert.equal((await storage.increment('alice', 1_000, 1, 10_000, 'json-rpc')).isBlocked, true, 'the hit has expired, the block has not');
+      assert.equal(
+        (await storage.increment('alice', 1_000, 1, 10_000, 'json-rpc')).isBlocked,
+        true,
+        'the hit has expired, the block has not',
+      );
       clock.advance(5_000);
       assert.equal((await storage.increment('alice', 1_000, 1, 10_000, 'json-rpc')).isBlocked, false);
     });
@@ -112,9 +121,14 @@ describe('RedisThrottlerStorage shared by replicas', () => {
     if (!(await redisOrSkip(t))) return;
     // Two replicas of one deployment: a connection each, the same key prefix.
     const deployment = isolatedRedisOptions();
-    const replicas = [new RedisThrottlerStorage(await redisConnection(deployment)), new RedisThrottlerStorage(await redisConnection(deployment))];
+    const replicas = [
+      new RedisThrottlerStorage(await redisConnection(deployment)),
+      new RedisThrottlerStorage(await redisConnection(deployment)),
+    ];
     const limit = 25;
-    const records = await Promise.all(Array.from({ length: 60 }, (_, index) => replicas[index % 2].increment('caller', WINDOW, limit, 0, 'json-rpc')));
+    const records = await Promise.all(
+      Array.from({ length: 60 }, (_, index) => replicas[index % 2].increment('caller', WINDOW, limit, 0, 'json-rpc')),
+    );
     const allowed = records.filter((record) => !record.isBlocked);
     assert.equal(allowed.length, limit);
     assert.deepEqual(
@@ -122,6 +136,10 @@ describe('RedisThrottlerStorage shared by replicas', () => {
       Array.from({ length: limit }, (_, index) => index + 1),
       'each allowed call took its own slot',
     );
-    assert.ok(records.filter((record) => record.isBlocked).every((record) => record.timeToBlockExpire > 0 && record.totalHits === limit + 1));
+    assert.ok(
+      records
+        .filter((record) => record.isBlocked)
+        .every((record) => record.timeToBlockExpire > 0 && record.totalHits === limit + 1),
+    );
   });
 });

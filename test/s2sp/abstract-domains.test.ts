@@ -36,7 +36,11 @@ describe('parseAbstractDomains', () => {
     });
 
     test('trims whitespace around the whole value and every name', () => {
-      assert.deepEqual(parseAbstractDomains('  event ,  severity\t, urgency  ', LIMITS), ['event', 'severity', 'urgency']);
+      assert.deepEqual(parseAbstractDomains('  event ,  severity\t, urgency  ', LIMITS), [
+        'event',
+        'severity',
+        'urgency',
+      ]);
     });
 
     test('drops empty names from stray commas', () => {

@@ -27,10 +27,13 @@ const oddDecision: AuditEvent = {
 
 describe('storable', () => {
   test('replaces NUL and unpaired surrogates in every string, keys included; keeps everything else', () => {
-    assert.deepEqual(storable({ 'k\u0000': ['a\u0000b', `${LONE_SURROGATE}x`, '😀 ok', 3, null], nested: { n: 'é\u0000' } }), {
-      [`k${MARK}`]: [`a${MARK}b`, `${MARK}x`, '😀 ok', 3, null],
-      nested: { n: `é${MARK}` },
-    });
+    assert.deepEqual(
+      storable({ 'k\u0000': ['a\u0000b', `${LONE_SURROGATE}x`, '😀 ok', 3, null], nested: { n: 'é\u0000' } }),
+      {
+        [`k${MARK}`]: [`a${MARK}b`, `${MARK}x`, '😀 ok', 3, null],
+        nested: { n: `é${MARK}` },
+      },
+    );
     const time = new Date();
     assert.equal(storable({ time }).time, time, 'dates are left as they are');
   });
@@ -65,7 +68,9 @@ for (const kind of KINDS) {
         columns: 0,
         bytes: 0,
       });
-      const row = await db.client.dataPlaneFetch.findFirstOrThrow({ where: { result: 'invalid-request', subject: 'alice' } });
+      const row = await db.client.dataPlaneFetch.findFirstOrThrow({
+        where: { result: 'invalid-request', subject: 'alice' },
+      });
       assert.equal(row.reason, `Unknown column: x${MARK}. Body columns: description.`);
       assert.deepEqual(row.delegatedBy, [`stats${MARK}server`]);
       assert.equal(audit.auditWriteStatus().status, 'ok');

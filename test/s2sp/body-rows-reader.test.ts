@@ -16,7 +16,11 @@ function read(text: string, cuts: number[] = []): ReturnType<BodyRowsReader['fin
 
 const ANSWER = {
   body: [
-    { _row_id: 0, description: 'Gusts "up to" 55 mph \\ {not a brace} [nor a bracket], "key": 1', nested: { a: [1, { b: '}' }] } },
+    {
+      _row_id: 0,
+      description: 'Gusts "up to" 55 mph \\ {not a brace} [nor a bracket], "key": 1',
+      nested: { a: [1, { b: '}' }] },
+    },
     { _row_id: 2, description: 'ünïcödé \u2028 \u0000 😀', empty: {}, list: [] },
     { _row_id: 5, description: null, flag: true, n: -1.5e-3 },
   ],
@@ -35,12 +39,17 @@ describe('BodyRowsReader', () => {
     const text = JSON.stringify(ANSWER, null, 1);
     const random = mulberry32(7);
     for (let trial = 0; trial < 300; trial++) {
-      const cuts = Array.from({ length: 1 + Math.floor(random() * 12) }, () => Math.floor(random() * text.length)).sort((a, b) => a - b);
+      const cuts = Array.from({ length: 1 + Math.floor(random() * 12) }, () => Math.floor(random() * text.length)).sort(
+        (a, b) => a - b,
+      );
       const { body, members } = read(text, cuts);
       assert.deepEqual(body, ANSWER.body, `cuts ${cuts.join(',')}`);
       assert.equal(members.total_rows, 3);
     }
-    const { body } = read(text, Array.from({ length: text.length }, (_, i) => i));
+    const { body } = read(
+      text,
+      Array.from({ length: text.length }, (_, i) => i),
+    );
     assert.deepEqual(body, ANSWER.body, 'one character at a time');
   });
 
@@ -52,7 +61,10 @@ describe('BodyRowsReader', () => {
   });
 
   test('an error answer (S2SP or Python SDK style) has no body and keeps its error member', () => {
-    assert.deepEqual({ ...read('{"error":{"code":"RESOURCE_NOT_FOUND","message":"gone"}}').members }, { error: { code: 'RESOURCE_NOT_FOUND', message: 'gone' } });
+    assert.deepEqual(
+      { ...read('{"error":{"code":"RESOURCE_NOT_FOUND","message":"gone"}}').members },
+      { error: { code: 'RESOURCE_NOT_FOUND', message: 'gone' } },
+    );
     const python = read('{"error": "Resource not found or expired"}', [10]);
     assert.equal(python.body, undefined);
     assert.equal(python.members.error, 'Resource not found or expired');
@@ -66,7 +78,18 @@ describe('BodyRowsReader', () => {
   });
 
   test('refuses what is not a complete JSON answer with object rows', () => {
-    for (const text of ['{"body":[{"_row_id":0}', '{"body":[{"_row_id":0}, 1]}', '{"body":["x"]}', '{"body":[[1]]}', '{"body":[{"_row_id":0}]}}', '{"body":[{"_row_id":0,}]}', '{"body":[]} trailing', '', 'null', '"text"']) {
+    for (const text of [
+      '{"body":[{"_row_id":0}',
+      '{"body":[{"_row_id":0}, 1]}',
+      '{"body":["x"]}',
+      '{"body":[[1]]}',
+      '{"body":[{"_row_id":0}]}}',
+      '{"body":[{"_row_id":0,}]}',
+      '{"body":[]} trailing',
+      '',
+      'null',
+      '"text"',
+    ]) {
       assert.throws(() => read(text), SyntaxError, text);
     }
   });

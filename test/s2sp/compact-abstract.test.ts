@@ -37,7 +37,13 @@ describe('parseAbstractFormat', () => {
 describe('toColumnar and rowsFromColumnar', () => {
   test('_row_id comes first, then the given columns; a column a row lacks is null', () => {
     const columnar = toColumnar([{ _row_id: 0, event: 'Flood Watch' }, { _row_id: 1 }], ['event']);
-    assert.deepEqual(columnar, { columns: ['_row_id', 'event'], rows: [[0, 'Flood Watch'], [1, null]] });
+    assert.deepEqual(columnar, {
+      columns: ['_row_id', 'event'],
+      rows: [
+        [0, 'Flood Watch'],
+        [1, null],
+      ],
+    });
   });
 
   test('the compact layout reads back into the rows it came from', () => {
@@ -52,18 +58,45 @@ describe('toColumnar and rowsFromColumnar', () => {
   });
 
   test('malformed compact input is a clear error naming the parameter and the part', () => {
-    refuses(() => rowsFromColumnar('abstract_data', [], LIMITS), /^abstract_data in the compact form must be an object/);
-    refuses(() => rowsFromColumnar('abstract_data', { columns: 'event', rows: [] }, LIMITS), /^abstract_data\.columns must be an array of column names/);
-    refuses(() => rowsFromColumnar('abstract_data', { columns: ['_row_id', 1], rows: [] }, LIMITS), /^abstract_data\.columns must be an array/);
-    refuses(() => rowsFromColumnar('body_data', { columns: ['_row_id', 'a', 'a'], rows: [] }, LIMITS), /^body_data\.columns names a column more than once/);
-    refuses(() => rowsFromColumnar('abstract_data', { columns: ['event'], rows: [] }, LIMITS), /^abstract_data\.columns must include _row_id/);
-    refuses(() => rowsFromColumnar('abstract_data', { columns: ['_row_id'], rows: {} }, LIMITS), /^abstract_data\.rows must be an array/);
-    refuses(() => rowsFromColumnar('abstract_data', { columns: ['_row_id', 'event'], rows: [[0]] }, LIMITS), /^abstract_data\.rows\[0\] must be an array of 2 values/);
-    refuses(() => rowsFromColumnar('abstract_data', { columns: ['_row_id'], rows: [[0], {}] }, LIMITS), /^abstract_data\.rows\[1\] must be an array of 1 values/);
+    refuses(
+      () => rowsFromColumnar('abstract_data', [], LIMITS),
+      /^abstract_data in the compact form must be an object/,
+    );
+    refuses(
+      () => rowsFromColumnar('abstract_data', { columns: 'event', rows: [] }, LIMITS),
+      /^abstract_data\.columns must be an array of column names/,
+    );
+    refuses(
+      () => rowsFromColumnar('abstract_data', { columns: ['_row_id', 1], rows: [] }, LIMITS),
+      /^abstract_data\.columns must be an array/,
+    );
+    refuses(
+      () => rowsFromColumnar('body_data', { columns: ['_row_id', 'a', 'a'], rows: [] }, LIMITS),
+      /^body_data\.columns names a column more than once/,
+    );
+    refuses(
+      () => rowsFromColumnar('abstract_data', { columns: ['event'], rows: [] }, LIMITS),
+      /^abstract_data\.columns must include _row_id/,
+    );
+    refuses(
+      () => rowsFromColumnar('abstract_data', { columns: ['_row_id'], rows: {} }, LIMITS),
+      /^abstract_data\.rows must be an array/,
+    );
+    refuses(
+      () => rowsFromColumnar('abstract_data', { columns: ['_row_id', 'event'], rows: [[0]] }, LIMITS),
+      /^abstract_data\.rows\[0\] must be an array of 2 values/,
+    );
+    refuses(
+      () => rowsFromColumnar('abstract_data', { columns: ['_row_id'], rows: [[0], {}] }, LIMITS),
+      /^abstract_data\.rows\[1\] must be an array of 1 values/,
+    );
   });
 
   test('more rows than the limit is refused before any row is read', () => {
-    refuses(() => rowsFromColumnar('abstract_data', { columns: ['_row_id'], rows: [1, 2, 3, 4] }, LIMITS), /^abstract_data has 4 rows; at most 3 are allowed/);
+    refuses(
+      () => rowsFromColumnar('abstract_data', { columns: ['_row_id'], rows: [1, 2, 3, 4] }, LIMITS),
+      /^abstract_data has 4 rows; at most 3 are allowed/,
+    );
   });
 });
 
@@ -71,22 +104,32 @@ describe('resourcePayload', () => {
   const split = () => splitRows(ROWS, ['event']);
 
   test('the default async answer is the reference envelope, unchanged', () => {
-    assert.deepEqual(JSON.stringify(resourcePayload(split(), 'rows', URL_)), JSON.stringify({
-      total_rows: 2,
-      columns: ['event', 'severity', 'description'],
-      abstract_domains: ['event'],
-      body_domains: ['severity', 'description'],
-      resource_url: URL_,
-      abstract: [
-        { _row_id: 0, event: 'Wind Advisory' },
-        { _row_id: 1, event: 'Flood Watch' },
-      ],
-    }));
+    assert.deepEqual(
+      JSON.stringify(resourcePayload(split(), 'rows', URL_)),
+      JSON.stringify({
+        total_rows: 2,
+        columns: ['event', 'severity', 'description'],
+        abstract_domains: ['event'],
+        body_domains: ['severity', 'description'],
+        resource_url: URL_,
+        abstract: [
+          { _row_id: 0, event: 'Wind Advisory' },
+          { _row_id: 1, event: 'Flood Watch' },
+        ],
+      }),
+    );
   });
 
   test('the default sync answer carries the body rows instead of a resource_url', () => {
     const payload = resourcePayload(split(), 'rows', undefined);
-    assert.deepEqual(Object.keys(payload), ['total_rows', 'columns', 'abstract_domains', 'body_domains', 'abstract', 'body']);
+    assert.deepEqual(Object.keys(payload), [
+      'total_rows',
+      'columns',
+      'abstract_domains',
+      'body_domains',
+      'abstract',
+      'body',
+    ]);
     assert.deepEqual(payload.body, [
       { _row_id: 0, severity: 'Moderate', description: 'North winds 25-35 mph' },
       { _row_id: 1, severity: 'Minor', description: 'Heavy rain' },
@@ -94,27 +137,49 @@ describe('resourcePayload', () => {
   });
 
   test('the compact async answer has the rows as arrays and no list the answer implies', () => {
-    assert.deepEqual(JSON.stringify(resourcePayload(split(), 'columns', URL_)), JSON.stringify({
-      total_rows: 2,
-      body_domains: ['severity', 'description'],
-      resource_url: URL_,
-      abstract: { columns: ['_row_id', 'event'], rows: [[0, 'Wind Advisory'], [1, 'Flood Watch']] },
-    }));
+    assert.deepEqual(
+      JSON.stringify(resourcePayload(split(), 'columns', URL_)),
+      JSON.stringify({
+        total_rows: 2,
+        body_domains: ['severity', 'description'],
+        resource_url: URL_,
+        abstract: {
+          columns: ['_row_id', 'event'],
+          rows: [
+            [0, 'Wind Advisory'],
+            [1, 'Flood Watch'],
+          ],
+        },
+      }),
+    );
   });
 
   test('the compact sync answer lays out the body the same way; its columns are the body domains', () => {
     assert.deepEqual(resourcePayload(split(), 'columns', undefined), {
       total_rows: 2,
-      abstract: { columns: ['_row_id', 'event'], rows: [[0, 'Wind Advisory'], [1, 'Flood Watch']] },
+      abstract: {
+        columns: ['_row_id', 'event'],
+        rows: [
+          [0, 'Wind Advisory'],
+          [1, 'Flood Watch'],
+        ],
+      },
       body: {
         columns: ['_row_id', 'severity', 'description'],
-        rows: [[0, 'Moderate', 'North winds 25-35 mph'], [1, 'Minor', 'Heavy rain']],
+        rows: [
+          [0, 'Moderate', 'North winds 25-35 mph'],
+          [1, 'Minor', 'Heavy rain'],
+        ],
       },
     });
   });
 
   test('the compact answer is shorter than the default for the same rows', () => {
-    const many = Array.from({ length: 50 }, (_, index) => ({ event: `Event ${index}`, severity: 'Minor', description: 'text' }));
+    const many = Array.from({ length: 50 }, (_, index) => ({
+      event: `Event ${index}`,
+      severity: 'Minor',
+      description: 'text',
+    }));
     const compact = JSON.stringify(resourcePayload(splitRows(many, ['event', 'severity']), 'columns', URL_));
     const standard = JSON.stringify(resourcePayload(splitRows(many, ['event', 'severity']), 'rows', URL_));
     assert.ok(compact.length < standard.length * 0.7, `${compact.length} vs ${standard.length} characters`);

@@ -38,7 +38,12 @@ async function startServer(handler: Handler): Promise<TestServer> {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const seen = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const seen = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       requests.push(seen);
       handler(seen, res);
     });
@@ -76,7 +81,9 @@ function json(res: ServerResponse, status: number, payload: unknown, headers: Re
 }
 
 function clientFor(origins: string[], options: Partial<S2spModuleOptions> = {}): DataPlaneClient {
-  return new DataPlaneClient(resolveS2spOptions({ allowedResourceOrigins: origins, fetchTimeoutMs: 2_000, ...options }));
+  return new DataPlaneClient(
+    resolveS2spOptions({ allowedResourceOrigins: origins, fetchTimeoutMs: 2_000, ...options }),
+  );
 }
 
 const TOKEN = generateResourceToken();
@@ -88,7 +95,10 @@ async function refused(promise: Promise<unknown>, pattern: RegExp, token = TOKEN
     caught = error;
     return true;
   });
-  assert.ok(caught instanceof S2spToolError, `expected S2spToolError, got ${caught instanceof Error ? `${caught.name}: ${caught.message}` : String(caught)}`);
+  assert.ok(
+    caught instanceof S2spToolError,
+    `expected S2spToolError, got ${caught instanceof Error ? `${caught.name}: ${caught.message}` : String(caught)}`,
+  );
   assert.match(caught.message, pattern);
   assert.ok(!caught.message.includes(token), `the message leaks the resource_url token: ${caught.message}`);
   return caught;
@@ -118,7 +128,9 @@ describe('DataPlaneClient.fetchBody', { timeout: 20_000 }, () => {
     });
 
     test('asks for Arrow from arrowMinRows rows (JSON understood), and for JSON only below it or as the caller says', async () => {
-      const server = await startServer((_req, res) => json(res, 200, { body: [], total_rows: 0, columns_returned: ['_row_id'] }));
+      const server = await startServer((_req, res) =>
+        json(res, 200, { body: [], total_rows: 0, columns_returned: ['_row_id'] }),
+      );
       const client = clientFor([server.origin], { arrowMinRows: 3 });
       const acceptFor = async (request: Parameters<DataPlaneClient['fetchBody']>[1]): Promise<string> => {
         await client.fetchBody(server.resourceUrl(), request);
@@ -138,29 +150,45 @@ describe('DataPlaneClient.fetchBody', { timeout: 20_000 }, () => {
 
     test('arrowMinRows must be a whole number, 0 or more', () => {
       for (const arrowMinRows of [-1, 1.5, Number.NaN]) {
-        assert.throws(() => resolveS2spOptions({ arrowMinRows }), /S2spModule: arrowMinRows must be a whole number, 0 or more/);
+        assert.throws(
+          () => resolveS2spOptions({ arrowMinRows }),
+          /S2spModule: arrowMinRows must be a whole number, 0 or more/,
+        );
       }
       assert.equal(resolveS2spOptions({}).arrowMinRows, 500);
     });
 
     test('sends columns when given', async () => {
       const server = await startServer((_req, res) =>
-        json(res, 200, { body: [{ _row_id: 1, description: 'd' }], total_rows: 1, columns_returned: ['_row_id', 'description'] }),
+        json(res, 200, {
+          body: [{ _row_id: 1, description: 'd' }],
+          total_rows: 1,
+          columns_returned: ['_row_id', 'description'],
+        }),
       );
-      const rows = await clientFor([server.origin]).fetchBody(server.resourceUrl(), { rowIds: [1], columns: ['description'] });
+      const rows = await clientFor([server.origin]).fetchBody(server.resourceUrl(), {
+        rowIds: [1],
+        columns: ['description'],
+      });
       assert.deepEqual(rows, [{ _row_id: 1, description: 'd' }]);
       assert.deepEqual(JSON.parse(server.requests[0].body), { row_ids: [1], columns: ['description'] });
     });
 
     test('an empty body list is a valid answer', async () => {
-      const server = await startServer((_req, res) => json(res, 200, { body: [], total_rows: 0, columns_returned: ['_row_id'] }));
+      const server = await startServer((_req, res) =>
+        json(res, 200, { body: [], total_rows: 0, columns_returned: ['_row_id'] }),
+      );
       assert.deepEqual(await clientFor([server.origin]).fetchBody(server.resourceUrl(), { rowIds: [] }), []);
       assert.equal(server.requests[0].body, '{"row_ids":[]}');
     });
 
     test('a chunked answer without content-length is read whole', async () => {
       const rows = Array.from({ length: 500 }, (_, i) => ({ _row_id: i, description: `row ${i} `.repeat(20) }));
-      const text = JSON.stringify({ body: rows, total_rows: rows.length, columns_returned: ['_row_id', 'description'] });
+      const text = JSON.stringify({
+        body: rows,
+        total_rows: rows.length,
+        columns_returned: ['_row_id', 'description'],
+      });
       const server = await startServer((_req, res) => {
         res.writeHead(200, { 'content-type': 'application/json' });
         for (let i = 0; i < text.length; i += 1000) res.write(text.slice(i, i + 1000));
@@ -170,17 +198,23 @@ describe('DataPlaneClient.fetchBody', { timeout: 20_000 }, () => {
     });
 
     test('multi-byte UTF-8 split across chunks is decoded correctly', async () => {
-      const text = Buffer.from(JSON.stringify({ body: [{ _row_id: 0, place: 'Müllheim — 北京 ☔' }], total_rows: 1, columns_returned: [] }));
+      const text = Buffer.from(
+        JSON.stringify({ body: [{ _row_id: 0, place: 'Müllheim — 北京 ☔' }], total_rows: 1, columns_returned: [] }),
+      );
       const server = await startServer((_req, res) => {
         res.writeHead(200, { 'content-type': 'application/json' });
         for (let i = 0; i < text.length; i += 3) res.write(text.subarray(i, i + 3));
         res.end();
       });
-      assert.deepEqual(await clientFor([server.origin]).fetchBody(server.resourceUrl(), { rowIds: [0] }), [{ _row_id: 0, place: 'Müllheim — 北京 ☔' }]);
+      assert.deepEqual(await clientFor([server.origin]).fetchBody(server.resourceUrl(), { rowIds: [0] }), [
+        { _row_id: 0, place: 'Müllheim — 北京 ☔' },
+      ]);
     });
 
     test('the allowlist is compared by normalized origin (case, default port, trailing slash)', async () => {
-      const server = await startServer((_req, res) => json(res, 200, { body: [], total_rows: 0, columns_returned: [] }));
+      const server = await startServer((_req, res) =>
+        json(res, 200, { body: [], total_rows: 0, columns_returned: [] }),
+      );
       const port = new URL(server.origin).port;
       const client = clientFor([`HTTP://127.0.0.1:${port}/`]);
       assert.deepEqual(await client.fetchBody(`http://127.0.0.1:${port}/s2sp/data/${TOKEN}`, { rowIds: [] }), []);
@@ -190,7 +224,9 @@ describe('DataPlaneClient.fetchBody', { timeout: 20_000 }, () => {
   describe('resource gone', () => {
     for (const status of [404, 410]) {
       test(`${status} → single-use/expired message naming the origin, not the token or URL`, async () => {
-        const server = await startServer((req, res) => json(res, status, { error: { code: 'RESOURCE_NOT_FOUND', message: `No resource ${req.url}` } }));
+        const server = await startServer((req, res) =>
+          json(res, status, { error: { code: 'RESOURCE_NOT_FOUND', message: `No resource ${req.url}` } }),
+        );
         const error = await refused(
           clientFor([server.origin]).fetchBody(server.resourceUrl(), { rowIds: [0] }),
           /no longer holds this resource: resource_urls are single-use and expire\. Call the resource tool again/,
@@ -205,7 +241,10 @@ describe('DataPlaneClient.fetchBody', { timeout: 20_000 }, () => {
         res.writeHead(404, { 'content-type': 'text/html' });
         res.end(`<pre>Cannot POST ${req.url}</pre>`);
       });
-      await refused(clientFor([server.origin]).fetchBody(server.resourceUrl(), { rowIds: [0] }), /single-use and expire/);
+      await refused(
+        clientFor([server.origin]).fetchBody(server.resourceUrl(), { rowIds: [0] }),
+        /single-use and expire/,
+      );
     });
   });
 
@@ -221,7 +260,9 @@ describe('DataPlaneClient.fetchBody', { timeout: 20_000 }, () => {
 
     test('S2SP-style {"error": {"code", "message"}}', async () => {
       const server = await startServer((_req, res) =>
-        json(res, 413, { error: { code: 'PAYLOAD_TOO_LARGE', message: 'row_ids names 200001 rows; at most 100000 per fetch.' } }),
+        json(res, 413, {
+          error: { code: 'PAYLOAD_TOO_LARGE', message: 'row_ids names 200001 rows; at most 100000 per fetch.' },
+        }),
       );
       await refused(
         clientFor([server.origin]).fetchBody(server.resourceUrl(), { rowIds: [0] }),
@@ -234,32 +275,50 @@ describe('DataPlaneClient.fetchBody', { timeout: 20_000 }, () => {
         res.writeHead(500, { 'content-type': 'text/plain' });
         res.end('Internal Server Error');
       });
-      await refused(clientFor([server.origin]).fetchBody(server.resourceUrl(), { rowIds: [0] }), /refused the fetch \(HTTP 500\)\.$/);
+      await refused(
+        clientFor([server.origin]).fetchBody(server.resourceUrl(), { rowIds: [0] }),
+        /refused the fetch \(HTTP 500\)\.$/,
+      );
     });
 
     test('an error object without a string message → status only', async () => {
       const server = await startServer((_req, res) => json(res, 400, { error: { code: 'INVALID_REQUEST' } }));
-      await refused(clientFor([server.origin]).fetchBody(server.resourceUrl(), { rowIds: [0] }), /refused the fetch \(HTTP 400\)\.$/);
+      await refused(
+        clientFor([server.origin]).fetchBody(server.resourceUrl(), { rowIds: [0] }),
+        /refused the fetch \(HTTP 400\)\.$/,
+      );
     });
 
     test('a long reason is cut to 300 characters', async () => {
       const server = await startServer((_req, res) => json(res, 400, { error: 'x'.repeat(5_000) }));
-      const error = await refused(clientFor([server.origin]).fetchBody(server.resourceUrl(), { rowIds: [0] }), /HTTP 400/);
+      const error = await refused(
+        clientFor([server.origin]).fetchBody(server.resourceUrl(), { rowIds: [0] }),
+        /HTTP 400/,
+      );
       assert.ok(error.message.includes('x'.repeat(300)));
       assert.ok(!error.message.includes('x'.repeat(301)));
     });
 
     test('a reason that echoes the resource_url does not leak the token into the message', async () => {
-      const server = await startServer((req, res) => json(res, 400, { error: `Bad request for http://127.0.0.1${req.url}` }));
-      await refused(clientFor([server.origin]).fetchBody(server.resourceUrl(), { rowIds: [0] }), /refused the fetch \(HTTP 400\)/);
+      const server = await startServer((req, res) =>
+        json(res, 400, { error: `Bad request for http://127.0.0.1${req.url}` }),
+      );
+      await refused(
+        clientFor([server.origin]).fetchBody(server.resourceUrl(), { rowIds: [0] }),
+        /refused the fetch \(HTTP 400\)/,
+      );
     });
   });
 
   describe('allowlist', () => {
     test('an origin not in the allowlist is refused before any connection', async () => {
-      const server = await startServer((_req, res) => json(res, 200, { body: [], total_rows: 0, columns_returned: [] }));
+      const server = await startServer((_req, res) =>
+        json(res, 200, { body: [], total_rows: 0, columns_returned: [] }),
+      );
       const error = await refused(
-        clientFor(['http://127.0.0.1:1', 'https://weather.example.com']).fetchBody(server.resourceUrl(), { rowIds: [0] }),
+        clientFor(['http://127.0.0.1:1', 'https://weather.example.com']).fetchBody(server.resourceUrl(), {
+          rowIds: [0],
+        }),
         /resource_url points to http:\/\/127\.0\.0\.1:\d+, which is not an allowed resource server for this consumer\./,
       );
       assert.ok(error.message.includes(server.origin));
@@ -269,25 +328,43 @@ describe('DataPlaneClient.fetchBody', { timeout: 20_000 }, () => {
     });
 
     test('no allowlist at all → every origin is refused', async () => {
-      const server = await startServer((_req, res) => json(res, 200, { body: [], total_rows: 0, columns_returned: [] }));
+      const server = await startServer((_req, res) =>
+        json(res, 200, { body: [], total_rows: 0, columns_returned: [] }),
+      );
       await refused(clientFor([]).fetchBody(server.resourceUrl(), { rowIds: [0] }), /not an allowed resource server/);
       assert.equal(server.connections, 0);
     });
 
     test('same host by another name, another scheme or another port is a different origin', async () => {
-      const server = await startServer((_req, res) => json(res, 200, { body: [], total_rows: 0, columns_returned: [] }));
+      const server = await startServer((_req, res) =>
+        json(res, 200, { body: [], total_rows: 0, columns_returned: [] }),
+      );
       const port = Number(new URL(server.origin).port);
       const client = clientFor([server.origin]);
-      await refused(client.fetchBody(`http://localhost:${port}/s2sp/data/${TOKEN}`, { rowIds: [0] }), /points to http:\/\/localhost:\d+, which is not an allowed/);
-      await refused(client.fetchBody(`https://127.0.0.1:${port}/s2sp/data/${TOKEN}`, { rowIds: [0] }), /points to https:\/\/127\.0\.0\.1:\d+, which is not an allowed/);
-      await refused(client.fetchBody(`http://127.0.0.1:${port + 1}/s2sp/data/${TOKEN}`, { rowIds: [0] }), /which is not an allowed/);
+      await refused(
+        client.fetchBody(`http://localhost:${port}/s2sp/data/${TOKEN}`, { rowIds: [0] }),
+        /points to http:\/\/localhost:\d+, which is not an allowed/,
+      );
+      await refused(
+        client.fetchBody(`https://127.0.0.1:${port}/s2sp/data/${TOKEN}`, { rowIds: [0] }),
+        /points to https:\/\/127\.0\.0\.1:\d+, which is not an allowed/,
+      );
+      await refused(
+        client.fetchBody(`http://127.0.0.1:${port + 1}/s2sp/data/${TOKEN}`, { rowIds: [0] }),
+        /which is not an allowed/,
+      );
       assert.equal(server.connections, 0);
     });
 
     test('credentials in the URL do not change the origin check, and are not echoed', async () => {
-      const server = await startServer((_req, res) => json(res, 200, { body: [], total_rows: 0, columns_returned: [] }));
+      const server = await startServer((_req, res) =>
+        json(res, 200, { body: [], total_rows: 0, columns_returned: [] }),
+      );
       const sneaky = `http://${new URL(server.origin).host}@evil.example:80/s2sp/data/${TOKEN}`;
-      const error = await refused(clientFor([server.origin]).fetchBody(sneaky, { rowIds: [0] }), /points to http:\/\/evil\.example, which is not an allowed/);
+      const error = await refused(
+        clientFor([server.origin]).fetchBody(sneaky, { rowIds: [0] }),
+        /points to http:\/\/evil\.example, which is not an allowed/,
+      );
       assert.ok(!error.message.includes('@'));
       assert.equal(server.connections, 0);
     });
@@ -321,7 +398,10 @@ describe('DataPlaneClient.fetchBody', { timeout: 20_000 }, () => {
     test('a smaller per-call timeoutMs wins over the configured one', async () => {
       const server = await startServer(() => undefined);
       await refused(
-        clientFor([server.origin], { fetchTimeoutMs: 5_000 }).fetchBody(server.resourceUrl(), { rowIds: [0], timeoutMs: 150 }),
+        clientFor([server.origin], { fetchTimeoutMs: 5_000 }).fetchBody(server.resourceUrl(), {
+          rowIds: [0],
+          timeoutMs: 150,
+        }),
         /timed out after 150 ms\./,
       );
     });
@@ -329,20 +409,33 @@ describe('DataPlaneClient.fetchBody', { timeout: 20_000 }, () => {
     test('a larger per-call timeoutMs is capped at the configured one', async () => {
       const server = await startServer(() => undefined);
       await refused(
-        clientFor([server.origin], { fetchTimeoutMs: 200 }).fetchBody(server.resourceUrl(), { rowIds: [0], timeoutMs: 60_000 }),
+        clientFor([server.origin], { fetchTimeoutMs: 200 }).fetchBody(server.resourceUrl(), {
+          rowIds: [0],
+          timeoutMs: 60_000,
+        }),
         /timed out after 200 ms\./,
       );
     });
 
     test('a remaining budget that is a fraction of a millisecond count still works (e.g. from performance.now())', async () => {
-      const server = await startServer((_req, res) => json(res, 200, { body: [{ _row_id: 0 }], total_rows: 1, columns_returned: ['_row_id'] }));
-      const rows = await clientFor([server.origin]).fetchBody(server.resourceUrl(), { rowIds: [0], timeoutMs: 1_500.25 });
+      const server = await startServer((_req, res) =>
+        json(res, 200, { body: [{ _row_id: 0 }], total_rows: 1, columns_returned: ['_row_id'] }),
+      );
+      const rows = await clientFor([server.origin]).fetchBody(server.resourceUrl(), {
+        rowIds: [0],
+        timeoutMs: 1_500.25,
+      });
       assert.deepEqual(rows, [{ _row_id: 0 }]);
     });
 
     test('an exhausted budget (timeoutMs ≤ 0) is reported as a timeout, not as an unexpected failure', async () => {
-      const server = await startServer((_req, res) => json(res, 200, { body: [], total_rows: 0, columns_returned: [] }));
-      await refused(clientFor([server.origin]).fetchBody(server.resourceUrl(), { rowIds: [0], timeoutMs: -20 }), /timed out/);
+      const server = await startServer((_req, res) =>
+        json(res, 200, { body: [], total_rows: 0, columns_returned: [] }),
+      );
+      await refused(
+        clientFor([server.origin]).fetchBody(server.resourceUrl(), { rowIds: [0], timeoutMs: -20 }),
+        /timed out/,
+      );
     });
 
     test('headers arrive but the body stalls → timed out', async () => {
@@ -361,13 +454,18 @@ describe('DataPlaneClient.fetchBody', { timeout: 20_000 }, () => {
       const controller = new AbortController();
       setTimeout(() => controller.abort(), 100);
       await refused(
-        clientFor([server.origin], { fetchTimeoutMs: 5_000 }).fetchBody(server.resourceUrl(), { rowIds: [0], signal: controller.signal }),
+        clientFor([server.origin], { fetchTimeoutMs: 5_000 }).fetchBody(server.resourceUrl(), {
+          rowIds: [0],
+          signal: controller.signal,
+        }),
         /^The data-plane fetch from http:\/\/127\.0\.0\.1:\d+ was cancelled\.$/,
       );
     });
 
     test('an already-aborted signal cancels without a request', async () => {
-      const server = await startServer((_req, res) => json(res, 200, { body: [], total_rows: 0, columns_returned: [] }));
+      const server = await startServer((_req, res) =>
+        json(res, 200, { body: [], total_rows: 0, columns_returned: [] }),
+      );
       await refused(
         clientFor([server.origin]).fetchBody(server.resourceUrl(), { rowIds: [0], signal: AbortSignal.abort() }),
         /was cancelled\./,
@@ -406,7 +504,9 @@ describe('DataPlaneClient.fetchBody', { timeout: 20_000 }, () => {
         res.write('{"body":[');
       });
       await refused(
-        clientFor([server.origin], { limits: { maxResponseBytes: LIMIT } }).fetchBody(server.resourceUrl(), { rowIds: [0] }),
+        clientFor([server.origin], { limits: { maxResponseBytes: LIMIT } }).fetchBody(server.resourceUrl(), {
+          rowIds: [0],
+        }),
         /^The resource server at http:\/\/127\.0\.0\.1:\d+ sent more than 1000 bytes\.$/,
       );
     });
@@ -420,7 +520,10 @@ describe('DataPlaneClient.fetchBody', { timeout: 20_000 }, () => {
         res.write('{"body":[');
       });
       await refused(
-        clientFor([server.origin], { fetchTimeoutMs: 10_000, limits: { maxResponseBytes: LIMIT } }).fetchBody(server.resourceUrl(), { rowIds: [0] }),
+        clientFor([server.origin], { fetchTimeoutMs: 10_000, limits: { maxResponseBytes: LIMIT } }).fetchBody(
+          server.resourceUrl(),
+          { rowIds: [0] },
+        ),
         /sent more than 1000 bytes/,
       );
       const outcome = await Promise.race([
@@ -439,7 +542,9 @@ describe('DataPlaneClient.fetchBody', { timeout: 20_000 }, () => {
         res.end();
       });
       await refused(
-        clientFor([server.origin], { limits: { maxResponseBytes: LIMIT } }).fetchBody(server.resourceUrl(), { rowIds: [] }),
+        clientFor([server.origin], { limits: { maxResponseBytes: LIMIT } }).fetchBody(server.resourceUrl(), {
+          rowIds: [],
+        }),
         /more than 1000 bytes/,
       );
     });
@@ -452,7 +557,10 @@ describe('DataPlaneClient.fetchBody', { timeout: 20_000 }, () => {
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(LIMIT) });
         res.end(padded);
       });
-      const rows = await clientFor([server.origin], { limits: { maxResponseBytes: LIMIT } }).fetchBody(server.resourceUrl(), { rowIds: [0] });
+      const rows = await clientFor([server.origin], { limits: { maxResponseBytes: LIMIT } }).fetchBody(
+        server.resourceUrl(),
+        { rowIds: [0] },
+      );
       assert.equal(rows.length, 1);
     });
   });
@@ -489,7 +597,9 @@ describe('DataPlaneClient.fetchBody', { timeout: 20_000 }, () => {
   describe('redirects are not followed', () => {
     for (const status of [301, 302, 303, 307, 308]) {
       test(`${status} to another (even allowed) server → refused, the target sees no request`, async () => {
-        const target = await startServer((_req, res) => json(res, 200, { body: [{ _row_id: 0, stolen: true }], total_rows: 1, columns_returned: [] }));
+        const target = await startServer((_req, res) =>
+          json(res, 200, { body: [{ _row_id: 0, stolen: true }], total_rows: 1, columns_returned: [] }),
+        );
         const source = await startServer((_req, res) => {
           res.writeHead(status, { location: target.resourceUrl() });
           res.end();

@@ -16,6 +16,9 @@ test('parsePairs splits key=value lists at the first "=" and names a malformed e
 test('AGENTS_MCP_AUDIENCES overrides the default <id>-server audience, and only for configured servers', () => {
   const servers = parseMcpServerList('weather=http://127.0.0.1:3101/mcp,stats=http://127.0.0.1:3102/mcp');
   const withAudience = withMcpAudiences(servers, 'weather=alerts-api');
-  assert.deepEqual(withAudience.map((server) => server.audience), ['alerts-api', undefined]);
+  assert.deepEqual(
+    withAudience.map((server) => server.audience),
+    ['alerts-api', undefined],
+  );
   assert.throws(() => withMcpAudiences(servers, 'charts=x'), /AGENTS_MCP_AUDIENCES names "charts"/);
 });

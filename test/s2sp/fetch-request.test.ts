@@ -61,7 +61,10 @@ describe('parseFetchRequest', () => {
     });
 
     test('row id 0 and the largest safe integer are valid', () => {
-      assert.deepEqual(parseFetchRequest({ row_ids: [0, Number.MAX_SAFE_INTEGER] }, LIMITS).rowIds, [0, Number.MAX_SAFE_INTEGER]);
+      assert.deepEqual(parseFetchRequest({ row_ids: [0, Number.MAX_SAFE_INTEGER] }, LIMITS).rowIds, [
+        0,
+        Number.MAX_SAFE_INTEGER,
+      ]);
     });
 
     test('a column name of exactly maxColumnNameLength is valid', () => {
@@ -85,7 +88,12 @@ describe('parseFetchRequest', () => {
   describe('shape → 400 INVALID_REQUEST', () => {
     test('a body that is not an object', () => {
       for (const body of [[], [0, 1], 'row_ids', 42, true]) {
-        refuses(body, 400, 'INVALID_REQUEST', /must be a JSON object: \{"row_ids": \[\.\.\.\], "columns": \[\.\.\.\]\}/);
+        refuses(
+          body,
+          400,
+          'INVALID_REQUEST',
+          /must be a JSON object: \{"row_ids": \[\.\.\.\], "columns": \[\.\.\.\]\}/,
+        );
       }
     });
 
@@ -110,7 +118,19 @@ describe('parseFetchRequest', () => {
   });
 
   describe('row_ids values → 400', () => {
-    for (const bad of [-1, 1.5, '1', null, true, [1], { id: 1 }, Number.NaN, Number.POSITIVE_INFINITY, Number.MAX_SAFE_INTEGER + 1, -0.5]) {
+    for (const bad of [
+      -1,
+      1.5,
+      '1',
+      null,
+      true,
+      [1],
+      { id: 1 },
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      Number.MAX_SAFE_INTEGER + 1,
+      -0.5,
+    ]) {
       test(`${String(JSON.stringify(bad) ?? bad)} is refused`, () => {
         refuses({ row_ids: [0, bad] }, 400, 'INVALID_REQUEST', /^row_ids must be non-negative integers\.$/);
       });
@@ -120,18 +140,33 @@ describe('parseFetchRequest', () => {
   describe('columns values → 400', () => {
     for (const bad of ['', 'abcdefghi', 5, null, ['a'], { name: 'a' }]) {
       test(`${JSON.stringify(bad)} is refused with the length limit in the message`, () => {
-        refuses({ columns: ['a', bad] }, 400, 'INVALID_REQUEST', /^columns must be non-empty strings of at most 8 characters\.$/);
+        refuses(
+          { columns: ['a', bad] },
+          400,
+          'INVALID_REQUEST',
+          /^columns must be non-empty strings of at most 8 characters\.$/,
+        );
       });
     }
   });
 
   describe('limits → 413 PAYLOAD_TOO_LARGE', () => {
     test('more row_ids than maxRowIdsPerFetch, with both numbers', () => {
-      refuses({ row_ids: [0, 1, 2, 3, 4] }, 413, 'PAYLOAD_TOO_LARGE', /^row_ids names 5 rows; at most 4 per fetch \(limit maxRowIdsPerFetch\)\.$/);
+      refuses(
+        { row_ids: [0, 1, 2, 3, 4] },
+        413,
+        'PAYLOAD_TOO_LARGE',
+        /^row_ids names 5 rows; at most 4 per fetch \(limit maxRowIdsPerFetch\)\.$/,
+      );
     });
 
     test('more columns than maxColumnsPerRequest, with both numbers', () => {
-      refuses({ columns: ['a', 'b', 'c', 'd'] }, 413, 'PAYLOAD_TOO_LARGE', /^columns names 4 columns; at most 3 \(limit maxColumnsPerRequest\)\.$/);
+      refuses(
+        { columns: ['a', 'b', 'c', 'd'] },
+        413,
+        'PAYLOAD_TOO_LARGE',
+        /^columns names 4 columns; at most 3 \(limit maxColumnsPerRequest\)\.$/,
+      );
     });
 
     test('the count limit is checked on the raw list, before duplicates are removed', () => {

@@ -4,7 +4,10 @@ import { jsonAnswerChunks } from '../../libs/s2sp/src/data-plane/json-answer-chu
 import { TableSelection } from '../../libs/s2sp/src/data-plane/table-selection';
 import { ResourceTable } from '../../libs/s2sp/src/store/resource-table';
 
-function answer(selection: TableSelection): { chunks: string[]; parsed: { body: Array<Record<string, unknown>>; total_rows: number; columns_returned: string[] } } {
+function answer(selection: TableSelection): {
+  chunks: string[];
+  parsed: { body: Array<Record<string, unknown>>; total_rows: number; columns_returned: string[] };
+} {
   const chunks = [...jsonAnswerChunks(selection)];
   return { chunks, parsed: JSON.parse(chunks.join('')) };
 }

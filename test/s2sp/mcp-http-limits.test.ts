@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import { DEFAULT_MCP_HTTP_LIMITS, MCP_HTTP_LIMIT_ENV, resolveMcpHttpLimits, serveMcp, type McpHttpLimits, type RunningMcpServer } from '@s2sp/core';
+import {
+  DEFAULT_MCP_HTTP_LIMITS,
+  MCP_HTTP_LIMIT_ENV,
+  resolveMcpHttpLimits,
+  serveMcp,
+  type McpHttpLimits,
+  type RunningMcpServer,
+} from '@s2sp/core';
 import { checkEnvTable } from '../support/env-table';
 import { StatsServerModule } from '../../apps/stats-server/src/stats-server.module';
 import { McpSessionRegistry, SessionLimitError } from '../../libs/s2sp/src/bootstrap/mcp-session-registry';
@@ -27,7 +34,11 @@ interface McpReply {
   text: string;
 }
 
-async function mcp(server: RunningMcpServer, subject: string, init: { method?: string; sessionId?: string; body?: unknown }): Promise<McpReply> {
+async function mcp(
+  server: RunningMcpServer,
+  subject: string,
+  init: { method?: string; sessionId?: string; body?: unknown },
+): Promise<McpReply> {
   const headers: Record<string, string> = {
     authorization: await bearerFor({ audience: 'stats-server', subject }),
     accept: 'application/json, text/event-stream',
@@ -47,7 +58,10 @@ async function openSession(server: RunningMcpServer, subject: string): Promise<s
   const reply = await mcp(server, subject, { body: initialize });
   assert.equal(reply.status, 200, reply.text);
   assert.ok(reply.sessionId);
-  const initialized = await mcp(server, subject, { sessionId: reply.sessionId, body: { jsonrpc: '2.0', method: 'notifications/initialized' } });
+  const initialized = await mcp(server, subject, {
+    sessionId: reply.sessionId,
+    body: { jsonrpc: '2.0', method: 'notifications/initialized' },
+  });
   assert.equal(initialized.status, 202, initialized.text);
   return reply.sessionId;
 }
@@ -56,7 +70,10 @@ async function toolsListStatus(server: RunningMcpServer, subject: string, sessio
   return (await mcp(server, subject, { sessionId, body: listTools })).status;
 }
 
-function startServer(limits: { maxSessionsPerCaller?: number; sessionIdleTimeoutMs?: number }): Promise<RunningMcpServer> {
+function startServer(limits: {
+  maxSessionsPerCaller?: number;
+  sessionIdleTimeoutMs?: number;
+}): Promise<RunningMcpServer> {
   return serveMcp(StatsServerModule.forRoot(statsConfig([])), {
     name: 'limits-test',
     version: '0.0.0',
@@ -70,18 +87,29 @@ function startServer(limits: { maxSessionsPerCaller?: number; sessionIdleTimeout
 }
 
 /** POST /mcp that announces `declaredBytes` and sends only `sentBytes` (or streams `sentBytes` chunked when declaredBytes is undefined). */
-async function postRaw(server: RunningMcpServer, sentBytes: number, declaredBytes?: number): Promise<{ status: number; body: string }> {
+async function postRaw(
+  server: RunningMcpServer,
+  sentBytes: number,
+  declaredBytes?: number,
+): Promise<{ status: number; body: string }> {
   const authorization = await bearerFor({ audience: 'stats-server', subject: 'alice' });
   const url = new URL(`${server.url}/mcp`);
   return new Promise((resolve, reject) => {
-    const headers: Record<string, string | number> = { authorization, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const headers: Record<string, string | number> = {
+      authorization,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    };
     if (declaredBytes !== undefined) headers['content-length'] = declaredBytes;
-    const request = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers }, (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (body += chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-    });
+    const request = httpRequest(
+      { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers },
+      (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (body += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+      },
+    );
     // The server answers and closes before the whole body is sent: a write error then is expected.
     request.on('error', (error) => (request.destroyed ? undefined : reject(error)));
     const chunk = Buffer.alloc(16 * 1024, 0x20);
@@ -116,7 +144,10 @@ describe('/mcp limits', () => {
   test('a chunked body is refused with 413 once it passes the limit, and the server stays up and small', async () => {
     const heapBefore = process.memoryUsage().heapUsed;
     const replies = await Promise.all([1, 2, 3, 4].map(() => postRaw(server, 32 * 1024 * 1024)));
-    assert.deepEqual(replies.map((reply) => reply.status), [413, 413, 413, 413]);
+    assert.deepEqual(
+      replies.map((reply) => reply.status),
+      [413, 413, 413, 413],
+    );
     // Unbounded, the four 32 MiB bodies would be held (as strings) at once.
     assert.ok(process.memoryUsage().heapUsed - heapBefore < 64 * 1024 * 1024);
     const session = await openSession(server, 'alice');
@@ -127,7 +158,11 @@ describe('/mcp limits', () => {
     for (const body of ['', '{"jsonrpc":']) {
       const response = await fetch(`${server.url}/mcp`, {
         method: 'POST',
-        headers: { authorization: await bearerFor({ audience: 'stats-server', subject: 'alice' }), 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        headers: {
+          authorization: await bearerFor({ audience: 'stats-server', subject: 'alice' }),
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
         body,
       });
       assert.equal(response.status, 400);
@@ -138,7 +173,11 @@ describe('/mcp limits', () => {
   test('odd session ids are unknown sessions (404) on POST, GET and DELETE, never a 500', async () => {
     for (const id of ODD_SESSION_IDS) {
       for (const method of ['POST', 'GET', 'DELETE']) {
-        const reply = await mcp(server, 'alice', { method, sessionId: id, body: method === 'POST' ? listTools : undefined });
+        const reply = await mcp(server, 'alice', {
+          method,
+          sessionId: id,
+          body: method === 'POST' ? listTools : undefined,
+        });
         assert.equal(reply.status, 404, `${method} with session id ${id}: ${reply.text}`);
         assert.equal((JSON.parse(reply.text) as { error: { code: number } }).error.code, -32001);
       }
@@ -165,7 +204,12 @@ describe('/mcp limits', () => {
     try {
       for (const sessionId of sessions) {
         const stream = await fetch(`${server.url}/mcp`, {
-          headers: { authorization, accept: 'text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' },
+          headers: {
+            authorization,
+            accept: 'text/event-stream',
+            'mcp-session-id': sessionId,
+            'mcp-protocol-version': '2025-06-18',
+          },
           signal: streams.signal,
         });
         assert.equal(stream.status, 200);
@@ -179,11 +223,15 @@ describe('/mcp limits', () => {
   });
 
   test('concurrent initializes of one caller never leave it more sessions than the cap', async () => {
-    const openSessions = async (): Promise<number> => ((await (await fetch(`${server.url}/health`)).json()) as { mcpSessions: number }).mcpSessions;
+    const openSessions = async (): Promise<number> =>
+      ((await (await fetch(`${server.url}/health`)).json()) as { mcpSessions: number }).mcpSessions;
     const before = await openSessions();
     const replies = await Promise.all([1, 2, 3, 4, 5, 6].map(() => mcp(server, 'frank', { body: initialize })));
     assert.ok(replies.some((reply) => reply.status === 200));
-    assert.ok(replies.every((reply) => reply.status === 200 || reply.status === 429), replies.map((reply) => reply.status).join(','));
+    assert.ok(
+      replies.every((reply) => reply.status === 200 || reply.status === 429),
+      replies.map((reply) => reply.status).join(','),
+    );
     assert.ok((await openSessions()) - before <= 2);
   });
 
@@ -213,12 +261,18 @@ describe('/mcp session idle timeout', () => {
 describe('McpSessionRegistry', () => {
   test('expires idle sessions, never busy ones, and frees them for closing', () => {
     const clock = new ManualClock();
-    const registry = new McpSessionRegistry<string>({ sessionIdleTimeoutMs: 1_000, maxSessionsPerCaller: 5 }, clock.now);
+    const registry = new McpSessionRegistry<string>(
+      { sessionIdleTimeoutMs: 1_000, maxSessionsPerCaller: 5 },
+      clock.now,
+    );
     registry.add('idle', 'alice', 'idle session');
     registry.add('busy', 'alice', 'busy session');
     const end = registry.use(registry.find('busy').session!);
     clock.advance(1_000);
-    assert.deepEqual(registry.removeExpired().map((session) => session.id), ['idle']);
+    assert.deepEqual(
+      registry.removeExpired().map((session) => session.id),
+      ['idle'],
+    );
     assert.equal(registry.find('busy').session?.id, 'busy');
     end();
     clock.advance(999);
@@ -240,12 +294,18 @@ describe('McpSessionRegistry', () => {
 
   test('at the cap: the least recently used idle session makes room; all busy: SessionLimitError', () => {
     const clock = new ManualClock();
-    const registry = new McpSessionRegistry<string>({ sessionIdleTimeoutMs: 60_000, maxSessionsPerCaller: 2 }, clock.now);
+    const registry = new McpSessionRegistry<string>(
+      { sessionIdleTimeoutMs: 60_000, maxSessionsPerCaller: 2 },
+      clock.now,
+    );
     registry.add('a', 'alice', 'a');
     clock.advance(1);
     registry.add('b', 'alice', 'b');
     assert.deepEqual(registry.admit('bob'), []);
-    assert.deepEqual(registry.admit('alice').map((session) => session.id), ['a']);
+    assert.deepEqual(
+      registry.admit('alice').map((session) => session.id),
+      ['a'],
+    );
     registry.add('c', 'alice', 'c');
     registry.use(registry.find('b').session!);
     registry.use(registry.find('c').session!);
@@ -258,7 +318,18 @@ describe('the /mcp limits: option, else variable, else default', () => {
 
   test('each S2SP_MCP_* variable sets its limit; unset, the documented defaults', () => {
     checkEnvTable(() => resolveMcpHttpLimits(), variables, [
-      { env: {}, expect: (limits) => assert.deepEqual(limits, { maxBodyBytes: 1_048_576, sessionIdleTimeoutMs: 1_800_000, maxSessionsPerCaller: 16, sseRetryMs: 1_000, listPageSize: 50, keepAliveTimeoutMs: 65_000 }) },
+      {
+        env: {},
+        expect: (limits) =>
+          assert.deepEqual(limits, {
+            maxBodyBytes: 1_048_576,
+            sessionIdleTimeoutMs: 1_800_000,
+            maxSessionsPerCaller: 16,
+            sseRetryMs: 1_000,
+            listPageSize: 50,
+            keepAliveTimeoutMs: 65_000,
+          }),
+      },
       ...Object.entries(MCP_HTTP_LIMIT_ENV).map(([limit, variable]) => ({
         env: { [variable]: '77' },
         expect: (limits: McpHttpLimits) => assert.deepEqual(limits, { ...DEFAULT_MCP_HTTP_LIMITS, [limit]: 77 }),
@@ -277,6 +348,11 @@ describe('the /mcp limits: option, else variable, else default', () => {
         return error;
       }
     };
-    checkEnvTable(failure, variables, [{ env: { S2SP_MCP_MAX_SESSIONS_PER_CALLER: '0' }, expect: (error) => assert.match(String(error), /S2SP_MCP_MAX_SESSIONS_PER_CALLER/) }]);
+    checkEnvTable(failure, variables, [
+      {
+        env: { S2SP_MCP_MAX_SESSIONS_PER_CALLER: '0' },
+        expect: (error) => assert.match(String(error), /S2SP_MCP_MAX_SESSIONS_PER_CALLER/),
+      },
+    ]);
   });
 });

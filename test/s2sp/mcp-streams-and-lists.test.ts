@@ -54,20 +54,41 @@ function sseEvents(text: string): SseEvent[] {
 }
 
 /** A request of the stateless 2026-07-28 protocol era; resolves to its JSON-RPC answer. */
-async function modernRequest(mcpUrl: string, id: number, method: string, headers: Record<string, string> = {}): Promise<any> {
+async function modernRequest(
+  mcpUrl: string,
+  id: number,
+  method: string,
+  headers: Record<string, string> = {},
+): Promise<any> {
   const response = await fetch(mcpUrl, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...headers },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': method,
+      ...headers,
+    },
     body: JSON.stringify({
       jsonrpc: '2.0',
       id,
       method,
-      params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} } },
+      params: {
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' },
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
+      },
     }),
   });
   const text = await response.text();
   assert.equal(response.status, 200, `${method}: ${text}`);
-  return /^\s*\{/.test(text) ? JSON.parse(text) : sseEvents(text).map((event) => (event.data ? JSON.parse(event.data) : undefined)).find((message) => message?.id === id);
+  return /^\s*\{/.test(text)
+    ? JSON.parse(text)
+    : sseEvents(text)
+        .map((event) => (event.data ? JSON.parse(event.data) : undefined))
+        .find((message) => message?.id === id);
 }
 
 /** Reads an SSE response until an event carries the JSON-RPC answer to `id`, then stops. */
@@ -80,7 +101,9 @@ async function readUntilAnswer(response: Response, id: number): Promise<{ events
       if (done) break;
       text += value;
       const events = sseEvents(text);
-      const answer = events.map((event) => (event.data ? JSON.parse(event.data) : undefined)).find((message) => message?.id === id);
+      const answer = events
+        .map((event) => (event.data ? JSON.parse(event.data) : undefined))
+        .find((message) => message?.id === id);
       if (answer) return { events, answer };
     }
   } finally {
@@ -111,10 +134,19 @@ describe('MCP over HTTP sessions: SSE priming and retry, caching hints, security
   });
 
   const post = (body: unknown, headers: Record<string, string> = {}) =>
-    fetch(mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) });
+    fetch(mcpUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      body: JSON.stringify(body),
+    });
 
   test('every SSE stream of a session opens with a priming event (id, empty data, retry); Last-Event-ID replays what followed', async () => {
-    const init = await post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+    const init = await post({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    });
     assert.equal(init.status, 200);
     assert.match(init.headers.get('content-type') ?? '', /text\/event-stream/);
     const sessionId = init.headers.get('mcp-session-id')!;
@@ -129,19 +161,31 @@ describe('MCP over HTTP sessions: SSE priming and retry, caching hints, security
     const [priming] = list.events;
     assert.equal(priming.data, '');
     assert.equal(priming.retry, '2500');
-    assert.deepEqual(list.answer.result.tools.map((tool: { name: string }) => tool.name), ['ping']);
+    assert.deepEqual(
+      list.answer.result.tools.map((tool: { name: string }) => tool.name),
+      ['ping'],
+    );
 
     // A client that lost the stream right after the priming event gets the answer again.
-    const resumed = await fetch(mcpUrl, { headers: { accept: 'text/event-stream', ...session, 'last-event-id': priming.id! } });
+    const resumed = await fetch(mcpUrl, {
+      headers: { accept: 'text/event-stream', ...session, 'last-event-id': priming.id! },
+    });
     assert.equal(resumed.status, 200);
     assert.deepEqual((await readUntilAnswer(resumed, 2)).answer, list.answer);
 
-    const unknown = await fetch(mcpUrl, { headers: { accept: 'text/event-stream', ...session, 'last-event-id': 'no-such-event' } });
+    const unknown = await fetch(mcpUrl, {
+      headers: { accept: 'text/event-stream', ...session, 'last-event-id': 'no-such-event' },
+    });
     assert.equal(unknown.status, 400);
   });
 
   test('every list (tools, prompts, resources, resource templates) carries the same caching hint', async () => {
-    const lists = { 'tools/list': 'tools', 'prompts/list': 'prompts', 'resources/list': 'resources', 'resources/templates/list': 'resourceTemplates' };
+    const lists = {
+      'tools/list': 'tools',
+      'prompts/list': 'prompts',
+      'resources/list': 'resources',
+      'resources/templates/list': 'resourceTemplates',
+    };
     let id = 100;
     for (const [method, key] of Object.entries(lists)) {
       const message = await modernRequest(mcpUrl, ++id, method);
@@ -172,9 +216,14 @@ for (const platform of HTTP_PLATFORMS) {
       for (const tool of tools) assert.deepEqual(tool._meta?.securitySchemes, [{ type: 'oauth2' }], tool.name);
       await client.close();
 
-      const modern = await modernRequest(`${weather.url}/mcp`, 1, 'tools/list', { authorization: await bearerFor({ audience: 'weather-server' }) });
+      const modern = await modernRequest(`${weather.url}/mcp`, 1, 'tools/list', {
+        authorization: await bearerFor({ audience: 'weather-server' }),
+      });
       assert.deepEqual(
-        modern.result.tools.map((tool: { name: string; _meta?: { securitySchemes?: unknown } }) => [tool.name, tool._meta?.securitySchemes]),
+        modern.result.tools.map((tool: { name: string; _meta?: { securitySchemes?: unknown } }) => [
+          tool.name,
+          tool._meta?.securitySchemes,
+        ]),
         tools.map((tool) => [tool.name, [{ type: 'oauth2' }]]),
       );
     } finally {

@@ -28,7 +28,12 @@ describe('mergeRows', () => {
     ];
     const edited = [{ _row_id: 5, event: 'High Wind Warning', severity: 'Severe (edited)' }];
     const [merged] = mergeRows(edited, fullBody, {});
-    assert.deepEqual(merged, { _row_id: 5, event: 'High Wind Warning', severity: 'Severe (edited)', description: 'Gusts up to 55 mph' });
+    assert.deepEqual(merged, {
+      _row_id: 5,
+      event: 'High Wind Warning',
+      severity: 'Severe (edited)',
+      description: 'Gusts up to 55 mph',
+    });
     assert.deepEqual(Object.keys(merged), ['_row_id', 'event', 'severity', 'description']);
   });
 
@@ -97,11 +102,17 @@ describe('applyColumnMapping', () => {
   });
 
   test('mapping a column to its own name keeps it', () => {
-    assert.deepEqual(applyColumnMapping(ROWS, { event: 'event' }).map((row) => row.event), ['A', 'B']);
+    assert.deepEqual(
+      applyColumnMapping(ROWS, { event: 'event' }).map((row) => row.event),
+      ['A', 'B'],
+    );
   });
 
   test('a source column no row has → error naming it and listing the columns', () => {
-    refuses(() => applyColumnMapping(ROWS, { colour: 'c', event: 'e' }), /^column_mapping names column colour, which the rows do not have\. Columns: _row_id, event, severity\.$/);
+    refuses(
+      () => applyColumnMapping(ROWS, { colour: 'c', event: 'e' }),
+      /^column_mapping names column colour, which the rows do not have\. Columns: _row_id, event, severity\.$/,
+    );
   });
 
   test('a source column only some rows have is renamed where present', () => {
@@ -114,11 +125,17 @@ describe('applyColumnMapping', () => {
   });
 
   test('renaming onto an existing column → error naming both', () => {
-    refuses(() => applyColumnMapping(ROWS, { event: 'severity' }), /^column_mapping renames event to severity, but the rows already have a column severity\.$/);
+    refuses(
+      () => applyColumnMapping(ROWS, { event: 'severity' }),
+      /^column_mapping renames event to severity, but the rows already have a column severity\.$/,
+    );
   });
 
   test('two sources onto one target → error', () => {
-    refuses(() => applyColumnMapping(ROWS, { event: 'x', severity: 'x' }), /renames severity to x, but the rows already have a column x/);
+    refuses(
+      () => applyColumnMapping(ROWS, { event: 'x', severity: 'x' }),
+      /renames severity to x, but the rows already have a column x/,
+    );
   });
 
   test('does not modify the input rows', () => {
@@ -129,7 +146,9 @@ describe('applyColumnMapping', () => {
 
   test('a column literally named "__proto__" in agent-supplied rows stays a column and does not become the prototype', () => {
     // abstract_data comes from the agent; JSON.parse makes "__proto__" an own property.
-    const rows = JSON.parse('[{"_row_id":0,"__proto__":{"injected":true},"event":"A"}]') as Array<Record<string, unknown>>;
+    const rows = JSON.parse('[{"_row_id":0,"__proto__":{"injected":true},"event":"A"}]') as Array<
+      Record<string, unknown>
+    >;
     const [out] = applyColumnMapping(rows, { event: 'label' });
     assert.equal(Object.getPrototypeOf(out), Object.prototype);
     assert.equal((out as Record<string, unknown>).injected, undefined);

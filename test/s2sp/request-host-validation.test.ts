@@ -7,15 +7,35 @@ import { connectMcp, jsonOf } from '../support/mcp-client';
 import { fetchResource, HTTP_PLATFORMS, startWeather } from '../support/stack';
 import { bearerFor } from '../support/tokens';
 
-const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'host-test', version: '1' } } };
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'host-test', version: '1' } },
+};
 
 /** A POST with headers fetch() cannot set (Host). */
-function rawPost(url: string, headers: Record<string, string>, body: unknown): Promise<{ status: number; text: string }> {
+function rawPost(
+  url: string,
+  headers: Record<string, string>,
+  body: unknown,
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const target = new URL(url);
     const payload = JSON.stringify(body);
     const req = httpRequest(
-      { host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': Buffer.byteLength(payload), ...headers } },
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'content-length': Buffer.byteLength(payload),
+          ...headers,
+        },
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
@@ -29,12 +49,18 @@ function rawPost(url: string, headers: Record<string, string>, body: unknown): P
 }
 
 describe('RequestHostPolicy', () => {
-  const loopback = (): RequestHostPolicy => new RequestHostPolicy(() => defaultAllowedHosts({ address: '127.0.0.1', family: 'IPv4', port: 3101 }, undefined), undefined);
+  const loopback = (): RequestHostPolicy =>
+    new RequestHostPolicy(
+      () => defaultAllowedHosts({ address: '127.0.0.1', family: 'IPv4', port: 3101 }, undefined),
+      undefined,
+    );
 
   test('a loopback server answers to the loopback names on its bound port only', () => {
     const policy = loopback();
-    for (const host of ['localhost:3101', '127.0.0.1:3101', '[::1]:3101', 'LOCALHOST:3101']) assert.equal(policy.refusal(host, undefined), undefined, host);
-    for (const host of ['evil.example.com', 'evil.example.com:3101', 'localhost:9999', 'localhost']) assert.match(policy.refusal(host, undefined)?.message ?? '', /^Forbidden: Host/, host);
+    for (const host of ['localhost:3101', '127.0.0.1:3101', '[::1]:3101', 'LOCALHOST:3101'])
+      assert.equal(policy.refusal(host, undefined), undefined, host);
+    for (const host of ['evil.example.com', 'evil.example.com:3101', 'localhost:9999', 'localhost'])
+      assert.match(policy.refusal(host, undefined)?.message ?? '', /^Forbidden: Host/, host);
     assert.match(policy.refusal(undefined, undefined)?.message ?? '', /no valid Host/);
     assert.match(policy.refusal('a b', undefined)?.message ?? '', /no valid Host/);
   });
@@ -43,13 +69,19 @@ describe('RequestHostPolicy', () => {
     const policy = loopback();
     assert.equal(policy.refusal('localhost:3101', 'http://localhost:3101'), undefined);
     assert.equal(policy.refusal('localhost:3101', 'http://127.0.0.1:3101'), undefined);
-    assert.match(policy.refusal('localhost:3101', 'http://evil.example.com')?.message ?? '', /^Forbidden: Origin "http:\/\/evil.example.com"/);
+    assert.match(
+      policy.refusal('localhost:3101', 'http://evil.example.com')?.message ?? '',
+      /^Forbidden: Origin "http:\/\/evil.example.com"/,
+    );
     assert.match(policy.refusal('localhost:3101', 'http://localhost:8080')?.message ?? '', /^Forbidden: Origin/);
     assert.match(policy.refusal('localhost:3101', 'null')?.message ?? '', /not an http\(s\) origin/);
   });
 
   test('the public URL’s host is allowed; a public bind without one pins no host but trusts no browser origin', () => {
-    const hosts = defaultAllowedHosts({ address: '0.0.0.0', family: 'IPv4', port: 3101 }, () => 'https://weather.example.com');
+    const hosts = defaultAllowedHosts(
+      { address: '0.0.0.0', family: 'IPv4', port: 3101 },
+      () => 'https://weather.example.com',
+    );
     assert.deepEqual(hosts, [{ hostname: 'weather.example.com', port: '443' }]);
     const publicPolicy = new RequestHostPolicy(() => hosts, undefined);
     assert.equal(publicPolicy.refusal('weather.example.com', 'https://weather.example.com'), undefined);
@@ -58,11 +90,17 @@ describe('RequestHostPolicy', () => {
     const open = new RequestHostPolicy(() => '*', undefined);
     assert.equal(open.refusal('10.0.0.5:3101', undefined), undefined);
     assert.match(open.refusal('10.0.0.5:3101', 'http://10.0.0.5:3101')?.message ?? '', /Origin/);
-    assert.equal(new RequestHostPolicy(() => '*', ['http://app.example.com']).refusal('x', 'http://app.example.com'), undefined);
+    assert.equal(
+      new RequestHostPolicy(() => '*', ['http://app.example.com']).refusal('x', 'http://app.example.com'),
+      undefined,
+    );
   });
 
   test('S2spModule validates allowedHosts and allowedOrigins', () => {
-    const resolved = resolveS2spOptions({ allowedHosts: ['Api.Example.com', 'localhost:8443', '[::1]:3101', 'web.example:80'], allowedOrigins: ['https://app.example.com/'] });
+    const resolved = resolveS2spOptions({
+      allowedHosts: ['Api.Example.com', 'localhost:8443', '[::1]:3101', 'web.example:80'],
+      allowedOrigins: ['https://app.example.com/'],
+    });
     assert.deepEqual(resolved.allowedHosts, [
       { hostname: 'api.example.com' },
       { hostname: 'localhost', port: '8443' },
@@ -74,9 +112,15 @@ describe('RequestHostPolicy', () => {
     assert.equal(resolveS2spOptions({}).allowedHosts, undefined);
     assert.throws(() => resolveS2spOptions({ allowedHosts: [] }), /allowedHosts must be a non-empty list/);
     assert.throws(() => resolveS2spOptions({ allowedHosts: ['*', 'localhost'] }), /"\*" together/);
-    assert.throws(() => resolveS2spOptions({ allowedHosts: ['http://localhost/'] }), /allowedHosts entry "http:\/\/localhost\/" is not a host name/);
+    assert.throws(
+      () => resolveS2spOptions({ allowedHosts: ['http://localhost/'] }),
+      /allowedHosts entry "http:\/\/localhost\/" is not a host name/,
+    );
     assert.throws(() => resolveS2spOptions({ allowedHosts: ['user@host'] }), /is not a host name/);
-    assert.throws(() => resolveS2spOptions({ allowedOrigins: ['localhost'] }), /allowedOrigins entry "localhost" is not an http\(s\) origin/);
+    assert.throws(
+      () => resolveS2spOptions({ allowedOrigins: ['localhost'] }),
+      /allowedOrigins entry "localhost" is not an http\(s\) origin/,
+    );
     assert.throws(() => resolveS2spOptions({ allowedOrigins: ['ftp://x.example'] }), /not an http\(s\) origin/);
   });
 });
@@ -100,7 +144,11 @@ for (const platform of HTTP_PLATFORMS) {
     });
 
     test('POST /mcp with a foreign Host or Origin: 403 with a JSON-RPC error, before authentication', async () => {
-      for (const headers of [{ host: 'evil.example.com' }, { host: 'evil.example.com', origin: 'http://evil.example.com' }, { host: goodHost, origin: 'http://evil.example.com' }] as Array<Record<string, string>>) {
+      for (const headers of [
+        { host: 'evil.example.com' },
+        { host: 'evil.example.com', origin: 'http://evil.example.com' },
+        { host: goodHost, origin: 'http://evil.example.com' },
+      ] as Array<Record<string, string>>) {
         for (const auth of [{ authorization }, {}] as Array<Record<string, string>>) {
           const answer = await rawPost(`${weather.url}/mcp`, { ...headers, ...auth }, INITIALIZE);
           assert.equal(answer.status, 403, JSON.stringify(headers));
@@ -115,15 +163,24 @@ for (const platform of HTTP_PLATFORMS) {
     });
 
     test('POST /mcp with a loopback Host (any loopback name) and a matching Origin or none: served', async () => {
-      for (const headers of [{ host: goodHost }, { host: `127.0.0.1:${weather.port}`, origin: `http://localhost:${weather.port}` }, { host: `[::1]:${weather.port}` }] as Array<Record<string, string>>) {
+      for (const headers of [
+        { host: goodHost },
+        { host: `127.0.0.1:${weather.port}`, origin: `http://localhost:${weather.port}` },
+        { host: `[::1]:${weather.port}` },
+      ] as Array<Record<string, string>>) {
         const answer = await rawPost(`${weather.url}/mcp`, { ...headers, authorization }, INITIALIZE);
         assert.equal(answer.status, 200, `${JSON.stringify(headers)}: ${answer.text}`);
       }
     });
 
     test('the data plane refuses a foreign Host or Origin with its error shape and leaves the single-use resource usable', async () => {
-      const { resource_url } = jsonOf<{ resource_url: string }>(await agent.callTool({ name: 'get_alerts', arguments: { area: 'CA', abstract_domains: 'event' } }));
-      for (const headers of [{ host: 'evil.example.com' }, { host: goodHost, origin: 'http://evil.example.com' }] as Array<Record<string, string>>) {
+      const { resource_url } = jsonOf<{ resource_url: string }>(
+        await agent.callTool({ name: 'get_alerts', arguments: { area: 'CA', abstract_domains: 'event' } }),
+      );
+      for (const headers of [
+        { host: 'evil.example.com' },
+        { host: goodHost, origin: 'http://evil.example.com' },
+      ] as Array<Record<string, string>>) {
         const refused = await rawPost(resource_url, { ...headers, authorization }, {});
         assert.equal(refused.status, 403);
         const body = JSON.parse(refused.text);
@@ -138,13 +195,41 @@ for (const platform of HTTP_PLATFORMS) {
 }
 
 test('configured allowedHosts and allowedOrigins replace the defaults', async () => {
-  const weather = await startWeather({ logger: false, allowedHosts: ['mcp.internal.example'], allowedOrigins: ['https://console.example.com'] });
+  const weather = await startWeather({
+    logger: false,
+    allowedHosts: ['mcp.internal.example'],
+    allowedOrigins: ['https://console.example.com'],
+  });
   try {
     const authorization = await bearerFor({ audience: 'weather-server' });
-    assert.equal((await rawPost(`${weather.url}/mcp`, { host: `localhost:${weather.port}`, authorization }, INITIALIZE)).status, 403);
-    assert.equal((await rawPost(`${weather.url}/mcp`, { host: 'mcp.internal.example', authorization }, INITIALIZE)).status, 200);
-    assert.equal((await rawPost(`${weather.url}/mcp`, { host: 'mcp.internal.example', origin: 'https://console.example.com', authorization }, INITIALIZE)).status, 200);
-    assert.equal((await rawPost(`${weather.url}/mcp`, { host: 'mcp.internal.example', origin: 'http://mcp.internal.example', authorization }, INITIALIZE)).status, 403);
+    assert.equal(
+      (await rawPost(`${weather.url}/mcp`, { host: `localhost:${weather.port}`, authorization }, INITIALIZE)).status,
+      403,
+    );
+    assert.equal(
+      (await rawPost(`${weather.url}/mcp`, { host: 'mcp.internal.example', authorization }, INITIALIZE)).status,
+      200,
+    );
+    assert.equal(
+      (
+        await rawPost(
+          `${weather.url}/mcp`,
+          { host: 'mcp.internal.example', origin: 'https://console.example.com', authorization },
+          INITIALIZE,
+        )
+      ).status,
+      200,
+    );
+    assert.equal(
+      (
+        await rawPost(
+          `${weather.url}/mcp`,
+          { host: 'mcp.internal.example', origin: 'http://mcp.internal.example', authorization },
+          INITIALIZE,
+        )
+      ).status,
+      403,
+    );
   } finally {
     await weather.close();
   }

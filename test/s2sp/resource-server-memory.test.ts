@@ -19,7 +19,9 @@ interface Report {
 }
 
 async function runServer(databaseUrl: string | undefined): Promise<Report> {
-  const { stdout } = await promisify(execFile)(process.execPath, [SERVER, ...(databaseUrl ? [databaseUrl] : [])], { timeout: 60_000 });
+  const { stdout } = await promisify(execFile)(process.execPath, [SERVER, ...(databaseUrl ? [databaseUrl] : [])], {
+    timeout: 60_000,
+  });
   return JSON.parse(stdout.trim().split('\n').at(-1)!) as Report;
 }
 

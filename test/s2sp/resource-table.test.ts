@@ -11,7 +11,8 @@ const encoded = (source: Array<Record<string, unknown>>) => {
   return table;
 };
 
-const rows = (count: number) => Array.from({ length: count }, (_, i) => ({ id: `r${i}`, n: i, nested: { even: i % 2 === 0 } }));
+const rows = (count: number) =>
+  Array.from({ length: count }, (_, i) => ({ id: `r${i}`, n: i, nested: { even: i % 2 === 0 } }));
 
 describe('ResourceTable', () => {
   test('encodes in blocks that decode to the same rows, in order', () => {
@@ -20,13 +21,25 @@ describe('ResourceTable', () => {
     const blocks = [...table.encode()];
     assert.ok(blocks.length > 1, `${blocks.length} blocks`);
     // Each block is one string: kept below V8's large-object size (128 KB), it dies young.
-    assert.ok(blocks.every((block) => block.length <= 64 * 1024), `longest block ${Math.max(...blocks.map((block) => block.length))}`);
-    assert.ok(blocks.slice(1, -1).every((block) => block.length > 30_000), 'blocks after the first are sized to the rows seen, not a few rows each');
+    assert.ok(
+      blocks.every((block) => block.length <= 64 * 1024),
+      `longest block ${Math.max(...blocks.map((block) => block.length))}`,
+    );
+    assert.ok(
+      blocks.slice(1, -1).every((block) => block.length > 30_000),
+      'blocks after the first are sized to the rows seen, not a few rows each',
+    );
     const wide = Array.from({ length: 3_000 }, (_, i) => ({ text: `${i} ${'x'.repeat(500)}`, i }));
     const wideBlocks = [...ResourceTable.of(wide).encode()];
-    assert.ok(wideBlocks.every((block) => block.length <= 64 * 1024), 'wide rows: fewer rows per block, not longer blocks');
+    assert.ok(
+      wideBlocks.every((block) => block.length <= 64 * 1024),
+      'wide rows: fewer rows per block, not longer blocks',
+    );
     assert.deepEqual(ResourceTable.decode(wideBlocks, 3_000).rows, wide);
-    assert.equal(table.encodedLength, blocks.reduce((sum, block) => sum + block.length, 0));
+    assert.equal(
+      table.encodedLength,
+      blocks.reduce((sum, block) => sum + block.length, 0),
+    );
     assert.ok(table.encodedLength < JSON.stringify(rows(20_000)).length * 0.75, 'no column name repeated per row');
     assert.deepEqual(ResourceTable.decode(blocks, 20_000).rows, rows(20_000));
   });
@@ -56,7 +69,11 @@ describe('ResourceTable', () => {
       { rows: 1, columns: ['a'], values: [[1]], absent: { 0: [1] } },
       { rows: 1, columns: ['a'], values: [[1]], absent: [] },
     ]) {
-      assert.throws(() => ResourceTable.decode([JSON.stringify(malformed)], 1), /block 0 is neither an array of rows nor a block of columns/, JSON.stringify(malformed));
+      assert.throws(
+        () => ResourceTable.decode([JSON.stringify(malformed)], 1),
+        /block 0 is neither an array of rows nor a block of columns/,
+        JSON.stringify(malformed),
+      );
     }
   });
 
@@ -74,7 +91,10 @@ describe('ResourceTable', () => {
     assert.equal(blocks[0].split('"severity"').length - 1, 1, 'the column name is written once');
     const decoded = ResourceTable.decode(blocks, source.length).rows;
     assert.deepEqual(decoded.slice(0, 4), [source[0], source[1], { severity: 'Minor' }, source[3]]);
-    assert.ok(Object.prototype.hasOwnProperty.call(decoded[4], '__proto__'), '__proto__ is an own column, not the prototype');
+    assert.ok(
+      Object.prototype.hasOwnProperty.call(decoded[4], '__proto__'),
+      '__proto__ is an own column, not the prototype',
+    );
     assert.deepEqual(Object.getOwnPropertyDescriptor(decoded[4], '__proto__')?.value, { polluted: true });
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
     assert.deepEqual(decoded[5], {});
@@ -93,7 +113,10 @@ describe('ResourceTable', () => {
 
 describe('ResourceTableCache', () => {
   const info = (expiresAt: Date) => ({ expiresAt }) as CachedResourceInfo;
-  const entry = (count: number, expiresAt = new Date(Date.now() + 60_000)) => ({ info: info(expiresAt), table: encoded(rows(count)) });
+  const entry = (count: number, expiresAt = new Date(Date.now() + 60_000)) => ({
+    info: info(expiresAt),
+    table: encoded(rows(count)),
+  });
 
   test('keeps within its budget, dropping the least recently used first', () => {
     const [a, b, c] = [entry(10), entry(10), entry(10)];
@@ -136,7 +159,10 @@ describe('ResourceTableCache', () => {
 
   test('a table is cached only once its stored form was written (its size is then known)', () => {
     const cache = new ResourceTableCache(1_000_000);
-    assert.throws(() => cache.set('raw', { info: info(new Date(Date.now() + 60_000)), table: ResourceTable.of(rows(1)) }), /before it was encoded/);
+    assert.throws(
+      () => cache.set('raw', { info: info(new Date(Date.now() + 60_000)), table: ResourceTable.of(rows(1)) }),
+      /before it was encoded/,
+    );
     assert.equal(cache.count, 0);
   });
 });

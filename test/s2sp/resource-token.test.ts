@@ -113,7 +113,13 @@ describe('resourceUrlFor', () => {
 
   test('strips trailing slashes from the base, keeps a base path', () => {
     const token = 'B'.repeat(43);
-    assert.equal(resourceUrlFor('https://weather.example.com/', token), `https://weather.example.com/s2sp/data/${token}`);
-    assert.equal(resourceUrlFor('https://proxy.example.com/weather///', token), `https://proxy.example.com/weather/s2sp/data/${token}`);
+    assert.equal(
+      resourceUrlFor('https://weather.example.com/', token),
+      `https://weather.example.com/s2sp/data/${token}`,
+    );
+    assert.equal(
+      resourceUrlFor('https://proxy.example.com/weather///', token),
+      `https://proxy.example.com/weather/s2sp/data/${token}`,
+    );
   });
 });

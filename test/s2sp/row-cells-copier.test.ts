@@ -5,7 +5,13 @@ import { createRowCellsCopier } from '../../libs/s2sp/src/data-plane/row-cells-c
 import type { Row } from '../../libs/s2sp/src/protocol/row';
 
 /** What the copier must give: the row's own value, undefined where the row does not have the column. */
-function ownCells(rows: readonly Row[], rowIds: readonly number[] | null, start: number, end: number, columns: readonly string[]): unknown[][] {
+function ownCells(
+  rows: readonly Row[],
+  rowIds: readonly number[] | null,
+  start: number,
+  end: number,
+  columns: readonly string[],
+): unknown[][] {
   return columns.map((column) =>
     Array.from({ length: end - start }, (_, offset) => {
       const row = rows[rowIds === null ? start + offset : rowIds[start + offset]];
@@ -14,7 +20,13 @@ function ownCells(rows: readonly Row[], rowIds: readonly number[] | null, start:
   );
 }
 
-function copy(columns: readonly string[], rows: readonly Row[], rowIds: readonly number[] | null, start: number, end: number): unknown[][] {
+function copy(
+  columns: readonly string[],
+  rows: readonly Row[],
+  rowIds: readonly number[] | null,
+  start: number,
+  end: number,
+): unknown[][] {
   const into = columns.map(() => new Array<unknown>(end - start));
   createRowCellsCopier(columns)(rows, rowIds, start, end, into);
   return into;
@@ -42,21 +54,40 @@ describe('copying the cells of selected rows, column by column', () => {
     const cells = copy(COLUMNS, ROWS, null, 0, ROWS.length);
     assert.deepEqual(cells, ownCells(ROWS, null, 0, ROWS.length, COLUMNS));
     const column = (name: string): unknown[] => cells[COLUMNS.indexOf(name)];
-    assert.deepEqual(column('inherited'), [undefined, undefined, 'own on a null-prototype row', undefined, 0, undefined]);
+    assert.deepEqual(column('inherited'), [
+      undefined,
+      undefined,
+      'own on a null-prototype row',
+      undefined,
+      0,
+      undefined,
+    ]);
     assert.deepEqual(column('toString'), [undefined, 't', undefined, undefined, undefined, undefined]);
     assert.deepEqual(column('__proto__'), [undefined, { p: 1 }, undefined, undefined, undefined, undefined]);
-    assert.deepEqual(column('own'), [ 'x', undefined, undefined, 'mine', null, 'an own getter']);
+    assert.deepEqual(column('own'), ['x', undefined, undefined, 'mine', null, 'an own getter']);
   });
 
   test('reads rows through the selected ids, from any start, into offsets from 0', () => {
     const rowIds = [5, 0, 3, 1, 4];
     assert.deepEqual(copy(COLUMNS, ROWS, rowIds, 1, 4), ownCells(ROWS, rowIds, 1, 4, COLUMNS));
-    assert.deepEqual(copy(COLUMNS, ROWS, null, 2, 2), COLUMNS.map(() => []));
+    assert.deepEqual(
+      copy(COLUMNS, ROWS, null, 2, 2),
+      COLUMNS.map(() => []),
+    );
   });
 
   test('column names are data: quotes, backslashes, line separators and code stay names', () => {
-    const columns = ['a"b', 'back\\slash', 'line\u2028sep', '"]; globalThis.injected = 1; //', '${globalThis.injected = 2}', ''];
-    const rows = [0, 1].map((index) => Object.fromEntries(columns.map((column) => [column, `${column} ${index}`])) as Row);
+    const columns = [
+      'a"b',
+      'back\\slash',
+      'line\u2028sep',
+      '"]; globalThis.injected = 1; //',
+      '${globalThis.injected = 2}',
+      '',
+    ];
+    const rows = [0, 1].map(
+      (index) => Object.fromEntries(columns.map((column) => [column, `${column} ${index}`])) as Row,
+    );
     assert.deepEqual(copy(columns, rows, null, 0, 2), ownCells(rows, null, 0, 2, columns));
     assert.equal((globalThis as Record<string, unknown>).injected, undefined);
   });
@@ -72,10 +103,16 @@ describe('copying the cells of selected rows, column by column', () => {
       createRowCellsCopier(['a', '__proto__', 'b'])(rows, [2, 0, 1], 0, 3, into);
       process.stdout.write(JSON.stringify({ generated, into: into.map((cells) => cells.map((cell) => cell === undefined ? 'absent' : cell)) }));
     `;
-    const output = execFileSync(process.execPath, ['--disallow-code-generation-from-strings', '-e', script], { encoding: 'utf8' });
+    const output = execFileSync(process.execPath, ['--disallow-code-generation-from-strings', '-e', script], {
+      encoding: 'utf8',
+    });
     assert.deepEqual(JSON.parse(output), {
       generated: false,
-      into: [['absent', 1, 'absent'], ['absent', 'p', 'absent'], [2, 'absent', 'absent']],
+      into: [
+        ['absent', 1, 'absent'],
+        ['absent', 'p', 'absent'],
+        [2, 'absent', 'absent'],
+      ],
     });
   });
 });

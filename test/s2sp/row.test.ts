@@ -28,7 +28,11 @@ describe('columnsOf', () => {
   });
 
   test('every column across the rows, in first-seen order, each once', () => {
-    const rows = [{ b: 1, a: 2 }, { a: 3, c: 4 }, { d: 5, b: 6 }];
+    const rows = [
+      { b: 1, a: 2 },
+      { a: 3, c: 4 },
+      { d: 5, b: 6 },
+    ];
     assert.deepEqual(columnsOf(rows), ['b', 'a', 'c', 'd']);
   });
 

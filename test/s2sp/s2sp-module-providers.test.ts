@@ -2,7 +2,14 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Inject, Injectable, Module, type DynamicModule, type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { RESOURCE_STORE, ResourcePublisher, S2spModule, splitRows, type ResourceStore, type S2spModuleOptions } from '@s2sp/core';
+import {
+  RESOURCE_STORE,
+  ResourcePublisher,
+  S2spModule,
+  splitRows,
+  type ResourceStore,
+  type S2spModuleOptions,
+} from '@s2sp/core';
 import type { ModuleOptionsFactory } from '@s2sp/platform';
 import { MemoryResourceStore } from '../support/memory-resource-store';
 import { sampleRows } from '../support/resource-fixtures';
@@ -40,7 +47,10 @@ const VARIANTS: Variant[] = [
     name: 'forRoot with resourceStore { useValue }',
     build(baseUrl) {
       const store = new MemoryResourceStore();
-      return { imports: [S2spModule.forRoot({ ...optionsFor(baseUrl), resourceStore: { useValue: store } })], store: () => store };
+      return {
+        imports: [S2spModule.forRoot({ ...optionsFor(baseUrl), resourceStore: { useValue: store } })],
+        store: () => store,
+      };
     },
   },
   {
@@ -82,7 +92,10 @@ const VARIANTS: Variant[] = [
         imports: [
           S2spModule.forRootAsync({
             useClass: OptionsFactory,
-            resourceStore: { useFactory: (name: string) => (name === 'by factory' ? store : new MemoryResourceStore()), inject: [STORE_NAME] },
+            resourceStore: {
+              useFactory: (name: string) => (name === 'by factory' ? store : new MemoryResourceStore()),
+              inject: [STORE_NAME],
+            },
             extraProviders: [{ provide: STORE_NAME, useValue: 'by factory' }],
           }),
         ],
@@ -103,7 +116,13 @@ const VARIANTS: Variant[] = [
       class OptionsModule {}
       const store = new MemoryResourceStore();
       return {
-        imports: [S2spModule.forRootAsync({ imports: [OptionsModule], useExisting: SharedOptions, resourceStore: { useValue: store } })],
+        imports: [
+          S2spModule.forRootAsync({
+            imports: [OptionsModule],
+            useExisting: SharedOptions,
+            resourceStore: { useValue: store },
+          }),
+        ],
         store: () => store,
       };
     },
@@ -115,13 +134,20 @@ async function publishAndFetch(app: INestApplication, baseUrl: BaseUrl) {
   const split = splitRows(sampleRows(6), ['event']);
   const publishedAt = Date.now();
   const resourceUrl = await app.get(ResourcePublisher).publish('get_alerts', split);
-  assert.ok(resourceUrl.startsWith(`${baseUrl.value}/s2sp/data/`), `${resourceUrl} is under the publicBaseUrl of the options`);
+  assert.ok(
+    resourceUrl.startsWith(`${baseUrl.value}/s2sp/data/`),
+    `${resourceUrl} is under the publicBaseUrl of the options`,
+  );
   const first = await fetchResource(resourceUrl, { row_ids: [1, 4], columns: ['headline'] }, null);
   const again = await fetchResource(resourceUrl, {}, null);
   return { publishedAt, first, again };
 }
 
-async function listen(module: DynamicModule['module'], baseUrl: BaseUrl, options: { bodyParser?: boolean } = {}): Promise<INestApplication> {
+async function listen(
+  module: DynamicModule['module'],
+  baseUrl: BaseUrl,
+  options: { bodyParser?: boolean } = {},
+): Promise<INestApplication> {
   const app = await NestFactory.create(module, { logger: false, ...options });
   await app.listen(0, '127.0.0.1');
   baseUrl.value = (await app.getUrl()).replace('[::1]', '127.0.0.1');
@@ -146,10 +172,17 @@ describe('S2spModule options and resourceStore providers reach the data plane', 
           { _row_id: 4, headline: sampleRows(6)[4].headline },
         ]);
         assert.equal(again.status, 404, 'the custom store consumed it: single use');
-        assert.deepEqual(store.calls.slice(0, 3), ['save', 'findLive', 'claim'], 'publishing and serving went through the given store');
+        assert.deepEqual(
+          store.calls.slice(0, 3),
+          ['save', 'findLive', 'claim'],
+          'publishing and serving went through the given store',
+        );
         assert.equal(store.saved.length, 1);
         const lifetime = store.saved[0].expiresAt.getTime() - publishedAt;
-        assert.ok(lifetime >= TTL_MS && lifetime < TTL_MS + 5_000, `resourceTtlMs of the options is used (${lifetime} ms)`);
+        assert.ok(
+          lifetime >= TTL_MS && lifetime < TTL_MS + 5_000,
+          `resourceTtlMs of the options is used (${lifetime} ms)`,
+        );
       } finally {
         await app.close();
       }
@@ -159,12 +192,17 @@ describe('S2spModule options and resourceStore providers reach the data plane', 
   test('the expired-resource sweeper uses the given store too', async () => {
     const baseUrl = new BaseUrl();
     const store = new MemoryResourceStore();
-    @Module({ imports: [S2spModule.forRoot({ ...optionsFor(baseUrl), sweepIntervalMs: 20, resourceStore: { useValue: store } })] })
+    @Module({
+      imports: [
+        S2spModule.forRoot({ ...optionsFor(baseUrl), sweepIntervalMs: 20, resourceStore: { useValue: store } }),
+      ],
+    })
     class AppModule {}
     const app = await listen(AppModule, baseUrl, { bodyParser: false });
     try {
       const deadline = Date.now() + 5_000;
-      while (!store.calls.includes('sweepExpired') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      while (!store.calls.includes('sweepExpired') && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 20));
       assert.ok(store.calls.includes('sweepExpired'), 'the sweeper swept the given store');
     } finally {
       await app.close();

@@ -1,6 +1,11 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_LIMITS, normalizeOrigin, resolveS2spOptions, type S2spLimits } from '../../libs/s2sp/src/config/s2sp-options';
+import {
+  DEFAULT_LIMITS,
+  normalizeOrigin,
+  resolveS2spOptions,
+  type S2spLimits,
+} from '../../libs/s2sp/src/config/s2sp-options';
 
 function throwsWith(fn: () => unknown, pattern: RegExp): void {
   assert.throws(fn, (error: unknown) => {
@@ -12,8 +17,13 @@ function throwsWith(fn: () => unknown, pattern: RegExp): void {
 
 describe('DEFAULT_LIMITS', () => {
   test('agree with each other: the largest fetch the other limits allow fits in maxRequestBytes', () => {
-    const ids = Array.from({ length: DEFAULT_LIMITS.maxRowIdsPerFetch }, (_, i) => DEFAULT_LIMITS.maxRows - 1 - (i % 10));
-    const columns = Array.from({ length: DEFAULT_LIMITS.maxColumnsPerRequest }, (_, i) => `${i}`.padEnd(DEFAULT_LIMITS.maxColumnNameLength, '\u0001'));
+    const ids = Array.from(
+      { length: DEFAULT_LIMITS.maxRowIdsPerFetch },
+      (_, i) => DEFAULT_LIMITS.maxRows - 1 - (i % 10),
+    );
+    const columns = Array.from({ length: DEFAULT_LIMITS.maxColumnsPerRequest }, (_, i) =>
+      `${i}`.padEnd(DEFAULT_LIMITS.maxColumnNameLength, '\u0001'),
+    );
     const body = JSON.stringify({ row_ids: ids, columns });
     assert.ok(Buffer.byteLength(body) <= DEFAULT_LIMITS.maxRequestBytes, `${Buffer.byteLength(body)} bytes`);
   });
@@ -89,10 +99,16 @@ describe('resolveS2spOptions', () => {
   describe('invalid values throw, naming the option', () => {
     for (const value of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
       test(`resourceTtlMs ${value}`, () => {
-        throwsWith(() => resolveS2spOptions({ resourceTtlMs: value }), /S2spModule: resourceTtlMs must be a positive number of milliseconds/);
+        throwsWith(
+          () => resolveS2spOptions({ resourceTtlMs: value }),
+          /S2spModule: resourceTtlMs must be a positive number of milliseconds/,
+        );
       });
       test(`fetchTimeoutMs ${value}`, () => {
-        throwsWith(() => resolveS2spOptions({ fetchTimeoutMs: value }), /S2spModule: fetchTimeoutMs must be a whole number of milliseconds from 1 to 2147483647/);
+        throwsWith(
+          () => resolveS2spOptions({ fetchTimeoutMs: value }),
+          /S2spModule: fetchTimeoutMs must be a whole number of milliseconds from 1 to 2147483647/,
+        );
       });
     }
 
@@ -138,7 +154,10 @@ describe('resolveS2spOptions', () => {
 
   describe('publicBaseUrl', () => {
     test('a string is returned by the accessor', () => {
-      assert.equal(resolveS2spOptions({ publicBaseUrl: 'https://weather.example.com' }).publicBaseUrl(), 'https://weather.example.com');
+      assert.equal(
+        resolveS2spOptions({ publicBaseUrl: 'https://weather.example.com' }).publicBaseUrl(),
+        'https://weather.example.com',
+      );
     });
 
     test('a function is read at each call (servers that learn their port late)', () => {
@@ -152,12 +171,18 @@ describe('resolveS2spOptions', () => {
 
     test('unset: resolving works, but asking for it throws a clear error', () => {
       const resolved = resolveS2spOptions({});
-      throwsWith(() => resolved.publicBaseUrl(), /S2spModule: publicBaseUrl is not configured, so no resource_url can be issued/);
+      throwsWith(
+        () => resolved.publicBaseUrl(),
+        /S2spModule: publicBaseUrl is not configured, so no resource_url can be issued/,
+      );
     });
 
     test('empty string, or a function returning empty, counts as unset', () => {
       throwsWith(() => resolveS2spOptions({ publicBaseUrl: '' }).publicBaseUrl(), /publicBaseUrl is not configured/);
-      throwsWith(() => resolveS2spOptions({ publicBaseUrl: () => '' }).publicBaseUrl(), /publicBaseUrl is not configured/);
+      throwsWith(
+        () => resolveS2spOptions({ publicBaseUrl: () => '' }).publicBaseUrl(),
+        /publicBaseUrl is not configured/,
+      );
     });
   });
 
@@ -166,11 +191,18 @@ describe('resolveS2spOptions', () => {
       const resolved = resolveS2spOptions({
         allowedResourceOrigins: ['http://LocalHost:80/', 'HTTPS://Weather.Example.COM:443', 'http://127.0.0.1:3101'],
       });
-      assert.deepEqual(resolved.allowedResourceOrigins, ['http://localhost', 'https://weather.example.com', 'http://127.0.0.1:3101']);
+      assert.deepEqual(resolved.allowedResourceOrigins, [
+        'http://localhost',
+        'https://weather.example.com',
+        'http://127.0.0.1:3101',
+      ]);
     });
 
     test('an invalid entry makes resolving throw, naming the entry', () => {
-      throwsWith(() => resolveS2spOptions({ allowedResourceOrigins: ['http://ok:1', 'ftp://files.example.com'] }), /"ftp:\/\/files\.example\.com" is not http\(s\)/);
+      throwsWith(
+        () => resolveS2spOptions({ allowedResourceOrigins: ['http://ok:1', 'ftp://files.example.com'] }),
+        /"ftp:\/\/files\.example\.com" is not http\(s\)/,
+      );
       throwsWith(() => resolveS2spOptions({ allowedResourceOrigins: ['not a url'] }), /"not a url" is not a URL/);
     });
   });
@@ -196,8 +228,19 @@ describe('normalizeOrigin', () => {
   }
 
   test('non-http(s) schemes are refused, naming the entry', () => {
-    for (const input of ['ftp://host', 'file:///etc/passwd', 'ws://host:80', 'javascript:alert(1)', 'data:text/plain,x']) {
-      throwsWith(() => normalizeOrigin(input), new RegExp(`S2spModule: allowedResourceOrigins entry "${input.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}" is not http\\(s\\)`));
+    for (const input of [
+      'ftp://host',
+      'file:///etc/passwd',
+      'ws://host:80',
+      'javascript:alert(1)',
+      'data:text/plain,x',
+    ]) {
+      throwsWith(
+        () => normalizeOrigin(input),
+        new RegExp(
+          `S2spModule: allowedResourceOrigins entry "${input.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}" is not http\\(s\\)`,
+        ),
+      );
     }
   });
 
@@ -207,7 +250,10 @@ describe('normalizeOrigin', () => {
 
   test('non-URLs are refused, naming the entry', () => {
     for (const input of ['', 'not a url', '127.0.0.1:3101', '//host:80', 'http://']) {
-      throwsWith(() => normalizeOrigin(input), /S2spModule: allowedResourceOrigins entry ".*" is not (a URL|http\(s\))/);
+      throwsWith(
+        () => normalizeOrigin(input),
+        /S2spModule: allowedResourceOrigins entry ".*" is not (a URL|http\(s\))/,
+      );
     }
   });
 });
@@ -218,26 +264,42 @@ describe('resolveS2spOptions refuses what cannot work', () => {
       () => resolveS2spOptions({ limits: { maxRequestBytes: 65_536 } }),
       /^Error: S2spModule: limits\.maxRequestBytes \(65536\) cannot hold a fetch of limits\.maxRowIdsPerFetch \(100000\) row ids and limits\.maxColumnsPerRequest \(256\) columns: raise it to at least \d+, or lower those\.$/,
     );
-    assert.equal(resolveS2spOptions({ limits: { maxRequestBytes: 65_536, maxRowIdsPerFetch: 5_000, maxColumnsPerRequest: 16 } }).limits.maxRequestBytes, 65_536);
+    assert.equal(
+      resolveS2spOptions({ limits: { maxRequestBytes: 65_536, maxRowIdsPerFetch: 5_000, maxColumnsPerRequest: 16 } })
+        .limits.maxRequestBytes,
+      65_536,
+    );
   });
 
   test('a negative or fractional resourceCacheBytes, and an unknown resourceWriteMode', () => {
-    assert.throws(() => resolveS2spOptions({ resourceCacheBytes: -1 }), /resourceCacheBytes must be a whole number, 0 or more/);
+    assert.throws(
+      () => resolveS2spOptions({ resourceCacheBytes: -1 }),
+      /resourceCacheBytes must be a whole number, 0 or more/,
+    );
     assert.throws(() => resolveS2spOptions({ resourceCacheBytes: 1.5 }), /resourceCacheBytes/);
     assert.equal(resolveS2spOptions({ resourceCacheBytes: 0 }).resourceCacheBytes, 0);
-    assert.throws(() => resolveS2spOptions({ resourceWriteMode: 'later' as never }), /resourceWriteMode must be "before-answer" or "after-answer", got "later"/);
+    assert.throws(
+      () => resolveS2spOptions({ resourceWriteMode: 'later' as never }),
+      /resourceWriteMode must be "before-answer" or "after-answer", got "later"/,
+    );
   });
 
   test('resourceClaimCommit: fast by default, durable on request, nothing else', () => {
     assert.equal(resolveS2spOptions({}).resourceClaimCommit, 'fast');
     assert.equal(resolveS2spOptions({ resourceClaimCommit: 'durable' }).resourceClaimCommit, 'durable');
-    assert.throws(() => resolveS2spOptions({ resourceClaimCommit: 'sync' as never }), /resourceClaimCommit must be "fast" or "durable", got "sync"/);
+    assert.throws(
+      () => resolveS2spOptions({ resourceClaimCommit: 'sync' as never }),
+      /resourceClaimCommit must be "fast" or "durable", got "sync"/,
+    );
   });
 
   test('resourceTableWaitMs: 0 (do not wait) up to the timer maximum, nothing else', () => {
     assert.equal(resolveS2spOptions({ resourceTableWaitMs: 0 }).resourceTableWaitMs, 0);
     assert.equal(resolveS2spOptions({ resourceTableWaitMs: 2_500 }).resourceTableWaitMs, 2_500);
-    assert.throws(() => resolveS2spOptions({ resourceTableWaitMs: -1 }), /resourceTableWaitMs must be a whole number of milliseconds from 0/);
+    assert.throws(
+      () => resolveS2spOptions({ resourceTableWaitMs: -1 }),
+      /resourceTableWaitMs must be a whole number of milliseconds from 0/,
+    );
     assert.throws(() => resolveS2spOptions({ resourceTableWaitMs: 1.5 }), /resourceTableWaitMs/);
   });
 });

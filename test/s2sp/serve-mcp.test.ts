@@ -27,7 +27,10 @@ test('serveMcp runs configure() before /mcp is mounted, so middleware sees MCP a
     assert.ok(tools.some((tool) => tool.name === 'draw_chart'));
     await client.close();
     assert.equal((await fetch(`${server.url}/s2sp/health`)).status, 200);
-    assert.ok(seen.some((line) => line === 'POST /mcp'), `middleware saw: ${seen.join(', ')}`);
+    assert.ok(
+      seen.some((line) => line === 'POST /mcp'),
+      `middleware saw: ${seen.join(', ')}`,
+    );
     assert.ok(seen.includes('GET /s2sp/health'));
   } finally {
     await server.close();

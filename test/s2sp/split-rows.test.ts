@@ -4,9 +4,27 @@ import { splitRows } from '../../libs/s2sp/src/protocol/split-rows';
 import { refuses } from '../support/s2sp-tool-error';
 
 const ROWS = [
-  { event: 'Wind Advisory', severity: 'Moderate', urgency: 'Expected', description: 'North winds 25-35 mph', instruction: 'Secure objects' },
-  { event: 'Flood Watch', severity: 'Minor', urgency: 'Future', description: 'Heavy rain', instruction: 'Move to higher ground' },
-  { event: 'Heat Advisory', severity: 'Severe', urgency: 'Immediate', description: 'Temperatures to 110', instruction: 'Drink water' },
+  {
+    event: 'Wind Advisory',
+    severity: 'Moderate',
+    urgency: 'Expected',
+    description: 'North winds 25-35 mph',
+    instruction: 'Secure objects',
+  },
+  {
+    event: 'Flood Watch',
+    severity: 'Minor',
+    urgency: 'Future',
+    description: 'Heavy rain',
+    instruction: 'Move to higher ground',
+  },
+  {
+    event: 'Heat Advisory',
+    severity: 'Severe',
+    urgency: 'Immediate',
+    description: 'Temperatures to 110',
+    instruction: 'Drink water',
+  },
 ];
 
 describe('splitRows', () => {
@@ -30,9 +48,18 @@ describe('splitRows', () => {
   test('rows are numbered 0..n-1 in input order', () => {
     const rows = Array.from({ length: 50 }, (_, i) => ({ n: i, text: `row ${i}` }));
     const split = splitRows(rows, ['n']);
-    assert.deepEqual(split.abstract.map((row) => row._row_id), rows.map((_, i) => i));
-    assert.deepEqual(split.body.map((row) => row._row_id), rows.map((_, i) => i));
-    assert.deepEqual(split.abstract.map((row) => row.n), rows.map((_, i) => i));
+    assert.deepEqual(
+      split.abstract.map((row) => row._row_id),
+      rows.map((_, i) => i),
+    );
+    assert.deepEqual(
+      split.body.map((row) => row._row_id),
+      rows.map((_, i) => i),
+    );
+    assert.deepEqual(
+      split.abstract.map((row) => row.n),
+      rows.map((_, i) => i),
+    );
   });
 
   test('abstract columns keep the requested order, not the column order', () => {
@@ -70,7 +97,10 @@ describe('splitRows', () => {
     const rows = [{ event: 'A', extra: 'x' }, { event: 'B' }];
     const split = splitRows(rows, ['extra']);
     assert.deepEqual(split.abstract, [{ _row_id: 0, extra: 'x' }, { _row_id: 1 }]);
-    assert.deepEqual(split.body, [{ _row_id: 0, event: 'A' }, { _row_id: 1, event: 'B' }]);
+    assert.deepEqual(split.body, [
+      { _row_id: 0, event: 'A' },
+      { _row_id: 1, event: 'B' },
+    ]);
   });
 
   test('a _row_id already in the data is not a column and is replaced by the row index', () => {
@@ -102,18 +132,30 @@ describe('splitRows', () => {
   });
 
   test('_row_id is not a column that can be made abstract', () => {
-    refuses(() => splitRows([{ _row_id: 0, event: 'A' }], ['_row_id']), /Unknown column in abstract_domains: _row_id\. Available columns: event\./);
+    refuses(
+      () => splitRows([{ _row_id: 0, event: 'A' }], ['_row_id']),
+      /Unknown column in abstract_domains: _row_id\. Available columns: event\./,
+    );
   });
 
   test('no rows: an empty result is fine without abstract columns', () => {
-    assert.deepEqual({ ...splitRows([], []) }, { columns: [], abstractDomains: [], bodyDomains: [], abstract: [], rows: [], body: [] });
+    assert.deepEqual(
+      { ...splitRows([], []) },
+      { columns: [], abstractDomains: [], bodyDomains: [], abstract: [], rows: [], body: [] },
+    );
   });
 
   test('no rows: asking for a column gives an empty answer, not an error (no columns can be checked)', () => {
-    assert.deepEqual({ ...splitRows([], ['event']) }, { columns: [], abstractDomains: ['event'], bodyDomains: [], abstract: [], rows: [], body: [] });
+    assert.deepEqual(
+      { ...splitRows([], ['event']) },
+      { columns: [], abstractDomains: ['event'], bodyDomains: [], abstract: [], rows: [], body: [] },
+    );
   });
 
   test('rows without any column: asking for a column names the problem', () => {
-    refuses(() => splitRows([{}, {}], ['event']), /Unknown column in abstract_domains: event\. Available columns: \(the rows have no columns\)\./);
+    refuses(
+      () => splitRows([{}, {}], ['event']),
+      /Unknown column in abstract_domains: event\. Available columns: \(the rows have no columns\)\./,
+    );
   });
 });

@@ -1,7 +1,12 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { lastValueFrom, of, throwError, toArray } from 'rxjs';
-import { isToolErrorResult, reportToolErrors, toolErrorResult, toolJsonResult } from '../../libs/s2sp/src/protocol/tool-result';
+import {
+  isToolErrorResult,
+  reportToolErrors,
+  toolErrorResult,
+  toolJsonResult,
+} from '../../libs/s2sp/src/protocol/tool-result';
 import { S2spToolError } from '../../libs/s2sp/src/protocol/s2sp-error';
 
 function recordingLogger(): { error: (...args: unknown[]) => void; calls: unknown[][] } {
@@ -55,7 +60,10 @@ describe('toolErrorResult', () => {
     const logger = recordingLogger();
     const error = new TypeError('secret internal detail at /srv/app');
     const result = toolErrorResult(error, logger);
-    assert.deepEqual(result, { content: [{ type: 'text', text: 'The S2SP tool failed unexpectedly; see the server log.' }], isError: true });
+    assert.deepEqual(result, {
+      content: [{ type: 'text', text: 'The S2SP tool failed unexpectedly; see the server log.' }],
+      isError: true,
+    });
     assert.ok(!JSON.stringify(result).includes('secret'));
     assert.equal(logger.calls.length, 1);
     assert.equal(logger.calls[0][0], 'TypeError: secret internal detail at /srv/app');
@@ -92,12 +100,17 @@ describe('reportToolErrors', () => {
   });
 
   test('turns a thrown S2spToolError into an isError result', async () => {
-    const result = await lastValueFrom(throwError(() => new S2spToolError('Unknown column: colour')).pipe(reportToolErrors()));
+    const result = await lastValueFrom(
+      throwError(() => new S2spToolError('Unknown column: colour')).pipe(reportToolErrors()),
+    );
     assert.deepEqual(result, { content: [{ type: 'text', text: 'Unknown column: colour' }], isError: true });
   });
 
   test('rethrows any other error unchanged (left to Nest)', async () => {
     const boom = new RangeError('boom');
-    await assert.rejects(lastValueFrom(throwError(() => boom).pipe(reportToolErrors())), (error: unknown) => error === boom);
+    await assert.rejects(
+      lastValueFrom(throwError(() => boom).pipe(reportToolErrors())),
+      (error: unknown) => error === boom,
+    );
   });
 });

@@ -96,7 +96,8 @@ test('renderBarChartSvg: standalone SVG, one bar per category, title and labels'
   assert.ok(t.includes('Alerts by event'), 'title');
   assert.ok(t.includes('event'), 'x axis title');
   assert.ok(t.includes('count'), 'y axis title');
-  for (const label of ['Wind Advisory', 'Red Flag Warning', 'Frost Advisory', NONE_LABEL]) assert.ok(t.includes(label), `label ${label}`);
+  for (const label of ['Wind Advisory', 'Red Flag Warning', 'Frost Advisory', NONE_LABEL])
+    assert.ok(t.includes(label), `label ${label}`);
   // Each bar is labelled with its category and count (vega's aria-label).
   assert.match(svg, /aria-label="event: Wind Advisory; count: 2"/);
   assert.match(svg, /aria-label="event: Frost Advisory; count: 1"/);
@@ -109,21 +110,33 @@ test('renderBarChartSvg: a title or axis named like an Object.prototype member (
     const svg = await renderBarChartSvg(counts, { title: name, xLabel: name, yLabel: name });
     assertStandaloneSvg(svg);
     assert.equal(barCount(svg), 2, name);
-    assert.ok(texts(svg).some((text) => text.replace('\u200b', '') === name), `${name} is shown`);
+    assert.ok(
+      texts(svg).some((text) => text.replace('\u200b', '') === name),
+      `${name} is shown`,
+    );
   }
 });
 
 test('renderBarChartSvg: bars keep the given order and heights follow the counts', async () => {
   const svg = await renderBarChartSvg(
-    [{ value: 'b', count: 4 }, { value: 'a', count: 2 }, { value: 'c', count: 1 }],
+    [
+      { value: 'b', count: 4 },
+      { value: 'a', count: 2 },
+      { value: 'c', count: 1 },
+    ],
     { title: 't', xLabel: 'x' },
   );
-  const bars = [...svg.matchAll(/<path aria-label="x: (\w); count: (\d+)"[^>]*d="M[\d.]+,[\d.]+h[\d.]+v([\d.]+)/g)].map((m) => ({
-    label: m[1],
-    count: Number(m[2]),
-    height: Number(m[3]),
-  }));
-  assert.deepEqual(bars.map((b) => b.label), ['b', 'a', 'c']);
+  const bars = [...svg.matchAll(/<path aria-label="x: (\w); count: (\d+)"[^>]*d="M[\d.]+,[\d.]+h[\d.]+v([\d.]+)/g)].map(
+    (m) => ({
+      label: m[1],
+      count: Number(m[2]),
+      height: Number(m[3]),
+    }),
+  );
+  assert.deepEqual(
+    bars.map((b) => b.label),
+    ['b', 'a', 'c'],
+  );
   assert.ok(Math.abs(bars[0].height / bars[1].height - 2) < 0.01, 'height proportional to count');
 });
 
@@ -135,8 +148,14 @@ test('renderBarChartSvg: markup in untrusted values and title is escaped', async
     "<img src=x onerror='alert(4)'>",
     '&amp; </text><script>alert(5)</script>',
   ];
-  const counts = countBy(evil.map((v) => ({ v })), 'v');
-  const svg = await renderBarChartSvg(counts, { title: '<script>alert("title")</script>', xLabel: '<b onmouseover="x">v</b>' });
+  const counts = countBy(
+    evil.map((v) => ({ v })),
+    'v',
+  );
+  const svg = await renderBarChartSvg(counts, {
+    title: '<script>alert("title")</script>',
+    xLabel: '<b onmouseover="x">v</b>',
+  });
   assertStandaloneSvg(svg);
   assert.equal(barCount(svg), evil.length);
   assert.ok(!/<script/i.test(svg), 'no <script> element');
@@ -147,10 +166,14 @@ test('renderBarChartSvg: markup in untrusted values and title is escaped', async
     assert.ok(!/\son\w+\s*=/i.test(tag.replace(/"[^"]*"/g, '""')), `event handler in ${tag.slice(0, 80)}`);
   }
   assert.ok(svg.includes('&lt;script&gt;alert(1)&lt;/script&gt;'), 'label shown escaped');
-  assert.ok(svg.includes('&lt;script&gt;alert("title")&lt;/script&gt;') || svg.includes('&lt;script&gt;alert(&quot;title&quot;)&lt;/script&gt;'));
+  assert.ok(
+    svg.includes('&lt;script&gt;alert("title")&lt;/script&gt;') ||
+      svg.includes('&lt;script&gt;alert(&quot;title&quot;)&lt;/script&gt;'),
+  );
   // The only elements are SVG drawing elements.
   const elements = new Set([...svg.matchAll(/<([A-Za-z][\w:-]*)/g)].map((m) => m[1]));
-  for (const name of elements) assert.ok(['svg', 'g', 'path', 'rect', 'line', 'text'].includes(name), `unexpected <${name}>`);
+  for (const name of elements)
+    assert.ok(['svg', 'g', 'path', 'rect', 'line', 'text'].includes(name), `unexpected <${name}>`);
 });
 
 test('renderBarChartSvg: empty input renders a valid chart with no bars and a "No data" subtitle', async () => {
@@ -168,7 +191,13 @@ test('renderBarChartSvg: maxBars folds the tail into one "(N other values)" bar'
   assert.equal(barCount(svg), 3);
   assert.match(svg, /aria-label="x: \(3 other values\); count: 6"/);
   // Duplicate values are merged.
-  const merged = await renderBarChartSvg([{ value: 'a', count: 1 }, { value: 'a', count: 2 }], { title: 't', xLabel: 'x' });
+  const merged = await renderBarChartSvg(
+    [
+      { value: 'a', count: 1 },
+      { value: 'a', count: 2 },
+    ],
+    { title: 't', xLabel: 'x' },
+  );
   assert.equal(barCount(merged), 1);
   assert.match(merged, /aria-label="x: a; count: 3"/);
 });

@@ -15,10 +15,12 @@ const ROWS = JSON.stringify([
 ]);
 
 function texts(result: ToolCallResult): string[] {
-  return (result.content as Array<{ type: string; text?: string }>).filter((block) => block.type === 'text').map((block) => block.text ?? '');
+  return (result.content as Array<{ type: string; text?: string }>)
+    .filter((block) => block.type === 'text')
+    .map((block) => block.text ?? '');
 }
 
-describe('stats draw_chart summarize: the client\'s model summarises the chart over MCP sampling', () => {
+describe("stats draw_chart summarize: the client's model summarises the chart over MCP sampling", () => {
   let stats: RunningMcpServer;
   let sampling: Client;
   let plain: Client;
@@ -32,7 +34,9 @@ describe('stats draw_chart summarize: the client\'s model summarises the chart o
       return { role: 'assistant', model: 'test-model', content: { type: 'text', text: 'Mostly wind.' } };
     });
     const authorization = await bearerFor({ audience: 'stats-server' });
-    await sampling.connect(new StreamableHTTPClientTransport(new URL(`${stats.url}/mcp`), { requestInit: { headers: { authorization } } }));
+    await sampling.connect(
+      new StreamableHTTPClientTransport(new URL(`${stats.url}/mcp`), { requestInit: { headers: { authorization } } }),
+    );
     plain = await connectMcp(stats.url, 'plain-client', { audience: 'stats-server' });
   });
 
@@ -43,25 +47,34 @@ describe('stats draw_chart summarize: the client\'s model summarises the chart o
   });
 
   test('a client that samples: the summary follows the chart text, asked for with STATS_SUMMARY_MAX_TOKENS', async () => {
-    const result = (await sampling.callTool({ name: 'draw_chart', arguments: { abstract_data: ROWS, summarize: true } }));
+    const result = await sampling.callTool({ name: 'draw_chart', arguments: { abstract_data: ROWS, summarize: true } });
     assert.notEqual(result.isError, true, texts(result).join(' '));
-    assert.deepEqual(texts(result), ['Charted 3 rows by event in 2 bars: Wind Advisory 2, Red Flag Warning 1.', 'Summary: Mostly wind.']);
+    assert.deepEqual(texts(result), [
+      'Charted 3 rows by event in 2 bars: Wind Advisory 2, Red Flag Warning 1.',
+      'Summary: Mostly wind.',
+    ]);
     assert.equal(asked.length, 1);
     assert.equal(asked[0].maxTokens, 64);
     const prompt = asked[0].messages[0].content;
-    assert.ok(!Array.isArray(prompt) && prompt.type === 'text' && prompt.text.endsWith('Charted 3 rows by event in 2 bars: Wind Advisory 2, Red Flag Warning 1.'));
+    assert.ok(
+      !Array.isArray(prompt) &&
+        prompt.type === 'text' &&
+        prompt.text.endsWith('Charted 3 rows by event in 2 bars: Wind Advisory 2, Red Flag Warning 1.'),
+    );
   });
 
   test('without summarize no sampling request is made', async () => {
     const before = asked.length;
-    const result = (await sampling.callTool({ name: 'draw_chart', arguments: { abstract_data: ROWS } }));
+    const result = await sampling.callTool({ name: 'draw_chart', arguments: { abstract_data: ROWS } });
     assert.equal(texts(result).length, 1);
     assert.equal(asked.length, before);
   });
 
   test('a client that does not declare sampling: a tool error saying so', async () => {
-    const result = (await plain.callTool({ name: 'draw_chart', arguments: { abstract_data: ROWS, summarize: true } }));
+    const result = await plain.callTool({ name: 'draw_chart', arguments: { abstract_data: ROWS, summarize: true } });
     assert.equal(result.isError, true);
-    assert.deepEqual(texts(result), ['summarize needs a client that declares the MCP sampling capability; this one does not']);
+    assert.deepEqual(texts(result), [
+      'summarize needs a client that declares the MCP sampling capability; this one does not',
+    ]);
   });
 });

@@ -15,7 +15,10 @@ export const WIND_OR_FIRE: JsonObject = {
   ],
 };
 
-export function resourceStep(stepId: string, options: { mode?: 'DATA_PLANE_MODE_ASYNC' | 'DATA_PLANE_MODE_SYNC'; area?: string; domains?: string[] } = {}): Message {
+export function resourceStep(
+  stepId: string,
+  options: { mode?: 'DATA_PLANE_MODE_ASYNC' | 'DATA_PLANE_MODE_SYNC'; area?: string; domains?: string[] } = {},
+): Message {
   return {
     step_id: stepId,
     resource_call: {
@@ -32,7 +35,11 @@ export function filterStep(stepId: string, inputStepId: string, predicate: JsonO
   return { step_id: stepId, filter: { input_step_id: inputStepId, predicate: toStruct(predicate) } };
 }
 
-export function consumerStep(stepId: string, inputStepId: string, options: { tool?: string; server?: string; args?: JsonObject; mapping?: Record<string, string> } = {}): Message {
+export function consumerStep(
+  stepId: string,
+  inputStepId: string,
+  options: { tool?: string; server?: string; args?: JsonObject; mapping?: Record<string, string> } = {},
+): Message {
   return {
     step_id: stepId,
     consumer_call: {
@@ -46,8 +53,16 @@ export function consumerStep(stepId: string, inputStepId: string, options: { too
 }
 
 /** weather get_alerts (abstract event,severity) → FILTER wind/fire → stats draw_chart. */
-export function alertChartPlan(mode: 'DATA_PLANE_MODE_ASYNC' | 'DATA_PLANE_MODE_SYNC' = 'DATA_PLANE_MODE_ASYNC', chartArgs: JsonObject = { group_by: 'urgency' }, mapping: Record<string, string> = {}): Message[] {
-  return [resourceStep('alerts', { mode }), filterStep('windy', 'alerts'), consumerStep('chart', 'windy', { args: chartArgs, mapping })];
+export function alertChartPlan(
+  mode: 'DATA_PLANE_MODE_ASYNC' | 'DATA_PLANE_MODE_SYNC' = 'DATA_PLANE_MODE_ASYNC',
+  chartArgs: JsonObject = { group_by: 'urgency' },
+  mapping: Record<string, string> = {},
+): Message[] {
+  return [
+    resourceStep('alerts', { mode }),
+    filterStep('windy', 'alerts'),
+    consumerStep('chart', 'windy', { args: chartArgs, mapping }),
+  ];
 }
 
 export async function submitTask(agents: ServiceClient, task: Message): Promise<Message> {
@@ -60,16 +75,29 @@ export async function getTask(agents: ServiceClient, taskId: string): Promise<Me
 
 /** Polls GetTask until the task has ended; returns its snapshot. */
 export function waitForTaskEnd(agents: ServiceClient, taskId: string, timeoutMs = 30_000): Promise<Message> {
-  return eventually(`task ${taskId} to end`, async () => {
-    const task = await getTask(agents, taskId);
-    return FINAL_TASK_STATUSES.includes(task.status) ? task : undefined;
-  }, timeoutMs);
+  return eventually(
+    `task ${taskId} to end`,
+    async () => {
+      const task = await getTask(agents, taskId);
+      return FINAL_TASK_STATUSES.includes(task.status) ? task : undefined;
+    },
+    timeoutMs,
+  );
 }
 
 /** Polls GetTask until the task has at least `count` steps. */
-export function waitForSteps(agents: ServiceClient, taskId: string, count: number, timeoutMs = 30_000): Promise<Message> {
-  return eventually(`task ${taskId} to reach ${count} steps`, async () => {
-    const task = await getTask(agents, taskId);
-    return task.steps.length >= count ? task : undefined;
-  }, timeoutMs);
+export function waitForSteps(
+  agents: ServiceClient,
+  taskId: string,
+  count: number,
+  timeoutMs = 30_000,
+): Promise<Message> {
+  return eventually(
+    `task ${taskId} to reach ${count} steps`,
+    async () => {
+      const task = await getTask(agents, taskId);
+      return task.steps.length >= count ? task : undefined;
+    },
+    timeoutMs,
+  );
 }

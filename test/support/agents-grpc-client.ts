@@ -7,11 +7,18 @@ import { PROTO_FILES, PROTO_LOADER_OPTIONS } from '@s2sp/contracts';
 import { bearerFor, type TestTokenRequest } from './tokens';
 
 export type Message = Record<string, any>;
-type Unary = (request: Message, metadata: grpc.Metadata, options: grpc.CallOptions, callback: (error: grpc.ServiceError | null, value: Message) => void) => grpc.ClientUnaryCall;
+type Unary = (
+  request: Message,
+  metadata: grpc.Metadata,
+  options: grpc.CallOptions,
+  callback: (error: grpc.ServiceError | null, value: Message) => void,
+) => grpc.ClientUnaryCall;
 export type ServiceClient = grpc.Client & Record<string, any>;
 
 const s2sp = grpc.loadPackageDefinition(protoLoader.loadSync([...PROTO_FILES], { ...PROTO_LOADER_OPTIONS })) as any;
-const health = grpc.loadPackageDefinition(protoLoader.loadSync(healthProtoPath, { keepCase: true, longs: String, enums: String, defaults: true })) as any;
+const health = grpc.loadPackageDefinition(
+  protoLoader.loadSync(healthProtoPath, { keepCase: true, longs: String, enums: String, defaults: true }),
+) as any;
 
 export interface AgentsClients {
   tools: ServiceClient;
@@ -32,7 +39,8 @@ export interface AgentsClients {
  */
 export function connectAgents(address: string, auth: Partial<TestTokenRequest> | null = {}): AgentsClients {
   const credentials = grpc.credentials.createInsecure();
-  const options = auth === null ? {} : { interceptors: [bearerInterceptor(bearerFor({ audience: 'agents', ...auth }))] };
+  const options =
+    auth === null ? {} : { interceptors: [bearerInterceptor(bearerFor({ audience: 'agents', ...auth }))] };
   const tools = new s2sp.s2sp.v1.ToolService(address, credentials, options) as ServiceClient;
   const agents = new s2sp.s2sp.v1.AgentService(address, credentials, options) as ServiceClient;
   const toolsV2 = new s2sp.s2sp.v2.ToolService(address, credentials, options) as ServiceClient;
@@ -77,17 +85,32 @@ export interface CallOptions {
 }
 
 /** Calls a unary method; resolves with the response, rejects with the grpc ServiceError. */
-export function unary(client: ServiceClient, method: string, request: Message, options: CallOptions = {}): Promise<Message> {
-  const callOptions: grpc.CallOptions = options.deadlineMs === undefined ? {} : { deadline: Date.now() + options.deadlineMs };
+export function unary(
+  client: ServiceClient,
+  method: string,
+  request: Message,
+  options: CallOptions = {},
+): Promise<Message> {
+  const callOptions: grpc.CallOptions =
+    options.deadlineMs === undefined ? {} : { deadline: Date.now() + options.deadlineMs };
   return new Promise((resolve, reject) =>
-    (client[method] as Unary).call(client, request, options.metadata ?? new grpc.Metadata(), callOptions, (error, value) =>
-      error ? reject(error) : resolve(value),
+    (client[method] as Unary).call(
+      client,
+      request,
+      options.metadata ?? new grpc.Metadata(),
+      callOptions,
+      (error, value) => (error ? reject(error) : resolve(value)),
     ),
   );
 }
 
 /** Calls a unary method that must fail; resolves with its ServiceError (and fails if it succeeds). */
-export async function unaryError(client: ServiceClient, method: string, request: Message, options: CallOptions = {}): Promise<grpc.ServiceError> {
+export async function unaryError(
+  client: ServiceClient,
+  method: string,
+  request: Message,
+  options: CallOptions = {},
+): Promise<grpc.ServiceError> {
   try {
     const value = await unary(client, method, request, options);
     throw new Error(`${method} was expected to fail but answered ${JSON.stringify(value).slice(0, 300)}`);
@@ -108,7 +131,12 @@ export function readStream(call: grpc.ClientReadableStream<Message>): Promise<Me
 }
 
 export function isServiceError(error: unknown): error is grpc.ServiceError {
-  return typeof error === 'object' && error !== null && typeof (error as grpc.ServiceError).code === 'number' && 'metadata' in error;
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    typeof (error as grpc.ServiceError).code === 'number' &&
+    'metadata' in error
+  );
 }
 
 /** The first value of a trailing-metadata key, as a string. */

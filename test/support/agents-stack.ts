@@ -31,7 +31,12 @@ export function startTestAgents(config: AgentsConfig, options: StartAgentsOption
 }
 
 /** Polls `probe` until it returns a value other than undefined/false; fails with `what` after timeoutMs (a bound for a stuck wait, generous for a loaded 2-core CI machine, not a timing claim). */
-export async function eventually<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 30_000, intervalMs = 50): Promise<T> {
+export async function eventually<T>(
+  what: string,
+  probe: () => Promise<T | undefined | false> | T | undefined | false,
+  timeoutMs = 30_000,
+  intervalMs = 50,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {

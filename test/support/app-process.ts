@@ -20,7 +20,10 @@ export interface AppProcess {
 }
 
 export function spawnApp(entry: string, env: NodeJS.ProcessEnv): AppProcess {
-  const child = spawn(process.execPath, [join(distRoot, entry)], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(distRoot, entry)], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const appended: Array<() => void> = [];
   const append = (chunk: Buffer) => {
@@ -41,10 +44,14 @@ export function spawnApp(entry: string, env: NodeJS.ProcessEnv): AppProcess {
           clearTimeout(timer);
           resolve();
         };
-        const timer = setTimeout(() => reject(new Error(`${entry}: no "${text}" within ${timeoutMs} ms:\n${output}`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`${entry}: no "${text}" within ${timeoutMs} ms:\n${output}`)),
+          timeoutMs,
+        );
         void exited.then((code) => {
           clearTimeout(timer);
-          if (!output.includes(text)) reject(new Error(`${entry} exited (${code}) before printing "${text}":\n${output}`));
+          if (!output.includes(text))
+            reject(new Error(`${entry} exited (${code}) before printing "${text}":\n${output}`));
         });
         appended.push(check);
         check();

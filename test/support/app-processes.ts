@@ -82,7 +82,12 @@ export function startApp(app: AppName, label: string, env: NodeJS.ProcessEnv, cw
  * the processes, if one of them exits, and after `timeoutMs` (a bound for a
  * stuck start on a loaded machine, not a timing claim).
  */
-export async function waitUntilReady(url: string, ready: (response: Response) => Promise<boolean>, processes: AppProcess[], timeoutMs: number): Promise<void> {
+export async function waitUntilReady(
+  url: string,
+  ready: (response: Response) => Promise<boolean>,
+  processes: AppProcess[],
+  timeoutMs: number,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let lastAnswer = 'no answer';
   for (;;) {
@@ -96,7 +101,9 @@ export async function waitUntilReady(url: string, ready: (response: Response) =>
       // not listening yet
     }
     if (Date.now() > deadline) {
-      throw new Error(`${url} not ready within ${timeoutMs} ms (last answer: ${lastAnswer}):\n${processes.map((process) => `--- ${process.label}\n${process.output()}`).join('\n')}`);
+      throw new Error(
+        `${url} not ready within ${timeoutMs} ms (last answer: ${lastAnswer}):\n${processes.map((process) => `--- ${process.label}\n${process.output()}`).join('\n')}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }

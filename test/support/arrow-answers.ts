@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
-import { encodeArrowStream, type ArrowStreamEncodeOptions } from '../../libs/s2sp/src/data-plane/arrow/encode-arrow-stream';
+import {
+  encodeArrowStream,
+  type ArrowStreamEncodeOptions,
+} from '../../libs/s2sp/src/data-plane/arrow/encode-arrow-stream';
 import { decodeArrowStream, type DecodedArrowTable } from '../../libs/s2sp/src/data-plane/arrow/decode-arrow-stream';
 
 /** Helpers for tests of the data plane's Arrow answers (`libs/s2sp/src/data-plane/arrow/`). */
@@ -10,8 +13,21 @@ export function cellOf(cells: Cells, column: string): unknown {
   return Object.prototype.hasOwnProperty.call(cells, column) ? cells[column] : undefined;
 }
 
-export function encodeRows(columns: readonly string[], rows: readonly Cells[], rowIds: readonly number[], options?: ArrowStreamEncodeOptions): Uint8Array[] {
-  return [...encodeArrowStream(columns, rows.length, (row, column) => cellOf(rows[row], columns[column]), (row) => rowIds[row], options)];
+export function encodeRows(
+  columns: readonly string[],
+  rows: readonly Cells[],
+  rowIds: readonly number[],
+  options?: ArrowStreamEncodeOptions,
+): Uint8Array[] {
+  return [
+    ...encodeArrowStream(
+      columns,
+      rows.length,
+      (row, column) => cellOf(rows[row], columns[column]),
+      (row) => rowIds[row],
+      options,
+    ),
+  ];
 }
 
 async function* chunksOf(chunks: readonly Uint8Array[]): AsyncGenerator<Uint8Array> {
@@ -27,18 +43,27 @@ export function decode(chunks: readonly Uint8Array[], maxBytes = 64 * 1024 * 102
 }
 
 /** What the JSON data plane would deliver for the same rows: `{ _row_id, ...cells }` through JSON text. */
-export function viaJson(columns: readonly string[], rows: readonly Cells[], rowIds: readonly number[]): Array<Record<string, unknown>> {
+export function viaJson(
+  columns: readonly string[],
+  rows: readonly Cells[],
+  rowIds: readonly number[],
+): Array<Record<string, unknown>> {
   return rows.map((cells, index) => {
     const row: Record<string, unknown> = { _row_id: rowIds[index] };
     for (const column of columns) {
       const value = cellOf(cells, column);
-      if (value !== undefined) Object.defineProperty(row, column, { value, enumerable: true, writable: true, configurable: true });
+      if (value !== undefined)
+        Object.defineProperty(row, column, { value, enumerable: true, writable: true, configurable: true });
     }
     return JSON.parse(JSON.stringify(row)) as Record<string, unknown>;
   });
 }
 
-export async function rejectsWith(promise: Promise<unknown>, errorClass: new (...args: never[]) => Error, pattern: RegExp): Promise<void> {
+export async function rejectsWith(
+  promise: Promise<unknown>,
+  errorClass: new (...args: never[]) => Error,
+  pattern: RegExp,
+): Promise<void> {
   await assert.rejects(promise, (error: unknown) => {
     assert.ok(error instanceof errorClass, `expected ${errorClass.name}, got ${String(error)}`);
     assert.match(error.message, pattern);

@@ -14,7 +14,9 @@ async function main(): Promise<void> {
   const client = new DataPlaneClient(options);
   const headers = format === 'json' ? { accept: 'application/json' } : undefined;
   const rows = await client.fetchBody(resourceUrl, { rowIds: null, headers });
-  process.stdout.write(`${JSON.stringify({ rows: rows.length, checksum: checksumOf(rows), heapUsedMb: Math.round(process.memoryUsage().heapUsed / 2 ** 20) })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ rows: rows.length, checksum: checksumOf(rows), heapUsedMb: Math.round(process.memoryUsage().heapUsed / 2 ** 20) })}\n`,
+  );
 }
 
 main().catch((error: unknown) => {

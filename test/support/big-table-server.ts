@@ -10,10 +10,19 @@ import { bigTableRow } from './big-table';
 async function main(): Promise<void> {
   const [databaseUrl, rowsArgument, resourcesArgument] = process.argv.slice(2);
   const rows = Number(rowsArgument);
-  const limits = { maxRows: rows, maxResponseBytes: 2 ** 31 - 1, maxRowIdsPerFetch: rows, maxRequestBytes: 16 * 1024 * 1024 };
+  const limits = {
+    maxRows: rows,
+    maxResponseBytes: 2 ** 31 - 1,
+    maxRowIdsPerFetch: rows,
+    maxRequestBytes: 16 * 1024 * 1024,
+  };
   let baseUrl = '';
 
-  @Module({ imports: [S2spModule.forRoot({ publicBaseUrl: () => baseUrl, database: { url: databaseUrl }, limits, sweepIntervalMs: 0 })] })
+  @Module({
+    imports: [
+      S2spModule.forRoot({ publicBaseUrl: () => baseUrl, database: { url: databaseUrl }, limits, sweepIntervalMs: 0 }),
+    ],
+  })
   class BigTableServerModule {}
 
   const app = await NestFactory.create(BigTableServerModule, { logger: ['error', 'warn'], bodyParser: false });
@@ -25,7 +34,9 @@ async function main(): Promise<void> {
     const table = Array.from({ length: rows }, (_, i) => bigTableRow(i));
     urls.push(await publisher.publish('big_table', splitRows(table, ['event'])));
   }
-  process.stdout.write(`${JSON.stringify({ urls, heapUsedMb: Math.round(process.memoryUsage().heapUsed / 2 ** 20) })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ urls, heapUsedMb: Math.round(process.memoryUsage().heapUsed / 2 ** 20) })}\n`,
+  );
 }
 
 main().catch((error: unknown) => {

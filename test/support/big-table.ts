@@ -14,7 +14,12 @@ export function checksumOf(rows: readonly Row[]): number {
   for (const row of rows) {
     const id = row._row_id as number;
     const expected = bigTableRow(id);
-    if (row.code !== expected.code || row.event !== expected.event || row.magnitude !== expected.magnitude || row.active !== expected.active) {
+    if (
+      row.code !== expected.code ||
+      row.event !== expected.event ||
+      row.magnitude !== expected.magnitude ||
+      row.active !== expected.active
+    ) {
       throw new Error(`row ${id} differs from what was published`);
     }
     sum = (sum + id) % 1_000_000_007;

@@ -3,7 +3,10 @@ import { JsonLogger } from '../../libs/telemetry/src';
 
 export class CapturedLogs {
   readonly lines: Record<string, unknown>[] = [];
-  readonly logger = new JsonLogger({ service: 'under-test', write: (line) => this.lines.push(JSON.parse(line) as Record<string, unknown>) });
+  readonly logger = new JsonLogger({
+    service: 'under-test',
+    write: (line) => this.lines.push(JSON.parse(line) as Record<string, unknown>),
+  });
 
   /** Lines at ERROR level, or carrying a stack trace at any level. */
   errorsOrStacks(): Record<string, unknown>[] {

@@ -12,7 +12,8 @@ export const CHROMIUM_PATH = process.env.S2SP_CHROMIUM_PATH ?? '/usr/bin/chromiu
 export function chromiumSkipReason(): string | undefined {
   if (existsSync(CHROMIUM_PATH)) return undefined;
   const reason = `no Chromium at ${CHROMIUM_PATH} (apt-get install -y chromium, or set S2SP_CHROMIUM_PATH)`;
-  if (process.env.CI === 'true' || process.env.S2SP_REQUIRE_CHROMIUM === '1') throw new Error(`${reason}; required here (CI or S2SP_REQUIRE_CHROMIUM=1)`);
+  if (process.env.CI === 'true' || process.env.S2SP_REQUIRE_CHROMIUM === '1')
+    throw new Error(`${reason}; required here (CI or S2SP_REQUIRE_CHROMIUM=1)`);
   return reason;
 }
 

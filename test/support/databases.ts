@@ -55,7 +55,10 @@ export function postgresAvailability(): Promise<PostgresAvailability> {
       return { available: true } as const;
     } catch (error) {
       const detail = error instanceof Error ? error.message || error.name : String(error);
-      return { available: false, reason: `PostgreSQL not reachable at ${redact(postgresTestUrl())} (${detail})` } as const;
+      return {
+        available: false,
+        reason: `PostgreSQL not reachable at ${redact(postgresTestUrl())} (${detail})`,
+      } as const;
     } finally {
       await client.end().catch(() => undefined);
     }

@@ -24,7 +24,8 @@ export const TOOL_METHODS = ['ListTools', 'InvokeTool', 'ListServers'] as const;
 export const AGENT_METHODS = ['SubmitTask', 'GetTask', 'CancelTask'] as const;
 /** s2sp.v2 ToolService methods the fake serves when started with `surfaces` (contract 2.1.0 on). */
 export const TOOL_V2_METHODS = ['ListSurfaces'] as const;
-export type FakeMethod = (typeof TOOL_METHODS)[number] | (typeof AGENT_METHODS)[number] | (typeof TOOL_V2_METHODS)[number];
+export type FakeMethod =
+  (typeof TOOL_METHODS)[number] | (typeof AGENT_METHODS)[number] | (typeof TOOL_V2_METHODS)[number];
 
 /** One call the fake received. */
 export interface RecordedCall {
@@ -168,11 +169,26 @@ export function fakeTaskSnapshot(taskId: string): Decoded {
         type: 'STEP_TYPE_ACT',
         outcome: 'STEP_OUTCOME_FAILURE',
         plan_step_id: 'chart',
-        error: { code: 1002, message: 'draw_chart failed', recovery_hint: 'REVISE_TASK', details: toStruct({ server: 'stats' }) },
+        error: {
+          code: 1002,
+          message: 'draw_chart failed',
+          recovery_hint: 'REVISE_TASK',
+          details: toStruct({ server: 'stats' }),
+        },
       },
     ],
-    usage: { tokens_in_context: '123456789012', tokens_kept_out: '2300', rows_in_context: '5', cost_microdollars: '42' },
-    result: toStruct({ chart: { bars: 2, labels: ['Wind Advisory', 'High Wind Warning'] }, rows: 5, ok: true, note: null }),
+    usage: {
+      tokens_in_context: '123456789012',
+      tokens_kept_out: '2300',
+      rows_in_context: '5',
+      cost_microdollars: '42',
+    },
+    result: toStruct({
+      chart: { bars: 2, labels: ['Wind Advisory', 'High Wind Warning'] },
+      rows: 5,
+      ok: true,
+      note: null,
+    }),
     created_at: toTimestamp(t0 - 1000),
     updated_at: toTimestamp(t0 + 250),
     completed_at: toTimestamp(t0 + 250),
@@ -181,7 +197,16 @@ export function fakeTaskSnapshot(taskId: string): Decoded {
 }
 
 export const FAKE_SURFACES: Decoded = {
-  resources: [{ server: 'weather', uri: 'weather://alerts/CA', name: 'alerts-CA', title: '', description: 'Alerts of CA', mime_type: 'application/json' }],
+  resources: [
+    {
+      server: 'weather',
+      uri: 'weather://alerts/CA',
+      name: 'alerts-CA',
+      title: '',
+      description: 'Alerts of CA',
+      mime_type: 'application/json',
+    },
+  ],
   resource_templates: [],
   prompts: [],
 };
@@ -205,7 +230,11 @@ function defaultHandlers(): Map<FakeMethod, FakeHandler> {
         status: 'TOOL_RESULT_STATUS_SUCCESS',
         output: toStruct({
           content: [{ type: 'text', text: `called ${request.tool_name}` }],
-          structuredContent: { tool: request.tool_name, server: request.server, arguments: fromStruct(request.input_params) },
+          structuredContent: {
+            tool: request.tool_name,
+            server: request.server,
+            arguments: fromStruct(request.input_params),
+          },
         }),
       }),
     ],
@@ -346,7 +375,11 @@ export class FakeAgents {
     return implementation;
   }
 
-  private async handle(method: FakeMethod, call: grpc.ServerUnaryCall<Decoded, unknown>, callback: grpc.sendUnaryData<unknown>): Promise<void> {
+  private async handle(
+    method: FakeMethod,
+    call: grpc.ServerUnaryCall<Decoded, unknown>,
+    callback: grpc.sendUnaryData<unknown>,
+  ): Promise<void> {
     const deadline = call.getDeadline();
     const deadlineMs = deadline instanceof Date ? deadline.getTime() : deadline;
     const metadata: Record<string, string> = {};

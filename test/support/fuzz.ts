@@ -16,7 +16,8 @@ export interface FuzzSettings {
 /** The settings of this process, from FUZZ_RUNS, FUZZ_SEED and FUZZ_PATH (set by `npm run fuzz`). */
 export function fuzzSettings(env: NodeJS.ProcessEnv = process.env): FuzzSettings {
   const numRuns = env.FUZZ_RUNS === undefined || env.FUZZ_RUNS === '' ? DEFAULT_FUZZ_RUNS : Number(env.FUZZ_RUNS);
-  if (!Number.isSafeInteger(numRuns) || numRuns < 1) throw new RangeError(`FUZZ_RUNS must be a positive integer, got ${env.FUZZ_RUNS}`);
+  if (!Number.isSafeInteger(numRuns) || numRuns < 1)
+    throw new RangeError(`FUZZ_RUNS must be a positive integer, got ${env.FUZZ_RUNS}`);
   const seed = env.FUZZ_SEED === undefined || env.FUZZ_SEED === '' ? randomSeed() : Number(env.FUZZ_SEED);
   if (!Number.isSafeInteger(seed)) throw new RangeError(`FUZZ_SEED must be an integer, got ${env.FUZZ_SEED}`);
   return { numRuns, seed, ...(env.FUZZ_PATH ? { path: env.FUZZ_PATH } : {}) };
@@ -32,7 +33,9 @@ let settings: FuzzSettings | undefined;
 function currentSettings(): FuzzSettings {
   if (!settings) {
     settings = fuzzSettings();
-    console.log(`fuzz: ${settings.numRuns} runs per target, seed ${settings.seed}${settings.path ? `, path ${settings.path}` : ''}`);
+    console.log(
+      `fuzz: ${settings.numRuns} runs per target, seed ${settings.seed}${settings.path ? `, path ${settings.path}` : ''}`,
+    );
   }
   return settings;
 }
@@ -45,7 +48,9 @@ export function failureReport(target: string, details: fc.RunDetails<unknown>, n
     `replay: ${replay}`,
     `error: ${details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance)}`,
     // A counterexample may be megabytes of text: each line is cut short.
-    ...(fc.defaultReportMessage(details) ?? '').split('\n').map((line) => (line.length > 2000 ? `${line.slice(0, 2000)}… (${line.length} characters)` : line)),
+    ...(fc.defaultReportMessage(details) ?? '')
+      .split('\n')
+      .map((line) => (line.length > 2000 ? `${line.slice(0, 2000)}… (${line.length} characters)` : line)),
   ].join('\n');
 }
 
@@ -53,7 +58,11 @@ export function failureReport(target: string, details: fc.RunDetails<unknown>, n
 export async function fuzz<T>(target: string, property: fc.IAsyncProperty<T> | fc.IProperty<T>): Promise<void> {
   const { numRuns, seed, path } = currentSettings();
   const started = Date.now();
-  const details = await fc.check(property as fc.IAsyncProperty<T>, { numRuns, seed, ...(path ? { path, endOnFailure: true } : {}) });
+  const details = await fc.check(property as fc.IAsyncProperty<T>, {
+    numRuns,
+    seed,
+    ...(path ? { path, endOnFailure: true } : {}),
+  });
   console.log(`fuzz: ${target}: ${details.numRuns} runs in ${Date.now() - started} ms (seed ${seed})`);
   if (details.failed) {
     const report = failureReport(target, details as fc.RunDetails<unknown>, numRuns);

@@ -6,7 +6,13 @@ import { cp, mkdir, mkdtemp, rename, rm, rmdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { JSONRPCClient, type JSONRPCResponse } from 'json-rpc-2.0';
-import { defaultGatewayConfig, startGateway, type GatewayConfig, type GatewayModuleExtras, type RunningGateway } from '../../libs/gateway/src';
+import {
+  defaultGatewayConfig,
+  startGateway,
+  type GatewayConfig,
+  type GatewayModuleExtras,
+  type RunningGateway,
+} from '../../libs/gateway/src';
 import { openS2spDatabase } from '../../libs/database/src/database';
 import { resolvePrismaPaths } from '../../libs/database/src/prisma-paths';
 import { after, before, beforeEach } from 'node:test';
@@ -103,7 +109,9 @@ export function testGatewayConfig(agentsUrl: string, dataDir: string, overrides:
   for (const [key, value] of Object.entries(overrides)) {
     const current = (config as unknown as Record<string, unknown>)[key];
     (config as unknown as Record<string, unknown>)[key] =
-      value !== null && typeof value === 'object' && current !== null && typeof current === 'object' ? { ...current, ...value } : value;
+      value !== null && typeof value === 'object' && current !== null && typeof current === 'object'
+        ? { ...current, ...value }
+        : value;
   }
   return config;
 }
@@ -121,7 +129,12 @@ export interface TestGateway {
   close(): Promise<void>;
 }
 
-export async function startTestGateway(fake: FakeAgents, overrides: Overrides = {}, dataDir?: string, extras: GatewayModuleExtras = {}): Promise<TestGateway> {
+export async function startTestGateway(
+  fake: FakeAgents,
+  overrides: Overrides = {},
+  dataDir?: string,
+  extras: GatewayModuleExtras = {},
+): Promise<TestGateway> {
   const config = testGatewayConfig(fake.address, dataDir ?? (await freshDataDir()), overrides);
   const gateway = await startGateway(config, extras);
   const rpcUrl = `${gateway.url}/rpc`;
@@ -195,7 +208,8 @@ export function findProtoEncoding(value: unknown, path = '$'): string | undefine
   }
   if (value === null || typeof value !== 'object') return undefined;
   for (const [key, member] of Object.entries(value)) {
-    if (PROTO_ONLY_KEYS.includes(key) || (key === 'kind' && VALUE_MEMBERS.includes(member as string))) return `${path}.${key}`;
+    if (PROTO_ONLY_KEYS.includes(key) || (key === 'kind' && VALUE_MEMBERS.includes(member as string)))
+      return `${path}.${key}`;
     const found = findProtoEncoding(member, `${path}.${key}`);
     if (found) return found;
   }

@@ -8,7 +8,11 @@ import { bearerFor, type TestTokenRequest } from './tokens';
  * HTTP with the test caller's bearer token for `auth.audience` (default the
  * weather server; `auth: null` sends none).
  */
-export async function connectMcp(baseUrl: string, name = 'e2e-test', auth: Partial<TestTokenRequest> | null = {}): Promise<Client> {
+export async function connectMcp(
+  baseUrl: string,
+  name = 'e2e-test',
+  auth: Partial<TestTokenRequest> | null = {},
+): Promise<Client> {
   const client = new Client({ name, version: '1.0.0' });
   const authorization = auth === null ? undefined : await bearerFor({ audience: 'weather-server', ...auth });
   const requestInit = authorization ? { headers: { authorization } } : undefined;

@@ -9,7 +9,10 @@ export type StoreCall = 'save' | 'findLive' | 'claim' | 'sweepExpired';
 export class MemoryResourceStore implements ResourceStore {
   readonly calls: StoreCall[] = [];
   readonly saved: NewCachedResource[] = [];
-  private readonly resources = new Map<string, { resource: NewCachedResource; info: CachedResourceInfo; consumed: boolean }>();
+  private readonly resources = new Map<
+    string,
+    { resource: NewCachedResource; info: CachedResourceInfo; consumed: boolean }
+  >();
 
   async save(resource: NewCachedResource): Promise<CachedResourceInfo> {
     this.calls.push('save');

@@ -20,14 +20,20 @@ const NPM_TIMEOUT_MS = 8 * 60_000;
  * the compiler and Node's types the app is type-checked with.
  */
 function hostPackages(names: string[]): string[] {
-  const { dependencies, devDependencies } = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as Record<string, Record<string, string>>;
+  const { dependencies, devDependencies } = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as Record<
+    string,
+    Record<string, string>
+  >;
   const versions = { ...dependencies, ...devDependencies };
   return [...names, 'typescript', '@types/node'].map((name) => (versions[name] ? `${name}@${versions[name]}` : name));
 }
 
 export function run(command: string, args: string[], cwd: string, timeoutMs = NPM_TIMEOUT_MS): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: { ...process.env, npm_config_fund: 'false', npm_config_audit: 'false' } });
+    const child = spawn(command, args, {
+      cwd,
+      env: { ...process.env, npm_config_fund: 'false', npm_config_audit: 'false' },
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -74,14 +80,25 @@ export async function installApp(name: string, tarballs: string[], hostPackageNa
   // The embedded PostgreSQL runs as another user, who must reach the app's data directory.
   chmodSync(dir, 0o755);
   cpSync(join(APPS, name), dir, { recursive: true });
-  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', ...tarballs, ...hostPackages(hostPackageNames)], dir);
-  await run(process.execPath, [join(dir, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(dir, 'tsconfig.json')], dir);
+  await run(
+    'npm',
+    ['install', '--prefer-offline', '--no-audit', '--no-fund', ...tarballs, ...hostPackages(hostPackageNames)],
+    dir,
+  );
+  await run(
+    process.execPath,
+    [join(dir, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(dir, 'tsconfig.json')],
+    dir,
+  );
   return { dir, start: (env) => startApp(dir, env) };
 }
 
 export async function startApp(dir: string, env: Record<string, string> = {}): Promise<RunningApp> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [join(dir, 'dist', 'main.js')], { cwd: dir, env: { ...process.env, PORT: String(port), ...env } });
+  const child: ChildProcess = spawn(process.execPath, [join(dir, 'dist', 'main.js')], {
+    cwd: dir,
+    env: { ...process.env, PORT: String(port), ...env },
+  });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the app did not start within 60 s:\n${output}`)), 60_000);
@@ -105,7 +122,10 @@ export async function startApp(dir: string, env: Record<string, string> = {}): P
     pid: child.pid!,
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) { resolve(); return; }
+        if (child.exitCode !== null) {
+          resolve();
+          return;
+        }
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
       }),
@@ -120,7 +140,9 @@ export async function driveAsyncFlow(url: string): Promise<void> {
     const tools = (await client.listTools()).tools.map((tool) => tool.name).sort();
     assert.deepEqual(tools, ['count_rows', 'get_alerts']);
 
-    const answer = jsonOf(await client.callTool({ name: 'get_alerts', arguments: { area: 'CA', abstract_domains: 'event,severity' } }));
+    const answer = jsonOf(
+      await client.callTool({ name: 'get_alerts', arguments: { area: 'CA', abstract_domains: 'event,severity' } }),
+    );
     assert.equal(answer.total_rows, 2);
     assert.ok(String(answer.resource_url).startsWith(`${url}/s2sp/data/`), answer.resource_url);
     assert.deepEqual(answer.abstract, [
@@ -134,7 +156,12 @@ export async function driveAsyncFlow(url: string): Promise<void> {
       column_mapping: JSON.stringify({ event: 'kind' }),
     };
     const merged = jsonOf(await client.callTool({ name: 'count_rows', arguments: consumerArguments }));
-    const rows = (merged.rows as Array<Record<string, unknown>>).map(({ _row_id, kind, severity, description }) => ({ _row_id, kind, severity, description }));
+    const rows = (merged.rows as Array<Record<string, unknown>>).map(({ _row_id, kind, severity, description }) => ({
+      _row_id,
+      kind,
+      severity,
+      description,
+    }));
     assert.deepEqual(rows, [
       { _row_id: 0, kind: 'Wind Advisory', severity: 'Moderate', description: 'Gusts to 50 mph.' },
       { _row_id: 1, kind: 'Flood Watch', severity: 'Severe', description: 'Heavy rain.' },
@@ -151,11 +178,22 @@ export async function driveAsyncFlow(url: string): Promise<void> {
 /** `npm pack --workspaces` into `dir`: the tarball of each package, by its file name without the version (e.g. `s2sp-core`). */
 export async function packWorkspaces(dir: string): Promise<Record<string, string>> {
   await run('npm', ['pack', '--workspaces', '--pack-destination', dir], REPO_ROOT);
-  return Object.fromEntries(readdirSync(dir).map((file) => [file.replace(/-\d+\.\d+\.\d+.*\.tgz$/, ''), join(dir, file)]));
+  return Object.fromEntries(
+    readdirSync(dir).map((file) => [file.replace(/-\d+\.\d+\.\d+.*\.tgz$/, ''), join(dir, file)]),
+  );
 }
 
 /** What an app that imports S2spModule needs, without the database package (as the README's install block says). */
 export const MINIMAL_PACKAGES = ['s2sp-core', 's2sp-platform', 's2sp-auth', 's2sp-contracts', 's2sp-telemetry'];
 
 /** The host packages the README's install block names for such an app. */
-export const HOST_PACKAGES = ['@nestjs/common', '@nestjs/core', '@nestjs/microservices', '@nestjs/platform-express', '@rekog/mcp-nest', 'zod', 'reflect-metadata', 'rxjs'];
+export const HOST_PACKAGES = [
+  '@nestjs/common',
+  '@nestjs/core',
+  '@nestjs/microservices',
+  '@nestjs/platform-express',
+  '@rekog/mcp-nest',
+  'zod',
+  'reflect-metadata',
+  'rxjs',
+];

@@ -29,7 +29,14 @@ export async function startPlatformStack(gatewayOverrides: Partial<GatewayConfig
       { id: 'testkit', url: testkit.mcpUrl },
     ]),
   );
-  const gateway = await startGateway({ ...defaultGatewayConfig(), port: 0, agentsUrl: agents.url, dataDir: ':memory:', logger: false, ...gatewayOverrides });
+  const gateway = await startGateway({
+    ...defaultGatewayConfig(),
+    port: 0,
+    agentsUrl: agents.url,
+    dataDir: ':memory:',
+    logger: false,
+    ...gatewayOverrides,
+  });
   const stack: PlatformStack = {
     weather,
     stats,
@@ -37,7 +44,13 @@ export async function startPlatformStack(gatewayOverrides: Partial<GatewayConfig
     agents,
     gateway,
     async close() {
-      for (const [name, app] of [['gateway', gateway], ['agents', agents], ['testkit', testkit], ['stats', stats], ['weather', weather]] as const) {
+      for (const [name, app] of [
+        ['gateway', gateway],
+        ['agents', agents],
+        ['testkit', testkit],
+        ['stats', stats],
+        ['weather', weather],
+      ] as const) {
         const started = Date.now();
         await app.close();
         if (process.env.DEBUG_CLOSE) console.error(`${name} closed in ${Date.now() - started} ms`);
@@ -52,7 +65,10 @@ export async function startPlatformStack(gatewayOverrides: Partial<GatewayConfig
         headers: { 'content-type': 'application/json', authorization },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools.list', params: { page_size: 200 } }),
       });
-      const names = ((await response.json()) as { result?: { tools: Array<{ name: string }> } }).result?.tools.map((tool) => tool.name) ?? [];
+      const names =
+        ((await response.json()) as { result?: { tools: Array<{ name: string }> } }).result?.tools.map(
+          (tool) => tool.name,
+        ) ?? [];
       return ['get_alerts', 'draw_chart', 'slow_consumer'].every((name) => names.includes(name));
     });
   } catch (error) {
@@ -65,7 +81,19 @@ export async function startPlatformStack(gatewayOverrides: Partial<GatewayConfig
 /** A plan whose last step waits `ms` in the testkit's slow_consumer: a task that runs long enough to cancel. */
 export function slowPlan(ms: number): unknown[] {
   return [
-    { step_id: 'alerts', resource_call: { server: 'weather', tool: 'get_alerts', arguments: { area: 'CA' }, abstract_domains: ['event'], mode: 'sync' } },
-    { step_id: 'wait', consumer_call: { server: 'testkit', tool: 'slow_consumer', arguments: { ms }, input_step_id: 'alerts' } },
+    {
+      step_id: 'alerts',
+      resource_call: {
+        server: 'weather',
+        tool: 'get_alerts',
+        arguments: { area: 'CA' },
+        abstract_domains: ['event'],
+        mode: 'sync',
+      },
+    },
+    {
+      step_id: 'wait',
+      consumer_call: { server: 'testkit', tool: 'slow_consumer', arguments: { ms }, input_step_id: 'alerts' },
+    },
   ];
 }

@@ -43,7 +43,11 @@ export function runProcess(command: string, args: readonly string[], stdin = '')
 }
 
 /** Runs a script and parses what it printed as JSON; rejects with its stderr when it printed none. */
-export async function runJsonScript<T = any>(command: string, args: readonly string[], stdin: unknown): Promise<ProcessRun & { output: T }> {
+export async function runJsonScript<T = any>(
+  command: string,
+  args: readonly string[],
+  stdin: unknown,
+): Promise<ProcessRun & { output: T }> {
   const run = await runProcess(command, args, JSON.stringify(stdin));
   try {
     return { ...run, output: JSON.parse(run.stdout) as T };
@@ -71,7 +75,8 @@ export async function pythonWithMcpSdk(): Promise<string> {
     [python, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', `mcp==${PYTHON_MCP_VERSION}`]],
   ] as const) {
     const run = await runProcess(command, args);
-    if (run.exitCode !== 0) throw new Error(`${command} ${args.join(' ')} failed (exit ${run.exitCode}): ${run.stderr}`);
+    if (run.exitCode !== 0)
+      throw new Error(`${command} ${args.join(' ')} failed (exit ${run.exitCode}): ${run.stderr}`);
   }
   writeFileSync(installed, `mcp==${PYTHON_MCP_VERSION}\n`);
   return python;

@@ -21,7 +21,12 @@ let availability: Promise<string | undefined> | undefined;
 /** Why Redis cannot be used (undefined when it answers PING); checked once per process. */
 export function redisUnavailableReason(): Promise<string | undefined> {
   availability ??= (async () => {
-    const client = new Redis(redisTestUrl(), { lazyConnect: true, connectTimeout: 2_000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const client = new Redis(redisTestUrl(), {
+      lazyConnect: true,
+      connectTimeout: 2_000,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
     client.on('error', () => undefined);
     try {
       await client.connect();
@@ -50,7 +55,12 @@ export async function redisOrSkip(t: TestContext): Promise<boolean> {
 
 /** Options of a connection whose keys and channels no other test run shares. */
 export function isolatedRedisOptions(): RedisOptions {
-  return { url: redisTestUrl(), keyPrefix: `s2sp-test-${randomBytes(6).toString('hex')}:`, connectTimeoutMs: 3_000, commandTimeoutMs: 3_000 };
+  return {
+    url: redisTestUrl(),
+    keyPrefix: `s2sp-test-${randomBytes(6).toString('hex')}:`,
+    connectTimeoutMs: 3_000,
+    commandTimeoutMs: 3_000,
+  };
 }
 
 /** Deletes every key under the prefix of `redis` (the end of a test run). */

@@ -74,7 +74,8 @@ export class ReplicaDeployment {
   async close(): Promise<void> {
     await Promise.all(this.processes.map((process) => process.stop()));
     await this.testkit?.close();
-    if (this.database) await withAdminClient((client) => client.query(`DROP DATABASE IF EXISTS "${this.database}" WITH (FORCE)`));
+    if (this.database)
+      await withAdminClient((client) => client.query(`DROP DATABASE IF EXISTS "${this.database}" WITH (FORCE)`));
     if (!this.skipReason) {
       const redis = await SharedRedis.connect(this.redis);
       await deleteKeysUnder(redis, this.redis.keyPrefix).finally(() => redis.close());
@@ -124,7 +125,9 @@ function slowReaderTool(): Parameters<TestMcpServer['addTool']>[0] {
     annotations: { readOnlyHint: true },
     handler: async (args) => {
       await new Promise((resolve) => setTimeout(resolve, Number(args.ms)).unref());
-      return { content: [{ type: 'text', text: `read ${(JSON.parse(String(args.abstract_data)) as unknown[]).length} rows` }] };
+      return {
+        content: [{ type: 'text', text: `read ${(JSON.parse(String(args.abstract_data)) as unknown[]).length} rows` }],
+      };
     },
   };
 }

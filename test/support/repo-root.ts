@@ -10,7 +10,9 @@ import { dirname, join } from 'node:path';
 export function findRepoRoot(startDir: string): string {
   for (let dir = startDir; ; dir = dirname(dir)) {
     const manifest = join(dir, 'package.json');
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === 's2sp-nest') return dir;
-    if (dirname(dir) === dir) throw new Error(`repository root not found: no package.json named s2sp-nest above ${startDir}`);
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === 's2sp-nest')
+      return dir;
+    if (dirname(dir) === dir)
+      throw new Error(`repository root not found: no package.json named s2sp-nest above ${startDir}`);
   }
 }

@@ -6,7 +6,17 @@
 import 'reflect-metadata';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { AuditRetention, PrismaAuditSink, RESOURCE_STORE, ResourcePublisher, S2SP_DATABASE, S2spModule, splitRows, summarizeResourceActivity, type ResourceStore } from '@s2sp/core';
+import {
+  AuditRetention,
+  PrismaAuditSink,
+  RESOURCE_STORE,
+  ResourcePublisher,
+  S2SP_DATABASE,
+  S2spModule,
+  splitRows,
+  summarizeResourceActivity,
+  type ResourceStore,
+} from '@s2sp/core';
 import type { S2spDatabase } from '@s2sp/database';
 
 /** The generated client's query compiler is loaded from these modules (libs/database/src/generated/internal/class.ts). */
@@ -35,7 +45,11 @@ async function main(): Promise<void> {
   const app = await NestFactory.create(ResourceServerModule, { logger: ['error', 'warn'], bodyParser: false });
   await app.listen(0, '127.0.0.1');
   baseUrl = (await app.getUrl()).replace('[::1]', '127.0.0.1');
-  const rows = Array.from({ length: 50 }, (_, i) => ({ event: `event ${i}`, severity: i % 2 === 0 ? 'Moderate' : 'Severe', population: i * 10 }));
+  const rows = Array.from({ length: 50 }, (_, i) => ({
+    event: `event ${i}`,
+    severity: i % 2 === 0 ? 'Moderate' : 'Severe',
+    population: i * 10,
+  }));
   const publisher = app.get(ResourcePublisher);
   const store = app.get<ResourceStore>(RESOURCE_STORE);
   const database = app.get<S2spDatabase>(S2SP_DATABASE);
@@ -44,7 +58,11 @@ async function main(): Promise<void> {
   await publisher.publish('alerts', splitRows(rows, ['event'])); // left for the sweep
   const fetches: number[] = [];
   for (const body of [{ row_ids: [0, 1, 2], columns: ['severity'] }, {}]) {
-    const response = await fetch(served, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const response = await fetch(served, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     fetches.push(response.status);
     await response.arrayBuffer();
   }
@@ -67,11 +85,15 @@ async function main(): Promise<void> {
   const whileServing = queryCompilerLoaded();
 
   await database.client.s2spResource.count();
-  process.stdout.write(`${JSON.stringify({ fetches, activity, swept, whileServing, afterPrismaQuery: queryCompilerLoaded() })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ fetches, activity, swept, whileServing, afterPrismaQuery: queryCompilerLoaded() })}\n`,
+  );
   await app.close();
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`resource-server-without-query-compiler failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.stderr.write(
+    `resource-server-without-query-compiler failed: ${error instanceof Error ? error.stack : String(error)}\n`,
+  );
   process.exit(1);
 });

@@ -24,7 +24,10 @@ export function parseSse(text: string): { events: SseEvent[]; rest: string } {
 }
 
 /** Reads events off a streamed response until `until` says stop (then leaves the rest unread) or the stream ends. */
-export async function readSse(response: Response, until: (event: SseEvent) => boolean = () => false): Promise<SseEvent[]> {
+export async function readSse(
+  response: Response,
+  until: (event: SseEvent) => boolean = () => false,
+): Promise<SseEvent[]> {
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
   const events: SseEvent[] = [];
   let buffer = '';

@@ -23,7 +23,10 @@ export function weatherConfig(overrides: Partial<WeatherServerConfig> = {}): Wea
   };
 }
 
-export function statsConfig(allowedResourceOrigins: string[], overrides: Partial<StatsServerConfig> = {}): StatsServerConfig {
+export function statsConfig(
+  allowedResourceOrigins: string[],
+  overrides: Partial<StatsServerConfig> = {},
+): StatsServerConfig {
   return {
     host: '127.0.0.1',
     port: 0,
@@ -41,7 +44,10 @@ export function startWeather(overrides: Partial<WeatherServerConfig> = {}): Prom
   return startWeatherServer(weatherConfig(overrides));
 }
 
-export function startStats(allowedResourceOrigins: string[], overrides: Partial<StatsServerConfig> = {}): Promise<RunningMcpServer> {
+export function startStats(
+  allowedResourceOrigins: string[],
+  overrides: Partial<StatsServerConfig> = {},
+): Promise<RunningMcpServer> {
   return startStatsServer(statsConfig(allowedResourceOrigins, overrides));
 }
 

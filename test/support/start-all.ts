@@ -35,7 +35,12 @@ export interface RunningStack {
  * it prints that the stack is ready; rejects with its output if it exits or
  * is not ready within `timeoutMs`.
  */
-export async function startStack(options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs: number; script?: string }): Promise<RunningStack> {
+export async function startStack(options: {
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+  timeoutMs: number;
+  script?: string;
+}): Promise<RunningStack> {
   const [weather, stats, gateway, agents] = [await freePort(), await freePort(), await freePort(), await freePort()];
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -49,7 +54,11 @@ export async function startStack(options: { cwd: string; env?: NodeJS.ProcessEnv
     GATEWAY_AGENTS_URL: `127.0.0.1:${agents}`,
     ...options.env,
   };
-  const child = spawn(process.execPath, [options.script ?? startAllScript], { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [options.script ?? startAllScript], {
+    cwd: options.cwd,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));

@@ -54,7 +54,9 @@ class TestToolsController {
     annotations: { readOnlyHint: true },
   })
   async listRoots(@Payload() _args: Record<string, never>, @Ctx() context: McpContext) {
-    const sdk = context.getArgByIndex(4) as { mcpReq: { send(request: { method: 'roots/list' }): Promise<{ roots: unknown[] }> } };
+    const sdk = context.getArgByIndex(4) as {
+      mcpReq: { send(request: { method: 'roots/list' }): Promise<{ roots: unknown[] }> };
+    };
     const { roots } = await sdk.mcpReq.send({ method: 'roots/list' });
     return { content: [{ type: 'text', text: JSON.stringify(roots) }] };
   }
@@ -76,13 +78,19 @@ class TestToolsController {
       ms: z.number().int().min(0).max(MAX_SLOW_MS).optional(),
     }),
   })
-  async slowConsumer(@Payload() args: { abstract_data: string; body_data?: string; ms?: number }, @Ctx() context: McpContext) {
+  async slowConsumer(
+    @Payload() args: { abstract_data: string; body_data?: string; ms?: number },
+    @Ctx() context: McpContext,
+  ) {
     const ms = args.ms ?? 5_000;
     await new Promise((resolve) => setTimeout(resolve, ms).unref());
     const rows = (JSON.parse(args.abstract_data) as unknown[]).length;
-    const body = args.body_data === undefined ? 'no body' : `${(JSON.parse(args.body_data) as unknown[]).length} body rows`;
-    const meta = (context as unknown as { mcpRequest?: { params?: { _meta?: Record<string, unknown> } } }).mcpRequest?.params?._meta;
-    const totalRows = meta?.['s2sp/total_rows'] === undefined ? '' : `; _meta s2sp/total_rows ${String(meta['s2sp/total_rows'])}`;
+    const body =
+      args.body_data === undefined ? 'no body' : `${(JSON.parse(args.body_data) as unknown[]).length} body rows`;
+    const meta = (context as unknown as { mcpRequest?: { params?: { _meta?: Record<string, unknown> } } }).mcpRequest
+      ?.params?._meta;
+    const totalRows =
+      meta?.['s2sp/total_rows'] === undefined ? '' : `; _meta s2sp/total_rows ${String(meta['s2sp/total_rows'])}`;
     return { content: [{ type: 'text', text: `consumed ${rows} rows (${body}) after ${ms} ms${totalRows}` }] };
   }
 }
@@ -103,7 +111,14 @@ export interface TestMcpServer {
 
 /** Starts the test MCP server (HTTP sessions on, so notifications reach clients); port 0 = any free port. */
 export async function startTestMcpServer(port = 0, name = 'testkit'): Promise<TestMcpServer> {
-  const server = await serveMcp(TestMcpModule, { name, version: '1.0.0', host: '127.0.0.1', port, transport: 'http', logger: false });
+  const server = await serveMcp(TestMcpModule, {
+    name,
+    version: '1.0.0',
+    host: '127.0.0.1',
+    port,
+    transport: 'http',
+    logger: false,
+  });
   const strategy = server.app.getMicroservices()[0].getTransportServer() as unknown as McpStrategy;
   const sessions = trackSessions(strategy);
   const announce = () => {

@@ -54,9 +54,21 @@ export async function bearerFor(request: TestTokenRequest): Promise<string> {
  * A token minted by the project's own script (`npm run -s token -- …`, here
  * its compiled form), as a user of the stack would mint one.
  */
-export async function tokenFromScript(request: { subject: string; scopes: readonly string[]; audience?: string }): Promise<string> {
+export async function tokenFromScript(request: {
+  subject: string;
+  scopes: readonly string[];
+  audience?: string;
+}): Promise<string> {
   const script = require.resolve('../../scripts/token.js');
-  const args = [script, '--sub', request.subject, '--scopes', request.scopes.join(' '), '--aud', request.audience ?? 'gateway'];
+  const args = [
+    script,
+    '--sub',
+    request.subject,
+    '--scopes',
+    request.scopes.join(' '),
+    '--aud',
+    request.audience ?? 'gateway',
+  ];
   const { stdout } = await promisify(execFile)(process.execPath, args, { encoding: 'utf8' });
   return stdout.trim();
 }

@@ -12,7 +12,15 @@ import { z } from 'zod';
 import { JsonRpcError, JsonRpcMethod, JsonRpcModule, toJsonRpcError } from '@s2sp/json-rpc';
 import { serveMcp, type RunningMcpServer } from '../../libs/s2sp/src';
 import { startTelemetry, TelemetryModule, traceMcpToolCall, type Telemetry } from '../../libs/telemetry/src';
-import { CLIENT_SPAN_ID, CLIENT_TRACE_ID, CLIENT_TRACEPARENT, eventually, onlySpan, parentSpanIdOf, sample } from './telemetry-fixtures';
+import {
+  CLIENT_SPAN_ID,
+  CLIENT_TRACE_ID,
+  CLIENT_TRACEPARENT,
+  eventually,
+  onlySpan,
+  parentSpanIdOf,
+  sample,
+} from './telemetry-fixtures';
 
 const exporter = new InMemorySpanExporter();
 
@@ -38,16 +46,27 @@ class ResourceLikeTools {
       resource_url: 'http://127.0.0.1:1/s2sp/data/tok_abc',
       abstract: [],
     };
-    return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured, _meta: { 's2sp/body_tokens': 420, 's2sp/body_bytes': 1234 } };
+    return {
+      content: [{ type: 'text', text: JSON.stringify(structured) }],
+      structuredContent: structured,
+      _meta: { 's2sp/body_tokens': 420, 's2sp/body_bytes': 1234 },
+    };
   }
 
   @Tool({ name: 'gone', description: 'Tool error with an S2SP code.', parameters: z.object({}) })
   gone() {
-    return { content: [{ type: 'text', text: 'resource gone' }], isError: true, _meta: { 's2sp/error_code': 'RESOURCE_GONE' } };
+    return {
+      content: [{ type: 'text', text: 'resource gone' }],
+      isError: true,
+      _meta: { 's2sp/error_code': 'RESOURCE_GONE' },
+    };
   }
 }
 
-@Module({ imports: [TelemetryModule.forRoot({ serviceName: 'weather', spanExporter: exporter, mcpServerId: 'weather' })], controllers: [ResourceLikeTools] })
+@Module({
+  imports: [TelemetryModule.forRoot({ serviceName: 'weather', spanExporter: exporter, mcpServerId: 'weather' })],
+  controllers: [ResourceLikeTools],
+})
 class McpServerModule {}
 
 describe('MCP tool calls: client span → server span (mcp-nest over Streamable HTTP)', () => {
@@ -56,7 +75,14 @@ describe('MCP tool calls: client span → server span (mcp-nest over Streamable 
   let client: Client;
 
   before(async () => {
-    server = await serveMcp(McpServerModule, { name: 'weather', version: '1.0.0', host: '127.0.0.1', port: 0, transport: 'http', logger: false });
+    server = await serveMcp(McpServerModule, {
+      name: 'weather',
+      version: '1.0.0',
+      host: '127.0.0.1',
+      port: 0,
+      transport: 'http',
+      logger: false,
+    });
     agents = await startTelemetry({ serviceName: 'agents', spanExporter: exporter });
     client = new Client({ name: 'telemetry-test', version: '1.0.0' });
     // Plain fetch, no trace headers: the server can only learn the parent from _meta (as on stdio).
@@ -74,7 +100,9 @@ describe('MCP tool calls: client span → server span (mcp-nest over Streamable 
   beforeEach(() => exporter.reset());
 
   const call = (name: string, args: Record<string, unknown> = {}) =>
-    traceMcpToolCall(agents, 'weather', name, undefined, (meta) => client.callTool({ name, arguments: args, _meta: meta }));
+    traceMcpToolCall(agents, 'weather', name, undefined, (meta) =>
+      client.callTool({ name, arguments: args, _meta: meta }),
+    );
 
   test('the server span continues the client span through _meta (no trace headers on the HTTP POST)', async () => {
     await agents.withSpan('act', undefined, () => call('echo', { text: 'hi' }));
@@ -108,8 +136,19 @@ describe('MCP tool calls: client span → server span (mcp-nest over Streamable 
     const weatherMetrics = await fetch(`${server.url}/metrics`).then((response) => response.text());
     assert.equal(sample(weatherMetrics, 's2sp_resources_issued_total', { tool: 'alerts' }), 1);
     assert.equal(sample(weatherMetrics, 's2sp_context_tokens_saved_total', { tool: 'alerts' }), 420);
-    assert.equal(sample(weatherMetrics, 'mcp_tool_call_duration_seconds_count', { tool_name: 'alerts', server_id: 'weather', status: 'success' }), 1);
-    assert.equal(sample(await agents.scrape(), 's2sp_resources_issued_total', {}), undefined, 'the agents did not issue it');
+    assert.equal(
+      sample(weatherMetrics, 'mcp_tool_call_duration_seconds_count', {
+        tool_name: 'alerts',
+        server_id: 'weather',
+        status: 'success',
+      }),
+      1,
+    );
+    assert.equal(
+      sample(await agents.scrape(), 's2sp_resources_issued_total', {}),
+      undefined,
+      'the agents did not issue it',
+    );
   });
 
   test('a tool error result marks both spans ERROR with its S2SP code and counts as an error', async () => {
@@ -122,8 +161,14 @@ describe('MCP tool calls: client span → server span (mcp-nest over Streamable 
       assert.equal(span.attributes['s2sp.error_code'], 'RESOURCE_GONE', service);
     }
     const weatherMetrics = await fetch(`${server.url}/metrics`).then((response) => response.text());
-    assert.equal(sample(weatherMetrics, 'protocol_errors_total', { protocol: 'mcp', error_code: 'RESOURCE_GONE', method: 'gone' }), 1);
-    assert.equal(sample(await agents.scrape(), 'mcp_tool_call_duration_seconds_count', { tool_name: 'gone', status: 'error' }), 1);
+    assert.equal(
+      sample(weatherMetrics, 'protocol_errors_total', { protocol: 'mcp', error_code: 'RESOURCE_GONE', method: 'gone' }),
+      1,
+    );
+    assert.equal(
+      sample(await agents.scrape(), 'mcp_tool_call_duration_seconds_count', { tool_name: 'gone', status: 'error' }),
+      1,
+    );
   });
 });
 
@@ -177,7 +222,11 @@ describe("JSON-RPC methods through the gateway's engine (context type json-rpc)"
   beforeEach(() => exporter.reset());
 
   const rpc = (body: unknown, headers: Record<string, string> = {}) =>
-    fetch(`${url}/rpc`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) }).then((r) => r.json());
+    fetch(`${url}/rpc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    }).then((r) => r.json());
 
   test('jsonrpc.<method> span per call of a batch, child of the caller, attributes: protocol, method, version', async () => {
     await rpc(
@@ -189,7 +238,11 @@ describe("JSON-RPC methods through the gateway's engine (context type json-rpc)"
     );
     await eventually(() => exporter.getFinishedSpans().length >= 2);
     const spans = exporter.getFinishedSpans();
-    assert.deepEqual(spans.map((span) => span.name), ['jsonrpc.demo.echo', 'jsonrpc.demo.echo'], '/rpc itself is an ignored route');
+    assert.deepEqual(
+      spans.map((span) => span.name),
+      ['jsonrpc.demo.echo', 'jsonrpc.demo.echo'],
+      '/rpc itself is an ignored route',
+    );
     for (const span of spans) {
       assert.equal(span.spanContext().traceId, CLIENT_TRACE_ID);
       assert.equal(parentSpanIdOf(span), CLIENT_SPAN_ID);
@@ -213,8 +266,23 @@ describe("JSON-RPC methods through the gateway's engine (context type json-rpc)"
     assert.doesNotMatch(exception, /eyJhbGciOiJIUzI1NiJ9/);
 
     const metrics = await fetch(`${url}/metrics`).then((response) => response.text());
-    assert.equal(sample(metrics, 'protocol_errors_total', { protocol: 'json-rpc', error_code: '5001', method: 'demo.refuse' }), 1);
-    assert.equal(sample(metrics, 'protocol_requests_total', { protocol: 'json-rpc', method: 'demo.crash', status: 'error', version: '2.1' }), 1);
-    assert.equal(sample(metrics, 'protocol_requests_total', { protocol: 'json-rpc', method: 'demo.echo', status: 'success' }), 2, 'from the test before');
+    assert.equal(
+      sample(metrics, 'protocol_errors_total', { protocol: 'json-rpc', error_code: '5001', method: 'demo.refuse' }),
+      1,
+    );
+    assert.equal(
+      sample(metrics, 'protocol_requests_total', {
+        protocol: 'json-rpc',
+        method: 'demo.crash',
+        status: 'error',
+        version: '2.1',
+      }),
+      1,
+    );
+    assert.equal(
+      sample(metrics, 'protocol_requests_total', { protocol: 'json-rpc', method: 'demo.echo', status: 'success' }),
+      2,
+      'from the test before',
+    );
   });
 });

@@ -25,11 +25,19 @@ import { CLIENT_SPAN_ID, CLIENT_TRACE_ID, CLIENT_TRACEPARENT, sample } from './t
 
 describe('JsonLogger', () => {
   const lines: string[] = [];
-  const logger = new JsonLogger({ service: 'agents', write: (line) => lines.push(line), now: () => new Date('2030-01-02T03:04:05.000Z') });
+  const logger = new JsonLogger({
+    service: 'agents',
+    write: (line) => lines.push(line),
+    now: () => new Date('2030-01-02T03:04:05.000Z'),
+  });
   const last = (): JsonLogRecord => JSON.parse(lines.at(-1)!) as JsonLogRecord;
 
   test('one JSON line with the active span ids, service, context and level', async () => {
-    const telemetry = await startTelemetry({ serviceName: 'agents', spanExporter: new InMemorySpanExporter(), metrics: false });
+    const telemetry = await startTelemetry({
+      serviceName: 'agents',
+      spanExporter: new InMemorySpanExporter(),
+      metrics: false,
+    });
     let spanIds: { traceId: string; spanId: string } | undefined;
     await telemetry.withSpan('plan', undefined, (span) => {
       spanIds = span.spanContext();
@@ -59,7 +67,11 @@ describe('JsonLogger', () => {
 
   test('no secrets: tokens in messages, stacks and fields are masked; object messages become fields', () => {
     const jwt = 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJhbGljZSJ9.c2lnbmF0dXJl';
-    logger.error(`call failed: Bearer ${jwt}`, `Error: x\n    at fetch (http://h/s2sp/data/tok_capability_1)`, 'McpClient');
+    logger.error(
+      `call failed: Bearer ${jwt}`,
+      `Error: x\n    at fetch (http://h/s2sp/data/tok_capability_1)`,
+      'McpClient',
+    );
     const record = last();
     assert.equal(record.level, 'ERROR');
     assert.equal(record.context, 'McpClient');
@@ -87,7 +99,11 @@ describe('JsonLogger', () => {
 
 describe('trace context carriers', () => {
   test('gRPC metadata, HTTP headers and MCP _meta carry the same context', async () => {
-    const telemetry = await startTelemetry({ serviceName: 'carrier', spanExporter: new InMemorySpanExporter(), metrics: false });
+    const telemetry = await startTelemetry({
+      serviceName: 'carrier',
+      spanExporter: new InMemorySpanExporter(),
+      metrics: false,
+    });
     await telemetry.withSpan('outer', undefined, (span) => {
       const ids = span.spanContext();
       const fromMetadata = trace.getSpanContext(extractFromMetadata(injectIntoMetadata(new Metadata())));
@@ -114,7 +130,11 @@ describe('trace context carriers', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
     const tracedFetch = tracePropagatingFetch();
-    const telemetry = await startTelemetry({ serviceName: 'fetcher', spanExporter: new InMemorySpanExporter(), metrics: false });
+    const telemetry = await startTelemetry({
+      serviceName: 'fetcher',
+      spanExporter: new InMemorySpanExporter(),
+      metrics: false,
+    });
     let traceId = '';
     await telemetry.withSpan('call', undefined, async (span) => {
       traceId = span.spanContext().traceId;
@@ -131,8 +151,20 @@ describe('trace context carriers', () => {
 describe('export modes', () => {
   test('no exporter and no OTLP endpoint: tracing off, no spans, incoming context passed through', async () => {
     assert.equal(spanDestination({ serviceName: 'x', env: {} }).kind, 'off');
-    assert.equal(spanDestination({ serviceName: 'x', env: { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_SDK_DISABLED: 'true' } }).kind, 'off');
-    assert.equal(spanDestination({ serviceName: 'x', env: { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_TRACES_EXPORTER: 'none' } }).kind, 'off');
+    assert.equal(
+      spanDestination({
+        serviceName: 'x',
+        env: { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_SDK_DISABLED: 'true' },
+      }).kind,
+      'off',
+    );
+    assert.equal(
+      spanDestination({
+        serviceName: 'x',
+        env: { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_TRACES_EXPORTER: 'none' },
+      }).kind,
+      'off',
+    );
     const telemetry = await startTelemetry({ serviceName: 'quiet', env: {} });
     assert.equal(telemetry.tracingEnabled, false);
     assert.equal(telemetry.spanDestination, 'off');
@@ -159,7 +191,11 @@ describe('export modes', () => {
     await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
     const endpoint = `http://127.0.0.1:${(collector.address() as AddressInfo).port}`;
     try {
-      const telemetry = await startTelemetry({ serviceName: 'exported', env: { OTEL_EXPORTER_OTLP_ENDPOINT: `${endpoint}/` }, metrics: false });
+      const telemetry = await startTelemetry({
+        serviceName: 'exported',
+        env: { OTEL_EXPORTER_OTLP_ENDPOINT: `${endpoint}/` },
+        metrics: false,
+      });
       assert.equal(telemetry.spanDestination, 'otlp');
       assert.equal(telemetry.tracingEnabled, true);
       await telemetry.withSpan('exported-span', undefined, () => undefined);
@@ -190,7 +226,10 @@ describe('Prometheus metrics', () => {
   });
 
   test('GET /metrics of an HTTP app counts its requests by route, status and error code', async () => {
-    @Module({ imports: [TelemetryModule.forRoot({ serviceName: 'http-app', apiVersion: '1' })], controllers: [CountedController] })
+    @Module({
+      imports: [TelemetryModule.forRoot({ serviceName: 'http-app', apiVersion: '1' })],
+      controllers: [CountedController],
+    })
     class HttpAppModule {}
     const app = await NestFactory.create(HttpAppModule, { logger: false });
     closers.push(() => app.close());
@@ -202,18 +241,42 @@ describe('Prometheus metrics', () => {
     const response = await fetch(`${url}/metrics`);
     assert.match(response.headers.get('content-type') ?? '', /^text\/plain/);
     const text = await response.text();
-    assert.equal(sample(text, 'protocol_requests_total', { protocol: 'http', method: 'GET /items/:id', status: 'success', version: '1' }), 2);
-    assert.equal(sample(text, 'protocol_requests_total', { protocol: 'http', method: 'GET /items/:id', status: 'error' }), 1);
-    assert.equal(sample(text, 'protocol_errors_total', { protocol: 'http', error_code: 'HTTP_404', method: 'GET /items/:id' }), 1);
-    assert.equal(sample(text, 'protocol_request_duration_seconds_count', { protocol: 'http', method: 'GET /items/:id' }), 3);
-    assert.equal(sample(text, 'protocol_requests_total', { method: 'GET /metrics' }), undefined, 'scrapes are not counted');
+    assert.equal(
+      sample(text, 'protocol_requests_total', {
+        protocol: 'http',
+        method: 'GET /items/:id',
+        status: 'success',
+        version: '1',
+      }),
+      2,
+    );
+    assert.equal(
+      sample(text, 'protocol_requests_total', { protocol: 'http', method: 'GET /items/:id', status: 'error' }),
+      1,
+    );
+    assert.equal(
+      sample(text, 'protocol_errors_total', { protocol: 'http', error_code: 'HTTP_404', method: 'GET /items/:id' }),
+      1,
+    );
+    assert.equal(
+      sample(text, 'protocol_request_duration_seconds_count', { protocol: 'http', method: 'GET /items/:id' }),
+      3,
+    );
+    assert.equal(
+      sample(text, 'protocol_requests_total', { method: 'GET /metrics' }),
+      undefined,
+      'scrapes are not counted',
+    );
     assert.match(text, /service_name="http-app"/);
   });
 
   test('standalone /metrics server (gRPC-only apps); apps in one process keep their own numbers; circuit gauge', async () => {
     const agents = await startTelemetry({ serviceName: 'agents', metricsPort: 0, env: {} });
     const other = await startTelemetry({ serviceName: 'other', env: {} });
-    closers.push(() => agents.shutdown(), () => other.shutdown());
+    closers.push(
+      () => agents.shutdown(),
+      () => other.shutdown(),
+    );
     agents.metrics.recordRequest('grpc', 'AgentService/SubmitTask', '1', 0.02);
     agents.metrics.dataPlaneFetch('ok', 'consumer', 2048);
     agents.metrics.dataPlaneFetch('gone', 'consumer');
@@ -228,7 +291,14 @@ describe('Prometheus metrics', () => {
 
     const scrape = () => fetch(agents.metricsUrl!).then((response) => response.text());
     const text = await scrape();
-    assert.equal(sample(text, 'protocol_requests_total', { protocol: 'grpc', method: 'AgentService/SubmitTask', status: 'success' }), 1);
+    assert.equal(
+      sample(text, 'protocol_requests_total', {
+        protocol: 'grpc',
+        method: 'AgentService/SubmitTask',
+        status: 'success',
+      }),
+      1,
+    );
     assert.equal(sample(text, 's2sp_fetches_total', { result: 'ok', side: 'consumer' }), 1);
     assert.equal(sample(text, 's2sp_fetches_total', { result: 'gone', side: 'consumer' }), 1);
     assert.equal(sample(text, 's2sp_body_bytes_total', { side: 'consumer' }), 2048);

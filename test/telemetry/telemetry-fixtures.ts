@@ -9,7 +9,9 @@ export const CLIENT_TRACEPARENT = `00-${CLIENT_TRACE_ID}-${CLIENT_SPAN_ID}-01`;
 export function onlySpan(spans: readonly ReadableSpan[], name: string, service?: string): ReadableSpan {
   const found = spans.filter((span) => span.name === name && (service === undefined || serviceOf(span) === service));
   if (found.length !== 1) {
-    throw new Error(`expected one span "${name}"${service ? ` of ${service}` : ''}, got ${found.length}: ${spans.map((s) => `${s.name}@${serviceOf(s)}`).join(', ')}`);
+    throw new Error(
+      `expected one span "${name}"${service ? ` of ${service}` : ''}, got ${found.length}: ${spans.map((s) => `${s.name}@${serviceOf(s)}`).join(', ')}`,
+    );
   }
   return found[0];
 }

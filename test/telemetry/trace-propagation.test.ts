@@ -1,6 +1,17 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { Body, Controller, Get, HttpCode, Inject, Module, Param, Post, type INestApplication, type INestMicroservice } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  Inject,
+  Module,
+  Param,
+  Post,
+  type INestApplication,
+  type INestMicroservice,
+} from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { GrpcMethod, RpcException } from '@nestjs/microservices';
 import * as grpc from '@grpc/grpc-js';
@@ -10,7 +21,15 @@ import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
 import { BoundPortGrpcServer } from '../../libs/agents/src/grpc/bound-port-grpc-server';
 import { PROTO_FILES, PROTO_LOADER_OPTIONS } from '../../libs/contracts/src';
 import { Telemetry, TelemetryModule, traceDataPlaneFetch, traceGrpcCall } from '../../libs/telemetry/src';
-import { CLIENT_SPAN_ID, CLIENT_TRACE_ID, CLIENT_TRACEPARENT, eventually, onlySpan, parentSpanIdOf, serviceOf } from './telemetry-fixtures';
+import {
+  CLIENT_SPAN_ID,
+  CLIENT_TRACE_ID,
+  CLIENT_TRACEPARENT,
+  eventually,
+  onlySpan,
+  parentSpanIdOf,
+  serviceOf,
+} from './telemetry-fixtures';
 
 /**
  * Three Nest apps in one process, each with its own TelemetryModule and one
@@ -21,7 +40,11 @@ const exporter = new InMemorySpanExporter();
 const GRPC_URL = Symbol('grpc-url');
 const RESOURCE_URL = Symbol('resource-url');
 
-type Unary = (request: unknown, metadata: grpc.Metadata, callback: (error: grpc.ServiceError | null, value?: any) => void) => grpc.ClientUnaryCall;
+type Unary = (
+  request: unknown,
+  metadata: grpc.Metadata,
+  callback: (error: grpc.ServiceError | null, value?: any) => void,
+) => grpc.ClientUnaryCall;
 
 @Controller()
 class BackController {
@@ -47,10 +70,15 @@ class FrontController {
 
   @Get('tools/:cursor')
   async tools(@Param('cursor') cursor: string): Promise<unknown> {
-    return traceGrpcCall(this.telemetry, 's2sp.v1.ToolService', 'ListTools', new grpc.Metadata(), (metadata) =>
-      new Promise((resolve, reject) =>
-        this.client.ListTools({ cursor }, metadata, (error, value) => (error ? reject(error) : resolve(value))),
-      ),
+    return traceGrpcCall(
+      this.telemetry,
+      's2sp.v1.ToolService',
+      'ListTools',
+      new grpc.Metadata(),
+      (metadata) =>
+        new Promise((resolve, reject) =>
+          this.client.ListTools({ cursor }, metadata, (error, value) => (error ? reject(error) : resolve(value))),
+        ),
     ).catch((error: grpc.ServiceError) => ({ failed: error.code }));
   }
 
@@ -58,7 +86,11 @@ class FrontController {
   async fetchRows(): Promise<unknown> {
     const url = `${this.resourceUrl()}/s2sp/data/tok_secret_capability_123`;
     const rows = await traceDataPlaneFetch(this.telemetry, url, 2, async (headers) => {
-      const response = await fetch(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ row_ids: [0, 1] }) });
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ row_ids: [0, 1] }),
+      });
       return ((await response.json()) as { body: unknown[] }).body;
     });
     return { rows: rows.length };
@@ -75,7 +107,11 @@ class FakeDataPlaneController {
   @Post('data/:token')
   @HttpCode(200)
   serve(@Param('token') _token: string, @Body() body: { row_ids: number[] }) {
-    return { body: body.row_ids.map((id) => ({ _row_id: id, detail: `row ${id}` })), total_rows: body.row_ids.length, columns_returned: ['_row_id', 'detail'] };
+    return {
+      body: body.row_ids.map((id) => ({ _row_id: id, detail: `row ${id}` })),
+      total_rows: body.row_ids.length,
+      columns_returned: ['_row_id', 'detail'],
+    };
   }
 }
 
@@ -87,14 +123,25 @@ describe('one trace across HTTP, gRPC and the data plane (three apps, one proces
   let resourceUrl = '';
 
   before(async () => {
-    @Module({ imports: [TelemetryModule.forRoot({ serviceName: 'back', spanExporter: exporter })], controllers: [BackController] })
+    @Module({
+      imports: [TelemetryModule.forRoot({ serviceName: 'back', spanExporter: exporter })],
+      controllers: [BackController],
+    })
     class BackModule {}
-    const grpcServer = new BoundPortGrpcServer({ package: 's2sp.v1', protoPath: [...PROTO_FILES], url: '127.0.0.1:0', loader: { ...PROTO_LOADER_OPTIONS } });
+    const grpcServer = new BoundPortGrpcServer({
+      package: 's2sp.v1',
+      protoPath: [...PROTO_FILES],
+      url: '127.0.0.1:0',
+      loader: { ...PROTO_LOADER_OPTIONS },
+    });
     back = await NestFactory.createMicroservice(BackModule, { strategy: grpcServer, logger: false });
     await back.listen();
     const grpcUrl = `127.0.0.1:${grpcServer.boundPort}`;
 
-    @Module({ imports: [TelemetryModule.forRoot({ serviceName: 'resource', spanExporter: exporter })], controllers: [FakeDataPlaneController] })
+    @Module({
+      imports: [TelemetryModule.forRoot({ serviceName: 'resource', spanExporter: exporter })],
+      controllers: [FakeDataPlaneController],
+    })
     class ResourceModule {}
     resource = await NestFactory.create(ResourceModule, { logger: false });
     await resource.listen(0, '127.0.0.1');
@@ -177,7 +224,11 @@ describe('one trace across HTTP, gRPC and the data plane (three apps, one proces
     assert.ok(Number(serveSpan.attributes['s2sp.body_bytes']) > 0);
     assert.equal(serveSpan.attributes['http.route'], '/s2sp/data/:token');
     for (const span of spans) {
-      assert.doesNotMatch(JSON.stringify(span.attributes), /tok_secret_capability_123/, `${span.name} must not carry the capability`);
+      assert.doesNotMatch(
+        JSON.stringify(span.attributes),
+        /tok_secret_capability_123/,
+        `${span.name} must not carry the capability`,
+      );
     }
     assert.equal(serviceOf(serveSpan), 'resource');
   });

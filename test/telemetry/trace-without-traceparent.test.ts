@@ -7,7 +7,10 @@ import { JsonLogger, TelemetryModule, type JsonLogRecord } from '../../libs/tele
 import { CLIENT_TRACE_ID, CLIENT_TRACEPARENT } from './telemetry-fixtures';
 
 const lines: JsonLogRecord[] = [];
-const logger = new JsonLogger({ service: 'under-test', write: (line) => lines.push(JSON.parse(line) as JsonLogRecord) });
+const logger = new JsonLogger({
+  service: 'under-test',
+  write: (line) => lines.push(JSON.parse(line) as JsonLogRecord),
+});
 
 @Controller()
 class WhoAmIController {
@@ -26,7 +29,10 @@ for (const metrics of [true, false]) {
     let app: INestApplication;
     let base: string;
     before(async () => {
-      @Module({ imports: [TelemetryModule.forRoot({ serviceName: 'under-test', tracing: false, metrics })], controllers: [WhoAmIController] })
+      @Module({
+        imports: [TelemetryModule.forRoot({ serviceName: 'under-test', tracing: false, metrics })],
+        controllers: [WhoAmIController],
+      })
       class AppModule {}
       app = await NestFactory.create(AppModule, { logger: false });
       await app.listen(0, '127.0.0.1');
@@ -36,7 +42,10 @@ for (const metrics of [true, false]) {
 
     const whoAmI = async (headers: Record<string, string> = {}) => {
       lines.length = 0;
-      const answer = (await (await fetch(`${base}/whoami`, { headers })).json()) as { traceId?: string; spanId?: string };
+      const answer = (await (await fetch(`${base}/whoami`, { headers })).json()) as {
+        traceId?: string;
+        spanId?: string;
+      };
       return { answer, line: lines.find((line) => line.message === 'handling whoami') };
     };
 

@@ -20,7 +20,7 @@ describe('withinContext', () => {
     assert.equal(context.active().getValue(KEY), undefined);
   });
 
-  test('the context already active stays active, and fn\'s result comes back', async () => {
+  test("the context already active stays active, and fn's result comes back", async () => {
     const outer = ROOT_CONTEXT.setValue(KEY, 'outer');
     await context.with(outer, async () => {
       const result = await withinContext(context.active(), async () => {
@@ -29,6 +29,9 @@ describe('withinContext', () => {
       });
       assert.equal(result, 'outer');
     });
-    assert.equal(withinContext(ROOT_CONTEXT, () => 42), 42);
+    assert.equal(
+      withinContext(ROOT_CONTEXT, () => 42),
+      42,
+    );
   });
 });

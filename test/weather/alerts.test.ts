@@ -15,15 +15,69 @@ import { US_STATES } from '../../apps/weather-server/src/alerts/us-states';
 import { mulberry32 } from '../../libs/platform/src';
 
 // dist/test/weather → repository root (the JSON is read from the source tree).
-const SEED_FILE = join(__dirname, '..', '..', '..', 'apps/weather-server/src/alerts/data/nws-alerts-AK-2025-10-14.json');
+const SEED_FILE = join(
+  __dirname,
+  '..',
+  '..',
+  '..',
+  'apps/weather-server/src/alerts/data/nws-alerts-AK-2025-10-14.json',
+);
 const seed = JSON.parse(readFileSync(SEED_FILE, 'utf8')) as { features: { properties: Record<string, unknown> }[] };
 const REAL = seed.features.map((f) => f.properties);
 const REAL_KEYS = Object.keys(REAL[0]);
 
 const FIFTY_STATES_AND_DC = [
-  'AL', 'AK', 'AZ', 'AR', 'CA', 'CO', 'CT', 'DE', 'DC', 'FL', 'GA', 'HI', 'ID', 'IL', 'IN', 'IA', 'KS', 'KY', 'LA', 'ME',
-  'MD', 'MA', 'MI', 'MN', 'MS', 'MO', 'MT', 'NE', 'NV', 'NH', 'NJ', 'NM', 'NY', 'NC', 'ND', 'OH', 'OK', 'OR', 'PA', 'RI',
-  'SC', 'SD', 'TN', 'TX', 'UT', 'VT', 'VA', 'WA', 'WV', 'WI', 'WY',
+  'AL',
+  'AK',
+  'AZ',
+  'AR',
+  'CA',
+  'CO',
+  'CT',
+  'DE',
+  'DC',
+  'FL',
+  'GA',
+  'HI',
+  'ID',
+  'IL',
+  'IN',
+  'IA',
+  'KS',
+  'KY',
+  'LA',
+  'ME',
+  'MD',
+  'MA',
+  'MI',
+  'MN',
+  'MS',
+  'MO',
+  'MT',
+  'NE',
+  'NV',
+  'NH',
+  'NJ',
+  'NM',
+  'NY',
+  'NC',
+  'ND',
+  'OH',
+  'OK',
+  'OR',
+  'PA',
+  'RI',
+  'SC',
+  'SD',
+  'TN',
+  'TX',
+  'UT',
+  'VT',
+  'VA',
+  'WA',
+  'WV',
+  'WI',
+  'WY',
 ];
 
 const ISO_WITH_OFFSET = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/;
@@ -31,23 +85,56 @@ const OID = /^urn:oid:2\.49\.0\.1\.840\.0\.[0-9a-f]{40}\.\d{3}\.1$/;
 const SEVERITIES = new Set(['Extreme', 'Severe', 'Moderate', 'Minor', 'Unknown']);
 const CERTAINTIES = new Set(['Observed', 'Likely', 'Possible', 'Unlikely', 'Unknown']);
 const URGENCIES = new Set(['Immediate', 'Expected', 'Future', 'Past', 'Unknown']);
-const RESPONSES = new Set(['Shelter', 'Evacuate', 'Prepare', 'Execute', 'Avoid', 'Monitor', 'Assess', 'AllClear', 'None']);
+const RESPONSES = new Set([
+  'Shelter',
+  'Evacuate',
+  'Prepare',
+  'Execute',
+  'Avoid',
+  'Monitor',
+  'Assess',
+  'AllClear',
+  'None',
+]);
 
 const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
 
 /** Asserts the record has the real record's keys and value shapes. */
 function assertShape(record: Record<string, unknown>, where: string): void {
   assert.deepEqual(Object.keys(record), REAL_KEYS, `${where}: key set/order`);
-  for (const key of ['@id', '@type', 'id', 'areaDesc', 'sent', 'effective', 'expires', 'status', 'messageType', 'category',
-    'severity', 'certainty', 'urgency', 'event', 'sender', 'senderName', 'description', 'response', 'scope', 'code',
-    'language', 'web']) {
+  for (const key of [
+    '@id',
+    '@type',
+    'id',
+    'areaDesc',
+    'sent',
+    'effective',
+    'expires',
+    'status',
+    'messageType',
+    'category',
+    'severity',
+    'certainty',
+    'urgency',
+    'event',
+    'sender',
+    'senderName',
+    'description',
+    'response',
+    'scope',
+    'code',
+    'language',
+    'web',
+  ]) {
     assert.equal(typeof record[key], 'string', `${where}: ${key} is a string`);
   }
   for (const key of ['onset', 'ends', 'headline', 'instruction']) {
     assert.ok(record[key] === null || typeof record[key] === 'string', `${where}: ${key} is string|null`);
   }
-  for (const key of ['sent', 'effective', 'expires']) assert.match(record[key] as string, ISO_WITH_OFFSET, `${where}: ${key}`);
-  for (const key of ['onset', 'ends']) if (record[key] !== null) assert.match(record[key] as string, ISO_WITH_OFFSET, `${where}: ${key}`);
+  for (const key of ['sent', 'effective', 'expires'])
+    assert.match(record[key] as string, ISO_WITH_OFFSET, `${where}: ${key}`);
+  for (const key of ['onset', 'ends'])
+    if (record[key] !== null) assert.match(record[key] as string, ISO_WITH_OFFSET, `${where}: ${key}`);
 
   const geocode = record['geocode'] as Record<string, unknown>;
   assert.deepEqual(Object.keys(geocode), ['SAME', 'UGC'], `${where}: geocode keys`);
@@ -57,8 +144,9 @@ function assertShape(record: Record<string, unknown>, where: string): void {
   for (const ugc of geocode['UGC']) assert.match(ugc, /^[A-Z]{2}[ZC]\d{3}$/, `${where}: UGC code`);
 
   assert.ok(isStringArray(record['affectedZones']), `${where}: affectedZones`);
-  assert.equal((record['affectedZones']).length, (geocode['UGC']).length, `${where}: one zone URL per UGC`);
-  for (const url of record['affectedZones']) assert.match(url, /^https:\/\/api\.weather\.gov\/zones\/(forecast|county|fire)\/[A-Z]{2}[ZC]\d{3}$/);
+  assert.equal(record['affectedZones'].length, geocode['UGC'].length, `${where}: one zone URL per UGC`);
+  for (const url of record['affectedZones'])
+    assert.match(url, /^https:\/\/api\.weather\.gov\/zones\/(forecast|county|fire)\/[A-Z]{2}[ZC]\d{3}$/);
 
   assert.ok(Array.isArray(record['references']), `${where}: references`);
   for (const ref of record['references'] as Record<string, unknown>[]) {
@@ -69,15 +157,27 @@ function assertShape(record: Record<string, unknown>, where: string): void {
   }
 
   const parameters = record['parameters'] as Record<string, unknown>;
-  assert.ok(typeof parameters === 'object' && parameters !== null && !Array.isArray(parameters), `${where}: parameters`);
-  for (const key of ['AWIPSidentifier', 'WMOidentifier', 'BLOCKCHANNEL']) assert.ok(key in parameters, `${where}: parameters.${key}`);
-  for (const [key, value] of Object.entries(parameters)) assert.ok(isStringArray(value), `${where}: parameters.${key} is string[]`);
+  assert.ok(
+    typeof parameters === 'object' && parameters !== null && !Array.isArray(parameters),
+    `${where}: parameters`,
+  );
+  for (const key of ['AWIPSidentifier', 'WMOidentifier', 'BLOCKCHANNEL'])
+    assert.ok(key in parameters, `${where}: parameters.${key}`);
+  for (const [key, value] of Object.entries(parameters))
+    assert.ok(isStringArray(value), `${where}: parameters.${key} is string[]`);
   assert.match((parameters['WMOidentifier'] as string[])[0], /^[A-Z]{4}\d\d [A-Z]{4} \d{6}$/, `${where}: WMO heading`);
-  if (parameters['VTEC']) assert.match((parameters['VTEC'] as string[])[0], /^\/O\.(NEW|CON|EXT)\.[A-Z]{4}\.[A-Z]{2}\.[AWYS]\.\d{4}\.\d{6}T\d{4}Z-\d{6}T\d{4}Z\/$/);
+  if (parameters['VTEC'])
+    assert.match(
+      (parameters['VTEC'] as string[])[0],
+      /^\/O\.(NEW|CON|EXT)\.[A-Z]{4}\.[A-Z]{2}\.[AWYS]\.\d{4}\.\d{6}T\d{4}Z-\d{6}T\d{4}Z\/$/,
+    );
 
   const eventCode = record['eventCode'] as Record<string, unknown>;
   assert.deepEqual(Object.keys(eventCode), ['SAME', 'NationalWeatherService'], `${where}: eventCode keys`);
-  assert.ok(isStringArray(eventCode['SAME']) && isStringArray(eventCode['NationalWeatherService']), `${where}: eventCode arrays`);
+  assert.ok(
+    isStringArray(eventCode['SAME']) && isStringArray(eventCode['NationalWeatherService']),
+    `${where}: eventCode arrays`,
+  );
 
   assert.match(record['id'] as string, OID, `${where}: id`);
   assert.equal(record['@id'], `https://api.weather.gov/alerts/${record['id'] as string}`, `${where}: @id`);
@@ -92,8 +192,10 @@ function assertShape(record: Record<string, unknown>, where: string): void {
 
   const sent = Date.parse(record['sent'] as string);
   assert.ok(Date.parse(record['expires'] as string) > sent, `${where}: expires after sent`);
-  if (record['ends'] !== null) assert.ok(Date.parse(record['ends'] as string) >= Date.parse(record['onset'] as string), `${where}: ends >= onset`);
-  if (record['messageType'] === 'Update') assert.ok((record['references'] as unknown[]).length > 0, `${where}: Update has references`);
+  if (record['ends'] !== null)
+    assert.ok(Date.parse(record['ends'] as string) >= Date.parse(record['onset'] as string), `${where}: ends >= onset`);
+  if (record['messageType'] === 'Update')
+    assert.ok((record['references'] as unknown[]).length > 0, `${where}: Update has references`);
 }
 
 const catalog = new AlertCatalog();
@@ -155,7 +257,8 @@ test('every record has exactly the real record key set and value shapes', () => 
       assertShape(record, `${area}[${i}]`);
       ids.add(record.id);
       for (const ugc of record.geocode.UGC) assert.ok(ugc.startsWith(area), `${area}[${i}]: UGC ${ugc} in state`);
-      for (const same of record.geocode.SAME) assert.ok(same.startsWith(`0${state.fips}`), `${area}[${i}]: SAME ${same} in state`);
+      for (const same of record.geocode.SAME)
+        assert.ok(same.startsWith(`0${state.fips}`), `${area}[${i}]: SAME ${same} in state`);
     }
   }
   const total = catalog.areas().reduce((n, a) => n + catalog.forArea(a).length, 0);
@@ -166,7 +269,7 @@ test('the real records pass the same shape checks', () => {
   REAL.forEach((record, i) => assertShape(record, `real[${i}]`));
 });
 
-test('the two real AK alerts are in AK\'s list verbatim', () => {
+test("the two real AK alerts are in AK's list verbatim", () => {
   const ak = catalog.forArea('AK');
   assert.deepEqual(ak.slice(0, 2), REAL);
   assert.deepEqual(realAlaskaAlerts(), REAL);
@@ -188,7 +291,13 @@ test('generation is deterministic; the seed matters', () => {
 });
 
 test('generator options: counts, overrides, no real alerts', () => {
-  const data = generateAlerts({ seed: 1, perStateMin: 2, perStateMax: 3, perStateCounts: { CA: 20, TX: 5 }, includeRealAlerts: false });
+  const data = generateAlerts({
+    seed: 1,
+    perStateMin: 2,
+    perStateMax: 3,
+    perStateCounts: { CA: 20, TX: 5 },
+    includeRealAlerts: false,
+  });
   assert.equal(data['CA'].length, 20);
   assert.equal(data['TX'].length, 5);
   for (const [area, alerts] of Object.entries(data)) {

@@ -27,7 +27,10 @@ test('S2SP_DATA_PLANE_AUTH overrides the default on either transport', () => {
 
 test('a value that is not a policy fails the start, naming the variable and the choices', () => {
   process.env.S2SP_DATA_PLANE_AUTH = 'open';
-  assert.throws(() => weatherConfigFromEnv('http'), /S2SP_DATA_PLANE_AUTH must be one of capability, bearer; got "open"/);
+  assert.throws(
+    () => weatherConfigFromEnv('http'),
+    /S2SP_DATA_PLANE_AUTH must be one of capability, bearer; got "open"/,
+  );
 });
 
 const WEATHER_VARIABLES = [
@@ -45,7 +48,7 @@ const WEATHER_VARIABLES = [
   ...LIMIT_VARIABLES,
 ];
 
-test("every weather-server variable the README lists: its default, and what setting it changes", () => {
+test('every weather-server variable the README lists: its default, and what setting it changes', () => {
   checkEnvTable(() => weatherConfigFromEnv('http'), WEATHER_VARIABLES, [
     {
       env: {},
@@ -60,14 +63,29 @@ test("every weather-server variable the README lists: its default, and what sett
         assert.equal(config.alertUpdateIntervalMs, 0, 'the standard data set until advanced');
       },
     },
-    { env: { WEATHER_ALERT_UPDATE_INTERVAL_MS: '60000' }, expect: (config) => assert.equal(config.alertUpdateIntervalMs, 60_000) },
+    {
+      env: { WEATHER_ALERT_UPDATE_INTERVAL_MS: '60000' },
+      expect: (config) => assert.equal(config.alertUpdateIntervalMs, 60_000),
+    },
     { env: { WEATHER_HOST: '0.0.0.0' }, expect: (config) => assert.equal(config.host, '0.0.0.0') },
     { env: { WEATHER_PORT: '4101' }, expect: (config) => assert.equal(config.port, 4101) },
-    { env: { WEATHER_PUBLIC_URL: 'https://weather.example.com' }, expect: (config) => assert.equal(config.publicBaseUrl, 'https://weather.example.com') },
-    { env: { WEATHER_DATA_DIR: '/var/lib/weather' }, expect: (config) => assert.equal(config.dataDir, '/var/lib/weather') },
-    { env: { DATABASE_URL: 'postgresql://u@db:5432/s2sp' }, expect: (config) => assert.equal(config.databaseUrl, 'postgresql://u@db:5432/s2sp') },
+    {
+      env: { WEATHER_PUBLIC_URL: 'https://weather.example.com' },
+      expect: (config) => assert.equal(config.publicBaseUrl, 'https://weather.example.com'),
+    },
+    {
+      env: { WEATHER_DATA_DIR: '/var/lib/weather' },
+      expect: (config) => assert.equal(config.dataDir, '/var/lib/weather'),
+    },
+    {
+      env: { DATABASE_URL: 'postgresql://u@db:5432/s2sp' },
+      expect: (config) => assert.equal(config.databaseUrl, 'postgresql://u@db:5432/s2sp'),
+    },
     { env: { S2SP_RESOURCE_TTL_MS: '5000' }, expect: (config) => assert.equal(config.resourceTtlMs, 5_000) },
-    { env: { S2SP_SWEEP_INTERVAL_MS: '0' }, expect: (config) => assert.equal(config.sweepIntervalMs, 0, '0 turns the sweeper off') },
+    {
+      env: { S2SP_SWEEP_INTERVAL_MS: '0' },
+      expect: (config) => assert.equal(config.sweepIntervalMs, 0, '0 turns the sweeper off'),
+    },
     ...limitCases((config: WeatherServerConfig) => config.limits),
   ]);
 });
@@ -78,7 +96,9 @@ test('WEATHER_PUBLIC_URL is the base of the resource_urls the weather server iss
   const server = await startWeather({ publicBaseUrl: config.publicBaseUrl });
   const client = await connectMcp(server.url);
   try {
-    const answer = jsonOf(await client.callTool({ name: 'get_alerts', arguments: { area: 'CA', abstract_domains: 'event' } }));
+    const answer = jsonOf(
+      await client.callTool({ name: 'get_alerts', arguments: { area: 'CA', abstract_domains: 'event' } }),
+    );
     assert.match(answer.resource_url, /^https:\/\/weather\.example\.com\/s2sp\/data\/[\w-]{43}$/);
   } finally {
     await client.close();
@@ -87,11 +107,14 @@ test('WEATHER_PUBLIC_URL is the base of the resource_urls the weather server iss
 });
 
 test('S2SP_ALLOWED_HOSTS and S2SP_ALLOWED_ORIGINS give the DNS-rebinding allowlists; unset, the defaults apply', () => {
-  withEnv({ S2SP_ALLOWED_HOSTS: 'weather.example.com, localhost:3101', S2SP_ALLOWED_ORIGINS: 'https://console.example.com' }, () => {
-    const config = weatherConfigFromEnv('http');
-    assert.deepEqual(config.allowedHosts, ['weather.example.com', 'localhost:3101']);
-    assert.deepEqual(config.allowedOrigins, ['https://console.example.com']);
-  });
+  withEnv(
+    { S2SP_ALLOWED_HOSTS: 'weather.example.com, localhost:3101', S2SP_ALLOWED_ORIGINS: 'https://console.example.com' },
+    () => {
+      const config = weatherConfigFromEnv('http');
+      assert.deepEqual(config.allowedHosts, ['weather.example.com', 'localhost:3101']);
+      assert.deepEqual(config.allowedOrigins, ['https://console.example.com']);
+    },
+  );
   withEnv({ S2SP_ALLOWED_HOSTS: undefined, S2SP_ALLOWED_ORIGINS: undefined }, () => {
     const config = weatherConfigFromEnv('http');
     assert.equal('allowedHosts' in config, false);

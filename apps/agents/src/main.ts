@@ -6,7 +6,9 @@ async function main(): Promise<void> {
   const config = agentsConfigFromEnv();
   const agents = await startAgents(config);
   const logger = new Logger('agents');
-  logger.log(`gRPC (s2sp.v1.ToolService, s2sp.v1.AgentService, grpc.health.v1.Health, grpc.reflection.v1) on ${agents.url}`);
+  logger.log(
+    `gRPC (s2sp.v1.ToolService, s2sp.v1.AgentService, grpc.health.v1.Health, grpc.reflection.v1) on ${agents.url}`,
+  );
   if (agents.metricsUrl) logger.log(`Prometheus metrics at ${agents.metricsUrl}`);
   exitOnTerminationSignal(() => agents.shutdown(), logger);
 }

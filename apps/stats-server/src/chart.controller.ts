@@ -12,7 +12,10 @@ export const STATS_CHART_SCOPE = 'stats:chart';
 const drawChartParameters = z.object({
   group_by: z.string().min(1).max(256).optional().describe('Column to count rows by. Default "event".'),
   title: z.string().max(200).optional().describe('Chart title.'),
-  summarize: z.boolean().optional().describe("Also ask the calling client's model (MCP sampling) to summarise the chart."),
+  summarize: z
+    .boolean()
+    .optional()
+    .describe("Also ask the calling client's model (MCP sampling) to summarise the chart."),
 });
 
 type DrawChartPayload = S2spConsumerPayload<z.infer<typeof drawChartParameters>>;
@@ -41,8 +44,11 @@ export class ChartController {
     const svg = await renderBarChartSvg(counts, { title, xLabel: column });
     const summary =
       `Charted ${rows.length} row${rows.length === 1 ? '' : 's'} by ${column} in ${counts.length} bar${counts.length === 1 ? '' : 's'}: ` +
-      counts.map((entry) => `${entry.value} ${entry.count}`).join(', ') + '.';
-    const modelSummary = payload.summarize ? await requestChartSummary(context, summary, this.summaryOptions) : undefined;
+      counts.map((entry) => `${entry.value} ${entry.count}`).join(', ') +
+      '.';
+    const modelSummary = payload.summarize
+      ? await requestChartSummary(context, summary, this.summaryOptions)
+      : undefined;
     return {
       content: [
         { type: 'image', data: Buffer.from(svg, 'utf8').toString('base64'), mimeType: 'image/svg+xml' },

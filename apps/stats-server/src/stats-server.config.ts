@@ -55,7 +55,10 @@ export function statsConfigFromEnv(transport: 'http' | 'stdio' = 'http'): StatsS
     arrowMinRows: envInt('S2SP_ARROW_MIN_ROWS', DEFAULT_ARROW_MIN_ROWS, { min: 0 }),
     resourceAudiences: Object.fromEntries(
       parsePairs(
-        envString('STATS_RESOURCE_AUDIENCES', `http://127.0.0.1:${weatherPort}=weather-server,http://localhost:${weatherPort}=weather-server`),
+        envString(
+          'STATS_RESOURCE_AUDIENCES',
+          `http://127.0.0.1:${weatherPort}=weather-server,http://localhost:${weatherPort}=weather-server`,
+        ),
         'STATS_RESOURCE_AUDIENCES',
         'origin=audience',
         'http://127.0.0.1:3101=weather-server',
@@ -65,8 +68,10 @@ export function statsConfigFromEnv(transport: 'http' | 'stdio' = 'http'): StatsS
     dataDir: envString('STATS_DATA_DIR', '.data/stats-server'),
     limits: s2spLimitsFromEnv(),
     ...allowedHostsFromEnv(),
-    summaryMaxTokens: envInt('STATS_SUMMARY_MAX_TOKENS', DEFAULT_SUMMARY_MAX_TOKENS, { min: 1, max: MAX_SUMMARY_MAX_TOKENS }),
+    summaryMaxTokens: envInt('STATS_SUMMARY_MAX_TOKENS', DEFAULT_SUMMARY_MAX_TOKENS, {
+      min: 1,
+      max: MAX_SUMMARY_MAX_TOKENS,
+    }),
     auth: authOptionsFromEnv('stats-server'),
   };
 }
-

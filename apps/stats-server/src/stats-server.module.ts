@@ -15,7 +15,12 @@ export class StatsServerModule {
       module: StatsServerModule,
       imports: [
         // mcp.tools/call server spans, s2sp.data.fetch of consumer tools, GET /metrics.
-        TelemetryModule.forRoot({ serviceName: 's2sp-stats-server', serviceVersion: '0.1.0', mcpServerId: 'stats', ...config.telemetry }),
+        TelemetryModule.forRoot({
+          serviceName: 's2sp-stats-server',
+          serviceVersion: '0.1.0',
+          mcpServerId: 'stats',
+          ...config.telemetry,
+        }),
         s2spAuthModule(config.auth),
         S2spModule.forRoot({
           limits: config.limits,
@@ -32,7 +37,10 @@ export class StatsServerModule {
       controllers: [ChartController, ChartPromptsController],
       providers: [
         { provide: MCP_COMPLETION_SOURCE, useClass: ChartCompletions },
-        { provide: CHART_SUMMARY_OPTIONS, useValue: { maxTokens: config.summaryMaxTokens ?? DEFAULT_SUMMARY_MAX_TOKENS } },
+        {
+          provide: CHART_SUMMARY_OPTIONS,
+          useValue: { maxTokens: config.summaryMaxTokens ?? DEFAULT_SUMMARY_MAX_TOKENS },
+        },
       ],
     };
   }

@@ -1,7 +1,13 @@
 import { authOptionsFromEnv, type AuthModuleOptions } from '@s2sp/auth';
 import type { LoggerService, LogLevel } from '@nestjs/common';
 import type { TelemetryOptions } from '@s2sp/telemetry';
-import { dataPlaneAuthFromEnv, s2spLimitsFromEnv, type DataPlaneAuthPolicy, type S2spLimits, allowedHostsFromEnv } from '@s2sp/core';
+import {
+  dataPlaneAuthFromEnv,
+  s2spLimitsFromEnv,
+  type DataPlaneAuthPolicy,
+  type S2spLimits,
+  allowedHostsFromEnv,
+} from '@s2sp/core';
 import { envInt, envOptional, envString } from '@s2sp/platform';
 
 export interface WeatherServerConfig {

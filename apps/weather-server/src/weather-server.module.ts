@@ -18,7 +18,12 @@ export class WeatherServerModule {
       module: WeatherServerModule,
       imports: [
         // mcp.tools/call server spans, s2sp.data.serve on the data plane, GET /metrics.
-        TelemetryModule.forRoot({ serviceName: 's2sp-weather-server', serviceVersion: '0.1.0', mcpServerId: 'weather', ...config.telemetry }),
+        TelemetryModule.forRoot({
+          serviceName: 's2sp-weather-server',
+          serviceVersion: '0.1.0',
+          mcpServerId: 'weather',
+          ...config.telemetry,
+        }),
         s2spAuthModule(config.auth),
         S2spModule.forRoot({
           limits: config.limits,

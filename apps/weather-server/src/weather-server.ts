@@ -7,20 +7,27 @@ import { WeatherServerModule } from './weather-server.module';
 /** Starts the weather resource server: MCP tool get_alerts plus its S2SP data plane. */
 export async function startWeatherServer(config: WeatherServerConfig): Promise<RunningMcpServer> {
   let listeningUrl = '';
-  const running = await serveMcp(WeatherServerModule.forRoot(config, () => config.publicBaseUrl ?? listeningUrl), {
-    name: 'weather-server',
-    version: '0.1.0',
-    host: config.host,
-    port: config.port,
-    transport: config.transport,
-    ...(config.platform === 'fastify' ? { httpAdapter: new FastifyAdapter() } : {}),
-    // stdout carries the protocol on stdio.
-    logger: appLogger('s2sp-weather-server', config.logger, config.transport === 'stdio' ? { write: writeToStderr } : {}),
-    auth: { audience: config.auth.audience },
-    instructions: 'National Weather Service alerts as an S2SP resource server.',
-    // Clients may subscribe to an area's alerts (weather://alerts/{area}); AlertFeed announces changes.
-    resourceSubscriptions: true,
-  });
+  const running = await serveMcp(
+    WeatherServerModule.forRoot(config, () => config.publicBaseUrl ?? listeningUrl),
+    {
+      name: 'weather-server',
+      version: '0.1.0',
+      host: config.host,
+      port: config.port,
+      transport: config.transport,
+      ...(config.platform === 'fastify' ? { httpAdapter: new FastifyAdapter() } : {}),
+      // stdout carries the protocol on stdio.
+      logger: appLogger(
+        's2sp-weather-server',
+        config.logger,
+        config.transport === 'stdio' ? { write: writeToStderr } : {},
+      ),
+      auth: { audience: config.auth.audience },
+      instructions: 'National Weather Service alerts as an S2SP resource server.',
+      // Clients may subscribe to an area's alerts (weather://alerts/{area}); AlertFeed announces changes.
+      resourceSubscriptions: true,
+    },
+  );
   listeningUrl = running.url;
   return running;
 }

@@ -1,10 +1,28 @@
 import { authOptionsFromEnv, type AuthModuleOptions } from '@s2sp/auth';
-import { envInt, envOptional, envString, redisOptionsFromEnv, validateRedisOptions, type RedisOptions, type ShutdownOptions } from '@s2sp/platform';
+import {
+  envInt,
+  envOptional,
+  envString,
+  redisOptionsFromEnv,
+  validateRedisOptions,
+  type RedisOptions,
+  type ShutdownOptions,
+} from '@s2sp/platform';
 import { validateCircuitBreakerOptions } from '@s2sp/platform';
 import type { TelemetryOptions } from '@s2sp/telemetry';
-import { parseMcpServerList, validateMcpServers, withMcpAudiences, type McpServerEndpoint } from './config/mcp-server-list';
+import {
+  parseMcpServerList,
+  validateMcpServers,
+  withMcpAudiences,
+  type McpServerEndpoint,
+} from './config/mcp-server-list';
 import { mcpRootsFromEnv, validateMcpRoots, type McpRootEntry } from './sampling/mcp-roots';
-import { DEFAULT_SAMPLING_CONFIG, samplingConfigFromEnv, validateSamplingConfig, type SamplingConfig } from './sampling/sampling-config';
+import {
+  DEFAULT_SAMPLING_CONFIG,
+  samplingConfigFromEnv,
+  validateSamplingConfig,
+  type SamplingConfig,
+} from './sampling/sampling-config';
 
 export type { McpServerEndpoint } from './config/mcp-server-list';
 export type { McpRootEntry } from './sampling/mcp-roots';
@@ -163,7 +181,10 @@ export function agentsConfigFromEnv(): AgentsConfig {
     host: envString('AGENTS_HOST', defaults.host),
     port: envInt('AGENTS_PORT', defaults.port, { max: 65535 }),
     maxConnectionAgeMs: envInt('AGENTS_MAX_CONNECTION_AGE_MS', defaults.maxConnectionAgeMs ?? 0, { max: MAX_TIMER_MS }),
-    mcpServers: withMcpAudiences(parseMcpServerList(envString('AGENTS_MCP_SERVERS', DEFAULT_MCP_SERVERS)), envString('AGENTS_MCP_AUDIENCES', '')),
+    mcpServers: withMcpAudiences(
+      parseMcpServerList(envString('AGENTS_MCP_SERVERS', DEFAULT_MCP_SERVERS)),
+      envString('AGENTS_MCP_AUDIENCES', ''),
+    ),
     databaseUrl: envOptional('DATABASE_URL'),
     dataDir: envString('AGENTS_DATA_DIR', defaults.dataDir),
     breaker: {
@@ -205,10 +226,12 @@ export function agentsConfigFromEnv(): AgentsConfig {
 export function validateAgentsConfig(config: AgentsConfig): void {
   if (typeof config.host !== 'string' || config.host.trim() === '') throw new Error('host must be a non-empty string');
   integer('port', config.port, 0, 65535);
-  if (config.maxConnectionAgeMs !== undefined) integer('maxConnectionAgeMs', config.maxConnectionAgeMs, 0, MAX_TIMER_MS);
+  if (config.maxConnectionAgeMs !== undefined)
+    integer('maxConnectionAgeMs', config.maxConnectionAgeMs, 0, MAX_TIMER_MS);
   if (!Array.isArray(config.mcpServers)) throw new Error('mcpServers must be an array of { id, url }');
   validateMcpServers(config.mcpServers);
-  if (typeof config.dataDir !== 'string' || config.dataDir.trim() === '') throw new Error('dataDir must be a non-empty string');
+  if (typeof config.dataDir !== 'string' || config.dataDir.trim() === '')
+    throw new Error('dataDir must be a non-empty string');
   validateCircuitBreakerOptions(config.breaker, 'breaker');
   integer('mcp.callTimeoutMs', config.mcp.callTimeoutMs, 1);
   integer('mcp.connectTimeoutMs', config.mcp.connectTimeoutMs, 1);

@@ -5,7 +5,14 @@ import { APP_GUARD } from '@nestjs/core';
 import { GrpcAuthGuard } from '@s2sp/auth';
 import { s2spAuthModule } from '@s2sp/core';
 import { DatabaseModule } from '@s2sp/database';
-import { classOrValueProvider, RedisThrottlerStorage, SHARED_REDIS, SharedRedisModule, SlidingWindowThrottlerStorage, type SharedRedis } from '@s2sp/platform';
+import {
+  classOrValueProvider,
+  RedisThrottlerStorage,
+  SHARED_REDIS,
+  SharedRedisModule,
+  SlidingWindowThrottlerStorage,
+  type SharedRedis,
+} from '@s2sp/platform';
 import { TelemetryModule } from '@s2sp/telemetry';
 import { validateAgentsConfig, type AgentsConfig } from './agents.config';
 import { AGENTS_CONFIG, AGENTS_DATABASE } from './agents.tokens';
@@ -109,24 +116,34 @@ export class AgentsModule {
 
 /** How replicas learn about each other's tasks: over Redis when they share one, else nothing crosses the process. */
 function taskCoordinationProviders(config: AgentsConfig): Provider[] {
-  if (!config.redis) return [
-    { provide: TASK_EVENTS, useClass: InProcessTaskEvents },
-    { provide: TASK_LEASES, useClass: InProcessTaskLeases },
-  ];
+  if (!config.redis)
+    return [
+      { provide: TASK_EVENTS, useClass: InProcessTaskEvents },
+      { provide: TASK_LEASES, useClass: InProcessTaskLeases },
+    ];
   return [
     {
       provide: TASK_EVENTS,
       inject: [SHARED_REDIS],
-      useFactory: (redis: SharedRedis) => RedisTaskEvents.connect(redis, { cancelReplyTimeoutMs: config.remoteCancelTimeoutMs }),
+      useFactory: (redis: SharedRedis) =>
+        RedisTaskEvents.connect(redis, { cancelReplyTimeoutMs: config.remoteCancelTimeoutMs }),
     },
-    { provide: TASK_LEASES, inject: [SHARED_REDIS], useFactory: (redis: SharedRedis) => new RedisTaskLeases(redis, config.taskLeaseMs) },
+    {
+      provide: TASK_LEASES,
+      inject: [SHARED_REDIS],
+      useFactory: (redis: SharedRedis) => new RedisTaskLeases(redis, config.taskLeaseMs),
+    },
   ];
 }
 
 /** Where sampling requests are counted: in Redis when the replicas share one, else in the process. */
 function samplingRateStorageProvider(config: AgentsConfig): Provider {
   if (!config.redis) return { provide: SAMPLING_RATE_STORAGE, useValue: new SlidingWindowThrottlerStorage() };
-  return { provide: SAMPLING_RATE_STORAGE, inject: [SHARED_REDIS], useFactory: (redis: SharedRedis) => new RedisThrottlerStorage(redis) };
+  return {
+    provide: SAMPLING_RATE_STORAGE,
+    inject: [SHARED_REDIS],
+    useFactory: (redis: SharedRedis) => new RedisThrottlerStorage(redis),
+  };
 }
 
 /** A replaceable provider: the given class (instantiated by Nest) or instance, else the default class. */

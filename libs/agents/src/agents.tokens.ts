@@ -8,4 +8,3 @@ export const AGENTS_DATABASE = Symbol('AGENTS_DATABASE');
 
 /** The TaskPlanner deciding each task's next step (default: DeclarativePlanner). */
 export { TASK_PLANNER } from './tasks/task-planner';
-

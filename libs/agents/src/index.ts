@@ -7,7 +7,15 @@ export { AGENTS_CONFIG, AGENTS_DATABASE } from './agents.tokens';
 export { TASK_PLANNER, type PlannerDecision, type TaskPlanner } from './tasks/task-planner';
 export { DeclarativePlanner } from './tasks/declarative-planner';
 export { PlannerContext, type ContextEntry, type ContextSource } from './tasks/planner-context';
-export type { ConsumerCallPlanStep, FilterPlanStep, PlanStep, ResourceCallPlanStep, TaskConstraints, TaskDefinition, TaskObjective } from './tasks/task-definition';
+export type {
+  ConsumerCallPlanStep,
+  FilterPlanStep,
+  PlanStep,
+  ResourceCallPlanStep,
+  TaskConstraints,
+  TaskDefinition,
+  TaskObjective,
+} from './tasks/task-definition';
 export { MODEL_PROVIDER, type ModelProvider, type SamplingRequestContext } from './sampling/model-provider';
 export { RefusingModelProvider } from './sampling/refusing-model-provider';
 export { SAMPLING_POLICY, type SamplingDecision, type SamplingPolicy } from './sampling/sampling-policy';

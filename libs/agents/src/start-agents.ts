@@ -51,22 +51,37 @@ export async function startAgents(config: AgentsConfig, options: StartAgentsOpti
   let app: INestMicroservice | undefined;
   const grpcOptions: GrpcOptions['options'] = {
     package: ['s2sp.v1', 's2sp.v2'],
-    packageDefinition: grpcPackageDefinition(v1.ToolServiceService, v1.AgentServiceService, v2.ToolServiceService, v2.AgentServiceService),
+    packageDefinition: grpcPackageDefinition(
+      v1.ToolServiceService,
+      v1.AgentServiceService,
+      v2.ToolServiceService,
+      v2.AgentServiceService,
+    ),
     url: `${host}:${config.port}`,
     maxReceiveMessageLength: MAX_MESSAGE_BYTES,
     maxSendMessageLength: MAX_MESSAGE_BYTES,
     channelOptions: config.maxConnectionAgeMs ? { 'grpc.max_connection_age_ms': config.maxConnectionAgeMs } : {},
-    onLoadPackageDefinition: (definition: GrpcPackageDefinition, server: Parameters<GrpcHealthService['attach']>[0]) => {
+    onLoadPackageDefinition: (
+      definition: GrpcPackageDefinition,
+      server: Parameters<GrpcHealthService['attach']>[0],
+    ) => {
       deserializeRequestsLeniently(definition);
       app?.get(GrpcHealthService).attach(server);
       addContractReflection(server);
     },
   };
   const server = new BoundPortGrpcServer(grpcOptions);
-  app = await NestFactory.createMicroservice(AgentsModule.forRoot(config, { planner: options.planner, modelProvider: options.modelProvider, samplingPolicy: options.samplingPolicy }), {
-    strategy: server,
-    logger: appLogger(AGENTS_SERVICE_NAME, options.logger),
-  });
+  app = await NestFactory.createMicroservice(
+    AgentsModule.forRoot(config, {
+      planner: options.planner,
+      modelProvider: options.modelProvider,
+      samplingPolicy: options.samplingPolicy,
+    }),
+    {
+      strategy: server,
+      logger: appLogger(AGENTS_SERVICE_NAME, options.logger),
+    },
+  );
   try {
     await app.listen();
   } catch (error) {

@@ -6,7 +6,13 @@ import { LoggerAuditSink } from './audit/logger-audit-sink';
 import { APPROVAL_PROVIDER, type ApprovalProvider } from './authorization/approval-provider';
 import { AUTHORIZATION_GATE_OPTIONS, AuthorizationGate } from './authorization/authorization-gate';
 import { DenyAllApprovalProvider } from './authorization/deny-all-approval-provider';
-import { AUTH_OPTIONS, resolveAuthOptions, type AuthModuleOptions, type ProviderSpec, type ResolvedAuthOptions } from './config/auth-options';
+import {
+  AUTH_OPTIONS,
+  resolveAuthOptions,
+  type AuthModuleOptions,
+  type ProviderSpec,
+  type ResolvedAuthOptions,
+} from './config/auth-options';
 import { GrpcAuthGuard } from './guards/grpc-auth.guard';
 import { HttpAuthGuard } from './guards/http-auth.guard';
 import { JsonRpcAuthGuard } from './guards/json-rpc-auth.guard';
@@ -99,15 +105,24 @@ export class AuthModule {
     return [
       {
         provide: DevKeyStore,
-        useFactory: (options: ResolvedAuthOptions) => new DevKeyStore({ dataDir: options.dataDir, issuer: options.mintIssuer }),
+        useFactory: (options: ResolvedAuthOptions) =>
+          new DevKeyStore({ dataDir: options.dataDir, issuer: options.mintIssuer }),
         inject: [AUTH_OPTIONS],
       },
       {
         provide: TOKEN_VERIFIER,
         useFactory: (options: ResolvedAuthOptions, store: DevKeyStore) => {
           const keys: KeySetSource = options.keys.kind === 'dev' ? { kind: 'dev', store } : options.keys;
-          const verifier = new JwtTokenVerifier({ audience: options.audience, issuer: options.issuers, keys, clockToleranceSeconds: options.clockToleranceSeconds });
-          return new CachingTokenVerifier(verifier, { maxEntries: options.verifyCacheSize, maxAgeMs: options.verifyCacheTtlMs });
+          const verifier = new JwtTokenVerifier({
+            audience: options.audience,
+            issuer: options.issuers,
+            keys,
+            clockToleranceSeconds: options.clockToleranceSeconds,
+          });
+          return new CachingTokenVerifier(verifier, {
+            maxEntries: options.verifyCacheSize,
+            maxAgeMs: options.verifyCacheTtlMs,
+          });
         },
         inject: [AUTH_OPTIONS, DevKeyStore],
       },
@@ -141,7 +156,11 @@ export class AuthModule {
   }
 }
 
-function specProvider<T>(token: InjectionToken, spec: ProviderSpec<T> | undefined, fallback: new (...args: any[]) => T): Provider {
+function specProvider<T>(
+  token: InjectionToken,
+  spec: ProviderSpec<T> | undefined,
+  fallback: new (...args: any[]) => T,
+): Provider {
   if (!spec) return { provide: token, useClass: fallback };
   if ('useClass' in spec) return { provide: token, useClass: spec.useClass };
   if ('useValue' in spec) return { provide: token, useValue: spec.useValue };

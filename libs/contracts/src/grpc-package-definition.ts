@@ -21,7 +21,10 @@ export function grpcPackageDefinition(...services: GeneratedService[]): GrpcPack
       const [, serviceName, methodName] = /^\/([^/]+)\/([^/]+)$/.exec(method.path) ?? [];
       if (!serviceName || !methodName) throw new Error(`not a gRPC method path: ${method.path}`);
       const methods = (definition[serviceName] ??= {});
-      (methods as Record<string, MethodDefinition<unknown, unknown>>)[methodName] = { ...method, originalName: camelName };
+      (methods as Record<string, MethodDefinition<unknown, unknown>>)[methodName] = {
+        ...method,
+        originalName: camelName,
+      };
     }
   }
   return definition;

@@ -20,7 +20,7 @@ export function toJsonValue(value: unknown): JsonValue {
 
 /** A decoded google.protobuf.Struct field as a JSON object; unset gives {}. */
 export function jsonObjectOr(struct: { [key: string]: any } | undefined, fallback: JsonObject = {}): JsonObject {
-  return (struct) ?? fallback;
+  return struct ?? fallback;
 }
 
 function normalizeValue(value: unknown, ancestors: Set<object>, path: string): JsonValue {
@@ -44,7 +44,9 @@ function normalizeValue(value: unknown, ancestors: Set<object>, path: string): J
 
 function normalizeList(items: unknown[], ancestors: Set<object>, path: string): JsonValue[] {
   ancestors.add(items);
-  const values = items.map((item, index) => (isSkippable(item) ? null : normalizeValue(item, ancestors, `${path}[${index}]`)));
+  const values = items.map((item, index) =>
+    isSkippable(item) ? null : normalizeValue(item, ancestors, `${path}[${index}]`),
+  );
   ancestors.delete(items);
   return values;
 }

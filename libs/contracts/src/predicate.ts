@@ -38,7 +38,8 @@ export function parsePredicate(input: unknown, path = '$'): Predicate {
 }
 
 function parseNode(input: unknown, path: string, depth: number): Predicate {
-  if (depth > MAX_PREDICATE_DEPTH) throw new PredicateSyntaxError(path, `nested deeper than ${MAX_PREDICATE_DEPTH} levels`);
+  if (depth > MAX_PREDICATE_DEPTH)
+    throw new PredicateSyntaxError(path, `nested deeper than ${MAX_PREDICATE_DEPTH} levels`);
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     throw new PredicateSyntaxError(path, 'a predicate must be an object');
   }
@@ -61,7 +62,12 @@ function parseNode(input: unknown, path: string, depth: number): Predicate {
   return parseComparison(node, keys, path, depth);
 }
 
-function parseComparison(node: Record<string, unknown>, keys: string[], path: string, depth: number): ComparisonPredicate {
+function parseComparison(
+  node: Record<string, unknown>,
+  keys: string[],
+  path: string,
+  depth: number,
+): ComparisonPredicate {
   const extra = keys.filter((key) => key !== 'field' && key !== 'op' && key !== 'value');
   if (extra.length > 0) throw new PredicateSyntaxError(path, `unknown member(s): ${extra.join(', ')}`);
   const { field, op, value } = node;
@@ -74,7 +80,10 @@ function parseComparison(node: Record<string, unknown>, keys: string[], path: st
   if (!('value' in node)) throw new PredicateSyntaxError(`${path}.value`, 'is required');
   if (op === 'in' && !Array.isArray(value)) throw new PredicateSyntaxError(`${path}.value`, '"in" needs an array');
   if (nestsDeeperThan(value, MAX_PREDICATE_DEPTH - depth)) {
-    throw new PredicateSyntaxError(`${path}.value`, `nested deeper than ${MAX_PREDICATE_DEPTH} levels with its predicate`);
+    throw new PredicateSyntaxError(
+      `${path}.value`,
+      `nested deeper than ${MAX_PREDICATE_DEPTH} levels with its predicate`,
+    );
   }
   return { field, op: op as PredicateOp, value: value as JsonValue };
 }
@@ -148,6 +157,10 @@ function jsonEqual(a: unknown, b: unknown): boolean {
   const bRecord = b as Record<string, unknown>;
   return (
     aKeys.length === Object.keys(bRecord).length &&
-    aKeys.every((key) => Object.prototype.hasOwnProperty.call(bRecord, key) && jsonEqual((a as Record<string, unknown>)[key], bRecord[key]))
+    aKeys.every(
+      (key) =>
+        Object.prototype.hasOwnProperty.call(bRecord, key) &&
+        jsonEqual((a as Record<string, unknown>)[key], bRecord[key]),
+    )
   );
 }

@@ -98,7 +98,9 @@ function protoValueOf(json: JsonValue): ProtoValue {
     case 'number':
       return { numberValue: json };
     default:
-      return Array.isArray(json) ? { listValue: { values: json.map(protoValueOf) } } : { structValue: protoStructOf(json) };
+      return Array.isArray(json)
+        ? { listValue: { values: json.map(protoValueOf) } }
+        : { structValue: protoStructOf(json) };
   }
 }
 

@@ -31,8 +31,15 @@ export class DatabaseModule {
       module: DatabaseModule,
       global: true,
       providers: [
-        { provide: options.provide, useFactory: () => openS2spDatabase({ databaseUrl: options.databaseUrl, dataDir: options.dataDir }) },
-        { provide: closer, useFactory: (database: S2spDatabase) => new DatabaseCloser(database), inject: [options.provide] },
+        {
+          provide: options.provide,
+          useFactory: () => openS2spDatabase({ databaseUrl: options.databaseUrl, dataDir: options.dataDir }),
+        },
+        {
+          provide: closer,
+          useFactory: (database: S2spDatabase) => new DatabaseCloser(database),
+          inject: [options.provide],
+        },
       ],
       exports: [options.provide],
     };

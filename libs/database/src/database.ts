@@ -76,13 +76,20 @@ export async function openS2spDatabase(options: OpenS2spDatabaseOptions = {}): P
  * `loadDataDir` dump, which starts much faster than a fresh initdb). The
  * returned database owns it: `close()` closes the PGlite too.
  */
-export function openPgliteDatabase(db: PGlite, options: Pick<OpenS2spDatabaseOptions, 'migrate' | 'prismaDir'> = {}): Promise<S2spDatabase> {
+export function openPgliteDatabase(
+  db: PGlite,
+  options: Pick<OpenS2spDatabaseOptions, 'migrate' | 'prismaDir'> = {},
+): Promise<S2spDatabase> {
   return openOn(pgliteConnection(db), options);
 }
 
-async function openOn(connection: Connection, options: Pick<OpenS2spDatabaseOptions, 'migrate' | 'prismaDir'>): Promise<S2spDatabase> {
+async function openOn(
+  connection: Connection,
+  options: Pick<OpenS2spDatabaseOptions, 'migrate' | 'prismaDir'>,
+): Promise<S2spDatabase> {
   try {
-    const appliedMigrations = options.migrate === false ? [] : await connection.migrate({ prismaDir: options.prismaDir });
+    const appliedMigrations =
+      options.migrate === false ? [] : await connection.migrate({ prismaDir: options.prismaDir });
     const client = new PrismaClient({ adapter: connection.adapterFactory });
     let closing: Promise<void> | undefined;
     return {
@@ -145,7 +152,8 @@ async function connectPostgres(databaseUrl: string, requestedSchema: string | un
   try {
     const existing = await pool.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
     // Only when missing: CREATE SCHEMA needs the CREATE privilege on the database even with IF NOT EXISTS.
-    if (existing.rowCount === 0) await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`).catch(ignoreConcurrentlyCreated);
+    if (existing.rowCount === 0)
+      await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`).catch(ignoreConcurrentlyCreated);
   } catch (error) {
     await pool.end().catch(() => undefined);
     throw error;

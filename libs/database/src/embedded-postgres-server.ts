@@ -68,8 +68,13 @@ const STDERR_LINES_KEPT = 20;
 
 /** Thrown when another live process already serves the data directory. */
 export class DataDirectoryInUseError extends Error {
-  constructor(readonly dataDir: string, detail: string) {
-    super(`The data directory ${dataDir} is in use by another process (${detail}); stop it first, or give this one its own data directory`);
+  constructor(
+    readonly dataDir: string,
+    detail: string,
+  ) {
+    super(
+      `The data directory ${dataDir} is in use by another process (${detail}); stop it first, or give this one its own data directory`,
+    );
     this.name = 'DataDirectoryInUseError';
   }
 }
@@ -126,7 +131,10 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     } catch (error) {
       if (error instanceof PortTakenError && attempt < PORT_ATTEMPTS) continue;
       if (error instanceof PostmasterLockedError) {
-        throw new DataDirectoryInUseError(dataDir, `a PostgreSQL server holds ${path.join(layout.clusterDir, 'postmaster.pid')}`);
+        throw new DataDirectoryInUseError(
+          dataDir,
+          `a PostgreSQL server holds ${path.join(layout.clusterDir, 'postmaster.pid')}`,
+        );
       }
       throw error;
     }
@@ -170,7 +178,12 @@ async function waitForOrphanedServer(dataDir: string, layout: ClusterLayout, tim
   if (!running || !isProcessAlive(running.pid)) return; // a stale lock file: PostgreSQL removes it itself
   const owner = readOwnerPid(layout.ownerFile);
   if (owner === undefined || isProcessAlive(owner)) {
-    const by = owner === undefined ? `PostgreSQL pid ${running.pid}` : owner === process.pid ? 'this process' : `process ${owner}`;
+    const by =
+      owner === undefined
+        ? `PostgreSQL pid ${running.pid}`
+        : owner === process.pid
+          ? 'this process'
+          : `process ${owner}`;
     throw new DataDirectoryInUseError(dataDir, by);
   }
   // The watchdog sends this too; repeating it covers a watchdog that died with its owner.
@@ -178,7 +191,10 @@ async function waitForOrphanedServer(dataDir: string, layout: ClusterLayout, tim
   const deadline = Date.now() + timeoutMs;
   while (isProcessAlive(running.pid)) {
     if (Date.now() > deadline) {
-      throw new DataDirectoryInUseError(dataDir, `PostgreSQL pid ${running.pid}, left by process ${owner}, did not stop within ${timeoutMs} ms`);
+      throw new DataDirectoryInUseError(
+        dataDir,
+        `PostgreSQL pid ${running.pid}, left by process ${owner}, did not stop within ${timeoutMs} ms`,
+      );
     }
     await sleep(POLL_MS);
   }
@@ -208,7 +224,10 @@ async function ensureCluster(layout: ClusterLayout, initdb: string, osUser: OsUs
     try {
       return (await fs.promises.readFile(layout.passwordFile, 'utf8')).trim();
     } catch (error) {
-      throw new Error(`The embedded PostgreSQL cluster in ${layout.clusterDir} has no password file ${layout.passwordFile}`, { cause: error });
+      throw new Error(
+        `The embedded PostgreSQL cluster in ${layout.clusterDir} has no password file ${layout.passwordFile}`,
+        { cause: error },
+      );
     }
   }
   // No PG_VERSION: no cluster, or an initdb that was interrupted before any data existed.
@@ -246,7 +265,11 @@ async function ensureCluster(layout: ClusterLayout, initdb: string, osUser: OsUs
   return password;
 }
 
-function runToCompletion(command: string, args: string[], osUser: OsUserIds | undefined): Promise<{ code: number | null; output: string }> {
+function runToCompletion(
+  command: string,
+  args: string[],
+  osUser: OsUserIds | undefined,
+): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { ...osUser, env: serverEnvironment(), stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
@@ -274,9 +297,20 @@ async function spawnServer(
   onLog: ((line: string) => void) | undefined,
   deadline: number,
 ): Promise<ChildProcess> {
-  const args = ['-D', layout.clusterDir, '-p', String(port), ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`])];
+  const args = [
+    '-D',
+    layout.clusterDir,
+    '-p',
+    String(port),
+    ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
+  ];
   // Its own process group: a Ctrl+C must not stop the database before the apps using it have shut down.
-  const child = spawn(postgres, args, { ...osUser, env: serverEnvironment(), stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  const child = spawn(postgres, args, {
+    ...osUser,
+    env: serverEnvironment(),
+    stdio: ['ignore', 'ignore', 'pipe'],
+    detached: true,
+  });
   const recent: string[] = [];
   let pending = '';
   child.stderr?.on('data', (chunk: Buffer) => {
@@ -304,13 +338,17 @@ async function spawnServer(
       const log = recent.join('\n');
       if (/could not bind|Address already in use/i.test(log)) throw new PortTakenError(log);
       if (/lock file "postmaster\.pid" already exists/.test(log)) throw new PostmasterLockedError(log);
-      throw new Error(`The embedded PostgreSQL server in ${layout.clusterDir} stopped while starting (exit ${exited.signal ?? exited.code}): ${log.trim()}`);
+      throw new Error(
+        `The embedded PostgreSQL server in ${layout.clusterDir} stopped while starting (exit ${exited.signal ?? exited.code}): ${log.trim()}`,
+      );
     }
     const lock = readPostmasterPid(layout.clusterDir);
     if (lock && lock.pid === child.pid && lock.status === 'ready') return child;
     if (Date.now() > deadline) {
       await stopServer(child, IMMEDIATE_STOP_TIMEOUT_MS);
-      throw new Error(`The embedded PostgreSQL server in ${layout.clusterDir} was not ready in time: ${recent.join('\n').trim()}`);
+      throw new Error(
+        `The embedded PostgreSQL server in ${layout.clusterDir} was not ready in time: ${recent.join('\n').trim()}`,
+      );
     }
     await sleep(POLL_MS);
   }
@@ -319,7 +357,10 @@ async function spawnServer(
 /** SIGINT (fast shutdown), then SIGQUIT (immediate) and SIGKILL if it takes too long. */
 async function stopServer(child: ChildProcess, timeoutMs: number): Promise<void> {
   const gone = new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) { resolve(); return; }
+    if (child.exitCode !== null || child.signalCode !== null) {
+      resolve();
+      return;
+    }
     child.once('exit', () => resolve());
   });
   const within = (ms: number) =>

@@ -10,11 +10,15 @@ export class OwnerWatchdog {
   private readonly shell: ChildProcess;
 
   constructor(serverPid: number) {
-    this.shell = spawn('/bin/sh', ['-c', 'read -r _; kill -INT "$1" 2>/dev/null', 's2sp-owner-watchdog', String(serverPid)], {
-      stdio: ['pipe', 'ignore', 'ignore'],
-      // its own process group: a Ctrl+C in the terminal must not stop it before the apps are done
-      detached: true,
-    });
+    this.shell = spawn(
+      '/bin/sh',
+      ['-c', 'read -r _; kill -INT "$1" 2>/dev/null', 's2sp-owner-watchdog', String(serverPid)],
+      {
+        stdio: ['pipe', 'ignore', 'ignore'],
+        // its own process group: a Ctrl+C in the terminal must not stop it before the apps are done
+        detached: true,
+      },
+    );
     this.shell.on('error', () => undefined);
     this.shell.stdin?.on('error', () => undefined);
     // The watchdog must not keep its owner alive.

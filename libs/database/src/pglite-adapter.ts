@@ -1,5 +1,9 @@
 import { PGlite, messages } from '@electric-sql/pglite';
-import { DriverAdapterError, type SqlDriverAdapter, type SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import {
+  DriverAdapterError,
+  type SqlDriverAdapter,
+  type SqlMigrationAwareDriverAdapterFactory,
+} from '@prisma/driver-adapter-utils';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 
 /**
@@ -21,7 +25,10 @@ export function createPgliteAdapterFactory(db: PGlite): SqlMigrationAwareDriverA
     connect: async () => withAwaitedScripts(await base.connect(), db),
     connectToShadowDb: async () => {
       const shadow = new PGlite();
-      const adapter = withAwaitedScripts(await (new PrismaPGlite(shadow) as unknown as SqlMigrationAwareDriverAdapterFactory).connect(), shadow);
+      const adapter = withAwaitedScripts(
+        await (new PrismaPGlite(shadow) as unknown as SqlMigrationAwareDriverAdapterFactory).connect(),
+        shadow,
+      );
       return Object.assign(adapter, {
         dispose: async () => {
           if (!shadow.closed) await shadow.close();

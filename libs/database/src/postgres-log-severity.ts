@@ -4,7 +4,8 @@ const SEVERITY = /\b(WARNING|ERROR|FATAL|PANIC):/;
  * What a fast shutdown (the owner stopping the server) makes every session and
  * background worker print as FATAL: routine, not a failure.
  */
-const TERMINATED_BY_SHUTDOWN = /FATAL: {2}terminating (connection|autovacuum process|background worker .*) due to administrator command/;
+const TERMINATED_BY_SHUTDOWN =
+  /FATAL: {2}terminating (connection|autovacuum process|background worker .*) due to administrator command/;
 
 /**
  * The severity of a PostgreSQL server log line when it is a warning or an error;

@@ -8,8 +8,7 @@ export interface MigrationWorkerInput {
 }
 
 export type MigrationWorkerOutput =
-  | { applied: string[] }
-  | { failure: { name: string; message: string; code?: unknown } };
+  { applied: string[] } | { failure: { name: string; message: string; code?: unknown } };
 
 /**
  * Applies the committed migrations to a PostgreSQL schema from a child
@@ -24,14 +23,21 @@ export function migratePostgresSchema(url: URL, schema: string, options: { prism
   const input: MigrationWorkerInput = { url: url.toString(), schema, prismaDir: options.prismaDir };
   return new Promise((resolve, reject) => {
     // No inherited flags (e.g. a large --max-old-space-size or --inspect): the migration needs none.
-    const child = fork(join(__dirname, 'postgres-migration.worker.js'), [], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(join(__dirname, 'postgres-migration.worker.js'), [], {
+      execArgv: [],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     let output: MigrationWorkerOutput | undefined;
     child.once('message', (message: MigrationWorkerOutput) => (output = message));
     child.once('error', reject);
     child.once('exit', (exitCode, signal) => {
-      if (output === undefined) reject(new Error(`The migration process exited (${signal ?? `code ${exitCode}`}) without an answer`));
+      if (output === undefined)
+        reject(new Error(`The migration process exited (${signal ?? `code ${exitCode}`}) without an answer`));
       else if ('applied' in output) resolve(output.applied);
-      else reject(Object.assign(new Error(output.failure.message), { name: output.failure.name, code: output.failure.code }));
+      else
+        reject(
+          Object.assign(new Error(output.failure.message), { name: output.failure.name, code: output.failure.code }),
+        );
     });
     child.send(input);
   });

@@ -18,7 +18,9 @@ const SCHEMA_FILE = 'schema.prisma';
 export function resolvePrismaPaths(prismaDir?: string): PrismaPaths {
   const dir = prismaDir === undefined ? path.join(__dirname, '..', 'prisma') : path.resolve(prismaDir);
   if (!fs.existsSync(path.join(dir, SCHEMA_FILE))) {
-    throw new Error(`No ${SCHEMA_FILE} in ${dir}${prismaDir === undefined ? ' (the @s2sp/database package is incomplete: reinstall it)' : ''}`);
+    throw new Error(
+      `No ${SCHEMA_FILE} in ${dir}${prismaDir === undefined ? ' (the @s2sp/database package is incomplete: reinstall it)' : ''}`,
+    );
   }
   return pathsFor(dir);
 }

@@ -1,7 +1,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { bindMigrationAwareSqlAdapterFactory, type SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import {
+  bindMigrationAwareSqlAdapterFactory,
+  type SqlMigrationAwareDriverAdapterFactory,
+} from '@prisma/driver-adapter-utils';
 import type * as SchemaEngineWasm from '@prisma/schema-engine-wasm/schema_engine_bg';
 import { migrationSlug, readMigrationsList, writeMigration, type CreatedMigration } from './migration-directory';
 import { createPgliteAdapterFactory } from './pglite-adapter';
@@ -49,7 +52,10 @@ export function loadSchemaEngineWasm(): Promise<typeof SchemaEngineWasm> {
 
 // Our tsconfig has no DOM lib, and @types/node 20 does not declare the WebAssembly global.
 interface WebAssemblyApi {
-  instantiate(bytes: Uint8Array, imports: Record<string, Record<string, unknown>>): Promise<{ instance: { exports: object } }>;
+  instantiate(
+    bytes: Uint8Array,
+    imports: Record<string, Record<string, unknown>>,
+  ): Promise<{ instance: { exports: object } }>;
 }
 
 function webAssembly(): WebAssemblyApi {
@@ -104,7 +110,11 @@ async function withEngine<T>(
   return trackEngineCall(async () => {
     // The engine calls the factory's methods detached from it; the binding wrapper fixes `this`
     // and carries JS errors back across the wasm boundary.
-    const engine = await bg.SchemaEngine.new({ datamodels: [[schema.path, schema.content]] }, log, bindMigrationAwareSqlAdapterFactory(adapterFactory));
+    const engine = await bg.SchemaEngine.new(
+      { datamodels: [[schema.path, schema.content]] },
+      log,
+      bindMigrationAwareSqlAdapterFactory(adapterFactory),
+    );
     try {
       return await work(engine, schema);
     } finally {
@@ -118,7 +128,10 @@ async function withEngine<T>(
  * them in `_prisma_migrations` exactly like `prisma migrate deploy`.
  * Returns the names of the migrations applied now (empty when up to date).
  */
-export async function applyMigrations(adapterFactory: SqlMigrationAwareDriverAdapterFactory, options: SchemaEngineOptions = {}): Promise<string[]> {
+export async function applyMigrations(
+  adapterFactory: SqlMigrationAwareDriverAdapterFactory,
+  options: SchemaEngineOptions = {},
+): Promise<string[]> {
   const paths = resolvePrismaPaths(options.prismaDir);
   const migrationsList = await readMigrationsList(paths.migrationsDir);
   return withEngine(adapterFactory, paths, options, async (engine) => {
@@ -170,7 +183,10 @@ function scratchFactory(scratch: PGlite): SqlMigrationAwareDriverAdapterFactory 
  * between the committed migrations and schema.prisma (and the lock file when
  * missing). Returns null, writing nothing, when the schema has not changed.
  */
-export async function createMigration(name: string, options: SchemaEngineOptions & { now?: Date } = {}): Promise<CreatedMigration | null> {
+export async function createMigration(
+  name: string,
+  options: SchemaEngineOptions & { now?: Date } = {},
+): Promise<CreatedMigration | null> {
   const slug = migrationSlug(name);
   const paths = resolvePrismaPaths(options.prismaDir);
   const sql = await diffMigrationsToSchema(options);

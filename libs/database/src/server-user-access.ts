@@ -12,7 +12,12 @@ import type { OsUserIds } from './postgres-os-user';
  * - a cluster whose files belong to someone else (copied or restored by root)
  *   is given back to the server's user.
  */
-export async function grantServerUserAccess(dataDir: string, clusterDir: string, user: OsUserIds, userName: string): Promise<void> {
+export async function grantServerUserAccess(
+  dataDir: string,
+  clusterDir: string,
+  user: OsUserIds,
+  userName: string,
+): Promise<void> {
   for (let dir = path.dirname(dataDir); ; dir = path.dirname(dir)) {
     const stat = await fs.promises.stat(dir);
     if (!isSearchableBy(stat, user)) {

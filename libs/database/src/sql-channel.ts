@@ -7,7 +7,8 @@ export type { SqlChannel, SqlQuery };
 
 export function pgSqlChannel(pool: Pool): SqlChannel {
   const on = (client: Pool | PoolClient): SqlQuery => ({
-    query: async <Row>(text: string, params?: readonly unknown[]) => (await client.query(text, params as unknown[])).rows as Row[],
+    query: async <Row>(text: string, params?: readonly unknown[]) =>
+      (await client.query(text, params as unknown[])).rows as Row[],
   });
   return {
     ...on(pool),
@@ -34,7 +35,8 @@ export function pgSqlChannel(pool: Pool): SqlChannel {
 
 export function pgliteSqlChannel(db: PGlite): SqlChannel {
   const on = (target: PGlite | Transaction): SqlQuery => ({
-    query: async <Row>(text: string, params?: readonly unknown[]) => (await target.query<Row>(text, params as unknown[])).rows,
+    query: async <Row>(text: string, params?: readonly unknown[]) =>
+      (await target.query<Row>(text, params as unknown[])).rows,
   });
   return {
     ...on(db),

@@ -1,7 +1,17 @@
 import { packageVersion } from '@s2sp/platform';
 import type { LoggerService, LogLevel } from '@nestjs/common';
 import { authOptionsFromEnv, type AuthModuleOptions } from '@s2sp/auth';
-import { envChoice, envInt, envOptional, envOptionalList, envString, redisOptionsFromEnv, validateRedisOptions, type RedisOptions, type ShutdownOptions } from '@s2sp/platform';
+import {
+  envChoice,
+  envInt,
+  envOptional,
+  envOptionalList,
+  envString,
+  redisOptionsFromEnv,
+  validateRedisOptions,
+  type RedisOptions,
+  type ShutdownOptions,
+} from '@s2sp/platform';
 import { resolveHostAllowLists, validateCircuitBreakerOptions } from '@s2sp/platform';
 import { logLevelsFromEnv, type TelemetryOptions } from '@s2sp/telemetry';
 import { DEFAULT_JSON_RPC_OPTIONS } from '@s2sp/json-rpc';
@@ -201,7 +211,8 @@ export function gatewayConfigFromEnv(): GatewayConfig {
       windowMs: envInt('GATEWAY_BREAKER_WINDOW_MS', d.circuitBreaker.windowMs, positive),
       minimumCalls: envInt('GATEWAY_BREAKER_MINIMUM_CALLS', d.circuitBreaker.minimumCalls, positive),
       errorRateThreshold:
-        envInt('GATEWAY_BREAKER_ERROR_RATE_PERCENT', d.circuitBreaker.errorRateThreshold * 100, { min: 1, max: 100 }) / 100,
+        envInt('GATEWAY_BREAKER_ERROR_RATE_PERCENT', d.circuitBreaker.errorRateThreshold * 100, { min: 1, max: 100 }) /
+        100,
       openDurationMs: envInt('GATEWAY_BREAKER_OPEN_MS', d.circuitBreaker.openDurationMs, positive),
     },
     idempotency: {
@@ -224,7 +235,11 @@ function optionalHostAllowLists(): Pick<GatewayConfig, 'publicUrl' | 'allowedHos
   const publicUrl = envOptional('GATEWAY_PUBLIC_URL');
   const hosts = envOptionalList('GATEWAY_ALLOWED_HOSTS');
   const origins = envOptionalList('GATEWAY_ALLOWED_ORIGINS');
-  return { ...(publicUrl ? { publicUrl } : {}), ...(hosts ? { allowedHosts: hosts } : {}), ...(origins ? { allowedOrigins: origins } : {}) };
+  return {
+    ...(publicUrl ? { publicUrl } : {}),
+    ...(hosts ? { allowedHosts: hosts } : {}),
+    ...(origins ? { allowedOrigins: origins } : {}),
+  };
 }
 
 function optionalRedis(): Pick<GatewayConfig, 'redis'> {
@@ -268,22 +283,31 @@ export function validateGatewayConfig(config: GatewayConfig): GatewayConfig {
     throw new RangeError(`Gateway config ${setting} ${why}`);
   };
   const integer = (setting: string, value: number, min: number, max = Number.MAX_SAFE_INTEGER): void => {
-    if (!Number.isSafeInteger(value) || value < min || value > max) fail(setting, `must be an integer from ${min} to ${max}, got ${value}`);
+    if (!Number.isSafeInteger(value) || value < min || value > max)
+      fail(setting, `must be an integer from ${min} to ${max}, got ${value}`);
   };
   if (!config.host.trim()) fail('host', 'must not be empty');
-  if (config.publicUrl !== undefined && !isHttpUrl(config.publicUrl)) fail('publicUrl', `must be an http(s) URL, got ${JSON.stringify(config.publicUrl)}`);
+  if (config.publicUrl !== undefined && !isHttpUrl(config.publicUrl))
+    fail('publicUrl', `must be an http(s) URL, got ${JSON.stringify(config.publicUrl)}`);
   resolveHostAllowLists('Gateway config', config);
   integer('port', config.port, 0, 65535);
   if (!isAgentsTarget(config.agentsUrl)) {
-    fail('agentsUrl', `must be host:port, dns:///host:port or ipv4:/ipv6: addresses (a,b,…), got ${JSON.stringify(config.agentsUrl)}`);
+    fail(
+      'agentsUrl',
+      `must be host:port, dns:///host:port or ipv4:/ipv6: addresses (a,b,…), got ${JSON.stringify(config.agentsUrl)}`,
+    );
   }
   for (const [name, value] of Object.entries(config.jsonRpc)) integer(`jsonRpc.${name}`, value, 1);
-  if (config.jsonRpc.defaultDeadlineMs > config.jsonRpc.maxDeadlineMs) fail('jsonRpc.defaultDeadlineMs', 'must not exceed jsonRpc.maxDeadlineMs');
+  if (config.jsonRpc.defaultDeadlineMs > config.jsonRpc.maxDeadlineMs)
+    fail('jsonRpc.defaultDeadlineMs', 'must not exceed jsonRpc.maxDeadlineMs');
   integer('grpc.deadlineReserveMs', config.grpc.deadlineReserveMs, 0);
   integer('grpc.minimumBudgetMs', config.grpc.minimumBudgetMs, 1);
   integer('grpc.maxReconnectBackoffMs', config.grpc.maxReconnectBackoffMs, 1);
   if (!AGENTS_LOAD_BALANCING_POLICIES.includes(config.grpc.loadBalancing)) {
-    fail('grpc.loadBalancing', `must be one of ${AGENTS_LOAD_BALANCING_POLICIES.join(', ')}, got ${JSON.stringify(config.grpc.loadBalancing)}`);
+    fail(
+      'grpc.loadBalancing',
+      `must be one of ${AGENTS_LOAD_BALANCING_POLICIES.join(', ')}, got ${JSON.stringify(config.grpc.loadBalancing)}`,
+    );
   }
   if (config.redis) validateRedisOptions(config.redis, 'Gateway config redis');
   integer('rateLimit.limit', config.rateLimit.limit, 1);

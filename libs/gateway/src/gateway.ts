@@ -26,9 +26,13 @@ export interface RunningGateway {
 export async function startGateway(config: GatewayConfig, extras: GatewayModuleExtras = {}): Promise<RunningGateway> {
   const shutdownOptions = resolveShutdownOptions(config.shutdown);
   // Fastify rather than Express: its routing and request objects cost less per call (bench/gateway).
-  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forRoot(config, extras), new FastifyAdapter(), {
-    logger: appLogger(GATEWAY_SERVICE_NAME, config.logger),
-  });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    GatewayModule.forRoot(config, extras),
+    new FastifyAdapter(),
+    {
+      logger: appLogger(GATEWAY_SERVICE_NAME, config.logger),
+    },
+  );
   // Before any route: a foreign Host or Origin is refused before a handler (or its guards) runs.
   mountGatewayHostValidation(app, config);
   try {

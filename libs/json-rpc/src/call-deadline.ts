@@ -32,7 +32,10 @@ export function readDeadlineParam(params: unknown): number | undefined {
   const value = (params as Record<string, unknown>)[DEADLINE_PARAM];
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
     throw JsonRpcError.invalidParams([
-      { path: DEADLINE_PARAM, constraints: { isDeadline: `${DEADLINE_PARAM} must be an absolute time in ms since the epoch` } },
+      {
+        path: DEADLINE_PARAM,
+        constraints: { isDeadline: `${DEADLINE_PARAM} must be an absolute time in ms since the epoch` },
+      },
     ]);
   }
   return value;
@@ -55,4 +58,3 @@ export function resolveCallDeadline(
   const requested = candidates.length > 0 ? Math.min(...candidates) : fallback;
   return Math.min(requested, ceiling);
 }
-

@@ -33,7 +33,11 @@ export function grpcStatusToJsonRpc(status: GrpcStatus, details?: string, metada
     case GrpcStatus.PERMISSION_DENIED:
       return meta.errorCode === JsonRpcErrorCode.APPROVAL_REQUIRED
         ? JsonRpcError.approvalRequired({ ...base, ...reason })
-        : JsonRpcError.insufficientScope([], { ...base, ...reason, ...(meta.missingScopes.length > 0 ? { missing_scopes: meta.missingScopes } : {}) });
+        : JsonRpcError.insufficientScope([], {
+            ...base,
+            ...reason,
+            ...(meta.missingScopes.length > 0 ? { missing_scopes: meta.missingScopes } : {}),
+          });
     case GrpcStatus.RESOURCE_EXHAUSTED:
       return JsonRpcError.rateLimited(meta.retryAfter ?? DEFAULT_RETRY_AFTER_SECONDS, { ...base, ...reason });
     case GrpcStatus.UNAVAILABLE:
@@ -41,9 +45,13 @@ export function grpcStatusToJsonRpc(status: GrpcStatus, details?: string, metada
     case GrpcStatus.FAILED_PRECONDITION:
     case GrpcStatus.ABORTED: {
       const fallback =
-        status === GrpcStatus.FAILED_PRECONDITION ? JsonRpcErrorCode.PRECONDITION_FAILED : JsonRpcErrorCode.EXECUTION_ABORTED;
-      const code = meta.errorCode !== undefined && meta.errorCode >= 1000 && meta.errorCode <= 1999 ? meta.errorCode : fallback;
-      const message = details?.trim() || (status === GrpcStatus.ABORTED ? 'Agent execution aborted' : 'Agent precondition failed');
+        status === GrpcStatus.FAILED_PRECONDITION
+          ? JsonRpcErrorCode.PRECONDITION_FAILED
+          : JsonRpcErrorCode.EXECUTION_ABORTED;
+      const code =
+        meta.errorCode !== undefined && meta.errorCode >= 1000 && meta.errorCode <= 1999 ? meta.errorCode : fallback;
+      const message =
+        details?.trim() || (status === GrpcStatus.ABORTED ? 'Agent execution aborted' : 'Agent precondition failed');
       return new JsonRpcError(code, message, base);
     }
     default:
@@ -52,7 +60,9 @@ export function grpcStatusToJsonRpc(status: GrpcStatus, details?: string, metada
 }
 
 /** True for errors produced by @grpc/grpc-js clients (ServiceError / StatusObject shape). */
-export function isGrpcServiceError(error: unknown): error is { code: GrpcStatus; details?: string; metadata?: Metadata } {
+export function isGrpcServiceError(
+  error: unknown,
+): error is { code: GrpcStatus; details?: string; metadata?: Metadata } {
   if (error === null || typeof error !== 'object') return false;
   const candidate = error as { code?: unknown; metadata?: { get?: unknown } };
   // Duck-typed: a second copy of @grpc/grpc-js in node_modules would defeat instanceof.
@@ -94,6 +104,9 @@ function readMetadata(metadata: Metadata | undefined): ErrorMetadata {
     deadlineHop: text(GRPC_ERROR_METADATA.DEADLINE_HOP),
     retryAfter: integer(GRPC_ERROR_METADATA.RETRY_AFTER),
     traceId: text(GRPC_ERROR_METADATA.TRACE_ID) ?? traceparent?.[1],
-    missingScopes: [...new Set(splitScopes(text(GRPC_ERROR_METADATA.MISSING_SCOPES) ?? ''))].slice(0, MAX_MISSING_SCOPES),
+    missingScopes: [...new Set(splitScopes(text(GRPC_ERROR_METADATA.MISSING_SCOPES) ?? ''))].slice(
+      0,
+      MAX_MISSING_SCOPES,
+    ),
   };
 }

@@ -35,7 +35,8 @@ export class JsonRpcCallExecutor {
       return isNotification(request) ? undefined : { jsonrpc: '2.0', result: result ?? null, id };
     } catch (exception) {
       const { error, expected } = toJsonRpcError(exception);
-      if (!expected) this.logger.error(`${request.method} failed`, exception instanceof Error ? exception.stack : exception);
+      if (!expected)
+        this.logger.error(`${request.method} failed`, exception instanceof Error ? exception.stack : exception);
       return isNotification(request) ? undefined : { jsonrpc: '2.0', error: error.toErrorObject(exchange.traceId), id };
     }
   }
@@ -98,12 +99,17 @@ export class JsonRpcCallExecutor {
 /** A streaming method answers on the exchange itself: alone, to a caller that takes Server-Sent Events. */
 function checkStreamingCall(request: JsonRpcRequest, exchange: CallExchange): void {
   if (exchange.deadline.isBatch || isNotification(request)) {
-    throw JsonRpcError.invalidRequest(`Invalid Request: ${request.method} streams its answer and cannot be called in a batch or as a notification`);
+    throw JsonRpcError.invalidRequest(
+      `Invalid Request: ${request.method} streams its answer and cannot be called in a batch or as a notification`,
+    );
   }
   if (!acceptsEventStream(exchange.transport.headers)) {
-    throw JsonRpcError.invalidRequest(`Invalid Request: ${request.method} streams its answer; send Accept: ${EVENT_STREAM_MEDIA_TYPE}`, {
-      accept: EVENT_STREAM_MEDIA_TYPE,
-    });
+    throw JsonRpcError.invalidRequest(
+      `Invalid Request: ${request.method} streams its answer; send Accept: ${EVENT_STREAM_MEDIA_TYPE}`,
+      {
+        accept: EVENT_STREAM_MEDIA_TYPE,
+      },
+    );
   }
 }
 

@@ -54,7 +54,11 @@ export class JsonRpcDispatcher {
     if (header instanceof JsonRpcError) {
       return isNotification(request) ? undefined : errorResponse(header, request.id ?? null, traceId);
     }
-    const call: CallExchange = { transport, traceId, deadline: { receivedAt: transport.receivedAt, requested: header, isBatch } };
+    const call: CallExchange = {
+      transport,
+      traceId,
+      deadline: { receivedAt: transport.receivedAt, requested: header, isBatch },
+    };
     return this.executor.execute(request, call);
   }
 }

@@ -38,14 +38,7 @@ export const JsonRpcErrorCode = {
 } as const;
 
 export type ErrorCategory =
-  | 'protocol'
-  | 'server'
-  | 'agent_execution'
-  | 'retrieval'
-  | 'memory'
-  | 'authorization'
-  | 'rate_quota'
-  | 'unclassified';
+  'protocol' | 'server' | 'agent_execution' | 'retrieval' | 'memory' | 'authorization' | 'rate_quota' | 'unclassified';
 
 export const STANDARD_ERROR_MESSAGES: Readonly<Record<number, string>> = {
   [JsonRpcErrorCode.PARSE_ERROR]: 'Parse error',

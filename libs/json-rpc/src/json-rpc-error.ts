@@ -91,7 +91,11 @@ export class JsonRpcError extends Error {
   }
 
   /** An agent execution error (1000-1999), e.g. 1003 recursion depth exceeded. */
-  static agentExecution(code: number, message: string, data?: JsonRpcErrorData & { recovery_hint?: RecoveryHintValue }): JsonRpcError {
+  static agentExecution(
+    code: number,
+    message: string,
+    data?: JsonRpcErrorData & { recovery_hint?: RecoveryHintValue },
+  ): JsonRpcError {
     if (code < 1000 || code > 1999) throw new RangeError(`agent execution codes are 1000-1999, got ${code}`);
     return new JsonRpcError(code, message, data);
   }

@@ -110,7 +110,8 @@ export class JsonRpcHttpEndpoint implements OnModuleInit {
       this.logger.error('JSON-RPC exchange failed', error instanceof Error ? error.stack : error);
       reply = { jsonrpc: '2.0', error: JsonRpcError.internalError().toErrorObject(traceId), id: null };
     }
-    if (isEventStreamReply(reply)) return writeEventStream(res, reply, { traceId, clientGone: clientGone.signal, logger: this.logger });
+    if (isEventStreamReply(reply))
+      return writeEventStream(res, reply, { traceId, clientGone: clientGone.signal, logger: this.logger });
     this.send(res, reply, traceId);
   }
 

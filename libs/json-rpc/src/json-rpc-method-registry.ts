@@ -55,11 +55,18 @@ export class JsonRpcMethodRegistry implements OnModuleInit {
     return [...this.methods.values()];
   }
 
-  private add(metadata: JsonRpcMethodMetadata, instance: object, methodName: string, handler: (...args: unknown[]) => unknown): void {
+  private add(
+    metadata: JsonRpcMethodMetadata,
+    instance: object,
+    methodName: string,
+    handler: (...args: unknown[]) => unknown,
+  ): void {
     const handlerName = `${instance.constructor.name}.${methodName}`;
     const existing = this.methods.get(metadata.name);
     if (existing) {
-      throw new Error(`JSON-RPC method "${metadata.name}" is declared twice: ${existing.handlerName} and ${handlerName}`);
+      throw new Error(
+        `JSON-RPC method "${metadata.name}" is declared twice: ${existing.handlerName} and ${handlerName}`,
+      );
     }
     const invoke = this.contextCreator.create(
       instance,

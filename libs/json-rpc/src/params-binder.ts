@@ -43,7 +43,11 @@ function toNamedParams(method: JsonRpcMethodMetadata, params: unknown): Record<s
   const names = positional as readonly string[];
   if (params.length > names.length) {
     throw JsonRpcError.invalidParams([
-      violation(`[${names.length}]`, 'maxPositional', `${method.name} takes at most ${names.length} positional params (${names.join(', ')})`),
+      violation(
+        `[${names.length}]`,
+        'maxPositional',
+        `${method.name} takes at most ${names.length} positional params (${names.join(', ')})`,
+      ),
     ]);
   }
   const named: Record<string, unknown> = {};

@@ -37,7 +37,9 @@ function defineInstance(dto: Dto, plain: Record<string, unknown>, path: string):
   for (const key of Object.keys(plain)) {
     const keyPath = path === '' ? key : `${path}.${key}`;
     if (key in Object.prototype) {
-      throw JsonRpcError.invalidParams([{ path: keyPath, constraints: { whitelistValidation: `property ${key} should not exist` } }]);
+      throw JsonRpcError.invalidParams([
+        { path: keyPath, constraints: { whitelistValidation: `property ${key} should not exist` } },
+      ]);
     }
     const nested = nestedDtoOf(dto, key);
     const value = nested ? toNestedValue(nested, plain[key], keyPath) : plain[key];
@@ -48,7 +50,8 @@ function defineInstance(dto: Dto, plain: Record<string, unknown>, path: string):
 
 /** A nested DTO member: a plain object becomes an instance, an array's plain objects do; anything else is left for validation to refuse. */
 function toNestedValue(dto: Dto, value: unknown, path: string): unknown {
-  if (Array.isArray(value)) return value.map((item, index) => (isPlainObject(item) ? defineInstance(dto, item, `${path}[${index}]`) : item));
+  if (Array.isArray(value))
+    return value.map((item, index) => (isPlainObject(item) ? defineInstance(dto, item, `${path}[${index}]`) : item));
   return isPlainObject(value) ? defineInstance(dto, value, path) : value;
 }
 
@@ -80,10 +83,10 @@ function needsTransformer(dto: Dto, visiting: Set<Dto>): boolean {
     return true;
   }
   for (const property of validatedProperties(dto)) {
-    if (classTransformerStorage.findTransformMetadatas(dto, property, TransformationType.PLAIN_TO_CLASS).length > 0) return true;
+    if (classTransformerStorage.findTransformMetadatas(dto, property, TransformationType.PLAIN_TO_CLASS).length > 0)
+      return true;
     const type = classTransformerStorage.findTypeMetadata(dto, property) as
-      | { typeFunction: () => unknown; options?: { discriminator?: unknown } }
-      | undefined;
+      { typeFunction: () => unknown; options?: { discriminator?: unknown } } | undefined;
     if (!type) continue;
     if (type.options?.discriminator) return true;
     const nested = type.typeFunction();
@@ -94,5 +97,9 @@ function needsTransformer(dto: Dto, visiting: Set<Dto>): boolean {
 }
 
 function validatedProperties(dto: Dto): Set<string> {
-  return new Set(getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false).map((m) => m.propertyName));
+  return new Set(
+    getMetadataStorage()
+      .getTargetValidationMetadatas(dto, '', true, false)
+      .map((m) => m.propertyName),
+  );
 }

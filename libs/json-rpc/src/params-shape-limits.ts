@@ -34,21 +34,37 @@ export function checkParamsShape(params: unknown, limits: ParamsShapeLimits): vo
   while (pending.length > 0) {
     const visit = pending.pop()!;
     if (visit.depth > limits.maxParamsDepth) {
-      throw exceeded(visit, 'maxParamsDepth', limits.maxParamsDepth, `params must not nest deeper than ${limits.maxParamsDepth} levels`);
+      throw exceeded(
+        visit,
+        'maxParamsDepth',
+        limits.maxParamsDepth,
+        `params must not nest deeper than ${limits.maxParamsDepth} levels`,
+      );
     }
     const entries: [string | number, unknown][] = Array.isArray(visit.value)
       ? arrayEntries(visit, limits)
       : objectEntries(visit, limits);
     members += entries.length;
     if (members > limits.maxParamsMembers) {
-      throw exceeded(visit, 'maxParamsMembers', limits.maxParamsMembers, `params must not hold more than ${limits.maxParamsMembers} values in all`);
+      throw exceeded(
+        visit,
+        'maxParamsMembers',
+        limits.maxParamsMembers,
+        `params must not hold more than ${limits.maxParamsMembers} values in all`,
+      );
     }
     for (const [key, value] of entries) {
       if (typeof value === 'string' && value.length > limits.maxParamsStringLength) {
         const child = { value, depth: visit.depth + 1, parent: visit, key };
-        throw exceeded(child, 'maxParamsStringLength', limits.maxParamsStringLength, `strings in params must not be longer than ${limits.maxParamsStringLength} characters`);
+        throw exceeded(
+          child,
+          'maxParamsStringLength',
+          limits.maxParamsStringLength,
+          `strings in params must not be longer than ${limits.maxParamsStringLength} characters`,
+        );
       }
-      if (value !== null && typeof value === 'object') pending.push({ value, depth: visit.depth + 1, parent: visit, key });
+      if (value !== null && typeof value === 'object')
+        pending.push({ value, depth: visit.depth + 1, parent: visit, key });
     }
   }
 }
@@ -56,7 +72,12 @@ export function checkParamsShape(params: unknown, limits: ParamsShapeLimits): vo
 function arrayEntries(visit: Visit, limits: ParamsShapeLimits): [number, unknown][] {
   const array = visit.value as unknown[];
   if (array.length > limits.maxParamsArrayLength) {
-    throw exceeded(visit, 'maxParamsArrayLength', limits.maxParamsArrayLength, `arrays in params must not have more than ${limits.maxParamsArrayLength} elements`);
+    throw exceeded(
+      visit,
+      'maxParamsArrayLength',
+      limits.maxParamsArrayLength,
+      `arrays in params must not have more than ${limits.maxParamsArrayLength} elements`,
+    );
   }
   return array.map((item, index) => [index, item]);
 }
@@ -65,11 +86,18 @@ function objectEntries(visit: Visit, limits: ParamsShapeLimits): [string, unknow
   const entries = Object.entries(visit.value as Record<string, unknown>);
   for (const [key] of entries) {
     if (key.length > limits.maxParamsStringLength) {
-      throw exceeded(visit, 'maxParamsStringLength', limits.maxParamsStringLength, `member names in params must not be longer than ${limits.maxParamsStringLength} characters`);
+      throw exceeded(
+        visit,
+        'maxParamsStringLength',
+        limits.maxParamsStringLength,
+        `member names in params must not be longer than ${limits.maxParamsStringLength} characters`,
+      );
     }
     if (key === '__proto__') {
       const child = { value: undefined, depth: visit.depth + 1, parent: visit, key };
-      throw JsonRpcError.invalidParams([{ path: pathOf(child), constraints: { whitelistValidation: 'property __proto__ should not exist' } }]);
+      throw JsonRpcError.invalidParams([
+        { path: pathOf(child), constraints: { whitelistValidation: 'property __proto__ should not exist' } },
+      ]);
     }
   }
   return entries;

@@ -1,4 +1,9 @@
-import { getMetadataStorage, ValidationTypes, type ValidationArguments, type ValidatorConstraintInterface } from 'class-validator';
+import {
+  getMetadataStorage,
+  ValidationTypes,
+  type ValidationArguments,
+  type ValidatorConstraintInterface,
+} from 'class-validator';
 
 type Dto = new () => object;
 
@@ -83,9 +88,18 @@ export class ParamsValidationPlan {
   private static compile(dto: Dto): ParamsValidationPlan | undefined {
     const storage = getMetadataStorage();
     // The arguments class-validator's executor passes for validate(instance, { no groups }).
-    const metadatas = storage.getTargetValidationMetadatas(dto, undefined as unknown as string, false, false, undefined);
+    const metadatas = storage.getTargetValidationMetadatas(
+      dto,
+      undefined as unknown as string,
+      false,
+      false,
+      undefined,
+    );
     if (metadatas.length === 0) return undefined;
-    const byProperty = new Map<string, { conditions: PropertyPlan['conditions'][number][]; checks: ConstraintCheck[] }>();
+    const byProperty = new Map<
+      string,
+      { conditions: PropertyPlan['conditions'][number][]; checks: ConstraintCheck[] }
+    >();
     for (const metadata of metadatas) {
       if (metadata.each || metadata.always || (metadata.groups?.length ?? 0) > 0) return undefined;
       const property = byProperty.get(metadata.propertyName) ?? { conditions: [], checks: [] };
@@ -114,7 +128,9 @@ export class ParamsValidationPlan {
           return undefined; // nested and promise validation
       }
     }
-    return new ParamsValidationPlan([...byProperty].map(([name, { conditions, checks }]) => ({ name, conditions, checks })));
+    return new ParamsValidationPlan(
+      [...byProperty].map(([name, { conditions, checks }]) => ({ name, conditions, checks })),
+    );
   }
 }
 

@@ -11,7 +11,10 @@ export function readRawBody(req: IncomingMessage, maxBytes: number): Promise<Raw
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) return Promise.resolve({ kind: 'too-large', limit: maxBytes });
   const preParsed = alreadyParsedBody(req);
-  if (preParsed) return Promise.resolve(preParsed.length > maxBytes ? { kind: 'too-large', limit: maxBytes } : { kind: 'ok', body: preParsed });
+  if (preParsed)
+    return Promise.resolve(
+      preParsed.length > maxBytes ? { kind: 'too-large', limit: maxBytes } : { kind: 'ok', body: preParsed },
+    );
 
   return new Promise<RawBody>((resolve, reject) => {
     const chunks: Buffer[] = [];

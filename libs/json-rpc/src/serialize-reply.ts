@@ -17,7 +17,11 @@ export function serializeReply(reply: JsonRpcReply, options: SerializeReplyOptio
       return JSON.stringify(response);
     } catch (error) {
       options.onUnserializable?.(response, error);
-      const fallback = { jsonrpc: '2.0', error: JsonRpcError.internalError().toErrorObject(options.traceId), id: response.id };
+      const fallback = {
+        jsonrpc: '2.0',
+        error: JsonRpcError.internalError().toErrorObject(options.traceId),
+        id: response.id,
+      };
       return JSON.stringify(fallback);
     }
   };

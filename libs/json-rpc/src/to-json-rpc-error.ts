@@ -63,6 +63,7 @@ function expected(error: JsonRpcError): MappedError {
 
 function retryAfterSeconds(exception: HttpException): number {
   const response = exception.getResponse();
-  const value = typeof response === 'object' && response !== null ? (response as { retryAfter?: unknown }).retryAfter : undefined;
+  const value =
+    typeof response === 'object' && response !== null ? (response as { retryAfter?: unknown }).retryAfter : undefined;
   return typeof value === 'number' && value > 0 ? Math.ceil(value) : 1;
 }

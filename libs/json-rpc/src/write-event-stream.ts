@@ -8,7 +8,9 @@ import { toJsonRpcError } from './to-json-rpc-error';
 export type EventStreamReply = JsonRpcSuccessResponse & { result: JsonRpcEventStream };
 
 export function isEventStreamReply(reply: JsonRpcReply): reply is EventStreamReply {
-  return reply !== undefined && !Array.isArray(reply) && 'result' in reply && reply.result instanceof JsonRpcEventStream;
+  return (
+    reply !== undefined && !Array.isArray(reply) && 'result' in reply && reply.result instanceof JsonRpcEventStream
+  );
 }
 
 export interface EventStreamExchange {
@@ -23,9 +25,16 @@ export interface EventStreamExchange {
  * the call's id; a failure part-way is one last `error` event carrying the
  * JSON-RPC error (never a stack trace). The response ends with the stream.
  */
-export async function writeEventStream(res: ServerResponse, reply: EventStreamReply, exchange: EventStreamExchange): Promise<void> {
+export async function writeEventStream(
+  res: ServerResponse,
+  reply: EventStreamReply,
+  exchange: EventStreamExchange,
+): Promise<void> {
   const stream = reply.result;
-  if (res.writableEnded || res.destroyed || exchange.clientGone.aborted) { stream.discard(); return; }
+  if (res.writableEnded || res.destroyed || exchange.clientGone.aborted) {
+    stream.discard();
+    return;
+  }
   res.statusCode = 200;
   res.setHeader('Content-Type', `${EVENT_STREAM_MEDIA_TYPE}; charset=utf-8`);
   res.setHeader('Cache-Control', 'no-store');
@@ -43,8 +52,10 @@ export async function writeEventStream(res: ServerResponse, reply: EventStreamRe
     }
   } catch (exception) {
     const { error, expected } = toJsonRpcError(exception);
-    if (!expected) exchange.logger.error('event stream failed', exception instanceof Error ? exception.stack : exception);
-    if (!res.destroyed) res.write(sseEvent('error', { jsonrpc: '2.0', error: error.toErrorObject(exchange.traceId), id: reply.id }));
+    if (!expected)
+      exchange.logger.error('event stream failed', exception instanceof Error ? exception.stack : exception);
+    if (!res.destroyed)
+      res.write(sseEvent('error', { jsonrpc: '2.0', error: error.toErrorObject(exchange.traceId), id: reply.id }));
   } finally {
     exchange.clientGone.removeEventListener('abort', stop);
     await iterator.return?.().catch(() => undefined);

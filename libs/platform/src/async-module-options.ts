@@ -19,10 +19,21 @@ export type AsyncModuleOptions<T> = Pick<ModuleMetadata, 'imports'> & AsyncOptio
  * and passed through `resolve` (defaults and validation).
  * @param moduleName names the module in the error for a source that is none of the three.
  */
-export function asyncOptionsProviders<T, R>(moduleName: string, token: InjectionToken, source: AsyncOptionsSource<T>, resolve: (options: T) => R): Provider[] {
+export function asyncOptionsProviders<T, R>(
+  moduleName: string,
+  token: InjectionToken,
+  source: AsyncOptionsSource<T>,
+  resolve: (options: T) => R,
+): Provider[] {
   const fromFactory = async (factory: ModuleOptionsFactory<T>): Promise<R> => resolve(await factory.createOptions());
   if ('useFactory' in source && typeof source.useFactory === 'function') {
-    return [{ provide: token, inject: source.inject ?? [], useFactory: async (...args: unknown[]) => resolve(await source.useFactory(...args)) }];
+    return [
+      {
+        provide: token,
+        inject: source.inject ?? [],
+        useFactory: async (...args: unknown[]) => resolve(await source.useFactory(...args)),
+      },
+    ];
   }
   if ('useClass' in source && typeof source.useClass === 'function') {
     return [

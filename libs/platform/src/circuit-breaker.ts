@@ -23,10 +23,14 @@ export const DEFAULT_CIRCUIT_BREAKER_OPTIONS: CircuitBreakerOptions = {
  * Throws naming the first unusable option (`<field>.windowMs must …`):
  * whole milliseconds and calls of at least 1, an error rate in (0, 1].
  */
-export function validateCircuitBreakerOptions(options: Omit<CircuitBreakerOptions, 'now'>, field = 'circuitBreaker'): void {
+export function validateCircuitBreakerOptions(
+  options: Omit<CircuitBreakerOptions, 'now'>,
+  field = 'circuitBreaker',
+): void {
   for (const name of ['windowMs', 'minimumCalls', 'openDurationMs'] as const) {
     const value = options[name];
-    if (!Number.isSafeInteger(value) || value < 1) throw new Error(`${field}.${name} must be a whole number of at least 1; got ${value}`);
+    if (!Number.isSafeInteger(value) || value < 1)
+      throw new Error(`${field}.${name} must be a whole number of at least 1; got ${value}`);
   }
   const rate = options.errorRateThreshold;
   if (!(rate > 0 && rate <= 1)) throw new Error(`${field}.errorRateThreshold must be in (0, 1]; got ${rate}`);

@@ -25,7 +25,12 @@ export interface DeadlineBudget {
 export function budgetUntil(deadline: number, reserve: DeadlineReserve, now = Date.now()): DeadlineBudget {
   const remainingMs = deadline - now;
   const budgetMs = remainingMs - reserve.reserveMs;
-  return { remainingMs, budgetMs, sufficient: budgetMs >= reserve.minimumMs, neededMs: reserve.minimumMs + reserve.reserveMs };
+  return {
+    remainingMs,
+    budgetMs,
+    sufficient: budgetMs >= reserve.minimumMs,
+    neededMs: reserve.minimumMs + reserve.reserveMs,
+  };
 }
 
 /** The earliest of the given absolute deadlines (epoch ms); undefined when none is set. */

@@ -26,7 +26,12 @@ export function envList(name: string, fallback: string[]): string[] {
 /** A comma-separated list (blank entries skipped), or undefined when the variable is unset or blank. */
 export function envOptionalList(name: string): string[] | undefined {
   const raw = envOptional(name);
-  return raw === undefined ? undefined : raw.split(',').map((item) => item.trim()).filter((item) => item !== '');
+  return raw === undefined
+    ? undefined
+    : raw
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => item !== '');
 }
 
 /**
@@ -34,13 +39,22 @@ export function envOptionalList(name: string): string[] | undefined {
  * so a value may contain `=`; blank entries are skipped. Throws naming the
  * variable and the malformed entry, with `shape` and an example.
  */
-export function parsePairs(text: string, source: string, shape: string, example: string): Array<[key: string, value: string]> {
-  const entries = text.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+export function parsePairs(
+  text: string,
+  source: string,
+  shape: string,
+  example: string,
+): Array<[key: string, value: string]> {
+  const entries = text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
   return entries.map((entry, index) => {
     const separator = entry.indexOf('=');
     const key = entry.slice(0, separator).trim();
     const value = entry.slice(separator + 1).trim();
-    if (separator <= 0 || key === '' || value === '') throw new Error(`${source}[${index}] must be "${shape}" (e.g. ${example})`);
+    if (separator <= 0 || key === '' || value === '')
+      throw new Error(`${source}[${index}] must be "${shape}" (e.g. ${example})`);
     return [key, value];
   });
 }

@@ -16,7 +16,8 @@ export function nodeResponseOf(response: unknown): ServerResponse {
 /** The route as declared (`/s2sp/data/:token`), or undefined when the adapter did not match one. */
 export function declaredRouteOf(request: unknown): string | undefined {
   const express = request as { route?: { path?: unknown }; baseUrl?: unknown };
-  if (typeof express.route?.path === 'string') return `${typeof express.baseUrl === 'string' ? express.baseUrl : ''}${express.route.path}`;
+  if (typeof express.route?.path === 'string')
+    return `${typeof express.baseUrl === 'string' ? express.baseUrl : ''}${express.route.path}`;
   const fastifyRoute = (request as { routeOptions?: { url?: unknown } }).routeOptions?.url;
   return typeof fastifyRoute === 'string' ? fastifyRoute : undefined;
 }

@@ -11,7 +11,9 @@ export function loadOptionalPackage<T>(packageName: string, neededFor: string, l
     return load();
   } catch (error) {
     if (isMissingPackage(error, packageName)) {
-      throw new Error(`${neededFor} needs the package "${packageName}", which is not installed. Install it: npm install ${packageName}`);
+      throw new Error(
+        `${neededFor} needs the package "${packageName}", which is not installed. Install it: npm install ${packageName}`,
+      );
     }
     throw error;
   }
@@ -19,5 +21,9 @@ export function loadOptionalPackage<T>(packageName: string, neededFor: string, l
 
 function isMissingPackage(error: unknown, packageName: string): boolean {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  return (code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND') && typeof message === 'string' && (message.includes(`'${packageName}'`) || message.includes(`'${packageName}/`));
+  return (
+    (code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND') &&
+    typeof message === 'string' &&
+    (message.includes(`'${packageName}'`) || message.includes(`'${packageName}/`))
+  );
 }

@@ -32,7 +32,9 @@ export class PeriodicSweep {
         return count;
       })
       .catch((error: unknown) => {
-        this.logger.warn(`Sweeping expired ${this.what} failed: ${error instanceof Error ? error.message : 'unknown error'}`);
+        this.logger.warn(
+          `Sweeping expired ${this.what} failed: ${error instanceof Error ? error.message : 'unknown error'}`,
+        );
         return 0;
       })
       .finally(() => (this.running = undefined));

@@ -15,12 +15,18 @@ type Carrier = IncomingMessage & { [SENT_CONTENT_TYPE]?: string | undefined };
 interface HttpAdapterLike {
   getType(): string;
   getInstance<T = unknown>(): T;
-  use(path: string, middleware: (request: IncomingMessage, response: ServerResponse, next: () => void) => void): unknown;
+  use(
+    path: string,
+    middleware: (request: IncomingMessage, response: ServerResponse, next: () => void) => void,
+  ): unknown;
 }
 
 interface FastifyParsers {
   hasContentTypeParser(type: string): boolean;
-  addContentTypeParser(type: string, parser: (request: unknown, payload: unknown, done: (error: Error | null, body?: unknown) => void) => void): void;
+  addContentTypeParser(
+    type: string,
+    parser: (request: unknown, payload: unknown, done: (error: Error | null, body?: unknown) => void) => void,
+  ): void;
 }
 
 /**
@@ -37,7 +43,8 @@ interface FastifyParsers {
 export function leaveRequestBodyUnread(adapter: HttpAdapterLike, path: string): void {
   if (adapter.getType() !== 'fastify') return;
   const fastify = adapter.getInstance<FastifyParsers>();
-  if (!fastify.hasContentTypeParser(UNREAD_BODY_MEDIA_TYPE)) fastify.addContentTypeParser(UNREAD_BODY_MEDIA_TYPE, passUnread);
+  if (!fastify.hasContentTypeParser(UNREAD_BODY_MEDIA_TYPE))
+    fastify.addContentTypeParser(UNREAD_BODY_MEDIA_TYPE, passUnread);
   adapter.use(path, markUnread);
 }
 
@@ -46,7 +53,13 @@ function passUnread(request: unknown, _payload: unknown, done: (error: Error | n
   if (!(SENT_CONTENT_TYPE in raw)) {
     // A client sending the marker type itself is refused, 415 (an error of the
     // http-errors shape, which the adapter's error handling answers with its status).
-    done(Object.assign(new Error(`Unsupported Media Type: ${UNREAD_BODY_MEDIA_TYPE}`), { status: 415, statusCode: 415, expose: true }));
+    done(
+      Object.assign(new Error(`Unsupported Media Type: ${UNREAD_BODY_MEDIA_TYPE}`), {
+        status: 415,
+        statusCode: 415,
+        expose: true,
+      }),
+    );
     return;
   }
   const sent = raw[SENT_CONTENT_TYPE];

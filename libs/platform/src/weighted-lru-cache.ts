@@ -19,7 +19,9 @@ export class WeightedLruCache<K, V> {
     options: { weigh?: (value: V) => number; budgetName?: string } = {},
   ) {
     if (!Number.isSafeInteger(maxWeight) || maxWeight < 0) {
-      throw new RangeError(`${options.budgetName ?? 'maxWeight'} must be a whole number of at least 0, got ${maxWeight}`);
+      throw new RangeError(
+        `${options.budgetName ?? 'maxWeight'} must be a whole number of at least 0, got ${maxWeight}`,
+      );
     }
     this.weigh = options.weigh ?? (() => 1);
   }

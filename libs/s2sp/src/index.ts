@@ -41,8 +41,18 @@ export * from './config/allowed-hosts-from-env';
 export { defaultAllowedHosts, RequestHostPolicy, type AllowedHost, type AllowList } from '@s2sp/platform';
 export * from './data-plane/arrow/arrow-media-type';
 export * from './data-plane/arrow/arrow-errors';
-export { encodeArrowStream, encodeArrowSlices, DEFAULT_ARROW_BATCH_ROWS, type ArrowStreamEncodeOptions, type CellSliceReader } from './data-plane/arrow/encode-arrow-stream';
-export { decodeArrowStream, type ArrowStreamDecodeOptions, type DecodedArrowTable } from './data-plane/arrow/decode-arrow-stream';
+export {
+  encodeArrowStream,
+  encodeArrowSlices,
+  DEFAULT_ARROW_BATCH_ROWS,
+  type ArrowStreamEncodeOptions,
+  type CellSliceReader,
+} from './data-plane/arrow/encode-arrow-stream';
+export {
+  decodeArrowStream,
+  type ArrowStreamDecodeOptions,
+  type DecodedArrowTable,
+} from './data-plane/arrow/decode-arrow-stream';
 export * from './auth/data-plane-auth-policy';
 export * from './config/data-plane-auth-from-env';
 export * from './audit/audit-health';

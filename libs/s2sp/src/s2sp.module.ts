@@ -9,7 +9,13 @@ import { ConsumerToolInterceptor } from './consumer/consumer-tool.interceptor';
 import { DataPlaneCredentials } from './consumer/data-plane-credentials.service';
 import { DataPlaneClient } from './consumer/data-plane-client.service';
 import { S2SP_DATABASE, S2SP_OPTIONS, S2SP_RAW_OPTIONS } from './config/s2sp.constants';
-import { resolveS2spOptions, type ResolvedS2spOptions, type ResourceStoreProvider, type S2spModuleAsyncOptions, type S2spModuleOptions } from './config/s2sp-options';
+import {
+  resolveS2spOptions,
+  type ResolvedS2spOptions,
+  type ResourceStoreProvider,
+  type S2spModuleAsyncOptions,
+  type S2spModuleOptions,
+} from './config/s2sp-options';
 import { DataPlaneController } from './data-plane/data-plane.controller';
 import { DataPlaneService } from './data-plane/data-plane.service';
 import { ExpiredResourceSweeper } from './data-plane/expired-resource-sweeper';
@@ -29,7 +35,7 @@ import { RESOURCE_STORE } from './store/resource-store.interface';
 function loadDatabasePackage(): typeof import('@s2sp/database') {
   return loadOptionalPackage(
     '@s2sp/database',
-    'S2spModule\'s default resource store (pass `resourceStore` to use another, e.g. InMemoryResourceStore for development)',
+    "S2spModule's default resource store (pass `resourceStore` to use another, e.g. InMemoryResourceStore for development)",
     () => require('@s2sp/database') as typeof import('@s2sp/database'),
   );
 }
@@ -69,12 +75,18 @@ export class S2spModule {
     extraProviders: Provider[] = [],
   ): DynamicModule {
     const storeProviders: Provider[] = customStore
-      ? [{ provide: RESOURCE_STORE, ...customStore } as Provider, { provide: DATA_PLANE_FETCH_AUDIT, useClass: LoggerDataPlaneFetchAudit }]
+      ? [
+          { provide: RESOURCE_STORE, ...customStore } as Provider,
+          { provide: DATA_PLANE_FETCH_AUDIT, useClass: LoggerDataPlaneFetchAudit },
+        ]
       : [
           {
             provide: S2SP_DATABASE,
             useFactory: (options: ResolvedS2spOptions) =>
-              loadDatabasePackage().openS2spDatabase({ databaseUrl: options.database.url, dataDir: options.database.dataDir }),
+              loadDatabasePackage().openS2spDatabase({
+                databaseUrl: options.database.url,
+                dataDir: options.database.dataDir,
+              }),
             inject: [S2SP_OPTIONS],
           },
           S2spDatabaseLifecycle,
@@ -91,7 +103,8 @@ export class S2spModule {
           },
           {
             provide: DATA_PLANE_FETCH_AUDIT,
-            useFactory: (database: SqlDatabase, metrics?: TelemetryMetrics) => new PrismaDataPlaneFetchAudit(database, metrics),
+            useFactory: (database: SqlDatabase, metrics?: TelemetryMetrics) =>
+              new PrismaDataPlaneFetchAudit(database, metrics),
             inject: [S2SP_DATABASE, { token: TelemetryMetrics, optional: true }],
           },
         ];
@@ -108,7 +121,13 @@ export class S2spModule {
         ...S2SP_SERVICES,
         UnreadDataPlaneBody,
       ],
-      exports: [S2SP_OPTIONS, RESOURCE_STORE, DATA_PLANE_FETCH_AUDIT, ...(customStore ? [] : [S2SP_DATABASE]), ...S2SP_SERVICES],
+      exports: [
+        S2SP_OPTIONS,
+        RESOURCE_STORE,
+        DATA_PLANE_FETCH_AUDIT,
+        ...(customStore ? [] : [S2SP_DATABASE]),
+        ...S2SP_SERVICES,
+      ],
     };
   }
 }

@@ -1,9 +1,22 @@
 import { asyncOptionsProviders, type AsyncModuleOptions } from '@s2sp/platform';
-import { Global, Inject, Injectable, Module, type DynamicModule, type ModuleMetadata, type OnApplicationShutdown, type Provider } from '@nestjs/common';
+import {
+  Global,
+  Inject,
+  Injectable,
+  Module,
+  type DynamicModule,
+  type ModuleMetadata,
+  type OnApplicationShutdown,
+  type Provider,
+} from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { TELEMETRY_OPTIONS, type TelemetryOptions } from './config/telemetry-options';
 import { GrpcTelemetryInterceptor } from './interceptors/grpc-telemetry.interceptor';
-import { DEFAULT_IGNORED_ROUTES, HttpExchangeTelemetry, TELEMETRY_IGNORED_ROUTES } from './http/http-exchange-telemetry';
+import {
+  DEFAULT_IGNORED_ROUTES,
+  HttpExchangeTelemetry,
+  TELEMETRY_IGNORED_ROUTES,
+} from './http/http-exchange-telemetry';
 import { HttpTelemetryInterceptor } from './interceptors/http-telemetry.interceptor';
 import { JsonRpcTelemetryInterceptor } from './interceptors/json-rpc-telemetry.interceptor';
 import { McpToolTelemetryInterceptor } from './interceptors/mcp-tool-telemetry.interceptor';
@@ -54,14 +67,27 @@ export class TelemetryModule {
   }
 
   static forRootAsync(options: TelemetryModuleAsyncOptions): DynamicModule {
-    const providers = asyncOptionsProviders('TelemetryModule', TELEMETRY_OPTIONS, options, (given: TelemetryOptions) => given);
+    const providers = asyncOptionsProviders(
+      'TelemetryModule',
+      TELEMETRY_OPTIONS,
+      options,
+      (given: TelemetryOptions) => given,
+    );
     return TelemetryModule.build(providers, options, options.imports ?? []);
   }
 
-  private static build(optionProviders: Provider[], wiring: TelemetryModuleWiring, imports: NonNullable<ModuleMetadata['imports']>): DynamicModule {
+  private static build(
+    optionProviders: Provider[],
+    wiring: TelemetryModuleWiring,
+    imports: NonNullable<ModuleMetadata['imports']>,
+  ): DynamicModule {
     const providers: Provider[] = [
       ...optionProviders,
-      { provide: Telemetry, inject: [TELEMETRY_OPTIONS], useFactory: (options: TelemetryOptions) => startTelemetry(options) },
+      {
+        provide: Telemetry,
+        inject: [TELEMETRY_OPTIONS],
+        useFactory: (options: TelemetryOptions) => startTelemetry(options),
+      },
       { provide: TelemetryMetrics, inject: [Telemetry], useFactory: (telemetry: Telemetry) => telemetry.metrics },
       { provide: TELEMETRY_IGNORED_ROUTES, useValue: wiring.ignoredRoutes ?? DEFAULT_IGNORED_ROUTES },
       TelemetryLifecycle,

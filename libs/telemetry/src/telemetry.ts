@@ -26,7 +26,13 @@ import {
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
-import { metricsEnabled, otlpUrl, spanDestination, type SpanDestination, type TelemetryOptions } from './config/telemetry-options';
+import {
+  metricsEnabled,
+  otlpUrl,
+  spanDestination,
+  type SpanDestination,
+  type TelemetryOptions,
+} from './config/telemetry-options';
 import { startMetricsServer, PrometheusScrape, type MetricsServer } from './metrics/prometheus';
 import { TelemetryMetrics } from './metrics/telemetry-metrics';
 import { errorCodeOf, recordError, type ErrorCodeResolver } from './tracing/errors';
@@ -119,7 +125,11 @@ export class Telemetry {
   static async start(options: TelemetryOptions): Promise<Telemetry> {
     const telemetry = new Telemetry(options);
     if (options.metricsPort !== undefined && telemetry.prometheus) {
-      telemetry.metricsServer = await startMetricsServer(() => telemetry.scrape(), options.metricsPort, options.metricsHost);
+      telemetry.metricsServer = await startMetricsServer(
+        () => telemetry.scrape(),
+        options.metricsPort,
+        options.metricsHost,
+      );
     }
     return telemetry;
   }
@@ -140,7 +150,12 @@ export class Telemetry {
    * throws. For client calls (gRPC, MCP, data plane) and task steps. With
    * tracing off, `fn` runs at once with NON_RECORDING_SPAN (within `parent` when given).
    */
-  withSpan<T>(name: string, attributes: Attributes | undefined, fn: (span: Span) => Promise<T> | T, options: WithSpanOptions = {}): Promise<T> {
+  withSpan<T>(
+    name: string,
+    attributes: Attributes | undefined,
+    fn: (span: Span) => Promise<T> | T,
+    options: WithSpanOptions = {},
+  ): Promise<T> {
     if (!this.tracingEnabled) {
       const run = async () => fn(NON_RECORDING_SPAN);
       return options.parent ? context.with(options.parent, run) : run();
@@ -192,7 +207,10 @@ function spanProcessorFor(destination: SpanDestination): SpanProcessor | undefin
   }
 }
 
-function metricReaders(prometheus: PrometheusScrape, env: Readonly<Record<string, string | undefined>>): IMetricReader[] {
+function metricReaders(
+  prometheus: PrometheusScrape,
+  env: Readonly<Record<string, string | undefined>>,
+): IMetricReader[] {
   const readers: IMetricReader[] = [prometheus.reader];
   const url = env.OTEL_METRICS_EXPORTER?.trim() === 'none' ? undefined : otlpUrl(env, 'METRICS', '/v1/metrics');
   if (url) {

@@ -113,7 +113,11 @@ class PairCheck {
       for (const kind of Object.keys(rules) as RuleKind[]) {
         for (const key of Object.keys(rules[kind] ?? {})) {
           if (!this.usedRules.has(ruleId(message, kind, key))) {
-            this.report('stale-exception', message, `rules.${kind}.${key} is declared, but the difference it excuses does not occur`);
+            this.report(
+              'stale-exception',
+              message,
+              `rules.${kind}.${key} is declared, but the difference it excuses does not occur`,
+            );
           }
         }
       }
@@ -149,7 +153,11 @@ class PairCheck {
   private compareMessage(rawSchema: Schema, messageName: string, path: string): void {
     const schema = this.resolve(rawSchema);
     if (schema.type !== 'object') {
-      this.report('type', path || '(root)', `is ${describeType(schema)}, but proto message ${messageName} needs an object`);
+      this.report(
+        'type',
+        path || '(root)',
+        `is ${describeType(schema)}, but proto message ${messageName} needs an object`,
+      );
       return;
     }
     const message = this.catalog.message(messageName);
@@ -170,17 +178,32 @@ class PairCheck {
         continue;
       }
       covered.add(protoPath.split('.')[0]);
-      this.compareField(messageName, member, target.field, target.presence, memberSchema, required.has(member), memberPath);
+      this.compareField(
+        messageName,
+        member,
+        target.field,
+        target.presence,
+        memberSchema,
+        required.has(member),
+        memberPath,
+      );
     }
 
     for (const field of message.fields) {
       if (covered.has(field.name) || this.excuse(messageName, 'protoOnly', field.name) !== undefined) continue;
-      this.report('name', path ? `${path} (${messageName}.${field.name})` : `(${messageName}.${field.name})`, `proto field ${messageName}.${field.name} has no JSON member`);
+      this.report(
+        'name',
+        path ? `${path} (${messageName}.${field.name})` : `(${messageName}.${field.name})`,
+        `proto field ${messageName}.${field.name} has no JSON member`,
+      );
     }
   }
 
   /** The field a (dotted) proto path ends at, with the presence of the whole path: optional if any hop is. */
-  private followPath(messageName: string, protoPath: string): { field: ProtoField; presence: ProtoPresence } | undefined {
+  private followPath(
+    messageName: string,
+    protoPath: string,
+  ): { field: ProtoField; presence: ProtoPresence } | undefined {
     let message = this.catalog.message(messageName);
     let presence: ProtoPresence = 'required';
     const segments = protoPath.split('.');
@@ -210,7 +233,8 @@ class PairCheck {
     }
     const typeProblems = this.typeProblems(field, schema, path, false);
     if (typeProblems.length > 0) {
-      if (this.excuse(messageName, 'type', member) === undefined) for (const problem of typeProblems) this.report('type', path, problem);
+      if (this.excuse(messageName, 'type', member) === undefined)
+        for (const problem of typeProblems) this.report('type', path, problem);
     } else if (this.pair.rules?.[messageName]?.type?.[member] === undefined) {
       // The field's own type agrees: now compare the messages nested in it.
       this.typeProblems(field, schema, path, true);
@@ -220,8 +244,10 @@ class PairCheck {
   private requirednessProblem(presence: ProtoPresence, jsonRequired: boolean): string | undefined {
     const protoRequired = presence === 'required';
     if (this.pair.direction === 'input') {
-      if (jsonRequired && !protoRequired) return 'is required here, but the proto field is optional: the receiver accepts a message without it';
-      if (!jsonRequired && protoRequired) return 'is optional here, but the proto field is required: the receiver rejects a message without it';
+      if (jsonRequired && !protoRequired)
+        return 'is required here, but the proto field is optional: the receiver accepts a message without it';
+      if (!jsonRequired && protoRequired)
+        return 'is optional here, but the proto field is required: the receiver rejects a message without it';
       return undefined;
     }
     if (protoRequired && !jsonRequired) return 'is optional here, but the proto field is required: it is always set';
@@ -237,9 +263,11 @@ class PairCheck {
   private typeProblems(field: ProtoField, rawSchema: Schema, path: string, recurse: boolean): string[] {
     const schema = this.resolve(rawSchema);
     if (field.mapKey) {
-      if (schema.type !== 'object') return [`is ${describeType(schema)}, but map<${field.mapKey}, ${field.type}> needs an object`];
+      if (schema.type !== 'object')
+        return [`is ${describeType(schema)}, but map<${field.mapKey}, ${field.type}> needs an object`];
       const values = schema.additionalProperties;
-      if (typeof values !== 'object') return [`declares no value type, but map<${field.mapKey}, ${field.type}> needs its values described`];
+      if (typeof values !== 'object')
+        return [`declares no value type, but map<${field.mapKey}, ${field.type}> needs its values described`];
       return this.elementProblems(field, values, `${path}{}`, recurse);
     }
     if (field.repeated) {
@@ -254,21 +282,28 @@ class PairCheck {
     const schema = this.resolve(rawSchema);
     if (field.kind === 'message') {
       if (field.type === TIMESTAMP) {
-        return schema.type === 'string' && schema.format === 'date-time' ? [] : [`is ${describeType(schema)}, but a Timestamp is an ISO-8601 date-time string`];
+        return schema.type === 'string' && schema.format === 'date-time'
+          ? []
+          : [`is ${describeType(schema)}, but a Timestamp is an ISO-8601 date-time string`];
       }
-      if (schema.type !== 'object') return [`is ${describeType(schema)}, but proto message ${field.type} needs an object`];
+      if (schema.type !== 'object')
+        return [`is ${describeType(schema)}, but proto message ${field.type} needs an object`];
       if (recurse && field.type !== STRUCT) this.compareMessage(schema, field.type, path);
       return [];
     }
     if (field.kind === 'enum') return this.enumProblems(field.type, schema);
     const scalar = SCALARS[field.type];
     if (!scalar) return [`has proto type ${field.type}, which this checker does not map`];
-    if (schema.type !== scalar.json) return [`is ${describeType(schema)}, but proto ${field.type} needs ${scalar.json}`];
+    if (schema.type !== scalar.json)
+      return [`is ${describeType(schema)}, but proto ${field.type} needs ${scalar.json}`];
     // Ranges matter where JSON input is encoded into the proto field; an output only ever holds what the field held.
     if (this.pair.direction === 'output') return [];
     const problems: string[] = [];
     const unsigned = scalar.min === 0;
-    if (scalar.min !== undefined && ((unsigned && schema.minimum === undefined) || (schema.minimum !== undefined && schema.minimum < scalar.min))) {
+    if (
+      scalar.min !== undefined &&
+      ((unsigned && schema.minimum === undefined) || (schema.minimum !== undefined && schema.minimum < scalar.min))
+    ) {
       problems.push(`allows values below ${scalar.min}, which proto ${field.type} cannot hold`);
     }
     if (scalar.max !== undefined && schema.maximum !== undefined && schema.maximum > scalar.max) {
@@ -284,7 +319,8 @@ class PairCheck {
    * "unspecified", which is what a value unknown to the gateway becomes.
    */
   private enumProblems(enumName: string, schema: Schema): string[] {
-    if (schema.type !== 'string' || !Array.isArray(schema.enum)) return [`is ${describeType(schema)}, but enum ${enumName} needs a string enum`];
+    if (schema.type !== 'string' || !Array.isArray(schema.enum))
+      return [`is ${describeType(schema)}, but enum ${enumName} needs a string enum`];
     const names = this.catalog.enumValues(enumName);
     const unspecified = names.find((name) => name.endsWith('_UNSPECIFIED'));
     const prefix = unspecified ? unspecified.slice(0, -'UNSPECIFIED'.length) : '';

@@ -36,7 +36,8 @@ const GATEWAY_FILLED = {
   deadline: 'the call deadline travels as the gRPC deadline',
 };
 
-const IDEMPOTENCY_KEY_REPLAY = 'consumed by the gateway, which replays the first answer to a retry carrying the same key';
+const IDEMPOTENCY_KEY_REPLAY =
+  'consumed by the gateway, which replays the first answer to a retry carrying the same key';
 
 const USAGE_ZERO_WHEN_UNSET = 'the gateway reports an all-zero usage when the agents leave it unset';
 
@@ -80,18 +81,20 @@ export const METHOD_CORRESPONDENCES: readonly MethodCorrespondence[] = [
         renamed: {
           objective: {
             proto: 'objective.natural_language',
-            reason: 'agent.submitTask takes the objective as one text; structured goals and success criteria are not offered at the edge',
+            reason:
+              'agent.submitTask takes the objective as one text; structured goals and success criteria are not offered at the edge',
           },
         },
         requiredness: {
-          objective: 'the gateway asks every JSON-RPC caller for an objective; the agents also accept a task that states its goals in TaskObjective.goals',
+          objective:
+            'the gateway asks every JSON-RPC caller for an objective; the agents also accept a task that states its goals in TaskObjective.goals',
         },
         protoOnly: {
           parent_task_id: 'subtasks are created by the agents, never by a JSON-RPC caller',
           agent_type: 'the gateway always submits an s2sp-pipeline task',
           context_refs: 'not offered by agent.submitTask',
           trace: GATEWAY_FILLED.trace,
-          auth: "filled by the gateway from the verified caller (never taken from params)",
+          auth: 'filled by the gateway from the verified caller (never taken from params)',
           deadline: GATEWAY_FILLED.deadline,
           schema_version: 'the gateway writes the AgentTask version it speaks',
         },
@@ -99,12 +102,14 @@ export const METHOD_CORRESPONDENCES: readonly MethodCorrespondence[] = [
       },
       's2sp.v1.ResourceCallStep': {
         requiredness: {
-          server: 'the gateway asks JSON-RPC plans to name the MCP server; the agents resolve an empty server by tool name',
+          server:
+            'the gateway asks JSON-RPC plans to name the MCP server; the agents resolve an empty server by tool name',
         },
       },
       's2sp.v1.ConsumerCallStep': {
         requiredness: {
-          server: 'the gateway asks JSON-RPC plans to name the MCP server; the agents resolve an empty server by tool name',
+          server:
+            'the gateway asks JSON-RPC plans to name the MCP server; the agents resolve an empty server by tool name',
           input_step_id:
             "the gateway asks JSON-RPC plans to name the rows' step; the agents default an empty one to the latest resource or filter step",
         },
@@ -117,7 +122,9 @@ export const METHOD_CORRESPONDENCES: readonly MethodCorrespondence[] = [
     proto: 's2sp.v1.SubmitTaskResponse',
     rules: {
       's2sp.v1.SubmitTaskResponse': {
-        renamed: { trace_id: { proto: 'trace.trace_id', reason: 'results carry only the trace id of the TraceContext' } },
+        renamed: {
+          trace_id: { proto: 'trace.trace_id', reason: 'results carry only the trace id of the TraceContext' },
+        },
       },
     },
   },
@@ -141,7 +148,9 @@ export const METHOD_CORRESPONDENCES: readonly MethodCorrespondence[] = [
     proto: 's2sp.v1.TaskSnapshot',
     rules: {
       's2sp.v1.TaskSnapshot': {
-        renamed: { trace_id: { proto: 'trace.trace_id', reason: 'results carry only the trace id of the TraceContext' } },
+        renamed: {
+          trace_id: { proto: 'trace.trace_id', reason: 'results carry only the trace id of the TraceContext' },
+        },
         requiredness: { usage: USAGE_ZERO_WHEN_UNSET },
       },
       's2sp.v1.AgentStepResult': {
@@ -153,7 +162,10 @@ export const METHOD_CORRESPONDENCES: readonly MethodCorrespondence[] = [
       },
       's2sp.v1.ToolInvocationRecord': { requiredness: { usage: USAGE_ZERO_WHEN_UNSET } },
       's2sp.v1.DataPlaneRef': {
-        protoOnly: { resource_url: 'a single-use capability for the platform\'s consumer servers; it never leaves the platform in a snapshot' },
+        protoOnly: {
+          resource_url:
+            "a single-use capability for the platform's consumer servers; it never leaves the platform in a snapshot",
+        },
       },
     },
   },
@@ -175,7 +187,9 @@ export const METHOD_CORRESPONDENCES: readonly MethodCorrespondence[] = [
     proto: 's2sp.v1.CancelTaskRequest',
     rules: {
       's2sp.v1.CancelTaskRequest': {
-        requiredness: { mode: 'the gateway asks JSON-RPC callers to choose soft or hard; the agents treat an unset mode as soft' },
+        requiredness: {
+          mode: 'the gateway asks JSON-RPC callers to choose soft or hard; the agents treat an unset mode as soft',
+        },
         jsonOnly: { ...EDGE_PARAMS, idempotency_key: IDEMPOTENCY_KEY_REPLAY },
       },
     },
@@ -188,7 +202,10 @@ export const METHOD_CORRESPONDENCES: readonly MethodCorrespondence[] = [
     rules: {
       's2sp.v2.ReadResourceRequest': {
         jsonOnly: EDGE_PARAMS,
-        protoOnly: { caller_auth: 'filled by the gateway from the verified caller (never taken from params)', trace: GATEWAY_FILLED.trace },
+        protoOnly: {
+          caller_auth: 'filled by the gateway from the verified caller (never taken from params)',
+          trace: GATEWAY_FILLED.trace,
+        },
       },
     },
   },
@@ -198,7 +215,9 @@ export const METHOD_CORRESPONDENCES: readonly MethodCorrespondence[] = [
     proto: 's2sp.v2.ReadResourceResponse',
     rules: {
       's2sp.v2.ReadResourceResponse': {
-        renamed: { trace_id: { proto: 'trace.trace_id', reason: 'results carry only the trace id of the TraceContext' } },
+        renamed: {
+          trace_id: { proto: 'trace.trace_id', reason: 'results carry only the trace id of the TraceContext' },
+        },
         jsonOnly: { server: 'the server asked for, echoed', uri: 'the URI asked for, echoed' },
       },
       's2sp.v2.ResourceContents': {
@@ -232,7 +251,10 @@ export const METHOD_CORRESPONDENCES: readonly MethodCorrespondence[] = [
           mutationClass: { proto: 'mutation_class', reason: MCP_CAMEL_CASE },
           requiredScopes: { proto: 'required_scopes', reason: MCP_CAMEL_CASE },
         },
-        requiredness: { inputSchema: 'MCP requires a tool to have an input schema; the gateway answers {"type":"object"} when the agents send none' },
+        requiredness: {
+          inputSchema:
+            'MCP requires a tool to have an input schema; the gateway answers {"type":"object"} when the agents send none',
+        },
       },
     },
   },
@@ -254,7 +276,9 @@ export const METHOD_CORRESPONDENCES: readonly MethodCorrespondence[] = [
     proto: 's2sp.v2.InvokeToolResponse',
     rules: {
       's2sp.v2.InvokeToolResponse': {
-        renamed: { trace_id: { proto: 'trace.trace_id', reason: 'results carry only the trace id of the TraceContext' } },
+        renamed: {
+          trace_id: { proto: 'trace.trace_id', reason: 'results carry only the trace id of the TraceContext' },
+        },
         requiredness: {
           usage: USAGE_ZERO_WHEN_UNSET,
           result: 'the gateway answers an empty content list when the agents leave the result unset',
@@ -262,21 +286,31 @@ export const METHOD_CORRESPONDENCES: readonly MethodCorrespondence[] = [
       },
       's2sp.v2.ToolResult': {
         renamed: {
-          structuredContent: { proto: 'structured_content', reason: "MCP's CallToolResult spells it structuredContent" },
+          structuredContent: {
+            proto: 'structured_content',
+            reason: "MCP's CallToolResult spells it structuredContent",
+          },
           isError: { proto: 'is_error', reason: "MCP's CallToolResult spells it isError" },
           _meta: { proto: 'meta', reason: "MCP's CallToolResult spells it _meta" },
         },
       },
       's2sp.v2.ContentBlock': {
         protoOnly: Object.fromEntries(
-          ['text', 'image', 'audio', 'resource_link', 'resource', 'other', 'annotations', 'meta'].map((field) => [field, MCP_CONTENT_BLOCK]),
+          ['text', 'image', 'audio', 'resource_link', 'resource', 'other', 'annotations', 'meta'].map((field) => [
+            field,
+            MCP_CONTENT_BLOCK,
+          ]),
         ),
       },
       's2sp.v1.ProvenanceRecord': {
-        protoOnly: { resource_url: "a single-use capability; a v2.tools.call caller finds it in the tool's own result" },
+        protoOnly: {
+          resource_url: "a single-use capability; a v2.tools.call caller finds it in the tool's own result",
+        },
       },
       's2sp.v1.DataPlaneRef': {
-        protoOnly: { resource_url: "a single-use capability; a v2.tools.call caller finds it in the tool's own result" },
+        protoOnly: {
+          resource_url: "a single-use capability; a v2.tools.call caller finds it in the tool's own result",
+        },
       },
     },
   },
@@ -287,13 +321,14 @@ export const OPAQUE_PARTS: readonly OpaquePart[] = [
   {
     method: 'tools.call',
     part: 'result',
-    reason: "MCP's CallToolResult, carried as is in ToolInvocationResponse.output (a Struct); MCP defines it, not the protos",
+    reason:
+      "MCP's CallToolResult, carried as is in ToolInvocationResponse.output (a Struct); MCP defines it, not the protos",
   },
   {
     method: 'agent.streamTask',
     part: 'result',
     reason:
-      "the result of one Server-Sent Event, either of two shapes checked elsewhere: a task snapshot (event \"snapshot\", agent.getTask's result) or one of its steps (event \"step\", an AgentStepResult as in that snapshot)",
+      'the result of one Server-Sent Event, either of two shapes checked elsewhere: a task snapshot (event "snapshot", agent.getTask\'s result) or one of its steps (event "step", an AgentStepResult as in that snapshot)',
   },
 ];
 
@@ -307,15 +342,19 @@ export function paramsSchema(method: OpenRpcMethod): Schema {
 }
 
 /** The pairs of the gateway's OpenRPC document, ready for checkCorrespondence. */
-export function methodCorrespondences(document: OpenRpcDocument, table: readonly MethodCorrespondence[] = METHOD_CORRESPONDENCES): Correspondence[] {
+export function methodCorrespondences(
+  document: OpenRpcDocument,
+  table: readonly MethodCorrespondence[] = METHOD_CORRESPONDENCES,
+): Correspondence[] {
   return table.map((entry) => {
     const method = document.methods.find((candidate) => candidate.name === entry.method);
-    if (!method) throw new Error(`the correspondence table names ${entry.method}, which the OpenRPC document does not publish`);
+    if (!method)
+      throw new Error(`the correspondence table names ${entry.method}, which the OpenRPC document does not publish`);
     return {
       name: `${entry.method} ${entry.part}`,
       direction: entry.part === 'params' ? 'input' : 'output',
       proto: entry.proto,
-      schema: entry.part === 'params' ? paramsSchema(method) : (method.result.schema),
+      schema: entry.part === 'params' ? paramsSchema(method) : method.result.schema,
       components: document.components.schemas,
       ...(entry.rules ? { rules: entry.rules } : {}),
     };
@@ -329,7 +368,7 @@ export function mcpJsonSchema(schema: z.ZodType, io: 'input' | 'output'): Schema
 
 const PLAN_STEP_FIELDS = {
   tool: 'the plan step names the tool to call; it is not one of its parameters',
-  server: 'the plan step names the MCP server; it is not one of the tool\'s parameters',
+  server: "the plan step names the MCP server; it is not one of the tool's parameters",
   arguments: "the tool's own parameters, which the agents send beside the S2SP ones",
 };
 
@@ -356,7 +395,8 @@ export function mcpCorrespondences(): Correspondence[] {
               'the tool takes the comma-separated text (or a JSON array as text) the Python reference SDK takes; the agents join the list with ","',
           },
           requiredness: {
-            abstract_domains: 'a plain MCP call omits it and gets every column with no data plane; a plan\'s resource call must name its columns',
+            abstract_domains:
+              "a plain MCP call omits it and gets every column with no data plane; a plan's resource call must name its columns",
           },
         },
       },
@@ -368,13 +408,19 @@ export function mcpCorrespondences(): Correspondence[] {
       schema: mcpJsonSchema(z.object(s2spConsumerParameters), 'input'),
       rules: {
         's2sp.v1.ConsumerCallStep': {
-          protoOnly: { ...PLAN_STEP_FIELDS, input_step_id: 'the agents read the rows of that step and send them as abstract_data' },
+          protoOnly: {
+            ...PLAN_STEP_FIELDS,
+            input_step_id: 'the agents read the rows of that step and send them as abstract_data',
+          },
           jsonOnly: {
             abstract_data: 'filled by the agents with the rows selected from input_step_id',
             resource_url: "filled by the agents from the resource call's data-plane reference (async mode)",
             body_data: 'filled by the agents with the body rows of a sync resource call',
           },
-          type: { column_mapping: 'tool parameters of the reference SDK are text: the agents send the map as a JSON object in a string' },
+          type: {
+            column_mapping:
+              'tool parameters of the reference SDK are text: the agents send the map as a JSON object in a string',
+          },
         },
       },
     },
@@ -388,10 +434,10 @@ export function mcpCorrespondences(): Correspondence[] {
         's2sp.v1.DataPlaneRef': {
           protoOnly: {
             mode: 'the agents know the mode they asked for; the answer shows it only by carrying resource_url or body',
-            expires_at: 'not in the tool\'s answer: the resource server enforces the expiry of its resource_url',
+            expires_at: "not in the tool's answer: the resource server enforces the expiry of its resource_url",
           },
           jsonOnly: {
-            result: 'a plain call\'s rows: no data plane, so no DataPlaneRef',
+            result: "a plain call's rows: no data plane, so no DataPlaneRef",
             columns: 'every column of the rows; the reference keeps abstract_domains and body_domains',
             abstract: "the abstract rows go to the planner's context, not into the reference",
             body: "a sync call's body rows stay in the agents' workspace, not in the reference",

@@ -1,17 +1,32 @@
 import 'reflect-metadata';
-import { buildOpenRpcDocument, JSON_RPC_METHOD_METADATA, type JsonRpcMethodMetadata, type OpenRpcDocument } from '@s2sp/json-rpc';
+import {
+  buildOpenRpcDocument,
+  JSON_RPC_METHOD_METADATA,
+  type JsonRpcMethodMetadata,
+  type OpenRpcDocument,
+} from '@s2sp/json-rpc';
 import { AgentMethods } from '../../../libs/gateway/src/methods/agent.methods';
 import { ResourcesMethods } from '../../../libs/gateway/src/methods/resources.methods';
 import { ToolsMethods } from '../../../libs/gateway/src/methods/tools.methods';
 
 /** The providers that declare the gateway's JSON-RPC methods. */
-export const GATEWAY_METHOD_PROVIDERS: ReadonlyArray<new (...args: never[]) => object> = [AgentMethods, ToolsMethods, ResourcesMethods];
+export const GATEWAY_METHOD_PROVIDERS: ReadonlyArray<new (...args: never[]) => object> = [
+  AgentMethods,
+  ToolsMethods,
+  ResourcesMethods,
+];
 
 /** The @JsonRpcMethod metadata declared on the given providers' methods. */
-export function declaredMethods(providers: ReadonlyArray<new (...args: never[]) => object> = GATEWAY_METHOD_PROVIDERS): JsonRpcMethodMetadata[] {
+export function declaredMethods(
+  providers: ReadonlyArray<new (...args: never[]) => object> = GATEWAY_METHOD_PROVIDERS,
+): JsonRpcMethodMetadata[] {
   return providers.flatMap((provider) =>
     Object.getOwnPropertyNames(provider.prototype)
-      .map((name) => Reflect.getMetadata(JSON_RPC_METHOD_METADATA, (provider.prototype as Record<string, object>)[name]) as JsonRpcMethodMetadata | undefined)
+      .map(
+        (name) =>
+          Reflect.getMetadata(JSON_RPC_METHOD_METADATA, (provider.prototype as Record<string, object>)[name]) as
+            JsonRpcMethodMetadata | undefined,
+      )
       .filter((metadata): metadata is JsonRpcMethodMetadata => metadata !== undefined),
   );
 }

@@ -86,7 +86,8 @@ export function loadProtoCatalog(
   includeDirs: readonly string[] = [PROTO_ROOT, GOOGLE_PROTOS_DIR],
 ): ProtoCatalog {
   const root = new (protobufjs().Root)();
-  root.resolvePath = (_origin, target) => includeDirs.map((dir) => join(dir, target)).find((path) => existsSync(path)) ?? target;
+  root.resolvePath = (_origin, target) =>
+    includeDirs.map((dir) => join(dir, target)).find((path) => existsSync(path)) ?? target;
   root.loadSync([...files], { keepCase: true }).resolveAll();
   return {
     message(fullName) {

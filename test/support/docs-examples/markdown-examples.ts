@@ -14,9 +14,7 @@ import { lexer, type Token, type Tokens } from 'marked';
  * - `<!-- example: run-by <test file> -->`: executed, as written, by that test.
  */
 export type ExampleMarker =
-  | { kind: 'not-run'; reason: string }
-  | { kind: 'starts-the-stack' }
-  | { kind: 'run-by'; testFile: string };
+  { kind: 'not-run'; reason: string } | { kind: 'starts-the-stack' } | { kind: 'run-by'; testFile: string };
 
 export interface MarkdownExample {
   /** Path relative to the repository root, e.g. `README.md`. */
@@ -57,7 +55,8 @@ export function markdownExamples(path: string, repoRoot: string): MarkdownExampl
           ordinal: examples.length + 1,
         });
       }
-      pendingMarker = token.type === 'html' && MARKER.test(token.raw.trim()) ? MARKER.exec(token.raw.trim())![1] : undefined;
+      pendingMarker =
+        token.type === 'html' && MARKER.test(token.raw.trim()) ? MARKER.exec(token.raw.trim())![1] : undefined;
       const nested = token as { tokens?: Token[]; items?: Array<{ tokens: Token[] }> };
       if (nested.items) for (const item of nested.items) walk(item.tokens);
       else if (nested.tokens && token.type !== 'heading') walk(nested.tokens);
@@ -73,7 +72,9 @@ function parseMarker(text: string, file: string): ExampleMarker {
   if (kind === 'not-run' && argument !== '') return { kind, reason: argument };
   if (kind === 'starts-the-stack' && argument === '') return { kind };
   if (kind === 'run-by' && argument !== '') return { kind, testFile: argument };
-  throw new Error(`${file}: unknown example marker "<!-- example: ${text} -->" (not-run <reason> | starts-the-stack | run-by <test file>)`);
+  throw new Error(
+    `${file}: unknown example marker "<!-- example: ${text} -->" (not-run <reason> | starts-the-stack | run-by <test file>)`,
+  );
 }
 
 /** "README.md › Quick start (block 2)" */

@@ -30,7 +30,13 @@ export class ShellSession {
   private readonly stateFile: string;
 
   constructor(
-    private readonly options: { cwd: string; repoRoot: string; scratchDir: string; timeoutMs: number; env?: NodeJS.ProcessEnv },
+    private readonly options: {
+      cwd: string;
+      repoRoot: string;
+      scratchDir: string;
+      timeoutMs: number;
+      env?: NodeJS.ProcessEnv;
+    },
   ) {
     this.stateFile = join(options.scratchDir, `shell-state-${process.pid}-${Math.random().toString(36).slice(2)}.sh`);
     writeFileSync(this.stateFile, '');
@@ -51,12 +57,18 @@ export class ShellSession {
       encoding: 'utf8',
       timeout: this.options.timeoutMs,
     });
-    return { status: result.status, stdout: result.stdout ?? '', stderr: `${result.stderr ?? ''}${result.error ? `\n${result.error.message}` : ''}` };
+    return {
+      status: result.status,
+      stdout: result.stdout ?? '',
+      stderr: `${result.stderr ?? ''}${result.error ? `\n${result.error.message}` : ''}`,
+    };
   }
 
   /** The value a block left in a variable (e.g. a token), or undefined. */
   variable(name: string): string | undefined {
-    const result = spawnSync('bash', ['-c', `source ${JSON.stringify(this.stateFile)}; printf %s "\${${name}-}"`], { encoding: 'utf8' });
+    const result = spawnSync('bash', ['-c', `source ${JSON.stringify(this.stateFile)}; printf %s "\${${name}-}"`], {
+      encoding: 'utf8',
+    });
     return result.stdout === '' ? undefined : result.stdout;
   }
 

@@ -38,21 +38,54 @@ export function typeCheck(sources: readonly ExampleSource[], dir: string, repoRo
     return path;
   });
   const configPath = join(repoRoot, 'tsconfig.json');
-  const config = ts.parseJsonConfigFileContent(ts.readConfigFile(configPath, ts.sys.readFile).config, ts.sys, repoRoot, undefined, configPath);
-  const options: ts.CompilerOptions = { ...config.options, noEmit: true, incremental: false, tsBuildInfoFile: undefined, rootDir: undefined, sourceMap: false };
+  const config = ts.parseJsonConfigFileContent(
+    ts.readConfigFile(configPath, ts.sys.readFile).config,
+    ts.sys,
+    repoRoot,
+    undefined,
+    configPath,
+  );
+  const options: ts.CompilerOptions = {
+    ...config.options,
+    noEmit: true,
+    incremental: false,
+    tsBuildInfoFile: undefined,
+    rootDir: undefined,
+    sourceMap: false,
+  };
   const program = ts.createProgram(files, options);
   return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
-    const where = diagnostic.file && diagnostic.start !== undefined ? diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start) : undefined;
-    const location = diagnostic.file ? `${diagnostic.file.fileName}${where ? `:${where.line + 1}:${where.character + 1}` : ''}: ` : '';
+    const where =
+      diagnostic.file && diagnostic.start !== undefined
+        ? diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start)
+        : undefined;
+    const location = diagnostic.file
+      ? `${diagnostic.file.fileName}${where ? `:${where.line + 1}:${where.character + 1}` : ''}: `
+      : '';
     return location + ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n');
   });
 }
 
 /** Compiles an `.mts` example to JavaScript next to it and runs it with Node. */
-export function runModule(source: ExampleSource, dir: string, options: { env: NodeJS.ProcessEnv; timeoutMs: number }): { status: number | null; stdout: string; stderr: string } {
-  const output = ts.transpileModule(source.text, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
+export function runModule(
+  source: ExampleSource,
+  dir: string,
+  options: { env: NodeJS.ProcessEnv; timeoutMs: number },
+): { status: number | null; stdout: string; stderr: string } {
+  const output = ts.transpileModule(source.text, {
+    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+  }).outputText;
   const path = join(dir, source.name.replace(/\.mts$/, '.mjs'));
   writeFileSync(path, output);
-  const result = spawnSync(process.execPath, [path], { cwd: dir, env: { ...process.env, ...options.env }, encoding: 'utf8', timeout: options.timeoutMs });
-  return { status: result.status, stdout: result.stdout ?? '', stderr: `${result.stderr ?? ''}${result.error ? `\n${result.error.message}` : ''}` };
+  const result = spawnSync(process.execPath, [path], {
+    cwd: dir,
+    env: { ...process.env, ...options.env },
+    encoding: 'utf8',
+    timeout: options.timeoutMs,
+  });
+  return {
+    status: result.status,
+    stdout: result.stdout ?? '',
+    stderr: `${result.stderr ?? ''}${result.error ? `\n${result.error.message}` : ''}`,
+  };
 }

@@ -66,7 +66,9 @@ export function categoryLabel(value: unknown): string {
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? 'Invalid Date' : value.toISOString();
   if (Array.isArray(value)) {
     if (value.length === 0) return NONE_LABEL;
-    return value.map((item) => (typeof item === 'object' && item !== null ? safeJson(item) : categoryLabel(item))).join(', ');
+    return value
+      .map((item) => (typeof item === 'object' && item !== null ? safeJson(item) : categoryLabel(item)))
+      .join(', ');
   }
   if (typeof value === 'object') return safeJson(value);
   return String(value); // symbol, function
@@ -91,7 +93,9 @@ export function countBy(rows: readonly Record<string, unknown>[], column: string
   const counts = new Map<string, number>();
   for (const row of rows) {
     const cell =
-      typeof row === 'object' && row !== null && Object.prototype.hasOwnProperty.call(row, column) ? row[column] : undefined;
+      typeof row === 'object' && row !== null && Object.prototype.hasOwnProperty.call(row, column)
+        ? row[column]
+        : undefined;
     const label = categoryLabel(cell);
     counts.set(label, (counts.get(label) ?? 0) + 1);
   }
@@ -144,7 +148,9 @@ function prepareBars(counts: readonly CategoryCount[], maxBars: number): Categor
   for (const { value, count } of counts) {
     if (typeof value !== 'string') throw new TypeError('renderBarChartSvg: every value must be a string');
     if (!Number.isFinite(count) || count < 0) {
-      throw new RangeError(`renderBarChartSvg: count for ${JSON.stringify(value.slice(0, 40))} must be a finite number >= 0`);
+      throw new RangeError(
+        `renderBarChartSvg: count for ${JSON.stringify(value.slice(0, 40))} must be a finite number >= 0`,
+      );
     }
     merged.set(value, (merged.get(value) ?? 0) + count);
   }
@@ -174,7 +180,10 @@ export function barChartSpec(bars: readonly CategoryCount[], options: BarChartOp
   const yLabel = options.yLabel ?? 'count';
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: bars.length === 0 ? { text: specText(options.title), subtitle: NO_DATA_SUBTITLE } : { text: specText(options.title) },
+    title:
+      bars.length === 0
+        ? { text: specText(options.title), subtitle: NO_DATA_SUBTITLE }
+        : { text: specText(options.title) },
     // Plain field names only ("value", "count"): the untrusted data never
     // becomes a field name, an expression or a format string.
     data: { values: bars.map((bar) => ({ value: bar.value, count: bar.count })) },
@@ -200,7 +209,8 @@ export function barChartSpec(bars: readonly CategoryCount[], options: BarChartOp
 
 /** A loader that refuses every request: the chart never fetches anything. */
 function offlineLoader(vega: VegaModule): Vega.Loader {
-  const refuse = (what: string): Promise<never> => Promise.reject(new Error(`bar chart: external resource refused (${what})`));
+  const refuse = (what: string): Promise<never> =>
+    Promise.reject(new Error(`bar chart: external resource refused (${what})`));
   const loader = vega.loader();
   loader.load = (uri) => refuse(uri);
   loader.sanitize = (uri) => refuse(uri);
@@ -222,7 +232,8 @@ function offlineLoader(vega: VegaModule): Vega.Loader {
  */
 export async function renderBarChartSvg(counts: readonly CategoryCount[], options: BarChartOptions): Promise<string> {
   const maxBars = options.maxBars ?? DEFAULT_MAX_BARS;
-  if (!Number.isInteger(maxBars) || maxBars < 1) throw new RangeError('renderBarChartSvg: maxBars must be an integer >= 1');
+  if (!Number.isInteger(maxBars) || maxBars < 1)
+    throw new RangeError('renderBarChartSvg: maxBars must be an integer >= 1');
   const bars = prepareBars(counts, maxBars);
   const { vega, vegaLite } = await loadChartLibraries();
   const vegaSpec = vegaLite.compile(barChartSpec(bars, options)).spec;

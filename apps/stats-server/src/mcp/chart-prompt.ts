@@ -3,7 +3,16 @@ import type { GetPromptResult } from '@modelcontextprotocol/server';
 export const CHART_BREAKDOWN_PROMPT = 'chart_breakdown';
 
 /** Columns of tabular S2SP results that charts are usually grouped by (completion suggestions for `group_by`). */
-export const COMMON_GROUP_BY_COLUMNS = ['event', 'severity', 'urgency', 'certainty', 'status', 'category', 'senderName', 'messageType'] as const;
+export const COMMON_GROUP_BY_COLUMNS = [
+  'event',
+  'severity',
+  'urgency',
+  'certainty',
+  'status',
+  'category',
+  'senderName',
+  'messageType',
+] as const;
 
 /**
  * The prompt's text: have the resource tool split its rows with `group_by` among

@@ -16,7 +16,11 @@ const chartArguments = z.object({
 // Invalid arguments and unknown resources reach the client as the protocol errors they are.
 @UseFilters(McpProtocolErrorFilter)
 export class ChartPromptsController {
-  @Prompt({ name: CHART_BREAKDOWN_PROMPT, description: 'Chart rows from an S2SP resource tool, counted by one column.', parameters: chartArguments })
+  @Prompt({
+    name: CHART_BREAKDOWN_PROMPT,
+    description: 'Chart rows from an S2SP resource tool, counted by one column.',
+    parameters: chartArguments,
+  })
   chartBreakdown(@Payload() args: unknown): GetPromptResult {
     const parsed = promptArguments(chartArguments, args, CHART_BREAKDOWN_PROMPT);
     return chartBreakdownPrompt(parsed.source, parsed.group_by ?? 'event');

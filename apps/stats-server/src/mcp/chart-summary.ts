@@ -15,7 +15,10 @@ interface SamplingCapableContext {
   mcpReq?: {
     id: string | number;
     signal?: AbortSignal;
-    requestSampling?: (params: CreateMessageRequest['params'], options: { relatedRequestId: string | number; signal?: AbortSignal }) => Promise<CreateMessageResult>;
+    requestSampling?: (
+      params: CreateMessageRequest['params'],
+      options: { relatedRequestId: string | number; signal?: AbortSignal },
+    ) => Promise<CreateMessageResult>;
   };
 }
 
@@ -27,7 +30,11 @@ const SDK_CONTEXT_INDEX = 4;
  * summary of a chart, given the chart's own text. The client decides whether to
  * answer; a refusal comes back as a tool error carrying its message.
  */
-export async function requestChartSummary(context: McpContext, chartText: string, options: ChartSummaryOptions): Promise<string> {
+export async function requestChartSummary(
+  context: McpContext,
+  chartText: string,
+  options: ChartSummaryOptions,
+): Promise<string> {
   const sdk = context.getArgByIndex(SDK_CONTEXT_INDEX) as SamplingCapableContext | undefined;
   const request = sdk?.mcpReq;
   const capabilities = context.getClientCapabilities() ?? context.mcpServer.server.getClientCapabilities();
@@ -38,14 +45,27 @@ export async function requestChartSummary(context: McpContext, chartText: string
   try {
     // Related to the tool call: the request travels on that call's own response stream (and is cancelled with it),
     // so the client knows which of its calls it serves.
-    result = await request.requestSampling({
-      messages: [{ role: 'user', content: { type: 'text', text: `Summarise this chart for a reader in one or two sentences.\n\n${chartText}` } }],
-      systemPrompt: 'You summarise bar charts of tabular data. Answer with the summary only.',
-      maxTokens: options.maxTokens,
-      includeContext: 'none',
-    }, { relatedRequestId: request.id, signal: request.signal });
+    result = await request.requestSampling(
+      {
+        messages: [
+          {
+            role: 'user',
+            content: {
+              type: 'text',
+              text: `Summarise this chart for a reader in one or two sentences.\n\n${chartText}`,
+            },
+          },
+        ],
+        systemPrompt: 'You summarise bar charts of tabular data. Answer with the summary only.',
+        maxTokens: options.maxTokens,
+        includeContext: 'none',
+      },
+      { relatedRequestId: request.id, signal: request.signal },
+    );
   } catch (error) {
-    throw new S2spToolError(`The client did not summarise the chart: ${error instanceof Error ? error.message : String(error)}`);
+    throw new S2spToolError(
+      `The client did not summarise the chart: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   const content = result.content;
   if (Array.isArray(content) || content.type !== 'text' || typeof content.text !== 'string') {

@@ -25,7 +25,9 @@ export class UnknownAreaError extends Error {
     readonly validAreas: readonly string[],
   ) {
     // Quote and truncate the input: it may come from a client.
-    super(`Unknown area ${JSON.stringify(String(area).slice(0, 40))}: expected a two-letter code, one of ${validAreas.join(', ')}`);
+    super(
+      `Unknown area ${JSON.stringify(String(area).slice(0, 40))}: expected a two-letter code, one of ${validAreas.join(', ')}`,
+    );
   }
 }
 
@@ -92,7 +94,11 @@ export class AlertCatalog {
   private optionsAt(tick: number): GenerateAlertsOptions {
     if (tick === 0) return this.options;
     const base = Date.parse(this.options.baseTime ?? DEFAULT_BASE_TIME);
-    return { ...this.options, seed: (this.options.seed ?? DEFAULT_SEED) + tick, baseTime: new Date(base + tick * HOUR_MS).toISOString() };
+    return {
+      ...this.options,
+      seed: (this.options.seed ?? DEFAULT_SEED) + tick,
+      baseTime: new Date(base + tick * HOUR_MS).toISOString(),
+    };
   }
 
   /** `rows` synthetic alerts of the same shape, for benchmarks (generated on each call, deterministic). */

@@ -12,7 +12,14 @@
  */
 import seedCollection from './data/nws-alerts-AK-2025-10-14.json';
 import { NWS_EVENT_TYPES, type NwsEventType } from './event-types';
-import { US_STATES, type AlertArea, type HazardRegime, type NwsOffice, type TimeZoneInfo, type UsState } from './us-states';
+import {
+  US_STATES,
+  type AlertArea,
+  type HazardRegime,
+  type NwsOffice,
+  type TimeZoneInfo,
+  type UsState,
+} from './us-states';
 import { mulberry32 } from '@s2sp/platform';
 
 // ---------------------------------------------------------------------------
@@ -68,10 +75,37 @@ export type AlertRecord = {
 
 /** The 31 property keys of an api.weather.gov alert, in the API's order. */
 export const ALERT_PROPERTY_KEYS = [
-  '@id', '@type', 'id', 'areaDesc', 'geocode', 'affectedZones', 'references', 'sent', 'effective', 'onset',
-  'expires', 'ends', 'status', 'messageType', 'category', 'severity', 'certainty', 'urgency', 'event', 'sender',
-  'senderName', 'headline', 'description', 'instruction', 'response', 'parameters', 'scope', 'code', 'language',
-  'web', 'eventCode',
+  '@id',
+  '@type',
+  'id',
+  'areaDesc',
+  'geocode',
+  'affectedZones',
+  'references',
+  'sent',
+  'effective',
+  'onset',
+  'expires',
+  'ends',
+  'status',
+  'messageType',
+  'category',
+  'severity',
+  'certainty',
+  'urgency',
+  'event',
+  'sender',
+  'senderName',
+  'headline',
+  'description',
+  'instruction',
+  'response',
+  'parameters',
+  'scope',
+  'code',
+  'language',
+  'web',
+  'eventCode',
 ] as const satisfies readonly (keyof AlertRecord)[];
 
 /** Alerts per area (two-letter state code), areas in US_STATES order. */
@@ -174,7 +208,10 @@ class Rng {
   /** Lower-case hex digits. */
   hex(length: number): string {
     let out = '';
-    while (out.length < length) out += Math.floor(this.next() * 0x100000000).toString(16).padStart(8, '0');
+    while (out.length < length)
+      out += Math.floor(this.next() * 0x100000000)
+        .toString(16)
+        .padStart(8, '0');
     return out.slice(0, length);
   }
 }
@@ -185,7 +222,20 @@ class Rng {
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 const pad2 = (n: number): string => String(n).padStart(2, '0');
@@ -256,7 +306,8 @@ function textTime(ms: number, tz: TimeZoneInfo): string {
 function dayPhrase(ms: number, sentMs: number, tz: TimeZoneInfo): string {
   const d = wall(ms, tz);
   const s = wall(sentMs, tz);
-  const dayIndex = (x: Date): number => Math.floor(Date.UTC(x.getUTCFullYear(), x.getUTCMonth(), x.getUTCDate()) / (24 * HOUR));
+  const dayIndex = (x: Date): number =>
+    Math.floor(Date.UTC(x.getUTCFullYear(), x.getUTCMonth(), x.getUTCDate()) / (24 * HOUR));
   const days = dayIndex(d) - dayIndex(s);
   const hour = d.getUTCHours();
   if (days === 0) return hour < 12 ? 'this morning' : hour < 18 ? 'this afternoon' : 'this evening';
@@ -314,7 +365,17 @@ function countyAreaDesc(state: UsState, area: AlertArea): string {
 }
 
 const COMPASS = ['north', 'northeast', 'east', 'southeast', 'south', 'southwest', 'west', 'northwest'];
-const PART_OF_COUNTY = ['Northwestern', 'Northeastern', 'Southwestern', 'Southeastern', 'Central', 'Northern', 'Southern', 'Eastern', 'Western'];
+const PART_OF_COUNTY = [
+  'Northwestern',
+  'Northeastern',
+  'Southwestern',
+  'Southeastern',
+  'Central',
+  'Northern',
+  'Southern',
+  'Eastern',
+  'Western',
+];
 const PART_OF_STATE = ['central', 'northern', 'southern', 'eastern', 'western', 'northeastern', 'southwestern'];
 const HAIL = [
   { inches: '0.75', name: 'penny' },
@@ -374,7 +435,9 @@ function validity(ctx: AlertContext): string {
 
 /** NWSheadline of a segmented product. */
 function segmentedHeadline(ctx: AlertContext, action: string): string {
-  const when = validity(ctx).replace(/^From (.*) through /, 'from $1 to ').replace(/^Until /, 'until ');
+  const when = validity(ctx)
+    .replace(/^From (.*) through /, 'from $1 to ')
+    .replace(/^Until /, 'until ');
   const verb = !ctx.isUpdate ? 'IN EFFECT' : action === 'EXT' ? 'NOW IN EFFECT' : 'REMAINS IN EFFECT';
   return `${ctx.type.event} ${verb} ${when}`.toUpperCase();
 }
@@ -414,7 +477,8 @@ function statementText(ctx: AlertContext, withProductId: boolean): { description
     state: state.name,
   };
   const paragraphs = [wrap(fill(rng.pick(type.what), values))];
-  if (type.details && (type.kind === 'outlook' || rng.chance(0.6))) paragraphs.push(wrap(fill(rng.pick(type.details), values)));
+  if (type.details && (type.kind === 'outlook' || rng.chance(0.6)))
+    paragraphs.push(wrap(fill(rng.pick(type.details), values)));
   if (withProductId) paragraphs.unshift(`${type.awips}${office.id}`);
   return {
     description: paragraphs.join('\n\n'),
@@ -440,12 +504,17 @@ function convectiveWatchText(ctx: AlertContext): string {
   ].join('\n\n');
 }
 
-function stormBasedText(ctx: AlertContext, parameters: Record<string, string[]>): { description: string; instruction: string | null } {
+function stormBasedText(
+  ctx: AlertContext,
+  parameters: Record<string, string[]>,
+): { description: string; instruction: string | null } {
   const { rng, type, state, office, areas, sent, ends, isUpdate } = ctx;
   const tz = office.timeZone;
   const untilText = `${textTime(ends ?? sent, tz)} ${tz.abbr}`;
   const counties = uniq(areas.map((a) => countyName(state, a)));
-  const countyLines = counties.map((c) => `${rng.pick(PART_OF_COUNTY)} ${c} in ${rng.pick(PART_OF_STATE)} ${state.name}...`);
+  const countyLines = counties.map(
+    (c) => `${rng.pick(PART_OF_COUNTY)} ${c} in ${rng.pick(PART_OF_STATE)} ${state.name}...`,
+  );
 
   // Storm motion: direction the storm comes FROM (degrees) and speed.
   const fromDeg = rng.int(190, 290);
@@ -486,7 +555,9 @@ function stormBasedText(ctx: AlertContext, parameters: Record<string, string[]>)
       if (hazard.startsWith('Life threatening')) parameters['flashFloodDamageThreat'] = ['CONSIDERABLE'];
     }
   }
-  const source = observed ? rng.pick((type.source ?? ['Radar indicated']).slice(1)) : (type.source ?? ['Radar indicated'])[0];
+  const source = observed
+    ? rng.pick((type.source ?? ['Radar indicated']).slice(1))
+    : (type.source ?? ['Radar indicated'])[0];
   const storm = rng.pick(type.storm ?? ['a severe thunderstorm']);
   const where = counties[0];
   const atLine = `At ${textTime(sent, tz)} ${tz.abbr}, ${storm} was located over ${where}, moving ${towards} at ${mph} mph.`;
@@ -494,7 +565,9 @@ function stormBasedText(ctx: AlertContext, parameters: Record<string, string[]>)
   const sections = isUpdate
     ? [
         `${type.followUpAwips ?? type.awips}${office.id}`,
-        wrap(`The ${type.event} remains in effect until ${untilText} for ${countyLines.join(' ').replace(/\.\.\.$/, '')}...`),
+        wrap(
+          `The ${type.event} remains in effect until ${untilText} for ${countyLines.join(' ').replace(/\.\.\.$/, '')}...`,
+        ),
         `* ${wrap(atLine)}`,
       ]
     : [
@@ -553,7 +626,16 @@ function buildAlert(
   }
 
   const ctx: AlertContext = {
-    rng, state, type, office, areas, isUpdate, sent, onset, ends, expires,
+    rng,
+    state,
+    type,
+    office,
+    areas,
+    isUpdate,
+    sent,
+    onset,
+    ends,
+    expires,
     etn: type.kind === 'convectiveWatch' ? rng.int(600, 760) : rng.int(1, 140),
   };
   const action = isUpdate ? (rng.chance(0.3) && type.kind === 'segmented' ? 'EXT' : 'CON') : 'NEW';
@@ -593,7 +675,8 @@ function buildAlert(
   if (type.same !== 'NWS') parameters['EAS-ORG'] = ['WXR'];
   const vtec = vtecString(ctx, action);
   if (vtec) parameters['VTEC'] = [vtec];
-  if (ends !== null && type.kind !== 'statement' && type.kind !== 'outlook') parameters['eventEndingTime'] = [isoLocal(ends, tz)];
+  if (ends !== null && type.kind !== 'statement' && type.kind !== 'outlook')
+    parameters['eventEndingTime'] = [isoLocal(ends, tz)];
 
   const references: AlertReference[] = [];
   if (isUpdate) {
@@ -608,8 +691,9 @@ function buildAlert(
       });
     }
     if (rng.chance(0.4)) {
-      const older = Array.from({ length: rng.int(1, 2) }, (_, i) =>
-        `${SENDER},${newOid(rng)},${isoLocal(sent - (8 + 6 * i) * HOUR - rng.int(0, 59) * MINUTE, tz)}`,
+      const older = Array.from(
+        { length: rng.int(1, 2) },
+        (_, i) => `${SENDER},${newOid(rng)},${isoLocal(sent - (8 + 6 * i) * HOUR - rng.int(0, 59) * MINUTE, tz)}`,
       );
       parameters['expiredReferences'] = [older.join(' ')];
     }
@@ -617,7 +701,9 @@ function buildAlert(
   if (type.wea && !isUpdate) {
     const short = type.nws === 'TOR' ? 'Take shelter now.' : 'Avoid flooded areas.';
     parameters['WEAHandling'] = ['Imminent Threat'];
-    parameters['CMAMtext'] = [`NWS: ${type.event.toUpperCase()} in this area til ${textTime(ends!, tz)} ${tz.abbr}. ${short} Check media.`];
+    parameters['CMAMtext'] = [
+      `NWS: ${type.event.toUpperCase()} in this area til ${textTime(ends!, tz)} ${tz.abbr}. ${short} Check media.`,
+    ];
     parameters['CMAMlongtext'] = [
       `National Weather Service: ${type.event.toUpperCase()} in this area until ${textTime(ends!, tz)} ${tz.abbr}. ${short} Check local media and authorities.`,
     ];
@@ -716,7 +802,8 @@ function parseBaseTime(baseTime: string): number {
 }
 
 function checkCount(name: string, value: number, min: number): void {
-  if (!Number.isInteger(value) || value < min) throw new RangeError(`generateAlerts: ${name} must be an integer >= ${min} (got ${value})`);
+  if (!Number.isInteger(value) || value < min)
+    throw new RangeError(`generateAlerts: ${name} must be an integer >= ${min} (got ${value})`);
 }
 
 /**
@@ -734,7 +821,8 @@ export function generateAlerts(options: GenerateAlertsOptions = {}): AlertsByAre
   checkCount('perStateMin', min, 1);
   checkCount('perStateMax', max, min);
   for (const [code, count] of Object.entries(counts)) {
-    if (!US_STATES.some((s) => s.code === code)) throw new RangeError(`generateAlerts: perStateCounts has unknown area ${JSON.stringify(code)}`);
+    if (!US_STATES.some((s) => s.code === code))
+      throw new RangeError(`generateAlerts: perStateCounts has unknown area ${JSON.stringify(code)}`);
     checkCount(`perStateCounts.${code}`, count, 1);
   }
 
@@ -754,8 +842,13 @@ export function generateAlerts(options: GenerateAlertsOptions = {}): AlertsByAre
  * at random, same record shape as {@link generateAlerts}. Deterministic in
  * (rows, seed); the first n rows do not depend on `rows`.
  */
-export function generateLargeAlertSet(rows: number, seed: number = DEFAULT_SEED, baseTime: string = DEFAULT_BASE_TIME): AlertRecord[] {
-  if (!Number.isInteger(rows) || rows < 0) throw new RangeError(`generateLargeAlertSet: rows must be an integer >= 0 (got ${rows})`);
+export function generateLargeAlertSet(
+  rows: number,
+  seed: number = DEFAULT_SEED,
+  baseTime: string = DEFAULT_BASE_TIME,
+): AlertRecord[] {
+  if (!Number.isInteger(rows) || rows < 0)
+    throw new RangeError(`generateLargeAlertSet: rows must be an integer >= 0 (got ${rows})`);
   const rng = new Rng(seed ^ 0x5bd1e995);
   const baseMs = parseBaseTime(baseTime);
   const out: AlertRecord[] = new Array<AlertRecord>(rows);

@@ -16,7 +16,8 @@ export class AlertCompletions implements McpCompletionSource {
     if (argument.name === 'area' && (forTemplate || forPrompt)) {
       return this.catalog.areas().filter((code) => code.startsWith(typed.toUpperCase()));
     }
-    if (argument.name === 'focus' && forPrompt) return TRIAGE_FOCUS_COLUMNS.filter((column) => column.startsWith(typed));
+    if (argument.name === 'focus' && forPrompt)
+      return TRIAGE_FOCUS_COLUMNS.filter((column) => column.startsWith(typed));
     return [];
   }
 }

@@ -11,7 +11,10 @@ import { ALERTS_URI_TEMPLATE } from './alert-uris';
 import { TRIAGE_ALERTS_PROMPT, triageAlertsPrompt } from './triage-alerts-prompt';
 
 const triageArguments = z.object({
-  area: z.string().regex(/^[A-Za-z]{2}$/, 'a two-letter US state code').describe('Two-letter US state code, e.g. "CA".'),
+  area: z
+    .string()
+    .regex(/^[A-Za-z]{2}$/, 'a two-letter US state code')
+    .describe('Two-letter US state code, e.g. "CA".'),
   focus: z.string().max(40).optional().describe('A second column to rank by besides event (default severity).'),
 });
 
@@ -25,7 +28,8 @@ export class AlertResourcesController {
   @ResourceTemplate({
     uriTemplate: ALERTS_URI_TEMPLATE,
     name: 'alerts',
-    description: 'Every field of the active National Weather Service alerts of one area (two-letter US state code), as a JSON array.',
+    description:
+      'Every field of the active National Weather Service alerts of one area (two-letter US state code), as a JSON array.',
     mimeType: 'application/json',
   })
   @RequireScopes(WEATHER_READ_SCOPE)
@@ -40,7 +44,11 @@ export class AlertResourcesController {
     }
   }
 
-  @Prompt({ name: TRIAGE_ALERTS_PROMPT, description: 'Triage the active weather alerts of an area: fetch them through S2SP and rank them.', parameters: triageArguments })
+  @Prompt({
+    name: TRIAGE_ALERTS_PROMPT,
+    description: 'Triage the active weather alerts of an area: fetch them through S2SP and rank them.',
+    parameters: triageArguments,
+  })
   triageAlerts(@Payload() args: unknown): GetPromptResult {
     const parsed = promptArguments(triageArguments, args, TRIAGE_ALERTS_PROMPT);
     return triageAlertsPrompt(parsed.area.toUpperCase(), parsed.focus);

@@ -3,7 +3,15 @@ import type { GetPromptResult } from '@modelcontextprotocol/server';
 export const TRIAGE_ALERTS_PROMPT = 'triage_alerts';
 
 /** Columns a triage may focus on besides `event` (completion suggestions for `focus`). */
-export const TRIAGE_FOCUS_COLUMNS = ['severity', 'urgency', 'certainty', 'status', 'areaDesc', 'onset', 'expires'] as const;
+export const TRIAGE_FOCUS_COLUMNS = [
+  'severity',
+  'urgency',
+  'certainty',
+  'status',
+  'areaDesc',
+  'onset',
+  'expires',
+] as const;
 
 /**
  * The triage prompt's text: ask for the area's alerts through get_alerts with

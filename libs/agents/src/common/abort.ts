@@ -3,7 +3,10 @@
  * client adds a listener to every signal it is given and never removes it,
  * so long-lived signals (a task's) must not be handed to it directly.
  */
-export function childAbortController(parent: AbortSignal | undefined): { controller: AbortController; dispose(): void } {
+export function childAbortController(parent: AbortSignal | undefined): {
+  controller: AbortController;
+  dispose(): void;
+} {
   const controller = new AbortController();
   if (parent === undefined) return { controller, dispose: () => undefined };
   if (parent.aborted) {

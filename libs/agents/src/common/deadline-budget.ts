@@ -35,7 +35,11 @@ const MAX_DOWNSTREAM_RESERVE_MS = 1_000;
  */
 export function assertTimeRemains(deadline: number | undefined, policy: DeadlinePolicy, now = Date.now()): void {
   if (deadline === undefined) return;
-  const { remainingMs, sufficient, neededMs } = budgetUntil(deadline, { reserveMs: policy.responseReserveMs, minimumMs: policy.minRemainingMs }, now);
+  const { remainingMs, sufficient, neededMs } = budgetUntil(
+    deadline,
+    { reserveMs: policy.responseReserveMs, minimumMs: policy.minRemainingMs },
+    now,
+  );
   if (!sufficient) {
     throw new DeadlineExceededError(
       DEADLINE_HOP.AGENTS,
@@ -58,6 +62,10 @@ export function downstreamBudget(
   const timeoutMs = Math.min(defaultTimeoutMs, deadline - now - policy.responseReserveMs);
   // The downstream server needs time to send its own DEADLINE_EXCEEDED answer back:
   // the reserve, or a tenth of the budget when larger, but at most 1 s and a quarter of it.
-  const reserve = Math.min(Math.max(policy.responseReserveMs, Math.floor(timeoutMs / 10)), MAX_DOWNSTREAM_RESERVE_MS, Math.floor(timeoutMs / 4));
+  const reserve = Math.min(
+    Math.max(policy.responseReserveMs, Math.floor(timeoutMs / 10)),
+    MAX_DOWNSTREAM_RESERVE_MS,
+    Math.floor(timeoutMs / 4),
+  );
   return { timeoutMs, deadlineMs: now + timeoutMs - reserve };
 }

@@ -13,7 +13,15 @@ export interface UsageRecord {
 }
 
 export function emptyUsage(): UsageRecord {
-  return { tokens_in_context: 0, tokens_kept_out: 0, tool_calls: 0, wall_time_ms: 0, data_plane_bytes: 0, rows_in_context: 0, rows_kept_out: 0 };
+  return {
+    tokens_in_context: 0,
+    tokens_kept_out: 0,
+    tool_calls: 0,
+    wall_time_ms: 0,
+    data_plane_bytes: 0,
+    rows_in_context: 0,
+    rows_kept_out: 0,
+  };
 }
 
 export function addUsage(total: UsageRecord, part: UsageRecord): UsageRecord {

@@ -19,12 +19,19 @@ export function mcpAudienceOf(endpoint: McpServerEndpoint): string {
  * Applies `id=audience,…` (AGENTS_MCP_AUDIENCES) to the server list; throws
  * naming an entry that is malformed or names no configured server.
  */
-export function withMcpAudiences(servers: McpServerEndpoint[], text: string, source = 'AGENTS_MCP_AUDIENCES'): McpServerEndpoint[] {
+export function withMcpAudiences(
+  servers: McpServerEndpoint[],
+  text: string,
+  source = 'AGENTS_MCP_AUDIENCES',
+): McpServerEndpoint[] {
   const audiences = new Map(parsePairs(text, source, 'id=audience', 'weather=weather-server'));
   for (const id of audiences.keys()) {
-    if (!servers.some((server) => server.id === id)) throw new Error(`${source} names "${id}", which is not in AGENTS_MCP_SERVERS`);
+    if (!servers.some((server) => server.id === id))
+      throw new Error(`${source} names "${id}", which is not in AGENTS_MCP_SERVERS`);
   }
-  return servers.map((server) => (audiences.has(server.id) ? { ...server, audience: audiences.get(server.id) } : server));
+  return servers.map((server) =>
+    audiences.has(server.id) ? { ...server, audience: audiences.get(server.id) } : server,
+  );
 }
 
 export const MCP_SERVER_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/;

@@ -23,11 +23,14 @@ export class BoundPortGrpcServer extends ServerGrpc {
 
   override async createClient(): Promise<Server> {
     const channelOptions: ChannelOptions = { ...(this.grpcOptions.channelOptions ?? {}) };
-    if (this.grpcOptions.maxReceiveMessageLength) channelOptions['grpc.max_receive_message_length'] = this.grpcOptions.maxReceiveMessageLength;
-    if (this.grpcOptions.maxSendMessageLength) channelOptions['grpc.max_send_message_length'] = this.grpcOptions.maxSendMessageLength;
+    if (this.grpcOptions.maxReceiveMessageLength)
+      channelOptions['grpc.max_receive_message_length'] = this.grpcOptions.maxReceiveMessageLength;
+    if (this.grpcOptions.maxSendMessageLength)
+      channelOptions['grpc.max_send_message_length'] = this.grpcOptions.maxSendMessageLength;
     if (this.grpcOptions.maxMetadataSize) channelOptions['grpc.max_metadata_size'] = this.grpcOptions.maxMetadataSize;
     const server = new Server(channelOptions);
-    const credentials = (this.grpcOptions.credentials as ServerCredentials | undefined) ?? ServerCredentials.createInsecure();
+    const credentials =
+      (this.grpcOptions.credentials as ServerCredentials | undefined) ?? ServerCredentials.createInsecure();
     this.port = await new Promise<number>((resolve, reject) =>
       server.bindAsync(this.url, credentials, (error, port) => (error ? reject(error) : resolve(port))),
     );
@@ -44,10 +47,13 @@ export class BoundPortGrpcServer extends ServerGrpc {
     const server = this.server;
     if (!server) return Promise.resolve(true);
     return new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => {
-        server.forceShutdown();
-        resolve(false);
-      }, Math.max(0, deadline - Date.now()));
+      const timer = setTimeout(
+        () => {
+          server.forceShutdown();
+          resolve(false);
+        },
+        Math.max(0, deadline - Date.now()),
+      );
       server.tryShutdown(() => {
         clearTimeout(timer);
         resolve(true);

@@ -39,7 +39,9 @@ export function abortOnCancel(call: GrpcServerCall | undefined): { signal: Abort
 const TRACEPARENT = /^[0-9a-f]{2}-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
 
 /** W3C trace context from the `traceparent` request metadata, if valid. */
-export function traceFromMetadata(metadata: Metadata | undefined): { traceId: string; spanId: string; flags: number } | undefined {
+export function traceFromMetadata(
+  metadata: Metadata | undefined,
+): { traceId: string; spanId: string; flags: number } | undefined {
   const [value] = metadata?.get(GRPC_ERROR_METADATA.TRACEPARENT) ?? [];
   if (typeof value !== 'string') return undefined;
   const match = TRACEPARENT.exec(value.trim());

@@ -65,15 +65,28 @@ export function toGrpcError(error: unknown, traceId?: string): RpcException {
   if (error instanceof RpcException) return error;
   if (error instanceof AuthError) return toRpcException(error) as RpcException;
   const trace = { traceId };
-  if (error instanceof InvalidRequestError) return grpcError(status.INVALID_ARGUMENT, error.message, { ...trace, recoveryHint: INVALID_INPUT_HINT });
+  if (error instanceof InvalidRequestError)
+    return grpcError(status.INVALID_ARGUMENT, error.message, { ...trace, recoveryHint: INVALID_INPUT_HINT });
   if (error instanceof DelegationRefusedError) {
-    return grpcError(status.DEADLINE_EXCEEDED, error.message, { ...trace, deadlineHop: 'agents', recoveryHint: RECOVERY_HINT.RETRY_WITH_LONGER_DEADLINE });
+    return grpcError(status.DEADLINE_EXCEEDED, error.message, {
+      ...trace,
+      deadlineHop: 'agents',
+      recoveryHint: RECOVERY_HINT.RETRY_WITH_LONGER_DEADLINE,
+    });
   }
   if (error instanceof DeadlineExceededError) {
-    return grpcError(status.DEADLINE_EXCEEDED, error.message, { ...trace, deadlineHop: error.hop, recoveryHint: RECOVERY_HINT.RETRY_WITH_LONGER_DEADLINE });
+    return grpcError(status.DEADLINE_EXCEEDED, error.message, {
+      ...trace,
+      deadlineHop: error.hop,
+      recoveryHint: RECOVERY_HINT.RETRY_WITH_LONGER_DEADLINE,
+    });
   }
   if (error instanceof McpServerUnavailableError) {
-    return grpcError(status.UNAVAILABLE, error.message, { ...trace, retryAfterMs: error.retryAfterMs, recoveryHint: RECOVERY_HINT.RETRY_AFTER });
+    return grpcError(status.UNAVAILABLE, error.message, {
+      ...trace,
+      retryAfterMs: error.retryAfterMs,
+      recoveryHint: RECOVERY_HINT.RETRY_AFTER,
+    });
   }
   if (error instanceof UnknownMcpServerError || error instanceof ToolNotFoundError || error instanceof NotFoundError) {
     return grpcError(status.NOT_FOUND, error.message, trace);
@@ -86,14 +99,25 @@ export function toGrpcError(error: unknown, traceId?: string): RpcException {
     });
   }
   if (error instanceof PreconditionFailedError) {
-    return grpcError(status.FAILED_PRECONDITION, error.message, { ...trace, errorCode: error.errorCode, recoveryHint: error.recoveryHint });
+    return grpcError(status.FAILED_PRECONDITION, error.message, {
+      ...trace,
+      errorCode: error.errorCode,
+      recoveryHint: error.recoveryHint,
+    });
   }
   if (error instanceof AlreadyExistsError) return grpcError(status.ALREADY_EXISTS, error.message, trace);
   if (error instanceof CapacityExhaustedError) {
-    return grpcError(status.RESOURCE_EXHAUSTED, error.message, { ...trace, retryAfterMs: error.retryAfterSeconds * 1000 });
+    return grpcError(status.RESOURCE_EXHAUSTED, error.message, {
+      ...trace,
+      retryAfterMs: error.retryAfterSeconds * 1000,
+    });
   }
   if (error instanceof TaskOwnerUnreachableError) {
-    return grpcError(status.UNAVAILABLE, error.message, { ...trace, retryAfterMs: 1_000, recoveryHint: RECOVERY_HINT.RETRY_AFTER });
+    return grpcError(status.UNAVAILABLE, error.message, {
+      ...trace,
+      retryAfterMs: 1_000,
+      recoveryHint: RECOVERY_HINT.RETRY_AFTER,
+    });
   }
   if (error instanceof ApprovalRequiredError) {
     return grpcError(status.PERMISSION_DENIED, error.message, { ...trace, errorCode: APPROVAL_REQUIRED });
@@ -101,16 +125,24 @@ export function toGrpcError(error: unknown, traceId?: string): RpcException {
   if (error instanceof ToolCallCancelledError) return grpcError(status.CANCELLED, error.message, trace);
   if (error instanceof McpRequestRejectedError) {
     const approval = error.mcpCode === AuthJsonRpcCode.APPROVAL_REQUIRED ? { errorCode: APPROVAL_REQUIRED } : {};
-    return grpcError(statusForMcpCode(error.mcpCode), error.message, { ...trace, ...approval, missingScopes: error.missingScopes });
+    return grpcError(statusForMcpCode(error.mcpCode), error.message, {
+      ...trace,
+      ...approval,
+      missingScopes: error.missingScopes,
+    });
   }
-  logger.error(error instanceof Error ? `${error.name}: ${error.message}` : 'non-Error thrown', error instanceof Error ? error.stack : undefined);
+  logger.error(
+    error instanceof Error ? `${error.name}: ${error.message}` : 'non-Error thrown',
+    error instanceof Error ? error.stack : undefined,
+  );
   return grpcError(status.INTERNAL, 'internal error in the agents', trace);
 }
 
 /** JSON-RPC error of an MCP server → gRPC status: bad params stay the caller's problem, an auth refusal stays a refusal. */
 function statusForMcpCode(code: number): status {
   if (code === AuthJsonRpcCode.UNAUTHENTICATED) return status.UNAUTHENTICATED;
-  if (code === AuthJsonRpcCode.INSUFFICIENT_SCOPE || code === AuthJsonRpcCode.APPROVAL_REQUIRED) return status.PERMISSION_DENIED;
+  if (code === AuthJsonRpcCode.INSUFFICIENT_SCOPE || code === AuthJsonRpcCode.APPROVAL_REQUIRED)
+    return status.PERMISSION_DENIED;
   if (code === -32602) return status.INVALID_ARGUMENT;
   if (code === -32601) return status.UNIMPLEMENTED;
   if (code === -32600) return status.FAILED_PRECONDITION;

@@ -26,7 +26,9 @@ export function deserializeRequestsLeniently(definition: GrpcPackageDefinition):
         try {
           return strict(bytes);
         } catch (error) {
-          const undecodable: UndecodableRequest = { [UNDECODABLE]: error instanceof Error ? error.message : String(error) };
+          const undecodable: UndecodableRequest = {
+            [UNDECODABLE]: error instanceof Error ? error.message : String(error),
+          };
           return undecodable;
         }
       };
@@ -36,5 +38,7 @@ export function deserializeRequestsLeniently(definition: GrpcPackageDefinition):
 
 /** Why the request could not be decoded; undefined for a decoded request. */
 export function undecodableReason(request: unknown): string | undefined {
-  return request !== null && typeof request === 'object' && UNDECODABLE in request ? (request as UndecodableRequest)[UNDECODABLE] : undefined;
+  return request !== null && typeof request === 'object' && UNDECODABLE in request
+    ? (request as UndecodableRequest)[UNDECODABLE]
+    : undefined;
 }

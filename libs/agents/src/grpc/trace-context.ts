@@ -34,7 +34,13 @@ export function traceOf(message: v1.TraceContext | undefined, metadata?: Metadat
   }
   const header = traceFromMetadata(metadata);
   if (!header) return undefined;
-  return { trace_id: header.traceId, span_id: '', parent_span_id: header.spanId, trace_flags: header.flags, trace_state: '' };
+  return {
+    trace_id: header.traceId,
+    span_id: '',
+    parent_span_id: header.spanId,
+    trace_flags: header.flags,
+    trace_state: '',
+  };
 }
 
 /** s2sp.v1.TraceContext (unset when there is none). */

@@ -3,7 +3,13 @@ import { Readiness } from '@s2sp/platform';
 import { HealthImplementation, type ServingStatus } from 'grpc-health-check';
 
 /** Services reported by grpc.health.v1.Health: "" is the server as a whole. */
-export const HEALTH_CHECKED_SERVICES = ['', 's2sp.v1.AgentService', 's2sp.v1.ToolService', 's2sp.v2.ToolService', 's2sp.v2.AgentService'] as const;
+export const HEALTH_CHECKED_SERVICES = [
+  '',
+  's2sp.v1.AgentService',
+  's2sp.v1.ToolService',
+  's2sp.v2.ToolService',
+  's2sp.v2.AgentService',
+] as const;
 
 type HealthServer = Parameters<HealthImplementation['addToServer']>[0];
 
@@ -14,7 +20,9 @@ type HealthServer = Parameters<HealthImplementation['addToServer']>[0];
  */
 @Injectable()
 export class GrpcHealthService implements BeforeApplicationShutdown {
-  private readonly health = new HealthImplementation(Object.fromEntries(HEALTH_CHECKED_SERVICES.map((service) => [service, 'NOT_SERVING'])));
+  private readonly health = new HealthImplementation(
+    Object.fromEntries(HEALTH_CHECKED_SERVICES.map((service) => [service, 'NOT_SERVING'])),
+  );
 
   constructor(private readonly readiness: Readiness) {
     readiness.onShutdown(() => this.setAll('NOT_SERVING'));

@@ -6,7 +6,10 @@ export const MAX_LIST_PAGES = 100;
  * on a repeated cursor or after MAX_LIST_PAGES pages, so a misbehaving server
  * cannot keep the agents paging forever.
  */
-export async function listAllPages<T>(method: string, page: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string }>): Promise<T[]> {
+export async function listAllPages<T>(
+  method: string,
+  page: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string }>,
+): Promise<T[]> {
   const items: T[] = [];
   const seenCursors = new Set<string>();
   let cursor: string | undefined;

@@ -8,7 +8,11 @@ type RequestOptions = { timeout?: number; signal?: AbortSignal };
 const MAX_TEXT = 1024;
 
 /** The resources, resource templates and prompts a connected server declares (each list only when its capability is declared). */
-export async function listServerSurfaces(serverId: string, client: Client, options: RequestOptions): Promise<ServerSurfaces> {
+export async function listServerSurfaces(
+  serverId: string,
+  client: Client,
+  options: RequestOptions,
+): Promise<ServerSurfaces> {
   const capabilities = client.getServerCapabilities() ?? {};
   const [resources, resourceTemplates, prompts] = await Promise.all([
     capabilities.resources
@@ -31,30 +35,42 @@ export async function listServerSurfaces(serverId: string, client: Client, optio
       : [],
   ]);
   return {
-    resources: resources.map(
-      (resource): ListedResource => ({ serverId, uri: text(resource.uri), name: text(resource.name), ...describe(resource) }),
-    ),
-    resourceTemplates: resourceTemplates.map(
-      (template): ListedResourceTemplate => ({ serverId, uriTemplate: text(template.uriTemplate), name: text(template.name), ...describe(template) }),
-    ),
-    prompts: prompts.map(
-      (prompt): ListedPrompt => ({
-        serverId,
-        name: text(prompt.name),
-        ...optional('title', prompt.title),
-        ...optional('description', prompt.description),
-        arguments: (prompt.arguments ?? []).map((argument) => ({
-          name: text(argument.name),
-          ...optional('description', argument.description),
-          required: argument.required === true,
-        })),
-      }),
-    ),
+    resources: resources.map((resource): ListedResource => ({
+      serverId,
+      uri: text(resource.uri),
+      name: text(resource.name),
+      ...describe(resource),
+    })),
+    resourceTemplates: resourceTemplates.map((template): ListedResourceTemplate => ({
+      serverId,
+      uriTemplate: text(template.uriTemplate),
+      name: text(template.name),
+      ...describe(template),
+    })),
+    prompts: prompts.map((prompt): ListedPrompt => ({
+      serverId,
+      name: text(prompt.name),
+      ...optional('title', prompt.title),
+      ...optional('description', prompt.description),
+      arguments: (prompt.arguments ?? []).map((argument) => ({
+        name: text(argument.name),
+        ...optional('description', argument.description),
+        required: argument.required === true,
+      })),
+    })),
   };
 }
 
-function describe(item: { title?: string; description?: string; mimeType?: string }): { title?: string; description?: string; mimeType?: string } {
-  return { ...optional('title', item.title), ...optional('description', item.description), ...optional('mimeType', item.mimeType) };
+function describe(item: { title?: string; description?: string; mimeType?: string }): {
+  title?: string;
+  description?: string;
+  mimeType?: string;
+} {
+  return {
+    ...optional('title', item.title),
+    ...optional('description', item.description),
+    ...optional('mimeType', item.mimeType),
+  };
 }
 
 function optional<K extends string>(key: K, value: unknown): { [P in K]?: string } {

@@ -1,5 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { AuthorizationGate, bearerHeader, consumerDataScopes, mutationClassFromProto, TokenMinter, type CallerIdentity } from '@s2sp/auth';
+import {
+  AuthorizationGate,
+  bearerHeader,
+  consumerDataScopes,
+  mutationClassFromProto,
+  TokenMinter,
+  type CallerIdentity,
+} from '@s2sp/auth';
 import { S2SP_ACTIVITY_READ_SCOPE } from '@s2sp/core';
 import { McpConnectorService } from './mcp-connector.service';
 import type { RegisteredTool } from './registered-tool';
@@ -32,11 +39,17 @@ export class McpCallAuthorizer {
     await this.gate.authorize(
       caller,
       { requiredScopes: tool.scopes, mutationClass: mutationClassFromProto(`MUTATION_CLASS_${tool.mutationClass}`) },
-      { protocol: 'grpc', service: 'agents', operation: `tools/call ${tool.serverId}/${tool.name}`, ...(traceId ? { traceId } : {}) },
+      {
+        protocol: 'grpc',
+        service: 'agents',
+        operation: `tools/call ${tool.serverId}/${tool.name}`,
+        ...(traceId ? { traceId } : {}),
+      },
     );
     const needed = new Set(tool.scopes);
     if (tool.kind === 'S2SP_CONSUMER') {
-      for (const scope of consumerDataScopes(caller, dataSourceScopes ?? this.connector.registry.resourceScopes())) needed.add(scope);
+      for (const scope of consumerDataScopes(caller, dataSourceScopes ?? this.connector.registry.resourceScopes()))
+        needed.add(scope);
     }
     return this.narrowedFor(caller, [...needed], tool.serverId, deadlineMs);
   }
@@ -49,11 +62,24 @@ export class McpCallAuthorizer {
    * UnknownMcpServerError for a server not configured.
    */
   resourceReadAuthorization(caller: CallerIdentity, serverId: string, deadlineMs: number | undefined): Promise<string> {
-    const serverScopes = new Set([S2SP_ACTIVITY_READ_SCOPE, ...this.connector.registry.forServer(serverId).flatMap((tool) => tool.scopes)]);
-    return this.narrowedFor(caller, caller.scopes.filter((scope) => serverScopes.has(scope)), serverId, deadlineMs);
+    const serverScopes = new Set([
+      S2SP_ACTIVITY_READ_SCOPE,
+      ...this.connector.registry.forServer(serverId).flatMap((tool) => tool.scopes),
+    ]);
+    return this.narrowedFor(
+      caller,
+      caller.scopes.filter((scope) => serverScopes.has(scope)),
+      serverId,
+      deadlineMs,
+    );
   }
 
-  private async narrowedFor(caller: CallerIdentity, scopes: string[], serverId: string, deadlineMs: number | undefined): Promise<string> {
+  private async narrowedFor(
+    caller: CallerIdentity,
+    scopes: string[],
+    serverId: string,
+    deadlineMs: number | undefined,
+  ): Promise<string> {
     const remainingMs = deadlineMs === undefined ? undefined : deadlineMs - Date.now();
     const token = await this.minter.narrowToken(caller, scopes, this.connector.audienceOf(serverId), remainingMs);
     return bearerHeader(token);

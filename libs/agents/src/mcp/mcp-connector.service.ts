@@ -53,7 +53,9 @@ export class McpConnectorService implements OnApplicationBootstrap, OnApplicatio
           connectionAuthorization: discovery ? () => discovery.authorizationFor(audience) : undefined,
           onTools: (serverId, tools) => {
             if (this.registry.replace(serverId, tools)) {
-              this.logger.log(`Tools of MCP server "${serverId}" changed: ${tools.length} tools (registry version ${this.registry.version})`);
+              this.logger.log(
+                `Tools of MCP server "${serverId}" changed: ${tools.length} tools (registry version ${this.registry.version})`,
+              );
             }
           },
           onSurfaces: (serverId, surfaces) => this.surfaces.replace(serverId, surfaces),
@@ -102,7 +104,8 @@ export class McpConnectorService implements OnApplicationBootstrap, OnApplicatio
   async resolveTool(name: string, serverId: string | undefined, budget: McpCallBudget): Promise<RegisteredTool> {
     if (serverId !== undefined) {
       const connection = this.connection(serverId);
-      if (this.registry.find(name, serverId).length === 0 && !connection.connected) await connection.ensureConnected(budget);
+      if (this.registry.find(name, serverId).length === 0 && !connection.connected)
+        await connection.ensureConnected(budget);
       const [tool] = this.registry.find(name, serverId);
       if (!tool) throw new ToolNotFoundError(name, serverId);
       return tool;
@@ -113,10 +116,20 @@ export class McpConnectorService implements OnApplicationBootstrap, OnApplicatio
       await Promise.allSettled(offline.map((connection) => connection.ensureConnected(budget)));
       matches = this.registry.find(name);
       if (matches.length === 0) {
-        throw new ToolNotFoundError(name, undefined, this.servers().filter((connection) => !connection.connected).map((connection) => connection.id));
+        throw new ToolNotFoundError(
+          name,
+          undefined,
+          this.servers()
+            .filter((connection) => !connection.connected)
+            .map((connection) => connection.id),
+        );
       }
     }
-    if (matches.length > 1) throw new AmbiguousToolError(name, matches.map((tool) => tool.serverId));
+    if (matches.length > 1)
+      throw new AmbiguousToolError(
+        name,
+        matches.map((tool) => tool.serverId),
+      );
     return matches[0];
   }
 }

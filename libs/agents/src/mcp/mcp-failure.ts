@@ -43,7 +43,9 @@ export function translateMcpFailure(error: unknown, context: McpFailureContext):
   }
   const server = `MCP server "${context.serverId}"`;
   if (context.signal?.aborted) {
-    return new ToolCallCancelledError(`the call to ${server} was cancelled: ${sanitizeText(abortReason(context.signal).message)}`);
+    return new ToolCallCancelledError(
+      `the call to ${server} was cancelled: ${sanitizeText(abortReason(context.signal).message)}`,
+    );
   }
   if (error instanceof McpError) {
     if (error.code === ErrorCode.RequestTimeout) {
@@ -52,18 +54,31 @@ export function translateMcpFailure(error: unknown, context: McpFailureContext):
     if (error.code === ErrorCode.ConnectionClosed) {
       return new McpServerUnavailableError(context.serverId, `${server} closed the connection`);
     }
-    return new McpRequestRejectedError(context.serverId, error.code, `${server} refused the request: ${sanitizeText(error.message)}`, missingScopesOf(error.data));
+    return new McpRequestRejectedError(
+      context.serverId,
+      error.code,
+      `${server} refused the request: ${sanitizeText(error.message)}`,
+      missingScopesOf(error.data),
+    );
   }
   if (error instanceof StreamableHTTPError && error.code !== undefined && REQUEST_TOO_LARGE.has(error.code)) {
     // The caller's arguments are too large for the server: the caller's problem, not the server's health.
-    return new McpRequestRejectedError(context.serverId, ErrorCode.InvalidParams, `${server} refused the request as too large (HTTP ${error.code})`);
+    return new McpRequestRejectedError(
+      context.serverId,
+      ErrorCode.InvalidParams,
+      `${server} refused the request as too large (HTTP ${error.code})`,
+    );
   }
   if (error instanceof StreamableHTTPError) {
     const status = error.code !== undefined && error.code > 0 ? `HTTP ${error.code}` : 'an invalid answer';
     return new McpServerUnavailableError(context.serverId, `${server} answered with ${status}`);
   }
   if (isSchemaError(error)) {
-    return new McpRequestRejectedError(context.serverId, ErrorCode.InternalError, `${server} sent an answer that is not valid MCP`);
+    return new McpRequestRejectedError(
+      context.serverId,
+      ErrorCode.InternalError,
+      `${server} sent an answer that is not valid MCP`,
+    );
   }
   return new McpServerUnavailableError(context.serverId, `${server} is not reachable: ${describeError(error)}`);
 }

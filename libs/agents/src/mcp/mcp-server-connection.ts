@@ -55,7 +55,11 @@ export interface McpServerConnectionOptions {
 
 /** What the agents answer when an MCP server asks something of them. */
 export interface McpClientRequestHandlers {
-  createMessage(serverId: string, params: CreateMessageRequest['params'], signal: AbortSignal): Promise<CreateMessageResult>;
+  createMessage(
+    serverId: string,
+    params: CreateMessageRequest['params'],
+    signal: AbortSignal,
+  ): Promise<CreateMessageResult>;
   listRoots(serverId: string): ListRootsResult;
 }
 
@@ -84,8 +88,14 @@ export class McpServerConnection {
   private connecting: Promise<Client> | undefined;
   private reconnectTimer: NodeJS.Timeout | undefined;
   private reconnectDelayMs: number;
-  private readonly toolsRefresh = new CoalescedRefresh(() => this.refreshTools(), () => this.closed);
-  private readonly surfacesRefresh = new CoalescedRefresh(() => this.refreshSurfaces(), () => this.closed);
+  private readonly toolsRefresh = new CoalescedRefresh(
+    () => this.refreshTools(),
+    () => this.closed,
+  );
+  private readonly surfacesRefresh = new CoalescedRefresh(
+    () => this.refreshSurfaces(),
+    () => this.closed,
+  );
   private closed = false;
   private lastErrorText: string | undefined;
   private toolsRefreshedAt: Date | undefined;
@@ -102,7 +112,13 @@ export class McpServerConnection {
     return this.client !== undefined;
   }
 
-  status(): { connected: boolean; circuit: CircuitSnapshot; toolCount: number; lastError?: string; toolsRefreshedAt?: Date } {
+  status(): {
+    connected: boolean;
+    circuit: CircuitSnapshot;
+    toolCount: number;
+    lastError?: string;
+    toolsRefreshedAt?: Date;
+  } {
     return {
       connected: this.connected,
       circuit: this.breaker.snapshot(),
@@ -118,7 +134,9 @@ export class McpServerConnection {
       await this.ensureConnected({ timeoutMs: this.options.connectTimeoutMs });
       this.options.logger.log(`Connected to MCP server "${this.id}" at ${this.displayUrl} (${this.toolCount} tools)`);
     } catch (error) {
-      this.options.logger.warn(`Could not connect to ${this.displayUrl} at start (${describeError(error)}); will retry`);
+      this.options.logger.warn(
+        `Could not connect to ${this.displayUrl} at start (${describeError(error)}); will retry`,
+      );
     }
   }
 
@@ -134,8 +152,12 @@ export class McpServerConnection {
    * failures and timeouts count against the breaker, never tool errors,
    * refusals by the server or cancellations.
    */
-  async request<T>(operation: (client: Client, options: RequestOptions) => Promise<T>, budget: McpCallBudget): Promise<T> {
-    if (this.closed) throw new McpServerUnavailableError(this.id, `MCP server "${this.id}": the agents are shutting down`);
+  async request<T>(
+    operation: (client: Client, options: RequestOptions) => Promise<T>,
+    budget: McpCallBudget,
+  ): Promise<T> {
+    if (this.closed)
+      throw new McpServerUnavailableError(this.id, `MCP server "${this.id}": the agents are shutting down`);
     const startedAt = Date.now();
     const remaining = () => Math.max(1, startedAt + budget.timeoutMs - Date.now());
     const context = { serverId: this.id, signal: budget.signal, startedAt, timeoutMs: budget.timeoutMs };
@@ -196,7 +218,9 @@ export class McpServerConnection {
 
   private connectedClient(timeoutMs: number): Promise<Client> {
     if (this.client) return Promise.resolve(this.client);
-    this.connecting ??= withoutCallerAuthorization(() => this.connect(Math.min(timeoutMs, this.options.connectTimeoutMs))).finally(() => {
+    this.connecting ??= withoutCallerAuthorization(() =>
+      this.connect(Math.min(timeoutMs, this.options.connectTimeoutMs)),
+    ).finally(() => {
       this.connecting = undefined;
     });
     return this.connecting;
@@ -204,7 +228,9 @@ export class McpServerConnection {
 
   private async connect(timeoutMs: number): Promise<Client> {
     // Sampling and roots are always declared: the sampling policy, not the capability, decides who may sample.
-    const client = new Client(this.options.clientInfo, { capabilities: { sampling: {}, roots: { listChanged: false } } });
+    const client = new Client(this.options.clientInfo, {
+      capabilities: { sampling: {}, roots: { listChanged: false } },
+    });
     const fallback = this.options.connectionAuthorization ?? (async () => undefined);
     const transport = new StreamableHTTPClientTransport(new URL(this.options.endpoint.url), {
       fetch: credentialedFetch(fallback, requestScopedSignalFetch(tracePropagatingFetch())),
@@ -220,7 +246,9 @@ export class McpServerConnection {
       if (this.client === client) this.toolsRefresh.request();
     });
     const handlers = this.options.clientRequests;
-    client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => handlers.createMessage(this.id, request.params, extra.signal));
+    client.setRequestHandler(CreateMessageRequestSchema, (request, extra) =>
+      handlers.createMessage(this.id, request.params, extra.signal),
+    );
     client.setRequestHandler(ListRootsRequestSchema, () => handlers.listRoots(this.id));
     for (const schema of [ResourceListChangedNotificationSchema, PromptListChangedNotificationSchema]) {
       client.setNotificationHandler(schema, () => {
@@ -231,7 +259,8 @@ export class McpServerConnection {
       await client.connect(transport, { timeout: timeoutMs });
       const tools = await listAllTools(client, { timeout: timeoutMs });
       const surfaces = await listServerSurfaces(this.id, client, { timeout: timeoutMs });
-      if (this.closed) throw new McpServerUnavailableError(this.id, `MCP server "${this.id}": the agents are shutting down`);
+      if (this.closed)
+        throw new McpServerUnavailableError(this.id, `MCP server "${this.id}": the agents are shutting down`);
       this.client = client;
       this.reconnectDelayMs = this.options.reconnectInitialDelayMs;
       this.publishTools(tools, client);
@@ -246,7 +275,9 @@ export class McpServerConnection {
   /** Re-reads the tool list (after notifications/tools/list_changed). */
   private async refreshTools(): Promise<void> {
     try {
-      const tools = await this.request((client, options) => listAllTools(client, options), { timeoutMs: this.options.callTimeoutMs });
+      const tools = await this.request((client, options) => listAllTools(client, options), {
+        timeoutMs: this.options.callTimeoutMs,
+      });
       if (this.client) this.publishTools(tools, this.client);
     } catch (error) {
       this.options.logger.warn(`Refreshing the tools of MCP server "${this.id}" failed: ${describeError(error)}`);
@@ -256,10 +287,14 @@ export class McpServerConnection {
   /** Re-reads the resources, resource templates and prompts (after their list_changed notifications). */
   private async refreshSurfaces(): Promise<void> {
     try {
-      const surfaces = await this.request((client, options) => listServerSurfaces(this.id, client, options), { timeoutMs: this.options.callTimeoutMs });
+      const surfaces = await this.request((client, options) => listServerSurfaces(this.id, client, options), {
+        timeoutMs: this.options.callTimeoutMs,
+      });
       this.options.onSurfaces(this.id, surfaces);
     } catch (error) {
-      this.options.logger.warn(`Refreshing the resources and prompts of MCP server "${this.id}" failed: ${describeError(error)}`);
+      this.options.logger.warn(
+        `Refreshing the resources and prompts of MCP server "${this.id}" failed: ${describeError(error)}`,
+      );
     }
   }
 
@@ -268,7 +303,12 @@ export class McpServerConnection {
     const seen = new Set<string>();
     const registered: RegisteredTool[] = [];
     for (const tool of tools) {
-      if (typeof tool.name !== 'string' || tool.name === '' || tool.name.length > MAX_TOOL_NAME_LENGTH || seen.has(tool.name)) {
+      if (
+        typeof tool.name !== 'string' ||
+        tool.name === '' ||
+        tool.name.length > MAX_TOOL_NAME_LENGTH ||
+        seen.has(tool.name)
+      ) {
         this.options.logger.warn(`MCP server "${this.id}" listed a tool with an invalid or duplicate name; ignored`);
         continue;
       }
@@ -343,5 +383,7 @@ const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]{1,128}$/;
 function declaredScopes(meta: unknown): string[] {
   const value = (meta as Record<string, unknown> | undefined)?.[S2SP_META.SCOPES];
   if (!Array.isArray(value)) return [];
-  return [...new Set(value.filter((scope): scope is string => typeof scope === 'string' && SCOPE_TOKEN.test(scope)))].slice(0, MAX_DECLARED_SCOPES);
+  return [
+    ...new Set(value.filter((scope): scope is string => typeof scope === 'string' && SCOPE_TOKEN.test(scope))),
+  ].slice(0, MAX_DECLARED_SCOPES);
 }

@@ -31,10 +31,14 @@ function linkedRequestSignal(parent: AbortSignal): { signal: AbortSignal; releas
   let requests = linkedRequests.get(parent);
   if (!requests) {
     const created = new Set<AbortController>();
-    parent.addEventListener('abort', () => {
-      for (const request of created) request.abort(parent.reason);
-      created.clear();
-    }, { once: true });
+    parent.addEventListener(
+      'abort',
+      () => {
+        for (const request of created) request.abort(parent.reason);
+        created.clear();
+      },
+      { once: true },
+    );
     linkedRequests.set(parent, created);
     requests = created;
   }

@@ -48,7 +48,9 @@ export class AmbiguousToolError extends Error {
     readonly toolName: string,
     readonly servers: readonly string[],
   ) {
-    super(`tool_name: "${toolName}" is offered by several MCP servers (${servers.join(', ')}); set server to one of them`);
+    super(
+      `tool_name: "${toolName}" is offered by several MCP servers (${servers.join(', ')}); set server to one of them`,
+    );
     this.name = 'AmbiguousToolError';
   }
 }

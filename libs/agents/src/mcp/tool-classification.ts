@@ -2,7 +2,8 @@ import { S2SP_CONSUMER_PARAMETERS, S2SP_RESOURCE_PARAMETERS } from '@s2sp/contra
 /** ToolKind and MutationClass of an MCP tool, read from its input schema and annotations. */
 
 export type ToolKindName = 'STANDARD' | 'S2SP_RESOURCE' | 'S2SP_CONSUMER';
-export type MutationClassName = 'UNSPECIFIED' | 'READ_ONLY' | 'IDEMPOTENT_WRITE' | 'NON_IDEMPOTENT_WRITE' | 'DESTRUCTIVE';
+export type MutationClassName =
+  'UNSPECIFIED' | 'READ_ONLY' | 'IDEMPOTENT_WRITE' | 'NON_IDEMPOTENT_WRITE' | 'DESTRUCTIVE';
 
 /**
  * S2SP resource tools take abstract_domains and mode; consumer tools take

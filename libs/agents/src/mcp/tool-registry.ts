@@ -21,10 +21,10 @@ export class ToolRegistry {
     const fingerprint = JSON.stringify(sorted);
     if (this.byServer.get(serverId)?.fingerprint === fingerprint) return false;
     this.byServer.set(serverId, { tools: sorted, fingerprint });
-    this.ordered = [...this.byServer.keys()]
-      .sort(compare)
-      .flatMap((id) => this.byServer.get(id)?.tools ?? []);
-    this.dataScopes = [...new Set(this.ordered.filter((tool) => tool.kind === 'S2SP_RESOURCE').flatMap((tool) => tool.scopes))];
+    this.ordered = [...this.byServer.keys()].sort(compare).flatMap((id) => this.byServer.get(id)?.tools ?? []);
+    this.dataScopes = [
+      ...new Set(this.ordered.filter((tool) => tool.kind === 'S2SP_RESOURCE').flatMap((tool) => tool.scopes)),
+    ];
     this.currentVersion += 1;
     return true;
   }

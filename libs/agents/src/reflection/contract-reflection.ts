@@ -1,4 +1,10 @@
-import { status, type Server, type ServerDuplexStream, type ServiceDefinition, type UntypedServiceImplementation } from '@grpc/grpc-js';
+import {
+  status,
+  type Server,
+  type ServerDuplexStream,
+  type ServiceDefinition,
+  type UntypedServiceImplementation,
+} from '@grpc/grpc-js';
 import { loadSync } from '@grpc/proto-loader';
 import type { DescriptorProto, EnumDescriptorProto, FieldDescriptorProto } from '@bufbuild/protobuf/wkt';
 import { DESCRIPTOR_SETS, readDescriptorSet, type EncodedFileDescriptor } from '@s2sp/contracts';
@@ -11,7 +17,15 @@ export type ReflectionVersion = (typeof REFLECTION_VERSIONS)[number];
 
 /** The reflection service's .proto, as @grpc/reflection ships it. */
 export function reflectionProtoPath(version: ReflectionVersion): string {
-  return join(dirname(require.resolve('@grpc/reflection')), '..', 'proto', 'grpc', 'reflection', version, 'reflection.proto');
+  return join(
+    dirname(require.resolve('@grpc/reflection')),
+    '..',
+    'proto',
+    'grpc',
+    'reflection',
+    version,
+    'reflection.proto',
+  );
 }
 
 /** A ServerReflectionRequest as @grpc/proto-loader decodes it with {@link REFLECTION_LOADER_OPTIONS}. */
@@ -59,7 +73,10 @@ class ReflectionError extends Error {
  * .proto files are used here.
  */
 export function addContractReflection(server: Pick<Server, 'addService'>): void {
-  const reflection = new DescriptorReflection([...readDescriptorSet(DESCRIPTOR_SETS.contract), ...readDescriptorSet(DESCRIPTOR_SETS.health)]);
+  const reflection = new DescriptorReflection([
+    ...readDescriptorSet(DESCRIPTOR_SETS.contract),
+    ...readDescriptorSet(DESCRIPTOR_SETS.health),
+  ]);
   const implementation: UntypedServiceImplementation = {
     ServerReflectionInfo: (call: ServerDuplexStream<ReflectionRequest, ReflectionResponse>) => {
       call.on('data', (request: ReflectionRequest) => call.write(reflection.respond(request)));
@@ -85,7 +102,8 @@ export class DescriptorReflection {
     for (const file of files) {
       const known = this.files.get(file.proto.name);
       if (known) {
-        if (Buffer.compare(known.bytes, file.bytes) !== 0) throw new Error(`two different descriptors of ${file.proto.name}`);
+        if (Buffer.compare(known.bytes, file.bytes) !== 0)
+          throw new Error(`two different descriptors of ${file.proto.name}`);
         continue;
       }
       this.files.set(file.proto.name, file);
@@ -93,7 +111,8 @@ export class DescriptorReflection {
     }
     for (const file of this.files.values()) {
       const missing = file.proto.dependency.filter((dependency) => !this.files.has(dependency));
-      if (missing.length > 0) throw new Error(`${file.proto.name} imports ${missing.join(', ')}, which no descriptor set holds`);
+      if (missing.length > 0)
+        throw new Error(`${file.proto.name} imports ${missing.join(', ')}, which no descriptor set holds`);
     }
   }
 
@@ -104,30 +123,58 @@ export class DescriptorReflection {
         case 'list_services':
           return { ...response, list_services_response: { service: this.services.map((name) => ({ name })) } };
         case 'file_by_filename':
-          return { ...response, file_descriptor_response: this.withDependencies(this.files.get(request.file_by_filename ?? ''), `file ${request.file_by_filename}`) };
+          return {
+            ...response,
+            file_descriptor_response: this.withDependencies(
+              this.files.get(request.file_by_filename ?? ''),
+              `file ${request.file_by_filename}`,
+            ),
+          };
         case 'file_containing_symbol':
-          return { ...response, file_descriptor_response: this.withDependencies(this.symbols.get(request.file_containing_symbol ?? ''), `symbol ${request.file_containing_symbol}`) };
+          return {
+            ...response,
+            file_descriptor_response: this.withDependencies(
+              this.symbols.get(request.file_containing_symbol ?? ''),
+              `symbol ${request.file_containing_symbol}`,
+            ),
+          };
         case 'file_containing_extension': {
           const { containing_type = '', extension_number = 0 } = request.file_containing_extension ?? {};
           const file = this.extensions.get(containing_type)?.get(extension_number);
-          return { ...response, file_descriptor_response: this.withDependencies(file, `extension ${extension_number} of ${containing_type}`) };
+          return {
+            ...response,
+            file_descriptor_response: this.withDependencies(
+              file,
+              `extension ${extension_number} of ${containing_type}`,
+            ),
+          };
         }
         case 'all_extension_numbers_of_type': {
           const type = request.all_extension_numbers_of_type ?? '';
           if (!this.symbols.has(type)) throw new ReflectionError(status.NOT_FOUND, `type not found: ${type}`);
-          return { ...response, all_extension_numbers_response: { base_type_name: type, extension_number: [...(this.extensions.get(type)?.keys() ?? [])] } };
+          return {
+            ...response,
+            all_extension_numbers_response: {
+              base_type_name: type,
+              extension_number: [...(this.extensions.get(type)?.keys() ?? [])],
+            },
+          };
         }
         default:
           throw new ReflectionError(status.UNIMPLEMENTED, `unsupported reflection request: ${request.message_request}`);
       }
     } catch (error) {
-      const { code, message } = error instanceof ReflectionError ? error : { code: status.INTERNAL, message: String(error) };
+      const { code, message } =
+        error instanceof ReflectionError ? error : { code: status.INTERNAL, message: String(error) };
       return { ...response, error_response: { error_code: code, error_message: message } };
     }
   }
 
   /** The file first, then every file it imports, directly or not, each once. */
-  private withDependencies(file: EncodedFileDescriptor | undefined, what: string): { file_descriptor_proto: Uint8Array[] } {
+  private withDependencies(
+    file: EncodedFileDescriptor | undefined,
+    what: string,
+  ): { file_descriptor_proto: Uint8Array[] } {
     if (!file) throw new ReflectionError(status.NOT_FOUND, `${what} not found`);
     const included = new Set([file]);
     for (const current of included) {

@@ -31,22 +31,33 @@ export class ConfiguredSamplingPolicy implements SamplingPolicy {
     this.config = agentsConfig.sampling ?? DEFAULT_SAMPLING_CONFIG;
   }
 
-  async decide(params: CreateMessageRequest['params'], context: Omit<SamplingRequestContext, 'signal'>): Promise<SamplingDecision> {
+  async decide(
+    params: CreateMessageRequest['params'],
+    context: Omit<SamplingRequestContext, 'signal'>,
+  ): Promise<SamplingDecision> {
     const { config } = this;
     if (!config.allowedServers.includes(context.serverId)) {
       return deny(`MCP server "${context.serverId}" may not request sampling (not in AGENTS_SAMPLING_SERVERS)`);
     }
     const size = JSON.stringify(params).length;
-    if (size > config.maxRequestChars) return deny(`the request is ${size} characters; at most ${config.maxRequestChars} are accepted`);
+    if (size > config.maxRequestChars)
+      return deny(`the request is ${size} characters; at most ${config.maxRequestChars} are accepted`);
     if (params.maxTokens > config.maxTokensPerRequest) {
-      return deny(`maxTokens ${params.maxTokens} exceeds the limit of ${config.maxTokensPerRequest} tokens per request`);
+      return deny(
+        `maxTokens ${params.maxTokens} exceeds the limit of ${config.maxTokensPerRequest} tokens per request`,
+      );
     }
     const taskTokens = context.taskId === undefined ? 0 : (this.tokensByTask.get(context.taskId) ?? 0);
     if (context.taskId !== undefined && taskTokens + params.maxTokens > config.maxTokensPerTask) {
-      return deny(`task ${context.taskId} has used ${taskTokens} of its ${config.maxTokensPerTask} sampling tokens; ${params.maxTokens} more were asked for`);
+      return deny(
+        `task ${context.taskId} has used ${taskTokens} of its ${config.maxTokensPerTask} sampling tokens; ${params.maxTokens} more were asked for`,
+      );
     }
     const narrowed = this.narrowHints(params);
-    if (!narrowed) return deny(`none of the model hints (${hintNames(params).join(', ')}) is allowed; allowed: ${config.allowedModelHints.join(', ')}`);
+    if (!narrowed)
+      return deny(
+        `none of the model hints (${hintNames(params).join(', ')}) is allowed; allowed: ${config.allowedModelHints.join(', ')}`,
+      );
     // The task's tokens are taken before the rate is counted (an await), so that concurrent requests of one task cannot both fit;
     // they are given back unless the request is allowed.
     const { taskId } = context;
@@ -54,11 +65,22 @@ export class ConfiguredSamplingPolicy implements SamplingPolicy {
     let withinRate = false;
     try {
       // Last: a request refused for any other reason is not counted against the server's rate.
-      withinRate = !(await this.rateStorage.increment(context.serverId, WINDOW_MS, config.requestsPerMinute, 0, SAMPLING_THROTTLER_NAME)).isBlocked;
+      withinRate = !(
+        await this.rateStorage.increment(
+          context.serverId,
+          WINDOW_MS,
+          config.requestsPerMinute,
+          0,
+          SAMPLING_THROTTLER_NAME,
+        )
+      ).isBlocked;
     } finally {
       if (!withinRate && taskId !== undefined) this.chargeTask(taskId, -params.maxTokens);
     }
-    if (!withinRate) return deny(`MCP server "${context.serverId}" reached its limit of ${config.requestsPerMinute} sampling requests per minute`);
+    if (!withinRate)
+      return deny(
+        `MCP server "${context.serverId}" reached its limit of ${config.requestsPerMinute} sampling requests per minute`,
+      );
     return { allowed: true, params: narrowed };
   }
 
@@ -66,7 +88,9 @@ export class ConfiguredSamplingPolicy implements SamplingPolicy {
   private narrowHints(params: CreateMessageRequest['params']): CreateMessageRequest['params'] | undefined {
     const hints = params.modelPreferences?.hints;
     if (!hints || hints.length === 0 || this.config.allowedModelHints.length === 0) return params;
-    const allowed = hints.filter((hint) => typeof hint.name === 'string' && this.config.allowedModelHints.includes(hint.name));
+    const allowed = hints.filter(
+      (hint) => typeof hint.name === 'string' && this.config.allowedModelHints.includes(hint.name),
+    );
     if (allowed.length === 0) return undefined;
     return { ...params, modelPreferences: { ...params.modelPreferences, hints: allowed } };
   }
@@ -76,7 +100,8 @@ export class ConfiguredSamplingPolicy implements SamplingPolicy {
     const total = (this.tokensByTask.get(taskId) ?? 0) + tokens;
     this.tokensByTask.delete(taskId);
     this.tokensByTask.set(taskId, total);
-    if (this.tokensByTask.size > MAX_TRACKED_TASKS) this.tokensByTask.delete(this.tokensByTask.keys().next().value as string);
+    if (this.tokensByTask.size > MAX_TRACKED_TASKS)
+      this.tokensByTask.delete(this.tokensByTask.keys().next().value as string);
   }
 }
 

@@ -16,7 +16,9 @@ const MAX_ROOTS = 64;
 export function mcpRootsFromEnv(): McpRootEntry[] {
   const text = envOptional('AGENTS_MCP_ROOTS');
   if (text === undefined) return [];
-  return parsePairs(text, 'AGENTS_MCP_ROOTS', 'server=file:///path', 'stats=file:///srv/charts').map(([server, uri]) => ({ server, uri }));
+  return parsePairs(text, 'AGENTS_MCP_ROOTS', 'server=file:///path', 'stats=file:///srv/charts').map(
+    ([server, uri]) => ({ server, uri }),
+  );
 }
 
 /** Throws naming the bad entry: a server that is not configured, a URI that is not `file://`, too many roots. */
@@ -25,7 +27,9 @@ export function validateMcpRoots(roots: readonly McpRootEntry[], serverIds: read
   if (roots.length > MAX_ROOTS) throw new Error(`${field} may hold at most ${MAX_ROOTS} roots; got ${roots.length}`);
   roots.forEach((root, index) => {
     if (root.server !== ALL_SERVERS && !serverIds.includes(root.server)) {
-      throw new Error(`${field}[${index}].server "${root.server}" is not a configured MCP server (or "${ALL_SERVERS}")`);
+      throw new Error(
+        `${field}[${index}].server "${root.server}" is not a configured MCP server (or "${ALL_SERVERS}")`,
+      );
     }
     let url: URL | undefined;
     try {
@@ -33,7 +37,8 @@ export function validateMcpRoots(roots: readonly McpRootEntry[], serverIds: read
     } catch {
       url = undefined;
     }
-    if (url?.protocol !== 'file:') throw new Error(`${field}[${index}].uri must be a file:// URI; got ${JSON.stringify(root.uri)}`);
+    if (url?.protocol !== 'file:')
+      throw new Error(`${field}[${index}].uri must be a file:// URI; got ${JSON.stringify(root.uri)}`);
     if (root.name !== undefined && (typeof root.name !== 'string' || root.name.length > 256)) {
       throw new Error(`${field}[${index}].name must be a string of at most 256 characters`);
     }

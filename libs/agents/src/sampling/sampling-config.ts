@@ -45,12 +45,14 @@ export function samplingConfigFromEnv(defaults: SamplingConfig = DEFAULT_SAMPLIN
 export function validateSamplingConfig(config: SamplingConfig, serverIds: readonly string[], field = 'sampling'): void {
   stringList(`${field}.allowedServers`, config.allowedServers);
   for (const id of config.allowedServers) {
-    if (!serverIds.includes(id)) throw new Error(`${field}.allowedServers names "${id}", which is not a configured MCP server`);
+    if (!serverIds.includes(id))
+      throw new Error(`${field}.allowedServers names "${id}", which is not a configured MCP server`);
   }
   stringList(`${field}.allowedModelHints`, config.allowedModelHints);
   for (const key of ['maxTokensPerRequest', 'maxTokensPerTask', 'requestsPerMinute', 'maxRequestChars'] as const) {
     const value = config[key];
-    if (!Number.isSafeInteger(value) || value < 1) throw new Error(`${field}.${key} must be a positive integer; got ${String(value)}`);
+    if (!Number.isSafeInteger(value) || value < 1)
+      throw new Error(`${field}.${key} must be a positive integer; got ${String(value)}`);
   }
 }
 

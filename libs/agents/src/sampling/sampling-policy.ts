@@ -6,13 +6,15 @@ export const SAMPLING_POLICY = Symbol('S2SP_AGENTS_SAMPLING_POLICY');
 
 export type SamplingDecision =
   /** `params` is what the model provider receives (e.g. with disallowed model hints removed). */
-  | { allowed: true; params: CreateMessageRequest['params'] }
-  | { allowed: false; reason: string };
+  { allowed: true; params: CreateMessageRequest['params'] } | { allowed: false; reason: string };
 
 /**
  * Decides each `sampling/createMessage` before any model sees it. A decision
  * that allows a request counts it (rate, tokens of its task).
  */
 export interface SamplingPolicy {
-  decide(params: CreateMessageRequest['params'], context: Omit<SamplingRequestContext, 'signal'>): SamplingDecision | Promise<SamplingDecision>;
+  decide(
+    params: CreateMessageRequest['params'],
+    context: Omit<SamplingRequestContext, 'signal'>,
+  ): SamplingDecision | Promise<SamplingDecision>;
 }

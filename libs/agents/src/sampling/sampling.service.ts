@@ -1,5 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { CreateMessageResultSchema, type CreateMessageRequest, type CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CreateMessageResultSchema,
+  type CreateMessageRequest,
+  type CreateMessageResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { AUDIT_SINK, type AuditEvent, type AuditSink } from '@s2sp/auth';
 import type { AgentsConfig } from '../agents.config';
 import { AGENTS_CONFIG } from '../agents.tokens';
@@ -35,7 +39,11 @@ export class SamplingService {
     return { roots: rootsOf(this.config.roots ?? [], serverId) };
   }
 
-  async createMessage(serverId: string, params: CreateMessageRequest['params'], signal: AbortSignal): Promise<CreateMessageResult> {
+  async createMessage(
+    serverId: string,
+    params: CreateMessageRequest['params'],
+    signal: AbortSignal,
+  ): Promise<CreateMessageResult> {
     const taskId = currentSamplingTask();
     const decision = await this.policy.decide(params, { serverId, taskId });
     const detail = `${taskId === undefined ? 'no task' : `task ${taskId}`}; maxTokens ${params.maxTokens}`;

@@ -9,5 +9,7 @@ export interface TaskErrorInfo {
 }
 
 export function taskError(code: number, message: string, recoveryHint: string, details?: JsonObject): TaskErrorInfo {
-  return details ? { code, message, recovery_hint: recoveryHint, details } : { code, message, recovery_hint: recoveryHint };
+  return details
+    ? { code, message, recovery_hint: recoveryHint, details }
+    : { code, message, recovery_hint: recoveryHint };
 }

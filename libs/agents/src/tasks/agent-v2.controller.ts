@@ -36,12 +36,19 @@ export class AgentV2Controller {
       const cursor = boundedString(request.cursor, 'cursor', MAX_CURSOR_LENGTH);
       const after = cursor === '' ? undefined : decodeTaskListCursor(cursor, status);
       // One more than the page tells whether another page follows.
-      const rows = await this.repository.listForCaller(caller, { ...(status ? { status } : {}), ...(after ? { after } : {}), limit: pageSize + 1 });
+      const rows = await this.repository.listForCaller(caller, {
+        ...(status ? { status } : {}),
+        ...(after ? { after } : {}),
+        limit: pageSize + 1,
+      });
       const page = rows.slice(0, pageSize);
       const last = page[page.length - 1];
       return {
         tasks: page.map(taskSummaryMessage),
-        next_cursor: rows.length > pageSize && last ? encodeTaskListCursor({ createdAtMs: last.createdAtMs, taskId: last.taskId, status }) : '',
+        next_cursor:
+          rows.length > pageSize && last
+            ? encodeTaskListCursor({ createdAtMs: last.createdAtMs, taskId: last.taskId, status })
+            : '',
       };
     } catch (error) {
       throw toGrpcError(error);

@@ -42,17 +42,30 @@ export class AgentController {
    */
   @GrpcMethod('s2sp.v1.AgentService', 'SubmitTask')
   @RequireScopes(PLATFORM_SCOPES.TASKS_SUBMIT)
-  async submitTask(request: v1.SubmitTaskRequest, metadata: Metadata, call: GrpcServerCall): Promise<v1.SubmitTaskResponse> {
+  async submitTask(
+    request: v1.SubmitTaskRequest,
+    metadata: Metadata,
+    call: GrpcServerCall,
+  ): Promise<v1.SubmitTaskResponse> {
     let traceId: string | undefined;
     try {
-      const task = validateAgentTask(request.task, this.connector.servers().map((server) => server.id), metadata);
+      const task = validateAgentTask(
+        request.task,
+        this.connector.servers().map((server) => server.id),
+        metadata,
+      );
       task.identity = requireCaller(metadata, 'gRPC call');
       task.caller = task.identity.subject;
       traceId = task.trace?.trace_id;
       task.deadlineMs ??= grpcDeadlineOf(call);
       assertTimeRemains(task.deadlineMs, this.config.deadlines);
       const view = await this.runtime.submit(task);
-      return { task_id: view.taskId, status: taskStatusEnum(view.status), estimated_completion_ms: '0', trace: traceMessage(task.trace) };
+      return {
+        task_id: view.taskId,
+        status: taskStatusEnum(view.status),
+        estimated_completion_ms: '0',
+        trace: traceMessage(task.trace),
+      };
     } catch (error) {
       throw toGrpcError(error, traceId);
     }
@@ -79,7 +92,8 @@ export class AgentController {
       await this.ownedTask(taskId, metadata);
       const mode = cancelModeOf(request.mode);
       const reason = request.reason ?? '';
-      if (reason.length > MAX_REASON_LENGTH) throw new InvalidRequestError('reason', `must be at most ${MAX_REASON_LENGTH} characters`);
+      if (reason.length > MAX_REASON_LENGTH)
+        throw new InvalidRequestError('reason', `must be at most ${MAX_REASON_LENGTH} characters`);
       const status = await this.runtime.cancel(taskId, mode, reason);
       return { task_id: taskId, status: taskStatusEnum(status) };
     } catch (error) {
@@ -107,7 +121,8 @@ export class AgentController {
   /** The task, if the verified caller submitted it; anyone else's is NOT_FOUND (its existence is not revealed). */
   private async ownedTask(taskId: string, metadata: Metadata): Promise<TaskView> {
     const view = await this.runtime.get(taskId);
-    if (!view || view.caller !== requireCaller(metadata, 'gRPC call').subject) throw new NotFoundError(`task_id: no task ${taskId}`);
+    if (!view || view.caller !== requireCaller(metadata, 'gRPC call').subject)
+      throw new NotFoundError(`task_id: no task ${taskId}`);
     return view;
   }
 }
@@ -120,7 +135,8 @@ function taskIdOf(value: string | undefined): string {
 }
 
 function cancelModeOf(mode: string | undefined): CancelMode {
-  if (mode === undefined || mode === '' || mode === 'CANCEL_MODE_UNSPECIFIED' || mode === 'CANCEL_MODE_SOFT') return 'soft';
+  if (mode === undefined || mode === '' || mode === 'CANCEL_MODE_UNSPECIFIED' || mode === 'CANCEL_MODE_SOFT')
+    return 'soft';
   if (mode === 'CANCEL_MODE_HARD') return 'hard';
   throw new InvalidRequestError('mode', `unknown cancel mode ${JSON.stringify(mode)}`);
 }

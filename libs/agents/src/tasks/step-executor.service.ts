@@ -15,7 +15,13 @@ import { ToolInvoker, type ToolInvocation, type ToolInvocationOutcome } from '..
 import { taskError, type TaskErrorInfo } from './agent-errors';
 import type { PlannerContext } from './planner-context';
 import { classifyStepError, StepFailure } from './step-failure';
-import type { ConsumerCallPlanStep, FilterPlanStep, PlanStep, ResourceCallPlanStep, TaskDefinition } from './task-definition';
+import type {
+  ConsumerCallPlanStep,
+  FilterPlanStep,
+  PlanStep,
+  ResourceCallPlanStep,
+  TaskDefinition,
+} from './task-definition';
 import type { StepRecord, StepTypeName, ToolCallRecord } from './task-records';
 import { originResourceStep } from './task-validation';
 import type { TaskWorkspace } from './task-workspace';
@@ -40,7 +46,11 @@ export interface StepSuccess {
 
 const PREVIEW_ROWS = 20;
 const MAX_RESULT_TEXT = 2_000;
-const STEP_TYPE: Record<PlanStep['kind'], StepTypeName> = { resource_call: 'RETRIEVE', filter: 'VERIFY', consumer_call: 'ACT' };
+const STEP_TYPE: Record<PlanStep['kind'], StepTypeName> = {
+  resource_call: 'RETRIEVE',
+  filter: 'VERIFY',
+  consumer_call: 'ACT',
+};
 
 /**
  * Runs one plan step. RESOURCE_CALL (RETRIEVE): calls the resource tool with
@@ -79,13 +89,23 @@ export class StepExecutor {
   private async resourceCall(step: ResourceCallPlanStep, env: StepEnvironment, draft: StepDraft): Promise<StepSuccess> {
     const tool = await this.resolve(step.tool, step.server, 'S2SP_RESOURCE', env);
     const consumer = step.mode === 'async' ? await this.consumerAudience(step, env) : undefined;
-    const outcome = await this.invoke(tool, { ...step.arguments, abstract_domains: step.abstractDomains.join(','), mode: step.mode }, env, draft, {
-      meta: { [S2SP_META.COUNT_TOKENS]: true, ...(consumer ? { [S2SP_META.CONSUMER]: consumer } : {}) },
-    });
+    const outcome = await this.invoke(
+      tool,
+      { ...step.arguments, abstract_domains: step.abstractDomains.join(','), mode: step.mode },
+      env,
+      draft,
+      {
+        meta: { [S2SP_META.COUNT_TOKENS]: true, ...(consumer ? { [S2SP_META.CONSUMER]: consumer } : {}) },
+      },
+    );
     if (outcome.result.isError) throw this.toolError(outcome, draft);
     const answer = readS2spResourceAnswer(outcome.result);
     if (!answer) {
-      throw new PreconditionFailedError(`${tool.name} on "${tool.serverId}" did not answer with an S2SP abstract`, AGENT_EXECUTION_ERROR.PRECONDITION_FAILED, RECOVERY_HINT.FIX_PLAN);
+      throw new PreconditionFailedError(
+        `${tool.name} on "${tool.serverId}" did not answer with an S2SP abstract`,
+        AGENT_EXECUTION_ERROR.PRECONDITION_FAILED,
+        RECOVERY_HINT.FIX_PLAN,
+      );
     }
     const entry = env.context.admit(step.stepId, 'resource-abstract', JSON.stringify(answer.controlPlane));
     env.context.recordRows(step.stepId, answer.abstract);
@@ -95,16 +115,19 @@ export class StepExecutor {
     const usage: UsageRecord = {
       ...emptyUsage(),
       tokens_in_context: entry.tokens,
-      tokens_kept_out: bodyJson !== undefined ? countTokens(bodyJson) : answer.bodyTokens ?? 0,
+      tokens_kept_out: bodyJson !== undefined ? countTokens(bodyJson) : (answer.bodyTokens ?? 0),
       tool_calls: 1,
-      data_plane_bytes: bodyJson !== undefined ? Buffer.byteLength(bodyJson) : answer.bodyBytes ?? 0,
+      data_plane_bytes: bodyJson !== undefined ? Buffer.byteLength(bodyJson) : (answer.bodyBytes ?? 0),
       rows_in_context: answer.abstract.length,
       rows_kept_out: answer.totalRows,
     };
     const dataPlane = dataPlaneRefOf(answer, false);
     draft.completeLastCall('SUCCESS', usage, dataPlane);
     draft.usage = usage;
-    const where = answer.resourceUrl !== undefined ? `async data plane at ${originOf(answer.resourceUrl)}` : 'sync, buffered by the agents';
+    const where =
+      answer.resourceUrl !== undefined
+        ? `async data plane at ${originOf(answer.resourceUrl)}`
+        : 'sync, buffered by the agents';
     draft.summary =
       `${tool.name} on "${tool.serverId}": ${answer.totalRows} rows; ${answer.abstractDomains.length} abstract columns in context ` +
       `(${usage.tokens_in_context} tokens), ${answer.bodyDomains.length} body columns kept out (${usage.tokens_kept_out} tokens, ${where})`;
@@ -167,7 +190,10 @@ export class StepExecutor {
 
     // The consumer's token carries the data-plane scopes of this one resource, not of every resource tool.
     const meta = handle.mode === 'async' ? { [S2SP_META.TOTAL_ROWS]: handle.totalRows } : undefined;
-    const outcome = await this.invoke(tool, args, env, draft, { dataSourceScopes: handle.sourceScopes, ...(meta ? { meta } : {}) });
+    const outcome = await this.invoke(tool, args, env, draft, {
+      dataSourceScopes: handle.sourceScopes,
+      ...(meta ? { meta } : {}),
+    });
     if (outcome.result.isError) throw this.toolError(outcome, draft);
     const text = textOfContent(outcome.result);
     const entry = env.context.admit(step.stepId, 'consumer-result', text);
@@ -197,17 +223,27 @@ export class StepExecutor {
   private async consumerAudience(step: ResourceCallPlanStep, env: StepEnvironment): Promise<string | undefined> {
     const plan = new Map(env.task.plan.map((planned) => [planned.stepId, planned] as const));
     const consumer = env.task.plan.find(
-      (planned): planned is ConsumerCallPlanStep => planned.kind === 'consumer_call' && originResourceStep(planned.inputStepId, plan) === step,
+      (planned): planned is ConsumerCallPlanStep =>
+        planned.kind === 'consumer_call' && originResourceStep(planned.inputStepId, plan) === step,
     );
     if (!consumer) return undefined;
     const tool = await this.invoker.resolve(consumer.tool, consumer.server, env.task.deadlineMs, env.signal);
     return this.invoker.audienceOf(tool.serverId);
   }
 
-  private async resolve(name: string, server: string | undefined, kind: ToolKindName, env: StepEnvironment): Promise<RegisteredTool> {
+  private async resolve(
+    name: string,
+    server: string | undefined,
+    kind: ToolKindName,
+    env: StepEnvironment,
+  ): Promise<RegisteredTool> {
     const tool = await this.invoker.resolve(name, server, env.task.deadlineMs, env.signal);
     const permitted = env.task.constraints.permittedTools;
-    if (permitted.length > 0 && !permitted.includes(tool.name) && !permitted.includes(`${tool.serverId}/${tool.name}`)) {
+    if (
+      permitted.length > 0 &&
+      !permitted.includes(tool.name) &&
+      !permitted.includes(`${tool.serverId}/${tool.name}`)
+    ) {
       throw new PreconditionFailedError(
         `${tool.name} on "${tool.serverId}" is not in constraints.permitted_tools`,
         AGENT_EXECUTION_ERROR.PRECONDITION_FAILED,
@@ -216,7 +252,11 @@ export class StepExecutor {
     }
     if (tool.kind !== kind) {
       const wanted = kind === 'S2SP_RESOURCE' ? 'an S2SP resource tool' : 'an S2SP consumer tool';
-      throw new PreconditionFailedError(`${tool.name} on "${tool.serverId}" is not ${wanted}`, AGENT_EXECUTION_ERROR.PRECONDITION_FAILED, RECOVERY_HINT.FIX_PLAN);
+      throw new PreconditionFailedError(
+        `${tool.name} on "${tool.serverId}" is not ${wanted}`,
+        AGENT_EXECUTION_ERROR.PRECONDITION_FAILED,
+        RECOVERY_HINT.FIX_PLAN,
+      );
     }
     return tool;
   }
@@ -247,17 +287,26 @@ export class StepExecutor {
   private inputRows(stepId: string, env: StepEnvironment): Row[] {
     const rows = env.context.rowsOf(stepId);
     if (!rows) {
-      throw new PreconditionFailedError(`step "${stepId}" has not produced rows yet`, AGENT_EXECUTION_ERROR.PRECONDITION_FAILED, RECOVERY_HINT.FIX_PLAN);
+      throw new PreconditionFailedError(
+        `step "${stepId}" has not produced rows yet`,
+        AGENT_EXECUTION_ERROR.PRECONDITION_FAILED,
+        RECOVERY_HINT.FIX_PLAN,
+      );
     }
     return rows;
   }
 
   private toolError(outcome: ToolInvocationOutcome, draft: StepDraft): StepFailure {
     const text = sanitizeText(textOfContent(outcome.result) || 'the tool reported an error');
-    const error = taskError(AGENT_EXECUTION_ERROR.TOOL_FAILURE, `${outcome.tool.name} on "${outcome.tool.serverId}" failed: ${text}`, RECOVERY_HINT.CHECK_TOOL_ARGUMENTS, {
-      tool: outcome.tool.name,
-      server: outcome.tool.serverId,
-    });
+    const error = taskError(
+      AGENT_EXECUTION_ERROR.TOOL_FAILURE,
+      `${outcome.tool.name} on "${outcome.tool.serverId}" failed: ${text}`,
+      RECOVERY_HINT.CHECK_TOOL_ARGUMENTS,
+      {
+        tool: outcome.tool.name,
+        server: outcome.tool.serverId,
+      },
+    );
     draft.completeLastCall('ERROR', { ...emptyUsage(), tool_calls: 1 });
     return new StepFailure(draft.fail(error), error, false);
   }
@@ -343,7 +392,11 @@ class StepDraft {
       summary: this.summary,
       payload: this.payload,
       tool_calls: this.calls,
-      usage: { ...this.usage, tool_calls: Math.max(this.usage.tool_calls, toolCalls), wall_time_ms: finishedAt - this.startedAt },
+      usage: {
+        ...this.usage,
+        tool_calls: Math.max(this.usage.tool_calls, toolCalls),
+        wall_time_ms: finishedAt - this.startedAt,
+      },
       started_at_ms: this.startedAt,
       finished_at_ms: finishedAt,
     };

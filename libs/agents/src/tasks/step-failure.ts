@@ -41,7 +41,12 @@ const logger = new Logger('TaskRuntime');
 export function classifyStepError(error: unknown): ClassifiedFailure {
   if (error instanceof DeadlineExceededError) {
     return {
-      error: taskError(AGENT_EXECUTION_ERROR.DEADLINE_EXCEEDED, `Deadline exceeded (hop ${error.hop}): ${error.message}`, RECOVERY_HINT.RETRY_WITH_LONGER_DEADLINE, { hop: error.hop }),
+      error: taskError(
+        AGENT_EXECUTION_ERROR.DEADLINE_EXCEEDED,
+        `Deadline exceeded (hop ${error.hop}): ${error.message}`,
+        RECOVERY_HINT.RETRY_WITH_LONGER_DEADLINE,
+        { hop: error.hop },
+      ),
       cancelled: false,
       callStatus: 'TIMEOUT',
     };
@@ -49,13 +54,25 @@ export function classifyStepError(error: unknown): ClassifiedFailure {
   if (error instanceof McpServerUnavailableError) {
     const details: JsonObject = { server: error.serverId };
     if (error.retryAfterMs !== undefined) details.retry_after_ms = error.retryAfterMs;
-    return { error: taskError(AGENT_EXECUTION_ERROR.TOOL_FAILURE, error.message, RECOVERY_HINT.RETRY_WITH_BACKOFF, details), cancelled: false, callStatus: 'ERROR' };
+    return {
+      error: taskError(AGENT_EXECUTION_ERROR.TOOL_FAILURE, error.message, RECOVERY_HINT.RETRY_WITH_BACKOFF, details),
+      cancelled: false,
+      callStatus: 'ERROR',
+    };
   }
   if (error instanceof AmbiguousToolError) {
-    return { error: taskError(AGENT_EXECUTION_ERROR.PRECONDITION_FAILED, error.message, RECOVERY_HINT.NAME_THE_SERVER), cancelled: false, callStatus: 'ERROR' };
+    return {
+      error: taskError(AGENT_EXECUTION_ERROR.PRECONDITION_FAILED, error.message, RECOVERY_HINT.NAME_THE_SERVER),
+      cancelled: false,
+      callStatus: 'ERROR',
+    };
   }
   if (error instanceof ToolNotFoundError || error instanceof UnknownMcpServerError) {
-    return { error: taskError(AGENT_EXECUTION_ERROR.PRECONDITION_FAILED, error.message, RECOVERY_HINT.FIX_PLAN), cancelled: false, callStatus: 'ERROR' };
+    return {
+      error: taskError(AGENT_EXECUTION_ERROR.PRECONDITION_FAILED, error.message, RECOVERY_HINT.FIX_PLAN),
+      cancelled: false,
+      callStatus: 'ERROR',
+    };
   }
   if (error instanceof PreconditionFailedError) {
     return {
@@ -65,28 +82,61 @@ export function classifyStepError(error: unknown): ClassifiedFailure {
     };
   }
   if (error instanceof ToolCallCancelledError) {
-    return { error: taskError(AGENT_EXECUTION_ERROR.EXECUTION_ABORTED, error.message, RECOVERY_HINT.NONE), cancelled: true, callStatus: 'ERROR' };
+    return {
+      error: taskError(AGENT_EXECUTION_ERROR.EXECUTION_ABORTED, error.message, RECOVERY_HINT.NONE),
+      cancelled: true,
+      callStatus: 'ERROR',
+    };
   }
   if (error instanceof AuthError) {
     // The caller may not do this step (missing scope, approval refused): its own code (4001/4002/4003), never "internal".
     const details: JsonObject = { ...(error.details as JsonObject) };
-    return { error: taskError(error.jsonRpcCode, error.message, RECOVERY_HINT.NONE, details), cancelled: false, callStatus: 'ERROR' };
+    return {
+      error: taskError(error.jsonRpcCode, error.message, RECOVERY_HINT.NONE, details),
+      cancelled: false,
+      callStatus: 'ERROR',
+    };
   }
   if (error instanceof DelegationRefusedError) {
     return {
-      error: taskError(AGENT_EXECUTION_ERROR.DEADLINE_EXCEEDED, `Deadline exceeded (hop agents): ${error.message}`, RECOVERY_HINT.RETRY_WITH_LONGER_DEADLINE, { hop: 'agents' }),
+      error: taskError(
+        AGENT_EXECUTION_ERROR.DEADLINE_EXCEEDED,
+        `Deadline exceeded (hop agents): ${error.message}`,
+        RECOVERY_HINT.RETRY_WITH_LONGER_DEADLINE,
+        { hop: 'agents' },
+      ),
       cancelled: false,
       callStatus: 'TIMEOUT',
     };
   }
   if (error instanceof McpRequestRejectedError && error.isAuthRefusal) {
     // The MCP server refused the caller's narrowed token: a refusal (4001/4002/4003), not a wrong argument.
-    const details: JsonObject | undefined = error.missingScopes.length > 0 ? { missing_scopes: [...error.missingScopes] } : undefined;
-    return { error: taskError(error.mcpCode, error.message, RECOVERY_HINT.NONE, details), cancelled: false, callStatus: 'ERROR' };
+    const details: JsonObject | undefined =
+      error.missingScopes.length > 0 ? { missing_scopes: [...error.missingScopes] } : undefined;
+    return {
+      error: taskError(error.mcpCode, error.message, RECOVERY_HINT.NONE, details),
+      cancelled: false,
+      callStatus: 'ERROR',
+    };
   }
   if (error instanceof McpRequestRejectedError) {
-    return { error: taskError(AGENT_EXECUTION_ERROR.TOOL_FAILURE, error.message, RECOVERY_HINT.CHECK_TOOL_ARGUMENTS), cancelled: false, callStatus: 'ERROR' };
+    return {
+      error: taskError(AGENT_EXECUTION_ERROR.TOOL_FAILURE, error.message, RECOVERY_HINT.CHECK_TOOL_ARGUMENTS),
+      cancelled: false,
+      callStatus: 'ERROR',
+    };
   }
-  logger.error(error instanceof Error ? `${error.name}: ${error.message}` : 'non-Error thrown', error instanceof Error ? error.stack : undefined);
-  return { error: taskError(AGENT_EXECUTION_ERROR.EXECUTION_FAILED, 'internal error in the agents', RECOVERY_HINT.RESUBMIT_TASK), cancelled: false, callStatus: 'ERROR' };
+  logger.error(
+    error instanceof Error ? `${error.name}: ${error.message}` : 'non-Error thrown',
+    error instanceof Error ? error.stack : undefined,
+  );
+  return {
+    error: taskError(
+      AGENT_EXECUTION_ERROR.EXECUTION_FAILED,
+      'internal error in the agents',
+      RECOVERY_HINT.RESUBMIT_TASK,
+    ),
+    cancelled: false,
+    callStatus: 'ERROR',
+  };
 }

@@ -25,9 +25,14 @@ export function encodeTaskListCursor(position: TaskListPosition): string {
 }
 
 export function decodeTaskListCursor(cursor: string, status: TaskStatusName | ''): TaskListPosition {
-  const invalid = () => new InvalidRequestError('cursor', 'not a cursor from a previous ListTasks page (malformed or modified); start again with an empty cursor');
+  const invalid = () =>
+    new InvalidRequestError(
+      'cursor',
+      'not a cursor from a previous ListTasks page (malformed or modified); start again with an empty cursor',
+    );
   const { t, i, s } = decodeOpaqueCursor(cursor, MAX_CURSOR_LENGTH, invalid);
-  if (!Number.isSafeInteger(t) || (t as number) < 0 || typeof i !== 'string' || !isUuid(i) || typeof s !== 'string') throw invalid();
+  if (!Number.isSafeInteger(t) || (t as number) < 0 || typeof i !== 'string' || !isUuid(i) || typeof s !== 'string')
+    throw invalid();
   if (s !== status) {
     throw new InvalidRequestError(
       'cursor',

@@ -7,8 +7,7 @@ export const TASK_PLANNER = Symbol('TASK_PLANNER');
 
 /** The planner's answer: the next step to run, or that the task is done. */
 export type PlannerDecision =
-  | { type: 'step'; step: PlanStep }
-  | { type: 'done'; summary?: string; result?: JsonObject };
+  { type: 'step'; step: PlanStep } | { type: 'done'; summary?: string; result?: JsonObject };
 
 /**
  * Decides what a task does next. It sees the task and the PlannerContext,

@@ -87,7 +87,9 @@ export class TaskRepository {
   /** Stores a finished step and the task's new usage totals together. */
   async appendStep(step: StepRecord, totals: UsageRecord): Promise<void> {
     await this.client.$transaction([
-      this.client.agentTaskStep.create({ data: { taskId: step.task_id, stepNumber: step.step_number, result: json(step) } }),
+      this.client.agentTaskStep.create({
+        data: { taskId: step.task_id, stepNumber: step.step_number, result: json(step) },
+      }),
       this.client.agentTask.update({ where: { id: step.task_id }, data: { usage: json(totals) } }),
     ]);
   }
@@ -138,12 +140,27 @@ export class TaskRepository {
         caller,
         ...(query.status ? { status: query.status } : {}),
         ...(after
-          ? { OR: [{ createdAt: { lt: new Date(after.createdAtMs) } }, { createdAt: new Date(after.createdAtMs), id: { lt: after.taskId } }] }
+          ? {
+              OR: [
+                { createdAt: { lt: new Date(after.createdAtMs) } },
+                { createdAt: new Date(after.createdAtMs), id: { lt: after.taskId } },
+              ],
+            }
           : {}),
       },
       orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
       take: query.limit,
-      select: { id: true, status: true, agentType: true, objective: true, plan: true, usage: true, createdAt: true, updatedAt: true, completedAt: true },
+      select: {
+        id: true,
+        status: true,
+        agentType: true,
+        objective: true,
+        plan: true,
+        usage: true,
+        createdAt: true,
+        updatedAt: true,
+        completedAt: true,
+      },
     });
     return rows.map((row) => ({
       taskId: row.id,
@@ -160,7 +177,10 @@ export class TaskRepository {
 
   /** Ids of the tasks stored as not yet ended (ACCEPTED, RUNNING, CANCELLING). */
   async unfinishedTaskIds(): Promise<string[]> {
-    const rows = await this.client.agentTask.findMany({ where: { status: { in: [...UNFINISHED_STATUSES] } }, select: { id: true } });
+    const rows = await this.client.agentTask.findMany({
+      where: { status: { in: [...UNFINISHED_STATUSES] } },
+      select: { id: true },
+    });
     return rows.map((row) => row.id);
   }
 
@@ -186,7 +206,9 @@ function json(value: unknown): StoredJson {
 }
 
 function alreadyExists(taskId: string): AlreadyExistsError {
-  return new AlreadyExistsError(`task_id: a task ${taskId} already exists; submit a new task without task_id, or with a new UUID`);
+  return new AlreadyExistsError(
+    `task_id: a task ${taskId} already exists; submit a new task without task_id, or with a new UUID`,
+  );
 }
 
 function isUniqueViolation(error: unknown): boolean {

@@ -8,7 +8,13 @@ import { Observable, type Subscriber } from 'rxjs';
 import type { AgentsConfig } from '../agents.config';
 import { AGENTS_CONFIG } from '../agents.tokens';
 import { assertTimeRemains } from '../common/deadline-budget';
-import { AlreadyExistsError, CapacityExhaustedError, NotFoundError, PreconditionFailedError, TaskOwnerUnreachableError } from '../common/request-errors';
+import {
+  AlreadyExistsError,
+  CapacityExhaustedError,
+  NotFoundError,
+  PreconditionFailedError,
+  TaskOwnerUnreachableError,
+} from '../common/request-errors';
 import { emptyUsage } from '../common/usage';
 import { DeadlineExceededError } from '../mcp/tool-call-errors';
 import { taskError, type TaskErrorInfo } from './agent-errors';
@@ -56,7 +62,11 @@ export const ABANDONED_BY_REPLICA: TaskErrorInfo = taskError(
 export class TaskRuntime implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly live = new Map<string, TaskExecution>();
   private readonly logger = new Logger('TaskRuntime');
-  private readonly orphanSweep = new PeriodicSweep('tasks left by a stopped agents replica', () => this.failConfirmedOrphans(), this.logger);
+  private readonly orphanSweep = new PeriodicSweep(
+    'tasks left by a stopped agents replica',
+    () => this.failConfirmedOrphans(),
+    this.logger,
+  );
   /** Tasks the last periodic sweep found without a lease: failed if the next one still does. */
   private suspectedOrphans = new Set<string>();
 
@@ -73,7 +83,10 @@ export class TaskRuntime implements OnApplicationBootstrap, BeforeApplicationShu
   async onApplicationBootstrap(): Promise<void> {
     this.events.handleCancelRequests((request) => this.cancelForAnotherReplica(request));
     const count = await this.failOrphans(INTERRUPTED_BY_RESTART);
-    if (count > 0) this.logger.warn(`Marked ${count} task(s) left unfinished by the previous run as FAILED (interrupted by agents restart)`);
+    if (count > 0)
+      this.logger.warn(
+        `Marked ${count} task(s) left unfinished by the previous run as FAILED (interrupted by agents restart)`,
+      );
     // With other replicas, one may stop without a restart of this one: look for its tasks now and then.
     if (this.config.redis) this.orphanSweep.start(this.config.taskLeaseMs);
   }
@@ -103,7 +116,10 @@ export class TaskRuntime implements OnApplicationBootstrap, BeforeApplicationShu
     const failed = await this.repository.failUnfinished(error, taskIds);
     const announced = await Promise.allSettled(taskIds.map((taskId) => this.events.publishEnd(taskId)));
     const unannounced = announced.filter((outcome) => outcome.status === 'rejected').length;
-    if (unannounced > 0) this.logger.warn(`could not announce the end of ${unannounced} abandoned task(s): their StreamTask followers on other replicas are not told`);
+    if (unannounced > 0)
+      this.logger.warn(
+        `could not announce the end of ${unannounced} abandoned task(s): their StreamTask followers on other replicas are not told`,
+      );
     return failed;
   }
 
@@ -201,7 +217,9 @@ export class TaskRuntime implements OnApplicationBootstrap, BeforeApplicationShu
     if (status !== undefined) return status;
     const now = await this.repository.load(taskId);
     if (now && FINAL_STATUSES.has(now.status)) throw alreadyEnded(taskId, now.status);
-    throw new TaskOwnerUnreachableError(`task ${taskId} is ${stored.status} but no agents replica running it answered the cancel; retry shortly`);
+    throw new TaskOwnerUnreachableError(
+      `task ${taskId} is ${stored.status} but no agents replica running it answered the cancel; retry shortly`,
+    );
   }
 
   /** Cancels a task another replica was asked to cancel, when this replica runs it. */
@@ -254,11 +272,17 @@ export class TaskRuntime implements OnApplicationBootstrap, BeforeApplicationShu
    * followed before the stored state is read and held until it is, so that a
    * step stored in between is neither lost nor sent twice.
    */
-  private async followStored(taskId: string, subscriber: Subscriber<StepRecord>): Promise<(() => void) | undefined | TaskExecution> {
+  private async followStored(
+    taskId: string,
+    subscriber: Subscriber<StepRecord>,
+  ): Promise<(() => void) | undefined | TaskExecution> {
     let sent = 0;
     let held: Array<StepRecord | 'end'> | undefined = [];
     const deliver = (event: StepRecord | 'end') => {
-      if (event === 'end') { subscriber.complete(); return; }
+      if (event === 'end') {
+        subscriber.complete();
+        return;
+      }
       if (event.step_number <= sent) return;
       sent = event.step_number;
       subscriber.next(event);
@@ -305,24 +329,36 @@ export class TaskRuntime implements OnApplicationBootstrap, BeforeApplicationShu
     const handedOut = new Map<string, PlanStep>();
     let last: { step: PlanStep; output: JsonObject } | undefined;
     try {
-      if (execution.cancelRequest) { await this.end(execution, this.cancelledStatus(execution), this.cancelError(execution)); return; }
+      if (execution.cancelRequest) {
+        await this.end(execution, this.cancelledStatus(execution), this.cancelError(execution));
+        return;
+      }
       execution.setStatus('RUNNING');
       void execution.persist('status', () => this.repository.setStatus(task.taskId, 'RUNNING'));
       this.record(execution, this.planRecord(execution));
 
       for (let executed = 0; ; executed++) {
-        if (execution.cancelRequest) { await this.end(execution, this.cancelledStatus(execution), this.cancelError(execution)); return; }
+        if (execution.cancelRequest) {
+          await this.end(execution, this.cancelledStatus(execution), this.cancelError(execution));
+          return;
+        }
         const outOfTime = this.deadlineError(task);
-        if (outOfTime) { await this.end(execution, 'FAILED', outOfTime); return; }
+        if (outOfTime) {
+          await this.end(execution, 'FAILED', outOfTime);
+          return;
+        }
 
-        const decision = await this.telemetry.withSpan('plan', this.spanAttributes(task.taskId), () => this.planner.next(task, context));
+        const decision = await this.telemetry.withSpan('plan', this.spanAttributes(task.taskId), () =>
+          this.planner.next(task, context),
+        );
         if (decision.type === 'done') {
           const result = decision.result ?? {
             summary: decision.summary ?? `${executed} step(s) completed`,
             ...(last ? { plan_step_id: last.step.stepId, output: last.output } : {}),
             context_tokens: context.tokens,
           };
-          await this.end(execution, 'SUCCEEDED', undefined, result); return;
+          await this.end(execution, 'SUCCEEDED', undefined, result);
+          return;
         }
         const { step } = decision;
         if (task.constraints.maxSteps > 0 && executed >= task.constraints.maxSteps) {
@@ -335,7 +371,8 @@ export class TaskRuntime implements OnApplicationBootstrap, BeforeApplicationShu
               RECOVERY_HINT.RAISE_MAX_STEPS,
               { max_steps: task.constraints.maxSteps },
             ),
-          ); return;
+          );
+          return;
         }
         if (context.hasCompleted(step.stepId)) throw new Error(`the planner handed out step "${step.stepId}" twice`);
         handedOut.set(step.stepId, step);
@@ -357,7 +394,12 @@ export class TaskRuntime implements OnApplicationBootstrap, BeforeApplicationShu
           if (!(error instanceof StepFailure)) throw error;
           this.record(execution, error.record);
           const cancelled = error.cancelled || execution.isHardCancelled();
-          await this.end(execution, cancelled ? this.cancelledStatus(execution) : 'FAILED', cancelled ? this.cancelError(execution) : error.error); return;
+          await this.end(
+            execution,
+            cancelled ? this.cancelledStatus(execution) : 'FAILED',
+            cancelled ? this.cancelError(execution) : error.error,
+          );
+          return;
         }
       }
     } catch (error) {
@@ -372,7 +414,11 @@ export class TaskRuntime implements OnApplicationBootstrap, BeforeApplicationShu
   private spanAttributes(taskId: string, step?: PlanStep): Record<string, string> | undefined {
     if (!this.telemetry.tracingEnabled) return undefined;
     if (!step) return { 's2sp.task.id': taskId };
-    const attributes: Record<string, string> = { 's2sp.task.id': taskId, 's2sp.step.id': step.stepId, 's2sp.step.kind': step.kind };
+    const attributes: Record<string, string> = {
+      's2sp.task.id': taskId,
+      's2sp.step.id': step.stepId,
+      's2sp.step.kind': step.kind,
+    };
     if (step.kind !== 'filter') attributes['mcp.tool.name'] = step.tool;
     return attributes;
   }
@@ -385,17 +431,30 @@ export class TaskRuntime implements OnApplicationBootstrap, BeforeApplicationShu
       .then(() => this.announce(`step ${record.step_number}`, execution, () => this.events.publishStep(record)));
   }
 
-  private async end(execution: TaskExecution, status: TaskStatusName, error?: TaskErrorInfo, result?: JsonObject): Promise<void> {
+  private async end(
+    execution: TaskExecution,
+    status: TaskStatusName,
+    error?: TaskErrorInfo,
+    result?: JsonObject,
+  ): Promise<void> {
     execution.setStatus(status);
     execution.completedAtMs = Date.now();
     execution.error = error;
     execution.result = result;
     await execution.persist('final state', () =>
-      this.repository.finish(execution.task.taskId, { status, usage: execution.usage, result, error, completedAtMs: execution.completedAtMs as number }),
+      this.repository.finish(execution.task.taskId, {
+        status,
+        usage: execution.usage,
+        result,
+        error,
+        completedAtMs: execution.completedAtMs as number,
+      }),
     );
     await this.announce('end', execution, () => this.events.publishEnd(execution.task.taskId));
     await this.leases.release(execution.task.taskId).catch((error: unknown) => {
-      this.logger.warn(`Could not release the lease of task ${execution.task.taskId}: ${error instanceof Error ? error.message : String(error)}`);
+      this.logger.warn(
+        `Could not release the lease of task ${execution.task.taskId}: ${error instanceof Error ? error.message : String(error)}`,
+      );
     });
     execution.end();
     this.live.delete(execution.task.taskId);
@@ -405,7 +464,9 @@ export class TaskRuntime implements OnApplicationBootstrap, BeforeApplicationShu
   /** Tells the other replicas (after the database has it); a failure is logged: they still read the stored state. */
   private async announce(what: string, execution: TaskExecution, publish: () => Promise<void>): Promise<void> {
     await publish().catch((error: unknown) => {
-      this.logger.warn(`Could not publish ${what} of task ${execution.task.taskId}: ${error instanceof Error ? error.message : String(error)}`);
+      this.logger.warn(
+        `Could not publish ${what} of task ${execution.task.taskId}: ${error instanceof Error ? error.message : String(error)}`,
+      );
     });
   }
 
@@ -415,13 +476,22 @@ export class TaskRuntime implements OnApplicationBootstrap, BeforeApplicationShu
 
   private cancelError(execution: TaskExecution): TaskErrorInfo {
     if (execution.interruptedByShutdown) {
-      return taskError(AGENT_EXECUTION_ERROR.EXECUTION_FAILED, 'interrupted by agents shutdown; submit the task again', RECOVERY_HINT.RESUBMIT_TASK);
+      return taskError(
+        AGENT_EXECUTION_ERROR.EXECUTION_FAILED,
+        'interrupted by agents shutdown; submit the task again',
+        RECOVERY_HINT.RESUBMIT_TASK,
+      );
     }
     const request = execution.cancelRequest;
     const reason = request?.reason ? `: ${request.reason}` : '';
-    return taskError(AGENT_EXECUTION_ERROR.EXECUTION_ABORTED, `cancelled (${request?.mode ?? 'soft'})${reason}`, RECOVERY_HINT.NONE, {
-      mode: request?.mode ?? 'soft',
-    });
+    return taskError(
+      AGENT_EXECUTION_ERROR.EXECUTION_ABORTED,
+      `cancelled (${request?.mode ?? 'soft'})${reason}`,
+      RECOVERY_HINT.NONE,
+      {
+        mode: request?.mode ?? 'soft',
+      },
+    );
   }
 
   private deadlineError(task: TaskDefinition): TaskErrorInfo | undefined {
@@ -451,7 +521,9 @@ export class TaskRuntime implements OnApplicationBootstrap, BeforeApplicationShu
       }
       return entry;
     });
-    const outline = task.plan.map((step) => (step.kind === 'filter' ? 'FILTER' : `${step.tool} (${step.kind.toUpperCase()})`)).join(' → ');
+    const outline = task.plan
+      .map((step) => (step.kind === 'filter' ? 'FILTER' : `${step.tool} (${step.kind.toUpperCase()})`))
+      .join(' → ');
     const payload: JsonObject = {
       planner: this.planner.name,
       agent_type: task.agentType,

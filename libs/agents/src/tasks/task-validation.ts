@@ -1,9 +1,28 @@
 import type { Metadata } from '@grpc/grpc-js';
-import { jsonObjectOr, parsePredicate, PredicateSyntaxError, timestampToMs, v1, type JsonObject, type JsonValue, S2SP_CONSUMER_PARAMETERS, S2SP_RESOURCE_EXTENSION_PARAMETERS, S2SP_RESOURCE_PARAMETERS } from '@s2sp/contracts';
+import {
+  jsonObjectOr,
+  parsePredicate,
+  PredicateSyntaxError,
+  timestampToMs,
+  v1,
+  type JsonObject,
+  type JsonValue,
+  S2SP_CONSUMER_PARAMETERS,
+  S2SP_RESOURCE_EXTENSION_PARAMETERS,
+  S2SP_RESOURCE_PARAMETERS,
+} from '@s2sp/contracts';
 import { InvalidRequestError } from '../common/request-errors';
 import { traceOf } from '../grpc/trace-context';
 import { isUuid, uuidV7 } from '@s2sp/platform';
-import type { ConsumerCallPlanStep, FilterPlanStep, PlanStep, ResourceCallPlanStep, TaskConstraints, TaskDefinition, TaskObjective } from './task-definition';
+import type {
+  ConsumerCallPlanStep,
+  FilterPlanStep,
+  PlanStep,
+  ResourceCallPlanStep,
+  TaskConstraints,
+  TaskDefinition,
+  TaskObjective,
+} from './task-definition';
 
 export const MAX_PLAN_STEPS = 100;
 export const MAX_STEP_LIMIT = 10_000;
@@ -15,7 +34,10 @@ const MAX_PREDICATE_DEPTH = 32;
 const MAX_TEXT = 10_000;
 const MAX_LIST = 1_000;
 // The agents read the default answer layout, so a plan cannot ask for the compact one either.
-const RESOURCE_RESERVED_ARGUMENTS: readonly string[] = [...S2SP_RESOURCE_PARAMETERS, ...S2SP_RESOURCE_EXTENSION_PARAMETERS];
+const RESOURCE_RESERVED_ARGUMENTS: readonly string[] = [
+  ...S2SP_RESOURCE_PARAMETERS,
+  ...S2SP_RESOURCE_EXTENSION_PARAMETERS,
+];
 const CONSUMER_RESERVED_ARGUMENTS: readonly string[] = S2SP_CONSUMER_PARAMETERS;
 
 /**
@@ -33,7 +55,10 @@ export function validateAgentTask(
   const taskId = text(task.task_id, 'task.task_id', 128).trim();
   const schemaVersion = task.schema_version || SUPPORTED_SCHEMA_VERSION;
   if (schemaVersion > SUPPORTED_SCHEMA_VERSION) {
-    throw new InvalidRequestError('task.schema_version', `${schemaVersion} is not supported (this agents service reads version ${SUPPORTED_SCHEMA_VERSION})`);
+    throw new InvalidRequestError(
+      'task.schema_version',
+      `${schemaVersion} is not supported (this agents service reads version ${SUPPORTED_SCHEMA_VERSION})`,
+    );
   }
   const parentTaskId = text(task.parent_task_id, 'task.parent_task_id', 128);
   const definition: TaskDefinition = {
@@ -70,48 +95,62 @@ function objectiveOf(task: v1.AgentTask): TaskObjective {
 function constraintsOf(task: v1.AgentTask): TaskConstraints {
   const constraints = task.constraints ?? v1.ExecutionConstraints.create();
   const maxSteps = constraints.max_steps ?? 0;
-  if (maxSteps > MAX_STEP_LIMIT) throw new InvalidRequestError('task.constraints.max_steps', `must be at most ${MAX_STEP_LIMIT} (0 = no limit)`);
+  if (maxSteps > MAX_STEP_LIMIT)
+    throw new InvalidRequestError('task.constraints.max_steps', `must be at most ${MAX_STEP_LIMIT} (0 = no limit)`);
   const maxDepth = constraints.max_recursion_depth ?? 0;
   if (maxDepth > 100) throw new InvalidRequestError('task.constraints.max_recursion_depth', 'must be at most 100');
   const cost = Number(constraints.cost_budget_microdollars ?? 0);
-  if (!Number.isSafeInteger(cost) || cost < 0) throw new InvalidRequestError('task.constraints.cost_budget_microdollars', 'is out of range');
-  const permittedTools = list(constraints.permitted_tools, 'task.constraints.permitted_tools', MAX_LIST).map((name, index) => {
-    const field = `task.constraints.permitted_tools[${index}]`;
-    const value = text(name, field, 513).trim();
-    if (value === '') throw new InvalidRequestError(field, 'must not be empty');
-    return value;
-  });
+  if (!Number.isSafeInteger(cost) || cost < 0)
+    throw new InvalidRequestError('task.constraints.cost_budget_microdollars', 'is out of range');
+  const permittedTools = list(constraints.permitted_tools, 'task.constraints.permitted_tools', MAX_LIST).map(
+    (name, index) => {
+      const field = `task.constraints.permitted_tools[${index}]`;
+      const value = text(name, field, 513).trim();
+      if (value === '') throw new InvalidRequestError(field, 'must not be empty');
+      return value;
+    },
+  );
   return {
     maxSteps,
     maxRecursionDepth: maxDepth,
     tokenBudget: constraints.token_budget ?? 0,
     costBudgetMicrodollars: cost,
     permittedTools,
-    prohibitedActions: list(constraints.prohibited_actions, 'task.constraints.prohibited_actions', MAX_LIST).map((item, index) =>
-      text(item, `task.constraints.prohibited_actions[${index}]`, 256),
+    prohibitedActions: list(constraints.prohibited_actions, 'task.constraints.prohibited_actions', MAX_LIST).map(
+      (item, index) => text(item, `task.constraints.prohibited_actions[${index}]`, 256),
     ),
   };
 }
 
 function callerOf(task: v1.AgentTask): string | undefined {
-  const subject = text(task.auth?.subject, 'task.auth.subject', 256) || text(task.auth?.client_id, 'task.auth.client_id', 256);
+  const subject =
+    text(task.auth?.subject, 'task.auth.subject', 256) || text(task.auth?.client_id, 'task.auth.client_id', 256);
   return subject || undefined;
 }
 
 function planOf(messages: v1.PlanStep[], knownServers: readonly string[]): PlanStep[] {
   if (messages.length === 0) throw new InvalidRequestError('task.plan', 'must have at least one step');
-  if (messages.length > MAX_PLAN_STEPS) throw new InvalidRequestError('task.plan', `must have at most ${MAX_PLAN_STEPS} steps`);
+  if (messages.length > MAX_PLAN_STEPS)
+    throw new InvalidRequestError('task.plan', `must have at most ${MAX_PLAN_STEPS} steps`);
   const steps: PlanStep[] = [];
   const byId = new Map<string, PlanStep>();
   messages.forEach((message, index) => {
     const field = `task.plan[${index}]`;
     const stepId = text(message.step_id, `${field}.step_id`, 128);
     if (!STEP_ID.test(stepId)) {
-      throw new InvalidRequestError(`${field}.step_id`, stepId === '' ? 'is required' : 'must be letters, digits, "_", ".", ":" or "-" (at most 128)');
+      throw new InvalidRequestError(
+        `${field}.step_id`,
+        stepId === '' ? 'is required' : 'must be letters, digits, "_", ".", ":" or "-" (at most 128)',
+      );
     }
-    if (byId.has(stepId)) throw new InvalidRequestError(`${field}.step_id`, `"${stepId}" is used by an earlier step; step ids must be unique`);
+    if (byId.has(stepId))
+      throw new InvalidRequestError(
+        `${field}.step_id`,
+        `"${stepId}" is used by an earlier step; step ids must be unique`,
+      );
     const dependsOn = list(message.depends_on, `${field}.depends_on`, MAX_PLAN_STEPS).map((id, position) => {
-      if (!byId.has(id)) throw new InvalidRequestError(`${field}.depends_on[${position}]`, `"${id}" is not an earlier step`);
+      if (!byId.has(id))
+        throw new InvalidRequestError(`${field}.depends_on[${position}]`, `"${id}" is not an earlier step`);
       return id;
     });
     const step = stepOf(message, field, stepId, dependsOn, byId, steps, knownServers);
@@ -135,17 +174,27 @@ function stepOf(
     case 'resource_call': {
       const call = message.resource_call ?? v1.ResourceCallStep.create();
       const path = `${field}.resource_call`;
-      const args = argumentsOf(call.arguments, `${path}.arguments`, RESOURCE_RESERVED_ARGUMENTS, 'set by the agents from the step');
+      const args = argumentsOf(
+        call.arguments,
+        `${path}.arguments`,
+        RESOURCE_RESERVED_ARGUMENTS,
+        'set by the agents from the step',
+      );
       const domains = list(call.abstract_domains, `${path}.abstract_domains`, 256).map((domain, index) => {
         const domainField = `${path}.abstract_domains[${index}]`;
         const name = text(domain, domainField, 256).trim();
-        if (name === '' || name.includes(',')) throw new InvalidRequestError(domainField, 'must be a non-empty column name without ","');
+        if (name === '' || name.includes(','))
+          throw new InvalidRequestError(domainField, 'must be a non-empty column name without ","');
         return name;
       });
       if (domains.length === 0) {
-        throw new InvalidRequestError(`${path}.abstract_domains`, 'must name at least one column: the control plane of an S2SP resource call');
+        throw new InvalidRequestError(
+          `${path}.abstract_domains`,
+          'must name at least one column: the control plane of an S2SP resource call',
+        );
       }
-      if (new Set(domains).size !== domains.length) throw new InvalidRequestError(`${path}.abstract_domains`, 'must not repeat a column');
+      if (new Set(domains).size !== domains.length)
+        throw new InvalidRequestError(`${path}.abstract_domains`, 'must not repeat a column');
       const step: ResourceCallPlanStep = {
         kind: 'resource_call',
         stepId,
@@ -167,7 +216,8 @@ function stepOf(
       rowSource(inputStepId, `${path}.input_step_id`, earlier);
       if (!filter.predicate) throw new InvalidRequestError(`${path}.predicate`, 'is required');
       const predicateJson = jsonObjectOr(filter.predicate);
-      if (depthOf(predicateJson) > MAX_PREDICATE_DEPTH) throw new InvalidRequestError(`${path}.predicate`, `is nested deeper than ${MAX_PREDICATE_DEPTH} levels`);
+      if (depthOf(predicateJson) > MAX_PREDICATE_DEPTH)
+        throw new InvalidRequestError(`${path}.predicate`, `is nested deeper than ${MAX_PREDICATE_DEPTH} levels`);
       let predicate;
       try {
         predicate = parsePredicate(predicateJson);
@@ -184,7 +234,11 @@ function stepOf(
       let inputStepId = text(call.input_step_id, `${path}.input_step_id`, 128);
       if (inputStepId === '') {
         const previous = [...ordered].reverse().find((step) => step.kind !== 'consumer_call');
-        if (!previous) throw new InvalidRequestError(`${path}.input_step_id`, 'no earlier RESOURCE_CALL or FILTER step supplies rows');
+        if (!previous)
+          throw new InvalidRequestError(
+            `${path}.input_step_id`,
+            'no earlier RESOURCE_CALL or FILTER step supplies rows',
+          );
         inputStepId = previous.stepId;
       } else {
         rowSource(inputStepId, `${path}.input_step_id`, earlier);
@@ -192,17 +246,36 @@ function stepOf(
       const columnMapping: Record<string, string> = {};
       for (const [source, target] of Object.entries(call.column_mapping ?? {})) {
         const mappingField = `${path}.column_mapping["${source.slice(0, 64)}"]`;
-        if (source === '' || source.length > 256 || typeof target !== 'string' || target === '' || target.length > 256) {
-          throw new InvalidRequestError(mappingField, 'source and target columns must be non-empty, at most 256 characters');
+        if (
+          source === '' ||
+          source.length > 256 ||
+          typeof target !== 'string' ||
+          target === '' ||
+          target.length > 256
+        ) {
+          throw new InvalidRequestError(
+            mappingField,
+            'source and target columns must be non-empty, at most 256 characters',
+          );
         }
-        Object.defineProperty(columnMapping, source, { value: target, enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(columnMapping, source, {
+          value: target,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       }
       const step: ConsumerCallPlanStep = {
         kind: 'consumer_call',
         stepId,
         dependsOn,
         tool: toolName(call.tool, `${path}.tool`),
-        arguments: argumentsOf(call.arguments, `${path}.arguments`, CONSUMER_RESERVED_ARGUMENTS, 'filled in by the agents'),
+        arguments: argumentsOf(
+          call.arguments,
+          `${path}.arguments`,
+          CONSUMER_RESERVED_ARGUMENTS,
+          'filled in by the agents',
+        ),
         columnMapping,
         inputStepId,
       };
@@ -225,12 +298,16 @@ function planStepKind(message: v1.PlanStep): 'resource_call' | 'filter' | 'consu
 function rowSource(stepId: string, field: string, earlier: Map<string, PlanStep>): PlanStep {
   const step = earlier.get(stepId);
   if (!step) throw new InvalidRequestError(field, `"${stepId}" is not an earlier step`);
-  if (step.kind === 'consumer_call') throw new InvalidRequestError(field, `"${stepId}" is a CONSUMER_CALL, which supplies no rows`);
+  if (step.kind === 'consumer_call')
+    throw new InvalidRequestError(field, `"${stepId}" is a CONSUMER_CALL, which supplies no rows`);
   return step;
 }
 
 /** The RESOURCE_CALL a row-supplying step's rows come from. */
-export function originResourceStep(stepId: string, steps: ReadonlyMap<string, PlanStep>): ResourceCallPlanStep | undefined {
+export function originResourceStep(
+  stepId: string,
+  steps: ReadonlyMap<string, PlanStep>,
+): ResourceCallPlanStep | undefined {
   let step = steps.get(stepId);
   for (let hops = 0; step && hops <= MAX_PLAN_STEPS; hops++) {
     if (step.kind === 'resource_call') return step;
@@ -258,7 +335,12 @@ function checkSingleUseResources(steps: PlanStep[], byId: Map<string, PlanStep>)
   });
 }
 
-function argumentsOf(struct: v1.ResourceCallStep['arguments'], field: string, reserved: readonly string[], why: string): JsonObject {
+function argumentsOf(
+  struct: v1.ResourceCallStep['arguments'],
+  field: string,
+  reserved: readonly string[],
+  why: string,
+): JsonObject {
   const args = jsonObjectOr(struct);
   const clash = reserved.filter((name) => Object.prototype.hasOwnProperty.call(args, name));
   if (clash.length > 0) throw new InvalidRequestError(field, `must not contain ${clash.join(', ')} (${why})`);
@@ -266,7 +348,8 @@ function argumentsOf(struct: v1.ResourceCallStep['arguments'], field: string, re
 }
 
 function modeOf(mode: string | undefined, field: string): 'async' | 'sync' {
-  if (mode === undefined || mode === '' || mode === 'DATA_PLANE_MODE_UNSPECIFIED' || mode === 'DATA_PLANE_MODE_ASYNC') return 'async';
+  if (mode === undefined || mode === '' || mode === 'DATA_PLANE_MODE_UNSPECIFIED' || mode === 'DATA_PLANE_MODE_ASYNC')
+    return 'async';
   if (mode === 'DATA_PLANE_MODE_SYNC') return 'sync';
   throw new InvalidRequestError(field, `unknown mode ${JSON.stringify(mode)}`);
 }
@@ -281,7 +364,10 @@ function serverOf(value: string | undefined, field: string, knownServers: readon
   const server = text(value, field, 64);
   if (server === '') return undefined;
   if (!knownServers.includes(server)) {
-    throw new InvalidRequestError(field, `no MCP server "${server}" is configured (known: ${knownServers.join(', ') || 'none'})`);
+    throw new InvalidRequestError(
+      field,
+      `no MCP server "${server}" is configured (known: ${knownServers.join(', ') || 'none'})`,
+    );
   }
   return server;
 }
@@ -291,7 +377,8 @@ function text(value: string | undefined | null, field: string, maxLength: number
   if (typeof result !== 'string') throw new InvalidRequestError(field, 'must be a string');
   if (result.length > maxLength) throw new InvalidRequestError(field, `must be at most ${maxLength} characters`);
   // eslint-disable-next-line no-control-regex -- control characters are what this pattern finds
-  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(result)) throw new InvalidRequestError(field, 'must not contain control characters');
+  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(result))
+    throw new InvalidRequestError(field, 'must not contain control characters');
   return result;
 }
 
@@ -304,7 +391,11 @@ function list<T>(value: T[] | undefined | null, field: string, max: number): T[]
 
 function depthOf(value: JsonValue, depth = 0): number {
   let deepest = depth;
-  const children = Array.isArray(value) ? value : value !== null && typeof value === 'object' ? Object.values(value) : [];
+  const children = Array.isArray(value)
+    ? value
+    : value !== null && typeof value === 'object'
+      ? Object.values(value)
+      : [];
   for (const child of children) {
     if (deepest > MAX_PREDICATE_DEPTH) break;
     deepest = Math.max(deepest, depthOf(child, depth + 1));

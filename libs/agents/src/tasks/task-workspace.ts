@@ -24,7 +24,13 @@ export class TaskWorkspace {
   private readonly bodies = new Map<string, Map<number, Row>>();
 
   keep(stepId: string, answer: S2spResourceAnswer, sourceScopes: readonly string[]): void {
-    this.handles.set(stepId, { stepId, mode: answer.resourceUrl !== undefined ? 'async' : 'sync', resourceUrl: answer.resourceUrl, totalRows: answer.totalRows, sourceScopes });
+    this.handles.set(stepId, {
+      stepId,
+      mode: answer.resourceUrl !== undefined ? 'async' : 'sync',
+      resourceUrl: answer.resourceUrl,
+      totalRows: answer.totalRows,
+      sourceScopes,
+    });
     if (answer.body !== undefined) {
       this.bodies.set(stepId, new Map(answer.body.map((row) => [row[ROW_ID] as number, row])));
     }

@@ -25,6 +25,7 @@ export function dataPlaneRefOf(answer: S2spResourceAnswer, keepResourceUrl: bool
     body_domains: answer.bodyDomains,
     total_rows: answer.totalRows,
   };
-  if (answer.resourceUrl !== undefined) ref.resource_url = keepResourceUrl ? answer.resourceUrl : redactResourceUrl(answer.resourceUrl);
+  if (answer.resourceUrl !== undefined)
+    ref.resource_url = keepResourceUrl ? answer.resourceUrl : redactResourceUrl(answer.resourceUrl);
   return ref;
 }

@@ -5,7 +5,11 @@ import type { ToolInvocationOutcome } from './tool-invoker.service';
 import { invocationReport } from './tool-messages';
 
 /** s2sp.v2.InvokeToolResponse: the MCP result as a typed ToolResult, a typed error for a tool error, and the invocation report. */
-export function invokeToolResponseV2(invocationId: string, outcome: ToolInvocationOutcome, trace: TraceRecord | undefined): v2.InvokeToolResponse {
+export function invokeToolResponseV2(
+  invocationId: string,
+  outcome: ToolInvocationOutcome,
+  trace: TraceRecord | undefined,
+): v2.InvokeToolResponse {
   const report = invocationReport(outcome, trace);
   return {
     invocation_id: invocationId,
@@ -19,7 +23,12 @@ export function invokeToolResponseV2(invocationId: string, outcome: ToolInvocati
 }
 
 function toolFailure(message: string): v1.ErrorInfo {
-  return { code: AGENT_EXECUTION_ERROR.TOOL_FAILURE, message, recovery_hint: RECOVERY_HINT.CHECK_TOOL_ARGUMENTS, details: undefined };
+  return {
+    code: AGENT_EXECUTION_ERROR.TOOL_FAILURE,
+    message,
+    recovery_hint: RECOVERY_HINT.CHECK_TOOL_ARGUMENTS,
+    details: undefined,
+  };
 }
 
 export function toolResultV2(result: McpToolResult): v2.ToolResult {
@@ -67,7 +76,10 @@ function typedBlock(block: JsonObject): TypedBlock | undefined {
           title: optionalString(block.title),
           description: optionalString(block.description),
           mime_type: optionalString(block.mimeType),
-          size: typeof block.size === 'number' && Number.isSafeInteger(block.size) && block.size >= 0 ? String(block.size) : '0',
+          size:
+            typeof block.size === 'number' && Number.isSafeInteger(block.size) && block.size >= 0
+              ? String(block.size)
+              : '0',
         },
       };
     case 'resource':

@@ -9,7 +9,12 @@ export interface McpToolResult {
 }
 
 /** Normalises what the MCP client returned (already schema-checked by it) into plain JSON. */
-export function normalizeToolResult(raw: { content?: unknown; structuredContent?: unknown; isError?: unknown; _meta?: unknown }): McpToolResult {
+export function normalizeToolResult(raw: {
+  content?: unknown;
+  structuredContent?: unknown;
+  isError?: unknown;
+  _meta?: unknown;
+}): McpToolResult {
   const json = JSON.parse(JSON.stringify(raw)) as Record<string, unknown>;
   const content = Array.isArray(json.content) ? json.content.filter(isObject) : [];
   const result: McpToolResult = { content, isError: json.isError === true };

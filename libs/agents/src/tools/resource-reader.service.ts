@@ -34,7 +34,11 @@ export class ResourceReader {
     @Inject(AGENTS_CONFIG) private readonly config: AgentsConfig,
   ) {}
 
-  async read(request: v2.ReadResourceRequest, metadata: Metadata, call: GrpcServerCall): Promise<v2.ReadResourceResponse> {
+  async read(
+    request: v2.ReadResourceRequest,
+    metadata: Metadata,
+    call: GrpcServerCall,
+  ): Promise<v2.ReadResourceResponse> {
     const trace = traceOf(request.trace, metadata);
     const cancellation = abortOnCancel(call);
     try {
@@ -50,12 +54,19 @@ export class ResourceReader {
       const budget = downstreamBudget(deadline, this.config.deadlines, this.config.mcp.callTimeoutMs);
       const authorization = await this.authorizer.resourceReadAuthorization(caller, server, budget.deadlineMs);
       const result = await withMcpAuthorization(authorization, () =>
-        connection.request((client, options) => client.readResource({ uri }, options), { timeoutMs: budget.timeoutMs, signal: cancellation.signal }),
+        connection.request((client, options) => client.readResource({ uri }, options), {
+          timeoutMs: budget.timeoutMs,
+          signal: cancellation.signal,
+        }),
       );
       return { contents: result.contents.map(resourceContents), error: undefined, trace: traceMessage(trace) };
     } catch (error) {
       if (error instanceof McpRequestRejectedError && !error.isAuthRefusal) {
-        return { contents: [], error: { code: error.mcpCode, message: error.message, recovery_hint: '', details: undefined }, trace: traceMessage(trace) };
+        return {
+          contents: [],
+          error: { code: error.mcpCode, message: error.message, recovery_hint: '', details: undefined },
+          trace: traceMessage(trace),
+        };
       }
       throw toGrpcError(error, trace?.trace_id);
     } finally {

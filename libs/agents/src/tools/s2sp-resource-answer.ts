@@ -72,7 +72,9 @@ function rowsOf(value: unknown): Row[] | undefined {
 
 /** The domains a compact answer leaves out: its rows' columns but `_row_id`. */
 function domainsOf(value: unknown): unknown {
-  return isObject(value) && isStringArray(value.columns) ? value.columns.filter((column) => column !== ROW_ID) : undefined;
+  return isObject(value) && isStringArray(value.columns)
+    ? value.columns.filter((column) => column !== ROW_ID)
+    : undefined;
 }
 
 const JSON_OBJECT_START = /^[ \t\n\r]*\{/;

@@ -25,7 +25,11 @@ export function listSurfacesResponse(surfaces: ServerSurfaces): v2.ListSurfacesR
       name: prompt.name,
       title: prompt.title ?? '',
       description: prompt.description ?? '',
-      arguments: prompt.arguments.map((argument) => ({ name: argument.name, description: argument.description ?? '', required: argument.required })),
+      arguments: prompt.arguments.map((argument) => ({
+        name: argument.name,
+        description: argument.description ?? '',
+        required: argument.required,
+      })),
     })),
   };
 }

@@ -23,11 +23,23 @@ const MAX_INVOCATION_ID_LENGTH = 128;
  */
 export type ToolCallRequest = Pick<
   v1.ToolInvocationRequest,
-  'invocation_id' | 'tool_name' | 'tool_version' | 'input_params' | 'trace' | 'mutation_class' | 'requires_human_approval' | 'server' | 'count_body_tokens'
+  | 'invocation_id'
+  | 'tool_name'
+  | 'tool_version'
+  | 'input_params'
+  | 'trace'
+  | 'mutation_class'
+  | 'requires_human_approval'
+  | 'server'
+  | 'count_body_tokens'
 > & { deadline?: v1.Timestamp };
 
 /** Builds a version's InvokeTool answer from the outcome of the call. */
-export type ToolCallAnswer<Response> = (invocationId: string, outcome: ToolInvocationOutcome, trace: TraceRecord | undefined) => Response;
+export type ToolCallAnswer<Response> = (
+  invocationId: string,
+  outcome: ToolInvocationOutcome,
+  trace: TraceRecord | undefined,
+) => Response;
 
 /**
  * One InvokeTool call, whichever contract version asked: validates the
@@ -47,7 +59,12 @@ export class ToolCallService {
     @Inject(AGENTS_CONFIG) private readonly config: AgentsConfig,
   ) {}
 
-  async call<Response>(request: ToolCallRequest, metadata: Metadata, call: GrpcServerCall, answer: ToolCallAnswer<Response>): Promise<Response> {
+  async call<Response>(
+    request: ToolCallRequest,
+    metadata: Metadata,
+    call: GrpcServerCall,
+    answer: ToolCallAnswer<Response>,
+  ): Promise<Response> {
     const trace = traceOf(request.trace, metadata);
     const cancellation = abortOnCancel(call);
     try {
@@ -57,7 +74,9 @@ export class ToolCallService {
       const deadline = earliestDeadline(grpcDeadlineOf(call), timestampToMs(request.deadline));
       assertTimeRemains(deadline, this.config.deadlines);
       if (request.requires_human_approval) {
-        throw new ApprovalRequiredError(`${toolName} was requested with requires_human_approval, and the agents have no approval flow`);
+        throw new ApprovalRequiredError(
+          `${toolName} was requested with requires_human_approval, and the agents have no approval flow`,
+        );
       }
       const args = jsonObjectOr(request.input_params);
 
@@ -70,7 +89,8 @@ export class ToolCallService {
         arguments: args,
         deadlineMs: deadline,
         signal: cancellation.signal,
-        meta: request.count_body_tokens && tool.kind === 'S2SP_RESOURCE' ? { [S2SP_META.COUNT_TOKENS]: true } : undefined,
+        meta:
+          request.count_body_tokens && tool.kind === 'S2SP_RESOURCE' ? { [S2SP_META.COUNT_TOKENS]: true } : undefined,
       });
       return answer(invocationId, outcome, trace);
     } catch (error) {

@@ -58,7 +58,12 @@ export class ToolInvoker {
   ) {}
 
   /** Finds the tool, connecting to servers not reachable so far (bounded by the deadline). */
-  resolve(toolName: string, serverId: string | undefined, deadlineMs: number | undefined, signal?: AbortSignal): Promise<RegisteredTool> {
+  resolve(
+    toolName: string,
+    serverId: string | undefined,
+    deadlineMs: number | undefined,
+    signal?: AbortSignal,
+  ): Promise<RegisteredTool> {
     const budget = downstreamBudget(deadlineMs, this.config.deadlines, this.config.mcp.connectTimeoutMs);
     return this.connector.resolveTool(toolName, serverId, { timeoutMs: budget.timeoutMs, signal });
   }

@@ -49,9 +49,18 @@ export class ToolListCursorCodec {
 
   private parse(cursor: string): ToolListPosition {
     const invalid = () =>
-      new InvalidRequestError('cursor', 'not a cursor issued by this agents service (malformed or modified); start again with an empty cursor');
+      new InvalidRequestError(
+        'cursor',
+        'not a cursor issued by this agents service (malformed or modified); start again with an empty cursor',
+      );
     const { o, v, s, m } = decodeOpaqueCursor(cursor, MAX_CURSOR_LENGTH, invalid);
-    if (!Number.isSafeInteger(o) || (o as number) < 0 || !Number.isSafeInteger(v) || typeof s !== 'string' || typeof m !== 'string') {
+    if (
+      !Number.isSafeInteger(o) ||
+      (o as number) < 0 ||
+      !Number.isSafeInteger(v) ||
+      typeof s !== 'string' ||
+      typeof m !== 'string'
+    ) {
       throw invalid();
     }
     const expectedMac = Buffer.from(this.mac({ o: o as number, v: v as number, s }), 'base64url');
@@ -61,6 +70,10 @@ export class ToolListCursorCodec {
   }
 
   private mac(body: { o: number; v: number; s: string }): string {
-    return createHmac('sha256', this.key).update(`${body.o}\n${body.v}\n${body.s}`).digest().subarray(0, MAC_BYTES).toString('base64url');
+    return createHmac('sha256', this.key)
+      .update(`${body.o}\n${body.v}\n${body.s}`)
+      .digest()
+      .subarray(0, MAC_BYTES)
+      .toString('base64url');
   }
 }

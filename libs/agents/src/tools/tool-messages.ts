@@ -28,7 +28,11 @@ export function toolDescriptorMessage(tool: RegisteredTool): v1.ToolDescriptor {
   };
 }
 
-const CIRCUIT_STATE = { closed: 'CIRCUIT_STATE_CLOSED', 'half-open': 'CIRCUIT_STATE_HALF_OPEN', open: 'CIRCUIT_STATE_OPEN' } as const;
+const CIRCUIT_STATE = {
+  closed: 'CIRCUIT_STATE_CLOSED',
+  'half-open': 'CIRCUIT_STATE_HALF_OPEN',
+  open: 'CIRCUIT_STATE_OPEN',
+} as const;
 
 /** s2sp.v1.McpServerStatus: no credentials (the url is redacted, errors are sanitised). */
 export function serverStatusMessage(connection: McpServerConnection): v1.McpServerStatus {
@@ -81,7 +85,9 @@ export function invocationReport(outcome: ToolInvocationOutcome, trace: TraceRec
       tool: tool.name,
       resource_url: answer?.resourceUrl ?? '',
       retrieved_at: timestampOrUnset(outcome.finishedAt),
-      content_sha256: createHash('sha256').update(JSON.stringify(toolResultAsJson(result))).digest('hex'),
+      content_sha256: createHash('sha256')
+        .update(JSON.stringify(toolResultAsJson(result)))
+        .digest('hex'),
     },
     data_plane: answer ? dataPlaneMessage(dataPlaneRefOf(answer, true)) : undefined,
     error_message: result.isError ? textOfContent(result) || 'the tool reported an error' : '',
@@ -92,7 +98,11 @@ export function invocationReport(outcome: ToolInvocationOutcome, trace: TraceRec
  * s2sp.v1.ToolInvocationResponse for an MCP result: the CallToolResult as
  * `output`, SUCCESS or ERROR (tool error), and the {@link invocationReport}.
  */
-export function invocationResponseMessage(invocationId: string, outcome: ToolInvocationOutcome, trace: TraceRecord | undefined): v1.ToolInvocationResponse {
+export function invocationResponseMessage(
+  invocationId: string,
+  outcome: ToolInvocationOutcome,
+  trace: TraceRecord | undefined,
+): v1.ToolInvocationResponse {
   const { result } = outcome;
   const report = invocationReport(outcome, trace);
   return {

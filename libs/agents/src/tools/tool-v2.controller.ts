@@ -47,7 +47,11 @@ export class ToolV2Controller {
    */
   @GrpcMethod('s2sp.v2.ToolService', 'ReadResource')
   @RequireScopes(PLATFORM_SCOPES.RESOURCES_READ)
-  readResource(request: v2.ReadResourceRequest, metadata: Metadata, call: GrpcServerCall): Promise<v2.ReadResourceResponse> {
+  readResource(
+    request: v2.ReadResourceRequest,
+    metadata: Metadata,
+    call: GrpcServerCall,
+  ): Promise<v2.ReadResourceResponse> {
     return this.resources.read(request, metadata, call);
   }
 }

@@ -54,7 +54,11 @@ export class ToolController {
   /** Calls one tool (see ToolCallService); the answer carries MCP's result as a Struct. */
   @GrpcMethod('s2sp.v1.ToolService', 'InvokeTool')
   @RequireScopes(PLATFORM_SCOPES.TOOLS_CALL)
-  invokeTool(request: v1.ToolInvocationRequest, metadata: Metadata, call: GrpcServerCall): Promise<v1.ToolInvocationResponse> {
+  invokeTool(
+    request: v1.ToolInvocationRequest,
+    metadata: Metadata,
+    call: GrpcServerCall,
+  ): Promise<v1.ToolInvocationResponse> {
     return this.toolCalls.call(request, metadata, call, invocationResponseMessage);
   }
 

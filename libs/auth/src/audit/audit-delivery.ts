@@ -48,11 +48,16 @@ export const AUDIT_DELIVERY_LIMITS = Object.freeze({
 /** Fills in defaults; throws a RangeError naming the option on a bad value. */
 export function resolveAuditDelivery(options: AuditDeliveryOptions = {}): ResolvedAuditDelivery {
   const resolved: ResolvedAuditDelivery = { ...DEFAULT_AUDIT_DELIVERY, ...definedOnly({ ...options }) };
-  if (!AUDIT_DELIVERY_MODES.includes(resolved.mode)) throw new RangeError(`Auth option auditDelivery.mode must be one of ${AUDIT_DELIVERY_MODES.join(', ')}`);
-  for (const [name, { min, max }] of Object.entries(AUDIT_DELIVERY_LIMITS) as Array<[keyof typeof AUDIT_DELIVERY_LIMITS, { min: number; max: number }]>) {
+  if (!AUDIT_DELIVERY_MODES.includes(resolved.mode))
+    throw new RangeError(`Auth option auditDelivery.mode must be one of ${AUDIT_DELIVERY_MODES.join(', ')}`);
+  for (const [name, { min, max }] of Object.entries(AUDIT_DELIVERY_LIMITS) as Array<
+    [keyof typeof AUDIT_DELIVERY_LIMITS, { min: number; max: number }]
+  >) {
     const value = resolved[name];
-    if (!Number.isSafeInteger(value) || value < min || value > max) throw new RangeError(`Auth option auditDelivery.${name} must be an integer from ${min} to ${max}`);
+    if (!Number.isSafeInteger(value) || value < min || value > max)
+      throw new RangeError(`Auth option auditDelivery.${name} must be an integer from ${min} to ${max}`);
   }
-  if (resolved.maxPending < resolved.maxBatchSize) throw new RangeError('Auth option auditDelivery.maxPending must be at least auditDelivery.maxBatchSize');
+  if (resolved.maxPending < resolved.maxBatchSize)
+    throw new RangeError('Auth option auditDelivery.maxPending must be at least auditDelivery.maxBatchSize');
   return Object.freeze(resolved);
 }

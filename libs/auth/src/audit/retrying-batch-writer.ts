@@ -89,8 +89,13 @@ export class RetryingBatchWriter<T> {
         await this.write(batch);
       } catch (error) {
         this.queue.unshift(...batch);
-        const retryInMs = Math.min(this.options.maxRetryDelayMs, this.options.flushIntervalMs * 2 ** this.consecutiveFailures);
-        this.logger.error(`could not store ${batch.length} ${this.what} (${errorKind(error)}); ${this.queue.length} buffered, retrying in ${retryInMs} ms`);
+        const retryInMs = Math.min(
+          this.options.maxRetryDelayMs,
+          this.options.flushIntervalMs * 2 ** this.consecutiveFailures,
+        );
+        this.logger.error(
+          `could not store ${batch.length} ${this.what} (${errorKind(error)}); ${this.queue.length} buffered, retrying in ${retryInMs} ms`,
+        );
         if (!this.closed) this.scheduleFlush(retryInMs);
         throw error;
       }

@@ -57,20 +57,34 @@ export class AuthorizationGate {
     try {
       return await this.verifier.verify(bearerFromHeader(authorization), verifyOptions);
     } catch (error) {
-      const failure = error instanceof AuthenticationError ? error : new AuthenticationError('verification-failed', error instanceof Error ? error.name : undefined);
-      if (!(error instanceof AuthenticationError)) this.logger.error(`token verification failed unexpectedly: ${failure.detail ?? 'unknown error'}`);
+      const failure =
+        error instanceof AuthenticationError
+          ? error
+          : new AuthenticationError('verification-failed', error instanceof Error ? error.name : undefined);
+      if (!(error instanceof AuthenticationError))
+        this.logger.error(`token verification failed unexpectedly: ${failure.detail ?? 'unknown error'}`);
       return this.refuse(failure, requirements, target);
     }
   }
 
   /** Audits an authentication failure found elsewhere (e.g. no caller on an MCP request) and throws it. */
-  async refuse(failure: AuthenticationError, requirements: AuthorizationRequirements, target: AuthorizationTarget): Promise<never> {
-    await this.recordDenial(this.event('deny', 'unauthenticated', undefined, requirements, target, { authenticationFailure: failure.reason }));
+  async refuse(
+    failure: AuthenticationError,
+    requirements: AuthorizationRequirements,
+    target: AuthorizationTarget,
+  ): Promise<never> {
+    await this.recordDenial(
+      this.event('deny', 'unauthenticated', undefined, requirements, target, { authenticationFailure: failure.reason }),
+    );
     throw failure;
   }
 
   /** Scope and approval checks for a verified caller; the decision is audited either way. */
-  async authorize(identity: CallerIdentity, requirements: AuthorizationRequirements, target: AuthorizationTarget): Promise<AuthorizationGrant> {
+  async authorize(
+    identity: CallerIdentity,
+    requirements: AuthorizationRequirements,
+    target: AuthorizationTarget,
+  ): Promise<AuthorizationGrant> {
     let grant: AuthorizationGrant;
     try {
       grant = await authorize(identity, requirements.requiredScopes, requirements.mutationClass, this.approvals, {
@@ -79,14 +93,27 @@ export class AuthorizationGate {
       });
     } catch (error) {
       if (error instanceof PermissionDeniedError) {
-        await this.recordDenial(this.event('deny', 'missing-scopes', identity, requirements, target, { missingScopes: error.missingScopes }));
+        await this.recordDenial(
+          this.event('deny', 'missing-scopes', identity, requirements, target, { missingScopes: error.missingScopes }),
+        );
       } else if (error instanceof ApprovalRequiredError) {
-        await this.recordDenial(this.event('deny', 'approval-denied', identity, requirements, target, { approval: error.approval }));
+        await this.recordDenial(
+          this.event('deny', 'approval-denied', identity, requirements, target, { approval: error.approval }),
+        );
       }
       throw error;
     }
     // An allow that cannot be audited does not happen: a failing sink fails the call.
-    await this.audit.record(this.event('allow', 'authorized', identity, requirements, target, grant.approval ? { approval: grant.approval } : {}));
+    await this.audit.record(
+      this.event(
+        'allow',
+        'authorized',
+        identity,
+        requirements,
+        target,
+        grant.approval ? { approval: grant.approval } : {},
+      ),
+    );
     return grant;
   }
 
@@ -94,7 +121,9 @@ export class AuthorizationGate {
     try {
       await this.audit.record(event);
     } catch (error) {
-      this.logger.error(`audit sink failed to record a denial: ${error instanceof Error ? error.name : 'unknown error'}`);
+      this.logger.error(
+        `audit sink failed to record a denial: ${error instanceof Error ? error.name : 'unknown error'}`,
+      );
     }
   }
 

@@ -40,7 +40,11 @@ export class HandlerRequirementsReader {
 }
 
 /** Reads @RequireScopes (class + handler, merged), @MutationClass (handler over class) and @AllowAnonymous. */
-export function readHandlerRequirements(reflector: Reflector, context: ExecutionContext, defaultMutationClass: MutationClass): HandlerRequirements {
+export function readHandlerRequirements(
+  reflector: Reflector,
+  context: ExecutionContext,
+  defaultMutationClass: MutationClass,
+): HandlerRequirements {
   const targets = [context.getHandler(), context.getClass()];
   const scopes = reflector.getAllAndMerge<string[]>(REQUIRED_SCOPES_METADATA, targets) ?? [];
   const declared = reflector.getAllAndOverride<MutationClass | undefined>(MUTATION_CLASS_METADATA, targets);

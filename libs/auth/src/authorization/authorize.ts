@@ -61,10 +61,17 @@ export async function authorize(
   return { identity, requiredScopes: required, mutationClass, approval: outcome };
 }
 
-async function askWithin(provider: ApprovalProvider, request: ApprovalRequest, timeoutMs: number): Promise<ApprovalOutcome> {
+async function askWithin(
+  provider: ApprovalProvider,
+  request: ApprovalRequest,
+  timeoutMs: number,
+): Promise<ApprovalOutcome> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<ApprovalOutcome>((resolve) => {
-    timer = setTimeout(() => resolve({ required: true, approved: false, via: 'timeout', reason: `no decision within ${timeoutMs} ms` }), timeoutMs);
+    timer = setTimeout(
+      () => resolve({ required: true, approved: false, via: 'timeout', reason: `no decision within ${timeoutMs} ms` }),
+      timeoutMs,
+    );
   });
   const decided = Promise.resolve()
     .then(() => provider.decide(request))
@@ -77,7 +84,12 @@ async function askWithin(provider: ApprovalProvider, request: ApprovalRequest, t
         ...(typeof decision?.approver === 'string' ? { approver: decision.approver } : {}),
         ...(typeof decision?.reason === 'string' ? { reason: decision.reason } : {}),
       }),
-      (): ApprovalOutcome => ({ required: true, approved: false, via: 'error', reason: 'the approval provider failed' }),
+      (): ApprovalOutcome => ({
+        required: true,
+        approved: false,
+        via: 'error',
+        reason: 'the approval provider failed',
+      }),
     );
   try {
     return await Promise.race([decided, timeout]);

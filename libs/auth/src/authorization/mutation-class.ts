@@ -8,7 +8,8 @@ export type MutationClass = (typeof MUTATION_CLASSES)[number];
 export const MUTATION_CLASS_METADATA = 's2sp:auth:mutation-class';
 
 function mutationClassDecorator(mutationClass: MutationClass): MethodDecorator & ClassDecorator {
-  if (!isMutationClass(mutationClass)) throw new TypeError(`@MutationClass(): unknown mutation class ${JSON.stringify(mutationClass)}`);
+  if (!isMutationClass(mutationClass))
+    throw new TypeError(`@MutationClass(): unknown mutation class ${JSON.stringify(mutationClass)}`);
   return SetMetadata(MUTATION_CLASS_METADATA, mutationClass);
 }
 
@@ -38,7 +39,12 @@ export function requiresApproval(mutationClass: MutationClass): boolean {
  * UNSPECIFIED or unknown values fail closed as DESTRUCTIVE.
  */
 export function mutationClassFromProto(value: string | number | undefined | null): MutationClass {
-  const byNumber: Record<number, MutationClass> = { 1: 'READ_ONLY', 2: 'IDEMPOTENT_WRITE', 3: 'NON_IDEMPOTENT_WRITE', 4: 'DESTRUCTIVE' };
+  const byNumber: Record<number, MutationClass> = {
+    1: 'READ_ONLY',
+    2: 'IDEMPOTENT_WRITE',
+    3: 'NON_IDEMPOTENT_WRITE',
+    4: 'DESTRUCTIVE',
+  };
   if (typeof value === 'number') return byNumber[value] ?? 'DESTRUCTIVE';
   const name = typeof value === 'string' ? value.replace(/^MUTATION_CLASS_/, '') : '';
   return isMutationClass(name) ? name : 'DESTRUCTIVE';

@@ -1,4 +1,9 @@
-import { AUDIT_DELIVERY_LIMITS, AUDIT_DELIVERY_MODES, type AuditDeliveryMode, type AuditDeliveryOptions } from '../audit/audit-delivery';
+import {
+  AUDIT_DELIVERY_LIMITS,
+  AUDIT_DELIVERY_MODES,
+  type AuditDeliveryMode,
+  type AuditDeliveryOptions,
+} from '../audit/audit-delivery';
 import { MAX_VERIFY_CACHE_TTL_MS } from '../identity/caching-token-verifier';
 import { MAX_MINT_REUSE_SLACK_MS } from '../minting/narrowed-token-cache';
 import { definedOnly } from './defined-only';
@@ -97,13 +102,35 @@ export function authOptionsFromEnv(audience: string, env: Env = process.env): Au
 function auditDeliveryFromEnv(env: Env): AuditDeliveryOptions {
   const mode = optional(env, AUTH_ENV.AUDIT_DELIVERY);
   if (mode !== undefined && !(AUDIT_DELIVERY_MODES as readonly string[]).includes(mode)) {
-    throw new Error(`Environment variable ${AUTH_ENV.AUDIT_DELIVERY} must be one of ${AUDIT_DELIVERY_MODES.join(', ')}; got "${mode}".`);
+    throw new Error(
+      `Environment variable ${AUTH_ENV.AUDIT_DELIVERY} must be one of ${AUDIT_DELIVERY_MODES.join(', ')}; got "${mode}".`,
+    );
   }
   return definedOnly({
     mode: mode as AuditDeliveryMode | undefined,
-    flushIntervalMs: integer(env, AUTH_ENV.AUDIT_FLUSH_INTERVAL_MS, AUDIT_DELIVERY_LIMITS.flushIntervalMs.min, AUDIT_DELIVERY_LIMITS.flushIntervalMs.max),
-    maxBatchSize: integer(env, AUTH_ENV.AUDIT_MAX_BATCH, AUDIT_DELIVERY_LIMITS.maxBatchSize.min, AUDIT_DELIVERY_LIMITS.maxBatchSize.max),
-    maxPending: integer(env, AUTH_ENV.AUDIT_MAX_PENDING, AUDIT_DELIVERY_LIMITS.maxPending.min, AUDIT_DELIVERY_LIMITS.maxPending.max),
-    maxRetryDelayMs: integer(env, AUTH_ENV.AUDIT_MAX_RETRY_DELAY_MS, AUDIT_DELIVERY_LIMITS.maxRetryDelayMs.min, AUDIT_DELIVERY_LIMITS.maxRetryDelayMs.max),
+    flushIntervalMs: integer(
+      env,
+      AUTH_ENV.AUDIT_FLUSH_INTERVAL_MS,
+      AUDIT_DELIVERY_LIMITS.flushIntervalMs.min,
+      AUDIT_DELIVERY_LIMITS.flushIntervalMs.max,
+    ),
+    maxBatchSize: integer(
+      env,
+      AUTH_ENV.AUDIT_MAX_BATCH,
+      AUDIT_DELIVERY_LIMITS.maxBatchSize.min,
+      AUDIT_DELIVERY_LIMITS.maxBatchSize.max,
+    ),
+    maxPending: integer(
+      env,
+      AUTH_ENV.AUDIT_MAX_PENDING,
+      AUDIT_DELIVERY_LIMITS.maxPending.min,
+      AUDIT_DELIVERY_LIMITS.maxPending.max,
+    ),
+    maxRetryDelayMs: integer(
+      env,
+      AUTH_ENV.AUDIT_MAX_RETRY_DELAY_MS,
+      AUDIT_DELIVERY_LIMITS.maxRetryDelayMs.min,
+      AUDIT_DELIVERY_LIMITS.maxRetryDelayMs.max,
+    ),
   });
 }

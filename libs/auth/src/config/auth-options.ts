@@ -4,11 +4,19 @@ import type { AuditSink } from '../audit/audit-sink';
 import type { ApprovalProvider } from '../authorization/approval-provider';
 import { isMutationClass, type MutationClass } from '../authorization/mutation-class';
 import { DEFAULT_APPROVAL_TIMEOUT_MS } from '../authorization/authorize';
-import { DEFAULT_VERIFY_CACHE_SIZE, DEFAULT_VERIFY_CACHE_TTL_MS, MAX_VERIFY_CACHE_TTL_MS } from '../identity/caching-token-verifier';
+import {
+  DEFAULT_VERIFY_CACHE_SIZE,
+  DEFAULT_VERIFY_CACHE_TTL_MS,
+  MAX_VERIFY_CACHE_TTL_MS,
+} from '../identity/caching-token-verifier';
 import { DEFAULT_CLOCK_TOLERANCE_SECONDS } from '../identity/jwt-token-verifier';
 import type { KeySetSource } from '../identity/key-set';
 import { DEFAULT_AUTH_DATA_DIR, DEV_ISSUER } from '../keys/dev-key-store';
-import { DEFAULT_MINT_CACHE_SIZE, DEFAULT_MINT_REUSE_SLACK_MS, MAX_MINT_REUSE_SLACK_MS } from '../minting/narrowed-token-cache';
+import {
+  DEFAULT_MINT_CACHE_SIZE,
+  DEFAULT_MINT_REUSE_SLACK_MS,
+  MAX_MINT_REUSE_SLACK_MS,
+} from '../minting/narrowed-token-cache';
 
 /** Largest size allowed for the verified-token and narrowed-token caches. */
 export const MAX_AUTH_CACHE_SIZE = 1_000_000;
@@ -81,23 +89,54 @@ export function resolveAuthOptions(options: AuthModuleOptions): ResolvedAuthOpti
   const fail = (name: string, why: string): never => {
     throw new RangeError(`Auth option ${name} ${why}`);
   };
-  if (typeof options.audience !== 'string' || options.audience.trim() === '') fail('audience', 'must be a non-empty string');
-  const issuers = options.issuer === undefined ? [DEV_ISSUER] : typeof options.issuer === 'string' ? [options.issuer] : [...options.issuer];
-  if (issuers.length === 0 || issuers.some((issuer) => typeof issuer !== 'string' || issuer.trim() === '')) fail('issuer', 'must be a non-empty string or list');
+  if (typeof options.audience !== 'string' || options.audience.trim() === '')
+    fail('audience', 'must be a non-empty string');
+  const issuers =
+    options.issuer === undefined
+      ? [DEV_ISSUER]
+      : typeof options.issuer === 'string'
+        ? [options.issuer]
+        : [...options.issuer];
+  if (issuers.length === 0 || issuers.some((issuer) => typeof issuer !== 'string' || issuer.trim() === ''))
+    fail('issuer', 'must be a non-empty string or list');
   const clockToleranceSeconds = options.clockToleranceSeconds ?? DEFAULT_CLOCK_TOLERANCE_SECONDS;
-  if (!Number.isInteger(clockToleranceSeconds) || clockToleranceSeconds < 0 || clockToleranceSeconds > 300) fail('clockToleranceSeconds', 'must be an integer from 0 to 300');
+  if (!Number.isInteger(clockToleranceSeconds) || clockToleranceSeconds < 0 || clockToleranceSeconds > 300)
+    fail('clockToleranceSeconds', 'must be an integer from 0 to 300');
   const approvalTimeoutMs = options.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
-  if (!Number.isSafeInteger(approvalTimeoutMs) || approvalTimeoutMs < 1) fail('approvalTimeoutMs', 'must be a positive integer');
+  if (!Number.isSafeInteger(approvalTimeoutMs) || approvalTimeoutMs < 1)
+    fail('approvalTimeoutMs', 'must be a positive integer');
   const defaultMutationClass = options.defaultMutationClass ?? 'READ_ONLY';
-  if (!isMutationClass(defaultMutationClass)) fail('defaultMutationClass', `must be one of READ_ONLY, IDEMPOTENT_WRITE, NON_IDEMPOTENT_WRITE, DESTRUCTIVE`);
+  if (!isMutationClass(defaultMutationClass))
+    fail('defaultMutationClass', `must be one of READ_ONLY, IDEMPOTENT_WRITE, NON_IDEMPOTENT_WRITE, DESTRUCTIVE`);
   const wholeNumber = (name: keyof AuthModuleOptions, value: number, min: number, max: number): number => {
-    if (!Number.isSafeInteger(value) || value < min || value > max) fail(name, `must be an integer from ${min} to ${max}`);
+    if (!Number.isSafeInteger(value) || value < min || value > max)
+      fail(name, `must be an integer from ${min} to ${max}`);
     return value;
   };
-  const verifyCacheSize = wholeNumber('verifyCacheSize', options.verifyCacheSize ?? DEFAULT_VERIFY_CACHE_SIZE, 0, MAX_AUTH_CACHE_SIZE);
-  const verifyCacheTtlMs = wholeNumber('verifyCacheTtlMs', options.verifyCacheTtlMs ?? DEFAULT_VERIFY_CACHE_TTL_MS, 1, MAX_VERIFY_CACHE_TTL_MS);
-  const mintCacheSize = wholeNumber('mintCacheSize', options.mintCacheSize ?? DEFAULT_MINT_CACHE_SIZE, 0, MAX_AUTH_CACHE_SIZE);
-  const mintReuseSlackMs = wholeNumber('mintReuseSlackMs', options.mintReuseSlackMs ?? DEFAULT_MINT_REUSE_SLACK_MS, 0, MAX_MINT_REUSE_SLACK_MS);
+  const verifyCacheSize = wholeNumber(
+    'verifyCacheSize',
+    options.verifyCacheSize ?? DEFAULT_VERIFY_CACHE_SIZE,
+    0,
+    MAX_AUTH_CACHE_SIZE,
+  );
+  const verifyCacheTtlMs = wholeNumber(
+    'verifyCacheTtlMs',
+    options.verifyCacheTtlMs ?? DEFAULT_VERIFY_CACHE_TTL_MS,
+    1,
+    MAX_VERIFY_CACHE_TTL_MS,
+  );
+  const mintCacheSize = wholeNumber(
+    'mintCacheSize',
+    options.mintCacheSize ?? DEFAULT_MINT_CACHE_SIZE,
+    0,
+    MAX_AUTH_CACHE_SIZE,
+  );
+  const mintReuseSlackMs = wholeNumber(
+    'mintReuseSlackMs',
+    options.mintReuseSlackMs ?? DEFAULT_MINT_REUSE_SLACK_MS,
+    0,
+    MAX_MINT_REUSE_SLACK_MS,
+  );
   const keys = options.keys ?? { kind: 'dev' };
   if (keys.kind === 'jwks-url' && !keys.url) fail('keys.url', 'must be set');
   if (keys.kind === 'jwks-file' && !keys.path) fail('keys.path', 'must be set');

@@ -38,7 +38,13 @@ export class AuthenticationError extends AuthError {
   readonly #detail: string | undefined;
 
   constructor(reason: AuthenticationFailureReason, detail?: string) {
-    super('UNAUTHENTICATED', 401, GrpcStatus.UNAUTHENTICATED, AuthJsonRpcCode.UNAUTHENTICATED, AUTHENTICATION_FAILED_MESSAGE);
+    super(
+      'UNAUTHENTICATED',
+      401,
+      GrpcStatus.UNAUTHENTICATED,
+      AuthJsonRpcCode.UNAUTHENTICATED,
+      AUTHENTICATION_FAILED_MESSAGE,
+    );
     this.#reason = reason;
     this.#detail = detail;
   }

@@ -10,7 +10,10 @@ export type DelegationRefusal = 'deadline-passed' | 'chain-too-long';
 export class DelegationRefusedError extends Error {
   override readonly name = 'DelegationRefusedError';
 
-  constructor(readonly refusal: DelegationRefusal, message: string) {
+  constructor(
+    readonly refusal: DelegationRefusal,
+    message: string,
+  ) {
     super(message);
   }
 }

@@ -64,10 +64,18 @@ export function toRpcException(error: unknown): unknown {
   if (!(error instanceof AuthError)) return error;
   const trailers = new Metadata();
   trailers.set(GRPC_ERROR_CODE_METADATA, String(error.jsonRpcCode));
-  if ((error instanceof PermissionDeniedError || error instanceof ScopeWideningError) && error.missingScopes.length > 0) {
+  if (
+    (error instanceof PermissionDeniedError || error instanceof ScopeWideningError) &&
+    error.missingScopes.length > 0
+  ) {
     trailers.set(GRPC_ERROR_METADATA.MISSING_SCOPES, error.missingScopes.join(' '));
   }
-  return new RpcException({ code: error.grpcStatus, message: error.message, details: error.message, metadata: trailers });
+  return new RpcException({
+    code: error.grpcStatus,
+    message: error.message,
+    details: error.message,
+    metadata: trailers,
+  });
 }
 
 function grpcOperation(call: { getPath?: () => string } | undefined, context: ExecutionContext): string {

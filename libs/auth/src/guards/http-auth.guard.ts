@@ -60,7 +60,12 @@ export function httpOperation(request: HttpRequestLike, context?: ExecutionConte
 }
 
 /** RFC 6750 §3 challenge for a 401 (or a 403 for missing scope); undefined for other errors. */
-export function bearerChallenge(realm: string, error: unknown, credentialsPresented: boolean, resourceMetadataUrl?: string): string | undefined {
+export function bearerChallenge(
+  realm: string,
+  error: unknown,
+  credentialsPresented: boolean,
+  resourceMetadataUrl?: string,
+): string | undefined {
   const quote = (value: string): string => value.replace(/[\\"]/g, '\\$&');
   const params = [`realm="${quote(realm)}"`];
   if (resourceMetadataUrl) params.push(`resource_metadata="${quote(resourceMetadataUrl)}"`);

@@ -22,7 +22,8 @@ export class McpToolAuthGuard extends ProtocolAuthGuard {
     if (!(mcp instanceof McpContext)) return true;
     const requirements = this.requirements.read(context);
     if (requirements.allowAnonymous) return true;
-    const params = (mcp.mcpRequest as { params?: { name?: unknown; _meta?: Record<string, unknown> } } | undefined)?.params;
+    const params = (mcp.mcpRequest as { params?: { name?: unknown; _meta?: Record<string, unknown> } } | undefined)
+      ?.params;
     const target = {
       protocol: 'mcp' as const,
       service: this.options.audience,
@@ -47,5 +48,10 @@ export class McpToolAuthGuard extends ProtocolAuthGuard {
  */
 export function toMcpToolError(error: unknown): unknown {
   if (!(error instanceof AuthError)) return error;
-  return new RpcException({ message: error.message, code: error.code, jsonRpcCode: error.jsonRpcCode, ...error.details });
+  return new RpcException({
+    message: error.message,
+    code: error.code,
+    jsonRpcCode: error.jsonRpcCode,
+    ...error.details,
+  });
 }

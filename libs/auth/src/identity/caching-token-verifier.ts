@@ -51,13 +51,16 @@ export class CachingTokenVerifier implements TokenVerifier {
     this.entries = new WeightedLruCache(options.maxEntries ?? DEFAULT_VERIFY_CACHE_SIZE, { budgetName: 'maxEntries' });
     this.maxAgeMs = options.maxAgeMs ?? DEFAULT_VERIFY_CACHE_TTL_MS;
     if (!Number.isSafeInteger(this.maxAgeMs) || this.maxAgeMs < 1 || this.maxAgeMs > MAX_VERIFY_CACHE_TTL_MS) {
-      throw new RangeError(`maxAgeMs must be a whole number from 1 to ${MAX_VERIFY_CACHE_TTL_MS}, got ${this.maxAgeMs}`);
+      throw new RangeError(
+        `maxAgeMs must be a whole number from 1 to ${MAX_VERIFY_CACHE_TTL_MS}, got ${this.maxAgeMs}`,
+      );
     }
     this.now = options.now ?? Date.now;
   }
 
   async verify(token: string, options: VerifyOptions = {}): Promise<CallerIdentity> {
-    if (this.entries.maxWeight === 0 || typeof token !== 'string' || token === '') return this.inner.verify(token, options);
+    if (this.entries.maxWeight === 0 || typeof token !== 'string' || token === '')
+      return this.inner.verify(token, options);
     const key = cacheKey(token, options.audience);
     const startedMs = this.now();
     const hit = this.entries.get(key);

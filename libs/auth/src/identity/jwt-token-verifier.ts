@@ -49,7 +49,11 @@ export class JwtTokenVerifier implements TokenVerifier {
       throw new RangeError(`algorithms must be a non-empty subset of ${SIGNING_ALGORITHMS.join(', ')}`);
     }
     this.clockToleranceSeconds = options.clockToleranceSeconds ?? DEFAULT_CLOCK_TOLERANCE_SECONDS;
-    if (!Number.isInteger(this.clockToleranceSeconds) || this.clockToleranceSeconds < 0 || this.clockToleranceSeconds > 300) {
+    if (
+      !Number.isInteger(this.clockToleranceSeconds) ||
+      this.clockToleranceSeconds < 0 ||
+      this.clockToleranceSeconds > 300
+    ) {
       throw new RangeError(`clockToleranceSeconds must be an integer from 0 to 300, got ${this.clockToleranceSeconds}`);
     }
     this.maxTokenLength = options.maxTokenLength ?? DEFAULT_MAX_TOKEN_LENGTH;
@@ -77,7 +81,8 @@ export class JwtTokenVerifier implements TokenVerifier {
     const alg = header.alg;
     if (typeof alg !== 'string') throw new AuthenticationError('malformed-token', 'no alg');
     if (alg.toLowerCase() === 'none') throw new AuthenticationError('unsecured-token');
-    if (!(this.algorithms as readonly string[]).includes(alg)) throw new AuthenticationError('algorithm-not-allowed', alg.slice(0, 16));
+    if (!(this.algorithms as readonly string[]).includes(alg))
+      throw new AuthenticationError('algorithm-not-allowed', alg.slice(0, 16));
   }
 
   private async verifySignatureAndClaims(token: string, audiences: readonly string[]): Promise<JWTPayload> {
@@ -152,7 +157,8 @@ export function toAuthenticationError(error: unknown): AuthenticationError {
     if (error instanceof errors.JWKSNoMatchingKey) return ['unknown-key'];
     if (error instanceof errors.JOSEAlgNotAllowed) return ['algorithm-not-allowed'];
     if (error instanceof errors.JWKSTimeout) return ['key-set-unavailable', 'timeout'];
-    if (error instanceof errors.JWKSInvalid || error instanceof errors.JWKInvalid) return ['key-set-unavailable', 'invalid key set'];
+    if (error instanceof errors.JWKSInvalid || error instanceof errors.JWKInvalid)
+      return ['key-set-unavailable', 'invalid key set'];
     if (error instanceof errors.JWSInvalid || error instanceof errors.JWTInvalid) return ['malformed-token'];
     if (error instanceof errors.JOSENotSupported) return ['malformed-token', 'unsupported'];
     if (error instanceof errors.JOSEError) return ['verification-failed', error.code];

@@ -40,7 +40,10 @@ const LOCAL_REFRESH_COOLDOWN_MS = 5_000;
 export function createKeySet(source: KeySetSource): KeySet {
   switch (source.kind) {
     case 'jwks':
-      return new LocalKeySet(async () => source.jwks, async () => false);
+      return new LocalKeySet(
+        async () => source.jwks,
+        async () => false,
+      );
     case 'dev':
       return new LocalKeySet(
         () => source.store.getPublicJwks(),
@@ -122,7 +125,10 @@ function remoteKeySet(source: Extract<KeySetSource, { kind: 'jwks-url' }>): KeyS
   } catch {
     throw new Error(`JWKS URL ${JSON.stringify(source.url)} is not a valid URL`);
   }
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && (isLoopback(url.hostname) || source.allowInsecureHttp))) {
+  if (
+    url.protocol !== 'https:' &&
+    !(url.protocol === 'http:' && (isLoopback(url.hostname) || source.allowInsecureHttp))
+  ) {
     throw new Error(`JWKS URL must use https (plain http only to a loopback host), got ${url.protocol}//${url.host}`);
   }
   const remote = createRemoteJWKSet(url, {

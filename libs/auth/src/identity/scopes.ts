@@ -11,7 +11,10 @@ export function isValidScope(scope: unknown): scope is string {
 export function assertValidScopes(scopes: readonly unknown[]): asserts scopes is readonly string[] {
   if (scopes.length > MAX_SCOPES) throw new TypeError(`at most ${MAX_SCOPES} scopes are allowed, got ${scopes.length}`);
   for (const scope of scopes) {
-    if (!isValidScope(scope)) throw new TypeError(`invalid scope ${JSON.stringify(scope)}: scopes are non-empty printable ASCII without spaces, quotes or backslashes`);
+    if (!isValidScope(scope))
+      throw new TypeError(
+        `invalid scope ${JSON.stringify(scope)}: scopes are non-empty printable ASCII without spaces, quotes or backslashes`,
+      );
   }
 }
 

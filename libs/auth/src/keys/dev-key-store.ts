@@ -87,7 +87,9 @@ export class DevKeyStore implements SigningKeySource {
     const signingKey = await signingKeyFromJwk(privateJwk).catch((error: unknown) => {
       throw this.failure(error);
     });
-    const jwks: JSONWebKeySet = { keys: [{ ...publicJwkOf(privateJwk), kid: signingKey.kid, alg: signingKey.alg, use: 'sig' }] };
+    const jwks: JSONWebKeySet = {
+      keys: [{ ...publicJwkOf(privateJwk), kid: signingKey.kid, alg: signingKey.alg, use: 'sig' }],
+    };
     await this.publishJwks(jwks);
     return { signingKey, jwks };
   }
@@ -100,7 +102,9 @@ export class DevKeyStore implements SigningKeySource {
   }
 
   private failure(error: unknown): Error {
-    return new Error(`dev signing key ${this.privateKeyPath} is unusable: ${(error as Error).message}. Delete it to generate a new one.`);
+    return new Error(
+      `dev signing key ${this.privateKeyPath} is unusable: ${(error as Error).message}. Delete it to generate a new one.`,
+    );
   }
 }
 

@@ -18,7 +18,9 @@ export async function readPrivateFile(path: string): Promise<string> {
   if (process.platform !== 'win32') {
     const info = await stat(path);
     if ((info.mode & 0o077) !== 0) {
-      throw new Error(`${path} is accessible by other users (mode ${(info.mode & 0o777).toString(8)}); run: chmod 600 ${path}`);
+      throw new Error(
+        `${path} is accessible by other users (mode ${(info.mode & 0o777).toString(8)}); run: chmod 600 ${path}`,
+      );
     }
   }
   return readFile(path, 'utf8');

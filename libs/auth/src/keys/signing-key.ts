@@ -39,7 +39,9 @@ function algorithmOf(jwk: JWK): SigningAlgorithm {
   const implied = jwk.kty === 'RSA' ? 'RS256' : jwk.kty === 'EC' && jwk.crv === 'P-256' ? 'ES256' : undefined;
   const alg = jwk.alg ?? implied;
   if (!isSigningAlgorithm(alg) || alg !== implied) {
-    throw new Error(`signing key must be an RSA (RS256) or EC P-256 (ES256) private JWK, got kty=${String(jwk.kty)} alg=${String(jwk.alg)}`);
+    throw new Error(
+      `signing key must be an RSA (RS256) or EC P-256 (ES256) private JWK, got kty=${String(jwk.kty)} alg=${String(jwk.alg)}`,
+    );
   }
   return alg;
 }

@@ -35,7 +35,11 @@ export interface BearerAuthMiddlewareOptions {
 }
 
 /** Node's request and response: what Express and Fastify (through @fastify/middie) both give middleware. */
-export type BearerAuthMiddleware = (request: IncomingMessage, response: ServerResponse, next: (error?: unknown) => void) => void;
+export type BearerAuthMiddleware = (
+  request: IncomingMessage,
+  response: ServerResponse,
+  next: (error?: unknown) => void,
+) => void;
 
 /**
  * Middleware (Express, or Fastify through `app.use`) enforcing a bearer token on routes Nest guards do not see
@@ -45,16 +49,29 @@ export type BearerAuthMiddleware = (request: IncomingMessage, response: ServerRe
  * Refusals answer 401 (with `WWW-Authenticate: Bearer`) or 403 with no detail
  * beyond the missing scope names. CORS preflights (OPTIONS) pass.
  */
-export function bearerAuthMiddleware(verifierOrGate: TokenVerifier | AuthorizationGate, options: BearerAuthMiddlewareOptions): BearerAuthMiddleware {
+export function bearerAuthMiddleware(
+  verifierOrGate: TokenVerifier | AuthorizationGate,
+  options: BearerAuthMiddlewareOptions,
+): BearerAuthMiddleware {
   const gate =
     verifierOrGate instanceof AuthorizationGate
       ? verifierOrGate
-      : new AuthorizationGate(verifierOrGate, options.approvals ?? new DenyAllApprovalProvider(), options.audit ?? new LoggerAuditSink());
-  const requirements = { requiredScopes: [...(options.requiredScopes ?? [])], mutationClass: options.mutationClass ?? 'READ_ONLY' } as const;
+      : new AuthorizationGate(
+          verifierOrGate,
+          options.approvals ?? new DenyAllApprovalProvider(),
+          options.audit ?? new LoggerAuditSink(),
+        );
+  const requirements = {
+    requiredScopes: [...(options.requiredScopes ?? [])],
+    mutationClass: options.mutationClass ?? 'READ_ONLY',
+  } as const;
   const verifyOptions = options.audience === undefined ? undefined : { audience: options.audience };
 
   return (request, response, next) => {
-    if (request.method === 'OPTIONS') { next(); return; }
+    if (request.method === 'OPTIONS') {
+      next();
+      return;
+    }
     const target = {
       protocol: options.protocol ?? 'http',
       service: options.service,
@@ -69,15 +86,30 @@ export function bearerAuthMiddleware(verifierOrGate: TokenVerifier | Authorizati
         next();
       },
       (error: unknown) => {
-        if (!(error instanceof AuthError)) { next(error); return; }
-        const challenge = bearerChallenge(options.service, error, request.headers.authorization !== undefined, options.resourceMetadataUrl);
+        if (!(error instanceof AuthError)) {
+          next(error);
+          return;
+        }
+        const challenge = bearerChallenge(
+          options.service,
+          error,
+          request.headers.authorization !== undefined,
+          options.resourceMetadataUrl,
+        );
         if (challenge) response.setHeader('WWW-Authenticate', challenge);
         const body =
           options.errorBody === 'json-rpc'
-            ? { jsonrpc: '2.0', error: { code: error.jsonRpcCode, message: error.message, data: { ...error.details } }, id: null }
+            ? {
+                jsonrpc: '2.0',
+                error: { code: error.jsonRpcCode, message: error.message, data: { ...error.details } },
+                id: null,
+              }
             : error.toJSON();
         const text = JSON.stringify(body);
-        response.writeHead(error.getStatus(), { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+        response.writeHead(error.getStatus(), {
+          'content-type': 'application/json; charset=utf-8',
+          'content-length': Buffer.byteLength(text),
+        });
         response.end(text);
       },
     );
@@ -112,5 +144,7 @@ function mountPathOf(request: IncomingMessage & { baseUrl?: string; originalUrl?
   if (typeof request.baseUrl === 'string') return request.baseUrl || '/';
   const full = (request.originalUrl ?? '').split('?')[0];
   const rest = (request.url ?? '').split('?')[0];
-  return rest !== '/' && rest !== '' && full.endsWith(rest) ? full.slice(0, full.length - rest.length) || '/' : full.replace(/\/$/, '') || '/';
+  return rest !== '/' && rest !== '' && full.endsWith(rest)
+    ? full.slice(0, full.length - rest.length) || '/'
+    : full.replace(/\/$/, '') || '/';
 }

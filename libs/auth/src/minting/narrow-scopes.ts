@@ -24,6 +24,9 @@ export function narrowScopes(held: readonly string[], needed: readonly string[])
  * the caller's `s2sp:data:read` and resource-tool scopes (of `resourceToolScopes`),
  * so the consumer can narrow its data-plane fetch from them. Never more than the caller holds.
  */
-export function consumerDataScopes(caller: { scopes: readonly string[] }, resourceToolScopes: readonly string[]): string[] {
+export function consumerDataScopes(
+  caller: { scopes: readonly string[] },
+  resourceToolScopes: readonly string[],
+): string[] {
   return narrowScopes(caller.scopes, [S2SP_DATA_READ_SCOPE, ...resourceToolScopes]).granted;
 }

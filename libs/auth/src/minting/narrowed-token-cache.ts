@@ -41,8 +41,14 @@ export class NarrowedTokenCache {
   constructor(options: NarrowedTokenCacheOptions = {}) {
     this.entries = new WeightedLruCache(options.maxEntries ?? DEFAULT_MINT_CACHE_SIZE, { budgetName: 'maxEntries' });
     this.reuseSlackMs = options.reuseSlackMs ?? DEFAULT_MINT_REUSE_SLACK_MS;
-    if (!Number.isSafeInteger(this.reuseSlackMs) || this.reuseSlackMs < 0 || this.reuseSlackMs > MAX_MINT_REUSE_SLACK_MS) {
-      throw new RangeError(`reuseSlackMs must be a whole number from 0 to ${MAX_MINT_REUSE_SLACK_MS}, got ${this.reuseSlackMs}`);
+    if (
+      !Number.isSafeInteger(this.reuseSlackMs) ||
+      this.reuseSlackMs < 0 ||
+      this.reuseSlackMs > MAX_MINT_REUSE_SLACK_MS
+    ) {
+      throw new RangeError(
+        `reuseSlackMs must be a whole number from 0 to ${MAX_MINT_REUSE_SLACK_MS}, got ${this.reuseSlackMs}`,
+      );
     }
   }
 

@@ -55,11 +55,16 @@ export class TokenMinter {
   private readonly narrowed: NarrowedTokenCache;
 
   constructor(private readonly options: TokenMinterOptions) {
-    if (typeof options.issuer !== 'string' || options.issuer.trim() === '') throw new RangeError('issuer must be a non-empty string');
+    if (typeof options.issuer !== 'string' || options.issuer.trim() === '')
+      throw new RangeError('issuer must be a non-empty string');
     this.issuer = options.issuer;
     this.maxTtlSeconds = options.maxTtlSeconds ?? DEFAULT_MAX_TTL_SECONDS;
-    this.maxDelegatedTtlSeconds = Math.min(options.maxDelegatedTtlSeconds ?? MAX_DELEGATED_TTL_SECONDS, MAX_DELEGATED_TTL_SECONDS);
-    if (!Number.isSafeInteger(this.maxTtlSeconds) || this.maxTtlSeconds < 1) throw new RangeError('maxTtlSeconds must be a positive integer');
+    this.maxDelegatedTtlSeconds = Math.min(
+      options.maxDelegatedTtlSeconds ?? MAX_DELEGATED_TTL_SECONDS,
+      MAX_DELEGATED_TTL_SECONDS,
+    );
+    if (!Number.isSafeInteger(this.maxTtlSeconds) || this.maxTtlSeconds < 1)
+      throw new RangeError('maxTtlSeconds must be a positive integer');
     if (!Number.isSafeInteger(this.maxDelegatedTtlSeconds) || this.maxDelegatedTtlSeconds < 1) {
       throw new RangeError('maxDelegatedTtlSeconds must be a positive integer');
     }
@@ -70,8 +75,10 @@ export class TokenMinter {
   /** A token for `subject` with exactly `scopes`, for `audience`, valid `ttlSeconds`. */
   async mint(request: MintRequest): Promise<string> {
     const { subject, audience, ttlSeconds } = request;
-    if (typeof subject !== 'string' || subject.trim() === '' || subject.length > 256) throw new RangeError('subject must be a non-empty string of at most 256 characters');
-    if (typeof audience !== 'string' || audience.trim() === '') throw new RangeError('audience must be a non-empty string');
+    if (typeof subject !== 'string' || subject.trim() === '' || subject.length > 256)
+      throw new RangeError('subject must be a non-empty string of at most 256 characters');
+    if (typeof audience !== 'string' || audience.trim() === '')
+      throw new RangeError('audience must be a non-empty string');
     if (!Number.isSafeInteger(ttlSeconds) || ttlSeconds < 1 || ttlSeconds > this.maxTtlSeconds) {
       throw new RangeError(`ttlSeconds must be an integer from 1 to ${this.maxTtlSeconds}, got ${ttlSeconds}`);
     }
@@ -100,8 +107,14 @@ export class TokenMinter {
    * as its `exp` is within the bound above and at most min(reuse slack, 10 %
    * of the lifetime) earlier; the refusals above come first either way.
    */
-  async narrowToken(caller: CallerIdentity, needed: readonly string[], nextAudience: string, remainingDeadlineMs?: number): Promise<string> {
-    if (typeof nextAudience !== 'string' || nextAudience.trim() === '') throw new RangeError('nextAudience must be a non-empty string');
+  async narrowToken(
+    caller: CallerIdentity,
+    needed: readonly string[],
+    nextAudience: string,
+    remainingDeadlineMs?: number,
+  ): Promise<string> {
+    if (typeof nextAudience !== 'string' || nextAudience.trim() === '')
+      throw new RangeError('nextAudience must be a non-empty string');
     assertValidScopes(needed);
     const { granted, missing } = narrowScopes(caller.scopes, needed);
     if (missing.length > 0) throw new ScopeWideningError(missing);
@@ -112,10 +125,14 @@ export class TokenMinter {
     if (remainingDeadlineMs !== undefined && !(remainingDeadlineMs > 0)) {
       throw new DelegationRefusedError('deadline-passed', 'The deadline has passed: no downstream token is issued.');
     }
-    if (caller.expiresAt.getTime() <= nowMs) throw new AuthenticationError('expired', 'caller token expired before delegation');
+    if (caller.expiresAt.getTime() <= nowMs)
+      throw new AuthenticationError('expired', 'caller token expired before delegation');
     const chain = [...(caller.delegatedBy ?? []), caller.audience];
     if (chain.length > MAX_DELEGATION_DEPTH) {
-      throw new DelegationRefusedError('chain-too-long', `A credential may be delegated at most ${MAX_DELEGATION_DEPTH} times.`);
+      throw new DelegationRefusedError(
+        'chain-too-long',
+        `A credential may be delegated at most ${MAX_DELEGATION_DEPTH} times.`,
+      );
     }
     if (!chain.every(isValidActor)) throw new RangeError('delegation chain holds an invalid service name');
 
@@ -140,7 +157,13 @@ export class TokenMinter {
   }
 
   private async sign(
-    claims: { subject: string; scopes: readonly string[]; audience: string; clientId?: string; chain: readonly string[] },
+    claims: {
+      subject: string;
+      scopes: readonly string[];
+      audience: string;
+      clientId?: string;
+      chain: readonly string[];
+    },
     issuedAt: number,
     expiresAt: number,
     key: SigningKey,

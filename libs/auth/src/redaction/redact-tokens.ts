@@ -25,6 +25,10 @@ export function redactDeep<T>(value: T, depth = 0): T {
   if (value instanceof Error) return value;
   if (Array.isArray(value)) return value.map((item) => redactDeep(item, depth + 1)) as T;
   const copy: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) copy[key] = /^(authorization|access_token|id_token|refresh_token|token)$/i.test(key) && typeof item === 'string' ? REDACTED : redactDeep(item, depth + 1);
+  for (const [key, item] of Object.entries(value))
+    copy[key] =
+      /^(authorization|access_token|id_token|refresh_token|token)$/i.test(key) && typeof item === 'string'
+        ? REDACTED
+        : redactDeep(item, depth + 1);
   return copy as T;
 }

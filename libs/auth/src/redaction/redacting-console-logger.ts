@@ -15,7 +15,9 @@ export class RedactingConsoleLogger extends ConsoleLogger {
     timestampDiff: string,
     params?: Record<string, any>,
   ): string {
-    return redactTokens(super.formatMessage(logLevel, message, pidMessage, formattedLogLevel, contextMessage, timestampDiff, params));
+    return redactTokens(
+      super.formatMessage(logLevel, message, pidMessage, formattedLogLevel, contextMessage, timestampDiff, params),
+    );
   }
 
   protected override printStackTrace(stack: string): void {

@@ -18,7 +18,11 @@ export function bearerFromHeader(value: string | readonly unknown[] | undefined 
   }
   if (typeof value !== 'string') throw new AuthenticationError('malformed-authorization-header', 'not text');
   const match = BEARER.exec(value);
-  if (!match) throw new AuthenticationError('malformed-authorization-header', value.trim() === '' ? 'empty' : 'not a bearer credential');
+  if (!match)
+    throw new AuthenticationError(
+      'malformed-authorization-header',
+      value.trim() === '' ? 'empty' : 'not a bearer credential',
+    );
   return match[1];
 }
 

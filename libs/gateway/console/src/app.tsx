@@ -28,7 +28,8 @@ export function App() {
     );
   }
 
-  const addTask = (task: KnownTask) => setTasks((previous) => [...previous.filter((known) => known.task_id !== task.task_id), task]);
+  const addTask = (task: KnownTask) =>
+    setTasks((previous) => [...previous.filter((known) => known.task_id !== task.task_id), task]);
   const addListed = (listed: readonly ListedTask[]) => setTasks((previous) => mergeListed(previous, listed));
   const updateSnapshot = (snapshot: TaskSnapshot) =>
     setTasks((previous) => previous.map((task) => (task.task_id === snapshot.task_id ? { ...task, snapshot } : task)));
@@ -47,7 +48,11 @@ export function App() {
           <ul>
             {VIEWS.map((entry) => (
               <li key={entry.id}>
-                <button type="button" aria-current={view === entry.id ? 'page' : undefined} onClick={() => setView(entry.id)}>
+                <button
+                  type="button"
+                  aria-current={view === entry.id ? 'page' : undefined}
+                  onClick={() => setView(entry.id)}
+                >
                   {entry.label}
                 </button>
               </li>
@@ -63,7 +68,15 @@ export function App() {
       </header>
       <main id="main" tabIndex={-1}>
         {view === 'tasks' && (
-          <TasksView token={session.token} tasks={tasks} selectedId={selectedId} onTask={addTask} onListed={addListed} onSelect={setSelectedId} onSnapshot={updateSnapshot} />
+          <TasksView
+            token={session.token}
+            tasks={tasks}
+            selectedId={selectedId}
+            onTask={addTask}
+            onListed={addListed}
+            onSelect={setSelectedId}
+            onSnapshot={updateSnapshot}
+          />
         )}
         {view === 'savings' && <SavingsView tasks={tasks} />}
         {view === 'resources' && <ResourcesView token={session.token} />}

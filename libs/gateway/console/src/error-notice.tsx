@@ -14,15 +14,17 @@ export function ErrorNotice({ error, what }: { error: unknown; what: string }) {
     const missing = error.missingScopes;
     return (
       <div class="notice refusal" role="alert" data-testid="refusal">
-        <strong>Refused:</strong> {what} needs the scope{missing.length === 1 ? '' : 's'} <code>{missing.join(' ')}</code>, which this token
-        does not have. Sign in with a token that has {missing.length === 1 ? 'it' : 'them'}.
+        <strong>Refused:</strong> {what} needs the scope{missing.length === 1 ? '' : 's'}{' '}
+        <code>{missing.join(' ')}</code>, which this token does not have. Sign in with a token that has{' '}
+        {missing.length === 1 ? 'it' : 'them'}.
       </div>
     );
   }
   if (error instanceof RpcError && error.code === UNAUTHENTICATED) {
     return (
       <div class="notice refusal" role="alert" data-testid="refusal">
-        <strong>Not signed in:</strong> the gateway did not accept the token ({error.message}). Sign out and sign in again.
+        <strong>Not signed in:</strong> the gateway did not accept the token ({error.message}). Sign out and sign in
+        again.
       </div>
     );
   }
@@ -30,7 +32,10 @@ export function ErrorNotice({ error, what }: { error: unknown; what: string }) {
   const code = error instanceof RpcError ? ` (code ${error.code})` : '';
   return (
     <div class="notice error" role="alert">
-      <strong>{what} failed{code}:</strong> {message}
+      <strong>
+        {what} failed{code}:
+      </strong>{' '}
+      {message}
     </div>
   );
 }

@@ -3,7 +3,14 @@ export interface HealthReport {
   status: string;
   gateway: { version: string; contractVersion: string; database: { status: string }; audit: { status?: string } };
   agents: { url: string; status: string; circuit: { state: string }; error?: string };
-  mcpServers: Array<{ id: string; url: string; connected: boolean; circuit: string; toolCount: number; lastError?: string }>;
+  mcpServers: Array<{
+    id: string;
+    url: string;
+    connected: boolean;
+    circuit: string;
+    toolCount: number;
+    lastError?: string;
+  }>;
   mcpServersError?: string;
 }
 

@@ -36,7 +36,13 @@ function appRows(health: HealthReport): AppRow[] {
       circuit: '–',
       details: `contract ${health.gateway.contractVersion}, database ${health.gateway.database.status}`,
     },
-    { app: `agents (${health.agents.url})`, status: health.agents.status, circuit: health.agents.circuit.state, details: health.agents.error ?? '', isAgents: true },
+    {
+      app: `agents (${health.agents.url})`,
+      status: health.agents.status,
+      circuit: health.agents.circuit.state,
+      details: health.agents.error ?? '',
+      isAgents: true,
+    },
     ...health.mcpServers.map((server) => ({
       app: `MCP server ${server.id}`,
       status: server.connected ? 'connected' : 'disconnected',
@@ -81,7 +87,11 @@ export function HealthView({ token }: { token: string }) {
           <ul data-testid="surfaces">
             {listed.tools.map((tool) => (
               <li key={`tool ${tool.server} ${tool.name}`}>
-                tool <code>{tool.server}/{tool.name}</code> ({tool.kind}){tool.requiredScopes?.length ? `, needs ${tool.requiredScopes.join(' ')}` : ''}
+                tool{' '}
+                <code>
+                  {tool.server}/{tool.name}
+                </code>{' '}
+                ({tool.kind}){tool.requiredScopes?.length ? `, needs ${tool.requiredScopes.join(' ')}` : ''}
               </li>
             ))}
             {(listed.resources ?? []).map((resource) => (

@@ -60,7 +60,12 @@ export interface KnownTask {
 /** The listed tasks (newest first) with what the console already knew of them, then the known tasks the listing did not include. */
 export function mergeListed(known: readonly KnownTask[], listed: readonly ListedTask[]): KnownTask[] {
   const byId = new Map(known.map((task) => [task.task_id, task]));
-  const merged = listed.map((task) => ({ ...byId.get(task.task_id), task_id: task.task_id, objective: task.objective ?? '', listed: task }));
+  const merged = listed.map((task) => ({
+    ...byId.get(task.task_id),
+    task_id: task.task_id,
+    objective: task.objective ?? '',
+    listed: task,
+  }));
   const listedIds = new Set(listed.map((task) => task.task_id));
   return [...merged, ...known.filter((task) => !listedIds.has(task.task_id))];
 }

@@ -50,10 +50,13 @@ const ACTIVITY_COLUMNS: readonly Column<ActivityRow>[] = [
 /** The activity summary out of resources.read's answer; a server without it, or with something else at that URI, "does not offer it". */
 function activityOf(result: ReadResult): ServerActivity {
   if (result.error) return { state: 'not-offered', message: result.error.message };
-  const text = result.contents.find((content) => content.uri === ACTIVITY_URI && typeof content.text === 'string')?.text;
+  const text = result.contents.find(
+    (content) => content.uri === ACTIVITY_URI && typeof content.text === 'string',
+  )?.text;
   try {
     const summary = JSON.parse(text ?? '') as { generatedAt?: unknown; rows?: unknown };
-    if (typeof summary.generatedAt === 'string' && Array.isArray(summary.rows)) return { state: 'rows', generatedAt: summary.generatedAt, rows: summary.rows as ActivityRow[] };
+    if (typeof summary.generatedAt === 'string' && Array.isArray(summary.rows))
+      return { state: 'rows', generatedAt: summary.generatedAt, rows: summary.rows as ActivityRow[] };
   } catch {
     // not JSON: answered below as not an activity summary
   }
@@ -83,7 +86,8 @@ export function ResourcesView({ token }: { token: string }) {
         for (const id of ids) {
           rpc<ReadResult>(token, 'resources.read', { server: id, uri: ACTIVITY_URI }).then(
             (result) => current && setActivity((previous) => ({ ...previous, [id]: activityOf(result) })),
-            (error: unknown) => current && setActivity((previous) => ({ ...previous, [id]: { state: 'failed', error } })),
+            (error: unknown) =>
+              current && setActivity((previous) => ({ ...previous, [id]: { state: 'failed', error } })),
           );
         }
       },
@@ -97,8 +101,8 @@ export function ResourcesView({ token }: { token: string }) {
   return (
     <div class="resources">
       <p>
-        Resources each S2SP resource server issued, consumed and saw expire, and the data-plane fetches that served them, by tool and caller
-        (<code>{ACTIVITY_URI}</code>, scope <code>s2sp:activity:read</code>).
+        Resources each S2SP resource server issued, consumed and saw expire, and the data-plane fetches that served
+        them, by tool and caller (<code>{ACTIVITY_URI}</code>, scope <code>s2sp:activity:read</code>).
       </p>
       <button type="button" onClick={() => setRound(round + 1)}>
         Refresh
@@ -123,7 +127,9 @@ function ServerSection({ server, activity }: { server: string; activity: ServerA
           {server} does not offer its data-plane activity ({activity.message}).
         </p>
       )}
-      {activity.state === 'failed' && <ErrorNotice error={activity.error} what={`Reading the activity of ${server} (resources.read)`} />}
+      {activity.state === 'failed' && (
+        <ErrorNotice error={activity.error} what={`Reading the activity of ${server} (resources.read)`} />
+      )}
       {activity.state === 'rows' &&
         (activity.rows.length === 0 ? (
           <p>No resources issued or fetched yet.</p>

@@ -12,7 +12,9 @@ export class RpcError extends Error {
   /** The scopes the server said the token lacks (PermissionDeniedError, code 4002). */
   get missingScopes(): string[] {
     const data = this.data as { missing_scopes?: unknown } | undefined;
-    return Array.isArray(data?.missing_scopes) ? data.missing_scopes.filter((scope): scope is string => typeof scope === 'string') : [];
+    return Array.isArray(data?.missing_scopes)
+      ? data.missing_scopes.filter((scope): scope is string => typeof scope === 'string')
+      : [];
   }
 
   /** Why the platform refused or failed the call, when it says (`data.reason`). */
@@ -30,7 +32,13 @@ export const DEADLINE_EXCEEDED = -32000;
 
 let nextId = 1;
 
-function request(token: string, method: string, params: unknown, accept: string, signal?: AbortSignal): Promise<Response> {
+function request(
+  token: string,
+  method: string,
+  params: unknown,
+  accept: string,
+  signal?: AbortSignal,
+): Promise<Response> {
   return fetch('/rpc', {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept, authorization: `Bearer ${token}` },
@@ -41,7 +49,8 @@ function request(token: string, method: string, params: unknown, accept: string,
 
 function errorOf(body: unknown, status: number): RpcError {
   const error = (body as { error?: { code?: unknown; message?: unknown; data?: unknown } } | undefined)?.error;
-  if (error && typeof error.code === 'number' && typeof error.message === 'string') return new RpcError(error.code, error.message, error.data);
+  if (error && typeof error.code === 'number' && typeof error.message === 'string')
+    return new RpcError(error.code, error.message, error.data);
   return new RpcError(-32603, `The gateway answered HTTP ${status} without a JSON-RPC answer`);
 }
 

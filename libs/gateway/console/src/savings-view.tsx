@@ -13,8 +13,12 @@ export function SavingsView({ tasks }: { tasks: readonly KnownTask[] }) {
     <section aria-labelledby="savings-title">
       <h2 id="savings-title">Token savings</h2>
       <p data-testid="savings-total">
-        {finished.length} finished task{finished.length === 1 ? '' : 's'}: {inContext} tokens in the model's context, {keptOut} kept out
-        {inContext + keptOut > 0 ? ` (${Math.round((100 * keptOut) / (inContext + keptOut))} % of the data never reached the model)` : ''}.
+        {finished.length} finished task{finished.length === 1 ? '' : 's'}: {inContext} tokens in the model's context,{' '}
+        {keptOut} kept out
+        {inContext + keptOut > 0
+          ? ` (${Math.round((100 * keptOut) / (inContext + keptOut))} % of the data never reached the model)`
+          : ''}
+        .
       </p>
       {finished.length === 0 ? <p>No finished task yet: submit one in Tasks.</p> : <SavingsChart tasks={finished} />}
     </section>
@@ -22,7 +26,10 @@ export function SavingsView({ tasks }: { tasks: readonly KnownTask[] }) {
 }
 
 function SavingsChart({ tasks }: { tasks: readonly KnownTask[] }) {
-  const max = Math.max(1, ...tasks.flatMap((task) => [task.snapshot!.usage.tokens_in_context, task.snapshot!.usage.tokens_kept_out]));
+  const max = Math.max(
+    1,
+    ...tasks.flatMap((task) => [task.snapshot!.usage.tokens_in_context, task.snapshot!.usage.tokens_kept_out]),
+  );
   const plotWidth = WIDTH - MARGIN.left - MARGIN.right;
   const plotHeight = HEIGHT - MARGIN.top - MARGIN.bottom;
   const slot = plotWidth / tasks.length;
@@ -30,9 +37,21 @@ function SavingsChart({ tasks }: { tasks: readonly KnownTask[] }) {
   const y = (value: number) => MARGIN.top + plotHeight - (value / max) * plotHeight;
   return (
     <figure>
-      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby="savings-chart-title" data-testid="savings-chart" class="chart">
+      <svg
+        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+        role="img"
+        aria-labelledby="savings-chart-title"
+        data-testid="savings-chart"
+        class="chart"
+      >
         <title id="savings-chart-title">Tokens in context and kept out, per task</title>
-        <line x1={MARGIN.left} y1={MARGIN.top + plotHeight} x2={WIDTH - MARGIN.right} y2={MARGIN.top + plotHeight} class="axis" />
+        <line
+          x1={MARGIN.left}
+          y1={MARGIN.top + plotHeight}
+          x2={WIDTH - MARGIN.right}
+          y2={MARGIN.top + plotHeight}
+          class="axis"
+        />
         <text x={MARGIN.left - 8} y={MARGIN.top + 4} class="tick" text-anchor="end">
           {max}
         </text>
@@ -44,10 +63,22 @@ function SavingsChart({ tasks }: { tasks: readonly KnownTask[] }) {
           const x = MARGIN.left + index * slot + slot / 2;
           return (
             <g key={task.task_id} data-testid="savings-bar-group">
-              <rect class="bar in-context" x={x - bar} y={y(usage.tokens_in_context)} width={bar} height={MARGIN.top + plotHeight - y(usage.tokens_in_context)}>
+              <rect
+                class="bar in-context"
+                x={x - bar}
+                y={y(usage.tokens_in_context)}
+                width={bar}
+                height={MARGIN.top + plotHeight - y(usage.tokens_in_context)}
+              >
                 <title>{`${usage.tokens_in_context} tokens in context`}</title>
               </rect>
-              <rect class="bar kept-out" x={x} y={y(usage.tokens_kept_out)} width={bar} height={MARGIN.top + plotHeight - y(usage.tokens_kept_out)}>
+              <rect
+                class="bar kept-out"
+                x={x}
+                y={y(usage.tokens_kept_out)}
+                width={bar}
+                height={MARGIN.top + plotHeight - y(usage.tokens_kept_out)}
+              >
                 <title>{`${usage.tokens_kept_out} tokens kept out`}</title>
               </rect>
               <text x={x} y={HEIGHT - 12} class="tick" text-anchor="middle">
@@ -58,7 +89,8 @@ function SavingsChart({ tasks }: { tasks: readonly KnownTask[] }) {
         })}
       </svg>
       <figcaption>
-        <span class="key in-context" aria-hidden="true" /> in the model's context <span class="key kept-out" aria-hidden="true" /> kept out by S2SP
+        <span class="key in-context" aria-hidden="true" /> in the model's context{' '}
+        <span class="key kept-out" aria-hidden="true" /> kept out by S2SP
       </figcaption>
     </figure>
   );

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 
 /** Every scope of the README's quick start: the platform's methods, the example tools and the resource servers' activity. */
-const ALL_SCOPES = 'tools:list tools:call resources:read tasks:submit tasks:read tasks:cancel weather:read stats:chart s2sp:data:read s2sp:activity:read';
+const ALL_SCOPES =
+  'tools:list tools:call resources:read tasks:submit tasks:read tasks:cancel weather:read stats:chart s2sp:data:read s2sp:activity:read';
 
 interface Settings {
   devTokens: boolean;
@@ -51,12 +52,18 @@ export function SignIn({ onToken }: { onToken: (token: string, subject: string) 
     <section class="sign-in" aria-labelledby="sign-in-title">
       <h1 id="sign-in-title">Sign in to the S2SP console</h1>
       <p>
-        The console calls the gateway's JSON-RPC methods with your token, like any client: it shows only what the token may see. The token is
-        kept in this page's memory only.
+        The console calls the gateway's JSON-RPC methods with your token, like any client: it shows only what the token
+        may see. The token is kept in this page's memory only.
       </p>
       <form onSubmit={usePasted}>
         <label for="token">Bearer token</label>
-        <textarea id="token" rows={4} value={pasted} onInput={(event) => setPasted(event.currentTarget.value)} placeholder="npm run -s token -- --sub alice --scopes …" />
+        <textarea
+          id="token"
+          rows={4}
+          value={pasted}
+          onInput={(event) => setPasted(event.currentTarget.value)}
+          placeholder="npm run -s token -- --sub alice --scopes …"
+        />
         <button type="submit">Sign in</button>
       </form>
       {settings.devTokens && (

@@ -7,7 +7,15 @@ import { DEADLINE_EXCEEDED, rpc, RpcError, streamRpc } from './rpc';
 const STREAM_DEADLINE_MS = 120_000;
 
 /** One task, live: agent.streamTask's events (called again while the task runs, as each stream ends at its deadline); cancel soft or hard. */
-export function TaskLive({ token, task, onSnapshot }: { token: string; task: KnownTask; onSnapshot: (snapshot: TaskSnapshot) => void }) {
+export function TaskLive({
+  token,
+  task,
+  onSnapshot,
+}: {
+  token: string;
+  task: KnownTask;
+  onSnapshot: (snapshot: TaskSnapshot) => void;
+}) {
   const [streamed, setStreamed] = useState<Step[]>([]);
   const [error, setError] = useState<unknown>();
   const [cancelError, setCancelError] = useState<unknown>();
@@ -68,7 +76,10 @@ export function TaskLive({ token, task, onSnapshot }: { token: string; task: Kno
         Task <code>{task.task_id}</code>
       </h2>
       <p>
-        {task.objective} — status <span class={`status status-${status}`} data-testid="task-status" aria-live="polite">{status}</span>
+        {task.objective} — status{' '}
+        <span class={`status status-${status}`} data-testid="task-status" aria-live="polite">
+          {status}
+        </span>
       </p>
       {running && (
         <div class="actions">
@@ -85,8 +96,7 @@ export function TaskLive({ token, task, onSnapshot }: { token: string; task: Kno
       <ol class="steps" aria-label="Steps" data-testid="steps">
         {steps.map((step) => (
           <li key={step.step_number} class={`step outcome-${step.outcome}`}>
-            <span class="step-name">{step.plan_step_id ?? step.type}</span>{' '}
-            <span class="outcome">{step.outcome}</span>
+            <span class="step-name">{step.plan_step_id ?? step.type}</span> <span class="outcome">{step.outcome}</span>
             {step.summary && <span class="summary"> — {step.summary}</span>}
             {step.error && <span class="summary"> — {step.error.message}</span>}
             {step.tool_calls.length > 0 && (
@@ -96,7 +106,8 @@ export function TaskLive({ token, task, onSnapshot }: { token: string; task: Kno
                     <code>
                       {call.server}/{call.tool_name}
                     </code>{' '}
-                    {call.status}, {call.usage.tokens_in_context} tokens in context, {call.usage.tokens_kept_out} kept out
+                    {call.status}, {call.usage.tokens_in_context} tokens in context, {call.usage.tokens_kept_out} kept
+                    out
                   </li>
                 ))}
               </ul>
@@ -106,7 +117,8 @@ export function TaskLive({ token, task, onSnapshot }: { token: string; task: Kno
       </ol>
       {snapshot && ENDED.has(status) && (
         <p data-testid="task-usage">
-          Tokens in the model's context: {snapshot.usage.tokens_in_context}; kept out by S2SP: {snapshot.usage.tokens_kept_out}.
+          Tokens in the model's context: {snapshot.usage.tokens_in_context}; kept out by S2SP:{' '}
+          {snapshot.usage.tokens_kept_out}.
         </p>
       )}
       {snapshot?.error && <ErrorNotice error={new Error(snapshot.error.message)} what="The task" />}

@@ -130,7 +130,13 @@ export function TasksView({ token, tasks, selectedId, onTask, onListed, onSelect
           <label for="objective">Objective</label>
           <input id="objective" value={objective} onInput={(event) => setObjective(event.currentTarget.value)} />
           <label for="plan">Plan (JSON: steps with resource_call, filter or consumer_call)</label>
-          <textarea id="plan" rows={12} spellcheck={false} value={plan} onInput={(event) => setPlan(event.currentTarget.value)} />
+          <textarea
+            id="plan"
+            rows={12}
+            spellcheck={false}
+            value={plan}
+            onInput={(event) => setPlan(event.currentTarget.value)}
+          />
           <button type="submit" disabled={busy}>
             Submit task
           </button>

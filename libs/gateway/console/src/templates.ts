@@ -14,10 +14,22 @@ export const PLAN_TEMPLATES: readonly PlanTemplate[] = [
     plan: [
       {
         step_id: 'alerts',
-        resource_call: { server: 'weather', tool: 'get_alerts', arguments: { area: 'CA' }, abstract_domains: ['event'], mode: 'async' },
+        resource_call: {
+          server: 'weather',
+          tool: 'get_alerts',
+          arguments: { area: 'CA' },
+          abstract_domains: ['event'],
+          mode: 'async',
+        },
       },
-      { step_id: 'wind', filter: { input_step_id: 'alerts', predicate: { field: 'event', op: 'contains', value: 'Wind' } } },
-      { step_id: 'chart', consumer_call: { server: 'stats', tool: 'draw_chart', arguments: { group_by: 'event' }, input_step_id: 'wind' } },
+      {
+        step_id: 'wind',
+        filter: { input_step_id: 'alerts', predicate: { field: 'event', op: 'contains', value: 'Wind' } },
+      },
+      {
+        step_id: 'chart',
+        consumer_call: { server: 'stats', tool: 'draw_chart', arguments: { group_by: 'event' }, input_step_id: 'wind' },
+      },
     ],
   },
   {
@@ -27,9 +39,23 @@ export const PLAN_TEMPLATES: readonly PlanTemplate[] = [
     plan: [
       {
         step_id: 'alerts',
-        resource_call: { server: 'weather', tool: 'get_alerts', arguments: { area: 'CA' }, abstract_domains: ['severity'], mode: 'async' },
+        resource_call: {
+          server: 'weather',
+          tool: 'get_alerts',
+          arguments: { area: 'CA' },
+          abstract_domains: ['severity'],
+          mode: 'async',
+        },
       },
-      { step_id: 'chart', consumer_call: { server: 'stats', tool: 'draw_chart', arguments: { group_by: 'severity' }, input_step_id: 'alerts' } },
+      {
+        step_id: 'chart',
+        consumer_call: {
+          server: 'stats',
+          tool: 'draw_chart',
+          arguments: { group_by: 'severity' },
+          input_step_id: 'alerts',
+        },
+      },
     ],
   },
 ];

@@ -1,5 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { bearerHeader, consumerDataScopes, DelegationRefusedError, requireCaller, TokenMinter, type CallerIdentity } from '@s2sp/auth';
+import {
+  bearerHeader,
+  consumerDataScopes,
+  DelegationRefusedError,
+  requireCaller,
+  TokenMinter,
+  type CallerIdentity,
+} from '@s2sp/auth';
 import { PLATFORM_SCOPES } from '@s2sp/contracts';
 import type { GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG } from '../gateway.constants';
@@ -27,7 +34,11 @@ export class DownstreamCredentials {
   ) {}
 
   /** `ctx` plus the narrowed Authorization for a call needing `methodScope` and the named tools. */
-  async originFor(ctx: JsonRpcCallContext, methodScope: string, toolNames: readonly string[] = []): Promise<CallOrigin> {
+  async originFor(
+    ctx: JsonRpcCallContext,
+    methodScope: string,
+    toolNames: readonly string[] = [],
+  ): Promise<CallOrigin> {
     const caller = requireCaller(ctx, 'JSON-RPC call');
     const needed = new Set([methodScope]);
     if (toolNames.length > 0) {
@@ -60,7 +71,10 @@ export class DownstreamCredentials {
   originForResourceRead(ctx: JsonRpcCallContext): Promise<CallOrigin> {
     const caller = requireCaller(ctx, 'JSON-RPC call');
     const platformScopes = new Set<string>(Object.values(PLATFORM_SCOPES));
-    return this.withToken(ctx, caller, [PLATFORM_SCOPES.RESOURCES_READ, ...caller.scopes.filter((scope) => !platformScopes.has(scope))]);
+    return this.withToken(ctx, caller, [
+      PLATFORM_SCOPES.RESOURCES_READ,
+      ...caller.scopes.filter((scope) => !platformScopes.has(scope)),
+    ]);
   }
 
   /**
@@ -84,6 +98,12 @@ export class DownstreamCredentials {
       }
       throw error;
     }
-    return { deadline: ctx.deadline, signal: ctx.signal, headers: ctx.headers, caller: ctx.caller, authorization: bearerHeader(token) };
+    return {
+      deadline: ctx.deadline,
+      signal: ctx.signal,
+      headers: ctx.headers,
+      caller: ctx.caller,
+      authorization: bearerHeader(token),
+    };
   }
 }

@@ -43,7 +43,11 @@ export class ToolScopeCatalog {
   async lookup(names: readonly string[], origin: () => Promise<CallOrigin>): Promise<Map<string, ToolScopes>> {
     const age = Date.now() - this.loadedAt;
     const missing = names.some((name) => !this.tools.has(name));
-    if (this.loading || age >= this.config.toolCatalog.ttlMs || (missing && age >= this.config.toolCatalog.missRefreshIntervalMs)) {
+    if (
+      this.loading ||
+      age >= this.config.toolCatalog.ttlMs ||
+      (missing && age >= this.config.toolCatalog.missRefreshIntervalMs)
+    ) {
       await this.refresh(origin);
     }
     return new Map(names.filter((name) => this.tools.has(name)).map((name) => [name, this.tools.get(name)!]));
@@ -69,9 +73,11 @@ export class ToolScopeCatalog {
   }
 
   private refresh(origin: () => Promise<CallOrigin>): Promise<void> {
-    this.loading ??= origin().then((resolved) => this.load(resolved)).finally(() => {
-      this.loading = undefined;
-    });
+    this.loading ??= origin()
+      .then((resolved) => this.load(resolved))
+      .finally(() => {
+        this.loading = undefined;
+      });
     return this.loading;
   }
 
@@ -91,14 +97,18 @@ export class ToolScopeCatalog {
         const known = tools.get(tool.name);
         // Same name on two servers: a call must then name its server; narrow for both.
         const scopes = [...new Set([...(known?.scopes ?? []), ...(tool.required_scopes ?? [])])];
-        tools.set(tool.name, { scopes, kind: known && known.kind !== tool.kind ? 'MIXED' : tool.kind ?? '' });
+        tools.set(tool.name, { scopes, kind: known && known.kind !== tool.kind ? 'MIXED' : (tool.kind ?? '') });
       }
       cursor = response.next_cursor ?? '';
       if (cursor === '') break;
     }
     this.tools = tools;
     this.descriptors = Object.freeze(descriptors);
-    this.resourceScopes = [...new Set([...tools.values()].filter((tool) => tool.kind === 'TOOL_KIND_S2SP_RESOURCE').flatMap((tool) => tool.scopes))];
+    this.resourceScopes = [
+      ...new Set(
+        [...tools.values()].filter((tool) => tool.kind === 'TOOL_KIND_S2SP_RESOURCE').flatMap((tool) => tool.scopes),
+      ),
+    ];
     this.loadedAt = Date.now();
   }
 }

@@ -23,17 +23,31 @@ export function isProduction(env: NodeJS.ProcessEnv = process.env): boolean {
 }
 
 export function defaultConsoleOptions(env: NodeJS.ProcessEnv = process.env): ConsoleOptions {
-  return { enabled: true, assetsDir: DEFAULT_CONSOLE_ASSETS_DIR, devTokens: !isProduction(env), devTokenTtlSeconds: 3600 };
+  return {
+    enabled: true,
+    assetsDir: DEFAULT_CONSOLE_ASSETS_DIR,
+    devTokens: !isProduction(env),
+    devTokenTtlSeconds: 3600,
+  };
 }
 
 /** Throws, naming the setting, for options that cannot be served; dev tokens under NODE_ENV=production are refused outright. */
 export function validateConsoleOptions(options: ConsoleOptions, env: NodeJS.ProcessEnv = process.env): ConsoleOptions {
   if (options.devTokens && isProduction(env)) {
-    throw new RangeError('Gateway config console.devTokens must be false under NODE_ENV=production: dev tokens let anyone choose their scopes');
+    throw new RangeError(
+      'Gateway config console.devTokens must be false under NODE_ENV=production: dev tokens let anyone choose their scopes',
+    );
   }
-  if (!Number.isSafeInteger(options.devTokenTtlSeconds) || options.devTokenTtlSeconds < 1 || options.devTokenTtlSeconds > 86_400) {
-    throw new RangeError(`Gateway config console.devTokenTtlSeconds must be an integer from 1 to 86400, got ${options.devTokenTtlSeconds}`);
+  if (
+    !Number.isSafeInteger(options.devTokenTtlSeconds) ||
+    options.devTokenTtlSeconds < 1 ||
+    options.devTokenTtlSeconds > 86_400
+  ) {
+    throw new RangeError(
+      `Gateway config console.devTokenTtlSeconds must be an integer from 1 to 86400, got ${options.devTokenTtlSeconds}`,
+    );
   }
-  if (options.enabled && options.assetsDir.trim() === '') throw new RangeError('Gateway config console.assetsDir must not be empty');
+  if (options.enabled && options.assetsDir.trim() === '')
+    throw new RangeError('Gateway config console.assetsDir must not be empty');
   return options;
 }

@@ -30,7 +30,9 @@ export class DevTokenRequestGuard implements CanActivate {
     const request = nodeRequestOf(context.switchToHttp().getRequest());
     const refusal = this.refusal(request);
     if (refusal === undefined) return true;
-    this.logger.warn(`refused a dev-token request from ${request.socket?.remoteAddress ?? 'an unknown address'}: ${refusal}`);
+    this.logger.warn(
+      `refused a dev-token request from ${request.socket?.remoteAddress ?? 'an unknown address'}: ${refusal}`,
+    );
     throw new ForbiddenException(`dev token: ${refusal}`);
   }
 
@@ -42,7 +44,9 @@ export class DevTokenRequestGuard implements CanActivate {
     }
     const origin = singleHeader(request.headers.origin);
     if (origin !== undefined) {
-      return isSameOrigin(origin, singleHeader(request.headers.host)) ? undefined : `Origin "${origin}" is not the console's own origin`;
+      return isSameOrigin(origin, singleHeader(request.headers.host))
+        ? undefined
+        : `Origin "${origin}" is not the console's own origin`;
     }
     return singleHeader(request.headers[CONSOLE_REQUEST_HEADER]) === undefined
       ? `a request without Origin must carry the console's ${CONSOLE_REQUEST_HEADER} header`
@@ -55,7 +59,10 @@ function isSameOrigin(origin: string, host: string | undefined): boolean {
   if (host === undefined) return false;
   try {
     const parsed = new URL(origin);
-    return (parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.host === new URL(`${parsed.protocol}//${host}`).host;
+    return (
+      (parsed.protocol === 'http:' || parsed.protocol === 'https:') &&
+      parsed.host === new URL(`${parsed.protocol}//${host}`).host
+    );
   } catch {
     return false;
   }

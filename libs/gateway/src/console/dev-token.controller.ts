@@ -35,7 +35,12 @@ export class DevTokenController {
   @Header('Cache-Control', 'no-store')
   async mint(@Body() body: unknown): Promise<{ token: string; expires_in: number }> {
     const request = devTokenRequest(body);
-    const token = await this.minter.mint({ ...request, audience: this.auth.audience, ttlSeconds: this.options.devTokenTtlSeconds, clientId: 'console-dev' });
+    const token = await this.minter.mint({
+      ...request,
+      audience: this.auth.audience,
+      ttlSeconds: this.options.devTokenTtlSeconds,
+      clientId: 'console-dev',
+    });
     return { token, expires_in: this.options.devTokenTtlSeconds };
   }
 }
@@ -45,11 +50,17 @@ export function devTokenRequest(body: unknown): DevTokenRequest {
   const fail = (why: string): never => {
     throw new BadRequestException(`dev token: ${why}`);
   };
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) fail('the body must be a JSON object {"subject": ..., "scopes": [...]}');
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    fail('the body must be a JSON object {"subject": ..., "scopes": [...]}');
   const { subject, scopes, ...rest } = body as Record<string, unknown>;
   const unknown = Object.keys(rest);
   if (unknown.length > 0) fail(`unknown member(s): ${unknown.join(', ')}`);
-  if (typeof subject !== 'string' || subject.length === 0 || subject.length > MAX_SUBJECT_LENGTH || !SUBJECT.test(subject)) {
+  if (
+    typeof subject !== 'string' ||
+    subject.length === 0 ||
+    subject.length > MAX_SUBJECT_LENGTH ||
+    !SUBJECT.test(subject)
+  ) {
     fail(`subject must be 1 to ${MAX_SUBJECT_LENGTH} of A-Z a-z 0-9 . _ @ : -`);
   }
   if (!Array.isArray(scopes) || scopes.length > MAX_SCOPES || !scopes.every(isValidScope)) {

@@ -17,7 +17,9 @@ import { unaryCall } from './unary-call';
  * headers and caller, and the Authorization the gRPC call carries (the
  * caller's token narrowed for the agents; absent only for health checks).
  */
-export type CallOrigin = Pick<JsonRpcCallContext, 'deadline' | 'signal' | 'headers' | 'caller'> & { authorization?: string };
+export type CallOrigin = Pick<JsonRpcCallContext, 'deadline' | 'signal' | 'headers' | 'caller'> & {
+  authorization?: string;
+};
 
 /** Receives the response headers of a call (see unaryCall). */
 export type HeadersListener = (headers: grpc.Metadata) => void;
@@ -37,7 +39,13 @@ export class AgentsDownstream {
     private readonly telemetry: Telemetry,
   ) {}
 
-  async call<Response>(client: grpc.Client, method: string, request: unknown, origin: CallOrigin, onHeaders?: HeadersListener): Promise<Response> {
+  async call<Response>(
+    client: grpc.Client,
+    method: string,
+    request: unknown,
+    origin: CallOrigin,
+    onHeaders?: HeadersListener,
+  ): Promise<Response> {
     try {
       return await this.send<Response>(client, method, request, origin, onHeaders);
     } catch (error) {
@@ -72,9 +80,20 @@ export class AgentsDownstream {
    * after GetTask). Cancelled when origin.signal aborts. Its client span
    * covers opening the call (the trace context it sends), not the whole stream.
    */
-  async *stream<Message>(client: grpc.Client, method: string, request: unknown, origin: CallOrigin): AsyncGenerator<Message> {
+  async *stream<Message>(
+    client: grpc.Client,
+    method: string,
+    request: unknown,
+    origin: CallOrigin,
+  ): AsyncGenerator<Message> {
     const deadline = grpcDeadlineFor(origin, this.config.grpc);
-    const metadata = await traceGrpcCall(this.telemetry, serviceNameOf(client), method, outgoingMetadata(origin), async (traced) => traced);
+    const metadata = await traceGrpcCall(
+      this.telemetry,
+      serviceNameOf(client),
+      method,
+      outgoingMetadata(origin),
+      async (traced) => traced,
+    );
     try {
       yield* serverStreamCall<Message>(client, method, request, { deadline, metadata, signal: origin.signal });
     } catch (error) {
@@ -82,12 +101,20 @@ export class AgentsDownstream {
     }
   }
 
-  private send<Response>(client: grpc.Client, method: string, request: unknown, origin: CallOrigin, onHeaders: HeadersListener | undefined): Promise<Response> {
+  private send<Response>(
+    client: grpc.Client,
+    method: string,
+    request: unknown,
+    origin: CallOrigin,
+    onHeaders: HeadersListener | undefined,
+  ): Promise<Response> {
     if (origin.signal.aborted) return Promise.reject(origin.signal.reason);
     const deadline = grpcDeadlineFor(origin, this.config.grpc);
     const metadata = outgoingMetadata(origin);
     return traceGrpcCall(this.telemetry, serviceNameOf(client), method, metadata, (traced) =>
-      this.breaker.run(() => unaryCall<Response>(client, method, request, { deadline, metadata: traced, signal: origin.signal, onHeaders })),
+      this.breaker.run(() =>
+        unaryCall<Response>(client, method, request, { deadline, metadata: traced, signal: origin.signal, onHeaders }),
+      ),
     );
   }
 }

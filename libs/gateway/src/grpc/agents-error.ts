@@ -34,7 +34,10 @@ export function agentsCallError(error: unknown, signal?: AbortSignal): unknown {
   if (!isGrpcServiceError(error)) return error;
   if (isRequestSerializationFailure(error)) {
     const reason = `params cannot be encoded for the agents (${(error.details ?? '').replace(/^[^:]*:\s*/, '')})`;
-    return JsonRpcError.invalidParams([{ path: '', constraints: { protobufEncoding: reason } }], `Invalid params: ${reason}`);
+    return JsonRpcError.invalidParams(
+      [{ path: '', constraints: { protobufEncoding: reason } }],
+      `Invalid params: ${reason}`,
+    );
   }
   if (error.code === GrpcStatus.CANCELLED && signal?.aborted) return signal.reason;
   let metadata = error.metadata ?? new Metadata();

@@ -19,7 +19,14 @@ let loadedPackages: S2spPackages | undefined;
 /** Client constructors of s2sp.v1 and s2sp.v2, built once per process from the generated service definitions. */
 function s2spPackages(): S2spPackages {
   loadedPackages ??= grpc.loadPackageDefinition(
-    serializeOnlyDecodableRequests(grpcPackageDefinition(v1.ToolServiceService, v1.AgentServiceService, v2.ToolServiceService, v2.AgentServiceService)),
+    serializeOnlyDecodableRequests(
+      grpcPackageDefinition(
+        v1.ToolServiceService,
+        v1.AgentServiceService,
+        v2.ToolServiceService,
+        v2.AgentServiceService,
+      ),
+    ),
   ) as unknown as S2spPackages;
   return loadedPackages;
 }

@@ -16,7 +16,9 @@ const list = (address: string) => `${address}(?:,${address})*`;
  *   headless Service) gets a connection to each;
  * - `ipv4:a.b.c.d:port,…` or `ipv6:[…]:port,…`: fixed addresses.
  */
-const AGENTS_TARGET = new RegExp(`^(?:${HOST_PORT}|${IPV6_PORT}|dns:///(?:${HOST_PORT}|${IPV6_PORT})|ipv4:${list(IPV4_PORT)}|ipv6:${list(IPV6_PORT)})$`);
+const AGENTS_TARGET = new RegExp(
+  `^(?:${HOST_PORT}|${IPV6_PORT}|dns:///(?:${HOST_PORT}|${IPV6_PORT})|ipv4:${list(IPV4_PORT)}|ipv6:${list(IPV6_PORT)})$`,
+);
 
 export function isAgentsTarget(target: string): boolean {
   return AGENTS_TARGET.test(target);

@@ -8,10 +8,21 @@ import type { GatewayConfig } from '../gateway.config';
  * answering. When less than the minimum useful budget is left, the call is not
  * made and the client gets -32000 with hop "gateway.dispatch".
  */
-export function grpcDeadlineFor(ctx: Pick<JsonRpcCallContext, 'deadline'>, settings: GatewayConfig['grpc'], now = Date.now()): number {
-  const budget = budgetUntil(ctx.deadline, { reserveMs: settings.deadlineReserveMs, minimumMs: settings.minimumBudgetMs }, now);
+export function grpcDeadlineFor(
+  ctx: Pick<JsonRpcCallContext, 'deadline'>,
+  settings: GatewayConfig['grpc'],
+  now = Date.now(),
+): number {
+  const budget = budgetUntil(
+    ctx.deadline,
+    { reserveMs: settings.deadlineReserveMs, minimumMs: settings.minimumBudgetMs },
+    now,
+  );
   if (!budget.sufficient) {
-    throw JsonRpcError.deadlineExceeded('gateway.dispatch', { remaining_ms: Math.max(0, budget.remainingMs), minimum_ms: budget.neededMs });
+    throw JsonRpcError.deadlineExceeded('gateway.dispatch', {
+      remaining_ms: Math.max(0, budget.remainingMs),
+      minimum_ms: budget.neededMs,
+    });
   }
   return ctx.deadline - settings.deadlineReserveMs;
 }

@@ -11,5 +11,9 @@ const SERIALIZATION_FAILURE = 'Request message serialization failure';
  * neither count against the circuit breaker nor be answered as -32603.
  */
 export function isRequestSerializationFailure(error: unknown): boolean {
-  return isGrpcServiceError(error) && error.code === GrpcStatus.INTERNAL && (error.details ?? '').startsWith(SERIALIZATION_FAILURE);
+  return (
+    isGrpcServiceError(error) &&
+    error.code === GrpcStatus.INTERNAL &&
+    (error.details ?? '').startsWith(SERIALIZATION_FAILURE)
+  );
 }

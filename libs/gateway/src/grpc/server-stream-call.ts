@@ -1,7 +1,11 @@
 import type * as grpc from '@grpc/grpc-js';
 import type { UnaryCallOptions } from './unary-call';
 
-type ServerStreamMethod = (request: unknown, metadata: grpc.Metadata, options: grpc.CallOptions) => grpc.ClientReadableStream<unknown>;
+type ServerStreamMethod = (
+  request: unknown,
+  metadata: grpc.Metadata,
+  options: grpc.CallOptions,
+) => grpc.ClientReadableStream<unknown>;
 
 /**
  * One server-streaming call on a @grpc/grpc-js client as an async iterable of

@@ -18,9 +18,18 @@ export class ToolServiceClient {
     private readonly downstream: AgentsDownstream,
   ) {}
 
-  async listTools(request: v1.ListToolsRequest, origin: CallOrigin): Promise<WithSurfacesFingerprint<v1.ListToolsResponse>> {
+  async listTools(
+    request: v1.ListToolsRequest,
+    origin: CallOrigin,
+  ): Promise<WithSurfacesFingerprint<v1.ListToolsResponse>> {
     const fingerprint = fingerprintReader();
-    const answer = await this.downstream.call<v1.ListToolsResponse>(this.clients.toolService, 'ListTools', request, origin, fingerprint.read);
+    const answer = await this.downstream.call<v1.ListToolsResponse>(
+      this.clients.toolService,
+      'ListTools',
+      request,
+      origin,
+      fingerprint.read,
+    );
     return { answer, surfacesFingerprint: fingerprint.value() };
   }
 
@@ -34,9 +43,18 @@ export class ToolServiceClient {
   }
 
   /** s2sp.v2.ToolService/ListSurfaces: the servers' resources, resource templates and prompts; undefined from agents older than contract 2.1.0. */
-  async listSurfaces(request: v2.ListSurfacesRequest, origin: CallOrigin): Promise<WithSurfacesFingerprint<v2.ListSurfacesResponse> | undefined> {
+  async listSurfaces(
+    request: v2.ListSurfacesRequest,
+    origin: CallOrigin,
+  ): Promise<WithSurfacesFingerprint<v2.ListSurfacesResponse> | undefined> {
     const fingerprint = fingerprintReader();
-    const answer = await this.downstream.callIfImplemented<v2.ListSurfacesResponse>(this.clients.toolServiceV2, 'ListSurfaces', request, origin, fingerprint.read);
+    const answer = await this.downstream.callIfImplemented<v2.ListSurfacesResponse>(
+      this.clients.toolServiceV2,
+      'ListSurfaces',
+      request,
+      origin,
+      fingerprint.read,
+    );
     return answer === undefined ? undefined : { answer, surfacesFingerprint: fingerprint.value() };
   }
 
@@ -59,7 +77,8 @@ function fingerprintReader(): { read(headers: grpc.Metadata): void; value(): str
   return {
     read(headers) {
       const [value] = headers.get(GRPC_CATALOG_METADATA.SURFACES_FINGERPRINT);
-      fingerprint = typeof value === 'string' && value.length > 0 && value.length <= MAX_FINGERPRINT_LENGTH ? value : undefined;
+      fingerprint =
+        typeof value === 'string' && value.length > 0 && value.length <= MAX_FINGERPRINT_LENGTH ? value : undefined;
     },
     value: () => fingerprint,
   };

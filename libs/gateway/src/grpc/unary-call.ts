@@ -18,7 +18,12 @@ type UnaryMethod = (
 ) => grpc.ClientUnaryCall;
 
 /** One unary call on a @grpc/grpc-js client as a promise; rejects with the ServiceError as is. */
-export function unaryCall<Response>(client: grpc.Client, method: string, request: unknown, options: UnaryCallOptions): Promise<Response> {
+export function unaryCall<Response>(
+  client: grpc.Client,
+  method: string,
+  request: unknown,
+  options: UnaryCallOptions,
+): Promise<Response> {
   const invoke = (client as unknown as Record<string, UnaryMethod | undefined>)[method];
   if (typeof invoke !== 'function') return Promise.reject(new TypeError(`gRPC client has no method ${method}`));
   return new Promise<Response>((resolve, reject) => {

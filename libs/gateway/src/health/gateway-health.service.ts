@@ -81,7 +81,11 @@ export class GatewayHealth {
   ) {}
 
   async report(): Promise<HealthReport> {
-    const [agents, servers, databaseOk] = await Promise.all([this.checkAgents(), this.listServers(), this.checkDatabase()]);
+    const [agents, servers, databaseOk] = await Promise.all([
+      this.checkAgents(),
+      this.listServers(),
+      this.checkDatabase(),
+    ]);
     const circuit = this.breaker.snapshot();
     const report: HealthReport = {
       status: 'ok',
@@ -103,7 +107,12 @@ export class GatewayHealth {
   private async checkAgents(): Promise<{ status: AgentsServingStatus; latencyMs?: number; error?: string }> {
     const started = Date.now();
     try {
-      const response = await unaryCall<{ status?: string }>(this.clients.health, 'Check', { service: '' }, this.probeOptions());
+      const response = await unaryCall<{ status?: string }>(
+        this.clients.health,
+        'Check',
+        { service: '' },
+        this.probeOptions(),
+      );
       return { status: servingStatus(response.status), latencyMs: Date.now() - started };
     } catch (error) {
       return { status: 'unreachable', error: describeError(error) };
@@ -112,7 +121,12 @@ export class GatewayHealth {
 
   private async listServers(): Promise<{ servers: McpServerHealth[]; error?: string }> {
     try {
-      const response = await unaryCall<v1.ListServersResponse>(this.clients.toolService, 'ListServers', {}, this.probeOptions());
+      const response = await unaryCall<v1.ListServersResponse>(
+        this.clients.toolService,
+        'ListServers',
+        {},
+        this.probeOptions(),
+      );
       return { servers: (response.servers ?? []).map(mcpServerHealth) };
     } catch (error) {
       return { servers: [], error: describeError(error) };
@@ -121,7 +135,9 @@ export class GatewayHealth {
 
   private async checkDatabase(): Promise<boolean> {
     let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), this.config.health.timeoutMs)));
+    const timeout = new Promise<false>(
+      (resolve) => (timer = setTimeout(() => resolve(false), this.config.health.timeoutMs)),
+    );
     const query = this.database.client.$queryRawUnsafe('SELECT 1').then(
       () => true,
       () => false,
@@ -174,6 +190,7 @@ function mcpServerHealth(server: v1.McpServerStatus): McpServerHealth {
 }
 
 function describeError(error: unknown): string {
-  if (isGrpcServiceError(error)) return `${GrpcStatus[error.code] ?? error.code}${error.details ? `: ${error.details}` : ''}`;
+  if (isGrpcServiceError(error))
+    return `${GrpcStatus[error.code] ?? error.code}${error.details ? `: ${error.details}` : ''}`;
   return error instanceof Error ? error.message : String(error);
 }

@@ -23,7 +23,9 @@ export class HealthController {
 
   @Get('health')
   @Header('Cache-Control', 'no-store')
-  async check(@Res({ passthrough: true }) response: { status(code: number): unknown }): Promise<HealthReport | ShuttingDownReport> {
+  async check(
+    @Res({ passthrough: true }) response: { status(code: number): unknown },
+  ): Promise<HealthReport | ShuttingDownReport> {
     if (this.readiness.isShuttingDown) {
       response.status(503);
       return { status: 'shutting_down' };

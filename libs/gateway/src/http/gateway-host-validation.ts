@@ -1,5 +1,11 @@
 import type { INestApplication } from '@nestjs/common';
-import { boundRequestHostPolicy, requestHostMiddleware, resolveHostAllowLists, sendHostRefusalJson, type RequestHostPolicy } from '@s2sp/platform';
+import {
+  boundRequestHostPolicy,
+  requestHostMiddleware,
+  resolveHostAllowLists,
+  sendHostRefusalJson,
+  type RequestHostPolicy,
+} from '@s2sp/platform';
 import type { GatewayConfig } from '../gateway.config';
 
 /**

@@ -10,6 +10,8 @@ export function IdempotencyKey(): PropertyDecorator {
     IsOptional(),
     IsString(),
     MaxLength(255),
-    Matches(/^[\x21-\x7e]+$/, { message: `${IDEMPOTENCY_KEY_PARAM} must be 1-255 printable ASCII characters without spaces` }),
+    Matches(/^[\x21-\x7e]+$/, {
+      message: `${IDEMPOTENCY_KEY_PARAM} must be 1-255 printable ASCII characters without spaces`,
+    }),
   );
 }

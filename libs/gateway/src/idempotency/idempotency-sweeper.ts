@@ -13,7 +13,11 @@ export class IdempotencySweeper implements OnApplicationBootstrap, OnModuleDestr
     @Inject(IDEMPOTENCY_STORE) store: IdempotencyStore,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {
-    this.periodic = new PeriodicSweep('idempotency records', () => store.sweepExpired(new Date()), new Logger('Idempotency'));
+    this.periodic = new PeriodicSweep(
+      'idempotency records',
+      () => store.sweepExpired(new Date()),
+      new Logger('Idempotency'),
+    );
   }
 
   onApplicationBootstrap(): void {

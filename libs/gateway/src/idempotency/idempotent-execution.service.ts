@@ -121,7 +121,9 @@ export class IdempotentExecution {
   }
 
   private warn(what: string, call: IdempotentCall, error: unknown): void {
-    this.logger.warn(`could not ${what} idempotent ${call.method} call: ${error instanceof Error ? error.message : String(error)}`);
+    this.logger.warn(
+      `could not ${what} idempotent ${call.method} call: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 
@@ -130,7 +132,9 @@ function keyReusedError(): JsonRpcError {
     [
       {
         path: IDEMPOTENCY_KEY_PARAM,
-        constraints: { idempotencyKeyReused: `${IDEMPOTENCY_KEY_PARAM} was already used for a request with different params` },
+        constraints: {
+          idempotencyKeyReused: `${IDEMPOTENCY_KEY_PARAM} was already used for a request with different params`,
+        },
       },
     ],
     `Invalid params: ${IDEMPOTENCY_KEY_PARAM} was already used for a request with different params`,
@@ -138,9 +142,13 @@ function keyReusedError(): JsonRpcError {
 }
 
 function stillInProgressError(idempotencyKey: string): JsonRpcError {
-  return new JsonRpcError(JsonRpcErrorCode.REQUEST_IN_PROGRESS, 'A request with this idempotency_key is still in progress', {
-    [IDEMPOTENCY_KEY_PARAM]: idempotencyKey,
-    retry_after: 1,
-    recovery_hint: RECOVERY_HINT.RETRY_AFTER,
-  });
+  return new JsonRpcError(
+    JsonRpcErrorCode.REQUEST_IN_PROGRESS,
+    'A request with this idempotency_key is still in progress',
+    {
+      [IDEMPOTENCY_KEY_PARAM]: idempotencyKey,
+      retry_after: 1,
+      recovery_hint: RECOVERY_HINT.RETRY_AFTER,
+    },
+  );
 }

@@ -1,7 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { S2spDatabase } from '@s2sp/database';
 import { GATEWAY_DATABASE } from '../gateway.constants';
-import type { IdempotencyRecordView, IdempotencyState, IdempotencyStore, NewIdempotencyRecord } from './idempotency-store';
+import type {
+  IdempotencyRecordView,
+  IdempotencyState,
+  IdempotencyStore,
+  NewIdempotencyRecord,
+} from './idempotency-store';
 
 const IN_PROGRESS: IdempotencyState = 'IN_PROGRESS';
 const COMPLETED: IdempotencyState = 'COMPLETED';

@@ -31,7 +31,13 @@ import { CancelTaskParams } from './dto/cancel-task.params';
 import { GetTaskParams } from './dto/get-task.params';
 import { ListTasksParams } from './dto/list-tasks.params';
 import { SubmitTaskParams } from './dto/submit-task.params';
-import { CANCEL_TASK_RESULT, LIST_TASKS_RESULT, SUBMIT_TASK_RESULT, TASK_SNAPSHOT_RESULT, TASK_STREAM_EVENT_RESULT } from './results/result-schemas';
+import {
+  CANCEL_TASK_RESULT,
+  LIST_TASKS_RESULT,
+  SUBMIT_TASK_RESULT,
+  TASK_SNAPSHOT_RESULT,
+  TASK_STREAM_EVENT_RESULT,
+} from './results/result-schemas';
 
 /** Statuses after which a task takes no more steps. */
 const TASK_ENDED: ReadonlySet<string> = new Set(['succeeded', 'failed', 'cancelled']);
@@ -57,11 +63,17 @@ export class AgentMethods {
   @RequireScopes(PLATFORM_SCOPES.TASKS_SUBMIT)
   async submitTask(params: SubmitTaskParams, ctx: JsonRpcCallContext): Promise<SubmitTaskResult> {
     const taskId = params.task_id ?? uuidV7();
-    const tools = params.plan.flatMap((step) => [step.resource_call?.tool, step.consumer_call?.tool]).filter((tool): tool is string => !!tool);
+    const tools = params.plan
+      .flatMap((step) => [step.resource_call?.tool, step.consumer_call?.tool])
+      .filter((tool): tool is string => !!tool);
     const origin = await this.credentials.originFor(ctx, PLATFORM_SCOPES.TASKS_SUBMIT, tools);
-    const task = measureTranscoding(this.telemetry, 'json-rpc', 'grpc', 'agent.submitTask', () => agentTaskFromParams(params, ctx, taskId));
+    const task = measureTranscoding(this.telemetry, 'json-rpc', 'grpc', 'agent.submitTask', () =>
+      agentTaskFromParams(params, ctx, taskId),
+    );
     const response = await this.agents.submitTask(task, origin);
-    return measureTranscoding(this.telemetry, 'grpc', 'json-rpc', 'agent.submitTask', () => submitTaskResult(response, { taskId, traceId: ctx.traceId }));
+    return measureTranscoding(this.telemetry, 'grpc', 'json-rpc', 'agent.submitTask', () =>
+      submitTaskResult(response, { taskId, traceId: ctx.traceId }),
+    );
   }
 
   @JsonRpcMethod('agent.getTask', {
@@ -79,7 +91,8 @@ export class AgentMethods {
     params: ListTasksParams,
     result: LIST_TASKS_RESULT,
     summary: "The caller's own tasks, newest first, a page at a time",
-    description: 'Optionally only those with one status. Pass next_cursor as cursor (with the same status) for the next page. Served by s2sp.v2.AgentService/ListTasks.',
+    description:
+      'Optionally only those with one status. Pass next_cursor as cursor (with the same status) for the next page. Served by s2sp.v2.AgentService/ListTasks.',
     idempotent: true,
   })
   @RequireScopes(PLATFORM_SCOPES.TASKS_READ)
@@ -88,7 +101,9 @@ export class AgentMethods {
     const request: v2.ListTasksRequest = {
       cursor: params.cursor ?? '',
       page_size: params.page_size ?? 0,
-      status: params.status ? `TASK_STATUS_${params.status.toUpperCase() as Uppercase<typeof params.status>}` : 'TASK_STATUS_UNSPECIFIED',
+      status: params.status
+        ? `TASK_STATUS_${params.status.toUpperCase() as Uppercase<typeof params.status>}`
+        : 'TASK_STATUS_UNSPECIFIED',
     };
     return listTasksResult(await this.agents.listTasks(request, origin));
   }

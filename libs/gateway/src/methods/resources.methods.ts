@@ -23,15 +23,19 @@ export class ResourcesMethods {
     result: READ_RESOURCE_RESULT,
     summary: "Read one resource of one MCP server with the caller's authority; MCP's resources/read result",
     description:
-      'Served by s2sp.v2.ToolService/ReadResource. The server checks the resource\'s own scope (e.g. s2sp:activity:read for s2sp://data-plane/activity): ' +
+      "Served by s2sp.v2.ToolService/ReadResource. The server checks the resource's own scope (e.g. s2sp:activity:read for s2sp://data-plane/activity): " +
       'its refusal is 4002 with its message, an unknown server -32602; a URI the server does not know is a result with error (its MCP code).',
     idempotent: true,
   })
   @RequireScopes(PLATFORM_SCOPES.RESOURCES_READ)
   async read(params: ReadResourceParams, ctx: JsonRpcCallContext): Promise<ReadResourceResult> {
     const origin = await this.credentials.originForResourceRead(ctx);
-    const request = measureTranscoding(this.telemetry, 'json-rpc', 'grpc', 'resources.read', () => readResourceRequest(params, ctx));
+    const request = measureTranscoding(this.telemetry, 'json-rpc', 'grpc', 'resources.read', () =>
+      readResourceRequest(params, ctx),
+    );
     const response = await this.tools.readResource(request, origin);
-    return measureTranscoding(this.telemetry, 'grpc', 'json-rpc', 'resources.read', () => readResourceResult(response, params));
+    return measureTranscoding(this.telemetry, 'grpc', 'json-rpc', 'resources.read', () =>
+      readResourceResult(response, params),
+    );
   }
 }

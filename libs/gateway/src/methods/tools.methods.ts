@@ -21,7 +21,11 @@ import { uuidV7 } from '@s2sp/platform';
 import { CallToolParams } from './dto/call-tool.params';
 import { ListToolsParams } from './dto/list-tools.params';
 import { CALL_TOOL_RESULT, INVOKE_TOOL_V2_RESULT, LIST_TOOLS_RESULT } from './results/result-schemas';
-import { invokeToolRequestV2, invokeToolResultV2, type InvokeToolV2Result } from '../transcoding/invoke-tool-v2-transcoding';
+import {
+  invokeToolRequestV2,
+  invokeToolResultV2,
+  type InvokeToolV2Result,
+} from '../transcoding/invoke-tool-v2-transcoding';
 
 /** tools.* -> s2sp.v1.ToolService of the agents; v2.tools.call -> s2sp.v2.ToolService. */
 @Injectable()
@@ -36,7 +40,8 @@ export class ToolsMethods {
   @JsonRpcMethod('tools.list', {
     params: ListToolsParams,
     result: LIST_TOOLS_RESULT,
-    summary: 'The tools of the MCP servers behind the agents, a page at a time (the first page also lists their resources, resource templates and prompts)',
+    summary:
+      'The tools of the MCP servers behind the agents, a page at a time (the first page also lists their resources, resource templates and prompts)',
     idempotent: true,
   })
   @RequireScopes(PLATFORM_SCOPES.TOOLS_LIST)
@@ -55,7 +60,10 @@ export class ToolsMethods {
    * Fetched after the tools, not beside them: a ListTools that fails (agents
    * down) then makes no second call, which the circuit breaker would count too.
    */
-  private async firstPage(request: v1.ListToolsRequest, origin: CallOrigin): Promise<[v1.ListToolsResponse, v2.ListSurfacesResponse | undefined]> {
+  private async firstPage(
+    request: v1.ListToolsRequest,
+    origin: CallOrigin,
+  ): Promise<[v1.ListToolsResponse, v2.ListSurfacesResponse | undefined]> {
     const server = request.server;
     const tools = await this.tools.listTools(request, origin);
     const kept = this.surfacesCache.find(server, tools.surfacesFingerprint);
@@ -78,15 +86,20 @@ export class ToolsMethods {
   @RequireScopes(PLATFORM_SCOPES.TOOLS_CALL)
   async call(params: CallToolParams, ctx: JsonRpcCallContext): Promise<CallToolResult> {
     const origin = await this.credentials.originFor(ctx, PLATFORM_SCOPES.TOOLS_CALL, [params.name]);
-    const request = measureTranscoding(this.telemetry, 'json-rpc', 'grpc', 'tools.call', () => toolInvocationRequest(params, ctx, uuidV7()));
+    const request = measureTranscoding(this.telemetry, 'json-rpc', 'grpc', 'tools.call', () =>
+      toolInvocationRequest(params, ctx, uuidV7()),
+    );
     const response = await this.tools.invokeTool(request, origin);
-    return measureTranscoding(this.telemetry, 'grpc', 'json-rpc', 'tools.call', () => toolCallResult(response, params.name));
+    return measureTranscoding(this.telemetry, 'grpc', 'json-rpc', 'tools.call', () =>
+      toolCallResult(response, params.name),
+    );
   }
 
   @JsonRpcMethod('v2.tools.call', {
     params: CallToolParams,
     result: INVOKE_TOOL_V2_RESULT,
-    summary: 'Call one MCP tool through the agents (s2sp.v2): its result with usage, provenance and data-plane reference',
+    summary:
+      'Call one MCP tool through the agents (s2sp.v2): its result with usage, provenance and data-plane reference',
     description:
       'The same params as tools.call. Routed to s2sp.v2.ToolService/InvokeTool, whose answer is typed (binary content travels as bytes). A tool error is a result with isError and a typed error (code 1002, tool failure). Safe to retry only with an idempotency_key.',
     idempotent: false,
@@ -96,8 +109,12 @@ export class ToolsMethods {
   async callV2(params: CallToolParams, ctx: JsonRpcCallContext): Promise<InvokeToolV2Result> {
     const origin = await this.credentials.originFor(ctx, PLATFORM_SCOPES.TOOLS_CALL, [params.name]);
     const invocationId = uuidV7();
-    const request = measureTranscoding(this.telemetry, 'json-rpc', 'grpc', 'v2.tools.call', () => invokeToolRequestV2(params, ctx, invocationId));
+    const request = measureTranscoding(this.telemetry, 'json-rpc', 'grpc', 'v2.tools.call', () =>
+      invokeToolRequestV2(params, ctx, invocationId),
+    );
     const response = await this.tools.invokeToolV2(request, origin);
-    return measureTranscoding(this.telemetry, 'grpc', 'json-rpc', 'v2.tools.call', () => invokeToolResultV2(response, invocationId));
+    return measureTranscoding(this.telemetry, 'grpc', 'json-rpc', 'v2.tools.call', () =>
+      invokeToolResultV2(response, invocationId),
+    );
   }
 }

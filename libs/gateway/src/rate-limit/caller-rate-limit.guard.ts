@@ -1,7 +1,13 @@
 import { Inject, Injectable, Logger, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { ThrottlerStorage } from '@nestjs/throttler';
 import { hash } from 'node:crypto';
-import { JSON_RPC_CONTEXT_TYPE, JsonRpcError, JsonRpcErrorCode, RECOVERY_HINT, type JsonRpcCallContext } from '@s2sp/json-rpc';
+import {
+  JSON_RPC_CONTEXT_TYPE,
+  JsonRpcError,
+  JsonRpcErrorCode,
+  RECOVERY_HINT,
+  type JsonRpcCallContext,
+} from '@s2sp/json-rpc';
 import { callerKey } from '../caller/caller-key';
 import type { GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG } from '../gateway.constants';
@@ -35,7 +41,9 @@ export class CallerRateLimitGuard implements CanActivate {
     // blockDuration 0: a sliding window of windowMs; calls over the limit are not counted.
     const record = await this.storage.increment(key, windowMs, limit, 0, JSON_RPC_THROTTLER).catch((error: unknown) => {
       this.logger.error(`rate-limit storage failed: ${error instanceof Error ? error.message : String(error)}`);
-      throw new JsonRpcError(JsonRpcErrorCode.UPSTREAM_UNAVAILABLE, 'rate limit store unavailable', { downstream: 'rate_limit_store' });
+      throw new JsonRpcError(JsonRpcErrorCode.UPSTREAM_UNAVAILABLE, 'rate limit store unavailable', {
+        downstream: 'rate_limit_store',
+      });
     });
     if (!record.isBlocked) return true;
     throw JsonRpcError.rateLimited(Math.max(1, record.timeToBlockExpire), {

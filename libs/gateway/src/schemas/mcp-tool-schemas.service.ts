@@ -41,7 +41,10 @@ const TOOLS_LIST_REQUIREMENTS: AuthorizationRequirements = Object.freeze({
   requiredScopes: Object.freeze([PLATFORM_SCOPES.TOOLS_LIST]),
   mutationClass: 'READ_ONLY',
 });
-const PUBLIC_REQUIREMENTS: AuthorizationRequirements = Object.freeze({ requiredScopes: Object.freeze([]), mutationClass: 'READ_ONLY' });
+const PUBLIC_REQUIREMENTS: AuthorizationRequirements = Object.freeze({
+  requiredScopes: Object.freeze([]),
+  mutationClass: 'READ_ONLY',
+});
 
 /**
  * The input and output JSON Schemas of the MCP tools behind the agents, as
@@ -76,12 +79,18 @@ export class McpToolSchemas {
    * tools:list: none, unless `required` (then 403 naming the scope). Agents
    * that cannot list their tools: 503.
    */
-  async visibleTo(request: SchemaRequest, reply: SchemaReply, operation: string, required: boolean): Promise<ReadonlyMap<string, SchemaDocument>> {
+  async visibleTo(
+    request: SchemaRequest,
+    reply: SchemaReply,
+    operation: string,
+    required: boolean,
+  ): Promise<ReadonlyMap<string, SchemaDocument>> {
     const authorization = request.headers.authorization;
     if (authorization === undefined && !required) return new Map();
     let caller: CallerIdentity;
     try {
-      caller = (await this.gate.check(authorization, TOOLS_LIST_REQUIREMENTS, this.target(request, operation))).identity;
+      caller = (await this.gate.check(authorization, TOOLS_LIST_REQUIREMENTS, this.target(request, operation)))
+        .identity;
     } catch (error) {
       if (error instanceof PermissionDeniedError && !required) return new Map();
       throw this.challenged(reply, error, authorization !== undefined);
@@ -92,9 +101,12 @@ export class McpToolSchemas {
     } catch (error) {
       // What a JSON-RPC call would have answered with (agents unreachable, deadline passed): caller-safe text.
       if (!(error instanceof JsonRpcError)) throw error;
-      throw new ServiceUnavailableException({ error: { code: 'TOOLS_UNAVAILABLE', message: `the agents' tools could not be listed: ${error.message}` } });
+      throw new ServiceUnavailableException({
+        error: { code: 'TOOLS_UNAVAILABLE', message: `the agents' tools could not be listed: ${error.message}` },
+      });
     }
-    if (this.built?.tools !== tools) this.built = { tools, documents: schemaDocuments(tools.flatMap(toolSchemaDocuments)) };
+    if (this.built?.tools !== tools)
+      this.built = { tools, documents: schemaDocuments(tools.flatMap(toolSchemaDocuments)) };
     return this.built.documents;
   }
 

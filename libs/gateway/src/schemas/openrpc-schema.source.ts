@@ -1,5 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { RPC_DISCOVER, RpcDiscoverHandler, type JsonSchema, type OpenRpcDocument, type OpenRpcMethod } from '@s2sp/json-rpc';
+import {
+  RPC_DISCOVER,
+  RpcDiscoverHandler,
+  type JsonSchema,
+  type OpenRpcDocument,
+  type OpenRpcMethod,
+} from '@s2sp/json-rpc';
 import { jsonContent, type SchemaDocumentInit, type SchemaSource } from './schema-source';
 
 const JSON_SCHEMA_DRAFT = 'http://json-schema.org/draft-07/schema#';
@@ -20,7 +26,11 @@ export class OpenRpcSchemaSource implements SchemaSource {
   documents(): SchemaDocumentInit[] {
     const openRpc = this.discover.discover();
     const version = openRpc.info.version;
-    const methodSchema = (method: OpenRpcMethod, part: 'params' | 'result', schema: JsonSchema): SchemaDocumentInit => ({
+    const methodSchema = (
+      method: OpenRpcMethod,
+      part: 'params' | 'result',
+      schema: JsonSchema,
+    ): SchemaDocumentInit => ({
       id: `jsonrpc.${method.name}.${part}`,
       kind: 'json-schema',
       version,
@@ -29,8 +39,18 @@ export class OpenRpcSchemaSource implements SchemaSource {
       content: jsonContent(standaloneSchema(schema, `${method.name} ${part}`, openRpc)),
     });
     return [
-      { id: 'openrpc', kind: 'openrpc', version, describes: RPC_DISCOVER, contentType: 'application/json', content: jsonContent(openRpc) },
-      ...openRpc.methods.flatMap((method) => [methodSchema(method, 'params', paramsSchema(method)), methodSchema(method, 'result', method.result.schema)]),
+      {
+        id: 'openrpc',
+        kind: 'openrpc',
+        version,
+        describes: RPC_DISCOVER,
+        contentType: 'application/json',
+        content: jsonContent(openRpc),
+      },
+      ...openRpc.methods.flatMap((method) => [
+        methodSchema(method, 'params', paramsSchema(method)),
+        methodSchema(method, 'result', method.result.schema),
+      ]),
     ];
   }
 }
@@ -75,5 +95,10 @@ function standaloneSchema(schema: JsonSchema, title: string, openRpc: OpenRpcDoc
   }
   // Beside a $ref, draft-07 ignores every other keyword: a root that is a ref is wrapped.
   const body = '$ref' in root ? { allOf: [root] } : root;
-  return { $schema: JSON_SCHEMA_DRAFT, title, ...body, ...(Object.keys(definitions).length > 0 ? { definitions } : {}) };
+  return {
+    $schema: JSON_SCHEMA_DRAFT,
+    title,
+    ...body,
+    ...(Object.keys(definitions).length > 0 ? { definitions } : {}),
+  };
 }

@@ -53,7 +53,8 @@ export class SchemaRegistry {
 export function schemaDocuments(inits: readonly SchemaDocumentInit[]): ReadonlyMap<string, SchemaDocument> {
   const documents = new Map<string, SchemaDocument>();
   for (const init of inits) {
-    if (!SCHEMA_ID_PATTERN.test(init.id)) throw new Error(`schema id ${JSON.stringify(init.id)} does not match ${SCHEMA_ID_PATTERN}`);
+    if (!SCHEMA_ID_PATTERN.test(init.id))
+      throw new Error(`schema id ${JSON.stringify(init.id)} does not match ${SCHEMA_ID_PATTERN}`);
     if (documents.has(init.id)) throw new Error(`two schema documents have the id ${init.id}`);
     documents.set(init.id, { entry: entryOf(init), content: init.content });
   }

@@ -35,25 +35,35 @@ export class SchemasController {
   @Header('Vary', 'Authorization')
   async list(@Req() request: SchemaRequest, @Res({ passthrough: true }) reply: SchemaReply): Promise<SchemaList> {
     const tools = await this.toolSchemas.visibleTo(request, reply, 'GET /schemas', false);
-    return { contractVersion: CONTRACT_VERSION, schemas: [...this.registry.list(), ...[...tools.values()].map((document) => document.entry)] };
+    return {
+      contractVersion: CONTRACT_VERSION,
+      schemas: [...this.registry.list(), ...[...tools.values()].map((document) => document.entry)],
+    };
   }
 
   @Get(':id')
   @Header('Cache-Control', 'no-cache')
   @Header('Vary', 'Authorization')
-  async document(@Param('id') id: string, @Req() request: SchemaRequest, @Res({ passthrough: true }) reply: SchemaReply): Promise<StreamableFile> {
+  async document(
+    @Param('id') id: string,
+    @Req() request: SchemaRequest,
+    @Res({ passthrough: true }) reply: SchemaReply,
+  ): Promise<StreamableFile> {
     const document = await this.find(id, request, reply);
     if (!document) {
       // The id is echoed only when it is a well-formed one: never arbitrary input.
       const named = SCHEMA_ID_PATTERN.test(id) ? ` ${id}` : '';
-      throw new NotFoundException({ error: { code: 'SCHEMA_NOT_FOUND', message: `no schema${named}; GET /schemas lists them` } });
+      throw new NotFoundException({
+        error: { code: 'SCHEMA_NOT_FOUND', message: `no schema${named}; GET /schemas lists them` },
+      });
     }
     return new StreamableFile(document.content, { type: document.entry.contentType, length: document.entry.bytes });
   }
 
   private async find(id: string, request: SchemaRequest, reply: SchemaReply): Promise<SchemaDocument | undefined> {
     const operation = 'GET /schemas/:id';
-    if (SCHEMA_ID_PATTERN.test(id) && this.toolSchemas.isToolSchemaId(id)) return (await this.toolSchemas.visibleTo(request, reply, operation, true)).get(id);
+    if (SCHEMA_ID_PATTERN.test(id) && this.toolSchemas.isToolSchemaId(id))
+      return (await this.toolSchemas.visibleTo(request, reply, operation, true)).get(id);
     await this.toolSchemas.checkPresented(request, reply, operation);
     return this.registry.get(id);
   }

@@ -2,7 +2,14 @@ import { v2, type JsonObject, type JsonValue } from '@s2sp/contracts';
 import type { JsonRpcCallContext } from '@s2sp/json-rpc';
 import type { CallToolParams } from '../methods/dto/call-tool.params';
 import { compact, nonEmpty, protoCount, protoStructToJson, protoTimeToIso } from './proto-values';
-import { dataPlaneToJson, errorInfoToJson, usageToJson, type DataPlaneRefJson, type ErrorInfoJson, type ResourceUsageJson } from './task-response-transcoding';
+import {
+  dataPlaneToJson,
+  errorInfoToJson,
+  usageToJson,
+  type DataPlaneRefJson,
+  type ErrorInfoJson,
+  type ResourceUsageJson,
+} from './task-response-transcoding';
 import { toolCallFields, type CallToolResult } from './tool-transcoding';
 
 /** Where a tool result came from; the resource_url (a single-use capability) is left out, as in task snapshots. */
@@ -26,7 +33,11 @@ export interface InvokeToolV2Result {
   trace_id?: string;
 }
 
-export function invokeToolRequestV2(params: CallToolParams, ctx: JsonRpcCallContext, invocationId: string): v2.InvokeToolRequest {
+export function invokeToolRequestV2(
+  params: CallToolParams,
+  ctx: JsonRpcCallContext,
+  invocationId: string,
+): v2.InvokeToolRequest {
   return v2.InvokeToolRequest.create(toolCallFields(params, ctx, invocationId));
 }
 
@@ -61,7 +72,10 @@ export function callToolResultOf(result: v2.ToolResult | undefined): CallToolRes
 
 /** A typed content block back as MCP's JSON: bytes as base64, camelCase member names. */
 function contentBlockJson(block: v2.ContentBlock): JsonValue {
-  const decorations = compact({ annotations: protoStructToJson(block.annotations), _meta: protoStructToJson(block.meta) });
+  const decorations = compact({
+    annotations: protoStructToJson(block.annotations),
+    _meta: protoStructToJson(block.meta),
+  });
   if (block.text) return { type: 'text', text: block.text.text, ...decorations };
   if (block.image) return { type: 'image', ...binaryJson(block.image), ...decorations };
   if (block.audio) return { type: 'audio', ...binaryJson(block.audio), ...decorations };

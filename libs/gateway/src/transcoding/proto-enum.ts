@@ -14,9 +14,14 @@ export function protoEnumToJson(value: string | number | null | undefined, prefi
  * `values` is the generated enum (e.g. v1.DataPlaneMode); a name it lacks is a TypeError, since the
  * params were validated against the same names before they get here.
  */
-export function jsonToProtoEnum<Values extends Record<string, string>>(value: string | undefined, values: Values, prefix: string): Values[keyof Values] {
+export function jsonToProtoEnum<Values extends Record<string, string>>(
+  value: string | undefined,
+  values: Values,
+  prefix: string,
+): Values[keyof Values] {
   const name = `${prefix}${(value ?? 'unspecified').toUpperCase()}`;
-  if (!Object.prototype.hasOwnProperty.call(values, name) || name.endsWith('UNRECOGNIZED')) throw new TypeError(`${name} is not a value of this enum`);
+  if (!Object.prototype.hasOwnProperty.call(values, name) || name.endsWith('UNRECOGNIZED'))
+    throw new TypeError(`${name} is not a value of this enum`);
   return values[name as keyof Values];
 }
 

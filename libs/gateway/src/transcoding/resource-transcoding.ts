@@ -6,7 +6,8 @@ import { compact, nonEmpty } from './proto-values';
 import { errorInfoToJson, type ErrorInfoJson } from './task-response-transcoding';
 
 /** One of a resource's contents, as MCP's resources/read result spells it: text, or a base64 blob. */
-export type ResourceContentsJson = { uri: string; mimeType?: string; text: string } | { uri: string; mimeType?: string; blob: string };
+export type ResourceContentsJson =
+  { uri: string; mimeType?: string; text: string } | { uri: string; mimeType?: string; blob: string };
 
 /** The result of resources.read. */
 export interface ReadResourceResult {
@@ -19,7 +20,12 @@ export interface ReadResourceResult {
 }
 
 export function readResourceRequest(params: ReadResourceParams, ctx: JsonRpcCallContext): v2.ReadResourceRequest {
-  return v2.ReadResourceRequest.create({ server: params.server, uri: params.uri, caller_auth: authContextOf(ctx), trace: traceContextOf(ctx) });
+  return v2.ReadResourceRequest.create({
+    server: params.server,
+    uri: params.uri,
+    caller_auth: authContextOf(ctx),
+    trace: traceContextOf(ctx),
+  });
 }
 
 export function readResourceResult(response: v2.ReadResourceResponse, params: ReadResourceParams): ReadResourceResult {
@@ -34,5 +40,7 @@ export function readResourceResult(response: v2.ReadResourceResponse, params: Re
 
 function resourceContentsJson(contents: v2.ResourceContents): ResourceContentsJson {
   const base = compact({ uri: contents.uri, mimeType: nonEmpty(contents.mime_type) });
-  return contents.blob !== undefined ? { ...base, blob: Buffer.from(contents.blob).toString('base64') } : { ...base, text: contents.text ?? '' };
+  return contents.blob !== undefined
+    ? { ...base, blob: Buffer.from(contents.blob).toString('base64') }
+    : { ...base, text: contents.text ?? '' };
 }

@@ -57,12 +57,17 @@ function constraintsToProto(constraints: ExecutionConstraintsDto): v1.ExecutionC
     max_steps: constraints.max_steps,
     max_recursion_depth: constraints.max_recursion_depth,
     token_budget: constraints.token_budget,
-    cost_budget_microdollars: constraints.cost_budget_microdollars === undefined ? undefined : String(constraints.cost_budget_microdollars),
+    cost_budget_microdollars:
+      constraints.cost_budget_microdollars === undefined ? undefined : String(constraints.cost_budget_microdollars),
     permitted_tools: constraints.permitted_tools ? [...constraints.permitted_tools] : undefined,
     prohibited_actions: constraints.prohibited_actions ? [...constraints.prohibited_actions] : undefined,
   });
 }
 
 export function cancelTaskRequest(params: CancelTaskParams): v1.CancelTaskRequest {
-  return { task_id: params.task_id, mode: jsonToProtoEnum(params.mode, v1.CancelMode, ENUM_PREFIX.CANCEL_MODE), reason: params.reason ?? '' };
+  return {
+    task_id: params.task_id,
+    mode: jsonToProtoEnum(params.mode, v1.CancelMode, ENUM_PREFIX.CANCEL_MODE),
+    reason: params.reason ?? '',
+  };
 }

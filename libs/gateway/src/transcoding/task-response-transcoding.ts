@@ -136,7 +136,10 @@ export function listTasksResult(response: v2.ListTasksResponse): ListTasksResult
   });
 }
 
-export function submitTaskResult(response: v1.SubmitTaskResponse, fallback: { taskId: string; traceId?: string }): SubmitTaskResult {
+export function submitTaskResult(
+  response: v1.SubmitTaskResponse,
+  fallback: { taskId: string; traceId?: string },
+): SubmitTaskResult {
   const estimate = protoCount(response.estimated_completion_ms);
   return compact({
     task_id: nonEmpty(response.task_id) ?? fallback.taskId,
@@ -147,7 +150,10 @@ export function submitTaskResult(response: v1.SubmitTaskResponse, fallback: { ta
 }
 
 export function cancelTaskResult(response: v1.CancelTaskResponse, taskId: string): CancelTaskResult {
-  return { task_id: nonEmpty(response.task_id) ?? taskId, status: protoEnumToJson(response.status, ENUM_PREFIX.TASK_STATUS) };
+  return {
+    task_id: nonEmpty(response.task_id) ?? taskId,
+    status: protoEnumToJson(response.status, ENUM_PREFIX.TASK_STATUS),
+  };
 }
 
 export function taskSnapshotToJson(task: v1.TaskSnapshot): TaskSnapshotJson {

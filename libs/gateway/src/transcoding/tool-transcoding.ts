@@ -28,9 +28,29 @@ export interface ListToolsResult {
   tools: ToolJson[];
   nextCursor?: string;
   /** On the first page: what the MCP servers offer besides tools. */
-  resources?: Array<{ server: string; uri: string; name: string; title?: string; description?: string; mimeType?: string }>;
-  resource_templates?: Array<{ server: string; uriTemplate: string; name: string; title?: string; description?: string; mimeType?: string }>;
-  prompts?: Array<{ server: string; name: string; title?: string; description?: string; arguments: Array<{ name: string; description?: string; required: boolean }> }>;
+  resources?: Array<{
+    server: string;
+    uri: string;
+    name: string;
+    title?: string;
+    description?: string;
+    mimeType?: string;
+  }>;
+  resource_templates?: Array<{
+    server: string;
+    uriTemplate: string;
+    name: string;
+    title?: string;
+    description?: string;
+    mimeType?: string;
+  }>;
+  prompts?: Array<{
+    server: string;
+    name: string;
+    title?: string;
+    description?: string;
+    arguments: Array<{ name: string; description?: string; required: boolean }>;
+  }>;
 }
 
 /** MCP's CallToolResult. */
@@ -54,16 +74,25 @@ export function listToolsResult(response: v1.ListToolsResponse, surfaces?: v2.Li
   });
 }
 
-function surfacesToJson(surfaces: v2.ListSurfacesResponse): Pick<ListToolsResult, 'resources' | 'resource_templates' | 'prompts'> {
+function surfacesToJson(
+  surfaces: v2.ListSurfacesResponse,
+): Pick<ListToolsResult, 'resources' | 'resource_templates' | 'prompts'> {
   const described = (item: { title: string; description: string; mime_type?: string }) => ({
     title: nonEmpty(item.title),
     description: nonEmpty(item.description),
     mimeType: nonEmpty(item.mime_type),
   });
   return {
-    resources: surfaces.resources.map((resource) => compact({ server: resource.server, uri: resource.uri, name: resource.name, ...described(resource) })),
+    resources: surfaces.resources.map((resource) =>
+      compact({ server: resource.server, uri: resource.uri, name: resource.name, ...described(resource) }),
+    ),
     resource_templates: surfaces.resource_templates.map((template) =>
-      compact({ server: template.server, uriTemplate: template.uri_template, name: template.name, ...described(template) }),
+      compact({
+        server: template.server,
+        uriTemplate: template.uri_template,
+        name: template.name,
+        ...described(template),
+      }),
     ),
     prompts: surfaces.prompts.map((prompt) =>
       compact({
@@ -71,7 +100,9 @@ function surfacesToJson(surfaces: v2.ListSurfacesResponse): Pick<ListToolsResult
         name: prompt.name,
         title: nonEmpty(prompt.title),
         description: nonEmpty(prompt.description),
-        arguments: prompt.arguments.map((argument) => compact({ name: argument.name, description: nonEmpty(argument.description), required: argument.required })),
+        arguments: prompt.arguments.map((argument) =>
+          compact({ name: argument.name, description: nonEmpty(argument.description), required: argument.required }),
+        ),
       }),
     ),
   };
@@ -105,7 +136,11 @@ export function toolCallFields(params: CallToolParams, ctx: JsonRpcCallContext, 
   };
 }
 
-export function toolInvocationRequest(params: CallToolParams, ctx: JsonRpcCallContext, invocationId: string): v1.ToolInvocationRequest {
+export function toolInvocationRequest(
+  params: CallToolParams,
+  ctx: JsonRpcCallContext,
+  invocationId: string,
+): v1.ToolInvocationRequest {
   return v1.ToolInvocationRequest.create(toolCallFields(params, ctx, invocationId));
 }
 
@@ -119,7 +154,9 @@ export function toolCallResult(response: v1.ToolInvocationResponse, toolName: st
   const reason = nonEmpty(response.error_message);
   if (status === 'timeout') throw JsonRpcError.deadlineExceeded('mcp', compact({ tool: toolName, reason }));
   if (status === 'approval_pending') {
-    throw JsonRpcError.approvalRequired(compact({ tool: toolName, invocation_id: nonEmpty(response.invocation_id), reason }));
+    throw JsonRpcError.approvalRequired(
+      compact({ tool: toolName, invocation_id: nonEmpty(response.invocation_id), reason }),
+    );
   }
   const output = protoStructToJson(response.output) ?? {};
   const failed = status === 'error' || output.isError === true;

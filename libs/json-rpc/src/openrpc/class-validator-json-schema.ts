@@ -60,7 +60,12 @@ export function dtoProperties(cls: Constructor, components: SchemaComponents): P
   return Object.entries(byProperty).map(([name, list]) => propertySchema(cls, name, list, components));
 }
 
-function propertySchema(cls: Constructor, name: string, list: ValidationMetadata[], components: SchemaComponents): PropertySchema {
+function propertySchema(
+  cls: Constructor,
+  name: string,
+  list: ValidationMetadata[],
+  components: SchemaComponents,
+): PropertySchema {
   const own: JsonSchema = {};
   const items: JsonSchema = {};
   let optional = false;
@@ -188,9 +193,17 @@ function setEnum(schema: JsonSchema, values: unknown[]): void {
   schema.enum = [...values];
   const types = new Set(values.map((value) => (Number.isInteger(value) ? 'integer' : typeof value)));
   const [only] = types;
-  if (types.size === 1 && schema.type === undefined && (only === 'string' || only === 'boolean' || only === 'integer')) schema.type = only;
+  if (types.size === 1 && schema.type === undefined && (only === 'string' || only === 'boolean' || only === 'integer'))
+    schema.type = only;
 }
 
 function isDtoClass(value: unknown): value is Constructor {
-  return typeof value === 'function' && value !== Object && value !== Array && value !== String && value !== Number && value !== Boolean;
+  return (
+    typeof value === 'function' &&
+    value !== Object &&
+    value !== Array &&
+    value !== String &&
+    value !== Number &&
+    value !== Boolean
+  );
 }

@@ -8,7 +8,6 @@ export type { OpenRpcInfo };
 
 export const OPENRPC_VERSION = '1.3.2';
 
-
 export interface OpenRpcContentDescriptor {
   name: string;
   required?: boolean;

@@ -1,7 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { INestApplication } from '@nestjs/common';
-import { defaultAllowedHosts, RequestHostPolicy, type AllowedHost, type AllowList, type HostPolicySettings, type HostRefusal } from './request-host-policy';
+import {
+  defaultAllowedHosts,
+  RequestHostPolicy,
+  type AllowedHost,
+  type AllowList,
+  type HostPolicySettings,
+  type HostRefusal,
+} from './request-host-policy';
 
 /** Writes the 403 answer of a refused request, in the shape its route speaks. */
 export type HostRefusalWriter = (response: ServerResponse, refusal: HostRefusal) => void;
@@ -12,11 +19,21 @@ export type HostRefusalWriter = (response: ServerResponse, refusal: HostRefusal)
  * a refused request never reaches a handler (nor reads, consumes or mints anything).
  * `exempt` lists paths (exact, query string ignored) the check leaves alone.
  */
-export function requestHostMiddleware(policy: RequestHostPolicy, refuse: HostRefusalWriter, exempt: readonly string[] = []) {
+export function requestHostMiddleware(
+  policy: RequestHostPolicy,
+  refuse: HostRefusalWriter,
+  exempt: readonly string[] = [],
+) {
   return (request: IncomingMessage, response: ServerResponse, next: () => void): void => {
-    if (exempt.length > 0 && exempt.includes(pathOf(request))) { next(); return; }
+    if (exempt.length > 0 && exempt.includes(pathOf(request))) {
+      next();
+      return;
+    }
     const refusal = policy.refusal(singleHeader(request.headers.host), singleHeader(request.headers.origin));
-    if (refusal === undefined) { next(); return; }
+    if (refusal === undefined) {
+      next();
+      return;
+    }
     // The body is left unread: the connection closes with the answer.
     response.setHeader('connection', 'close');
     refuse(response, refusal);
@@ -58,7 +75,11 @@ export function boundAddress(app: INestApplication): AddressInfo | string | null
 /** A refusal as a JSON body: `{statusCode: 403, error: "Forbidden", check, message}`. */
 export function sendHostRefusalJson(response: ServerResponse, refusal: HostRefusal): void {
   const body = JSON.stringify({ statusCode: 403, error: 'Forbidden', check: refusal.check, message: refusal.message });
-  response.writeHead(403, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store' });
+  response.writeHead(403, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    'cache-control': 'no-store',
+  });
   response.end(body);
 }
 

@@ -24,7 +24,10 @@ export interface HostPolicySettings {
   origins: string;
 }
 
-const S2SP_SETTINGS: HostPolicySettings = { hosts: 'allowedHosts / S2SP_ALLOWED_HOSTS', origins: 'allowedOrigins / S2SP_ALLOWED_ORIGINS' };
+const S2SP_SETTINGS: HostPolicySettings = {
+  hosts: 'allowedHosts / S2SP_ALLOWED_HOSTS',
+  origins: 'allowedOrigins / S2SP_ALLOWED_ORIGINS',
+};
 
 /** Names a server bound to a loopback address answers to, on its bound port. */
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
@@ -37,7 +40,9 @@ export function parseAllowedHost(entry: string, option = 'allowedHosts', owner =
   const trimmed = typeof entry === 'string' ? entry.trim() : '';
   const url = authorityUrl(trimmed);
   if (!url || url.username || url.password || url.pathname !== '/' || url.search || url.hash || trimmed.includes('/')) {
-    throw new Error(`${owner}: ${option} entry ${JSON.stringify(entry)} is not a host name with an optional port (e.g. "localhost", "api.example.com:8443").`);
+    throw new Error(
+      `${owner}: ${option} entry ${JSON.stringify(entry)} is not a host name with an optional port (e.g. "localhost", "api.example.com:8443").`,
+    );
   }
   // URL drops a scheme-default port (`:80`); an entry that names one still means that port only.
   const port = /:(\d+)$/.exec(trimmed)?.[1];
@@ -52,8 +57,17 @@ export function parseAllowedOrigin(entry: string, option = 'allowedOrigins', own
   } catch {
     url = undefined;
   }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.search || url.hash || url.username) {
-    throw new Error(`${owner}: ${option} entry ${JSON.stringify(entry)} is not an http(s) origin such as "https://app.example.com".`);
+  if (
+    !url ||
+    (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+    url.pathname !== '/' ||
+    url.search ||
+    url.hash ||
+    url.username
+  ) {
+    throw new Error(
+      `${owner}: ${option} entry ${JSON.stringify(entry)} is not an http(s) origin such as "https://app.example.com".`,
+    );
   }
   return url.origin;
 }
@@ -64,7 +78,10 @@ export function parseAllowedOrigin(entry: string, option = 'allowedOrigins', own
  * when one is configured. Empty when neither applies (e.g. bound to 0.0.0.0
  * without a public URL).
  */
-export function defaultAllowedHosts(bound: AddressInfo | string | null | undefined, publicBaseUrl: (() => string) | undefined): AllowedHost[] {
+export function defaultAllowedHosts(
+  bound: AddressInfo | string | null | undefined,
+  publicBaseUrl: (() => string) | undefined,
+): AllowedHost[] {
   const hosts: AllowedHost[] = [];
   if (bound && typeof bound === 'object' && isLoopbackAddress(bound.address)) {
     for (const hostname of LOOPBACK_NAMES) hosts.push({ hostname, port: String(bound.port) });
@@ -98,7 +115,10 @@ export class RequestHostPolicy {
       const host = hostHeader === undefined ? undefined : authorityUrl(hostHeader.trim());
       if (!host) return { check: 'host', message: 'Forbidden: the request has no valid Host header.' };
       if (!hosts.some((allowed) => hostMatches(allowed, host.hostname, host.port))) {
-        return { check: 'host', message: `Forbidden: Host "${host.host}" is not allowed (DNS rebinding protection; see ${this.settings.hosts}).` };
+        return {
+          check: 'host',
+          message: `Forbidden: Host "${host.host}" is not allowed (DNS rebinding protection; see ${this.settings.hosts}).`,
+        };
       }
     }
     if (originHeader === undefined) return undefined;
@@ -112,7 +132,10 @@ export class RequestHostPolicy {
       return { check: 'origin', message: 'Forbidden: the Origin header is not an http(s) origin.' };
     }
     if (!this.originAllowed(origin, hosts)) {
-      return { check: 'origin', message: `Forbidden: Origin "${origin.origin}" is not allowed (DNS rebinding protection; see ${this.settings.origins}).` };
+      return {
+        check: 'origin',
+        message: `Forbidden: Origin "${origin.origin}" is not allowed (DNS rebinding protection; see ${this.settings.origins}).`,
+      };
     }
     return undefined;
   }
@@ -136,17 +159,27 @@ export function resolveHostAllowLists(
   options: { allowedHosts?: readonly string[]; allowedOrigins?: readonly string[] },
 ): { allowedHosts?: AllowList<AllowedHost>; allowedOrigins?: AllowList<string> } {
   return {
-    ...(options.allowedHosts === undefined ? {} : { allowedHosts: allowList(owner, 'allowedHosts', options.allowedHosts, parseAllowedHost) }),
-    ...(options.allowedOrigins === undefined ? {} : { allowedOrigins: allowList(owner, 'allowedOrigins', options.allowedOrigins, parseAllowedOrigin) }),
+    ...(options.allowedHosts === undefined
+      ? {}
+      : { allowedHosts: allowList(owner, 'allowedHosts', options.allowedHosts, parseAllowedHost) }),
+    ...(options.allowedOrigins === undefined
+      ? {}
+      : { allowedOrigins: allowList(owner, 'allowedOrigins', options.allowedOrigins, parseAllowedOrigin) }),
   };
 }
 
-function allowList<T>(owner: string, name: string, entries: unknown, parse: (entry: string, option: string, owner: string) => T): AllowList<T> {
+function allowList<T>(
+  owner: string,
+  name: string,
+  entries: unknown,
+  parse: (entry: string, option: string, owner: string) => T,
+): AllowList<T> {
   if (!Array.isArray(entries) || entries.length === 0) {
     throw new Error(`${owner}: ${name} must be a non-empty list (use ["*"] to allow any value).`);
   }
   if (entries.includes('*')) {
-    if (entries.length > 1) throw new Error(`${owner}: ${name} lists "*" together with other entries; "*" alone allows any value.`);
+    if (entries.length > 1)
+      throw new Error(`${owner}: ${name} lists "*" together with other entries; "*" alone allows any value.`);
     return '*';
   }
   return entries.map((entry) => parse(entry as string, name, owner));

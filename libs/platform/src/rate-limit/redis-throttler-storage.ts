@@ -51,7 +51,15 @@ return { count + 1, oldestExpiry() - now, 0, 0 }
 const SCRIPT_COMMAND = 's2spSlidingWindowIncrement';
 
 type ScriptedRedis = SharedRedis['client'] & {
-  [SCRIPT_COMMAND](hits: string, block: string, ttl: number, limit: number, blockDuration: number, member: string, now: string): Promise<number[]>;
+  [SCRIPT_COMMAND](
+    hits: string,
+    block: string,
+    ttl: number,
+    limit: number,
+    blockDuration: number,
+    member: string,
+    now: string,
+  ): Promise<number[]>;
 };
 
 /**
@@ -73,7 +81,13 @@ export class RedisThrottlerStorage implements ThrottlerStorage {
     this.redis = shared.client as ScriptedRedis;
   }
 
-  async increment(key: string, ttl: number, limit: number, blockDuration: number, throttlerName: string): Promise<ThrottlerStorageRecord> {
+  async increment(
+    key: string,
+    ttl: number,
+    limit: number,
+    blockDuration: number,
+    throttlerName: string,
+  ): Promise<ThrottlerStorageRecord> {
     // The hash tag keeps both keys of one caller in one slot of a Redis Cluster.
     const base = this.shared.key('throttle', `{${throttlerName}:${key}}`);
     const [totalHits, msToExpire, blocked, msToBlockExpire] = await this.redis[SCRIPT_COMMAND](

@@ -60,7 +60,13 @@ export class SlidingWindowThrottlerStorage implements ThrottlerStorage {
     return this.windows.size;
   }
 
-  async increment(key: string, ttl: number, limit: number, blockDuration: number, throttlerName: string): Promise<ThrottlerStorageRecord> {
+  async increment(
+    key: string,
+    ttl: number,
+    limit: number,
+    blockDuration: number,
+    throttlerName: string,
+  ): Promise<ThrottlerStorageRecord> {
     const now = this.now();
     if (now >= this.nextSweepAt) this.sweep(now);
     const windowKey = `${throttlerName}\u0000${key}`;
@@ -76,7 +82,12 @@ export class SlidingWindowThrottlerStorage implements ThrottlerStorage {
       return blocked(window, now, ttl, blockDuration > 0 ? window.blockedUntil : (window.oldestExpiry ?? now));
     }
     window.add(now + ttl);
-    return { totalHits: window.count, timeToExpire: secondsUntil(window.oldestExpiry ?? now + ttl, now), isBlocked: false, timeToBlockExpire: 0 };
+    return {
+      totalHits: window.count,
+      timeToExpire: secondsUntil(window.oldestExpiry ?? now + ttl, now),
+      isBlocked: false,
+      timeToBlockExpire: 0,
+    };
   }
 
   private sweep(now: number): void {

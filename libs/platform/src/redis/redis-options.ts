@@ -46,10 +46,13 @@ export function validateRedisOptions(options: RedisOptions, setting = 'redis'): 
   } catch {
     throw new Error(`${setting} must be a redis:// or rediss:// URL; got something that is not a URL`);
   }
-  if (protocol !== 'redis:' && protocol !== 'rediss:') throw new Error(`${setting} must be a redis:// or rediss:// URL; got a ${protocol} URL`);
-  if (typeof options.keyPrefix !== 'string' || /\s/.test(options.keyPrefix)) throw new Error(`${setting} key prefix must be a string without spaces`);
+  if (protocol !== 'redis:' && protocol !== 'rediss:')
+    throw new Error(`${setting} must be a redis:// or rediss:// URL; got a ${protocol} URL`);
+  if (typeof options.keyPrefix !== 'string' || /\s/.test(options.keyPrefix))
+    throw new Error(`${setting} key prefix must be a string without spaces`);
   for (const name of ['connectTimeoutMs', 'commandTimeoutMs'] as const) {
-    if (!Number.isSafeInteger(options[name]) || options[name] < 1) throw new Error(`${setting} ${name} must be a positive integer; got ${options[name]}`);
+    if (!Number.isSafeInteger(options[name]) || options[name] < 1)
+      throw new Error(`${setting} ${name} must be a positive integer; got ${options[name]}`);
   }
   return options;
 }

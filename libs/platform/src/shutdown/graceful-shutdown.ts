@@ -26,10 +26,17 @@ export async function shutDownGracefully(steps: GracefulShutdownSteps): Promise<
   const deadline = Date.now() + steps.options.graceMs;
   steps.readiness.markShuttingDown();
   steps.log(`shutting down: reporting not-ready, in-flight work has until ${new Date(deadline).toISOString()}`);
-  if (steps.options.notReadyDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, steps.options.notReadyDelayMs));
-  const finished = await Promise.all(steps.drains.map(async ({ name, drain }) => ({ name, drained: await drain(deadline) })));
+  if (steps.options.notReadyDelayMs > 0)
+    await new Promise((resolve) => setTimeout(resolve, steps.options.notReadyDelayMs));
+  const finished = await Promise.all(
+    steps.drains.map(async ({ name, drain }) => ({ name, drained: await drain(deadline) })),
+  );
   const cut = finished.filter(({ drained }) => !drained).map(({ name }) => name);
-  steps.log(cut.length === 0 ? 'in-flight work finished; closing' : `grace period over, cutting off: ${cut.join(', ')}; closing`);
+  steps.log(
+    cut.length === 0
+      ? 'in-flight work finished; closing'
+      : `grace period over, cutting off: ${cut.join(', ')}; closing`,
+  );
   await steps.close();
 }
 
@@ -41,7 +48,10 @@ export interface ShutdownControls {
 }
 
 /** The close() and shutdown() an app's start function returns, logging as `Shutdown`. */
-export function shutdownControls(closeApp: () => Promise<void>, steps: Omit<GracefulShutdownSteps, 'close' | 'log'>): ShutdownControls {
+export function shutdownControls(
+  closeApp: () => Promise<void>,
+  steps: Omit<GracefulShutdownSteps, 'close' | 'log'>,
+): ShutdownControls {
   let closing: Promise<void> | undefined;
   const close = () => (closing ??= closeApp());
   const logger = new Logger('Shutdown');
@@ -55,10 +65,16 @@ const TERMINATION_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
  * failed, with its message and no stack). Later signals are logged and
  * ignored. Returns a function that removes the handlers.
  */
-export function exitOnTerminationSignal(shutdown: () => Promise<void>, log: { log(message: string): void; error(message: string): void }): () => void {
+export function exitOnTerminationSignal(
+  shutdown: () => Promise<void>,
+  log: { log(message: string): void; error(message: string): void },
+): () => void {
   let started = false;
   const onSignal = (signal: NodeJS.Signals) => {
-    if (started) { log.log(`${signal}: already shutting down`); return; }
+    if (started) {
+      log.log(`${signal}: already shutting down`);
+      return;
+    }
     started = true;
     log.log(`${signal} received`);
     shutdown().then(

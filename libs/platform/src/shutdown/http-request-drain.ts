@@ -18,7 +18,9 @@ export class HttpRequestDrain {
   private onIdle: (() => void) | undefined;
 
   constructor(private readonly server: Server) {
-    server.prependListener('request', (request: IncomingMessage, response: ServerResponse) => this.track(request, response));
+    server.prependListener('request', (request: IncomingMessage, response: ServerResponse) =>
+      this.track(request, response),
+    );
   }
 
   get activeRequests(): number {

@@ -43,7 +43,9 @@ export function resolveShutdownOptions(options: Partial<ShutdownOptions> = {}): 
     }
   }
   if (resolved.notReadyDelayMs > resolved.graceMs) {
-    throw new Error(`${SHUTDOWN_ENV.notReadyDelayMs} (${resolved.notReadyDelayMs}) must not exceed ${SHUTDOWN_ENV.graceMs} (${resolved.graceMs})`);
+    throw new Error(
+      `${SHUTDOWN_ENV.notReadyDelayMs} (${resolved.notReadyDelayMs}) must not exceed ${SHUTDOWN_ENV.graceMs} (${resolved.graceMs})`,
+    );
   }
   return resolved;
 }

@@ -76,9 +76,18 @@ export async function summarizeResourceActivity(sql: SqlQuery, now: Date = new D
     }
     return row;
   };
-  for (const group of resources) Object.assign(rowFor(group.tool_name, group.caller), { issued: group.issued, consumed: group.consumed, expired: group.expired });
+  for (const group of resources)
+    Object.assign(rowFor(group.tool_name, group.caller), {
+      issued: group.issued,
+      consumed: group.consumed,
+      expired: group.expired,
+    });
   for (const group of fetches) {
-    Object.assign(rowFor(group.tool_name, group.subject), { fetches: group.fetches, bytes: group.bytes, lastFetch: group.last_fetch?.toISOString() ?? null });
+    Object.assign(rowFor(group.tool_name, group.subject), {
+      fetches: group.fetches,
+      bytes: group.bytes,
+      lastFetch: group.last_fetch?.toISOString() ?? null,
+    });
   }
   for (const row of rows.values()) row.live = row.issued - row.consumed - row.expired;
   return [...rows.values()].sort(

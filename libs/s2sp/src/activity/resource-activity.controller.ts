@@ -26,7 +26,8 @@ export class ResourceActivityController {
   @Resource({
     uri: RESOURCE_ACTIVITY_URI,
     name: 'data-plane-activity',
-    description: 'Per tool and caller: resources issued, consumed, expired and live; fetches that served a body, their bytes and the last one. JSON: {"generatedAt", "rows": [...]}.',
+    description:
+      'Per tool and caller: resources issued, consumed, expired and live; fetches that served a body, their bytes and the last one. JSON: {"generatedAt", "rows": [...]}.',
     mimeType: 'application/json',
   })
   @RequireScopes(S2SP_ACTIVITY_READ_SCOPE)
@@ -34,6 +35,14 @@ export class ResourceActivityController {
   async readActivity(@Payload() params: { uri: string }): Promise<ReadResourceResult> {
     const now = new Date();
     const rows = await summarizeResourceActivity(this.database.sql, now);
-    return { contents: [{ uri: params.uri, mimeType: 'application/json', text: JSON.stringify({ generatedAt: now.toISOString(), rows }) }] };
+    return {
+      contents: [
+        {
+          uri: params.uri,
+          mimeType: 'application/json',
+          text: JSON.stringify({ generatedAt: now.toISOString(), rows }),
+        },
+      ],
+    };
   }
 }

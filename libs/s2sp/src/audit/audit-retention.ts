@@ -40,7 +40,11 @@ const AUDIT_TABLES = ['s2sp_audit_event', 's2sp_data_fetch'] as const;
  * At 8,000 audited calls a minute the decisions alone take about 5 MB a minute.
  */
 export class AuditRetention implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly sweeper = new PeriodicSweep('audit records', () => this.sweepOnce(), new Logger('S2spAuditRetention'));
+  private readonly sweeper = new PeriodicSweep(
+    'audit records',
+    () => this.sweepOnce(),
+    new Logger('S2spAuditRetention'),
+  );
 
   constructor(
     private readonly sql: SqlChannel,

@@ -1,7 +1,8 @@
 import { Logger } from '@nestjs/common';
 
 /** How one data-plane fetch ended. */
-export type DataPlaneFetchResult = 'served' | 'interrupted' | 'not-found' | 'not-ready' | 'forbidden' | 'unauthenticated' | 'invalid-request';
+export type DataPlaneFetchResult =
+  'served' | 'interrupted' | 'not-found' | 'not-ready' | 'forbidden' | 'unauthenticated' | 'invalid-request';
 
 /** One data-plane fetch as audited: who, which resource, what they got. Never the resource_url or a token. */
 export interface DataPlaneFetchRecord {

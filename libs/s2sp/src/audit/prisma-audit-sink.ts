@@ -27,7 +27,10 @@ const COLUMNS: ReadonlyArray<readonly [column: string, sqlType: string, value: (
   ['remote_address', 'text', (event) => event.remoteAddress],
 ];
 
-const INSERT_EVENTS = recordsetInsert('s2sp_audit_event', COLUMNS.map(([column, sqlType]) => [column, sqlType] as const));
+const INSERT_EVENTS = recordsetInsert(
+  's2sp_audit_event',
+  COLUMNS.map(([column, sqlType]) => [column, sqlType] as const),
+);
 
 /**
  * Writes authorization decisions to `s2sp_audit_event` (a table of the Prisma

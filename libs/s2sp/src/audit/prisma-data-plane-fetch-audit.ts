@@ -56,7 +56,9 @@ const MAX_ROWS_PER_WRITE = 500;
  * when the buffer is full. Failed writes count in
  * `audit_write_failures_total{trail="data-fetches"}` and show in health.
  */
-export class PrismaDataPlaneFetchAudit implements DataPlaneFetchAudit, AuditWriteStatusSource, BeforeApplicationShutdown {
+export class PrismaDataPlaneFetchAudit
+  implements DataPlaneFetchAudit, AuditWriteStatusSource, BeforeApplicationShutdown
+{
   private readonly writer: RetryingBatchWriter<FetchRow>;
   private readonly sql: SqlQuery;
 
@@ -71,7 +73,12 @@ export class PrismaDataPlaneFetchAudit implements DataPlaneFetchAudit, AuditWrit
       async (rows) => {
         await this.sql.query(INSERT_FETCHES, [JSON.stringify(rows)]);
       },
-      { flushIntervalMs: FIRST_RETRY_DELAY_MS, maxBatchSize: MAX_ROWS_PER_WRITE, maxPending: retry.maxPending, maxRetryDelayMs: retry.maxRetryDelayMs },
+      {
+        flushIntervalMs: FIRST_RETRY_DELAY_MS,
+        maxBatchSize: MAX_ROWS_PER_WRITE,
+        maxPending: retry.maxPending,
+        maxRetryDelayMs: retry.maxRetryDelayMs,
+      },
       () => metrics?.auditWriteFailed('data-fetches'),
     );
   }

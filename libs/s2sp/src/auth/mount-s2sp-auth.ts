@@ -23,7 +23,12 @@ export function mountS2spAuth(app: INestApplication, audience: string, options: 
   if (dataPlaneAuthOf(app) === 'capability') return;
   app.use(
     '/s2sp/data',
-    bearerAuthMiddleware(gate, { service: audience, audience, protocol: 's2sp-data', requiredScopes: [S2SP_DATA_READ_SCOPE] }),
+    bearerAuthMiddleware(gate, {
+      service: audience,
+      audience,
+      protocol: 's2sp-data',
+      requiredScopes: [S2SP_DATA_READ_SCOPE],
+    }),
   );
 }
 

@@ -29,7 +29,13 @@ export function s2spAuthModule(options: AuthModuleOptions, database: InjectionTo
         ...options,
       }),
     ],
-    providers: [{ provide: AuditRetention, useFactory: (db: SqlDatabase) => new AuditRetention(db.sql, auditRetentionFromEnv()), inject: [database] }],
+    providers: [
+      {
+        provide: AuditRetention,
+        useFactory: (db: SqlDatabase) => new AuditRetention(db.sql, auditRetentionFromEnv()),
+        inject: [database],
+      },
+    ],
     exports: [AuditRetention],
   };
 }

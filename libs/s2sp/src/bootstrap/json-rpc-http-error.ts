@@ -16,6 +16,10 @@ export function sendJsonRpcHttpError(
     return;
   }
   const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
-  response.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  response.writeHead(status, {
+    ...headers,
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(body),
+  });
   response.end(body);
 }

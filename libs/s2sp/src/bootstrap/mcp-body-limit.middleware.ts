@@ -13,10 +13,20 @@ const PARSE_ERROR = -32700;
  * closed so the rest of the body is never read.
  */
 export function mcpBodyLimitMiddleware(maxBytes: number) {
-  return (request: IncomingMessage & { body?: unknown }, response: ServerResponse, next: (error?: unknown) => void): void => {
-    if (request.method !== 'POST' || request.body !== undefined) { next(); return; }
+  return (
+    request: IncomingMessage & { body?: unknown },
+    response: ServerResponse,
+    next: (error?: unknown) => void,
+  ): void => {
+    if (request.method !== 'POST' || request.body !== undefined) {
+      next();
+      return;
+    }
     const declared = Number(request.headers['content-length']);
-    if (Number.isFinite(declared) && declared > maxBytes) { refuseTooLarge(request, response, maxBytes); return; }
+    if (Number.isFinite(declared) && declared > maxBytes) {
+      refuseTooLarge(request, response, maxBytes);
+      return;
+    }
 
     const chunks: Buffer[] = [];
     let size = 0;
@@ -43,7 +53,8 @@ export function mcpBodyLimitMiddleware(maxBytes: number) {
       try {
         body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       } catch {
-        sendJsonRpcHttpError(response, 400, PARSE_ERROR, 'Parse error: the request body is not valid JSON.'); return;
+        sendJsonRpcHttpError(response, 400, PARSE_ERROR, 'Parse error: the request body is not valid JSON.');
+        return;
       }
       request.body = body;
       next();
@@ -53,5 +64,11 @@ export function mcpBodyLimitMiddleware(maxBytes: number) {
 
 function refuseTooLarge(request: IncomingMessage, response: ServerResponse, maxBytes: number): void {
   request.pause();
-  sendJsonRpcHttpError(response, 413, TRANSPORT_ERROR, `Request body larger than ${maxBytes} bytes (S2SP_MCP_MAX_BODY_BYTES).`, { connection: 'close' });
+  sendJsonRpcHttpError(
+    response,
+    413,
+    TRANSPORT_ERROR,
+    `Request body larger than ${maxBytes} bytes (S2SP_MCP_MAX_BODY_BYTES).`,
+    { connection: 'close' },
+  );
 }

@@ -21,9 +21,16 @@ export interface McpServerHealthReport {
  * serves, 503 once shutdown has begun, with the state of its audit trails
  * (decisions and data-plane fetches). `GET /health/live` (liveness): 200.
  */
-export function mountMcpServerHealth(app: INestApplication, openSessions?: () => number, readiness: Readiness = new Readiness()): void {
+export function mountMcpServerHealth(
+  app: INestApplication,
+  openSessions?: () => number,
+  readiness: Readiness = new Readiness(),
+): void {
   const modules = app.get(ModuleRef);
-  const sinks = { decisions: optionalProvider(modules, AUDIT_SINK), dataFetches: optionalProvider(modules, DATA_PLANE_FETCH_AUDIT) };
+  const sinks = {
+    decisions: optionalProvider(modules, AUDIT_SINK),
+    dataFetches: optionalProvider(modules, DATA_PLANE_FETCH_AUDIT),
+  };
   app.getHttpAdapter().get('/health', (_request: unknown, adapterResponse: unknown) => {
     const audit = auditHealthOf(sinks);
     const report: McpServerHealthReport = {
@@ -34,16 +41,22 @@ export function mountMcpServerHealth(app: INestApplication, openSessions?: () =>
     sendJson(adapterResponse, readiness.isShuttingDown ? 503 : 200, report);
   });
   // Liveness: 200 while the process serves, also while it finishes its requests after SIGTERM.
-  app.getHttpAdapter().get('/health/live', (_request: unknown, adapterResponse: unknown) => sendJson(adapterResponse, 200, { status: 'alive' }));
+  app
+    .getHttpAdapter()
+    .get('/health/live', (_request: unknown, adapterResponse: unknown) =>
+      sendJson(adapterResponse, 200, { status: 'alive' }),
+    );
 }
 
 function sendJson(adapterResponse: unknown, status: number, value: object): void {
   const body = JSON.stringify(value);
-  takeNodeResponse(adapterResponse).writeHead(status, {
-    'cache-control': 'no-store',
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(body),
-  }).end(body);
+  takeNodeResponse(adapterResponse)
+    .writeHead(status, {
+      'cache-control': 'no-store',
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+    })
+    .end(body);
 }
 
 /**

@@ -12,7 +12,9 @@ export interface TrackedSession<T> {
 /** Why `admit` cannot open one more session for a caller. */
 export class SessionLimitError extends Error {
   constructor(readonly maxSessions: number) {
-    super(`Too many open MCP sessions for this caller (at most ${maxSessions}, all busy). Close one (DELETE /mcp) or wait for one to finish.`);
+    super(
+      `Too many open MCP sessions for this caller (at most ${maxSessions}, all busy). Close one (DELETE /mcp) or wait for one to finish.`,
+    );
     this.name = 'SessionLimitError';
   }
 }

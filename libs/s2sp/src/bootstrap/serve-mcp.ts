@@ -110,7 +110,10 @@ export interface RunningMcpServer {
  * Starts a Nest app that serves its @McpController tools over MCP and its
  * HTTP routes (the S2SP data plane among them) on one port.
  */
-export async function serveMcp(module: Parameters<typeof NestFactory.create>[0], options: ServeMcpOptions): Promise<RunningMcpServer> {
+export async function serveMcp(
+  module: Parameters<typeof NestFactory.create>[0],
+  options: ServeMcpOptions,
+): Promise<RunningMcpServer> {
   const logger = options.logger ?? defaultLogger(options.transport);
   const shutdownOptions = resolveShutdownOptions(options.shutdown);
   // forceCloseConnections: MCP clients keep a notification stream open, which
@@ -131,29 +134,35 @@ export async function serveMcp(module: Parameters<typeof NestFactory.create>[0],
     app.use(MCP_ENDPOINT, mcpBodyLimitMiddleware(limits.maxBodyBytes));
   }
   await options.configure?.(app);
-  const sessions = options.transport === 'http' && (options.sessions ?? true) ? new SessionBoundedHttpTransport(MCP_ENDPOINT, limits) : undefined;
+  const sessions =
+    options.transport === 'http' && (options.sessions ?? true)
+      ? new SessionBoundedHttpTransport(MCP_ENDPOINT, limits)
+      : undefined;
   const transports: McpTransport[] =
     options.transport === 'stdio'
       ? [new StdioTransport()]
       : [sessions ?? new StreamableHttpTransport({ endpoint: MCP_ENDPOINT, statefulMode: false })];
   mountMcpServerHealth(app, sessions ? () => sessions.openSessions : undefined, readiness);
-  const mcp = new S2spMcpStrategy({
-    name: options.name,
-    version: options.version,
-    instructions: options.instructions,
-    transports,
-    cacheHints: listCacheHints(options.listCacheHint ?? DEFAULT_LIST_CACHE_HINT),
-    // Tools' securitySchemes: with caller authentication over HTTP every tool needs the bearer
-    // token, which @rekog/mcp-nest advertises as oauth2 in this mode (each request that reaches
-    // it has passed the authentication middleware, so it always has a user); else noauth.
-    allowUnauthenticatedAccess: options.auth !== undefined && options.transport === 'http',
-  }, {
-    broadcaster: optionalProvider(app, McpSessionBroadcaster) ?? new McpSessionBroadcaster(),
-    directory: optionalProvider<McpResourceDirectory>(app, MCP_RESOURCE_DIRECTORY),
-    completions: optionalProvider<McpCompletionSource>(app, MCP_COMPLETION_SOURCE),
-    listPageSize: limits.listPageSize,
-    subscriptions: options.resourceSubscriptions ?? false,
-  });
+  const mcp = new S2spMcpStrategy(
+    {
+      name: options.name,
+      version: options.version,
+      instructions: options.instructions,
+      transports,
+      cacheHints: listCacheHints(options.listCacheHint ?? DEFAULT_LIST_CACHE_HINT),
+      // Tools' securitySchemes: with caller authentication over HTTP every tool needs the bearer
+      // token, which @rekog/mcp-nest advertises as oauth2 in this mode (each request that reaches
+      // it has passed the authentication middleware, so it always has a user); else noauth.
+      allowUnauthenticatedAccess: options.auth !== undefined && options.transport === 'http',
+    },
+    {
+      broadcaster: optionalProvider(app, McpSessionBroadcaster) ?? new McpSessionBroadcaster(),
+      directory: optionalProvider<McpResourceDirectory>(app, MCP_RESOURCE_DIRECTORY),
+      completions: optionalProvider<McpCompletionSource>(app, MCP_COMPLETION_SOURCE),
+      listPageSize: limits.listPageSize,
+      subscriptions: options.resourceSubscriptions ?? false,
+    },
+  );
   mcp.setHttpAdapter(app.getHttpAdapter());
   // inheritAppConfig: the app's global enhancers (APP_INTERCEPTOR of TelemetryModule, …) reach the MCP
   // tools too; guards of other context types (HTTP, JSON-RPC, gRPC) let tool calls through.
@@ -180,7 +189,10 @@ export async function serveMcp(module: Parameters<typeof NestFactory.create>[0],
  * A provider the app's modules may or may not declare. Looked up through ModuleRef:
  * a miss through the app itself is a fatal error (Nest exits the process).
  */
-function optionalProvider<T>(app: INestApplication, token: string | symbol | (abstract new (...args: never[]) => T)): T | undefined {
+function optionalProvider<T>(
+  app: INestApplication,
+  token: string | symbol | (abstract new (...args: never[]) => T),
+): T | undefined {
   try {
     return app.get(ModuleRef).get<T>(token, { strict: false });
   } catch {

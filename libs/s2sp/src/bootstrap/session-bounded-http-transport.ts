@@ -57,7 +57,8 @@ export class SessionBoundedHttpTransport implements McpTransport {
   }
 
   async start(ctx: McpTransportContext): Promise<void> {
-    if (!ctx.httpAdapter) throw new Error('SessionBoundedHttpTransport needs the HTTP adapter (McpStrategy.setHttpAdapter).');
+    if (!ctx.httpAdapter)
+      throw new Error('SessionBoundedHttpTransport needs the HTTP adapter (McpStrategy.setHttpAdapter).');
     this.ctx = ctx;
     // eslint-disable-next-line @typescript-eslint/await-thenable, @typescript-eslint/no-confusing-void-expression -- typed void, but the transport may start asynchronously: awaiting it is harmless and keeps the order
     await this.modernEra.start(ctx);
@@ -68,7 +69,11 @@ export class SessionBoundedHttpTransport implements McpTransport {
     // of the modern era takes the adapter's objects and answers on them as it does alone.
     adapter.post(this.endpoint, (adapterRequest: unknown, adapterResponse: unknown) => {
       const request = nodeRequestOf(adapterRequest) as McpRequest;
-      if (this.isModernEra(request)) return this.guarded(nodeResponseOf(adapterResponse), async () => await modern.handlePost(adapterRequest, adapterResponse));
+      if (this.isModernEra(request))
+        return this.guarded(
+          nodeResponseOf(adapterResponse),
+          async () => await modern.handlePost(adapterRequest, adapterResponse),
+        );
       const response = takeNodeResponse(adapterResponse);
       return this.guarded(response, () => this.handlePost(request, response));
     });
@@ -105,11 +110,17 @@ export class SessionBoundedHttpTransport implements McpTransport {
     if (sessionIdOf(request) !== undefined) {
       const session = this.liveSession(request, response);
       if (!session) return;
-      this.ctx!.bindRequestHandlers(session.value.server, { transport: this.kind, stateless: false, sessionId: session.id, era: 'legacy' }, request);
+      this.ctx!.bindRequestHandlers(
+        session.value.server,
+        { transport: this.kind, stateless: false, sessionId: session.id, era: 'legacy' },
+        request,
+      );
       await this.serve(session, response, () => session.value.transport.handleRequest(request, response, body));
       return;
     }
-    const initialize = Array.isArray(body) ? body.some((message) => isInitializeRequest(message)) : isInitializeRequest(body);
+    const initialize = Array.isArray(body)
+      ? body.some((message) => isInitializeRequest(message))
+      : isInitializeRequest(body);
     if (!initialize) {
       sendJsonRpcHttpError(response, 400, TRANSPORT_ERROR, 'Bad Request: Mcp-Session-Id header is required');
       return;
@@ -181,7 +192,11 @@ export class SessionBoundedHttpTransport implements McpTransport {
    * Runs one request on `session`, which counts as busy (never idle) until the
    * response is closed. Marks it busy synchronously, before anything is awaited.
    */
-  private async serve(session: TrackedSession<SessionHandle>, response: ServerResponse, handle: () => Promise<void>): Promise<void> {
+  private async serve(
+    session: TrackedSession<SessionHandle>,
+    response: ServerResponse,
+    handle: () => Promise<void>,
+  ): Promise<void> {
     const done = this.sessions.use(session);
     response.once('close', done);
     try {
@@ -210,7 +225,9 @@ export class SessionBoundedHttpTransport implements McpTransport {
     try {
       await handle();
     } catch (error) {
-      this.ctx?.logger.error(`Error handling an MCP request: ${error instanceof Error ? error.message : 'unknown error'}`);
+      this.ctx?.logger.error(
+        `Error handling an MCP request: ${error instanceof Error ? error.message : 'unknown error'}`,
+      );
       sendJsonRpcHttpError(response, 500, -32603, 'Internal server error');
     }
   }

@@ -27,13 +27,17 @@ export class SessionEventStore implements EventStore {
     return this.events.get(eventId)?.streamId;
   }
 
-  async replayEventsAfter(lastEventId: EventId, { send }: { send: (eventId: EventId, message: JSONRPCMessage) => Promise<void> }): Promise<StreamId> {
+  async replayEventsAfter(
+    lastEventId: EventId,
+    { send }: { send: (eventId: EventId, message: JSONRPCMessage) => Promise<void> },
+  ): Promise<StreamId> {
     const last = this.events.get(lastEventId);
     if (!last) throw new Error('Unknown or forgotten event id');
     let after = false;
     for (const [eventId, event] of this.events) {
       // The priming events (stored as `{}`) carry no message to replay.
-      if (after && event.streamId === last.streamId && Object.keys(event.message).length > 0) await send(eventId, event.message);
+      if (after && event.streamId === last.streamId && Object.keys(event.message).length > 0)
+        await send(eventId, event.message);
       if (eventId === lastEventId) after = true;
     }
     return last.streamId;

@@ -5,7 +5,11 @@ import { ConsoleLogger } from '@nestjs/common';
  * stdout carries the MCP protocol, so a log line there would corrupt it.
  */
 export class StderrLogger extends ConsoleLogger {
-  protected override printMessages(messages: unknown[], context = '', logLevel: Parameters<ConsoleLogger['log']>[0] = 'log'): void {
+  protected override printMessages(
+    messages: unknown[],
+    context = '',
+    logLevel: Parameters<ConsoleLogger['log']>[0] = 'log',
+  ): void {
     super.printMessages(messages, context, logLevel as never, 'stderr');
   }
 }

@@ -1,9 +1,19 @@
 import type { AsyncModuleOptions } from '@s2sp/platform';
 import type { FactoryProvider, Provider, Type } from '@nestjs/common';
-import { DATA_PLANE_AUTH_POLICIES, DEFAULT_DATA_PLANE_AUTH, isDataPlaneAuthPolicy, type DataPlaneAuthPolicy } from '../auth/data-plane-auth-policy';
+import {
+  DATA_PLANE_AUTH_POLICIES,
+  DEFAULT_DATA_PLANE_AUTH,
+  isDataPlaneAuthPolicy,
+  type DataPlaneAuthPolicy,
+} from '../auth/data-plane-auth-policy';
 import { resolveHostAllowLists, type AllowedHost, type AllowList } from '@s2sp/platform';
 import type { ResourceStore } from '../store/resource-store.interface';
-import { DEFAULT_RESOURCE_CACHE_BYTES, DEFAULT_RESOURCE_TABLE_WAIT_MS, type ResourceClaimCommit, type ResourceWriteMode } from '../store/prisma-resource-store';
+import {
+  DEFAULT_RESOURCE_CACHE_BYTES,
+  DEFAULT_RESOURCE_TABLE_WAIT_MS,
+  type ResourceClaimCommit,
+  type ResourceWriteMode,
+} from '../store/prisma-resource-store';
 
 export interface S2spLimits {
   /** Largest data-plane request body, in bytes. */
@@ -106,9 +116,7 @@ export interface S2spModuleOptions {
 }
 
 export type ResourceStoreProvider =
-  | { useClass: Type<ResourceStore> }
-  | { useValue: ResourceStore }
-  | Omit<FactoryProvider<ResourceStore>, 'provide'>;
+  { useClass: Type<ResourceStore> } | { useValue: ResourceStore } | Omit<FactoryProvider<ResourceStore>, 'provide'>;
 
 /**
  * Options made at run time (`useFactory`, `useClass` or `useExisting`). Store providers cannot come
@@ -172,22 +180,36 @@ export function resolveS2spOptions(options: S2spModuleOptions): ResolvedS2spOpti
     ...resolveHostAllowLists('S2spModule', options),
     limits: resolveLimits(options.limits ?? {}),
     database: options.database ?? {},
-    resourceCacheBytes: nonNegativeInteger('resourceCacheBytes', options.resourceCacheBytes ?? DEFAULT_RESOURCE_CACHE_BYTES),
-    resourceWriteMode: oneOf('resourceWriteMode', options.resourceWriteMode ?? 'after-answer', ['before-answer', 'after-answer'] as const),
-    resourceTableWaitMs: timerMs('resourceTableWaitMs', options.resourceTableWaitMs ?? DEFAULT_RESOURCE_TABLE_WAIT_MS, { allowZero: true }),
-    resourceClaimCommit: oneOf('resourceClaimCommit', options.resourceClaimCommit ?? 'fast', ['fast', 'durable'] as const),
+    resourceCacheBytes: nonNegativeInteger(
+      'resourceCacheBytes',
+      options.resourceCacheBytes ?? DEFAULT_RESOURCE_CACHE_BYTES,
+    ),
+    resourceWriteMode: oneOf('resourceWriteMode', options.resourceWriteMode ?? 'after-answer', [
+      'before-answer',
+      'after-answer',
+    ] as const),
+    resourceTableWaitMs: timerMs('resourceTableWaitMs', options.resourceTableWaitMs ?? DEFAULT_RESOURCE_TABLE_WAIT_MS, {
+      allowZero: true,
+    }),
+    resourceClaimCommit: oneOf('resourceClaimCommit', options.resourceClaimCommit ?? 'fast', [
+      'fast',
+      'durable',
+    ] as const),
   };
 }
 
 /** A list of entries, or `['*']` for any value; an empty list is refused (it would lock every caller out). */
 function nonNegativeInteger(name: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`S2spModule: ${name} must be a whole number, 0 or more.`);
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new Error(`S2spModule: ${name} must be a whole number, 0 or more.`);
   return value;
 }
 
 function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
   if (!(allowed as readonly string[]).includes(value)) {
-    throw new Error(`S2spModule: ${name} must be ${allowed.map((item) => JSON.stringify(item)).join(' or ')}, got ${JSON.stringify(value)}.`);
+    throw new Error(
+      `S2spModule: ${name} must be ${allowed.map((item) => JSON.stringify(item)).join(' or ')}, got ${JSON.stringify(value)}.`,
+    );
   }
   return value as T;
 }
@@ -204,7 +226,8 @@ export function requestBytesNeeded(limits: S2spLimits): number {
 }
 
 function positive(name: string, value: number): number {
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`S2spModule: ${name} must be a positive number of milliseconds.`);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new Error(`S2spModule: ${name} must be a positive number of milliseconds.`);
   return value;
 }
 
@@ -214,7 +237,9 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 function timerMs(name: string, value: number, { allowZero = false } = {}): number {
   const ok = Number.isSafeInteger(value) && value <= MAX_TIMER_MS && (value > 0 || (allowZero && value === 0));
   if (!ok) {
-    throw new Error(`S2spModule: ${name} must be a whole number of milliseconds from ${allowZero ? 0 : 1} to ${MAX_TIMER_MS}.`);
+    throw new Error(
+      `S2spModule: ${name} must be a whole number of milliseconds from ${allowZero ? 0 : 1} to ${MAX_TIMER_MS}.`,
+    );
   }
   return value;
 }
@@ -225,7 +250,8 @@ function resolveLimits(overrides: Partial<S2spLimits>): S2spLimits {
   for (const name of Object.keys(DEFAULT_LIMITS) as Array<keyof S2spLimits>) {
     const value = overrides[name];
     if (value === undefined) continue;
-    if (!Number.isSafeInteger(value) || value <= 0) throw new Error(`S2spModule: limits.${name} must be a positive integer.`);
+    if (!Number.isSafeInteger(value) || value <= 0)
+      throw new Error(`S2spModule: limits.${name} must be a positive integer.`);
     limits[name] = value;
   }
   const needed = requestBytesNeeded(limits);
@@ -252,7 +278,9 @@ function resolveAudiences(audiences: Record<string, string>): Record<string, str
 function resolveDataPlaneAuth(policy: unknown): DataPlaneAuthPolicy {
   if (policy === undefined) return DEFAULT_DATA_PLANE_AUTH;
   if (!isDataPlaneAuthPolicy(policy)) {
-    throw new Error(`S2spModule: dataPlaneAuth must be ${DATA_PLANE_AUTH_POLICIES.map((p) => `"${p}"`).join(' or ')}; got ${JSON.stringify(policy)}.`);
+    throw new Error(
+      `S2spModule: dataPlaneAuth must be ${DATA_PLANE_AUTH_POLICIES.map((p) => `"${p}"`).join(' or ')}; got ${JSON.stringify(policy)}.`,
+    );
   }
   return policy;
 }

@@ -70,7 +70,15 @@ export class BodyRowsReader {
       if (this.depth === 0 && !isWhitespace(code) && (this.complete || (code !== 0x7b && code !== 0x5b))) {
         throw new SyntaxError('The answer is not one JSON object');
       }
-      if (this.inBody && this.depth === 2 && code !== 0x7b && code !== 0x5b && code !== 0x5d && code !== 0x2c && !isWhitespace(code)) {
+      if (
+        this.inBody &&
+        this.depth === 2 &&
+        code !== 0x7b &&
+        code !== 0x5b &&
+        code !== 0x5d &&
+        code !== 0x2c &&
+        !isWhitespace(code)
+      ) {
         throw new SyntaxError('A body element is not an object');
       }
       if (code === 0x22 /* " */) {

@@ -79,7 +79,11 @@ export class ConsumerToolInterceptor implements NestInterceptor {
     else if (input.resourceUrl !== null) {
       const budget = deadline === undefined ? undefined : budgetUntil(deadline, NO_RESERVE);
       if (budget !== undefined && !budget.sufficient) {
-        throw new S2spToolError('The deadline passed before the data-plane fetch could start.', 'DEADLINE_EXCEEDED', 'data-plane');
+        throw new S2spToolError(
+          'The deadline passed before the data-plane fetch could start.',
+          'DEADLINE_EXCEEDED',
+          'data-plane',
+        );
       }
       const chosen = input.abstract.map((row) => row[ROW_ID] as number);
       const rowIds = totalRows !== undefined && isEveryRow(chosen, totalRows) ? null : chosen;
@@ -87,9 +91,17 @@ export class ConsumerToolInterceptor implements NestInterceptor {
       const credential = await this.credentials.credentialFor({ origin, ...caller, remainingMs: budget?.budgetMs });
       const resourceUrl = input.resourceUrl;
       const fetchBody = (headers?: Record<string, string>) =>
-        this.dataPlane.fetchBody(resourceUrl, { rowIds, expectedRows: chosen.length, timeoutMs: budget?.budgetMs, authorization: credential.authorization, headers });
+        this.dataPlane.fetchBody(resourceUrl, {
+          rowIds,
+          expectedRows: chosen.length,
+          timeoutMs: budget?.budgetMs,
+          authorization: credential.authorization,
+          headers,
+        });
       try {
-        body = this.telemetry ? await traceDataPlaneFetch(this.telemetry, resourceUrl, chosen.length, fetchBody) : await fetchBody();
+        body = this.telemetry
+          ? await traceDataPlaneFetch(this.telemetry, resourceUrl, chosen.length, fetchBody)
+          : await fetchBody();
       } catch (error) {
         throw explainUnauthenticatedFetch(error, origin, credential);
       }

@@ -40,7 +40,10 @@ export class DataPlaneClient {
   async fetchBody(resourceUrl: string, request: FetchBodyRequest): Promise<Row[]> {
     const url = this.allowedUrl(resourceUrl);
     // A caller's remaining budget may be fractional or already spent.
-    const timeoutMs = Math.max(0, Math.ceil(Math.min(request.timeoutMs ?? this.options.fetchTimeoutMs, this.options.fetchTimeoutMs)));
+    const timeoutMs = Math.max(
+      0,
+      Math.ceil(Math.min(request.timeoutMs ?? this.options.fetchTimeoutMs, this.options.fetchTimeoutMs)),
+    );
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
 
@@ -54,13 +57,20 @@ export class DataPlaneClient {
           'content-type': 'application/json',
           ...(request.authorization ? { authorization: request.authorization } : {}),
         },
-        body: JSON.stringify({ ...(request.rowIds ? { row_ids: request.rowIds } : {}), ...(request.columns ? { columns: request.columns } : {}) }),
+        body: JSON.stringify({
+          ...(request.rowIds ? { row_ids: request.rowIds } : {}),
+          ...(request.columns ? { columns: request.columns } : {}),
+        }),
         signal,
         redirect: 'error',
       });
     } catch {
       if (timeout.aborted) {
-        throw new S2spToolError(`The data-plane fetch from ${url.origin} timed out after ${timeoutMs} ms.`, 'DEADLINE_EXCEEDED', 'data-plane');
+        throw new S2spToolError(
+          `The data-plane fetch from ${url.origin} timed out after ${timeoutMs} ms.`,
+          'DEADLINE_EXCEEDED',
+          'data-plane',
+        );
       }
       if (request.signal?.aborted) throw new S2spToolError(`The data-plane fetch from ${url.origin} was cancelled.`);
       throw new S2spToolError(`Could not reach the resource server at ${url.origin}.`, 'UNREACHABLE');
@@ -96,19 +106,31 @@ export class DataPlaneClient {
   /** An Arrow IPC answer's rows, decoded batch by batch as it arrives, never past maxResponseBytes. */
   private async readArrowRows(response: Response, origin: string, signal: AbortSignal): Promise<Row[]> {
     const limit = this.options.limits.maxResponseBytes;
-    if (!response.body) throw new S2spToolError(`The resource server at ${origin} answered with something other than S2SP body rows.`);
+    if (!response.body)
+      throw new S2spToolError(`The resource server at ${origin} answered with something other than S2SP body rows.`);
     try {
       return (await decodeArrowStream(response.body, { maxBytes: limit })).rows;
     } catch (error) {
-      if (error instanceof ArrowResponseTooLargeError) throw new S2spToolError(`The resource server at ${origin} answered with more than ${limit} bytes.`);
-      if (error instanceof ArrowDecodeError) throw new S2spToolError(`The resource server at ${origin} answered with something other than S2SP body rows.`);
-      if (signal.aborted) throw new S2spToolError(`The data-plane fetch from ${origin} timed out or was cancelled.`, 'DEADLINE_EXCEEDED', 'data-plane');
+      if (error instanceof ArrowResponseTooLargeError)
+        throw new S2spToolError(`The resource server at ${origin} answered with more than ${limit} bytes.`);
+      if (error instanceof ArrowDecodeError)
+        throw new S2spToolError(`The resource server at ${origin} answered with something other than S2SP body rows.`);
+      if (signal.aborted)
+        throw new S2spToolError(
+          `The data-plane fetch from ${origin} timed out or was cancelled.`,
+          'DEADLINE_EXCEEDED',
+          'data-plane',
+        );
       throw new S2spToolError(`The connection to the resource server at ${origin} broke while reading.`);
     }
   }
 
   /** The answer's body rows and other members, read as they arrive and never past maxResponseBytes. */
-  private async readAnswer(response: Response, origin: string, signal: AbortSignal): Promise<{ body: Row[] | undefined; members: Record<string, unknown> }> {
+  private async readAnswer(
+    response: Response,
+    origin: string,
+    signal: AbortSignal,
+  ): Promise<{ body: Row[] | undefined; members: Record<string, unknown> }> {
     const declared = Number(response.headers.get('content-length') ?? '0');
     const limit = this.options.limits.maxResponseBytes;
     if (declared > limit) {
@@ -124,7 +146,12 @@ export class DataPlaneClient {
         await response.body?.cancel().catch(() => undefined);
         return notAnAnswer();
       }
-      if (signal.aborted) throw new S2spToolError(`The data-plane fetch from ${origin} timed out or was cancelled.`, 'DEADLINE_EXCEEDED', 'data-plane');
+      if (signal.aborted)
+        throw new S2spToolError(
+          `The data-plane fetch from ${origin} timed out or was cancelled.`,
+          'DEADLINE_EXCEEDED',
+          'data-plane',
+        );
       throw new S2spToolError(`The connection to the resource server at ${origin} broke while reading.`);
     }
     try {
@@ -145,7 +172,10 @@ export class DataPlaneClient {
     // The server may echo the URL back; the token in it must not reach the model.
     const token = url.pathname.slice(url.pathname.lastIndexOf('/') + 1);
     const reason = token.length > 0 ? errorMessageOf(payload)?.split(token).join('…') : errorMessageOf(payload);
-    return new S2spToolError(`The resource server at ${origin} refused the fetch (HTTP ${status})${reason ? `: ${reason}` : '.'}`, 'FETCH_REFUSED');
+    return new S2spToolError(
+      `The resource server at ${origin} refused the fetch (HTTP ${status})${reason ? `: ${reason}` : '.'}`,
+      'FETCH_REFUSED',
+    );
   }
 
   private bodyRows(body: Row[] | undefined, origin: string): Row[] {
@@ -166,7 +196,12 @@ function isArrow(response: Response): boolean {
 }
 
 /** Hands a response body on as text, chunk by chunk, refusing to read more than `limit` bytes. */
-async function readLimited(response: Response, limit: number, origin: string, onText: (text: string) => void): Promise<void> {
+async function readLimited(
+  response: Response,
+  limit: number,
+  origin: string,
+  onText: (text: string) => void,
+): Promise<void> {
   if (!response.body) return;
   const decoder = new TextDecoder();
   let size = 0;

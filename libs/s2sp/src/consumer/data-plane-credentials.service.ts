@@ -42,7 +42,10 @@ export class DataPlaneCredentials {
     if (!caller) return { withoutTokenBecause: 'no-caller' };
     const audience = this.options.resourceAudiences[request.origin];
     if (!audience) return { withoutTokenBecause: 'no-audience' };
-    if (!this.minter) throw new S2spToolError('This consumer cannot delegate the caller to the data plane: AuthModule is not imported.');
+    if (!this.minter)
+      throw new S2spToolError(
+        'This consumer cannot delegate the caller to the data plane: AuthModule is not imported.',
+      );
     const scopes = caller.scopes.filter((scope) => !request.toolScopes.includes(scope));
     const token = await this.minter.narrowToken(caller, scopes, audience, request.remainingMs);
     return { authorization: bearerHeader(token), audience };

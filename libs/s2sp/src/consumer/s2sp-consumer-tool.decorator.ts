@@ -20,9 +20,14 @@ const S2SP_CONSUMER_GUIDE =
 export const s2spConsumerParameters = {
   abstract_data: z
     .string()
-    .describe('JSON array of the abstract rows to process, each with its _row_id, or the compact form {"columns":[...],"rows":[[...],...]}.'),
+    .describe(
+      'JSON array of the abstract rows to process, each with its _row_id, or the compact form {"columns":[...],"rows":[[...],...]}.',
+    ),
   resource_url: z.string().optional().describe('Async mode: the resource_url from the resource tool.'),
-  body_data: z.string().optional().describe('Sync mode: the body rows, each with its _row_id, as a JSON array or in the compact form.'),
+  body_data: z
+    .string()
+    .optional()
+    .describe('Sync mode: the body rows, each with its _row_id, as a JSON array or in the compact form.'),
   column_mapping: z.string().optional().describe('JSON object renaming columns, e.g. {"areaDesc": "area"}.'),
 } satisfies Record<(typeof S2SP_CONSUMER_PARAMETERS)[number], z.ZodType>;
 

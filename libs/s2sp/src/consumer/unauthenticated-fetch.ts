@@ -8,7 +8,8 @@ import type { DataPlaneCredential } from './data-plane-credentials.service';
  */
 export function explainUnauthenticatedFetch(error: unknown, origin: string, credential: DataPlaneCredential): unknown {
   // DataPlaneClient reports the status only in its message: "… refused the fetch (HTTP 401)…".
-  if (!(error instanceof S2spToolError) || error.code !== 'FETCH_REFUSED' || !error.message.includes('(HTTP 401)')) return error;
+  if (!(error instanceof S2spToolError) || error.code !== 'FETCH_REFUSED' || !error.message.includes('(HTTP 401)'))
+    return error;
   const sent =
     credential.authorization !== undefined
       ? `It did not accept the caller's token narrowed for audience "${credential.audience}": check that this is the audience that server accepts.`

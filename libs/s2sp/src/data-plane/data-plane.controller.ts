@@ -30,7 +30,11 @@ export class DataPlaneController {
 
   @Post('data/:token')
   @HttpCode(200)
-  async fetch(@Param('token') token: string, @Req() adapterRequest: unknown, @Res() adapterResponse: unknown): Promise<DataPlaneFetchSummary> {
+  async fetch(
+    @Param('token') token: string,
+    @Req() adapterRequest: unknown,
+    @Res() adapterResponse: unknown,
+  ): Promise<DataPlaneFetchSummary> {
     // Node's objects under either adapter: the body is read and the answer streamed on them.
     const request = nodeRequestOf(adapterRequest);
     const body = await readJsonBody(request, this.options.limits.maxRequestBytes);
@@ -48,11 +52,17 @@ export class DataPlaneController {
     let bytes = 0;
     try {
       const chunks = format === JSON_MEDIA_TYPE ? jsonAnswerChunks(granted.selection) : arrowAnswer(granted);
-      bytes = await streamToResponse(response, chunks, (written) => Object.assign(response, { [DATA_PLANE_SUMMARY]: summary(written) }));
+      bytes = await streamToResponse(response, chunks, (written) =>
+        Object.assign(response, { [DATA_PLANE_SUMMARY]: summary(written) }),
+      );
     } catch (error) {
       // Headers are out: the only honest signal left to the client is a broken connection.
       response.destroy();
-      await this.dataPlane.served(granted, bytes, error instanceof Error ? error.message : 'the answer could not be written');
+      await this.dataPlane.served(
+        granted,
+        bytes,
+        error instanceof Error ? error.message : 'the answer could not be written',
+      );
       throw new AnswerInterrupted();
     }
     await this.dataPlane.served(granted, bytes);
@@ -87,5 +97,10 @@ function accessOf(request: IncomingMessage): DataPlaneAccess | undefined {
   const caller = callerFrom(request);
   if (!caller) return undefined;
   const traceId = traceIdFrom(request.headers.traceparent);
-  return { subject: caller.subject, scopes: caller.scopes, delegatedBy: caller.delegatedBy ?? [], ...(traceId ? { traceId } : {}) };
+  return {
+    subject: caller.subject,
+    scopes: caller.scopes,
+    delegatedBy: caller.delegatedBy ?? [],
+    ...(traceId ? { traceId } : {}),
+  };
 }

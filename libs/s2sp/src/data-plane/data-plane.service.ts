@@ -1,5 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { DATA_PLANE_FETCH_AUDIT, type DataPlaneFetchAudit, type DataPlaneFetchResult } from '../audit/data-plane-fetch-audit';
+import {
+  DATA_PLANE_FETCH_AUDIT,
+  type DataPlaneFetchAudit,
+  type DataPlaneFetchResult,
+} from '../audit/data-plane-fetch-audit';
 import { S2SP_OPTIONS } from '../config/s2sp.constants';
 import type { ResolvedS2spOptions } from '../config/s2sp-options';
 import { hashResourceToken, isWellFormedResourceToken } from '../protocol/resource-token';
@@ -76,7 +80,13 @@ export class DataPlaneService {
   /** Audits a granted fetch once its answer is written (or broke off, with the reason). */
   async served(fetch: GrantedFetch, bytes: number, interruption?: string): Promise<void> {
     const served = { rows: fetch.selection.rowCount, columns: fetch.selection.columns.length, bytes };
-    await this.record(fetch.info, fetch.access, interruption === undefined ? 'served' : 'interrupted', interruption, served);
+    await this.record(
+      fetch.info,
+      fetch.access,
+      interruption === undefined ? 'served' : 'interrupted',
+      interruption,
+      served,
+    );
   }
 
   /**
@@ -105,7 +115,9 @@ export class DataPlaneService {
         traceId: access?.traceId,
       });
     } catch (error) {
-      this.logger.error(`Could not audit a data-plane fetch (${result}): ${error instanceof Error ? error.message : 'unknown error'}`);
+      this.logger.error(
+        `Could not audit a data-plane fetch (${result}): ${error instanceof Error ? error.message : 'unknown error'}`,
+      );
     }
   }
 }
@@ -137,15 +149,25 @@ function checkAgainst(info: CachedResourceInfo, request: FetchRequest): void {
  */
 function checkAccess(info: CachedResourceInfo, access: DataPlaneAccess | undefined): void {
   if (info.caller === null) return;
-  if (!access) throw new DataPlaneError(401, 'UNAUTHENTICATED', 'This resource needs the credentials of the caller it was issued to.');
-  if (access.subject !== info.caller) throw new DataPlaneError(403, 'FORBIDDEN', 'This resource was issued to another caller.');
+  if (!access)
+    throw new DataPlaneError(
+      401,
+      'UNAUTHENTICATED',
+      'This resource needs the credentials of the caller it was issued to.',
+    );
+  if (access.subject !== info.caller)
+    throw new DataPlaneError(403, 'FORBIDDEN', 'This resource was issued to another caller.');
   if (info.consumer !== null && access.delegatedBy.at(-1) !== info.consumer) {
     throw new DataPlaneError(403, 'FORBIDDEN', 'This resource is bound to another consumer.');
   }
   const missing = info.requiredScopes.filter((scope) => !access.scopes.includes(scope));
   if (missing.length > 0) {
     // The same code as the auth middleware's refusal for s2sp:data:read: a missing scope reads alike whichever scope it is.
-    throw new DataPlaneError(403, 'PERMISSION_DENIED', `Missing scope${missing.length > 1 ? 's' : ''} required by the resource tool: ${missing.join(' ')}.`);
+    throw new DataPlaneError(
+      403,
+      'PERMISSION_DENIED',
+      `Missing scope${missing.length > 1 ? 's' : ''} required by the resource tool: ${missing.join(' ')}.`,
+    );
   }
 }
 

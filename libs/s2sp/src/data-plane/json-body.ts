@@ -7,7 +7,10 @@ import { DataPlaneError } from './data-plane-error';
  * if the app's global body parser already parsed it, that result is used.
  * `request` is node's (on Fastify, left unread by `leaveRequestBodyUnread` of @s2sp/platform).
  */
-export async function readJsonBody(request: IncomingMessage & { body?: unknown; _body?: boolean }, maxBytes: number): Promise<unknown> {
+export async function readJsonBody(
+  request: IncomingMessage & { body?: unknown; _body?: boolean },
+  maxBytes: number,
+): Promise<unknown> {
   if (request._body || request.readableEnded) return request.body ?? undefined;
   const contentType = request.headers['content-type'];
   const declared = Number(request.headers['content-length'] ?? '0');
@@ -33,5 +36,9 @@ export async function readJsonBody(request: IncomingMessage & { body?: unknown; 
 }
 
 function tooLarge(maxBytes: number): DataPlaneError {
-  return new DataPlaneError(413, 'PAYLOAD_TOO_LARGE', `The request body is larger than ${maxBytes} bytes (limit maxRequestBytes).`);
+  return new DataPlaneError(
+    413,
+    'PAYLOAD_TOO_LARGE',
+    `The request body is larger than ${maxBytes} bytes (limit maxRequestBytes).`,
+  );
 }

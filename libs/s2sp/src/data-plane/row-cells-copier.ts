@@ -6,7 +6,13 @@ import type { Row } from '../protocol/row';
  * row does not have the column. `rowIds` maps positions to indices of `rows`
  * (null: position = index).
  */
-export type RowCellsCopier = (rows: readonly Row[], rowIds: readonly number[] | null, start: number, end: number, into: unknown[][]) => void;
+export type RowCellsCopier = (
+  rows: readonly Row[],
+  rowIds: readonly number[] | null,
+  start: number,
+  end: number,
+  into: unknown[][],
+) => void;
 
 const hasOwn = (row: Row, column: string): boolean => Object.prototype.hasOwnProperty.call(row, column);
 
@@ -29,9 +35,12 @@ export function createRowCellsCopier(columns: readonly string[]): RowCellsCopier
 
 function generatedCopier(columns: readonly string[]): RowCellsCopier | null {
   const targets = columns.map((_, index) => `const c${index} = into[${index}];`).join('\n');
-  const ownRead = (name: string): string => `hasOwn(row, ${JSON.stringify(name)}) ? row[${JSON.stringify(name)}] : undefined`;
-  const plainRead = (name: string): string => (name in Object.prototype ? ownRead(name) : `row[${JSON.stringify(name)}]`);
-  const assignments = (read: (name: string) => string): string => columns.map((name, index) => `c${index}[at] = ${read(name)};`).join('\n');
+  const ownRead = (name: string): string =>
+    `hasOwn(row, ${JSON.stringify(name)}) ? row[${JSON.stringify(name)}] : undefined`;
+  const plainRead = (name: string): string =>
+    name in Object.prototype ? ownRead(name) : `row[${JSON.stringify(name)}]`;
+  const assignments = (read: (name: string) => string): string =>
+    columns.map((name, index) => `c${index}[at] = ${read(name)};`).join('\n');
   const source = `return (rows, rowIds, start, end, into) => {
 ${targets}
 for (let position = start; position < end; position++) {

@@ -36,7 +36,8 @@ export class TableSelection {
     const rowId = this.rowIdAt(position);
     const row = this.table.rows[rowId];
     // A tool row carrying its own `_row_id` must not overwrite ours: it goes through the projection.
-    if (!this.allColumns || Object.prototype.hasOwnProperty.call(row, ROW_ID)) return JSON.stringify(project(row, rowId, this.columns));
+    if (!this.allColumns || Object.prototype.hasOwnProperty.call(row, ROW_ID))
+      return JSON.stringify(project(row, rowId, this.columns));
     const cells = JSON.stringify(row);
     return cells.length === 2 ? `{"${ROW_ID}":${rowId}}` : `{"${ROW_ID}":${rowId},${cells.slice(1)}`;
   }

@@ -16,13 +16,30 @@ const TRANSPORT_ERROR = -32000;
  * the routes on Express and on Fastify, on node's request and response; a
  * refused data-plane fetch never reaches (or consumes) its resource.
  */
-export function mountRequestHostValidation(app: INestApplication, options: { mcpOverHttp: boolean }): RequestHostPolicy {
+export function mountRequestHostValidation(
+  app: INestApplication,
+  options: { mcpOverHttp: boolean },
+): RequestHostPolicy {
   const s2sp = s2spOptionsOf(app);
-  const policy = boundRequestHostPolicy(app, { allowedHosts: s2sp.allowedHosts, allowedOrigins: s2sp.allowedOrigins, publicUrl: s2sp.publicBaseUrl });
+  const policy = boundRequestHostPolicy(app, {
+    allowedHosts: s2sp.allowedHosts,
+    allowedOrigins: s2sp.allowedOrigins,
+    publicUrl: s2sp.publicBaseUrl,
+  });
   if (options.mcpOverHttp) {
-    app.use('/mcp', requestHostMiddleware(policy, (response, refusal) => sendJsonRpcHttpError(response, 403, TRANSPORT_ERROR, refusal.message)));
+    app.use(
+      '/mcp',
+      requestHostMiddleware(policy, (response, refusal) =>
+        sendJsonRpcHttpError(response, 403, TRANSPORT_ERROR, refusal.message),
+      ),
+    );
   }
-  app.use('/s2sp/data', requestHostMiddleware(policy, (response, refusal) => sendDataPlaneError(response, new DataPlaneError(403, 'FORBIDDEN', refusal.message))));
+  app.use(
+    '/s2sp/data',
+    requestHostMiddleware(policy, (response, refusal) =>
+      sendDataPlaneError(response, new DataPlaneError(403, 'FORBIDDEN', refusal.message)),
+    ),
+  );
   return policy;
 }
 

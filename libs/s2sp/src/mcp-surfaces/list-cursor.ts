@@ -22,6 +22,7 @@ export function pageOf<T>(items: readonly T[], cursor: string | undefined, pageS
 function offsetOf(cursor: string, length: number): number {
   const decoded = /^[A-Za-z0-9_-]{1,16}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString() : '';
   const offset = /^(0|[1-9]\d{0,8})$/.test(decoded) ? Number(decoded) : NaN;
-  if (!(offset >= 0 && offset <= length)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid cursor: pass a nextCursor this server returned');
+  if (!(offset >= 0 && offset <= length))
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid cursor: pass a nextCursor this server returned');
   return offset;
 }

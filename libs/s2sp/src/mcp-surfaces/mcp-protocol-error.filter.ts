@@ -28,6 +28,12 @@ function authRefusalOf(exception: RpcException): ProtocolError | undefined {
   const error = exception.getError();
   if (typeof error !== 'object' || error === null) return undefined;
   const { jsonRpcCode, message, code: _code, ...data } = error as Record<string, unknown>;
-  if (typeof jsonRpcCode !== 'number' || jsonRpcCode < AUTH_REFUSAL_CODES.min || jsonRpcCode > AUTH_REFUSAL_CODES.max || typeof message !== 'string') return undefined;
+  if (
+    typeof jsonRpcCode !== 'number' ||
+    jsonRpcCode < AUTH_REFUSAL_CODES.min ||
+    jsonRpcCode > AUTH_REFUSAL_CODES.max ||
+    typeof message !== 'string'
+  )
+    return undefined;
   return new ProtocolError(jsonRpcCode, message, data);
 }

@@ -45,9 +45,14 @@ export class McpSessionBroadcaster {
   /** Sends `notifications/<kind>/list_changed` to every open session. */
   listChanged(kind: McpListKind): void {
     for (const server of this.connected()) {
-      // eslint-disable-next-line @typescript-eslint/no-confusing-void-expression -- the SDK types these sends void although they may return a promise, hence Promise.resolve below
-      const send = kind === 'tools' ? server.sendToolListChanged() : kind === 'resources' ? server.sendResourceListChanged() : server.sendPromptListChanged();
-      void Promise.resolve(send).catch((error: unknown) => this.warn(`${kind}/list_changed`, error));
+      // The SDK types these sends void, although they may return a promise: hence Promise.resolve below.
+      const send: () => unknown =
+        kind === 'tools'
+          ? () => server.sendToolListChanged()
+          : kind === 'resources'
+            ? () => server.sendResourceListChanged()
+            : () => server.sendPromptListChanged();
+      void Promise.resolve(send()).catch((error: unknown) => this.warn(`${kind}/list_changed`, error));
     }
   }
 
@@ -67,6 +72,8 @@ export class McpSessionBroadcaster {
   }
 
   private warn(what: string, error: unknown): void {
-    this.logger.warn(`Could not send ${what} to an MCP session: ${error instanceof Error ? error.message : String(error)}`);
+    this.logger.warn(
+      `Could not send ${what} to an MCP session: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }

@@ -9,6 +9,8 @@ import type { z } from 'zod';
 export function promptArguments<T extends z.ZodType>(schema: T, args: unknown, promptName: string): z.infer<T> {
   const parsed = schema.safeParse(args ?? {});
   if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'arguments'}: ${issue.message}`).join('; ');
+  const problems = parsed.error.issues
+    .map((issue) => `${issue.path.join('.') || 'arguments'}: ${issue.message}`)
+    .join('; ');
   throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid arguments for prompt ${promptName}: ${problems}`);
 }

@@ -102,10 +102,17 @@ export class S2spMcpStrategy extends McpStrategy {
   }
 }
 
-function withSurfaceCapabilities(declared: ServerCapabilities | undefined, surfaces: McpSurfaces): ServerCapabilities | undefined {
+function withSurfaceCapabilities(
+  declared: ServerCapabilities | undefined,
+  surfaces: McpSurfaces,
+): ServerCapabilities | undefined {
   const capabilities: ServerCapabilities = { ...declared };
   if (surfaces.directory || surfaces.subscriptions) {
-    capabilities.resources = { listChanged: true, ...capabilities.resources, ...(surfaces.subscriptions ? { subscribe: true } : {}) };
+    capabilities.resources = {
+      listChanged: true,
+      ...capabilities.resources,
+      ...(surfaces.subscriptions ? { subscribe: true } : {}),
+    };
   }
   if (surfaces.completions) capabilities.completions = { ...capabilities.completions };
   return Object.keys(capabilities).length > 0 ? capabilities : undefined;

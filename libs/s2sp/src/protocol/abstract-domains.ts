@@ -22,7 +22,9 @@ export function parseAbstractDomains(raw: string | undefined | null, limits: Dom
     throw new S2spToolError('abstract_domains names no column: give a comma-separated list such as "event,severity".');
   }
   if (columns.length > limits.maxColumns) {
-    throw new S2spToolError(`abstract_domains names ${columns.length} columns; at most ${limits.maxColumns} are allowed.`);
+    throw new S2spToolError(
+      `abstract_domains names ${columns.length} columns; at most ${limits.maxColumns} are allowed.`,
+    );
   }
   const tooLong = columns.find((name) => name.length > limits.maxColumnNameLength);
   if (tooLong !== undefined) {

@@ -21,7 +21,9 @@ export const DEFAULT_ABSTRACT_FORMAT: AbstractFormat = 'rows';
 export function parseAbstractFormat(raw: unknown, hasAbstractDomains: boolean): AbstractFormat {
   if (raw === undefined || raw === null) return DEFAULT_ABSTRACT_FORMAT;
   if (!ABSTRACT_FORMATS.includes(raw as AbstractFormat)) {
-    throw new S2spToolError(`abstract_format must be one of ${ABSTRACT_FORMATS.map((name) => `"${name}"`).join(', ')}.`);
+    throw new S2spToolError(
+      `abstract_format must be one of ${ABSTRACT_FORMATS.map((name) => `"${name}"`).join(', ')}.`,
+    );
   }
   if (raw === 'columns' && !hasAbstractDomains) {
     throw new S2spToolError('abstract_format "columns" lays out an S2SP answer: give abstract_domains too.');

@@ -29,18 +29,25 @@ export function toColumnar(rows: readonly Row[], columns: readonly string[]): Co
  * as for rows in the default layout.
  */
 export function rowsFromColumnar(parameter: string, value: unknown, limits: { maxRows: number }): Row[] {
-  if (!isRow(value)) throw new S2spToolError(`${parameter} in the compact form must be an object {"columns": [...], "rows": [[...], ...]}.`);
+  if (!isRow(value))
+    throw new S2spToolError(
+      `${parameter} in the compact form must be an object {"columns": [...], "rows": [[...], ...]}.`,
+    );
   const { columns, rows } = value;
   if (!Array.isArray(columns) || columns.some((name) => typeof name !== 'string')) {
     throw new S2spToolError(`${parameter}.columns must be an array of column names.`);
   }
-  if (new Set(columns).size !== columns.length) throw new S2spToolError(`${parameter}.columns names a column more than once.`);
+  if (new Set(columns).size !== columns.length)
+    throw new S2spToolError(`${parameter}.columns names a column more than once.`);
   if (!columns.includes(ROW_ID)) throw new S2spToolError(`${parameter}.columns must include ${ROW_ID}.`);
-  if (!Array.isArray(rows)) throw new S2spToolError(`${parameter}.rows must be an array of rows, each an array of values.`);
+  if (!Array.isArray(rows))
+    throw new S2spToolError(`${parameter}.rows must be an array of rows, each an array of values.`);
   checkRowCount(parameter, rows.length, limits.maxRows);
   return rows.map((values: unknown, index) => {
     if (!Array.isArray(values) || values.length !== columns.length) {
-      throw new S2spToolError(`${parameter}.rows[${index}] must be an array of ${columns.length} values, one per column.`);
+      throw new S2spToolError(
+        `${parameter}.rows[${index}] must be an array of ${columns.length} values, one per column.`,
+      );
     }
     const row: Row = {};
     (columns as string[]).forEach((name, position) => setColumn(row, name, values[position]));

@@ -51,7 +51,9 @@ function parseRows(parameter: string, text: string, limits: ConsumerInputLimits)
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new S2spToolError(`${parameter} is not valid JSON: pass the JSON array of rows from the resource tool's answer.`);
+    throw new S2spToolError(
+      `${parameter} is not valid JSON: pass the JSON array of rows from the resource tool's answer.`,
+    );
   }
   let rows: unknown[];
   if (Array.isArray(parsed)) {

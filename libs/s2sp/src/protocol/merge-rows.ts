@@ -7,7 +7,11 @@ import { S2spToolError } from './s2sp-error';
  * Where both have a column, the abstract value wins: the agent may have edited it.
  * A selected row missing from the body is an error, never a silent drop.
  */
-export function mergeRows(abstract: readonly Row[], body: readonly Row[] | null, mapping: Record<string, string>): Row[] {
+export function mergeRows(
+  abstract: readonly Row[],
+  body: readonly Row[] | null,
+  mapping: Record<string, string>,
+): Row[] {
   const bodyById = new Map<unknown, Row>();
   for (const row of body ?? []) bodyById.set(row[ROW_ID], row);
 
@@ -20,11 +24,14 @@ export function mergeRows(abstract: readonly Row[], body: readonly Row[] | null,
       return row;
     }
     const merged: Row = { ...row };
-    for (const column of Object.keys(match)) if (!Object.prototype.hasOwnProperty.call(row, column)) setColumn(merged, column, match[column]);
+    for (const column of Object.keys(match))
+      if (!Object.prototype.hasOwnProperty.call(row, column)) setColumn(merged, column, match[column]);
     return merged;
   });
   if (missing.length > 0) {
-    throw new S2spToolError(`The body has no row for _row_id ${missing.join(', ')}: the abstract rows and the body do not belong together.`);
+    throw new S2spToolError(
+      `The body has no row for _row_id ${missing.join(', ')}: the abstract rows and the body do not belong together.`,
+    );
   }
   return applyColumnMapping(merged, mapping);
 }
@@ -36,7 +43,9 @@ export function applyColumnMapping(rows: readonly Row[], mapping: Record<string,
   const present = new Set(rows.flatMap((row) => Object.keys(row)));
   const unknown = [...sources].filter((source) => !present.has(source));
   if (unknown.length > 0 && rows.length > 0) {
-    throw new S2spToolError(`column_mapping names column ${unknown.join(', ')}, which the rows do not have. Columns: ${[...present].join(', ')}.`);
+    throw new S2spToolError(
+      `column_mapping names column ${unknown.join(', ')}, which the rows do not have. Columns: ${[...present].join(', ')}.`,
+    );
   }
   return rows.map((row) => {
     const out: Row = {};
@@ -47,7 +56,9 @@ export function applyColumnMapping(rows: readonly Row[], mapping: Record<string,
     for (const [source, target] of renames) {
       if (!Object.prototype.hasOwnProperty.call(row, source)) continue;
       if (Object.prototype.hasOwnProperty.call(out, target)) {
-        throw new S2spToolError(`column_mapping renames ${source} to ${target}, but the rows already have a column ${target}.`);
+        throw new S2spToolError(
+          `column_mapping renames ${source} to ${target}, but the rows already have a column ${target}.`,
+        );
       }
       setColumn(out, target, row[source]);
     }

@@ -7,7 +7,12 @@ import { S2SP_META } from './s2sp-meta';
  * until a fetch picks its columns). The JSON text block stays first, as the
  * reference SDK's consumers read it.
  */
-export function resourceLinkBlock(toolName: string, resourceUrl: string, rows: number, bodyColumns: number): Record<string, unknown> {
+export function resourceLinkBlock(
+  toolName: string,
+  resourceUrl: string,
+  rows: number,
+  bodyColumns: number,
+): Record<string, unknown> {
   return {
     type: 'resource_link',
     uri: resourceUrl,

@@ -20,7 +20,12 @@ export function resourcePayload(
       ? { total_rows, abstract, body: toColumnar(split.body, split.bodyDomains) }
       : { total_rows, body_domains: split.bodyDomains, resource_url: resourceUrl, abstract };
   }
-  const envelope = { total_rows, columns: split.columns, abstract_domains: split.abstractDomains, body_domains: split.bodyDomains };
+  const envelope = {
+    total_rows,
+    columns: split.columns,
+    abstract_domains: split.abstractDomains,
+    body_domains: split.bodyDomains,
+  };
   return resourceUrl === undefined
     ? { ...envelope, abstract: split.abstract, body: split.body }
     : { ...envelope, resource_url: resourceUrl, abstract: split.abstract };

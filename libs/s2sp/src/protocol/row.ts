@@ -20,13 +20,15 @@ export function columnsOf(rows: readonly Row[]): string[] {
  * named "__proto__" (legal in JSON from the network) as the prototype setter.
  */
 export function setColumn(row: Row, column: string, value: unknown): void {
-  if (column === '__proto__') Object.defineProperty(row, column, { value, enumerable: true, writable: true, configurable: true });
+  if (column === '__proto__')
+    Object.defineProperty(row, column, { value, enumerable: true, writable: true, configurable: true });
   else row[column] = value;
 }
 
 /** `_row_id` plus the given columns that the row has. */
 export function project(row: Row, rowId: number, columns: readonly string[]): Row {
   const out: Row = { [ROW_ID]: rowId };
-  for (const column of columns) if (Object.prototype.hasOwnProperty.call(row, column)) setColumn(out, column, row[column]);
+  for (const column of columns)
+    if (Object.prototype.hasOwnProperty.call(row, column)) setColumn(out, column, row[column]);
   return out;
 }

@@ -23,12 +23,15 @@ export function countTokens(text: string): number {
 
 function loadEncoder(): Tiktoken {
   // An optional dependency: only a process that counts tokens installs it.
-  const { Tiktoken: Encoder } = loadOptionalPackage('js-tiktoken', 'Counting tokens (countTokens, _meta["s2sp/body_tokens"])', () => {
-     
-    return require('js-tiktoken/lite') as typeof import('js-tiktoken/lite');
-  });
+  const { Tiktoken: Encoder } = loadOptionalPackage(
+    'js-tiktoken',
+    'Counting tokens (countTokens, _meta["s2sp/body_tokens"])',
+    () => {
+      return require('js-tiktoken/lite') as typeof import('js-tiktoken/lite');
+    },
+  );
   // The CommonJS build of the rank file is the table itself (its typings say `default`).
-   
+
   const ranks = require(`js-tiktoken/ranks/${TOKEN_ENCODING}`) as TiktokenBPE;
   return new Encoder(ranks);
 }

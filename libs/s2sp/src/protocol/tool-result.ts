@@ -35,12 +35,20 @@ export function toolJsonResult(structured: Record<string, unknown>, text: unknow
  */
 export function toolErrorResult(error: unknown, logger: Pick<LoggerService, 'error'>): ToolResult {
   if (error instanceof S2spToolError) return s2spErrorResult(error);
-  logger.error(error instanceof Error ? `${error.name}: ${error.message}` : 'non-Error thrown', error instanceof Error ? error.stack : undefined);
+  logger.error(
+    error instanceof Error ? `${error.name}: ${error.message}` : 'non-Error thrown',
+    error instanceof Error ? error.stack : undefined,
+  );
   return { content: [{ type: 'text', text: 'The S2SP tool failed unexpectedly; see the server log.' }], isError: true };
 }
 
 export function isToolErrorResult(value: unknown): value is ToolResult {
-  return typeof value === 'object' && value !== null && Array.isArray((value as ToolResult).content) && (value as ToolResult).isError === true;
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    Array.isArray((value as ToolResult).content) &&
+    (value as ToolResult).isError === true
+  );
 }
 
 /**

@@ -12,7 +12,13 @@ import { resourcePayload } from '../protocol/resource-payload';
 import { S2SP_META, requestMeta } from '../protocol/s2sp-meta';
 import { splitRows } from '../protocol/split-rows';
 import { countTokens } from '../protocol/token-count';
-import { isToolErrorResult, reportToolErrors, toolErrorResult, toolJsonResult, type ToolResult } from '../protocol/tool-result';
+import {
+  isToolErrorResult,
+  reportToolErrors,
+  toolErrorResult,
+  toolJsonResult,
+  type ToolResult,
+} from '../protocol/tool-result';
 import { toolNameOf } from '../protocol/tool-name';
 import { resourceLinkBlock } from '../protocol/resource-link';
 import { ResourcePublisher, type ResourceIssuance } from './resource-publisher.service';
@@ -21,7 +27,11 @@ import type { S2spResourceToolOptions } from './s2sp-resource-tool.options';
 
 const CONSUMER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
 
-type ResourceToolArgs = Record<string, unknown> & { abstract_domains?: string; mode?: 'async' | 'sync'; abstract_format?: string };
+type ResourceToolArgs = Record<string, unknown> & {
+  abstract_domains?: string;
+  mode?: 'async' | 'sync';
+  abstract_format?: string;
+};
 
 /**
  * Turns the rows a resource tool returns into a plain MCP result or, when
@@ -66,7 +76,11 @@ export class ResourceToolInterceptor implements NestInterceptor {
       reportToolErrors(),
       mergeMap((result: unknown) => {
         if (isToolErrorResult(result)) return of(result);
-        return from(this.answer(toolName, result, { domains, mode, format }, countBodyTokens, issuance).catch((error: unknown) => toolErrorResult(error, this.logger)));
+        return from(
+          this.answer(toolName, result, { domains, mode, format }, countBodyTokens, issuance).catch((error: unknown) =>
+            toolErrorResult(error, this.logger),
+          ),
+        );
       }),
     );
   }
@@ -84,10 +98,14 @@ export class ResourceToolInterceptor implements NestInterceptor {
     const split = splitRows(rows, domains);
     const resourceUrl = mode === 'sync' ? undefined : await this.publisher.publish(toolName, split, issuance);
     const answer = toolJsonResult({ ...resourcePayload(split, format, resourceUrl) });
-    if (resourceUrl !== undefined) answer.content.push(resourceLinkBlock(toolName, resourceUrl, rows.length, split.bodyDomains.length));
+    if (resourceUrl !== undefined)
+      answer.content.push(resourceLinkBlock(toolName, resourceUrl, rows.length, split.bodyDomains.length));
     if (countBodyTokens) {
       const bodyJson = JSON.stringify(split.body);
-      answer._meta = { [S2SP_META.BODY_TOKENS]: countTokens(bodyJson), [S2SP_META.BODY_BYTES]: Buffer.byteLength(bodyJson) };
+      answer._meta = {
+        [S2SP_META.BODY_TOKENS]: countTokens(bodyJson),
+        [S2SP_META.BODY_BYTES]: Buffer.byteLength(bodyJson),
+      };
     }
     return answer;
   }
@@ -122,7 +140,9 @@ export class ResourceToolInterceptor implements NestInterceptor {
       throw new S2spToolError(`Tool ${toolName} returned something other than rows (an array of objects).`);
     }
     if (rows.length > this.options.limits.maxRows) {
-      throw new S2spToolError(`Tool ${toolName} returned ${rows.length} rows; this server caches at most ${this.options.limits.maxRows}.`);
+      throw new S2spToolError(
+        `Tool ${toolName} returned ${rows.length} rows; this server caches at most ${this.options.limits.maxRows}.`,
+      );
     }
     return rows;
   }

@@ -46,8 +46,13 @@ export const s2spResourceParameters: {
   abstract_format: z
     .enum(ABSTRACT_FORMATS)
     .optional()
-    .describe('"rows" (default): one object per row. "columns": compact, {"columns":[...],"rows":[[...],...]}, fewer tokens.'),
-} satisfies Record<(typeof S2SP_RESOURCE_PARAMETERS)[number] | (typeof S2SP_RESOURCE_EXTENSION_PARAMETERS)[number], z.ZodType>;
+    .describe(
+      '"rows" (default): one object per row. "columns": compact, {"columns":[...],"rows":[[...],...]}, fewer tokens.',
+    ),
+} satisfies Record<
+  (typeof S2SP_RESOURCE_PARAMETERS)[number] | (typeof S2SP_RESOURCE_EXTENSION_PARAMETERS)[number],
+  z.ZodType
+>;
 
 /**
  * Marks a provider method that returns rows (an array of objects) as an S2SP

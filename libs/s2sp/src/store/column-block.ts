@@ -7,7 +7,12 @@ import { setColumn, type Row } from '../protocol/row';
  * object) is listed in `absent`, so rows come back with exactly the columns
  * they had; `absent` is left out when every row has every column.
  */
-export function encodeColumnBlock(rows: readonly Row[], start: number, end: number, columns: readonly string[]): string {
+export function encodeColumnBlock(
+  rows: readonly Row[],
+  start: number,
+  end: number,
+  columns: readonly string[],
+): string {
   const values: unknown[][] = new Array(columns.length);
   let absent: Record<number, number[]> | undefined;
   for (let column = 0; column < columns.length; column++) {
@@ -27,7 +32,9 @@ export function encodeColumnBlock(rows: readonly Row[], start: number, end: numb
     }
     values[column] = cells;
   }
-  return JSON.stringify(absent === undefined ? { rows: end - start, columns, values } : { rows: end - start, columns, values, absent });
+  return JSON.stringify(
+    absent === undefined ? { rows: end - start, columns, values } : { rows: end - start, columns, values, absent },
+  );
 }
 
 /**

@@ -36,7 +36,8 @@ export class InMemoryResourceStore implements ResourceStore {
       createdAt: new Date(),
       expiresAt: resource.expiresAt,
     };
-    if (this.resources.has(resource.tokenHash)) throw new Error('InMemoryResourceStore: a resource with this token hash exists already');
+    if (this.resources.has(resource.tokenHash))
+      throw new Error('InMemoryResourceStore: a resource with this token hash exists already');
     this.resources.set(resource.tokenHash, { info, table: resource.table });
     return info;
   }

@@ -151,13 +151,20 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
     // A table this process holds (still being written, or cached) is served from memory without waiting.
     const pending = this.pendingWrites.get(tokenHash);
     const inMemory = pending?.table ?? this.cache.take(tokenHash)?.table;
-    const claimed = inMemory !== undefined ? await this.claimRow(tokenHash, now) : await this.claimStoredTable(tokenHash, now);
+    const claimed =
+      inMemory !== undefined ? await this.claimRow(tokenHash, now) : await this.claimStoredTable(tokenHash, now);
     if (!claimed) return null;
     if (pending) pending.claimed = true; // its write stops: nobody will read the stored table
     const info = toInfo(claimed);
     if (inMemory !== undefined) return { info, table: inMemory };
     const chunks = await this.sql.query<{ data: string }>(READ_CHUNKS, [info.id]);
-    return { info, table: ResourceTable.decode(chunks.map((chunk) => chunk.data), info.rowCount) };
+    return {
+      info,
+      table: ResourceTable.decode(
+        chunks.map((chunk) => chunk.data),
+        info.rowCount,
+      ),
+    };
   }
 
   async sweepExpired(now: Date = new Date()): Promise<number> {
@@ -252,9 +259,13 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
 
   /** After a failed background write: the resource goes, so its resource_url answers 404 everywhere instead of waiting. */
   private async forget(info: CachedResourceInfo, error: unknown): Promise<void> {
-    this.logger.error(`Could not store the table of resource ${info.id}; its resource_url will answer 404: ${messageOf(error)}`);
+    this.logger.error(
+      `Could not store the table of resource ${info.id}; its resource_url will answer 404: ${messageOf(error)}`,
+    );
     await this.sql.query(DELETE_RESOURCE, [info.id]).catch((deleteError: unknown) => {
-      this.logger.error(`Could not delete resource ${info.id} after its failed write; it stays unclaimable until it expires: ${messageOf(deleteError)}`);
+      this.logger.error(
+        `Could not delete resource ${info.id} after its failed write; it stays unclaimable until it expires: ${messageOf(deleteError)}`,
+      );
     });
   }
 
@@ -264,7 +275,10 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
    * is left to the next sweep.
    */
   private async claimRow(tokenHash: string, now: Date, storedTableOnly = false): Promise<ResourceRow | undefined> {
-    const [claimed] = await this.sql.query<ResourceRow>(storedTableOnly ? this.claimSql.storedTableOnly : this.claimSql.any, [tokenHash, now]);
+    const [claimed] = await this.sql.query<ResourceRow>(
+      storedTableOnly ? this.claimSql.storedTableOnly : this.claimSql.any,
+      [tokenHash, now],
+    );
     return claimed;
   }
 
@@ -339,7 +353,8 @@ function toInfo(resource: ResourceRow): CachedResourceInfo {
     bodyDomains: toStringArray(resource.body_domains, 'bodyDomains', resource.id),
     rowCount: resource.row_count,
     caller: resource.caller,
-    callerScopes: resource.caller_scopes === null ? null : toStringArray(resource.caller_scopes, 'callerScopes', resource.id),
+    callerScopes:
+      resource.caller_scopes === null ? null : toStringArray(resource.caller_scopes, 'callerScopes', resource.id),
     requiredScopes: toStringArray(resource.required_scopes, 'requiredScopes', resource.id),
     consumer: resource.consumer,
     createdAt: resource.created_at,

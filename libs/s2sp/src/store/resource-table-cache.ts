@@ -61,6 +61,7 @@ export class ResourceTableCache {
 
 function weightOf(resource: CachedResource): number {
   const length = resource.table.encodedLength;
-  if (length === undefined) throw new Error(`The table of resource ${resource.info.id} is cached before it was encoded`);
+  if (length === undefined)
+    throw new Error(`The table of resource ${resource.info.id} is cached before it was encoded`);
   return length;
 }

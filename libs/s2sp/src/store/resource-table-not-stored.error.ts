@@ -6,7 +6,9 @@
  */
 export class ResourceTableNotStoredError extends Error {
   constructor(readonly waitedMs: number) {
-    super(`The resource's table is still being stored by the server that issued it (waited ${waitedMs} ms); try again shortly.`);
+    super(
+      `The resource's table is still being stored by the server that issued it (waited ${waitedMs} ms); try again shortly.`,
+    );
     this.name = 'ResourceTableNotStoredError';
   }
 }

@@ -40,7 +40,11 @@ export class ResourceTable {
    * stored, since the data plane always answers with its own.
    */
   static of(rows: readonly Row[], columns?: readonly string[]): ResourceTable {
-    return new ResourceTable(rows, (columns ?? columnsOf(rows)).filter((column) => column !== ROW_ID), undefined);
+    return new ResourceTable(
+      rows,
+      (columns ?? columnsOf(rows)).filter((column) => column !== ROW_ID),
+      undefined,
+    );
   }
 
   /**
@@ -66,7 +70,8 @@ export class ResourceTable {
         throw new Error(`Stored table block ${index} is neither an array of rows nor a block of columns`);
       }
     }
-    if (rows.length !== expectedRows) throw new Error(`Stored table has ${rows.length} rows; ${expectedRows} were stored`);
+    if (rows.length !== expectedRows)
+      throw new Error(`Stored table has ${rows.length} rows; ${expectedRows} were stored`);
     return new ResourceTable(rows, columnsOf(rows), length);
   }
 
@@ -89,12 +94,15 @@ export class ResourceTable {
   *encode(): Generator<string, void, undefined> {
     let length = 0;
     let rowsPerBlock = FIRST_BLOCK_ROWS;
-    for (let start = 0; start < this.rows.length; ) {
+    for (let start = 0; start < this.rows.length;) {
       const end = Math.min(this.rows.length, start + rowsPerBlock);
       const block = encodeColumnBlock(this.rows, start, end, this.columns);
       length += block.length;
       yield block;
-      rowsPerBlock = Math.max(1, Math.min(MAX_ROWS_PER_BLOCK, Math.floor((BLOCK_LENGTH_TARGET * (end - start)) / block.length)));
+      rowsPerBlock = Math.max(
+        1,
+        Math.min(MAX_ROWS_PER_BLOCK, Math.floor((BLOCK_LENGTH_TARGET * (end - start)) / block.length)),
+      );
       start = end;
     }
     this.length = length;

@@ -13,7 +13,13 @@ import { injectIntoMetadata, traceHeaders, withTraceMeta } from '../tracing/prop
  * whose context is written into `metadata` before `call` sends it.
  * `service` may carry its package (`s2sp.v1.AgentService`).
  */
-export function traceGrpcCall<T>(telemetry: Telemetry, service: string, method: string, metadata: Metadata, call: (metadata: Metadata) => Promise<T>): Promise<T> {
+export function traceGrpcCall<T>(
+  telemetry: Telemetry,
+  service: string,
+  method: string,
+  metadata: Metadata,
+  call: (metadata: Metadata) => Promise<T>,
+): Promise<T> {
   return telemetry.withSpan(
     SpanNames.grpc(service, method),
     telemetry.tracingEnabled
@@ -50,7 +56,11 @@ export async function traceMcpToolCall<R>(
     const result = await telemetry.withSpan(
       SpanNames.mcpToolCall(tool),
       telemetry.tracingEnabled
-        ? { [TelemetryAttributes.PROTOCOL]: 'mcp', [TelemetryAttributes.MCP_TOOL]: tool, [TelemetryAttributes.MCP_SERVER]: serverId }
+        ? {
+            [TelemetryAttributes.PROTOCOL]: 'mcp',
+            [TelemetryAttributes.MCP_TOOL]: tool,
+            [TelemetryAttributes.MCP_SERVER]: serverId,
+          }
         : undefined,
       async (span) => {
         const answer = await call(withTraceMeta(meta));
@@ -64,7 +74,12 @@ export async function traceMcpToolCall<R>(
     );
     return result;
   } finally {
-    telemetry.metrics.recordToolCall(tool, serverId, (performance.now() - startedAt) / 1000, failed ? 'error' : 'success');
+    telemetry.metrics.recordToolCall(
+      tool,
+      serverId,
+      (performance.now() - startedAt) / 1000,
+      failed ? 'error' : 'success',
+    );
   }
 }
 
@@ -85,14 +100,19 @@ export function traceDataPlaneFetch<Rows extends readonly unknown[]>(
     .withSpan(
       SpanNames.DATA_PLANE_FETCH,
       telemetry.tracingEnabled
-        ? { [TelemetryAttributes.PROTOCOL]: 's2sp-data', [TelemetryAttributes.SERVER_ADDRESS]: originOf(resourceUrl), [TelemetryAttributes.ROWS_REQUESTED]: rowsRequested }
+        ? {
+            [TelemetryAttributes.PROTOCOL]: 's2sp-data',
+            [TelemetryAttributes.SERVER_ADDRESS]: originOf(resourceUrl),
+            [TelemetryAttributes.ROWS_REQUESTED]: rowsRequested,
+          }
         : undefined,
       async (span) => {
         let rows: Rows;
         try {
           rows = await fetchBody(traceHeaders());
         } catch (error) {
-          if (span.isRecording()) span.setAttribute(TelemetryAttributes.FETCH_RESULT, fetchResultOf(String(telemetry.errorCode(error))));
+          if (span.isRecording())
+            span.setAttribute(TelemetryAttributes.FETCH_RESULT, fetchResultOf(String(telemetry.errorCode(error))));
           throw error;
         }
         if (span.isRecording()) {
@@ -119,7 +139,13 @@ export function traceDataPlaneFetch<Rows extends readonly unknown[]>(
  * Times one gateway translation (e.g. JSON-RPC params → gRPC request) into
  * gateway_transcoding_total / gateway_transcoding_duration_seconds.
  */
-export function measureTranscoding<T>(telemetry: Telemetry, source: string, target: string, method: string, translate: () => T): T {
+export function measureTranscoding<T>(
+  telemetry: Telemetry,
+  source: string,
+  target: string,
+  method: string,
+  translate: () => T,
+): T {
   if (!telemetry.metricsEnabled) return translate();
   const startedAt = performance.now();
   try {

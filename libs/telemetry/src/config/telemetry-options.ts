@@ -45,9 +45,7 @@ export const TELEMETRY_OPTIONS = Symbol('s2sp.telemetry.options');
 
 /** Where spans go, decided once from the options and the environment. */
 export type SpanDestination =
-  | { kind: 'off' }
-  | { kind: 'exporter'; exporter: SpanExporter }
-  | { kind: 'otlp'; url: string };
+  { kind: 'off' } | { kind: 'exporter'; exporter: SpanExporter } | { kind: 'otlp'; url: string };
 
 /**
  * OTLP when OTEL_EXPORTER_OTLP_TRACES_ENDPOINT (used as is) or
@@ -64,7 +62,11 @@ export function spanDestination(options: TelemetryOptions): SpanDestination {
 }
 
 /** The OTLP/HTTP URL for one signal, or undefined when OTLP is not configured. */
-export function otlpUrl(env: Readonly<Record<string, string | undefined>>, signal: 'TRACES' | 'METRICS', path: string): string | undefined {
+export function otlpUrl(
+  env: Readonly<Record<string, string | undefined>>,
+  signal: 'TRACES' | 'METRICS',
+  path: string,
+): string | undefined {
   const specific = env[`OTEL_EXPORTER_OTLP_${signal}_ENDPOINT`]?.trim();
   if (specific) return specific;
   const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();

@@ -107,8 +107,15 @@ export class HttpExchangeTelemetry {
         span.setAttribute(TelemetryAttributes.HTTP_STATUS, status);
         if (code !== undefined && thrown === undefined) recordFailure(span, code);
       }
-      if (plan.dataPlane) this.recordDataPlane(span, response, result ?? dataPlaneSummaryOf(response), completed ? status : undefined);
-      telemetry.metrics.recordRequest(protocol, plan.label, telemetry.apiVersion, (performance.now() - startedAt) / 1000, code);
+      if (plan.dataPlane)
+        this.recordDataPlane(span, response, result ?? dataPlaneSummaryOf(response), completed ? status : undefined);
+      telemetry.metrics.recordRequest(
+        protocol,
+        plan.label,
+        telemetry.apiVersion,
+        (performance.now() - startedAt) / 1000,
+        code,
+      );
       span?.end();
     };
     const onFinish = (): void => finish(true);
@@ -130,7 +137,12 @@ export class HttpExchangeTelemetry {
   }
 
   /** Runs `handle` as one recorded exchange (for endpoints outside Nest's route pipeline). */
-  async observe(plan: HttpRoutePlan, request: IncomingMessage, response: ServerResponse, handle: () => Promise<void>): Promise<void> {
+  async observe(
+    plan: HttpRoutePlan,
+    request: IncomingMessage,
+    response: ServerResponse,
+    handle: () => Promise<void>,
+  ): Promise<void> {
     const exchange = this.start(plan, request, response);
     try {
       await withinContext(exchange.context, handle);
@@ -140,11 +152,17 @@ export class HttpExchangeTelemetry {
     }
   }
 
-  private recordDataPlane(span: Span | undefined, response: ServerResponse, result: unknown, status: number | undefined): void {
+  private recordDataPlane(
+    span: Span | undefined,
+    response: ServerResponse,
+    result: unknown,
+    status: number | undefined,
+  ): void {
     const outcome = fetchResultOf(status);
     const served = result as { total_rows?: unknown; columns_returned?: unknown; bytes?: unknown } | undefined;
     // A streamed answer has no content-length: the data plane reports the bytes it wrote.
-    const written = typeof served?.bytes === 'number' ? served.bytes : Number(response.getHeader('content-length') ?? 0) || 0;
+    const written =
+      typeof served?.bytes === 'number' ? served.bytes : Number(response.getHeader('content-length') ?? 0) || 0;
     const bytes = outcome === 'ok' ? written : 0;
     this.telemetry.metrics.dataPlaneFetch(outcome, 'server', bytes);
     if (!span?.isRecording()) return;
@@ -152,7 +170,8 @@ export class HttpExchangeTelemetry {
     if (bytes > 0) span.setAttribute(TelemetryAttributes.BODY_BYTES, bytes);
     if (typeof served?.total_rows === 'number') span.setAttribute(TelemetryAttributes.ROWS, served.total_rows);
     // columns_returned lists _row_id first, then the body columns.
-    if (Array.isArray(served?.columns_returned)) span.setAttribute(TelemetryAttributes.BODY_COLUMNS, Math.max(0, served.columns_returned.length - 1));
+    if (Array.isArray(served?.columns_returned))
+      span.setAttribute(TelemetryAttributes.BODY_COLUMNS, Math.max(0, served.columns_returned.length - 1));
   }
 }
 

@@ -56,7 +56,12 @@ export class GrpcTelemetryInterceptor implements NestInterceptor {
 
 /** grpc-js Metadata, duck-typed (a second copy of @grpc/grpc-js defeats instanceof). */
 export function isGrpcMetadataLike(value: unknown): value is Metadata {
-  return typeof value === 'object' && value !== null && typeof (value as Metadata).get === 'function' && typeof (value as Metadata).getMap === 'function';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Metadata).get === 'function' &&
+    typeof (value as Metadata).getMap === 'function'
+  );
 }
 
 /** `/s2sp.v1.AgentService/SubmitTask` from the grpc-js call (3rd handler argument), else `Class/handler`. */
@@ -73,7 +78,12 @@ function grpcPathOf(context: ExecutionContext): string {
 
 function grpcMethodNames(path: string): GrpcMethodNames {
   const [, service = 'unknown', method = 'unknown'] = path.split('/');
-  return { service, method, label: `${shortServiceName(service)}/${method}`, spanName: SpanNames.grpc(service, method) };
+  return {
+    service,
+    method,
+    label: `${shortServiceName(service)}/${method}`,
+    spanName: SpanNames.grpc(service, method),
+  };
 }
 
 function grpcCallerId(metadata: Metadata): string | undefined {

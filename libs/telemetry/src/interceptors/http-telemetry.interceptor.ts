@@ -19,7 +19,11 @@ export class HttpTelemetryInterceptor implements NestInterceptor {
     const http = executionContext.switchToHttp();
     const request = http.getRequest<unknown>();
     // Node's objects under either adapter: the caller the auth middleware verified is on node's request.
-    const exchange = this.exchanges.start(this.planFor(executionContext, request), nodeRequestOf(request), nodeResponseOf(http.getResponse()));
+    const exchange = this.exchanges.start(
+      this.planFor(executionContext, request),
+      nodeRequestOf(request),
+      nodeResponseOf(http.getResponse()),
+    );
     const handled = withinContext(exchange.context, () => next.handle());
     if (!exchange.recording) return handled;
     return handled.pipe(tap({ next: exchange.returned, error: exchange.threw }));
@@ -30,7 +34,11 @@ export class HttpTelemetryInterceptor implements NestInterceptor {
     const handler = executionContext.getHandler();
     let plan = this.plans.get(handler);
     if (!plan) {
-      plan = this.exchanges.planFor(nodeRequestOf(request).method ?? 'GET', declaredRouteOf(request), `${executionContext.getClass().name}.${handler.name}`);
+      plan = this.exchanges.planFor(
+        nodeRequestOf(request).method ?? 'GET',
+        declaredRouteOf(request),
+        `${executionContext.getClass().name}.${handler.name}`,
+      );
       this.plans.set(handler, plan);
     }
     return plan;

@@ -55,7 +55,13 @@ export class McpToolTelemetryInterceptor implements NestInterceptor {
           recordToolResultFacts(facts, tool, span, telemetry.metrics);
           return undefined;
         },
-        onEnd: (seconds, code) => telemetry.metrics.recordToolCall(tool, telemetry.mcpServerId, seconds, code === undefined ? 'success' : 'error'),
+        onEnd: (seconds, code) =>
+          telemetry.metrics.recordToolCall(
+            tool,
+            telemetry.mcpServerId,
+            seconds,
+            code === undefined ? 'success' : 'error',
+          ),
       },
       next,
     );
@@ -63,7 +69,12 @@ export class McpToolTelemetryInterceptor implements NestInterceptor {
 }
 
 export function isMcpContextLike(value: unknown): value is McpContextLike {
-  return typeof value === 'object' && value !== null && 'mcpRequest' in value && typeof (value as McpContextLike).getRawRequest === 'function';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'mcpRequest' in value &&
+    typeof (value as McpContextLike).getRawRequest === 'function'
+  );
 }
 
 /** `_meta` first (per request, works on stdio); the HTTP headers of the MCP POST otherwise. */

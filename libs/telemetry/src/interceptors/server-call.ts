@@ -41,7 +41,11 @@ export function observeServerCall(telemetry: Telemetry, call: ServerCall, next: 
   }
   const startedAt = performance.now();
   const span = telemetry.tracingEnabled
-    ? telemetry.tracer.startSpan(call.spanName, { kind: SpanKind.SERVER, attributes: call.attributes?.(telemetry) }, call.parent)
+    ? telemetry.tracer.startSpan(
+        call.spanName,
+        { kind: SpanKind.SERVER, attributes: call.attributes?.(telemetry) },
+        call.parent,
+      )
     : undefined;
   const active = span ? trace.setSpan(call.parent, span) : traceOfItsOwn(call.parent);
   // next.handle() binds the handler to the async context it is called in (Nest's interceptor consumer).
@@ -76,7 +80,10 @@ export function observeServerCall(telemetry: Telemetry, call: ServerCall, next: 
       // Single-answer consumers (firstValueFrom, as mcp-nest does) unsubscribe after the
       // first value instead of waiting for completion: that is an answer, not a cancellation.
       unsubscribe: () => {
-        if (answered) { end(failure); return; }
+        if (answered) {
+          end(failure);
+          return;
+        }
         if (span) recordFailure(span, CANCELLED, 'cancelled before an answer');
         end(CANCELLED);
       },
@@ -85,7 +92,12 @@ export function observeServerCall(telemetry: Telemetry, call: ServerCall, next: 
 }
 
 /** The attributes every server span has: protocol, method, API version, and the caller id when the caller is known. */
-export function serverSpanAttributes(telemetry: Telemetry, protocol: TelemetryProtocol, method: string, callerId: string | undefined): Attributes {
+export function serverSpanAttributes(
+  telemetry: Telemetry,
+  protocol: TelemetryProtocol,
+  method: string,
+  callerId: string | undefined,
+): Attributes {
   const attributes: Attributes = {
     [TelemetryAttributes.PROTOCOL]: protocol,
     [TelemetryAttributes.METHOD]: method,

@@ -19,7 +19,11 @@ export interface AppLoggerOptions {
  * none; all levels when neither does). `false` and a LoggerService of the
  * caller's own are passed through.
  */
-export function appLogger(service: string, setting: AppLoggerSetting, options: AppLoggerOptions = {}): LoggerService | false {
+export function appLogger(
+  service: string,
+  setting: AppLoggerSetting,
+  options: AppLoggerOptions = {},
+): LoggerService | false {
   if (setting === false) return false;
   if (setting !== undefined && !Array.isArray(setting)) return setting;
   const levels = setting ?? logLevelsFromEnv(options.env ?? process.env);
@@ -34,7 +38,8 @@ export function logLevelsFromEnv(env: Readonly<Record<string, string | undefined
     .filter((level) => level !== '');
   if (levels.length === 0) return undefined;
   const unknown = levels.filter((level) => !LEVELS.includes(level as LogLevel));
-  if (unknown.length > 0) throw new Error(`Environment variable LOG_LEVELS has unknown level(s): ${unknown.join(', ')}`);
+  if (unknown.length > 0)
+    throw new Error(`Environment variable LOG_LEVELS has unknown level(s): ${unknown.join(', ')}`);
   return levels as LogLevel[];
 }
 

@@ -110,12 +110,22 @@ export class JsonLogger implements LoggerService {
   /** Nest's convention: the last string parameter is the context; for errors a string before it is the stack. */
   private record(level: LogLevel, message: unknown, params: unknown[]): JsonLogRecord {
     const rest = [...params];
-    const contextName = rest.length > 0 && typeof rest[rest.length - 1] === 'string' ? (rest.pop() as string) : undefined;
+    const contextName =
+      rest.length > 0 && typeof rest[rest.length - 1] === 'string' ? (rest.pop() as string) : undefined;
     let stack: string | undefined;
-    if ((level === 'error' || level === 'fatal') && (typeof rest[0] === 'string' || rest[0] === undefined) && rest.length === 1) {
+    if (
+      (level === 'error' || level === 'fatal') &&
+      (typeof rest[0] === 'string' || rest[0] === undefined) &&
+      rest.length === 1
+    ) {
       stack = rest.shift() as string | undefined;
     }
-    const record: JsonLogRecord = { time: this.now().toISOString(), level: SEVERITY[level], service: this.options.service, message: undefined };
+    const record: JsonLogRecord = {
+      time: this.now().toISOString(),
+      level: SEVERITY[level],
+      service: this.options.service,
+      message: undefined,
+    };
     if (contextName !== undefined) record.context = contextName;
     Object.assign(record, messageFields(message));
     const spanContext = trace.getSpanContext(context.active());
@@ -132,7 +142,11 @@ export class JsonLogger implements LoggerService {
 /** The `message` (and, for an object, its other fields) of a log call, redacted. */
 function messageFields(message: unknown): Record<string, unknown> {
   if (message instanceof Error) {
-    return { message: redactTokens(message.message), error: message.name, ...(message.stack ? { stack: redactTokens(message.stack) } : {}) };
+    return {
+      message: redactTokens(message.message),
+      error: message.name,
+      ...(message.stack ? { stack: redactTokens(message.stack) } : {}),
+    };
   }
   if (typeof message === 'object' && message !== null && !Array.isArray(message)) {
     const fields = redactDeep(message as Record<string, unknown>);

@@ -28,7 +28,11 @@ export interface MetricsServer {
   close(): Promise<void>;
 }
 
-export async function startMetricsServer(scrape: () => Promise<string>, port: number, host = '127.0.0.1'): Promise<MetricsServer> {
+export async function startMetricsServer(
+  scrape: () => Promise<string>,
+  port: number,
+  host = '127.0.0.1',
+): Promise<MetricsServer> {
   const server: Server = createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0];
     if (path !== '/metrics' || (request.method !== 'GET' && request.method !== 'HEAD')) {
@@ -36,7 +40,10 @@ export async function startMetricsServer(scrape: () => Promise<string>, port: nu
       return;
     }
     scrape().then(
-      (text) => response.writeHead(200, { 'content-type': PROMETHEUS_CONTENT_TYPE }).end(request.method === 'HEAD' ? undefined : text),
+      (text) =>
+        response
+          .writeHead(200, { 'content-type': PROMETHEUS_CONTENT_TYPE })
+          .end(request.method === 'HEAD' ? undefined : text),
       () => response.writeHead(500).end(),
     );
   });

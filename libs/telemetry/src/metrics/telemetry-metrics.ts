@@ -1,4 +1,11 @@
-import { createNoopMeter, type Counter, type Histogram, type Meter, type ObservableGauge, type ObservableResult } from '@opentelemetry/api';
+import {
+  createNoopMeter,
+  type Counter,
+  type Histogram,
+  type Meter,
+  type ObservableGauge,
+  type ObservableResult,
+} from '@opentelemetry/api';
 import type { ErrorCode } from '../tracing/errors';
 
 /** Seconds: fine below 10 ms (the gateway's own work) up to the 2-minute maximum deadline. */
@@ -40,20 +47,41 @@ export class TelemetryMetrics {
 
   constructor(meter: Meter = createNoopMeter()) {
     const seconds = { unit: 's', advice: { explicitBucketBoundaries: LATENCY_BUCKETS } };
-    this.requests = meter.createCounter('protocol_requests_total', { description: 'Requests by protocol, method, outcome and version.' });
-    this.errors = meter.createCounter('protocol_errors_total', { description: 'Failed requests by protocol, unified error code and method.' });
-    this.requestDuration = meter.createHistogram('protocol_request_duration_seconds', { ...seconds, description: 'Server-side request latency.' });
-    this.transcodings = meter.createCounter('gateway_transcoding_total', { description: 'Gateway transcodings by source and target protocol.' });
+    this.requests = meter.createCounter('protocol_requests_total', {
+      description: 'Requests by protocol, method, outcome and version.',
+    });
+    this.errors = meter.createCounter('protocol_errors_total', {
+      description: 'Failed requests by protocol, unified error code and method.',
+    });
+    this.requestDuration = meter.createHistogram('protocol_request_duration_seconds', {
+      ...seconds,
+      description: 'Server-side request latency.',
+    });
+    this.transcodings = meter.createCounter('gateway_transcoding_total', {
+      description: 'Gateway transcodings by source and target protocol.',
+    });
     this.transcodingDuration = meter.createHistogram('gateway_transcoding_duration_seconds', {
       ...seconds,
       description: 'Time the gateway spends translating between protocols.',
     });
-    this.toolCallDuration = meter.createHistogram('mcp_tool_call_duration_seconds', { ...seconds, description: 'MCP tool call latency.' });
-    this.circuitState = meter.createObservableGauge('circuit_breaker_state', { description: '0 = closed, 1 = half-open, 2 = open.' });
+    this.toolCallDuration = meter.createHistogram('mcp_tool_call_duration_seconds', {
+      ...seconds,
+      description: 'MCP tool call latency.',
+    });
+    this.circuitState = meter.createObservableGauge('circuit_breaker_state', {
+      description: '0 = closed, 1 = half-open, 2 = open.',
+    });
     this.circuitState.addCallback((result) => this.observeCircuits(result));
-    this.resourcesIssued = meter.createCounter('s2sp_resources_issued_total', { description: 'resource_urls issued by resource tools.' });
-    this.fetches = meter.createCounter('s2sp_fetches_total', { description: 'Data-plane fetches by outcome and side.' });
-    this.bodyBytes = meter.createCounter('s2sp_body_bytes_total', { unit: 'By', description: 'Body bytes that went over the data plane.' });
+    this.resourcesIssued = meter.createCounter('s2sp_resources_issued_total', {
+      description: 'resource_urls issued by resource tools.',
+    });
+    this.fetches = meter.createCounter('s2sp_fetches_total', {
+      description: 'Data-plane fetches by outcome and side.',
+    });
+    this.bodyBytes = meter.createCounter('s2sp_body_bytes_total', {
+      unit: 'By',
+      description: 'Body bytes that went over the data plane.',
+    });
     this.tokensSaved = meter.createCounter('s2sp_context_tokens_saved_total', {
       description: 'Tokens of body columns kept out of the model context.',
     });
@@ -63,7 +91,13 @@ export class TelemetryMetrics {
   }
 
   /** One handled request: protocol_requests_total, its duration and, when failed, protocol_errors_total. */
-  recordRequest(protocol: string, method: string, version: string, durationSeconds: number, errorCode?: ErrorCode): void {
+  recordRequest(
+    protocol: string,
+    method: string,
+    version: string,
+    durationSeconds: number,
+    errorCode?: ErrorCode,
+  ): void {
     const status: RequestStatus = errorCode === undefined ? 'success' : 'error';
     this.requests.add(1, { protocol, method, status, version });
     this.requestDuration.record(durationSeconds, { protocol, method });

@@ -26,12 +26,17 @@ export const TOOL_ERROR = 'TOOL_ERROR';
  * Undefined for anything that is not a tool result.
  */
 export function toolResultFacts(value: unknown): ToolResultFacts | undefined {
-  if (typeof value !== 'object' || value === null || !Array.isArray((value as { content?: unknown }).content)) return undefined;
+  if (typeof value !== 'object' || value === null || !Array.isArray((value as { content?: unknown }).content))
+    return undefined;
   const result = value as { isError?: unknown; structuredContent?: unknown; _meta?: unknown };
   const meta = isRecord(result._meta) ? result._meta : {};
   if (result.isError === true) {
     const code = meta[S2SP_META.ERROR_CODE];
-    return { isError: true, errorCode: typeof code === 'string' && code !== '' ? code : TOOL_ERROR, resourceIssued: false };
+    return {
+      isError: true,
+      errorCode: typeof code === 'string' && code !== '' ? code : TOOL_ERROR,
+      resourceIssued: false,
+    };
   }
   const structured = isRecord(result.structuredContent) ? result.structuredContent : {};
   return {
@@ -49,10 +54,16 @@ export function toolResultFacts(value: unknown): ToolResultFacts | undefined {
  * Puts the facts on a span (when recording) and, given `metrics` (the
  * resource server's side, so a resource is counted once), the S2SP counters of `tool`.
  */
-export function recordToolResultFacts(facts: ToolResultFacts, tool: string, span: Span | undefined, metrics?: TelemetryMetrics): void {
+export function recordToolResultFacts(
+  facts: ToolResultFacts,
+  tool: string,
+  span: Span | undefined,
+  metrics?: TelemetryMetrics,
+): void {
   if (facts.isError) return;
   if (metrics && facts.resourceIssued) metrics.resourceIssued(tool);
-  if (metrics && facts.resourceIssued && facts.bodyTokens !== undefined) metrics.contextTokensSaved(tool, facts.bodyTokens);
+  if (metrics && facts.resourceIssued && facts.bodyTokens !== undefined)
+    metrics.contextTokensSaved(tool, facts.bodyTokens);
   if (!span?.isRecording()) return;
   setIfDefined(span, TelemetryAttributes.ROWS, facts.rows);
   setIfDefined(span, TelemetryAttributes.ABSTRACT_COLUMNS, facts.abstractColumns);

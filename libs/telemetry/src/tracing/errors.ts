@@ -27,7 +27,8 @@ export function errorCodeOf(error: unknown, depth = 0): ErrorCode {
     getError?: () => unknown;
     getStatus?: () => unknown;
   };
-  const fromMetadata = typeof value.metadata?.get === 'function' ? value.metadata.get(GRPC_ERROR_CODE_METADATA)[0] : undefined;
+  const fromMetadata =
+    typeof value.metadata?.get === 'function' ? value.metadata.get(GRPC_ERROR_CODE_METADATA)[0] : undefined;
   if (typeof fromMetadata === 'string' && fromMetadata !== '') return numericIfInteger(fromMetadata);
   if (isCode(value.jsonRpcCode)) return value.jsonRpcCode;
   if (typeof value.getError === 'function') {
@@ -51,8 +52,14 @@ export function recordError(span: Span, error: unknown, code: ErrorCode = errorC
   if (!span.isRecording()) return;
   span.setAttribute(TelemetryAttributes.ERROR_CODE, code);
   const name = error instanceof Error ? error.name : 'Error';
-  const message = redactTokens(error instanceof Error ? error.message : typeof error === 'string' ? error : 'non-Error thrown');
-  span.recordException({ name, message, ...(error instanceof Error && error.stack ? { stack: redactTokens(error.stack) } : {}) });
+  const message = redactTokens(
+    error instanceof Error ? error.message : typeof error === 'string' ? error : 'non-Error thrown',
+  );
+  span.recordException({
+    name,
+    message,
+    ...(error instanceof Error && error.stack ? { stack: redactTokens(error.stack) } : {}),
+  });
   span.setStatus({ code: SpanStatusCode.ERROR, message });
 }
 

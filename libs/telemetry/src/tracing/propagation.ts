@@ -1,4 +1,13 @@
-import { context, isSpanContextValid, propagation, ROOT_CONTEXT, trace, type Context, type TextMapGetter, type TextMapSetter } from '@opentelemetry/api';
+import {
+  context,
+  isSpanContextValid,
+  propagation,
+  ROOT_CONTEXT,
+  trace,
+  type Context,
+  type TextMapGetter,
+  type TextMapSetter,
+} from '@opentelemetry/api';
 import type { Metadata } from '@grpc/grpc-js';
 
 /**
@@ -85,7 +94,10 @@ export function extractFromMcpMeta(meta: Readonly<Record<string, unknown>> | und
  * `ctx` added (a copy: the given object is not changed). Needed for stdio,
  * harmless over HTTP.
  */
-export function withTraceMeta(meta: Readonly<Record<string, unknown>> | undefined, ctx: Context = context.active()): Record<string, unknown> {
+export function withTraceMeta(
+  meta: Readonly<Record<string, unknown>> | undefined,
+  ctx: Context = context.active(),
+): Record<string, unknown> {
   const copy: Record<string, unknown> = { ...meta };
   propagation.inject(ctx, copy, recordSetter);
   return copy;

@@ -74,7 +74,9 @@ export class RedisTaskEvents implements TaskEvents {
       const current = this.followers.get(channel);
       if (!current?.delete(follower) || current.size > 0) return;
       this.followers.delete(channel);
-      void this.subscriber.unsubscribe(channel).catch((error: unknown) => this.warn('unsubscribe from task events', error));
+      void this.subscriber
+        .unsubscribe(channel)
+        .catch((error: unknown) => this.warn('unsubscribe from task events', error));
     };
   }
 
@@ -110,13 +112,22 @@ export class RedisTaskEvents implements TaskEvents {
 
   private dispatch(channel: string, text: string): void {
     const message = parseJson(text);
-    if (message === undefined) { this.logger.warn(`Ignored a message that is not JSON on ${channel}`); return; }
+    if (message === undefined) {
+      this.logger.warn(`Ignored a message that is not JSON on ${channel}`);
+      return;
+    }
     if (channel === this.cancelChannel) return void this.answerCancel(message);
-    if (channel === this.replyChannel(this.replicaId)) { this.settleCancel(message); return; }
+    if (channel === this.replyChannel(this.replicaId)) {
+      this.settleCancel(message);
+      return;
+    }
     const followers = this.followers.get(channel);
     if (!followers) return;
     const event = taskEventOf(message);
-    if (!event) { this.logger.warn(`Ignored a malformed task event on ${channel}`); return; }
+    if (!event) {
+      this.logger.warn(`Ignored a malformed task event on ${channel}`);
+      return;
+    }
     for (const follower of [...followers]) {
       if (event.kind === 'step') follower.step(event.step);
       else follower.end();
@@ -125,7 +136,10 @@ export class RedisTaskEvents implements TaskEvents {
 
   private async answerCancel(message: unknown): Promise<void> {
     const request = cancelMessageOf(message);
-    if (!request) { this.logger.warn('Ignored a malformed cancel request'); return; }
+    if (!request) {
+      this.logger.warn('Ignored a malformed cancel request');
+      return;
+    }
     if (!this.cancelHandler) return;
     try {
       const status = await this.cancelHandler({ taskId: request.taskId, mode: request.mode, reason: request.reason });
@@ -140,7 +154,8 @@ export class RedisTaskEvents implements TaskEvents {
   private settleCancel(message: unknown): void {
     const reply = message as Partial<CancelReply>;
     if (typeof reply?.requestId !== 'string' || typeof reply.status !== 'string' || !TASK_STATUSES.has(reply.status)) {
-      this.logger.warn('Ignored a malformed cancel reply'); return;
+      this.logger.warn('Ignored a malformed cancel reply');
+      return;
     }
     this.pendingCancels.get(reply.requestId)?.(reply.status);
   }
@@ -184,7 +199,12 @@ function taskEventOf(message: unknown): TaskEvent | undefined {
 
 function cancelMessageOf(message: unknown): CancelMessage | undefined {
   const request = message as Partial<CancelMessage> | null;
-  if (typeof request?.requestId !== 'string' || typeof request.replyTo !== 'string' || typeof request.taskId !== 'string') return undefined;
+  if (
+    typeof request?.requestId !== 'string' ||
+    typeof request.replyTo !== 'string' ||
+    typeof request.taskId !== 'string'
+  )
+    return undefined;
   if (request.mode !== 'soft' && request.mode !== 'hard') return undefined;
   if (typeof request.reason !== 'string') return undefined;
   return request as CancelMessage;

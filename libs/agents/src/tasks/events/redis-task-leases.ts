@@ -58,7 +58,9 @@ export class RedisTaskLeases implements TaskLeases, OnModuleDestroy {
     try {
       await pipeline.exec();
     } catch (error) {
-      this.logger.warn(`Could not renew the leases of ${this.held.size} task(s): ${error instanceof Error ? error.message : String(error)}`);
+      this.logger.warn(
+        `Could not renew the leases of ${this.held.size} task(s): ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 

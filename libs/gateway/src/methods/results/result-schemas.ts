@@ -37,7 +37,12 @@ const RESOURCE_USAGE: JsonSchemaObject = {
 
 const ERROR_INFO: JsonSchemaObject = {
   type: 'object',
-  properties: { code: { type: 'integer' }, message: { type: 'string' }, recovery_hint: { type: 'string' }, details: jsonObject },
+  properties: {
+    code: { type: 'integer' },
+    message: { type: 'string' },
+    recovery_hint: { type: 'string' },
+    details: jsonObject,
+  },
   required: ['code', 'message'],
 };
 
@@ -57,8 +62,15 @@ export const LIST_TOOLS_RESULT: JsonSchemaObject = {
           outputSchema: jsonObject,
           kind: lowerCaseEnum(['standard', 's2sp_resource', 's2sp_consumer']),
           mutationClass: lowerCaseEnum(['read_only', 'idempotent_write', 'non_idempotent_write', 'destructive']),
-          requiredScopes: { type: 'array', items: { type: 'string' }, description: 'Scopes a caller must hold to call the tool' },
-          version: { type: 'string', description: 'The version the MCP server declares for the tool; absent when it declares none' },
+          requiredScopes: {
+            type: 'array',
+            items: { type: 'string' },
+            description: 'Scopes a caller must hold to call the tool',
+          },
+          version: {
+            type: 'string',
+            description: 'The version the MCP server declares for the tool; absent when it declares none',
+          },
         },
         required: ['name', 'server', 'description', 'inputSchema', 'kind', 'mutationClass', 'requiredScopes'],
       },
@@ -104,7 +116,14 @@ export const LIST_TOOLS_RESULT: JsonSchemaObject = {
 function describedSurface(key: Record<string, JsonSchemaObject>, required: string[]): JsonSchemaObject {
   return {
     type: 'object',
-    properties: { server: { type: 'string' }, ...key, name: { type: 'string' }, title: { type: 'string' }, description: { type: 'string' }, mimeType: { type: 'string' } },
+    properties: {
+      server: { type: 'string' },
+      ...key,
+      name: { type: 'string' },
+      title: { type: 'string' },
+      description: { type: 'string' },
+      mimeType: { type: 'string' },
+    },
     required: ['server', ...required, 'name'],
   };
 }
@@ -230,7 +249,8 @@ export const LIST_TASKS_RESULT: JsonSchemaObject = {
 
 export const INVOKE_TOOL_V2_RESULT: JsonSchemaObject = {
   type: 'object',
-  description: 's2sp.v2.InvokeToolResponse as JSON: the tool’s result with usage, provenance and, for S2SP resource tools, the data-plane reference',
+  description:
+    's2sp.v2.InvokeToolResponse as JSON: the tool’s result with usage, provenance and, for S2SP resource tools, the data-plane reference',
   properties: {
     invocation_id: { type: 'string' },
     result: CALL_TOOL_RESULT,
@@ -238,7 +258,12 @@ export const INVOKE_TOOL_V2_RESULT: JsonSchemaObject = {
     usage: RESOURCE_USAGE,
     provenance: {
       type: 'object',
-      properties: { server: { type: 'string' }, tool: { type: 'string' }, retrieved_at: isoTime, content_sha256: { type: 'string' } },
+      properties: {
+        server: { type: 'string' },
+        tool: { type: 'string' },
+        retrieved_at: isoTime,
+        content_sha256: { type: 'string' },
+      },
       required: ['server', 'tool'],
     },
     data_plane: DATA_PLANE_REF,
@@ -249,7 +274,8 @@ export const INVOKE_TOOL_V2_RESULT: JsonSchemaObject = {
 
 const RESOURCE_CONTENTS: JsonSchemaObject = {
   type: 'object',
-  description: "One of the resource's contents, as MCP's resources/read result spells it: text, or binary data as base64",
+  description:
+    "One of the resource's contents, as MCP's resources/read result spells it: text, or binary data as base64",
   properties: {
     uri: { type: 'string' },
     mimeType: { type: 'string' },
@@ -266,7 +292,11 @@ export const READ_RESOURCE_RESULT: JsonSchemaObject = {
     server: { type: 'string' },
     uri: { type: 'string' },
     contents: { type: 'array', items: RESOURCE_CONTENTS },
-    error: { ...ERROR_INFO, description: 'Set when the server answered with an MCP error other than a refusal, e.g. -32602 for a URI it does not know' },
+    error: {
+      ...ERROR_INFO,
+      description:
+        'Set when the server answered with an MCP error other than a refusal, e.g. -32602 for a URI it does not know',
+    },
     trace_id: { type: 'string' },
   },
   required: ['server', 'uri', 'contents'],

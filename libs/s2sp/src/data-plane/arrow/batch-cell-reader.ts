@@ -18,17 +18,20 @@ function fail(columnName: string, problem: string): never {
 function validityOf(data: Data, columnName: string): ((index: number) => boolean) | null {
   if (data.nullCount === 0) return null;
   const bitmap = data.nullBitmap;
-  if (bitmap === undefined || bitmap.byteLength * 8 < data.offset + data.length) fail(columnName, 'its validity bitmap is shorter than the batch.');
+  if (bitmap === undefined || bitmap.byteLength * 8 < data.offset + data.length)
+    fail(columnName, 'its validity bitmap is shorter than the batch.');
   return (index) => bitAt(bitmap, data.offset, index);
 }
 
 function utf8TextReader(data: Data, columnName: string): (index: number) => string {
   const offsets = data.valueOffsets as Int32Array | undefined;
   const values = data.values as Uint8Array | undefined;
-  if (offsets === undefined || values === undefined || offsets.length < data.length + 1) fail(columnName, 'its Utf8 offsets are shorter than the batch.');
+  if (offsets === undefined || values === undefined || offsets.length < data.length + 1)
+    fail(columnName, 'its Utf8 offsets are shorter than the batch.');
   const bytes = Buffer.from(values.buffer, values.byteOffset, values.byteLength);
   const checkRange = (index: number, start: number, end: number): void => {
-    if (start < 0 || end < start || end > bytes.byteLength) fail(columnName, `the Utf8 offsets of row ${index} of a batch are out of range.`);
+    if (start < 0 || end < start || end > bytes.byteLength)
+      fail(columnName, `the Utf8 offsets of row ${index} of a batch are out of range.`);
   };
   if (isAscii(bytes)) {
     // Byte offsets are string offsets: one decode for the whole column, then cheap slices.
@@ -80,7 +83,12 @@ function textReader(data: Data, columnName: string, dictionaries: DictionaryEntr
 }
 
 /** Reads the cells of one column of one record batch, nulls included. */
-export function batchCellReader(data: Data, kind: ColumnKind, columnName: string, dictionaries: DictionaryEntries): CellReader {
+export function batchCellReader(
+  data: Data,
+  kind: ColumnKind,
+  columnName: string,
+  dictionaries: DictionaryEntries,
+): CellReader {
   switch (kind) {
     case 'null':
       return () => null;
@@ -91,7 +99,8 @@ export function batchCellReader(data: Data, kind: ColumnKind, columnName: string
     }
     case 'bool': {
       const values = data.values as Uint8Array;
-      if (values.byteLength * 8 < data.offset + data.length) fail(columnName, 'its Bool values are shorter than the batch.');
+      if (values.byteLength * 8 < data.offset + data.length)
+        fail(columnName, 'its Bool values are shorter than the batch.');
       return nullable(data, columnName, (index) => bitAt(values, data.offset, index));
     }
     case 'utf8':
@@ -121,6 +130,7 @@ function nullable<T>(data: Data, columnName: string, readValue: (index: number) 
 export function presenceReader(data: Data, columnName: string): (index: number) => boolean {
   if (data.nullCount !== 0) fail(columnName, 'its presence field has null slots.');
   const values = data.values as Uint8Array;
-  if (values.byteLength * 8 < data.offset + data.length) fail(columnName, 'its presence field is shorter than the batch.');
+  if (values.byteLength * 8 < data.offset + data.length)
+    fail(columnName, 'its presence field is shorter than the batch.');
   return (index) => bitAt(values, data.offset, index);
 }

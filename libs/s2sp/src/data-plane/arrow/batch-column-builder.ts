@@ -16,7 +16,13 @@ function float64Column(cells: readonly unknown[], length: number): Data {
     }
   }
   const nullCount = validity.unsetCount;
-  return makeData({ type: new Float64(), length, nullCount, nullBitmap: nullCount > 0 ? validity.bytes : null, data: values });
+  return makeData({
+    type: new Float64(),
+    length,
+    nullCount,
+    nullBitmap: nullCount > 0 ? validity.bytes : null,
+    data: values,
+  });
 }
 
 function boolColumn(cells: readonly unknown[], length: number): Data {
@@ -30,7 +36,13 @@ function boolColumn(cells: readonly unknown[], length: number): Data {
     }
   }
   const nullCount = validity.unsetCount;
-  return makeData({ type: new Bool(), length, nullCount, nullBitmap: nullCount > 0 ? validity.bytes : null, data: values.bytes });
+  return makeData({
+    type: new Bool(),
+    length,
+    nullCount,
+    nullBitmap: nullCount > 0 ? validity.bytes : null,
+    data: values.bytes,
+  });
 }
 
 /** A Utf8 column of these texts; anything but a string is a null slot. */
@@ -47,7 +59,9 @@ function utf8Column(texts: readonly unknown[], length: number): Data<Utf8> {
   }
   const bytes = Buffer.from(joined, 'utf8');
   if (bytes.byteLength > MAX_UTF8_BYTES_PER_BATCH) {
-    throw new RangeError(`A batch of column text exceeds ${MAX_UTF8_BYTES_PER_BATCH} bytes of UTF-8; encode with fewer batchRows.`);
+    throw new RangeError(
+      `A batch of column text exceeds ${MAX_UTF8_BYTES_PER_BATCH} bytes of UTF-8; encode with fewer batchRows.`,
+    );
   }
   // As many bytes as UTF-16 units only when every character is ASCII: offsets are then string lengths.
   const ascii = bytes.byteLength === joined.length;
@@ -102,7 +116,14 @@ function dictionaryStringColumn(cells: readonly unknown[], length: number, type:
   }
   const nullCount = validity.unsetCount;
   const dictionary = new Vector([utf8Column(entries, entries.length)]);
-  return makeData({ type, length, nullCount, nullBitmap: nullCount > 0 ? validity.bytes : null, data: keys, dictionary });
+  return makeData({
+    type,
+    length,
+    nullCount,
+    nullBitmap: nullCount > 0 ? validity.bytes : null,
+    data: keys,
+    dictionary,
+  });
 }
 
 /**

@@ -45,7 +45,8 @@ export class ByteLimitedSource implements AsyncIterable<Uint8Array> {
         }
         if (step.done) return;
         const chunk: unknown = step.value;
-        if (!(chunk instanceof Uint8Array)) throw new ArrowDecodeError('The byte source yielded something other than a Uint8Array.');
+        if (!(chunk instanceof Uint8Array))
+          throw new ArrowDecodeError('The byte source yielded something other than a Uint8Array.');
         this.bytesSoFar += chunk.byteLength;
         if (this.bytesSoFar > this.maxBytes) throw new ArrowResponseTooLargeError(this.maxBytes);
         yield chunk;

@@ -16,12 +16,15 @@ export interface ArrowStreamEncodeOptions {
 const MAX_ROW_ID = 2 ** 31 - 1;
 
 function checkArguments(columns: readonly string[], rowCount: number, batchRows: number): void {
-  if (!Number.isSafeInteger(rowCount) || rowCount < 0) throw new RangeError(`rowCount must be a non-negative integer, got ${rowCount}.`);
-  if (!Number.isSafeInteger(batchRows) || batchRows < 1) throw new RangeError(`batchRows must be a positive integer, got ${batchRows}.`);
+  if (!Number.isSafeInteger(rowCount) || rowCount < 0)
+    throw new RangeError(`rowCount must be a non-negative integer, got ${rowCount}.`);
+  if (!Number.isSafeInteger(batchRows) || batchRows < 1)
+    throw new RangeError(`batchRows must be a positive integer, got ${batchRows}.`);
   const seen = new Set<string>();
   for (const column of columns) {
     if (typeof column !== 'string') throw new TypeError('Column names must be strings.');
-    if (column === ROW_ID_FIELD_NAME) throw new TypeError(`${ROW_ID_FIELD_NAME} is always the first column; it cannot be a data column.`);
+    if (column === ROW_ID_FIELD_NAME)
+      throw new TypeError(`${ROW_ID_FIELD_NAME} is always the first column; it cannot be a data column.`);
     if (seen.has(column)) throw new TypeError(`The column ${JSON.stringify(column)} is named twice.`);
     seen.add(column);
   }
@@ -50,19 +53,32 @@ function encodeBatch(
 ): RecordBatch {
   const length = end - start;
   const rowIds = new Int32Array(length);
-  for (let rowIndex = start; rowIndex < end; rowIndex += 1) rowIds[rowIndex - start] = checkedRowId(rowIdAt(rowIndex), rowIndex);
+  for (let rowIndex = start; rowIndex < end; rowIndex += 1)
+    rowIds[rowIndex - start] = checkedRowId(rowIdAt(rowIndex), rowIndex);
   const children: Data[] = new Array<Data>(schema.fields.length);
   children[0] = makeData({ type: new Int32(), length, nullCount: 0, data: rowIds });
   layout.columns.forEach((column, columnIndex) => {
     const columnCells = cells[columnIndex];
-    children[column.valueFieldIndex] = buildValueColumn(column.kind, schema.fields[column.valueFieldIndex].type, columnCells, length);
-    if (column.presenceFieldIndex !== null) children[column.presenceFieldIndex] = buildPresenceColumn(columnCells, length);
+    children[column.valueFieldIndex] = buildValueColumn(
+      column.kind,
+      schema.fields[column.valueFieldIndex].type,
+      columnCells,
+      length,
+    );
+    if (column.presenceFieldIndex !== null)
+      children[column.presenceFieldIndex] = buildPresenceColumn(columnCells, length);
   });
   return new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length, nullCount: 0, children }));
 }
 
 /** The first pass: each column's kind and absent cells over every row, whether its strings repeat in the first batch. */
-function planColumns(columns: readonly string[], rowCount: number, batchRows: number, readCells: CellSliceReader, cells: unknown[][]): ColumnPlan[] {
+function planColumns(
+  columns: readonly string[],
+  rowCount: number,
+  batchRows: number,
+  readCells: CellSliceReader,
+  cells: unknown[][],
+): ColumnPlan[] {
   const tallies = columns.map(() => new ColumnKindTally());
   const repeating = columns.map(() => false);
   for (let start = 0; start < rowCount; start += batchRows) {
@@ -127,7 +143,8 @@ export function encodeArrowStream(
 ): Generator<Uint8Array, void, undefined> {
   const readCells: CellSliceReader = (start, end, into) => {
     into.forEach((columnCells, columnIndex) => {
-      for (let rowIndex = start; rowIndex < end; rowIndex += 1) columnCells[rowIndex - start] = valueAt(rowIndex, columnIndex);
+      for (let rowIndex = start; rowIndex < end; rowIndex += 1)
+        columnCells[rowIndex - start] = valueAt(rowIndex, columnIndex);
     });
   };
   return encodeArrowSlices(columns, rowCount, readCells, rowIdAt, options);

@@ -1,6 +1,13 @@
 import { Bool, DataType, Dictionary, Field, Float64, Int32, Null, Precision, Schema, Utf8 } from 'apache-arrow';
 import { ArrowDecodeError } from './arrow-errors';
-import { ARROW_WIRE_FORMAT, FieldMetadataKey, FieldRole, JSON_TEXT_ENCODING, ROW_ID_FIELD_NAME, SchemaMetadataKey } from './arrow-wire-format';
+import {
+  ARROW_WIRE_FORMAT,
+  FieldMetadataKey,
+  FieldRole,
+  JSON_TEXT_ENCODING,
+  ROW_ID_FIELD_NAME,
+  SchemaMetadataKey,
+} from './arrow-wire-format';
 import type { ColumnKind } from './column-kind';
 
 /** One data column of the answer and where it sits in the Arrow schema. */
@@ -41,8 +48,16 @@ function arrowTypeOf({ kind, dictionaryEncoded }: ColumnPlan, dictionaryId: numb
 }
 
 /** The schema of an answer: `_row_id`, one value field per column, then the presence fields. */
-export function buildWireSchema(plans: readonly ColumnPlan[], totalRows: number): { schema: Schema; layout: WireLayout } {
-  const rowIdField = new Field(ROW_ID_FIELD_NAME, new Int32(), false, new Map([[FieldMetadataKey.role, FieldRole.rowId]]));
+export function buildWireSchema(
+  plans: readonly ColumnPlan[],
+  totalRows: number,
+): { schema: Schema; layout: WireLayout } {
+  const rowIdField = new Field(
+    ROW_ID_FIELD_NAME,
+    new Int32(),
+    false,
+    new Map([[FieldMetadataKey.role, FieldRole.rowId]]),
+  );
   const valueFields: Field[] = [];
   const presenceFields: Field[] = [];
   const columns: WireColumn[] = [];
@@ -67,7 +82,10 @@ export function buildWireSchema(plans: readonly ColumnPlan[], totalRows: number)
     [SchemaMetadataKey.format, ARROW_WIRE_FORMAT],
     [SchemaMetadataKey.totalRows, String(totalRows)],
   ]);
-  return { schema: new Schema([rowIdField, ...valueFields, ...presenceFields], schemaMetadata), layout: { columns, totalRows } };
+  return {
+    schema: new Schema([rowIdField, ...valueFields, ...presenceFields], schemaMetadata),
+    layout: { columns, totalRows },
+  };
 }
 
 function describeField(field: Field, index: number): string {
@@ -79,7 +97,9 @@ function valueTypeOf(field: Field, index: number): DataType {
   const { type } = field;
   if (!DataType.isDictionary(type)) return type;
   if (!DataType.isUtf8(type.dictionary) || type.indices.bitWidth > 32) {
-    throw new ArrowDecodeError(`The ${describeField(field, index)} is dictionary-encoded with keys or values the S2SP layout does not use.`);
+    throw new ArrowDecodeError(
+      `The ${describeField(field, index)} is dictionary-encoded with keys or values the S2SP layout does not use.`,
+    );
   }
   return type.dictionary;
 }
@@ -88,10 +108,13 @@ function kindOfValueField(field: Field, index: number): ColumnKind {
   const type = valueTypeOf(field, index);
   const encoding = field.metadata.get(FieldMetadataKey.encoding);
   if (encoding !== undefined && encoding !== JSON_TEXT_ENCODING) {
-    throw new ArrowDecodeError(`The ${describeField(field, index)} has the unknown encoding ${JSON.stringify(encoding)}.`);
+    throw new ArrowDecodeError(
+      `The ${describeField(field, index)} has the unknown encoding ${JSON.stringify(encoding)}.`,
+    );
   }
   if (encoding === JSON_TEXT_ENCODING) {
-    if (!DataType.isUtf8(type)) throw new ArrowDecodeError(`The ${describeField(field, index)} is JSON-encoded but not Utf8.`);
+    if (!DataType.isUtf8(type))
+      throw new ArrowDecodeError(`The ${describeField(field, index)} is JSON-encoded but not Utf8.`);
     return 'json';
   }
   if (DataType.isNull(type)) return 'null';
@@ -109,7 +132,8 @@ function columnNameOf(field: Field): string {
 
 function parseCount(text: string | undefined, what: string): number {
   const count = text !== undefined && /^(0|[1-9][0-9]*)$/.test(text) ? Number(text) : NaN;
-  if (!Number.isSafeInteger(count)) throw new ArrowDecodeError(`The ${what} is not a non-negative integer: ${JSON.stringify(text ?? null)}.`);
+  if (!Number.isSafeInteger(count))
+    throw new ArrowDecodeError(`The ${what} is not a non-negative integer: ${JSON.stringify(text ?? null)}.`);
   return count;
 }
 
@@ -117,9 +141,14 @@ function parseCount(text: string | undefined, what: string): number {
 export function readWireLayout(schema: Schema): WireLayout {
   const format = schema.metadata.get(SchemaMetadataKey.format);
   if (format !== ARROW_WIRE_FORMAT) {
-    throw new ArrowDecodeError(`The Arrow stream is not an S2SP answer: schema metadata ${SchemaMetadataKey.format} is ${JSON.stringify(format ?? null)}, expected ${JSON.stringify(ARROW_WIRE_FORMAT)}.`);
+    throw new ArrowDecodeError(
+      `The Arrow stream is not an S2SP answer: schema metadata ${SchemaMetadataKey.format} is ${JSON.stringify(format ?? null)}, expected ${JSON.stringify(ARROW_WIRE_FORMAT)}.`,
+    );
   }
-  const totalRows = parseCount(schema.metadata.get(SchemaMetadataKey.totalRows), `schema metadata ${SchemaMetadataKey.totalRows}`);
+  const totalRows = parseCount(
+    schema.metadata.get(SchemaMetadataKey.totalRows),
+    `schema metadata ${SchemaMetadataKey.totalRows}`,
+  );
   const [rowIdField, ...otherFields] = schema.fields;
   if (
     rowIdField === undefined ||
@@ -139,17 +168,25 @@ export function readWireLayout(schema: Schema): WireLayout {
     if (role === FieldRole.value) {
       valueColumns.push({ name: columnNameOf(field), kind: kindOfValueField(field, index), valueFieldIndex: index });
     } else if (role === FieldRole.presence) {
-      if (!DataType.isBool(field.type)) throw new ArrowDecodeError(`The presence ${describeField(field, index)} is not Bool.`);
-      const valueFieldIndex = parseCount(field.metadata.get(FieldMetadataKey.presenceOf), `${FieldMetadataKey.presenceOf} of ${describeField(field, index)}`);
-      if (presenceByValueField.has(valueFieldIndex)) throw new ArrowDecodeError(`Field ${valueFieldIndex} has two presence fields.`);
+      if (!DataType.isBool(field.type))
+        throw new ArrowDecodeError(`The presence ${describeField(field, index)} is not Bool.`);
+      const valueFieldIndex = parseCount(
+        field.metadata.get(FieldMetadataKey.presenceOf),
+        `${FieldMetadataKey.presenceOf} of ${describeField(field, index)}`,
+      );
+      if (presenceByValueField.has(valueFieldIndex))
+        throw new ArrowDecodeError(`Field ${valueFieldIndex} has two presence fields.`);
       presenceByValueField.set(valueFieldIndex, index);
     } else {
-      throw new ArrowDecodeError(`The ${describeField(field, index)} has no known ${FieldMetadataKey.role}: ${JSON.stringify(role ?? null)}.`);
+      throw new ArrowDecodeError(
+        `The ${describeField(field, index)} has no known ${FieldMetadataKey.role}: ${JSON.stringify(role ?? null)}.`,
+      );
     }
   });
   const names = new Set<string>();
   for (const { name } of valueColumns) {
-    if (name === ROW_ID_FIELD_NAME || names.has(name)) throw new ArrowDecodeError(`The column name ${JSON.stringify(name)} appears twice.`);
+    if (name === ROW_ID_FIELD_NAME || names.has(name))
+      throw new ArrowDecodeError(`The column name ${JSON.stringify(name)} appears twice.`);
     names.add(name);
   }
   const columns = valueColumns.map((column) => {
@@ -158,7 +195,9 @@ export function readWireLayout(schema: Schema): WireLayout {
     return { ...column, presenceFieldIndex };
   });
   if (presenceByValueField.size > 0) {
-    throw new ArrowDecodeError(`A presence field points at field ${[...presenceByValueField.keys()][0]}, which is not a value field.`);
+    throw new ArrowDecodeError(
+      `A presence field points at field ${[...presenceByValueField.keys()][0]}, which is not a value field.`,
+    );
   }
   return { columns, totalRows };
 }

@@ -15,7 +15,11 @@ const ALERTS = [
 
 @McpController()
 export class AlertsController {
-  @S2spResourceTool({ name: 'get_alerts', description: 'Active weather alerts for a US state.', parameters: z.object({ area: z.string() }) })
+  @S2spResourceTool({
+    name: 'get_alerts',
+    description: 'Active weather alerts for a US state.',
+    parameters: z.object({ area: z.string() }),
+  })
   getAlerts(@Payload() args: { area: string }): Record<string, unknown>[] {
     return ALERTS.filter((alert) => alert.area === args.area);
   }
@@ -34,14 +38,27 @@ const port = Number(process.env.PORT);
 const base = `http://127.0.0.1:${port}`;
 
 @Module({
-  imports: [S2spModule.forRoot({ publicBaseUrl: base, allowedResourceOrigins: [base], database: { dataDir: process.env.DATA_DIR ?? '.data/s2sp' } })],
+  imports: [
+    S2spModule.forRoot({
+      publicBaseUrl: base,
+      allowedResourceOrigins: [base],
+      database: { dataDir: process.env.DATA_DIR ?? '.data/s2sp' },
+    }),
+  ],
   controllers: [AlertsController, RowsController],
 })
 export class AppModule {}
 
 async function main(): Promise<void> {
-  const server = await serveMcp(AppModule, { name: 'cjs-fastify', version: '1.0.0', host: '127.0.0.1', port, transport: 'http', httpAdapter: new FastifyAdapter() });
-    console.log(`LISTENING ${server.url}`);
+  const server = await serveMcp(AppModule, {
+    name: 'cjs-fastify',
+    version: '1.0.0',
+    host: '127.0.0.1',
+    port,
+    transport: 'http',
+    httpAdapter: new FastifyAdapter(),
+  });
+  console.log(`LISTENING ${server.url}`);
   process.once('SIGTERM', () => void server.shutdown().then(() => process.exit(0)));
 }
 

@@ -4,7 +4,14 @@ import { Module } from '@nestjs/common';
 import { McpController } from '@rekog/mcp-nest';
 import { Payload } from '@nestjs/microservices';
 import { z } from 'zod';
-import { InMemoryResourceStore, S2spConsumerTool, S2spModule, S2spResourceTool, serveMcp, type S2spConsumerPayload } from '@s2sp/core';
+import {
+  InMemoryResourceStore,
+  S2spConsumerTool,
+  S2spModule,
+  S2spResourceTool,
+  serveMcp,
+  type S2spConsumerPayload,
+} from '@s2sp/core';
 
 const ALERTS = [
   { id: 'a1', event: 'Wind Advisory', severity: 'Moderate', area: 'CA', description: 'Gusts to 50 mph.' },
@@ -14,7 +21,11 @@ const ALERTS = [
 
 @McpController()
 export class AlertsController {
-  @S2spResourceTool({ name: 'get_alerts', description: 'Active weather alerts for a US state.', parameters: z.object({ area: z.string() }) })
+  @S2spResourceTool({
+    name: 'get_alerts',
+    description: 'Active weather alerts for a US state.',
+    parameters: z.object({ area: z.string() }),
+  })
   getAlerts(@Payload() args: { area: string }): Record<string, unknown>[] {
     return ALERTS.filter((alert) => alert.area === args.area);
   }
@@ -33,11 +44,23 @@ const port = Number(process.env.PORT);
 const base = `http://127.0.0.1:${port}`;
 
 @Module({
-  imports: [S2spModule.forRoot({ publicBaseUrl: base, allowedResourceOrigins: [base], resourceStore: { useValue: new InMemoryResourceStore() } })],
+  imports: [
+    S2spModule.forRoot({
+      publicBaseUrl: base,
+      allowedResourceOrigins: [base],
+      resourceStore: { useValue: new InMemoryResourceStore() },
+    }),
+  ],
   controllers: [AlertsController, RowsController],
 })
 export class AppModule {}
 
-const server = await serveMcp(AppModule, { name: 'esm-express', version: '1.0.0', host: '127.0.0.1', port, transport: 'http' });
+const server = await serveMcp(AppModule, {
+  name: 'esm-express',
+  version: '1.0.0',
+  host: '127.0.0.1',
+  port,
+  transport: 'http',
+});
 console.log(`LISTENING ${server.url}`);
 process.once('SIGTERM', () => void server.shutdown().then(() => process.exit(0)));

@@ -3,7 +3,11 @@ import { registerDecorator, type ValidationArguments, type ValidationOptions } f
 
 /** An object whose values are all strings and whose keys are non-empty, e.g. a column_mapping. */
 export function IsStringRecord(options?: ValidationOptions): PropertyDecorator {
-  const describe = JsonSchemaProperty({ type: 'object', propertyNames: { minLength: 1 }, additionalProperties: { type: 'string' } });
+  const describe = JsonSchemaProperty({
+    type: 'object',
+    propertyNames: { minLength: 1 },
+    additionalProperties: { type: 'string' },
+  });
   return (target, propertyName) => {
     describe(target, propertyName);
     registerDecorator({
