@@ -77,6 +77,8 @@ describe('gateway configuration', () => {
       GATEWAY_CONSOLE_DEV_TOKENS: '0',
       GATEWAY_CONSOLE_DEV_TOKEN_TTL_SECONDS: '900',
       LOG_LEVELS: 'error,warn',
+      S2SP_AUDIT_RETENTION_DAYS: '7',
+      S2SP_AUDIT_RETENTION_SWEEP_MS: '60000',
     });
     const expected: GatewayConfig = {
       host: '0.0.0.0',
@@ -84,6 +86,7 @@ describe('gateway configuration', () => {
       agentsUrl: 'agents.internal:50051',
       agentsAudience: 'agents',
       auth: authOptionsFromEnv('gateway', {}),
+      auditRetention: { retentionMs: 7 * 24 * 60 * 60 * 1000, sweepIntervalMs: 60_000, batchSize: 10_000 },
       databaseUrl: 'postgresql://postgres@127.0.0.1:5432/test',
       dataDir: '/var/lib/gateway',
       jsonRpc: {

@@ -28,7 +28,7 @@ describe('the gRPC budget the gateway gives a call', () => {
   });
 
   test('the gateway README states the defaults and the sum a refusal reports', () => {
-    const readme = readFileSync(join(REPO_ROOT, 'apps', 'gateway', 'README.md'), 'utf8');
+    const readme = readFileSync(join(REPO_ROOT, 'libs', 'gateway', 'README.md'), 'utf8');
     const row = readme.split('\n').find((line) => line.includes('`grpc.minimumBudgetMs`'));
     assert.ok(row, 'the configuration table has grpc.minimumBudgetMs');
     assert.match(row, new RegExp(`\\| ${settings.minimumBudgetMs} \\(`), 'its default');

@@ -18,14 +18,7 @@ let client: Client;
 
 before(async () => {
   // A small page, so that the 52 areas take several pages (read when the server starts).
-  const saved = process.env.S2SP_MCP_LIST_PAGE_SIZE;
-  process.env.S2SP_MCP_LIST_PAGE_SIZE = '20';
-  try {
-    weather = await startWeather();
-  } finally {
-    if (saved === undefined) delete process.env.S2SP_MCP_LIST_PAGE_SIZE;
-    else process.env.S2SP_MCP_LIST_PAGE_SIZE = saved;
-  }
+  weather = await startWeather({ mcpLimits: { listPageSize: 20 } });
   client = await connectMcp(weather.url, 'resources-test', { scopes: ['weather:read'] });
 });
 

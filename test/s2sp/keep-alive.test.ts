@@ -21,17 +21,11 @@ test('an MCP server keeps idle connections for S2SP_MCP_KEEP_ALIVE_TIMEOUT_MS (d
   } finally {
     await byDefault.close();
   }
-  const saved = process.env.S2SP_MCP_KEEP_ALIVE_TIMEOUT_MS;
-  process.env.S2SP_MCP_KEEP_ALIVE_TIMEOUT_MS = '30000';
+  // What S2SP_MCP_KEEP_ALIVE_TIMEOUT_MS=30000 gives the stats server (its config reads it with mcpHttpLimitsFromEnv).
+  const configured = await startStats([], { mcpLimits: { keepAliveTimeoutMs: 30_000 } });
   try {
-    const configured = await startStats([]);
-    try {
-      assert.equal(await keepAliveHeader(configured.url), 'timeout=30');
-    } finally {
-      await configured.close();
-    }
+    assert.equal(await keepAliveHeader(configured.url), 'timeout=30');
   } finally {
-    if (saved === undefined) delete process.env.S2SP_MCP_KEEP_ALIVE_TIMEOUT_MS;
-    else process.env.S2SP_MCP_KEEP_ALIVE_TIMEOUT_MS = saved;
+    await configured.close();
   }
 });

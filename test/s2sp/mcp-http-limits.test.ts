@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import {
   DEFAULT_MCP_HTTP_LIMITS,
   MCP_HTTP_LIMIT_ENV,
+  mcpHttpLimitsFromEnv,
   resolveMcpHttpLimits,
   serveMcp,
   type McpHttpLimits,
@@ -313,11 +314,11 @@ describe('McpSessionRegistry', () => {
   });
 });
 
-describe('the /mcp limits: option, else variable, else default', () => {
+describe('the /mcp limits: the option given (an app passes mcpHttpLimitsFromEnv()), else the default', () => {
   const variables = Object.values(MCP_HTTP_LIMIT_ENV);
 
-  test('each S2SP_MCP_* variable sets its limit; unset, the documented defaults', () => {
-    checkEnvTable(() => resolveMcpHttpLimits(), variables, [
+  test('each S2SP_MCP_* variable sets its limit through mcpHttpLimitsFromEnv; unset, the documented defaults', () => {
+    checkEnvTable(() => resolveMcpHttpLimits(mcpHttpLimitsFromEnv()), variables, [
       {
         env: {},
         expect: (limits) =>
@@ -337,13 +338,17 @@ describe('the /mcp limits: option, else variable, else default', () => {
     ]);
   });
 
-  test('an mcpLimits option wins over its variable; a variable that is not a positive integer fails naming it', () => {
+  test('the library reads no variable itself; a variable that is not a positive integer fails naming it', () => {
     checkEnvTable(() => resolveMcpHttpLimits({ maxBodyBytes: 2048 }), variables, [
-      { env: { S2SP_MCP_MAX_BODY_BYTES: '4096' }, expect: (limits) => assert.equal(limits.maxBodyBytes, 2048) },
+      {
+        env: { S2SP_MCP_MAX_BODY_BYTES: '4096', S2SP_MCP_LIST_PAGE_SIZE: '7' },
+        expect: (limits) => assert.deepEqual(limits, { ...DEFAULT_MCP_HTTP_LIMITS, maxBodyBytes: 2048 }),
+      },
     ]);
+    assert.throws(() => resolveMcpHttpLimits({ listPageSize: 0 }), /mcpLimits.listPageSize must be a positive integer/);
     const failure = (): unknown => {
       try {
-        return resolveMcpHttpLimits();
+        return mcpHttpLimitsFromEnv();
       } catch (error) {
         return error;
       }

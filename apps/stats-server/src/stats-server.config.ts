@@ -1,7 +1,18 @@
 import { authOptionsFromEnv, type AuthModuleOptions } from '@s2sp/auth';
 import type { LoggerService, LogLevel } from '@nestjs/common';
 import type { TelemetryOptions } from '@s2sp/telemetry';
-import { DEFAULT_ARROW_MIN_ROWS, s2spLimitsFromEnv, type S2spLimits, allowedHostsFromEnv } from '@s2sp/core';
+import {
+  DEFAULT_ARROW_MIN_ROWS,
+  s2spLimitsFromEnv,
+  type S2spLimits,
+  allowedHostsFromEnv,
+  mcpHttpLimitsFromEnv,
+  type McpHttpLimits,
+  auditRetentionFromEnv,
+  type AuditRetentionOptions,
+  dataPlaneFetchAuditRetryFromEnv,
+  type DataPlaneFetchAuditRetry,
+} from '@s2sp/core';
 import { envInt, envList, envOptional, envString, parsePairs } from '@s2sp/platform';
 
 export interface StatsServerConfig {
@@ -27,8 +38,14 @@ export interface StatsServerConfig {
   allowedOrigins?: string[];
   /** `maxTokens` of the summary draw_chart asks the client's model for (`summarize: true`); STATS_SUMMARY_MAX_TOKENS, default 256. */
   summaryMaxTokens?: number;
+  /** Limits of `/mcp` over HTTP (serveMcp's `mcpLimits`; the S2SP_MCP_* variables). */
+  mcpLimits?: Partial<McpHttpLimits>;
   /** Caller authentication on /mcp (audience "stats-server" by default). */
   auth: AuthModuleOptions;
+  /** How long the audit trails are kept (default DEFAULT_AUDIT_RETENTION of @s2sp/core: 30 days; S2SP_AUDIT_RETENTION_*). */
+  auditRetention?: AuditRetentionOptions;
+  /** Bounds of the data-plane fetch audit's buffer while the database fails (S2SP_DATA_FETCH_AUDIT_*). */
+  dataPlaneFetchAudit?: Partial<DataPlaneFetchAuditRetry>;
   /** Telemetry overrides (service name `s2sp-stats-server`), e.g. a test's shared `spanExporter`. */
   telemetry?: Partial<TelemetryOptions>;
   /**
@@ -68,10 +85,13 @@ export function statsConfigFromEnv(transport: 'http' | 'stdio' = 'http'): StatsS
     dataDir: envString('STATS_DATA_DIR', '.data/stats-server'),
     limits: s2spLimitsFromEnv(),
     ...allowedHostsFromEnv(),
+    mcpLimits: mcpHttpLimitsFromEnv(),
     summaryMaxTokens: envInt('STATS_SUMMARY_MAX_TOKENS', DEFAULT_SUMMARY_MAX_TOKENS, {
       min: 1,
       max: MAX_SUMMARY_MAX_TOKENS,
     }),
     auth: authOptionsFromEnv('stats-server'),
+    auditRetention: auditRetentionFromEnv(),
+    dataPlaneFetchAudit: dataPlaneFetchAuditRetryFromEnv(),
   };
 }

@@ -21,8 +21,9 @@ export class StatsServerModule {
           mcpServerId: 'stats',
           ...config.telemetry,
         }),
-        s2spAuthModule(config.auth),
+        s2spAuthModule(config.auth, undefined, config.auditRetention),
         S2spModule.forRoot({
+          ...(config.dataPlaneFetchAudit ? { dataPlaneFetchAudit: config.dataPlaneFetchAudit } : {}),
           limits: config.limits,
           allowedHosts: config.allowedHosts,
           allowedOrigins: config.allowedOrigins,

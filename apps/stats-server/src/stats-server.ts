@@ -11,6 +11,7 @@ export function startStatsServer(config: StatsServerConfig): Promise<RunningMcpS
     host: config.host,
     port: config.port,
     transport: config.transport,
+    ...(config.mcpLimits ? { mcpLimits: config.mcpLimits } : {}),
     // stdout carries the protocol on stdio.
     logger: appLogger('s2sp-stats-server', config.logger, config.transport === 'stdio' ? { write: writeToStderr } : {}),
     auth: { audience: config.auth.audience },

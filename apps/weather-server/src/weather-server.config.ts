@@ -7,6 +7,12 @@ import {
   type DataPlaneAuthPolicy,
   type S2spLimits,
   allowedHostsFromEnv,
+  mcpHttpLimitsFromEnv,
+  type McpHttpLimits,
+  auditRetentionFromEnv,
+  type AuditRetentionOptions,
+  dataPlaneFetchAuditRetryFromEnv,
+  type DataPlaneFetchAuditRetry,
 } from '@s2sp/core';
 import { envInt, envOptional, envString } from '@s2sp/platform';
 
@@ -41,8 +47,14 @@ export interface WeatherServerConfig {
    * subscribed MCP clients; 0 (default) keeps the standard data set until advanced on demand.
    */
   alertUpdateIntervalMs?: number;
+  /** Limits of `/mcp` over HTTP (serveMcp's `mcpLimits`; the S2SP_MCP_* variables). */
+  mcpLimits?: Partial<McpHttpLimits>;
   /** Caller authentication on /mcp and the data plane (audience "weather-server" by default). */
   auth: AuthModuleOptions;
+  /** How long the audit trails are kept (default DEFAULT_AUDIT_RETENTION of @s2sp/core: 30 days; S2SP_AUDIT_RETENTION_*). */
+  auditRetention?: AuditRetentionOptions;
+  /** Bounds of the data-plane fetch audit's buffer while the database fails (S2SP_DATA_FETCH_AUDIT_*). */
+  dataPlaneFetchAudit?: Partial<DataPlaneFetchAuditRetry>;
   /** Telemetry overrides (service name `s2sp-weather-server`), e.g. a test's shared `spanExporter`. */
   telemetry?: Partial<TelemetryOptions>;
   /**
@@ -64,8 +76,11 @@ export function weatherConfigFromEnv(transport: 'http' | 'stdio' = 'http'): Weat
     sweepIntervalMs: envInt('S2SP_SWEEP_INTERVAL_MS', 60 * 1000),
     limits: s2spLimitsFromEnv(),
     ...allowedHostsFromEnv(),
+    mcpLimits: mcpHttpLimitsFromEnv(),
     dataPlaneAuth: dataPlaneAuthFromEnv(defaultDataPlaneAuth(transport)),
     auth: authOptionsFromEnv('weather-server'),
+    auditRetention: auditRetentionFromEnv(),
+    dataPlaneFetchAudit: dataPlaneFetchAuditRetryFromEnv(),
     alertUpdateIntervalMs: envInt('WEATHER_ALERT_UPDATE_INTERVAL_MS', 0),
   };
 }

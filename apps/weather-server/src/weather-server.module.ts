@@ -24,8 +24,9 @@ export class WeatherServerModule {
           mcpServerId: 'weather',
           ...config.telemetry,
         }),
-        s2spAuthModule(config.auth),
+        s2spAuthModule(config.auth, undefined, config.auditRetention),
         S2spModule.forRoot({
+          ...(config.dataPlaneFetchAudit ? { dataPlaneFetchAudit: config.dataPlaneFetchAudit } : {}),
           limits: config.limits,
           allowedHosts: config.allowedHosts,
           allowedOrigins: config.allowedOrigins,

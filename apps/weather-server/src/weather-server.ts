@@ -15,6 +15,7 @@ export async function startWeatherServer(config: WeatherServerConfig): Promise<R
       host: config.host,
       port: config.port,
       transport: config.transport,
+      ...(config.mcpLimits ? { mcpLimits: config.mcpLimits } : {}),
       ...(config.platform === 'fastify' ? { httpAdapter: new FastifyAdapter() } : {}),
       // stdout carries the protocol on stdio.
       logger: appLogger(

@@ -1,3 +1,4 @@
+import { auditRetentionFromEnv, type AuditRetentionOptions } from '@s2sp/core';
 import { authOptionsFromEnv, type AuthModuleOptions } from '@s2sp/auth';
 import {
   envInt,
@@ -113,6 +114,8 @@ export interface AgentsConfig {
   taskList?: TaskListConfig;
   /** Caller authentication on gRPC (audience "agents" by default) and the key narrowed MCP tokens are minted with. */
   auth: AuthModuleOptions;
+  /** How long the audit trails are kept (default DEFAULT_AUDIT_RETENTION of @s2sp/core: 30 days; S2SP_AUDIT_RETENTION_*). */
+  auditRetention?: AuditRetentionOptions;
   /**
    * Port of the agents' own Prometheus endpoint (`GET /metrics`; the agents serve
    * no other HTTP). 0 = any free port (tests; read RunningAgents.metricsUrl);
@@ -211,6 +214,7 @@ export function agentsConfigFromEnv(): AgentsConfig {
       maxPageSize: envInt('AGENTS_TASK_LIST_MAX_PAGE_SIZE', DEFAULT_TASK_LIST_CONFIG.maxPageSize, { min: 1 }),
     },
     auth: authOptionsFromEnv('agents'),
+    auditRetention: auditRetentionFromEnv(),
     metricsPort: envInt('AGENTS_METRICS_PORT', DEFAULT_AGENTS_METRICS_PORT, { max: 65535 }),
     metricsHost: envString('AGENTS_METRICS_HOST', '127.0.0.1'),
     sampling: samplingConfigFromEnv(),

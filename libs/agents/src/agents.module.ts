@@ -81,7 +81,7 @@ export class AgentsModule {
           ...config.telemetry,
         }),
         DatabaseModule.forRoot({ provide: AGENTS_DATABASE, databaseUrl: config.databaseUrl, dataDir: config.dataDir }),
-        s2spAuthModule(config.auth, AGENTS_DATABASE),
+        s2spAuthModule(config.auth, AGENTS_DATABASE, config.auditRetention),
         ...(config.redis ? [SharedRedisModule.forRoot(config.redis)] : []),
       ],
       controllers: [ToolController, ToolV2Controller, AgentController, AgentV2Controller],

@@ -1,3 +1,4 @@
+import { auditRetentionFromEnv, DEFAULT_AUDIT_RETENTION, type AuditRetentionOptions } from '@s2sp/core';
 import { packageVersion } from '@s2sp/platform';
 import type { LoggerService, LogLevel } from '@nestjs/common';
 import { authOptionsFromEnv, type AuthModuleOptions } from '@s2sp/auth';
@@ -46,6 +47,8 @@ export interface GatewayConfig {
   agentsAudience: string;
   /** Caller authentication of JSON-RPC calls (audience "gateway" by default) and the key downstream tokens are minted with. */
   auth: AuthModuleOptions;
+  /** How long the audit trails are kept (default DEFAULT_AUDIT_RETENTION of @s2sp/core: 30 days; S2SP_AUDIT_RETENTION_*). */
+  auditRetention?: AuditRetentionOptions;
   /** `postgresql://…` for a real server; unset for an embedded PostgreSQL server in dataDir. */
   databaseUrl?: string;
   /** Data directory of the embedded PostgreSQL server (idempotency records); `':memory:'` keeps nothing across restarts. */
@@ -151,6 +154,7 @@ export function defaultGatewayConfig(): GatewayConfig {
     agentsUrl: '127.0.0.1:50051',
     agentsAudience: 'agents',
     auth: authOptionsFromEnv('gateway', {}),
+    auditRetention: { ...DEFAULT_AUDIT_RETENTION },
     dataDir: '.data/gateway',
     jsonRpc: jsonRpcDefaults(),
     grpc: { deadlineReserveMs: 20, minimumBudgetMs: 20, maxReconnectBackoffMs: 2_000, loadBalancing: 'round_robin' },
@@ -183,6 +187,7 @@ export function gatewayConfigFromEnv(): GatewayConfig {
     ...optionalHostAllowLists(),
     agentsAudience: envString('GATEWAY_AGENTS_AUDIENCE', d.agentsAudience),
     auth: authOptionsFromEnv('gateway'),
+    auditRetention: auditRetentionFromEnv(),
     databaseUrl: envOptional('DATABASE_URL'),
     dataDir: envString('GATEWAY_DATA_DIR', d.dataDir),
     ...optionalRedis(),

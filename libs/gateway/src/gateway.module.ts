@@ -84,7 +84,7 @@ export class GatewayModule {
           ...config.telemetry,
         }),
         DatabaseModule.forRoot({ provide: GATEWAY_DATABASE, databaseUrl: config.databaseUrl, dataDir: config.dataDir }),
-        s2spAuthModule(config.auth, GATEWAY_DATABASE),
+        s2spAuthModule(config.auth, GATEWAY_DATABASE, config.auditRetention),
         // OpenRPC's info.version is the version of the API the document describes, not of its implementation.
         JsonRpcModule.forRoot({ ...config.jsonRpc, info: { title: 'S2SP gateway', version: CONTRACT_VERSION } }),
         rateLimitStorageModule(config, extras.rateLimitStorage),

@@ -105,7 +105,7 @@ export class S2spModule {
             provide: DATA_PLANE_FETCH_AUDIT,
             useFactory: (database: SqlDatabase, metrics?: TelemetryMetrics) =>
               new PrismaDataPlaneFetchAudit(database, metrics),
-            inject: [S2SP_DATABASE, { token: TelemetryMetrics, optional: true }],
+            inject: [S2SP_DATABASE, S2SP_OPTIONS, { token: TelemetryMetrics, optional: true }],
           },
         ];
     return {

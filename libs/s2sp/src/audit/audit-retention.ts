@@ -5,10 +5,10 @@ import { envInt, PeriodicSweep } from '@s2sp/platform';
 export interface AuditRetentionOptions {
   /**
    * Records older than this are deleted; 0 keeps them forever. Default 30 days
-   * (env S2SP_AUDIT_RETENTION_DAYS, or S2SP_AUDIT_RETENTION_MS for a shorter one, which wins).
+   * (auditRetentionFromEnv: S2SP_AUDIT_RETENTION_DAYS, or S2SP_AUDIT_RETENTION_MS for a shorter one, which wins).
    */
   retentionMs: number;
-  /** How often old records are looked for, ms. Default 1 hour (env S2SP_AUDIT_RETENTION_SWEEP_MS). */
+  /** How often old records are looked for, ms. Default 1 hour (auditRetentionFromEnv: S2SP_AUDIT_RETENTION_SWEEP_MS). */
   sweepIntervalMs: number;
   /** Rows deleted per statement, so that one sweep never holds long locks. Default 10,000. */
   batchSize: number;
@@ -22,12 +22,26 @@ export const AUDIT_RETENTION_ENV = Object.freeze({
   sweepIntervalMs: 'S2SP_AUDIT_RETENTION_SWEEP_MS',
 });
 
+/** 30 days, looked for every hour, 10,000 rows a statement. */
+export const DEFAULT_AUDIT_RETENTION: Readonly<AuditRetentionOptions> = Object.freeze({
+  retentionMs: 30 * DAY_MS,
+  sweepIntervalMs: 60 * 60 * 1000,
+  batchSize: 10_000,
+});
+
+/** The retention the S2SP_AUDIT_RETENTION_* variables set, for an app's configuration to pass on (unset: the defaults). */
 export function auditRetentionFromEnv(): AuditRetentionOptions {
-  const days = envInt(AUDIT_RETENTION_ENV.retentionDays, 30, { min: 0, max: 36_500 });
+  const days = envInt(AUDIT_RETENTION_ENV.retentionDays, DEFAULT_AUDIT_RETENTION.retentionMs / DAY_MS, {
+    min: 0,
+    max: 36_500,
+  });
   return {
     retentionMs: envInt(AUDIT_RETENTION_ENV.retentionMs, days * DAY_MS, { min: 0, max: 36_500 * DAY_MS }),
-    sweepIntervalMs: envInt(AUDIT_RETENTION_ENV.sweepIntervalMs, 60 * 60 * 1000, { min: 1_000, max: DAY_MS }),
-    batchSize: 10_000,
+    sweepIntervalMs: envInt(AUDIT_RETENTION_ENV.sweepIntervalMs, DEFAULT_AUDIT_RETENTION.sweepIntervalMs, {
+      min: 1_000,
+      max: DAY_MS,
+    }),
+    batchSize: DEFAULT_AUDIT_RETENTION.batchSize,
   };
 }
 

@@ -9,9 +9,9 @@ import { storable } from './storable-text';
 
 /** How long fetch records may wait, and how many, while the database fails. */
 export interface DataPlaneFetchAuditRetry {
-  /** Records buffered at which `record` fails instead (default 10,000; env S2SP_DATA_FETCH_AUDIT_MAX_PENDING). */
+  /** Records buffered at which `record` fails instead (default 10,000; dataPlaneFetchAuditRetryFromEnv: S2SP_DATA_FETCH_AUDIT_MAX_PENDING). */
   maxPending: number;
-  /** Longest delay between retries, ms (default 5,000; env S2SP_DATA_FETCH_AUDIT_MAX_RETRY_DELAY_MS). */
+  /** Longest delay between retries, ms (default 5,000; dataPlaneFetchAuditRetryFromEnv: S2SP_DATA_FETCH_AUDIT_MAX_RETRY_DELAY_MS). */
   maxRetryDelayMs: number;
 }
 
@@ -20,10 +20,26 @@ export const DATA_PLANE_FETCH_AUDIT_ENV = Object.freeze({
   maxRetryDelayMs: 'S2SP_DATA_FETCH_AUDIT_MAX_RETRY_DELAY_MS',
 });
 
+export const DEFAULT_DATA_PLANE_FETCH_AUDIT_RETRY: Readonly<DataPlaneFetchAuditRetry> = Object.freeze({
+  maxPending: 10_000,
+  maxRetryDelayMs: 5_000,
+});
+
+/** The retry bounds the S2SP_DATA_FETCH_AUDIT_* variables set, for an app's configuration to pass on (unset: the defaults). */
 export function dataPlaneFetchAuditRetryFromEnv(): DataPlaneFetchAuditRetry {
   return {
-    maxPending: envInt(DATA_PLANE_FETCH_AUDIT_ENV.maxPending, 10_000, { min: 1, max: 1_000_000 }),
-    maxRetryDelayMs: envInt(DATA_PLANE_FETCH_AUDIT_ENV.maxRetryDelayMs, 5_000, { min: 1, max: 600_000 }),
+    maxPending: envInt(DATA_PLANE_FETCH_AUDIT_ENV.maxPending, DEFAULT_DATA_PLANE_FETCH_AUDIT_RETRY.maxPending, {
+      min: 1,
+      max: 1_000_000,
+    }),
+    maxRetryDelayMs: envInt(
+      DATA_PLANE_FETCH_AUDIT_ENV.maxRetryDelayMs,
+      DEFAULT_DATA_PLANE_FETCH_AUDIT_RETRY.maxRetryDelayMs,
+      {
+        min: 1,
+        max: 600_000,
+      },
+    ),
   };
 }
 
@@ -65,7 +81,7 @@ export class PrismaDataPlaneFetchAudit
   constructor(
     database: Pick<SqlDatabase, 'sql'>,
     metrics?: TelemetryMetrics,
-    retry: DataPlaneFetchAuditRetry = dataPlaneFetchAuditRetryFromEnv(),
+    retry: DataPlaneFetchAuditRetry = DEFAULT_DATA_PLANE_FETCH_AUDIT_RETRY,
   ) {
     this.sql = database.sql;
     this.writer = new RetryingBatchWriter(

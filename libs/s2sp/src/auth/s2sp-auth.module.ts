@@ -2,7 +2,7 @@ import { Module, type DynamicModule, type InjectionToken } from '@nestjs/common'
 import { AuthModule, type AuthModuleOptions } from '@s2sp/auth';
 import type { SqlDatabase } from '@s2sp/platform';
 import { TelemetryMetrics } from '@s2sp/telemetry';
-import { AuditRetention, auditRetentionFromEnv } from '../audit/audit-retention';
+import { AuditRetention, DEFAULT_AUDIT_RETENTION, type AuditRetentionOptions } from '../audit/audit-retention';
 import { PrismaAuditSink } from '../audit/prisma-audit-sink';
 import { S2SP_DATABASE } from '../config/s2sp.constants';
 
@@ -14,10 +14,14 @@ export class S2spAuthModule {}
  * AuthModule whose decisions are audited in `s2sp_audit_event` (unless
  * `auditSink` says otherwise), in the S2spModule database or in the
  * SqlDatabase behind `database`, which must be provided globally. Audit
- * records older than the retention are deleted (`S2SP_AUDIT_RETENTION_DAYS`,
- * default 30; 0 keeps them).
+ * records older than `auditRetention` are deleted (default DEFAULT_AUDIT_RETENTION:
+ * 30 days; an app configured from the environment passes auditRetentionFromEnv()).
  */
-export function s2spAuthModule(options: AuthModuleOptions, database: InjectionToken = S2SP_DATABASE): DynamicModule {
+export function s2spAuthModule(
+  options: AuthModuleOptions,
+  database: InjectionToken = S2SP_DATABASE,
+  auditRetention: AuditRetentionOptions = DEFAULT_AUDIT_RETENTION,
+): DynamicModule {
   return {
     module: S2spAuthModule,
     imports: [
@@ -32,7 +36,7 @@ export function s2spAuthModule(options: AuthModuleOptions, database: InjectionTo
     providers: [
       {
         provide: AuditRetention,
-        useFactory: (db: SqlDatabase) => new AuditRetention(db.sql, auditRetentionFromEnv()),
+        useFactory: (db: SqlDatabase) => new AuditRetention(db.sql, auditRetention),
         inject: [database],
       },
     ],

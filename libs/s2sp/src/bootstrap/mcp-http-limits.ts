@@ -1,4 +1,4 @@
-import { envInt } from '@s2sp/platform';
+import { envInt, envOptional } from '@s2sp/platform';
 
 /** Limits of MCP over Streamable HTTP (`/mcp`), enforced by serveMcp. */
 export interface McpHttpLimits {
@@ -47,18 +47,30 @@ export const MCP_HTTP_LIMIT_ENV: Readonly<Record<keyof McpHttpLimits, string>> =
   keepAliveTimeoutMs: 'S2SP_MCP_KEEP_ALIVE_TIMEOUT_MS',
 });
 
-/** Options win over the environment, the environment over the defaults; each must be a positive integer. */
+/** The limits given, over the defaults; each must be a positive integer. */
 export function resolveMcpHttpLimits(options: Partial<McpHttpLimits> = {}): McpHttpLimits {
   const limits = { ...DEFAULT_MCP_HTTP_LIMITS };
-  for (const name of Object.keys(MCP_HTTP_LIMIT_ENV) as Array<keyof McpHttpLimits>) {
+  for (const name of Object.keys(DEFAULT_MCP_HTTP_LIMITS) as Array<keyof McpHttpLimits>) {
     const given = options[name];
-    if (given === undefined) {
-      limits[name] = envInt(MCP_HTTP_LIMIT_ENV[name], DEFAULT_MCP_HTTP_LIMITS[name], { min: 1 });
-    } else if (Number.isSafeInteger(given) && given >= 1) {
-      limits[name] = given;
-    } else {
+    if (given === undefined) continue;
+    if (!Number.isSafeInteger(given) || given < 1) {
       throw new RangeError(`serveMcp option mcpLimits.${name} must be a positive integer; got ${String(given)}.`);
     }
+    limits[name] = given;
+  }
+  return limits;
+}
+
+/**
+ * The limits set by the S2SP_MCP_* variables (MCP_HTTP_LIMIT_ENV), for an app's
+ * configuration to pass as serveMcp's `mcpLimits`; unset variables are left out.
+ * A value that is not a positive integer throws, naming the variable.
+ */
+export function mcpHttpLimitsFromEnv(): Partial<McpHttpLimits> {
+  const limits: Partial<McpHttpLimits> = {};
+  for (const name of Object.keys(MCP_HTTP_LIMIT_ENV) as Array<keyof McpHttpLimits>) {
+    if (envOptional(MCP_HTTP_LIMIT_ENV[name]) !== undefined)
+      limits[name] = envInt(MCP_HTTP_LIMIT_ENV[name], DEFAULT_MCP_HTTP_LIMITS[name], { min: 1 });
   }
   return limits;
 }

@@ -43,9 +43,8 @@ export interface ServeMcpOptions {
    */
   sessions?: boolean;
   /**
-   * Limits of `/mcp` over HTTP; each defaults to its environment variable
-   * (S2SP_MCP_MAX_BODY_BYTES, S2SP_MCP_SESSION_IDLE_TIMEOUT_MS,
-   * S2SP_MCP_MAX_SESSIONS_PER_CALLER), then to DEFAULT_MCP_HTTP_LIMITS.
+   * Limits of `/mcp` over HTTP; each unset one is DEFAULT_MCP_HTTP_LIMITS'.
+   * An app configured from the environment passes `mcpHttpLimitsFromEnv()` (the S2SP_MCP_* variables).
    */
   mcpLimits?: Partial<McpHttpLimits>;
   logger?: LoggerService | false;

@@ -9,6 +9,10 @@ import {
 import { resolveHostAllowLists, type AllowedHost, type AllowList } from '@s2sp/platform';
 import type { ResourceStore } from '../store/resource-store.interface';
 import {
+  DEFAULT_DATA_PLANE_FETCH_AUDIT_RETRY,
+  type DataPlaneFetchAuditRetry,
+} from '../audit/prisma-data-plane-fetch-audit';
+import {
   DEFAULT_RESOURCE_CACHE_BYTES,
   DEFAULT_RESOURCE_TABLE_WAIT_MS,
   type ResourceClaimCommit,
@@ -85,6 +89,12 @@ export interface S2spModuleOptions {
    */
   allowedOrigins?: string[];
   limits?: Partial<S2spLimits>;
+  /**
+   * How many data-plane fetch records the default store's audit buffers, and how long it waits
+   * between retries, while the database fails (default DEFAULT_DATA_PLANE_FETCH_AUDIT_RETRY;
+   * dataPlaneFetchAuditRetryFromEnv() reads the S2SP_DATA_FETCH_AUDIT_* variables).
+   */
+  dataPlaneFetchAudit?: Partial<DataPlaneFetchAuditRetry>;
   database?: S2spDatabaseOptions;
   /**
    * The built-in store's in-memory copy of the tables this process issued, in
@@ -142,6 +152,7 @@ export interface ResolvedS2spOptions {
   /** Undefined: the origins of the allowed hosts. */
   allowedOrigins?: AllowList<string>;
   limits: S2spLimits;
+  dataPlaneFetchAudit: DataPlaneFetchAuditRetry;
   database: S2spDatabaseOptions;
   resourceCacheBytes: number;
   resourceWriteMode: ResourceWriteMode;
@@ -179,6 +190,7 @@ export function resolveS2spOptions(options: S2spModuleOptions): ResolvedS2spOpti
     dataPlaneAuth: resolveDataPlaneAuth(options.dataPlaneAuth),
     ...resolveHostAllowLists('S2spModule', options),
     limits: resolveLimits(options.limits ?? {}),
+    dataPlaneFetchAudit: resolveFetchAuditRetry(options.dataPlaneFetchAudit ?? {}),
     database: options.database ?? {},
     resourceCacheBytes: nonNegativeInteger(
       'resourceCacheBytes',
@@ -199,6 +211,15 @@ export function resolveS2spOptions(options: S2spModuleOptions): ResolvedS2spOpti
 }
 
 /** A list of entries, or `['*']` for any value; an empty list is refused (it would lock every caller out). */
+function resolveFetchAuditRetry(given: Partial<DataPlaneFetchAuditRetry>): DataPlaneFetchAuditRetry {
+  const retry = { ...DEFAULT_DATA_PLANE_FETCH_AUDIT_RETRY, ...given };
+  for (const [name, value] of Object.entries(retry)) {
+    if (!Number.isSafeInteger(value) || value < 1)
+      throw new Error(`S2spModule: dataPlaneFetchAudit.${name} must be a positive integer.`);
+  }
+  return retry;
+}
+
 function nonNegativeInteger(name: string, value: number): number {
   if (!Number.isSafeInteger(value) || value < 0)
     throw new Error(`S2spModule: ${name} must be a whole number, 0 or more.`);

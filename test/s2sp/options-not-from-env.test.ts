@@ -1,0 +1,47 @@
+// The library takes its settings as options; only an app's configuration reads the environment
+// (through the packages' fromEnv helpers), so that a user's options are the whole story.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  DEFAULT_AUDIT_RETENTION,
+  DEFAULT_DATA_PLANE_FETCH_AUDIT_RETRY,
+  DEFAULT_MCP_HTTP_LIMITS,
+  resolveMcpHttpLimits,
+  resolveS2spOptions,
+} from '@s2sp/core';
+import { gatewayConfigFromEnv } from '@s2sp/gateway';
+import { agentsConfigFromEnv } from '@s2sp/agents';
+import { weatherConfigFromEnv } from '../../apps/weather-server/src/weather-server.config';
+import { statsConfigFromEnv } from '../../apps/stats-server/src/stats-server.config';
+import { withEnv } from '../support/with-env';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const VARIABLES = {
+  S2SP_MCP_LIST_PAGE_SIZE: '7',
+  S2SP_DATA_FETCH_AUDIT_MAX_PENDING: '9',
+  S2SP_AUDIT_RETENTION_DAYS: '3',
+};
+
+test('S2spModule and serveMcp ignore the S2SP_MCP_*, S2SP_DATA_FETCH_AUDIT_* and S2SP_AUDIT_RETENTION_* variables', () => {
+  withEnv(VARIABLES, () => {
+    assert.deepEqual(resolveMcpHttpLimits(), DEFAULT_MCP_HTTP_LIMITS);
+    assert.deepEqual(resolveS2spOptions({}).dataPlaneFetchAudit, DEFAULT_DATA_PLANE_FETCH_AUDIT_RETRY);
+    assert.equal(DEFAULT_AUDIT_RETENTION.retentionMs, 30 * DAY_MS);
+  });
+});
+
+test("the apps' configurations read them and hand them to the packages as options", () => {
+  withEnv(VARIABLES, () => {
+    for (const config of [weatherConfigFromEnv(), statsConfigFromEnv()]) {
+      assert.equal(config.mcpLimits?.listPageSize, 7);
+      assert.equal(config.dataPlaneFetchAudit?.maxPending, 9);
+      assert.equal(config.auditRetention?.retentionMs, 3 * DAY_MS);
+    }
+    assert.equal(gatewayConfigFromEnv().auditRetention?.retentionMs, 3 * DAY_MS);
+    assert.equal(agentsConfigFromEnv().auditRetention?.retentionMs, 3 * DAY_MS);
+  });
+  assert.throws(
+    () => resolveS2spOptions({ dataPlaneFetchAudit: { maxPending: 0 } }),
+    /dataPlaneFetchAudit.maxPending must be a positive integer/,
+  );
+});
