@@ -103,8 +103,8 @@ export class S2spModule {
           },
           {
             provide: DATA_PLANE_FETCH_AUDIT,
-            useFactory: (database: SqlDatabase, metrics?: TelemetryMetrics) =>
-              new PrismaDataPlaneFetchAudit(database, metrics),
+            useFactory: (database: SqlDatabase, options: ResolvedS2spOptions, metrics?: TelemetryMetrics) =>
+              new PrismaDataPlaneFetchAudit(database, metrics, options.dataPlaneFetchAudit),
             inject: [S2SP_DATABASE, S2SP_OPTIONS, { token: TelemetryMetrics, optional: true }],
           },
         ];

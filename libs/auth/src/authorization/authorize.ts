@@ -79,7 +79,7 @@ async function askWithin(
       (decision): ApprovalOutcome => ({
         required: true,
         // Only a literal true approves: a provider bug must not open the gate.
-        approved: decision?.approved,
+        approved: decision?.approved === true,
         via: 'decided',
         ...(typeof decision?.approver === 'string' ? { approver: decision.approver } : {}),
         ...(typeof decision?.reason === 'string' ? { reason: decision.reason } : {}),

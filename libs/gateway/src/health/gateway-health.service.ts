@@ -182,7 +182,7 @@ function mcpServerHealth(server: v1.McpServerStatus): McpServerHealth {
   return {
     id: server.id ?? '',
     url: server.url ?? '',
-    connected: server.connected,
+    connected: server.connected === true,
     circuit: CIRCUIT_STATES[server.circuit ?? ''] ?? 'unknown',
     toolCount: server.tool_count ?? 0,
     ...(server.last_error ? { lastError: server.last_error } : {}),
