@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { CachedResourceInfo, ClaimedResource, NewCachedResource, ResourceStore } from './resource-store.interface';
+import { newResourceInfo } from './new-resource-info';
 import type { ResourceTable } from './resource-table';
 
 interface HeldResource {
@@ -22,20 +22,7 @@ export class InMemoryResourceStore implements ResourceStore {
   private readonly resources = new Map<string, HeldResource>();
 
   async save(resource: NewCachedResource): Promise<CachedResourceInfo> {
-    const info: CachedResourceInfo = {
-      id: randomUUID(),
-      toolName: resource.toolName,
-      columns: resource.columns,
-      abstractDomains: resource.abstractDomains,
-      bodyDomains: resource.bodyDomains,
-      rowCount: resource.table.rowCount,
-      caller: resource.caller ?? null,
-      callerScopes: resource.callerScopes ?? null,
-      requiredScopes: resource.requiredScopes ?? [],
-      consumer: resource.consumer ?? null,
-      createdAt: new Date(),
-      expiresAt: resource.expiresAt,
-    };
+    const info = newResourceInfo(resource);
     if (this.resources.has(resource.tokenHash))
       throw new Error('InMemoryResourceStore: a resource with this token hash exists already');
     this.resources.set(resource.tokenHash, { info, table: resource.table });

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { SqlDatabase, SqlChannel, SqlQuery } from '@s2sp/platform';
@@ -21,6 +20,7 @@ import {
 } from './prisma-resource-store.sql';
 import { ResourceTableCache, type CachedResource } from './resource-table-cache';
 import type { CachedResourceInfo, ClaimedResource, NewCachedResource, ResourceStore } from './resource-store.interface';
+import { newResourceInfo } from './new-resource-info';
 
 /**
  * When `save` resolves: `before-answer` once the resource and its table are
@@ -104,20 +104,7 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
   }
 
   async save(resource: NewCachedResource): Promise<CachedResourceInfo> {
-    const info: CachedResourceInfo = {
-      id: randomUUID(),
-      toolName: resource.toolName,
-      columns: resource.columns,
-      abstractDomains: resource.abstractDomains,
-      bodyDomains: resource.bodyDomains,
-      rowCount: resource.table.rowCount,
-      caller: resource.caller ?? null,
-      callerScopes: resource.callerScopes ?? null,
-      requiredScopes: resource.requiredScopes ?? [],
-      consumer: resource.consumer ?? null,
-      createdAt: new Date(),
-      expiresAt: resource.expiresAt,
-    };
+    const info = newResourceInfo(resource);
     const cached: CachedResource = { info, table: resource.table };
     if (this.writeMode === 'before-answer') {
       await this.writeWhole(resource.tokenHash, cached);
