@@ -10,7 +10,8 @@ import { after, before, describe, test } from 'node:test';
 import { markdownExamples } from '../support/docs-examples/markdown-examples';
 import { DevKeyStore, TokenMinter } from '@s2sp/auth';
 import { JSONRPCClient } from 'json-rpc-2.0';
-import { driveAsyncFlow, freePort, installApp, packWorkspaces, REPO_ROOT, run } from '../support/packed-apps';
+import { freePort } from '../support/free-port';
+import { driveAsyncFlow, installApp, packWorkspaces, REPO_ROOT, run } from '../support/packed-apps';
 
 /**
  * What the README's install block (in README.md, marked run-by this file) tells a user to

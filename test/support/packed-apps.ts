@@ -3,11 +3,11 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, cpSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { freePort } from './free-port';
 import { jsonOf, textOf } from './mcp-client';
 
 export const REPO_ROOT = join(__dirname, '..', '..', '..');
@@ -43,17 +43,6 @@ export function run(command: string, args: string[], cwd: string, timeoutMs = NP
       clearTimeout(timer);
       if (code === 0) resolve(output);
       else reject(new Error(`${command} ${args.join(' ')} exited ${code}:\n${output}`));
-    });
-  });
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
     });
   });
 }

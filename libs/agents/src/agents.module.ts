@@ -1,4 +1,4 @@
-import { packageVersion } from '@s2sp/platform';
+import { AGENTS_VERSION } from './agents-version';
 import { Module, type DynamicModule, type Provider, type Type } from '@nestjs/common';
 import { Readiness } from '@s2sp/platform';
 import { APP_GUARD } from '@nestjs/core';
@@ -61,7 +61,7 @@ export interface AgentsModuleExtras {
  * configuration first and throws naming the bad field.
  */
 export const AGENTS_SERVICE_NAME = 's2sp-agents';
-export const AGENTS_VERSION: string = packageVersion(__dirname);
+export { AGENTS_VERSION };
 
 @Module({})
 export class AgentsModule {

@@ -9,6 +9,11 @@ export function nodeRequestOf(request: unknown): IncomingMessage {
   return ((request as { raw?: IncomingMessage }).raw ?? request) as IncomingMessage;
 }
 
+/** The first value of a header node may give as a list. */
+export function singleHeader(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
 export function nodeResponseOf(response: unknown): ServerResponse {
   return ((response as { raw?: ServerResponse }).raw ?? response) as ServerResponse;
 }

@@ -2,7 +2,7 @@ import { ForbiddenException, Injectable, Logger, type CanActivate, type Executio
 import { HttpAdapterHost } from '@nestjs/core';
 import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { isLoopbackAddress, nodeRequestOf } from '@s2sp/platform';
+import { isLoopbackAddress, nodeRequestOf, singleHeader } from '@s2sp/platform';
 import { isProduction } from './console-options';
 
 /**
@@ -66,8 +66,4 @@ function isSameOrigin(origin: string, host: string | undefined): boolean {
   } catch {
     return false;
   }
-}
-
-function singleHeader(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }

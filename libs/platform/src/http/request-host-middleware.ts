@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { INestApplication } from '@nestjs/common';
+import { singleHeader } from '../http-adapter-objects';
 import {
   defaultAllowedHosts,
   RequestHostPolicy,
@@ -87,8 +88,4 @@ function pathOf(request: IncomingMessage): string {
   const url = request.url ?? '/';
   const query = url.indexOf('?');
   return query === -1 ? url : url.slice(0, query);
-}
-
-function singleHeader(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }
