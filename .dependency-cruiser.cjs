@@ -1,9 +1,20 @@
 /**
  * Layering of the workspace, checked by `npm test` (test/architecture/dependency-rules.test.ts):
- *   contracts → platform → database → auth → telemetry → json-rpc → core (libs/s2sp) → agents → gateway → apps
+ *   contracts → platform → database → auth → telemetry → json-rpc → grpc → core (libs/s2sp) → agents → gateway → apps
  * A package imports only packages below it, and only through their entry (src/index.ts).
  */
-const LAYERS = ['contracts', 'platform', 'database', 'auth', 'telemetry', 'json-rpc', 's2sp', 'agents', 'gateway'];
+const LAYERS = [
+  'contracts',
+  'platform',
+  'database',
+  'auth',
+  'telemetry',
+  'json-rpc',
+  'grpc',
+  's2sp',
+  'agents',
+  'gateway',
+];
 
 /** A lib must not import the libs of the layers above it. */
 function upwardRules() {
@@ -46,6 +57,15 @@ module.exports = {
       severity: 'error',
       from: { path: '^libs/([^/]+)/' },
       to: { path: '^libs/[^/]+/src/.+', pathNot: ['^libs/$1/', '^libs/[^/]+/src/index\\.ts$'] },
+    },
+    {
+      name: 'core-without-grpc',
+      comment:
+        'An app with S2spModule alone installs no gRPC: @s2sp/core and the packages it depends on ' +
+        'import neither @s2sp/contracts, @s2sp/grpc nor @grpc/*.',
+      severity: 'error',
+      from: { path: '^libs/(s2sp|platform|database|auth|telemetry)/' },
+      to: { path: ['^libs/(contracts|grpc)/', '(^|/)@grpc/'] },
     },
     ...upwardRules(),
   ],

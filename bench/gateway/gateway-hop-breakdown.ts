@@ -20,7 +20,7 @@ import { JsonRpcDispatcher } from '../../libs/json-rpc/src/json-rpc-dispatcher';
 import * as rawBody from '../../libs/json-rpc/src/raw-body';
 import { ParamsBindingGuard } from '../../libs/json-rpc/src/params-binding.guard';
 import { CallerRateLimitGuard } from '../../libs/gateway/src/rate-limit/caller-rate-limit.guard';
-import { JsonRpcAuthGuard } from '../../libs/auth/src/guards/json-rpc-auth.guard';
+import { JsonRpcAuthGuard } from '../../libs/json-rpc/src/json-rpc-auth.guard';
 import { bearerFor } from '../../test/support/tokens';
 import { runBench, startSmallCallStack } from './small-call-stack';
 import { invokeTool, jsonPoster, toolServiceClient } from './bench-clients';

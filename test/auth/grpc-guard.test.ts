@@ -8,16 +8,15 @@ import * as protoLoader from '@grpc/proto-loader';
 import { PROTO_FILES, PROTO_LOADER_OPTIONS } from '../../libs/contracts/src';
 import {
   AuthModule,
-  bearerMetadata,
   callerFrom,
   DevKeyStore,
   JwtTokenVerifier,
-  GrpcAuthGuard,
   InMemoryAuditSink,
   MutationClass,
   RequireScopes,
   TokenMinter,
 } from '../../libs/auth/src';
+import { bearerMetadata, GrpcAuthGuard } from '../../libs/grpc/src';
 import { tempDir } from './auth-fixtures';
 import { freePort } from '../support/free-port';
 

@@ -8,14 +8,17 @@ import {
   AuthModule,
   callerFrom,
   InMemoryAuditSink,
-  JsonRpcAuthGuard,
   MutationClass,
   PermissionDeniedError,
   RequireScopes,
   TokenMinter,
-  type AuthenticatedJsonRpcCaller,
-  type JsonRpcCallContextLike,
 } from '../../libs/auth/src';
+import {
+  JsonRpcAuthGuard,
+  type AuthenticatedJsonRpcCaller,
+  type JsonRpcCallContext,
+  type JsonRpcCaller,
+} from '../../libs/json-rpc/src';
 import { tempDir } from './auth-fixtures';
 
 @RequireScopes('agent:use')
@@ -28,8 +31,12 @@ class TaskMethods {
   get() {}
 }
 
+type CallContext = Pick<JsonRpcCallContext, 'method' | 'headers' | 'traceId' | 'remoteAddress'> & {
+  caller: JsonRpcCaller;
+};
+
 /** What the gateway's engine passes: context type 'json-rpc', params first, the call context second. */
-function jsonRpcContext(handler: () => void, ctx: JsonRpcCallContextLike, type = 'json-rpc'): ExecutionContext {
+function jsonRpcContext(handler: () => void, ctx: CallContext, type = 'json-rpc'): ExecutionContext {
   const args = [{}, ctx];
   const unsupported = () => {
     throw new Error('not available in a json-rpc context');
@@ -46,7 +53,7 @@ function jsonRpcContext(handler: () => void, ctx: JsonRpcCallContextLike, type =
   } as unknown as ExecutionContext;
 }
 
-function callContext(method: string, authorization?: string): JsonRpcCallContextLike {
+function callContext(method: string, authorization?: string): CallContext {
   return {
     method,
     headers: authorization === undefined ? {} : { authorization },
@@ -77,6 +84,7 @@ describe('JsonRpcAuthGuard', () => {
           auditDelivery: { mode: 'blocking' },
         }),
       ],
+      providers: [JsonRpcAuthGuard],
     }).compile();
     guard = moduleRef.get(JsonRpcAuthGuard);
     minter = moduleRef.get(TokenMinter);

@@ -13,13 +13,13 @@ import {
   Caller,
   InMemoryAuditSink,
   mcpHttpAuthMiddleware,
-  McpToolAuthGuard,
   MutationClass,
   RequireScopes,
   TokenMinter,
   type CallerIdentity,
   type RequestUser,
 } from '../../libs/auth/src';
+import { McpToolAuthGuard } from '../../libs/s2sp/src';
 import { tempDir } from './auth-fixtures';
 
 const text = (value: unknown) => ({ content: [{ type: 'text' as const, text: JSON.stringify(value) }] });

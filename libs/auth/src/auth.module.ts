@@ -13,10 +13,7 @@ import {
   type ProviderSpec,
   type ResolvedAuthOptions,
 } from './config/auth-options';
-import { GrpcAuthGuard } from './guards/grpc-auth.guard';
 import { HttpAuthGuard } from './guards/http-auth.guard';
-import { JsonRpcAuthGuard } from './guards/json-rpc-auth.guard';
-import { McpToolAuthGuard } from './guards/mcp-tool-auth.guard';
 import { CachingTokenVerifier } from './identity/caching-token-verifier';
 import { JwtTokenVerifier } from './identity/jwt-token-verifier';
 import type { KeySetSource } from './identity/key-set';
@@ -47,9 +44,6 @@ const EXPORTS = [
   TokenMinter,
   AuthorizationGate,
   HttpAuthGuard,
-  GrpcAuthGuard,
-  JsonRpcAuthGuard,
-  McpToolAuthGuard,
 ];
 
 /**
@@ -149,9 +143,6 @@ export class AuthModule {
       },
       AuthorizationGate,
       HttpAuthGuard,
-      GrpcAuthGuard,
-      JsonRpcAuthGuard,
-      McpToolAuthGuard,
     ];
   }
 }

@@ -55,10 +55,8 @@ export * from './transport/outgoing-credentials';
 export * from './transport/caller-carrier';
 export * from './transport/caller.decorator';
 export * from './transport/trace-id';
+export * from './guards/protocol-auth-guard';
 export * from './guards/http-auth.guard';
-export * from './guards/grpc-auth.guard';
-export * from './guards/json-rpc-auth.guard';
-export * from './guards/mcp-tool-auth.guard';
 export * from './middleware/bearer-auth.middleware';
 
 // Secrets hygiene

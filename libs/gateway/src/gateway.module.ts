@@ -1,12 +1,11 @@
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { ThrottlerModule, type ThrottlerStorage } from '@nestjs/throttler';
-import { JsonRpcAuthGuard } from '@s2sp/auth';
 import { s2spAuthModule } from '@s2sp/core';
 import { DatabaseModule } from '@s2sp/database';
 import { classOrValueProvider, SHARED_REDIS, SharedRedisModule, type SharedRedis } from '@s2sp/platform';
 import { TelemetryModule } from '@s2sp/telemetry';
-import { JsonRpcModule, toJsonRpcError } from '@s2sp/json-rpc';
+import { JsonRpcAuthGuard, JsonRpcModule, toJsonRpcError } from '@s2sp/json-rpc';
 import { CONTRACT_VERSION } from '@s2sp/contracts';
 import { Readiness } from '@s2sp/platform';
 import { GATEWAY_VERSION, validateGatewayConfig, type GatewayConfig } from './gateway.config';

@@ -7,6 +7,7 @@ export * from './json-rpc-call-context';
 export * from './json-rpc-method.decorator';
 export * from './json-rpc-module-options';
 export * from './json-rpc.module';
+export * from './json-rpc-auth.guard';
 export * from './json-rpc-method-registry';
 export * from './json-rpc-dispatcher';
 export * from './grpc-status-to-json-rpc';

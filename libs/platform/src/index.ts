@@ -20,3 +20,5 @@ export * from './optional-package';
 export * from './sql-database';
 export * from './class-or-value-provider';
 export * from './package-version';
+export * from './s2sp-wire/s2sp-meta-keys';
+export * from './s2sp-wire/s2sp-tool-parameters';

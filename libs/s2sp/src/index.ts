@@ -34,6 +34,7 @@ export * from './audit/prisma-audit-sink';
 export * from './audit/audit-retention';
 export * from './audit/data-plane-fetch-audit';
 export * from './audit/prisma-data-plane-fetch-audit';
+export * from './auth/mcp-tool-auth.guard';
 export * from './auth/s2sp-tool-auth.guard';
 export * from './auth/s2sp-auth.module';
 export * from './config/limits-from-env';

@@ -6,6 +6,7 @@ export * from './telemetry';
 export * from './telemetry.module';
 
 // Trace context and spans
+export * from './tracing/grpc-metadata-like';
 export * from './tracing/propagation';
 export * from './tracing/errors';
 export * from './tracing/global-propagation';

@@ -7,13 +7,16 @@ import {
   v1,
   type JsonObject,
   type JsonValue,
-  S2SP_CONSUMER_PARAMETERS,
-  S2SP_RESOURCE_EXTENSION_PARAMETERS,
-  S2SP_RESOURCE_PARAMETERS,
 } from '@s2sp/contracts';
 import { InvalidRequestError } from '../common/request-errors';
 import { traceOf } from '../grpc/trace-context';
-import { isUuid, uuidV7 } from '@s2sp/platform';
+import {
+  isUuid,
+  S2SP_CONSUMER_PARAMETERS,
+  S2SP_RESOURCE_EXTENSION_PARAMETERS,
+  S2SP_RESOURCE_PARAMETERS,
+  uuidV7,
+} from '@s2sp/platform';
 import type {
   ConsumerCallPlanStep,
   FilterPlanStep,

@@ -1,4 +1,4 @@
-import { AuthError, AuthJsonRpcCode, GrpcStatus } from './auth-error';
+import { AuthError, AuthJsonRpcCode } from './auth-error';
 import type { ApprovalOutcome } from '../authorization/approval-provider';
 import type { MutationClass } from '../authorization/mutation-class';
 
@@ -15,7 +15,6 @@ export class ApprovalRequiredError extends AuthError {
     super(
       'APPROVAL_REQUIRED',
       403,
-      GrpcStatus.PERMISSION_DENIED,
       AuthJsonRpcCode.APPROVAL_REQUIRED,
       `Approval required: ${mutationClass} operations need a human approval, which was not granted.`,
       { mutation_class: mutationClass },

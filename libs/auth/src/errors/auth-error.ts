@@ -1,5 +1,4 @@
 import { HttpException } from '@nestjs/common';
-import { status as GrpcStatus } from '@grpc/grpc-js';
 
 /** Stable, protocol-neutral codes of the errors the auth library raises. */
 export type AuthErrorCode = 'UNAUTHENTICATED' | 'PERMISSION_DENIED' | 'APPROVAL_REQUIRED';
@@ -7,8 +6,8 @@ export type AuthErrorCode = 'UNAUTHENTICATED' | 'PERMISSION_DENIED' | 'APPROVAL_
 /**
  * Base of every error the library throws at a caller. One error, mapped to each
  * protocol: an HTTP status (it is a Nest HttpException, so Nest's default filter
- * answers `{ error: { code, message, ...details } }`), a gRPC status and a
- * JSON-RPC code from the platform's 4000-4999 range.
+ * answers `{ error: { code, message, ...details } }`) and a JSON-RPC code from the
+ * platform's 4000-4999 range; @s2sp/grpc's guard maps `code` to a gRPC status.
  *
  * `message` and `details` are public: they never hold a token, a claim value or
  * the reason a credential was rejected.
@@ -17,7 +16,6 @@ export abstract class AuthError extends HttpException {
   protected constructor(
     readonly code: AuthErrorCode,
     httpStatus: number,
-    readonly grpcStatus: GrpcStatus,
     readonly jsonRpcCode: number,
     message: string,
     /** Caller-safe structured details, e.g. `{ missing_scopes: [...] }` (JSON-RPC `error.data`). */
@@ -40,5 +38,3 @@ export const AuthJsonRpcCode = {
   INSUFFICIENT_SCOPE: 4002,
   APPROVAL_REQUIRED: 4003,
 } as const;
-
-export { GrpcStatus };

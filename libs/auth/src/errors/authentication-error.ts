@@ -1,4 +1,4 @@
-import { AuthError, AuthJsonRpcCode, GrpcStatus } from './auth-error';
+import { AuthError, AuthJsonRpcCode } from './auth-error';
 
 /** The one message every authentication failure shows the caller, whatever went wrong. */
 export const AUTHENTICATION_FAILED_MESSAGE = 'Invalid or expired credentials.';
@@ -38,13 +38,7 @@ export class AuthenticationError extends AuthError {
   readonly #detail: string | undefined;
 
   constructor(reason: AuthenticationFailureReason, detail?: string) {
-    super(
-      'UNAUTHENTICATED',
-      401,
-      GrpcStatus.UNAUTHENTICATED,
-      AuthJsonRpcCode.UNAUTHENTICATED,
-      AUTHENTICATION_FAILED_MESSAGE,
-    );
+    super('UNAUTHENTICATED', 401, AuthJsonRpcCode.UNAUTHENTICATED, AUTHENTICATION_FAILED_MESSAGE);
     this.#reason = reason;
     this.#detail = detail;
   }

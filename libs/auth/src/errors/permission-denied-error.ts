@@ -1,4 +1,4 @@
-import { AuthError, AuthJsonRpcCode, GrpcStatus } from './auth-error';
+import { AuthError, AuthJsonRpcCode } from './auth-error';
 
 /** The caller is authenticated but lacks scopes the operation requires. Names them: scope names are not secrets. */
 export class PermissionDeniedError extends AuthError {
@@ -10,7 +10,6 @@ export class PermissionDeniedError extends AuthError {
     super(
       'PERMISSION_DENIED',
       403,
-      GrpcStatus.PERMISSION_DENIED,
       AuthJsonRpcCode.INSUFFICIENT_SCOPE,
       `Missing required scope${missing.length === 1 ? '' : 's'}: ${missing.join(', ')}.`,
       { missing_scopes: missing, required_scopes: [...requiredScopes] },

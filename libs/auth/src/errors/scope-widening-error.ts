@@ -1,4 +1,4 @@
-import { AuthError, AuthJsonRpcCode, GrpcStatus } from './auth-error';
+import { AuthError, AuthJsonRpcCode } from './auth-error';
 
 /**
  * A hop asked for a downstream token with scopes its caller does not hold.
@@ -12,7 +12,6 @@ export class ScopeWideningError extends AuthError {
     super(
       'PERMISSION_DENIED',
       403,
-      GrpcStatus.PERMISSION_DENIED,
       AuthJsonRpcCode.INSUFFICIENT_SCOPE,
       `Refused to widen scope: the caller lacks ${missing.length === 1 ? 'scope' : 'scopes'} ${missing.join(', ')}.`,
       { missing_scopes: missing },

@@ -1,5 +1,4 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
-import { McpContext } from '@rekog/mcp-nest';
 import type { CallerIdentity } from '../identity/caller-identity';
 import { callerFrom } from './caller-carrier';
 
@@ -10,7 +9,7 @@ export function callerOfContext(context: ExecutionContext): CallerIdentity | und
       return callerFrom(context.switchToHttp().getRequest());
     case 'rpc': {
       const rpc: unknown = context.switchToRpc().getContext();
-      return rpc instanceof McpContext ? callerFrom(rpc.getRawRequest()) : callerFrom(rpc);
+      return isMcpContext(rpc) ? callerFrom(rpc.getRawRequest()) : callerFrom(rpc);
     }
     default:
       return callerFrom(context.getArgByIndex(1));
@@ -19,3 +18,8 @@ export function callerOfContext(context: ExecutionContext): CallerIdentity | und
 
 /** `@Caller() caller: CallerIdentity` in a handler guarded by one of the library's guards. */
 export const Caller = createParamDecorator((_data: unknown, context: ExecutionContext) => callerOfContext(context));
+
+/** @rekog/mcp-nest's McpContext, recognised by shape so that this package does not depend on it. */
+function isMcpContext(value: unknown): value is { getRawRequest(): unknown } {
+  return typeof (value as { getRawRequest?: unknown } | null)?.getRawRequest === 'function';
+}

@@ -1,4 +1,4 @@
-import { S2SP_META } from '@s2sp/contracts';
+import { S2SP_META } from '@s2sp/platform';
 
 export { S2SP_META };
 

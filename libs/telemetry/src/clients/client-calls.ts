@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { SpanKind } from '@opentelemetry/api';
-import type { Metadata } from '@grpc/grpc-js';
+import type { GrpcMetadataLike } from '../tracing/grpc-metadata-like';
 import { fetchResultOf } from '../metrics/telemetry-metrics';
 import { recordToolResultFacts, toolResultFacts } from '../s2sp/tool-result-facts';
 import { shortServiceName, SpanNames, TelemetryAttributes } from '../semantics/attributes';
@@ -13,12 +13,12 @@ import { injectIntoMetadata, traceHeaders, withTraceMeta } from '../tracing/prop
  * whose context is written into `metadata` before `call` sends it.
  * `service` may carry its package (`s2sp.v1.AgentService`).
  */
-export function traceGrpcCall<T>(
+export function traceGrpcCall<T, M extends GrpcMetadataLike>(
   telemetry: Telemetry,
   service: string,
   method: string,
-  metadata: Metadata,
-  call: (metadata: Metadata) => Promise<T>,
+  metadata: M,
+  call: (metadata: M) => Promise<T>,
 ): Promise<T> {
   return telemetry.withSpan(
     SpanNames.grpc(service, method),

@@ -1,5 +1,5 @@
 import { Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
-import type { Metadata } from '@grpc/grpc-js';
+import type { GrpcMetadataLike } from '../tracing/grpc-metadata-like';
 import type { Observable } from 'rxjs';
 import { shortServiceName, SpanNames, TelemetryAttributes } from '../semantics/attributes';
 import { Telemetry } from '../telemetry';
@@ -55,12 +55,12 @@ export class GrpcTelemetryInterceptor implements NestInterceptor {
 }
 
 /** grpc-js Metadata, duck-typed (a second copy of @grpc/grpc-js defeats instanceof). */
-export function isGrpcMetadataLike(value: unknown): value is Metadata {
+export function isGrpcMetadataLike(value: unknown): value is GrpcMetadataLike {
   return (
     typeof value === 'object' &&
     value !== null &&
-    typeof (value as Metadata).get === 'function' &&
-    typeof (value as Metadata).getMap === 'function'
+    typeof (value as GrpcMetadataLike).get === 'function' &&
+    typeof (value as GrpcMetadataLike).getMap === 'function'
   );
 }
 
@@ -86,7 +86,7 @@ function grpcMethodNames(path: string): GrpcMethodNames {
   };
 }
 
-function grpcCallerId(metadata: Metadata): string | undefined {
+function grpcCallerId(metadata: GrpcMetadataLike): string | undefined {
   const named = metadata.get(CALLER_METADATA_KEY)[0];
   return callerIdOf(metadata) ?? (typeof named === 'string' ? named : undefined);
 }

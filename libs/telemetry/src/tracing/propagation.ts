@@ -8,7 +8,7 @@ import {
   type TextMapGetter,
   type TextMapSetter,
 } from '@opentelemetry/api';
-import type { Metadata } from '@grpc/grpc-js';
+import type { GrpcMetadataLike } from './grpc-metadata-like';
 
 /**
  * W3C trace context across every boundary, so one request is one trace: HTTP headers
@@ -35,7 +35,7 @@ const recordSetter: TextMapSetter<Record<string, unknown>> = {
   },
 };
 
-const metadataGetter: TextMapGetter<Metadata> = {
+const metadataGetter: TextMapGetter<GrpcMetadataLike> = {
   keys: (carrier) => Object.keys(carrier.getMap()),
   get: (carrier, key) => {
     const values = carrier.get(key).filter((value): value is string => typeof value === 'string');
@@ -43,7 +43,7 @@ const metadataGetter: TextMapGetter<Metadata> = {
   },
 };
 
-const metadataSetter: TextMapSetter<Metadata> = {
+const metadataSetter: TextMapSetter<GrpcMetadataLike> = {
   set: (carrier, key, value) => carrier.set(key, value),
 };
 
@@ -74,12 +74,12 @@ export function traceHeaders(ctx: Context = context.active()): Record<string, st
 }
 
 /** The remote parent in gRPC request metadata (`traceparent` / `tracestate` text keys). */
-export function extractFromMetadata(metadata: Metadata | undefined): Context {
+export function extractFromMetadata(metadata: GrpcMetadataLike | undefined): Context {
   return metadata ? propagation.extract(ROOT_CONTEXT, metadata, metadataGetter) : ROOT_CONTEXT;
 }
 
 /** Sets `traceparent` (and `tracestate`) of `ctx` on outgoing gRPC metadata; returns it. */
-export function injectIntoMetadata(metadata: Metadata, ctx: Context = context.active()): Metadata {
+export function injectIntoMetadata<M extends GrpcMetadataLike>(metadata: M, ctx: Context = context.active()): M {
   propagation.inject(ctx, metadata, metadataSetter);
   return metadata;
 }

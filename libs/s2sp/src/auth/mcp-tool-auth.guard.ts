@@ -1,16 +1,12 @@
 import { Injectable, type ExecutionContext } from '@nestjs/common';
 import { RpcException } from '@nestjs/microservices';
 import { McpContext } from '@rekog/mcp-nest';
-import { AuthError } from '../errors/auth-error';
-import { AuthenticationError } from '../errors/authentication-error';
-import { callerFrom } from '../transport/caller-carrier';
-import { traceIdFrom } from '../transport/trace-id';
-import { ProtocolAuthGuard } from './protocol-auth-guard';
+import { AuthError, AuthenticationError, callerFrom, ProtocolAuthGuard, traceIdFrom } from '@s2sp/auth';
 
 /**
  * @RequireScopes / @MutationClass authorization (with approval and audit) for
  * @rekog/mcp-nest tools. Authentication happened before, in
- * {@link mcpHttpAuthMiddleware} on the `/mcp` route: this guard reads the caller
+ * @s2sp/auth's `mcpHttpAuthMiddleware` on the `/mcp` route: this guard reads the caller
  * it left on the raw request. A tool call without one (e.g. no middleware, or
  * stdio) is refused. Errors reach the MCP client as a tool error with the public message.
  */

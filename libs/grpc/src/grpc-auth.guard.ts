@@ -1,13 +1,16 @@
 import { Injectable, type ExecutionContext } from '@nestjs/common';
 import { RpcException } from '@nestjs/microservices';
-import { Metadata } from '@grpc/grpc-js';
+import { Metadata, status as GrpcStatus } from '@grpc/grpc-js';
 import { GRPC_ERROR_METADATA } from '@s2sp/contracts';
-import { AuthError } from '../errors/auth-error';
-import { PermissionDeniedError } from '../errors/permission-denied-error';
-import { ScopeWideningError } from '../errors/scope-widening-error';
-import { attachCaller } from '../transport/caller-carrier';
-import { traceIdFrom } from '../transport/trace-id';
-import { ProtocolAuthGuard } from './protocol-auth-guard';
+import {
+  attachCaller,
+  AuthError,
+  PermissionDeniedError,
+  ProtocolAuthGuard,
+  ScopeWideningError,
+  traceIdFrom,
+  type AuthErrorCode,
+} from '@s2sp/auth';
 
 /** Trailing-metadata key with the platform code the gateway maps to JSON-RPC (4001/4002/4003). */
 export const GRPC_ERROR_CODE_METADATA = GRPC_ERROR_METADATA.ERROR_CODE;
@@ -59,6 +62,12 @@ export class GrpcAuthGuard extends ProtocolAuthGuard {
   }
 }
 
+const GRPC_STATUS_OF: Readonly<Record<AuthErrorCode, GrpcStatus>> = {
+  UNAUTHENTICATED: GrpcStatus.UNAUTHENTICATED,
+  PERMISSION_DENIED: GrpcStatus.PERMISSION_DENIED,
+  APPROVAL_REQUIRED: GrpcStatus.PERMISSION_DENIED,
+};
+
 /** An AuthError as the RpcException Nest's gRPC server turns into a status; other errors unchanged. */
 export function toRpcException(error: unknown): unknown {
   if (!(error instanceof AuthError)) return error;
@@ -71,7 +80,7 @@ export function toRpcException(error: unknown): unknown {
     trailers.set(GRPC_ERROR_METADATA.MISSING_SCOPES, error.missingScopes.join(' '));
   }
   return new RpcException({
-    code: error.grpcStatus,
+    code: GRPC_STATUS_OF[error.code],
     message: error.message,
     details: error.message,
     metadata: trailers,
