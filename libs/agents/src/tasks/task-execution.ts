@@ -118,6 +118,11 @@ export class TaskExecution {
   }
 
   /** Queues a database write after the previous ones; failures are logged, not thrown. */
+  /** Settles when every write queued so far has been attempted. */
+  stored(): Promise<void> {
+    return this.writes;
+  }
+
   persist(what: string, write: () => Promise<void>): Promise<void> {
     this.writes = this.writes.then(write).catch((error: unknown) => {
       this.logger.error(`Could not store ${what} of task ${this.task.taskId}: ${describeError(error)}`);

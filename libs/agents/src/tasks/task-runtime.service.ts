@@ -181,7 +181,11 @@ export class TaskRuntime implements OnApplicationBootstrap, BeforeApplicationShu
 
   /** The task as this process runs it, or as stored; undefined when unknown. */
   async get(taskId: string): Promise<TaskView | undefined> {
-    return this.live.get(taskId)?.view() ?? (await this.repository.load(taskId));
+    const execution = this.live.get(taskId);
+    if (!execution) return this.repository.load(taskId);
+    // A task is shown ended only once its end is stored, so that GetTask never runs ahead of ListTasks.
+    if (execution.isFinal) await execution.stored();
+    return execution.view();
   }
 
   /**
