@@ -79,6 +79,8 @@ describe('gateway configuration', () => {
       LOG_LEVELS: 'error,warn',
       S2SP_AUDIT_RETENTION_DAYS: '7',
       S2SP_AUDIT_RETENTION_SWEEP_MS: '60000',
+      S2SP_SHUTDOWN_GRACE_MS: '20000',
+      S2SP_SHUTDOWN_NOT_READY_DELAY_MS: '3000',
     });
     const expected: GatewayConfig = {
       host: '0.0.0.0',
@@ -107,6 +109,7 @@ describe('gateway configuration', () => {
       health: { timeoutMs: 250 },
       toolCatalog: { ttlMs: 5000, missRefreshIntervalMs: 250 },
       console: { enabled: true, assetsDir: '/srv/console', devTokens: false, devTokenTtlSeconds: 900 },
+      shutdown: { graceMs: 20_000, notReadyDelayMs: 3_000 },
       logger: ['error', 'warn'],
     };
     assert.deepEqual(gatewayConfigFromEnv(), expected);

@@ -8,37 +8,47 @@ import {
   resolveShutdownOptions,
   SHUTDOWN_ENV,
   shutDownGracefully,
+  shutdownOptionsFromEnv,
 } from '../../libs/platform/src';
 import { withEnv } from '../support/with-env';
 
 const UNSET = { [SHUTDOWN_ENV.graceMs]: undefined, [SHUTDOWN_ENV.notReadyDelayMs]: undefined };
 
-describe('resolveShutdownOptions', () => {
-  test('an option wins over its environment variable, which wins over the default', () => {
+describe('resolveShutdownOptions and shutdownOptionsFromEnv', () => {
+  test('resolveShutdownOptions takes the options given over the defaults, never the environment', () => {
+    withEnv({ [SHUTDOWN_ENV.graceMs]: '30000', [SHUTDOWN_ENV.notReadyDelayMs]: '5000' }, () => {
+      assert.deepEqual(resolveShutdownOptions(), DEFAULT_SHUTDOWN_OPTIONS);
+      assert.deepEqual(resolveShutdownOptions({ graceMs: 2_000 }), { ...DEFAULT_SHUTDOWN_OPTIONS, graceMs: 2_000 });
+    });
+  });
+
+  test('shutdownOptionsFromEnv reads the variables over the defaults, for an app to pass as options', () => {
     assert.deepEqual(
-      withEnv(UNSET, () => resolveShutdownOptions()),
+      withEnv(UNSET, () => shutdownOptionsFromEnv()),
       DEFAULT_SHUTDOWN_OPTIONS,
     );
     const fromEnv = withEnv({ [SHUTDOWN_ENV.graceMs]: '30000', [SHUTDOWN_ENV.notReadyDelayMs]: '5000' }, () =>
-      resolveShutdownOptions(),
+      shutdownOptionsFromEnv(),
     );
     assert.deepEqual(fromEnv, { graceMs: 30_000, notReadyDelayMs: 5_000 });
-    const given = withEnv({ [SHUTDOWN_ENV.graceMs]: '30000' }, () => resolveShutdownOptions({ graceMs: 2_000 }));
-    assert.equal(given.graceMs, 2_000);
   });
 
-  test('malformed or inconsistent values are refused, naming the setting', () => {
+  test('malformed or inconsistent values are refused, naming the variable or the option', () => {
     assert.throws(
-      () => withEnv({ ...UNSET, [SHUTDOWN_ENV.graceMs]: 'soon' }, () => resolveShutdownOptions()),
+      () => withEnv({ ...UNSET, [SHUTDOWN_ENV.graceMs]: 'soon' }, () => shutdownOptionsFromEnv()),
       /S2SP_SHUTDOWN_GRACE_MS must be an integer/,
     );
     assert.throws(
-      () => withEnv(UNSET, () => resolveShutdownOptions({ graceMs: -1 })),
-      /graceMs must be an integer from 0/,
+      () =>
+        withEnv({ [SHUTDOWN_ENV.graceMs]: '1000', [SHUTDOWN_ENV.notReadyDelayMs]: '2000' }, () =>
+          shutdownOptionsFromEnv(),
+        ),
+      /notReadyDelayMs \(2000\) must not exceed graceMs \(1000\)/,
     );
+    assert.throws(() => resolveShutdownOptions({ graceMs: -1 }), /shutdown option graceMs must be an integer from 0/);
     assert.throws(
-      () => withEnv(UNSET, () => resolveShutdownOptions({ graceMs: 1_000, notReadyDelayMs: 2_000 })),
-      /must not exceed S2SP_SHUTDOWN_GRACE_MS/,
+      () => resolveShutdownOptions({ graceMs: 1_000, notReadyDelayMs: 2_000 }),
+      /shutdown option notReadyDelayMs \(2000\) must not exceed graceMs \(1000\)/,
     );
   });
 });

@@ -9,6 +9,7 @@ import {
   resolveMcpHttpLimits,
   resolveS2spOptions,
 } from '@s2sp/core';
+import { DEFAULT_SHUTDOWN_OPTIONS, resolveShutdownOptions } from '@s2sp/platform';
 import { gatewayConfigFromEnv } from '@s2sp/gateway';
 import { agentsConfigFromEnv } from '@s2sp/agents';
 import { weatherConfigFromEnv } from '../../apps/weather-server/src/weather-server.config';
@@ -20,10 +21,12 @@ const VARIABLES = {
   S2SP_MCP_LIST_PAGE_SIZE: '7',
   S2SP_DATA_FETCH_AUDIT_MAX_PENDING: '9',
   S2SP_AUDIT_RETENTION_DAYS: '3',
+  S2SP_SHUTDOWN_GRACE_MS: '4000',
 };
 
-test('S2spModule and serveMcp ignore the S2SP_MCP_*, S2SP_DATA_FETCH_AUDIT_* and S2SP_AUDIT_RETENTION_* variables', () => {
+test('S2spModule, serveMcp, startGateway and startAgents ignore the S2SP_MCP_*, S2SP_DATA_FETCH_AUDIT_*, S2SP_AUDIT_RETENTION_* and S2SP_SHUTDOWN_* variables', () => {
   withEnv(VARIABLES, () => {
+    assert.deepEqual(resolveShutdownOptions(), DEFAULT_SHUTDOWN_OPTIONS);
     assert.deepEqual(resolveMcpHttpLimits(), DEFAULT_MCP_HTTP_LIMITS);
     assert.deepEqual(resolveS2spOptions({}).dataPlaneFetchAudit, DEFAULT_DATA_PLANE_FETCH_AUDIT_RETRY);
     assert.equal(DEFAULT_AUDIT_RETENTION.retentionMs, 30 * DAY_MS);
@@ -35,10 +38,16 @@ test("the apps' configurations read them and hand them to the packages as option
     for (const config of [weatherConfigFromEnv(), statsConfigFromEnv()]) {
       assert.equal(config.mcpLimits?.listPageSize, 7);
       assert.equal(config.dataPlaneFetchAudit?.maxPending, 9);
-      assert.equal(config.auditRetention?.retentionMs, 3 * DAY_MS);
     }
-    assert.equal(gatewayConfigFromEnv().auditRetention?.retentionMs, 3 * DAY_MS);
-    assert.equal(agentsConfigFromEnv().auditRetention?.retentionMs, 3 * DAY_MS);
+    for (const config of [
+      weatherConfigFromEnv(),
+      statsConfigFromEnv(),
+      gatewayConfigFromEnv(),
+      agentsConfigFromEnv(),
+    ]) {
+      assert.equal(config.auditRetention?.retentionMs, 3 * DAY_MS);
+      assert.equal(config.shutdown?.graceMs, 4_000);
+    }
   });
   assert.throws(
     () => resolveS2spOptions({ dataPlaneFetchAudit: { maxPending: 0 } }),

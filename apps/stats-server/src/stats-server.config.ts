@@ -13,7 +13,15 @@ import {
   dataPlaneFetchAuditRetryFromEnv,
   type DataPlaneFetchAuditRetry,
 } from '@s2sp/core';
-import { envInt, envList, envOptional, envString, parsePairs } from '@s2sp/platform';
+import {
+  envInt,
+  envList,
+  envOptional,
+  envString,
+  parsePairs,
+  shutdownOptionsFromEnv,
+  type ShutdownOptions,
+} from '@s2sp/platform';
 
 export interface StatsServerConfig {
   host: string;
@@ -46,6 +54,8 @@ export interface StatsServerConfig {
   auditRetention?: AuditRetentionOptions;
   /** Bounds of the data-plane fetch audit's buffer while the database fails (S2SP_DATA_FETCH_AUDIT_*). */
   dataPlaneFetchAudit?: Partial<DataPlaneFetchAuditRetry>;
+  /** Graceful shutdown on SIGTERM (serveMcp's `shutdown`; S2SP_SHUTDOWN_GRACE_MS, S2SP_SHUTDOWN_NOT_READY_DELAY_MS). */
+  shutdown?: Partial<ShutdownOptions>;
   /** Telemetry overrides (service name `s2sp-stats-server`), e.g. a test's shared `spanExporter`. */
   telemetry?: Partial<TelemetryOptions>;
   /**
@@ -93,5 +103,6 @@ export function statsConfigFromEnv(transport: 'http' | 'stdio' = 'http'): StatsS
     auth: authOptionsFromEnv('stats-server'),
     auditRetention: auditRetentionFromEnv(),
     dataPlaneFetchAudit: dataPlaneFetchAuditRetryFromEnv(),
+    shutdown: shutdownOptionsFromEnv(),
   };
 }

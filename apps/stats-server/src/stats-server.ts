@@ -12,6 +12,7 @@ export function startStatsServer(config: StatsServerConfig): Promise<RunningMcpS
     port: config.port,
     transport: config.transport,
     ...(config.mcpLimits ? { mcpLimits: config.mcpLimits } : {}),
+    ...(config.shutdown ? { shutdown: config.shutdown } : {}),
     // stdout carries the protocol on stdio.
     logger: appLogger('s2sp-stats-server', config.logger, config.transport === 'stdio' ? { write: writeToStderr } : {}),
     auth: { audience: config.auth.audience },

@@ -14,7 +14,7 @@ import {
   dataPlaneFetchAuditRetryFromEnv,
   type DataPlaneFetchAuditRetry,
 } from '@s2sp/core';
-import { envInt, envOptional, envString } from '@s2sp/platform';
+import { envInt, envOptional, envString, shutdownOptionsFromEnv, type ShutdownOptions } from '@s2sp/platform';
 
 export interface WeatherServerConfig {
   host: string;
@@ -55,6 +55,8 @@ export interface WeatherServerConfig {
   auditRetention?: AuditRetentionOptions;
   /** Bounds of the data-plane fetch audit's buffer while the database fails (S2SP_DATA_FETCH_AUDIT_*). */
   dataPlaneFetchAudit?: Partial<DataPlaneFetchAuditRetry>;
+  /** Graceful shutdown on SIGTERM (serveMcp's `shutdown`; S2SP_SHUTDOWN_GRACE_MS, S2SP_SHUTDOWN_NOT_READY_DELAY_MS). */
+  shutdown?: Partial<ShutdownOptions>;
   /** Telemetry overrides (service name `s2sp-weather-server`), e.g. a test's shared `spanExporter`. */
   telemetry?: Partial<TelemetryOptions>;
   /**
@@ -81,6 +83,7 @@ export function weatherConfigFromEnv(transport: 'http' | 'stdio' = 'http'): Weat
     auth: authOptionsFromEnv('weather-server'),
     auditRetention: auditRetentionFromEnv(),
     dataPlaneFetchAudit: dataPlaneFetchAuditRetryFromEnv(),
+    shutdown: shutdownOptionsFromEnv(),
     alertUpdateIntervalMs: envInt('WEATHER_ALERT_UPDATE_INTERVAL_MS', 0),
   };
 }

@@ -16,6 +16,7 @@ export async function startWeatherServer(config: WeatherServerConfig): Promise<R
       port: config.port,
       transport: config.transport,
       ...(config.mcpLimits ? { mcpLimits: config.mcpLimits } : {}),
+      ...(config.shutdown ? { shutdown: config.shutdown } : {}),
       ...(config.platform === 'fastify' ? { httpAdapter: new FastifyAdapter() } : {}),
       // stdout carries the protocol on stdio.
       logger: appLogger(

@@ -5,6 +5,7 @@ import {
   envOptional,
   envString,
   redisOptionsFromEnv,
+  shutdownOptionsFromEnv,
   validateRedisOptions,
   type RedisOptions,
   type ShutdownOptions,
@@ -125,9 +126,9 @@ export interface AgentsConfig {
   /** Host of that endpoint (AGENTS_METRICS_HOST, default 127.0.0.1). */
   metricsHost?: string;
   /**
-   * Graceful shutdown on SIGTERM (running tasks get until graceMs to finish);
-   * unset options fall back to S2SP_SHUTDOWN_GRACE_MS and
-   * S2SP_SHUTDOWN_NOT_READY_DELAY_MS, then to DEFAULT_SHUTDOWN_OPTIONS of @s2sp/platform.
+   * Graceful shutdown on SIGTERM (running tasks get until graceMs to finish); each unset
+   * option is DEFAULT_SHUTDOWN_OPTIONS' of @s2sp/platform (agentsConfigFromEnv:
+   * S2SP_SHUTDOWN_GRACE_MS, S2SP_SHUTDOWN_NOT_READY_DELAY_MS).
    */
   shutdown?: Partial<ShutdownOptions>;
   /**
@@ -176,6 +177,7 @@ export const DEFAULT_AGENTS_CONFIG: Omit<AgentsConfig, 'mcpServers' | 'auth'> = 
  * AGENTS_SAMPLING_SERVERS, AGENTS_SAMPLING_MODEL_HINTS, AGENTS_SAMPLING_MAX_TOKENS,
  * AGENTS_SAMPLING_MAX_TASK_TOKENS, AGENTS_SAMPLING_RATE_PER_MINUTE, AGENTS_SAMPLING_MAX_REQUEST_CHARS,
  * AGENTS_MCP_ROOTS (`server=file:///path,…`, `*` for every server),
+ * S2SP_SHUTDOWN_GRACE_MS and S2SP_SHUTDOWN_NOT_READY_DELAY_MS (shutdownOptionsFromEnv of @s2sp/platform),
  * and the S2SP_AUTH_* variables of @s2sp/auth.
  */
 export function agentsConfigFromEnv(): AgentsConfig {
@@ -219,6 +221,7 @@ export function agentsConfigFromEnv(): AgentsConfig {
     metricsHost: envString('AGENTS_METRICS_HOST', '127.0.0.1'),
     sampling: samplingConfigFromEnv(),
     roots: mcpRootsFromEnv(),
+    shutdown: shutdownOptionsFromEnv(),
   };
   const redis = redisOptionsFromEnv();
   if (redis) config.redis = redis;

@@ -3,12 +3,14 @@ import { packageVersion } from '@s2sp/platform';
 import type { LoggerService, LogLevel } from '@nestjs/common';
 import { authOptionsFromEnv, type AuthModuleOptions } from '@s2sp/auth';
 import {
+  DEFAULT_SHUTDOWN_OPTIONS,
   envChoice,
   envInt,
   envOptional,
   envOptionalList,
   envString,
   redisOptionsFromEnv,
+  shutdownOptionsFromEnv,
   validateRedisOptions,
   type RedisOptions,
   type ShutdownOptions,
@@ -133,9 +135,8 @@ export interface GatewayConfig {
    */
   logger?: LoggerService | LogLevel[] | false;
   /**
-   * Graceful shutdown on SIGTERM; each unset option falls back to its
-   * environment variable (S2SP_SHUTDOWN_GRACE_MS, S2SP_SHUTDOWN_NOT_READY_DELAY_MS),
-   * then to DEFAULT_SHUTDOWN_OPTIONS of @s2sp/platform.
+   * Graceful shutdown on SIGTERM; each unset option is DEFAULT_SHUTDOWN_OPTIONS'
+   * of @s2sp/platform (gatewayConfigFromEnv: S2SP_SHUTDOWN_GRACE_MS, S2SP_SHUTDOWN_NOT_READY_DELAY_MS).
    */
   shutdown?: Partial<ShutdownOptions>;
   /**
@@ -164,6 +165,7 @@ export function defaultGatewayConfig(): GatewayConfig {
     health: { timeoutMs: 1_000 },
     toolCatalog: { ttlMs: 30_000, missRefreshIntervalMs: 1_000 },
     console: defaultConsoleOptions(),
+    shutdown: { ...DEFAULT_SHUTDOWN_OPTIONS },
   };
 }
 
@@ -231,6 +233,7 @@ export function gatewayConfigFromEnv(): GatewayConfig {
       missRefreshIntervalMs: envInt('GATEWAY_TOOL_CATALOG_MISS_REFRESH_MS', d.toolCatalog.missRefreshIntervalMs),
     },
     console: consoleFromEnv(),
+    shutdown: shutdownOptionsFromEnv(),
     ...loggerFromEnv(),
   });
 }

@@ -28,24 +28,35 @@ export const SHUTDOWN_LIMITS: Record<keyof ShutdownOptions, { min: number; max: 
   notReadyDelayMs: { min: 0, max: 600_000 },
 };
 
-/** Each option as given, else from its environment variable, else its default; out of range throws naming it. */
+/** The options given over DEFAULT_SHUTDOWN_OPTIONS; one out of range, or a delay past the grace period, throws naming it. */
 export function resolveShutdownOptions(options: Partial<ShutdownOptions> = {}): ShutdownOptions {
   const resolved = { ...DEFAULT_SHUTDOWN_OPTIONS };
-  for (const key of Object.keys(SHUTDOWN_ENV) as Array<keyof ShutdownOptions>) {
-    const { min, max } = SHUTDOWN_LIMITS[key];
+  for (const key of Object.keys(SHUTDOWN_LIMITS) as Array<keyof ShutdownOptions>) {
     const given = options[key];
-    if (given === undefined) {
-      resolved[key] = envInt(SHUTDOWN_ENV[key], DEFAULT_SHUTDOWN_OPTIONS[key], { min, max });
-    } else if (!Number.isSafeInteger(given) || given < min || given > max) {
-      throw new Error(`shutdown option ${key} must be an integer from ${min} to ${max}; got ${given}`);
-    } else {
-      resolved[key] = given;
+    if (given === undefined) continue;
+    const { min, max } = SHUTDOWN_LIMITS[key];
+    if (!Number.isSafeInteger(given) || given < min || given > max) {
+      throw new RangeError(`shutdown option ${key} must be an integer from ${min} to ${max}; got ${String(given)}`);
     }
+    resolved[key] = given;
   }
   if (resolved.notReadyDelayMs > resolved.graceMs) {
-    throw new Error(
-      `${SHUTDOWN_ENV.notReadyDelayMs} (${resolved.notReadyDelayMs}) must not exceed ${SHUTDOWN_ENV.graceMs} (${resolved.graceMs})`,
+    throw new RangeError(
+      `shutdown option notReadyDelayMs (${resolved.notReadyDelayMs}) must not exceed graceMs (${resolved.graceMs})`,
     );
   }
   return resolved;
+}
+
+/**
+ * S2SP_SHUTDOWN_GRACE_MS and S2SP_SHUTDOWN_NOT_READY_DELAY_MS (SHUTDOWN_ENV) over
+ * DEFAULT_SHUTDOWN_OPTIONS, for an app's configuration to pass as `shutdown`.
+ * A value out of range throws, naming the variable.
+ */
+export function shutdownOptionsFromEnv(): ShutdownOptions {
+  const options = { ...DEFAULT_SHUTDOWN_OPTIONS };
+  for (const key of Object.keys(SHUTDOWN_ENV) as Array<keyof ShutdownOptions>) {
+    options[key] = envInt(SHUTDOWN_ENV[key], DEFAULT_SHUTDOWN_OPTIONS[key], SHUTDOWN_LIMITS[key]);
+  }
+  return resolveShutdownOptions(options);
 }

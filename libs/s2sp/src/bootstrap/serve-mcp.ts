@@ -79,9 +79,8 @@ export interface ServeMcpOptions {
    */
   resourceSubscriptions?: boolean;
   /**
-   * Graceful shutdown; each unset option falls back to its environment variable
-   * (S2SP_SHUTDOWN_GRACE_MS, S2SP_SHUTDOWN_NOT_READY_DELAY_MS), then to
-   * DEFAULT_SHUTDOWN_OPTIONS of @s2sp/platform.
+   * Graceful shutdown; each unset option is DEFAULT_SHUTDOWN_OPTIONS' of @s2sp/platform.
+   * An app configured from the environment passes `shutdownOptionsFromEnv()` (S2SP_SHUTDOWN_*).
    */
   shutdown?: Partial<ShutdownOptions>;
 }
