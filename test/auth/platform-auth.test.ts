@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import * as grpc from '@grpc/grpc-js';
+import type { LogLevel } from '@nestjs/common';
 import { z } from 'zod';
 import { S2SP_DATABASE, type RunningMcpServer } from '@s2sp/core';
 import { type S2spDatabase } from '@s2sp/database';
@@ -20,6 +21,8 @@ import { ALL_TEST_SCOPES, mintTestToken, tokenFromScript } from '../support/toke
 
 const ALICE_SCOPES = [...ALL_TEST_SCOPES, 'files:read', 'admin:everything'];
 const NOT_FOUND_CODE = -32602; // gRPC NOT_FOUND is the caller's params at fault
+/** Every app logs everything, so that the scan for secrets sees every line. */
+const EVERY_LEVEL: LogLevel[] = ['log', 'error', 'warn', 'debug', 'verbose'];
 const JWT = /eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}/;
 
 /**
@@ -39,7 +42,6 @@ describe('caller-scoped security on every hop', () => {
   const captured: string[] = [];
   const secrets: string[] = [];
   const restoreOutput: Array<() => void> = [];
-  const savedLogLevels = process.env.LOG_LEVELS;
 
   /** A JSON-RPC call as alice unless `authorization` says otherwise (null: no header). */
   const rpc = async (method: string, params: unknown, authorization: string | null = `Bearer ${aliceToken}`) => {
@@ -94,8 +96,7 @@ describe('caller-scoped security on every hop', () => {
     })());
 
   before(async () => {
-    // Every level, every process; stdout and stderr are copied for the scan.
-    process.env.LOG_LEVELS = 'log,error,warn,debug,verbose';
+    // Every level, every app; stdout and stderr are copied for the scan.
     for (const stream of [process.stdout, process.stderr]) {
       const write = stream.write.bind(stream);
       stream.write = (chunk: unknown, ...rest: unknown[]) => {
@@ -108,8 +109,8 @@ describe('caller-scoped security on every hop', () => {
     }
     aliceToken = await tokenFromScript({ subject: 'alice', scopes: ALICE_SCOPES });
     secrets.push(aliceToken);
-    weather = await startWeather();
-    stats = await startStats([weather.url]);
+    weather = await startWeather({ logger: EVERY_LEVEL });
+    stats = await startStats([weather.url], { logger: EVERY_LEVEL });
     testkit = await startTestMcpServer();
     const config = agentsTestConfig([
       { id: 'weather', url: `${weather.url}/mcp` },
@@ -117,16 +118,13 @@ describe('caller-scoped security on every hop', () => {
       { id: 'testkit', url: testkit.mcpUrl },
     ]);
     // The default: operations that need approval are denied.
-    agents = await startTestAgents(
-      { ...config, auth: { audience: 'agents' } },
-      { logger: ['log', 'error', 'warn', 'debug', 'verbose'] },
-    );
+    agents = await startTestAgents({ ...config, auth: { audience: 'agents' } }, { logger: EVERY_LEVEL });
     gateway = await startGateway({
       ...defaultGatewayConfig(),
       port: 0,
       agentsUrl: agents.url,
       dataDir: ':memory:',
-      logger: ['log', 'error', 'warn', 'debug', 'verbose'],
+      logger: EVERY_LEVEL,
     });
     grpcClients = connectAgents(agents.url, null);
     await eventually('the agents to discover every server', async () => {
@@ -144,8 +142,6 @@ describe('caller-scoped security on every hop', () => {
     await stats?.close();
     await weather?.close();
     for (const restore of restoreOutput) restore();
-    if (savedLogLevels === undefined) delete process.env.LOG_LEVELS;
-    else process.env.LOG_LEVELS = savedLogLevels;
   });
 
   test('the gateway: no token, a bad signature, an expired or foreign token are 4001 without detail; a missing scope is 4002 naming it', async () => {

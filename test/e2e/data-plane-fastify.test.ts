@@ -50,6 +50,7 @@ describe('S2spModule on Fastify beside the app’s own JSON routes', () => {
       transport: 'http',
       httpAdapter: new FastifyAdapter(),
       auth: { audience: 'weather-server' },
+      logger: config.logger,
     });
     url = weather.url;
     agent = await connectMcp(weather.url);

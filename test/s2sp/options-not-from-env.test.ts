@@ -10,6 +10,7 @@ import {
   resolveS2spOptions,
 } from '@s2sp/core';
 import { DEFAULT_SHUTDOWN_OPTIONS, resolveShutdownOptions } from '@s2sp/platform';
+import { appLogger } from '@s2sp/telemetry';
 import { gatewayConfigFromEnv } from '@s2sp/gateway';
 import { agentsConfigFromEnv } from '@s2sp/agents';
 import { weatherConfigFromEnv } from '../../apps/weather-server/src/weather-server.config';
@@ -22,10 +23,16 @@ const VARIABLES = {
   S2SP_DATA_FETCH_AUDIT_MAX_PENDING: '9',
   S2SP_AUDIT_RETENTION_DAYS: '3',
   S2SP_SHUTDOWN_GRACE_MS: '4000',
+  LOG_LEVELS: 'error',
 };
 
-test('S2spModule, serveMcp, startGateway and startAgents ignore the S2SP_MCP_*, S2SP_DATA_FETCH_AUDIT_*, S2SP_AUDIT_RETENTION_* and S2SP_SHUTDOWN_* variables', () => {
+test('S2spModule, serveMcp, startGateway and startAgents ignore the S2SP_MCP_*, S2SP_DATA_FETCH_AUDIT_*, S2SP_AUDIT_RETENTION_*, S2SP_SHUTDOWN_* and LOG_LEVELS variables', () => {
   withEnv(VARIABLES, () => {
+    const lines: string[] = [];
+    const logger = appLogger('app', undefined, { write: (line) => lines.push(line) });
+    assert.ok(logger);
+    logger.log('a log-level line');
+    assert.equal(lines.length, 1, 'a logger configured with no levels keeps every level');
     assert.deepEqual(resolveShutdownOptions(), DEFAULT_SHUTDOWN_OPTIONS);
     assert.deepEqual(resolveMcpHttpLimits(), DEFAULT_MCP_HTTP_LIMITS);
     assert.deepEqual(resolveS2spOptions({}).dataPlaneFetchAudit, DEFAULT_DATA_PLANE_FETCH_AUDIT_RETRY);
@@ -47,6 +54,9 @@ test("the apps' configurations read them and hand them to the packages as option
     ]) {
       assert.equal(config.auditRetention?.retentionMs, 3 * DAY_MS);
       assert.equal(config.shutdown?.graceMs, 4_000);
+    }
+    for (const config of [weatherConfigFromEnv(), statsConfigFromEnv(), gatewayConfigFromEnv()]) {
+      assert.deepEqual(config.logger, ['error']);
     }
   });
   assert.throws(

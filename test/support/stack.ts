@@ -1,4 +1,5 @@
 import type { RunningMcpServer } from '@s2sp/core';
+import { logLevelsFromEnv } from '@s2sp/telemetry';
 import { startStatsServer } from '../../apps/stats-server/src/stats-server';
 import type { StatsServerConfig } from '../../apps/stats-server/src/stats-server.config';
 import { startWeatherServer } from '../../apps/weather-server/src/weather-server';
@@ -10,6 +11,9 @@ export const HTTP_PLATFORMS = ['express', 'fastify'] as const;
 
 export { tempDir } from './temp-dir';
 
+/** The levels the test runner asks servers to log (LOG_LEVELS, `error,warn` under npm test), as the apps read them. */
+export const TEST_LOG_LEVELS = logLevelsFromEnv(process.env);
+
 export function weatherConfig(overrides: Partial<WeatherServerConfig> = {}): WeatherServerConfig {
   return {
     host: '127.0.0.1',
@@ -19,6 +23,7 @@ export function weatherConfig(overrides: Partial<WeatherServerConfig> = {}): Wea
     resourceTtlMs: 10 * 60 * 1000,
     sweepIntervalMs: 0,
     auth: { audience: 'weather-server' },
+    logger: TEST_LOG_LEVELS,
     ...overrides,
   };
 }
@@ -36,6 +41,7 @@ export function statsConfig(
     fetchTimeoutMs: 5_000,
     dataDir: ':memory:',
     auth: { audience: 'stats-server' },
+    logger: TEST_LOG_LEVELS,
     ...overrides,
   };
 }

@@ -1,10 +1,11 @@
 import { Logger } from '@nestjs/common';
 import { exitOnTerminationSignal } from '@s2sp/platform';
 import { agentsConfigFromEnv, startAgents } from '@s2sp/agents';
+import { logLevelsFromEnv } from '@s2sp/telemetry';
 
 async function main(): Promise<void> {
   const config = agentsConfigFromEnv();
-  const agents = await startAgents(config);
+  const agents = await startAgents(config, { logger: logLevelsFromEnv(process.env) });
   const logger = new Logger('agents');
   logger.log(
     `gRPC (s2sp.v1.ToolService, s2sp.v1.AgentService, grpc.health.v1.Health, grpc.reflection.v1) on ${agents.url}`,

@@ -1,6 +1,6 @@
 import { authOptionsFromEnv, type AuthModuleOptions } from '@s2sp/auth';
 import type { LoggerService, LogLevel } from '@nestjs/common';
-import type { TelemetryOptions } from '@s2sp/telemetry';
+import { logLevelsFromEnv, type TelemetryOptions } from '@s2sp/telemetry';
 import {
   DEFAULT_ARROW_MIN_ROWS,
   s2spLimitsFromEnv,
@@ -60,7 +60,7 @@ export interface StatsServerConfig {
   telemetry?: Partial<TelemetryOptions>;
   /**
    * Nest logger: false for none, a list of levels, or a LoggerService of your own.
-   * Default: JSON lines (to stderr on stdio) of the LOG_LEVELS levels, else all.
+   * Default: JSON lines (to stderr on stdio) of every level; from the environment, the LOG_LEVELS levels.
    */
   logger?: LoggerService | LogLevel[] | false;
 }
@@ -104,5 +104,6 @@ export function statsConfigFromEnv(transport: 'http' | 'stdio' = 'http'): StatsS
     auditRetention: auditRetentionFromEnv(),
     dataPlaneFetchAudit: dataPlaneFetchAuditRetryFromEnv(),
     shutdown: shutdownOptionsFromEnv(),
+    logger: logLevelsFromEnv(process.env),
   };
 }

@@ -1,6 +1,6 @@
 import { authOptionsFromEnv, type AuthModuleOptions } from '@s2sp/auth';
 import type { LoggerService, LogLevel } from '@nestjs/common';
-import type { TelemetryOptions } from '@s2sp/telemetry';
+import { logLevelsFromEnv, type TelemetryOptions } from '@s2sp/telemetry';
 import {
   dataPlaneAuthFromEnv,
   s2spLimitsFromEnv,
@@ -61,7 +61,7 @@ export interface WeatherServerConfig {
   telemetry?: Partial<TelemetryOptions>;
   /**
    * Nest logger: false for none, a list of levels, or a LoggerService of your own.
-   * Default: JSON lines (to stderr on stdio) of the LOG_LEVELS levels, else all.
+   * Default: JSON lines (to stderr on stdio) of every level; from the environment, the LOG_LEVELS levels.
    */
   logger?: LoggerService | LogLevel[] | false;
 }
@@ -84,6 +84,7 @@ export function weatherConfigFromEnv(transport: 'http' | 'stdio' = 'http'): Weat
     auditRetention: auditRetentionFromEnv(),
     dataPlaneFetchAudit: dataPlaneFetchAuditRetryFromEnv(),
     shutdown: shutdownOptionsFromEnv(),
+    logger: logLevelsFromEnv(process.env),
     alertUpdateIntervalMs: envInt('WEATHER_ALERT_UPDATE_INTERVAL_MS', 0),
   };
 }

@@ -13,7 +13,7 @@ import { TaskRuntime } from './tasks/task-runtime.service';
 import { addContractReflection } from './reflection/contract-reflection';
 
 export interface StartAgentsOptions extends AgentsModuleExtras {
-  /** Nest logger: false for none, a list of levels (JSON lines), or your own LoggerService. Default: JSON lines, LOG_LEVELS. */
+  /** Nest logger: false for none, a list of levels (JSON lines), or your own LoggerService. Default: JSON lines of every level. */
   logger?: LoggerService | LogLevel[] | false;
 }
 

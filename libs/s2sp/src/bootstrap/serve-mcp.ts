@@ -12,7 +12,6 @@ import type { CacheHint } from '@modelcontextprotocol/server';
 import { StdioTransport, StreamableHttpTransport, type McpCacheHints, type McpTransport } from '@rekog/mcp-nest';
 import { mountS2spAuth } from '../auth/mount-s2sp-auth';
 import { mountRequestHostValidation } from '../http/mount-request-host-validation';
-import { envList } from '@s2sp/platform';
 import { mcpBodyLimitMiddleware } from './mcp-body-limit.middleware';
 import { resolveMcpHttpLimits, type McpHttpLimits } from './mcp-http-limits';
 import { mountMcpServerHealth } from './mcp-server-health';
@@ -47,7 +46,11 @@ export interface ServeMcpOptions {
    * An app configured from the environment passes `mcpHttpLimitsFromEnv()` (the S2SP_MCP_* variables).
    */
   mcpLimits?: Partial<McpHttpLimits>;
-  logger?: LoggerService | false;
+  /**
+   * Nest logger: false for none, your own LoggerService, or the levels the default
+   * logger keeps (default all; to stderr over stdio, whose stdout carries the protocol).
+   */
+  logger?: LoggerService | LogLevel[] | false;
   /**
    * The HTTP platform, as given to NestFactory.create: Express's by default, or
    * e.g. `new FastifyAdapter()` (@nestjs/platform-fastify). `/mcp`, the data plane
@@ -112,7 +115,10 @@ export async function serveMcp(
   module: Parameters<typeof NestFactory.create>[0],
   options: ServeMcpOptions,
 ): Promise<RunningMcpServer> {
-  const logger = options.logger ?? defaultLogger(options.transport);
+  const logger =
+    options.logger === undefined || Array.isArray(options.logger)
+      ? defaultLogger(options.transport, options.logger)
+      : options.logger;
   const shutdownOptions = resolveShutdownOptions(options.shutdown);
   // forceCloseConnections: MCP clients keep a notification stream open, which
   // would otherwise hold app.close() (and a SIGTERM'd process) forever.
@@ -207,12 +213,8 @@ function listCacheHints(hint: CacheHint): McpCacheHints {
   return Object.fromEntries(CACHEABLE_LISTS.map((method) => [method, hint]));
 }
 
-/**
- * stdio must keep stdout for the protocol; LOG_LEVELS (e.g. "error,warn")
- * narrows what Nest prints, for quiet test runs and production.
- */
-function defaultLogger(transport: 'http' | 'stdio'): LoggerService | undefined {
-  const levels = envList('LOG_LEVELS', []) as LogLevel[];
+/** stdio must keep stdout for the protocol; `levels` (e.g. error, warn) narrows what Nest prints. */
+function defaultLogger(transport: 'http' | 'stdio', levels: LogLevel[] = []): LoggerService | undefined {
   if (transport === 'stdio') {
     const logger = new StderrLogger();
     if (levels.length > 0) logger.setLogLevels(levels);

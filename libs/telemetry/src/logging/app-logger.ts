@@ -9,15 +9,13 @@ const LEVELS: readonly LogLevel[] = ['verbose', 'debug', 'log', 'warn', 'error',
 export interface AppLoggerOptions {
   /** Where lines go (default stdout); MCP servers on stdio pass stderr. */
   write?: (line: string) => void;
-  /** Environment to read LOG_LEVELS from when the setting names no levels (default process.env). */
-  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /**
  * The logger an app hands Nest: a {@link JsonLogger} for `service` writing the
- * levels of the setting (or of LOG_LEVELS, e.g. "error,warn", when it names
- * none; all levels when neither does). `false` and a LoggerService of the
- * caller's own are passed through.
+ * levels of the setting (all levels when it names none). `false` and a
+ * LoggerService of the caller's own are passed through. An app configured from
+ * the environment passes {@link logLevelsFromEnv}'s levels (LOG_LEVELS) as the setting.
  */
 export function appLogger(
   service: string,
@@ -26,11 +24,14 @@ export function appLogger(
 ): LoggerService | false {
   if (setting === false) return false;
   if (setting !== undefined && !Array.isArray(setting)) return setting;
-  const levels = setting ?? logLevelsFromEnv(options.env ?? process.env);
-  return new JsonLogger({ service, ...(levels ? { levels } : {}), ...(options.write ? { write: options.write } : {}) });
+  return new JsonLogger({
+    service,
+    ...(setting ? { levels: setting } : {}),
+    ...(options.write ? { write: options.write } : {}),
+  });
 }
 
-/** LOG_LEVELS as Nest levels; undefined when unset; throws naming unknown levels. */
+/** LOG_LEVELS (e.g. "error,warn") of `env` as Nest levels; undefined when unset; throws naming unknown levels. */
 export function logLevelsFromEnv(env: Readonly<Record<string, string | undefined>>): LogLevel[] | undefined {
   const levels = (env.LOG_LEVELS ?? '')
     .split(',')
