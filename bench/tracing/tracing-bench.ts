@@ -66,14 +66,10 @@ async function collectorStub(): Promise<{ url: string; requests: () => number; c
 async function main(): Promise<void> {
   const dropping = new DroppingExporter();
   const collector = await collectorStub();
-  const noOtel: TelemetryOptions['env'] = {};
   const variants: Array<{ name: string; telemetry: Partial<TelemetryOptions> }> = [
-    { name: 'off', telemetry: { env: noOtel } },
-    { name: 'on (dropping exporter)', telemetry: { env: noOtel, spanExporter: dropping } },
-    {
-      name: 'on (OTLP to a local stub)',
-      telemetry: { env: { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_METRICS_EXPORTER: 'none' } },
-    },
+    { name: 'off', telemetry: {} },
+    { name: 'on (dropping exporter)', telemetry: { spanExporter: dropping } },
+    { name: 'on (OTLP to a local stub)', telemetry: { otlpTracesUrl: `${collector.url}/v1/traces` } },
   ];
   const stacks: BenchStack[] = [];
   try {

@@ -16,7 +16,8 @@ const SAVED = { ...process.env };
 
 function withEnv(values: Record<string, string>): void {
   for (const key of Object.keys(process.env)) {
-    if (key.startsWith('GATEWAY_') || key === 'DATABASE_URL' || key === 'LOG_LEVELS') delete process.env[key];
+    const read = ['GATEWAY_', 'OTEL_', 'S2SP_SHUTDOWN_'].some((prefix) => key.startsWith(prefix));
+    if (read || key === 'DATABASE_URL' || key === 'LOG_LEVELS') delete process.env[key];
   }
   Object.assign(process.env, values);
 }
@@ -30,7 +31,11 @@ describe('gateway configuration', () => {
   test('defaults: 127.0.0.1:3000, agents at 127.0.0.1:50051, PGlite in .data/gateway, 24 h idempotency, 120/min', () => {
     withEnv({});
     const config = gatewayConfigFromEnv();
-    assert.deepEqual({ ...config, databaseUrl: undefined }, { ...defaultGatewayConfig(), databaseUrl: undefined });
+    assert.deepEqual(
+      { ...config, databaseUrl: undefined, telemetry: undefined },
+      { ...defaultGatewayConfig(), databaseUrl: undefined, telemetry: undefined },
+    );
+    assert.deepEqual(config.telemetry, {}, 'no OTEL_* variable, no telemetry option');
     assert.equal(config.host, '127.0.0.1');
     assert.equal(config.port, 3000);
     assert.equal(config.agentsUrl, '127.0.0.1:50051');
@@ -81,6 +86,8 @@ describe('gateway configuration', () => {
       S2SP_AUDIT_RETENTION_SWEEP_MS: '60000',
       S2SP_SHUTDOWN_GRACE_MS: '20000',
       S2SP_SHUTDOWN_NOT_READY_DELAY_MS: '3000',
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+      OTEL_METRICS_EXPORTER: 'none',
     });
     const expected: GatewayConfig = {
       host: '0.0.0.0',
@@ -110,6 +117,7 @@ describe('gateway configuration', () => {
       toolCatalog: { ttlMs: 5000, missRefreshIntervalMs: 250 },
       console: { enabled: true, assetsDir: '/srv/console', devTokens: false, devTokenTtlSeconds: 900 },
       shutdown: { graceMs: 20_000, notReadyDelayMs: 3_000 },
+      telemetry: { otlpTracesUrl: 'http://collector:4318/v1/traces' },
       logger: ['error', 'warn'],
     };
     assert.deepEqual(gatewayConfigFromEnv(), expected);

@@ -10,7 +10,7 @@ import {
   resolveS2spOptions,
 } from '@s2sp/core';
 import { DEFAULT_SHUTDOWN_OPTIONS, resolveShutdownOptions } from '@s2sp/platform';
-import { appLogger } from '@s2sp/telemetry';
+import { appLogger, spanDestination } from '@s2sp/telemetry';
 import { gatewayConfigFromEnv } from '@s2sp/gateway';
 import { agentsConfigFromEnv } from '@s2sp/agents';
 import { weatherConfigFromEnv } from '../../apps/weather-server/src/weather-server.config';
@@ -24,10 +24,12 @@ const VARIABLES = {
   S2SP_AUDIT_RETENTION_DAYS: '3',
   S2SP_SHUTDOWN_GRACE_MS: '4000',
   LOG_LEVELS: 'error',
+  OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
 };
 
-test('S2spModule, serveMcp, startGateway and startAgents ignore the S2SP_MCP_*, S2SP_DATA_FETCH_AUDIT_*, S2SP_AUDIT_RETENTION_*, S2SP_SHUTDOWN_* and LOG_LEVELS variables', () => {
+test('S2spModule, serveMcp, startGateway and startAgents ignore the S2SP_MCP_*, S2SP_DATA_FETCH_AUDIT_*, S2SP_AUDIT_RETENTION_*, S2SP_SHUTDOWN_*, LOG_LEVELS and OTEL_* variables', () => {
   withEnv(VARIABLES, () => {
+    assert.equal(spanDestination({ serviceName: 'app' }).kind, 'off', 'no OTLP export unless asked for');
     const lines: string[] = [];
     const logger = appLogger('app', undefined, { write: (line) => lines.push(line) });
     assert.ok(logger);
@@ -54,6 +56,7 @@ test("the apps' configurations read them and hand them to the packages as option
     ]) {
       assert.equal(config.auditRetention?.retentionMs, 3 * DAY_MS);
       assert.equal(config.shutdown?.graceMs, 4_000);
+      assert.equal(config.telemetry?.otlpTracesUrl, 'http://collector:4318/v1/traces');
     }
     for (const config of [weatherConfigFromEnv(), statsConfigFromEnv(), gatewayConfigFromEnv()]) {
       assert.deepEqual(config.logger, ['error']);

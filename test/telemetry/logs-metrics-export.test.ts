@@ -14,6 +14,7 @@ import {
   injectIntoMetadata,
   JsonLogger,
   spanDestination,
+  telemetryOptionsFromEnv,
   startTelemetry,
   TelemetryModule,
   tracePropagatingFetch,
@@ -150,22 +151,12 @@ describe('trace context carriers', () => {
 
 describe('export modes', () => {
   test('no exporter and no OTLP endpoint: tracing off, no spans, incoming context passed through', async () => {
-    assert.equal(spanDestination({ serviceName: 'x', env: {} }).kind, 'off');
+    assert.equal(spanDestination({ serviceName: 'x' }).kind, 'off');
     assert.equal(
-      spanDestination({
-        serviceName: 'x',
-        env: { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_SDK_DISABLED: 'true' },
-      }).kind,
+      spanDestination({ serviceName: 'x', otlpTracesUrl: 'http://c:4318/v1/traces', tracing: false }).kind,
       'off',
     );
-    assert.equal(
-      spanDestination({
-        serviceName: 'x',
-        env: { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_TRACES_EXPORTER: 'none' },
-      }).kind,
-      'off',
-    );
-    const telemetry = await startTelemetry({ serviceName: 'quiet', env: {} });
+    const telemetry = await startTelemetry({ serviceName: 'quiet' });
     assert.equal(telemetry.tracingEnabled, false);
     assert.equal(telemetry.spanDestination, 'off');
     await context.with(extractFromHeaders({ traceparent: CLIENT_TRACEPARENT }), () =>
@@ -178,7 +169,40 @@ describe('export modes', () => {
     await telemetry.shutdown();
   });
 
-  test('OTEL_EXPORTER_OTLP_ENDPOINT set: spans are POSTed to <endpoint>/v1/traces', async () => {
+  test('telemetryOptionsFromEnv: the OTEL_* variables an app passes on as options', () => {
+    assert.deepEqual(telemetryOptionsFromEnv({}), {});
+    assert.deepEqual(
+      telemetryOptionsFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318/', OTEL_METRIC_EXPORT_INTERVAL: '5000' }),
+      {
+        otlpTracesUrl: 'http://c:4318/v1/traces',
+        otlpMetricsUrl: 'http://c:4318/v1/metrics',
+        otlpMetricsIntervalMs: 5_000,
+      },
+    );
+    assert.deepEqual(
+      telemetryOptionsFromEnv({
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318',
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://t/traces',
+        OTEL_METRICS_EXPORTER: 'none',
+      }),
+      { otlpTracesUrl: 'http://t/traces' },
+    );
+    assert.deepEqual(
+      telemetryOptionsFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_TRACES_EXPORTER: 'none' }),
+      {
+        otlpMetricsUrl: 'http://c:4318/v1/metrics',
+      },
+    );
+    assert.deepEqual(
+      telemetryOptionsFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_SDK_DISABLED: 'true' }),
+      {
+        tracing: false,
+        metrics: false,
+      },
+    );
+  });
+
+  test('otlpTracesUrl set (OTEL_EXPORTER_OTLP_ENDPOINT for the apps): spans are POSTed to it', async () => {
     const received: Array<{ method?: string; url?: string; bytes: number }> = [];
     const collector = createServer((request, response) => {
       let bytes = 0;
@@ -193,7 +217,7 @@ describe('export modes', () => {
     try {
       const telemetry = await startTelemetry({
         serviceName: 'exported',
-        env: { OTEL_EXPORTER_OTLP_ENDPOINT: `${endpoint}/` },
+        ...telemetryOptionsFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: `${endpoint}/` }),
         metrics: false,
       });
       assert.equal(telemetry.spanDestination, 'otlp');
@@ -271,8 +295,8 @@ describe('Prometheus metrics', () => {
   });
 
   test('standalone /metrics server (gRPC-only apps); apps in one process keep their own numbers; circuit gauge', async () => {
-    const agents = await startTelemetry({ serviceName: 'agents', metricsPort: 0, env: {} });
-    const other = await startTelemetry({ serviceName: 'other', env: {} });
+    const agents = await startTelemetry({ serviceName: 'agents', metricsPort: 0 });
+    const other = await startTelemetry({ serviceName: 'other' });
     closers.push(
       () => agents.shutdown(),
       () => other.shutdown(),
@@ -314,7 +338,7 @@ describe('Prometheus metrics', () => {
   });
 
   test('metrics: false — nothing recorded, scrape empty', async () => {
-    const telemetry = await startTelemetry({ serviceName: 'off', metrics: false, env: {} });
+    const telemetry = await startTelemetry({ serviceName: 'off', metrics: false });
     telemetry.metrics.recordRequest('grpc', 'x', '1', 1);
     assert.equal(await telemetry.scrape(), '');
     await telemetry.shutdown();

@@ -1,6 +1,6 @@
 import { authOptionsFromEnv, type AuthModuleOptions } from '@s2sp/auth';
 import type { LoggerService, LogLevel } from '@nestjs/common';
-import { logLevelsFromEnv, type TelemetryOptions } from '@s2sp/telemetry';
+import { logLevelsFromEnv, telemetryOptionsFromEnv, type TelemetryOptions } from '@s2sp/telemetry';
 import {
   DEFAULT_ARROW_MIN_ROWS,
   s2spLimitsFromEnv,
@@ -56,7 +56,7 @@ export interface StatsServerConfig {
   dataPlaneFetchAudit?: Partial<DataPlaneFetchAuditRetry>;
   /** Graceful shutdown on SIGTERM (serveMcp's `shutdown`; S2SP_SHUTDOWN_GRACE_MS, S2SP_SHUTDOWN_NOT_READY_DELAY_MS). */
   shutdown?: Partial<ShutdownOptions>;
-  /** Telemetry overrides (service name `s2sp-stats-server`), e.g. a test's shared `spanExporter`. */
+  /** Telemetry overrides (service name `s2sp-stats-server`), e.g. a test's shared `spanExporter`; from the environment, the OTEL_* variables. */
   telemetry?: Partial<TelemetryOptions>;
   /**
    * Nest logger: false for none, a list of levels, or a LoggerService of your own.
@@ -104,6 +104,7 @@ export function statsConfigFromEnv(transport: 'http' | 'stdio' = 'http'): StatsS
     auditRetention: auditRetentionFromEnv(),
     dataPlaneFetchAudit: dataPlaneFetchAuditRetryFromEnv(),
     shutdown: shutdownOptionsFromEnv(),
+    telemetry: telemetryOptionsFromEnv(process.env),
     logger: logLevelsFromEnv(process.env),
   };
 }

@@ -1,6 +1,6 @@
 import { authOptionsFromEnv, type AuthModuleOptions } from '@s2sp/auth';
 import type { LoggerService, LogLevel } from '@nestjs/common';
-import { logLevelsFromEnv, type TelemetryOptions } from '@s2sp/telemetry';
+import { logLevelsFromEnv, telemetryOptionsFromEnv, type TelemetryOptions } from '@s2sp/telemetry';
 import {
   dataPlaneAuthFromEnv,
   s2spLimitsFromEnv,
@@ -57,7 +57,7 @@ export interface WeatherServerConfig {
   dataPlaneFetchAudit?: Partial<DataPlaneFetchAuditRetry>;
   /** Graceful shutdown on SIGTERM (serveMcp's `shutdown`; S2SP_SHUTDOWN_GRACE_MS, S2SP_SHUTDOWN_NOT_READY_DELAY_MS). */
   shutdown?: Partial<ShutdownOptions>;
-  /** Telemetry overrides (service name `s2sp-weather-server`), e.g. a test's shared `spanExporter`. */
+  /** Telemetry overrides (service name `s2sp-weather-server`), e.g. a test's shared `spanExporter`; from the environment, the OTEL_* variables. */
   telemetry?: Partial<TelemetryOptions>;
   /**
    * Nest logger: false for none, a list of levels, or a LoggerService of your own.
@@ -84,6 +84,7 @@ export function weatherConfigFromEnv(transport: 'http' | 'stdio' = 'http'): Weat
     auditRetention: auditRetentionFromEnv(),
     dataPlaneFetchAudit: dataPlaneFetchAuditRetryFromEnv(),
     shutdown: shutdownOptionsFromEnv(),
+    telemetry: telemetryOptionsFromEnv(process.env),
     logger: logLevelsFromEnv(process.env),
     alertUpdateIntervalMs: envInt('WEATHER_ALERT_UPDATE_INTERVAL_MS', 0),
   };

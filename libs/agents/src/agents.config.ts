@@ -11,7 +11,7 @@ import {
   type ShutdownOptions,
 } from '@s2sp/platform';
 import { validateCircuitBreakerOptions } from '@s2sp/platform';
-import type { TelemetryOptions } from '@s2sp/telemetry';
+import { telemetryOptionsFromEnv, type TelemetryOptions } from '@s2sp/telemetry';
 import {
   parseMcpServerList,
   validateMcpServers,
@@ -138,7 +138,10 @@ export interface AgentsConfig {
   sampling?: SamplingConfig;
   /** Roots declared to the MCP servers in `roots/list` (AGENTS_MCP_ROOTS); unset: none. */
   roots?: McpRootEntry[];
-  /** Telemetry overrides (service name `s2sp-agents`), e.g. a test's shared `spanExporter`. */
+  /**
+   * Telemetry overrides (service name `s2sp-agents`), e.g. a test's shared `spanExporter`;
+   * agentsConfigFromEnv passes the OTEL_* variables (telemetryOptionsFromEnv of @s2sp/telemetry).
+   */
   telemetry?: Partial<TelemetryOptions>;
 }
 
@@ -178,7 +181,7 @@ export const DEFAULT_AGENTS_CONFIG: Omit<AgentsConfig, 'mcpServers' | 'auth'> = 
  * AGENTS_SAMPLING_MAX_TASK_TOKENS, AGENTS_SAMPLING_RATE_PER_MINUTE, AGENTS_SAMPLING_MAX_REQUEST_CHARS,
  * AGENTS_MCP_ROOTS (`server=file:///path,…`, `*` for every server),
  * S2SP_SHUTDOWN_GRACE_MS and S2SP_SHUTDOWN_NOT_READY_DELAY_MS (shutdownOptionsFromEnv of @s2sp/platform),
- * and the S2SP_AUTH_* variables of @s2sp/auth.
+ * the OTEL_* variables (telemetryOptionsFromEnv of @s2sp/telemetry) and the S2SP_AUTH_* variables of @s2sp/auth.
  */
 export function agentsConfigFromEnv(): AgentsConfig {
   const defaults = DEFAULT_AGENTS_CONFIG;
@@ -222,6 +225,7 @@ export function agentsConfigFromEnv(): AgentsConfig {
     sampling: samplingConfigFromEnv(),
     roots: mcpRootsFromEnv(),
     shutdown: shutdownOptionsFromEnv(),
+    telemetry: telemetryOptionsFromEnv(process.env),
   };
   const redis = redisOptionsFromEnv();
   if (redis) config.redis = redis;

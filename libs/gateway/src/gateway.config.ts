@@ -16,7 +16,7 @@ import {
   type ShutdownOptions,
 } from '@s2sp/platform';
 import { resolveHostAllowLists, validateCircuitBreakerOptions } from '@s2sp/platform';
-import { logLevelsFromEnv, type TelemetryOptions } from '@s2sp/telemetry';
+import { logLevelsFromEnv, telemetryOptionsFromEnv, type TelemetryOptions } from '@s2sp/telemetry';
 import { DEFAULT_JSON_RPC_OPTIONS } from '@s2sp/json-rpc';
 import { defaultConsoleOptions, validateConsoleOptions, type ConsoleOptions } from './console/console-options';
 import { AGENTS_LOAD_BALANCING_POLICIES, isAgentsTarget, type AgentsLoadBalancing } from './grpc/agents-target';
@@ -140,8 +140,8 @@ export interface GatewayConfig {
    */
   shutdown?: Partial<ShutdownOptions>;
   /**
-   * Telemetry overrides (service name `s2sp-gateway`): tests pass a shared
-   * `spanExporter`; OTEL_* variables decide export otherwise (docs/telemetry.md).
+   * Telemetry overrides (service name `s2sp-gateway`): tests pass a shared `spanExporter`;
+   * gatewayConfigFromEnv passes the OTEL_* variables (telemetryOptionsFromEnv, docs/telemetry.md).
    */
   telemetry?: Partial<TelemetryOptions>;
 }
@@ -234,6 +234,7 @@ export function gatewayConfigFromEnv(): GatewayConfig {
     },
     console: consoleFromEnv(),
     shutdown: shutdownOptionsFromEnv(),
+    telemetry: telemetryOptionsFromEnv(process.env),
     ...loggerFromEnv(),
   });
 }

@@ -2,6 +2,7 @@
 
 // Bootstrap and module
 export * from './config/telemetry-options';
+export * from './config/telemetry-options-from-env';
 export * from './telemetry';
 export * from './telemetry.module';
 

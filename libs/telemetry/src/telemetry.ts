@@ -28,7 +28,6 @@ import {
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import {
   metricsEnabled,
-  otlpUrl,
   spanDestination,
   type SpanDestination,
   type TelemetryOptions,
@@ -40,6 +39,8 @@ import { installGlobalPropagation } from './tracing/global-propagation';
 
 /** Instrumentation scope of the spans and metrics this library makes. */
 export const INSTRUMENTATION_SCOPE = '@s2sp/telemetry';
+
+const DEFAULT_OTLP_METRICS_INTERVAL_MS = 60_000;
 
 /** The span handed to callbacks when tracing is off: records nothing, propagates nothing. */
 export const NON_RECORDING_SPAN: Span = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
@@ -82,7 +83,6 @@ export class Telemetry {
 
   private constructor(options: TelemetryOptions) {
     installGlobalPropagation();
-    const env = options.env ?? process.env;
     this.serviceName = options.serviceName;
     this.apiVersion = options.apiVersion ?? options.serviceVersion ?? '1';
     this.mcpServerId = options.mcpServerId ?? options.serviceName;
@@ -114,7 +114,7 @@ export class Telemetry {
     this.metricsEnabled = metricsEnabled(options);
     if (this.metricsEnabled) {
       this.prometheus = new PrometheusScrape();
-      this.meterProvider = new MeterProvider({ resource, readers: metricReaders(this.prometheus, env) });
+      this.meterProvider = new MeterProvider({ resource, readers: metricReaders(this.prometheus, options) });
       this.metrics = new TelemetryMetrics(this.meterProvider.getMeter(INSTRUMENTATION_SCOPE));
     } else {
       this.metrics = new TelemetryMetrics(createNoopMeter());
@@ -207,18 +207,13 @@ function spanProcessorFor(destination: SpanDestination): SpanProcessor | undefin
   }
 }
 
-function metricReaders(
-  prometheus: PrometheusScrape,
-  env: Readonly<Record<string, string | undefined>>,
-): IMetricReader[] {
+function metricReaders(prometheus: PrometheusScrape, options: TelemetryOptions): IMetricReader[] {
   const readers: IMetricReader[] = [prometheus.reader];
-  const url = env.OTEL_METRICS_EXPORTER?.trim() === 'none' ? undefined : otlpUrl(env, 'METRICS', '/v1/metrics');
-  if (url) {
-    const interval = Number(env.OTEL_METRIC_EXPORT_INTERVAL);
+  if (options.otlpMetricsUrl) {
     readers.push(
       new PeriodicExportingMetricReader({
-        exporter: new OTLPMetricExporter({ url }),
-        exportIntervalMillis: Number.isFinite(interval) && interval > 0 ? interval : 60_000,
+        exporter: new OTLPMetricExporter({ url: options.otlpMetricsUrl }),
+        exportIntervalMillis: options.otlpMetricsIntervalMs ?? DEFAULT_OTLP_METRICS_INTERVAL_MS,
       }),
     );
   }

@@ -6,8 +6,6 @@ export interface TelemetryOptions {
   /** `service.name` of this app's spans and metrics, e.g. `s2sp-gateway`. */
   serviceName: string;
   serviceVersion?: string;
-  /** Environment to read OTEL_* variables from (default `process.env`). */
-  env?: Readonly<Record<string, string | undefined>>;
   /**
    * Export spans here (synchronously, one by one): for tests, an
    * `InMemorySpanExporter` shared by every app of the process. The caller owns
@@ -15,10 +13,19 @@ export interface TelemetryOptions {
    * Takes precedence over OTLP.
    */
   spanExporter?: SpanExporter;
-  /** false: never record spans, even with an exporter or OTLP endpoint configured. */
+  /**
+   * OTLP/HTTP URL spans are exported to, batched (e.g. `http://collector:4318/v1/traces`).
+   * Unset, and without `spanExporter`: no span is recorded at all.
+   */
+  otlpTracesUrl?: string;
+  /** false: never record spans, even with an exporter or OTLP URL configured. */
   tracing?: boolean;
-  /** Metrics (default true): Prometheus scrape, plus OTLP push when the endpoint is set. */
+  /** Metrics (default true): Prometheus scrape, plus OTLP push when `otlpMetricsUrl` is set. */
   metrics?: boolean;
+  /** OTLP/HTTP URL metrics are pushed to (e.g. `http://collector:4318/v1/metrics`); unset: scrape only. */
+  otlpMetricsUrl?: string;
+  /** ms between OTLP metric pushes (default 60 000). */
+  otlpMetricsIntervalMs?: number;
   /**
    * Also serve `GET /metrics` on its own small HTTP server (for apps without
    * HTTP, e.g. the gRPC-only agents). 0 = any free port; read `telemetry.metricsUrl`.
@@ -43,41 +50,17 @@ export interface TelemetryOptions {
 /** Token of the options given to TelemetryModule.forRoot / forRootAsync. */
 export const TELEMETRY_OPTIONS = Symbol('s2sp.telemetry.options');
 
-/** Where spans go, decided once from the options and the environment. */
+/** Where spans go, decided once from the options. */
 export type SpanDestination =
   { kind: 'off' } | { kind: 'exporter'; exporter: SpanExporter } | { kind: 'otlp'; url: string };
 
-/**
- * OTLP when OTEL_EXPORTER_OTLP_TRACES_ENDPOINT (used as is) or
- * OTEL_EXPORTER_OTLP_ENDPOINT (+ `/v1/traces`) is set; off otherwise, and
- * when OTEL_SDK_DISABLED=true or OTEL_TRACES_EXPORTER=none.
- */
+/** Off when `tracing` is false; else the given `spanExporter`, else OTLP when `otlpTracesUrl` is set, else off. */
 export function spanDestination(options: TelemetryOptions): SpanDestination {
-  const env = options.env ?? process.env;
-  if (options.tracing === false || isTrue(env.OTEL_SDK_DISABLED)) return { kind: 'off' };
+  if (options.tracing === false) return { kind: 'off' };
   if (options.spanExporter) return { kind: 'exporter', exporter: options.spanExporter };
-  if (env.OTEL_TRACES_EXPORTER?.trim() === 'none') return { kind: 'off' };
-  const url = otlpUrl(env, 'TRACES', '/v1/traces');
-  return url ? { kind: 'otlp', url } : { kind: 'off' };
-}
-
-/** The OTLP/HTTP URL for one signal, or undefined when OTLP is not configured. */
-export function otlpUrl(
-  env: Readonly<Record<string, string | undefined>>,
-  signal: 'TRACES' | 'METRICS',
-  path: string,
-): string | undefined {
-  const specific = env[`OTEL_EXPORTER_OTLP_${signal}_ENDPOINT`]?.trim();
-  if (specific) return specific;
-  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
-  if (!base) return undefined;
-  return base.replace(/\/+$/, '') + path;
+  return options.otlpTracesUrl ? { kind: 'otlp', url: options.otlpTracesUrl } : { kind: 'off' };
 }
 
 export function metricsEnabled(options: TelemetryOptions): boolean {
-  return options.metrics !== false && !isTrue((options.env ?? process.env).OTEL_SDK_DISABLED);
-}
-
-function isTrue(value: string | undefined): boolean {
-  return value?.trim().toLowerCase() === 'true';
+  return options.metrics !== false;
 }
