@@ -2,12 +2,16 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import type { ExecutionContext } from '@nestjs/common';
+import type { HttpAdapterHost } from '@nestjs/core';
 import { decodeJwt } from 'jose';
 import {
   defaultGatewayConfig,
   gatewayConfigFromEnv,
   validateGatewayConfig,
 } from '../../libs/gateway/src/gateway.config';
+import { defaultConsoleOptions } from '../../libs/gateway/src/console/console-options';
+import { DevTokenRequestGuard } from '../../libs/gateway/src/console/dev-token-request.guard';
 import { FakeAgents } from '../support/fake-agents';
 import { removeTempDirs, startTestGateway, type TestGateway } from '../support/gateway-harness';
 import { fakeConsoleAssets } from '../support/console-assets';
@@ -126,20 +130,25 @@ describe('gateway console: files, headers and the dev-token endpoint', () => {
     assert.equal(settings.devTokens, false);
   });
 
-  test('under NODE_ENV=production dev tokens are off by default and refused when asked for', () => {
+  test('in production dev tokens are off by default, refused when asked for, and never minted', () => {
     withEnv({ NODE_ENV: 'production', S2SP_AUTH_ALLOW_DEV_KEY: '1', GATEWAY_CONSOLE_DEV_TOKENS: undefined }, () => {
-      assert.equal(gatewayConfigFromEnv().console?.devTokens, false);
-      assert.equal(defaultGatewayConfig().console?.devTokens, false);
+      const consoleOptions = gatewayConfigFromEnv().console;
+      assert.equal(consoleOptions?.production, true, 'gatewayConfigFromEnv reads NODE_ENV=production');
+      assert.equal(consoleOptions?.devTokens, false);
     });
     withEnv({ NODE_ENV: 'production', S2SP_AUTH_ALLOW_DEV_KEY: '1', GATEWAY_CONSOLE_DEV_TOKENS: '1' }, () => {
-      assert.throws(() => gatewayConfigFromEnv(), /console.devTokens must be false under NODE_ENV=production/);
-    });
-    withEnv({ NODE_ENV: 'production', S2SP_AUTH_ALLOW_DEV_KEY: '1' }, () => {
-      const config = { ...defaultGatewayConfig(), console: { ...defaultGatewayConfig().console!, devTokens: true } };
-      assert.throws(() => validateGatewayConfig(config), /NODE_ENV=production/);
+      assert.throws(() => gatewayConfigFromEnv(), /console.devTokens must be false in production/);
     });
     withEnv({ NODE_ENV: 'development', GATEWAY_CONSOLE_DEV_TOKENS: undefined }, () =>
       assert.equal(gatewayConfigFromEnv().console?.devTokens, true),
     );
+    const inProduction = { ...defaultConsoleOptions({ production: true }) };
+    assert.equal(inProduction.devTokens, false);
+    const config = { ...defaultGatewayConfig(), console: { ...inProduction, devTokens: true } };
+    assert.throws(() => validateGatewayConfig(config), /console.devTokens must be false in production/);
+    const guard = new DevTokenRequestGuard({} as HttpAdapterHost, inProduction);
+    const request = { headers: { 'x-s2sp-console': '1' }, socket: { remoteAddress: '127.0.0.1' } };
+    const context = { switchToHttp: () => ({ getRequest: () => request }) } as unknown as ExecutionContext;
+    assert.throws(() => guard.canActivate(context), /dev tokens are never minted in production/);
   });
 });

@@ -11,7 +11,7 @@ import {
 } from '@s2sp/core';
 import { DEFAULT_SHUTDOWN_OPTIONS, resolveShutdownOptions } from '@s2sp/platform';
 import { appLogger, spanDestination } from '@s2sp/telemetry';
-import { gatewayConfigFromEnv } from '@s2sp/gateway';
+import { defaultGatewayConfig, gatewayConfigFromEnv } from '@s2sp/gateway';
 import { agentsConfigFromEnv } from '@s2sp/agents';
 import { weatherConfigFromEnv } from '../../apps/weather-server/src/weather-server.config';
 import { statsConfigFromEnv } from '../../apps/stats-server/src/stats-server.config';
@@ -25,10 +25,16 @@ const VARIABLES = {
   S2SP_SHUTDOWN_GRACE_MS: '4000',
   LOG_LEVELS: 'error',
   OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+  NODE_ENV: 'production',
+  // The dev key under NODE_ENV=production, for the apps' configurations below.
+  S2SP_AUTH_ALLOW_DEV_KEY: '1',
 };
 
-test('S2spModule, serveMcp, startGateway and startAgents ignore the S2SP_MCP_*, S2SP_DATA_FETCH_AUDIT_*, S2SP_AUDIT_RETENTION_*, S2SP_SHUTDOWN_*, LOG_LEVELS and OTEL_* variables', () => {
+test('S2spModule, serveMcp, startGateway and startAgents ignore the S2SP_MCP_*, S2SP_DATA_FETCH_AUDIT_*, S2SP_AUDIT_RETENTION_*, S2SP_SHUTDOWN_*, LOG_LEVELS, OTEL_* and NODE_ENV variables', () => {
   withEnv(VARIABLES, () => {
+    const consoleOptions = defaultGatewayConfig().console;
+    assert.equal(consoleOptions?.production, false, 'production is what the config says, not NODE_ENV');
+    assert.equal(consoleOptions?.devTokens, true);
     assert.equal(spanDestination({ serviceName: 'app' }).kind, 'off', 'no OTLP export unless asked for');
     const lines: string[] = [];
     const logger = appLogger('app', undefined, { write: (line) => lines.push(line) });
@@ -61,6 +67,7 @@ test("the apps' configurations read them and hand them to the packages as option
     for (const config of [weatherConfigFromEnv(), statsConfigFromEnv(), gatewayConfigFromEnv()]) {
       assert.deepEqual(config.logger, ['error']);
     }
+    assert.equal(gatewayConfigFromEnv().console?.production, true);
   });
   assert.throws(
     () => resolveS2spOptions({ dataPlaneFetchAudit: { maxPending: 0 } }),

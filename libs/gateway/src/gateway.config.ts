@@ -126,7 +126,7 @@ export interface GatewayConfig {
      */
     missRefreshIntervalMs: number;
   };
-  /** The web console at /console; defaults: defaultConsoleOptions (dev tokens off under NODE_ENV=production). */
+  /** The web console at /console; defaults: defaultConsoleOptions (gatewayConfigFromEnv: production under NODE_ENV=production, dev tokens then off). */
   console?: ConsoleOptions;
   /**
    * Nest logger setting: `false` silences the app (tests), a list of levels keeps
@@ -256,14 +256,18 @@ function optionalRedis(): Pick<GatewayConfig, 'redis'> {
   return redis ? { redis } : {};
 }
 
-/** GATEWAY_CONSOLE=0 turns the console off; GATEWAY_CONSOLE_DEV_TOKENS=1 or 0 (default: on unless NODE_ENV=production). */
+/**
+ * GATEWAY_CONSOLE=0 turns the console off; NODE_ENV=production sets console.production;
+ * GATEWAY_CONSOLE_DEV_TOKENS=1 or 0 (default: on unless in production).
+ */
 function consoleFromEnv(): ConsoleOptions {
-  const d = defaultConsoleOptions();
+  const d = defaultConsoleOptions({ production: envOptional('NODE_ENV') === 'production' });
   return {
     enabled: envSwitch('GATEWAY_CONSOLE', d.enabled),
     assetsDir: envString('GATEWAY_CONSOLE_DIR', d.assetsDir),
     devTokens: envSwitch('GATEWAY_CONSOLE_DEV_TOKENS', d.devTokens),
     devTokenTtlSeconds: envInt('GATEWAY_CONSOLE_DEV_TOKEN_TTL_SECONDS', d.devTokenTtlSeconds, { min: 1, max: 86_400 }),
+    production: d.production,
   };
 }
 

@@ -8,34 +8,38 @@ export interface ConsoleOptions {
   assetsDir: string;
   /**
    * POST /console/dev-token mints a token for a subject and scopes the caller
-   * names: for development only, never under NODE_ENV=production (validateConsoleOptions).
+   * names: for development only, never in `production` (validateConsoleOptions).
    */
   devTokens: boolean;
   /** Lifetime of a dev token, seconds. */
   devTokenTtlSeconds: number;
+  /**
+   * The gateway runs in production (gatewayConfigFromEnv sets it under NODE_ENV=production):
+   * dev tokens are refused outright, `devTokens` must be false and DevTokenRequestGuard
+   * refuses every request. Default false.
+   */
+  production?: boolean;
 }
 
 /** The console's build, shipped in the package: `npm run build` (scripts/console-build.js) writes console/dist. */
 export const DEFAULT_CONSOLE_ASSETS_DIR = join(__dirname, '..', '..', 'console', 'dist');
 
-export function isProduction(env: NodeJS.ProcessEnv = process.env): boolean {
-  return env.NODE_ENV === 'production';
-}
-
-export function defaultConsoleOptions(env: NodeJS.ProcessEnv = process.env): ConsoleOptions {
+/** The console's defaults: dev tokens on, unless in `production`. */
+export function defaultConsoleOptions({ production = false }: { production?: boolean } = {}): ConsoleOptions {
   return {
     enabled: true,
     assetsDir: DEFAULT_CONSOLE_ASSETS_DIR,
-    devTokens: !isProduction(env),
+    devTokens: !production,
     devTokenTtlSeconds: 3600,
+    production,
   };
 }
 
-/** Throws, naming the setting, for options that cannot be served; dev tokens under NODE_ENV=production are refused outright. */
-export function validateConsoleOptions(options: ConsoleOptions, env: NodeJS.ProcessEnv = process.env): ConsoleOptions {
-  if (options.devTokens && isProduction(env)) {
+/** Throws, naming the setting, for options that cannot be served; dev tokens in production are refused outright. */
+export function validateConsoleOptions(options: ConsoleOptions): ConsoleOptions {
+  if (options.devTokens && options.production) {
     throw new RangeError(
-      'Gateway config console.devTokens must be false under NODE_ENV=production: dev tokens let anyone choose their scopes',
+      'Gateway config console.devTokens must be false in production (console.production; NODE_ENV=production for gatewayConfigFromEnv): dev tokens let anyone choose their scopes',
     );
   }
   if (

@@ -8,7 +8,7 @@ import { DevTokenController } from './dev-token.controller';
 
 /**
  * The web console at /console (docs/console.md): its files, and the dev-token
- * endpoint when options.devTokens is on (never under NODE_ENV=production). Needs
+ * endpoint when options.devTokens is on (never in options.production). Needs
  * the global AuthModule (TokenMinter, AUTH_OPTIONS) for dev tokens.
  */
 @Module({})

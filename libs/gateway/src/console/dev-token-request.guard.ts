@@ -1,9 +1,17 @@
-import { ForbiddenException, Injectable, Logger, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import {
+  ForbiddenException,
+  Inject,
+  Injectable,
+  Logger,
+  type CanActivate,
+  type ExecutionContext,
+} from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isLoopbackAddress, nodeRequestOf, singleHeader } from '@s2sp/platform';
-import { isProduction } from './console-options';
+import type { ConsoleOptions } from './console-options';
+import { CONSOLE_OPTIONS } from './console.constants';
 
 /**
  * The header the console sends with its dev-token request. A cross-site form
@@ -15,7 +23,7 @@ export const CONSOLE_REQUEST_HEADER = 'x-s2sp-console';
 /**
  * Lets a dev-token request through only when it can only come from the
  * console on the developer's own machine: the gateway bound to a loopback
- * address, NODE_ENV not production, and the request same-origin (an `Origin`
+ * address, the console not configured for production, and the request same-origin (an `Origin`
  * equal to the console's own origin, or, with no `Origin`, the console's
  * header). Anything else is 403, logged without the body (which names the
  * subject and scopes asked for).
@@ -24,7 +32,10 @@ export const CONSOLE_REQUEST_HEADER = 'x-s2sp-console';
 export class DevTokenRequestGuard implements CanActivate {
   private readonly logger = new Logger('Console');
 
-  constructor(private readonly adapterHost: HttpAdapterHost) {}
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    @Inject(CONSOLE_OPTIONS) private readonly options: ConsoleOptions,
+  ) {}
 
   canActivate(context: ExecutionContext): boolean {
     const request = nodeRequestOf(context.switchToHttp().getRequest());
@@ -37,7 +48,7 @@ export class DevTokenRequestGuard implements CanActivate {
   }
 
   private refusal(request: IncomingMessage): string | undefined {
-    if (isProduction()) return 'dev tokens are never minted under NODE_ENV=production';
+    if (this.options.production) return 'dev tokens are never minted in production';
     const address = this.adapterHost.httpAdapter?.getHttpServer()?.address() as AddressInfo | string | null | undefined;
     if (!address || typeof address !== 'object' || !isLoopbackAddress(address.address)) {
       return 'dev tokens are minted only while the gateway is bound to a loopback address';

@@ -16,8 +16,8 @@ export interface DevTokenRequest {
 /**
  * POST /console/api/dev-token {subject, scopes}: a gateway token for whoever
  * asks, with the scopes they ask for, for trying the console without `npm run
- * token`. Registered only when console.devTokens is on, which it never is under
- * NODE_ENV=production (console-options.ts): it would let anyone be anyone.
+ * token`. Registered only when console.devTokens is on, which it never is in
+ * production (console.production, console-options.ts): it would let anyone be anyone.
  * Even then it answers only the console itself on a loopback-bound gateway
  * (DevTokenRequestGuard).
  */
