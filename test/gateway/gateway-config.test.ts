@@ -1,5 +1,4 @@
 import { v1 } from '@s2sp/contracts';
-import { authOptionsFromEnv } from '@s2sp/auth';
 import { afterEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -94,7 +93,7 @@ describe('gateway configuration', () => {
       port: 8080,
       agentsUrl: 'agents.internal:50051',
       agentsAudience: 'agents',
-      auth: authOptionsFromEnv('gateway', {}),
+      auth: { audience: 'gateway', keys: { kind: 'dev' } },
       auditRetention: { retentionMs: 7 * 24 * 60 * 60 * 1000, sweepIntervalMs: 60_000, batchSize: 10_000 },
       databaseUrl: 'postgresql://postgres@127.0.0.1:5432/test',
       dataDir: '/var/lib/gateway',

@@ -100,7 +100,7 @@ export function statsConfigFromEnv(transport: 'http' | 'stdio' = 'http'): StatsS
       min: 1,
       max: MAX_SUMMARY_MAX_TOKENS,
     }),
-    auth: authOptionsFromEnv('stats-server'),
+    auth: authOptionsFromEnv('stats-server', process.env),
     auditRetention: auditRetentionFromEnv(),
     dataPlaneFetchAudit: dataPlaneFetchAuditRetryFromEnv(),
     shutdown: shutdownOptionsFromEnv(),

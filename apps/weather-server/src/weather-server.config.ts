@@ -80,7 +80,7 @@ export function weatherConfigFromEnv(transport: 'http' | 'stdio' = 'http'): Weat
     ...allowedHostsFromEnv(),
     mcpLimits: mcpHttpLimitsFromEnv(),
     dataPlaneAuth: dataPlaneAuthFromEnv(defaultDataPlaneAuth(transport)),
-    auth: authOptionsFromEnv('weather-server'),
+    auth: authOptionsFromEnv('weather-server', process.env),
     auditRetention: auditRetentionFromEnv(),
     dataPlaneFetchAudit: dataPlaneFetchAuditRetryFromEnv(),
     shutdown: shutdownOptionsFromEnv(),

@@ -198,7 +198,7 @@ export function agentsConfigFromEnv(): AgentsConfig {
     breaker: {
       windowMs: envInt('AGENTS_BREAKER_WINDOW_MS', defaults.breaker.windowMs, { min: 1 }),
       minimumCalls: envInt('AGENTS_BREAKER_MIN_CALLS', defaults.breaker.minimumCalls, { min: 1 }),
-      errorRateThreshold: envRate('AGENTS_BREAKER_ERROR_RATE', defaults.breaker.errorRateThreshold),
+      errorRateThreshold: rateFromEnv('AGENTS_BREAKER_ERROR_RATE', defaults.breaker.errorRateThreshold),
       openDurationMs: envInt('AGENTS_BREAKER_OPEN_MS', defaults.breaker.openDurationMs, { min: 1 }),
     },
     mcp: {
@@ -218,7 +218,7 @@ export function agentsConfigFromEnv(): AgentsConfig {
       defaultPageSize: envInt('AGENTS_TASK_LIST_PAGE_SIZE', DEFAULT_TASK_LIST_CONFIG.defaultPageSize, { min: 1 }),
       maxPageSize: envInt('AGENTS_TASK_LIST_MAX_PAGE_SIZE', DEFAULT_TASK_LIST_CONFIG.maxPageSize, { min: 1 }),
     },
-    auth: authOptionsFromEnv('agents'),
+    auth: authOptionsFromEnv('agents', process.env),
     auditRetention: auditRetentionFromEnv(),
     metricsPort: envInt('AGENTS_METRICS_PORT', DEFAULT_AGENTS_METRICS_PORT, { max: 65535 }),
     metricsHost: envString('AGENTS_METRICS_HOST', '127.0.0.1'),
@@ -270,7 +270,7 @@ function integer(field: string, value: number, min: number, max = Number.MAX_SAF
   }
 }
 
-function envRate(name: string, fallback: number): number {
+function rateFromEnv(name: string, fallback: number): number {
   const raw = envOptional(name);
   if (raw === undefined) return fallback;
   const value = Number(raw);

@@ -148,13 +148,14 @@ export interface GatewayConfig {
 
 export const GATEWAY_VERSION: string = packageVersion(__dirname);
 
+/** Development defaults (loopback, the dev key, an embedded database); it reads no environment variable. */
 export function defaultGatewayConfig(): GatewayConfig {
   return {
     host: '127.0.0.1',
     port: 3000,
     agentsUrl: '127.0.0.1:50051',
     agentsAudience: 'agents',
-    auth: authOptionsFromEnv('gateway', {}),
+    auth: { audience: 'gateway', keys: { kind: 'dev' } },
     auditRetention: { ...DEFAULT_AUDIT_RETENTION },
     dataDir: '.data/gateway',
     jsonRpc: jsonRpcDefaults(),
@@ -186,13 +187,13 @@ export function gatewayConfigFromEnv(): GatewayConfig {
     host: envString('GATEWAY_HOST', d.host),
     port: envInt('GATEWAY_PORT', d.port, { max: 65535 }),
     agentsUrl: envString('GATEWAY_AGENTS_URL', d.agentsUrl),
-    ...optionalHostAllowLists(),
+    ...hostAllowListsFromEnv(),
     agentsAudience: envString('GATEWAY_AGENTS_AUDIENCE', d.agentsAudience),
-    auth: authOptionsFromEnv('gateway'),
+    auth: authOptionsFromEnv('gateway', process.env),
     auditRetention: auditRetentionFromEnv(),
     databaseUrl: envOptional('DATABASE_URL'),
     dataDir: envString('GATEWAY_DATA_DIR', d.dataDir),
-    ...optionalRedis(),
+    ...redisFromEnv(),
     jsonRpc: {
       maxBatchSize: envInt('GATEWAY_MAX_BATCH_SIZE', d.jsonRpc.maxBatchSize, positive),
       batchConcurrency: envInt('GATEWAY_BATCH_CONCURRENCY', d.jsonRpc.batchConcurrency, positive),
@@ -240,7 +241,7 @@ export function gatewayConfigFromEnv(): GatewayConfig {
 }
 
 /** GATEWAY_PUBLIC_URL, and GATEWAY_ALLOWED_HOSTS / GATEWAY_ALLOWED_ORIGINS (comma-separated); unset ones keep the defaults. */
-function optionalHostAllowLists(): Pick<GatewayConfig, 'publicUrl' | 'allowedHosts' | 'allowedOrigins'> {
+function hostAllowListsFromEnv(): Pick<GatewayConfig, 'publicUrl' | 'allowedHosts' | 'allowedOrigins'> {
   const publicUrl = envOptional('GATEWAY_PUBLIC_URL');
   const hosts = envOptionalList('GATEWAY_ALLOWED_HOSTS');
   const origins = envOptionalList('GATEWAY_ALLOWED_ORIGINS');
@@ -251,7 +252,7 @@ function optionalHostAllowLists(): Pick<GatewayConfig, 'publicUrl' | 'allowedHos
   };
 }
 
-function optionalRedis(): Pick<GatewayConfig, 'redis'> {
+function redisFromEnv(): Pick<GatewayConfig, 'redis'> {
   const redis = redisOptionsFromEnv();
   return redis ? { redis } : {};
 }
@@ -263,15 +264,15 @@ function optionalRedis(): Pick<GatewayConfig, 'redis'> {
 function consoleFromEnv(): ConsoleOptions {
   const d = defaultConsoleOptions({ production: envOptional('NODE_ENV') === 'production' });
   return {
-    enabled: envSwitch('GATEWAY_CONSOLE', d.enabled),
+    enabled: switchFromEnv('GATEWAY_CONSOLE', d.enabled),
     assetsDir: envString('GATEWAY_CONSOLE_DIR', d.assetsDir),
-    devTokens: envSwitch('GATEWAY_CONSOLE_DEV_TOKENS', d.devTokens),
+    devTokens: switchFromEnv('GATEWAY_CONSOLE_DEV_TOKENS', d.devTokens),
     devTokenTtlSeconds: envInt('GATEWAY_CONSOLE_DEV_TOKEN_TTL_SECONDS', d.devTokenTtlSeconds, { min: 1, max: 86_400 }),
     production: d.production,
   };
 }
 
-function envSwitch(name: string, fallback: boolean): boolean {
+function switchFromEnv(name: string, fallback: boolean): boolean {
   return envChoice(name, ['1', '0'], fallback ? '1' : '0') === '1';
 }
 

@@ -49,14 +49,13 @@ function integer(env: Env, name: string, min: number, max: number): number | und
   return value;
 }
 
-/** `values` without the members that are undefined: a variable not set leaves its option out. */
 /**
- * Auth options from the environment; `audience` is the service's own name
- * (S2SP_AUTH_AUDIENCE overrides it). Without S2SP_AUTH_JWKS_URL or
+ * Auth options from the environment an app passes (`process.env`); `audience` is the
+ * service's own name (S2SP_AUTH_AUDIENCE overrides it). Without S2SP_AUTH_JWKS_URL or
  * S2SP_AUTH_JWKS_FILE the dev key is used — refused when NODE_ENV=production
  * unless S2SP_AUTH_ALLOW_DEV_KEY=1.
  */
-export function authOptionsFromEnv(audience: string, env: Env = process.env): AuthModuleOptions {
+export function authOptionsFromEnv(audience: string, env: Env): AuthModuleOptions {
   const jwksUrl = optional(env, AUTH_ENV.JWKS_URL);
   const jwksFile = optional(env, AUTH_ENV.JWKS_FILE);
   if (jwksUrl && jwksFile) throw new Error(`Set only one of ${AUTH_ENV.JWKS_URL} and ${AUTH_ENV.JWKS_FILE}.`);
