@@ -1,3 +1,4 @@
+import type { LogLevel } from '@nestjs/common';
 import type { RunningMcpServer } from '@s2sp/core';
 import { logLevelsFromEnv } from '@s2sp/telemetry';
 import { startStatsServer } from '../../apps/stats-server/src/stats-server';
@@ -11,8 +12,10 @@ export const HTTP_PLATFORMS = ['express', 'fastify'] as const;
 
 export { tempDir } from './temp-dir';
 
-/** The levels the test runner asks servers to log (LOG_LEVELS, `error,warn` under npm test), as the apps read them. */
-export const TEST_LOG_LEVELS = logLevelsFromEnv(process.env);
+/** The levels the test runner asks servers to log (LOG_LEVELS, `error,warn` under npm test), read as the apps read them. */
+export function testLogLevels(): LogLevel[] | undefined {
+  return logLevelsFromEnv(process.env);
+}
 
 export function weatherConfig(overrides: Partial<WeatherServerConfig> = {}): WeatherServerConfig {
   return {
@@ -23,7 +26,7 @@ export function weatherConfig(overrides: Partial<WeatherServerConfig> = {}): Wea
     resourceTtlMs: 10 * 60 * 1000,
     sweepIntervalMs: 0,
     auth: { audience: 'weather-server' },
-    logger: TEST_LOG_LEVELS,
+    logger: testLogLevels(),
     ...overrides,
   };
 }
@@ -41,7 +44,7 @@ export function statsConfig(
     fetchTimeoutMs: 5_000,
     dataDir: ':memory:',
     auth: { audience: 'stats-server' },
-    logger: TEST_LOG_LEVELS,
+    logger: testLogLevels(),
     ...overrides,
   };
 }
