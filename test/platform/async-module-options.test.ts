@@ -13,8 +13,16 @@ import {
   type ResolvedAuthOptions,
 } from '@s2sp/auth';
 import { S2SP_OPTIONS, S2spModule, type ResolvedS2spOptions, type S2spModuleOptions } from '@s2sp/core';
-import { asyncOptionsProviders, type ModuleOptionsFactory } from '@s2sp/platform';
+import {
+  asyncOptionsProviders,
+  SHARED_REDIS,
+  SharedRedis,
+  SharedRedisModule,
+  type ModuleOptionsFactory,
+  type RedisOptions,
+} from '@s2sp/platform';
 import { Telemetry, TelemetryModule, type TelemetryOptions } from '@s2sp/telemetry';
+import { isolatedRedisOptions, redisOrSkip } from '../support/redis';
 import {
   JSON_RPC_MODULE_OPTIONS,
   JsonRpcModule,
@@ -133,5 +141,32 @@ describe('forRootAsync takes useFactory, useClass or useExisting, as Nest’s ow
       each.map((telemetry) => telemetry.serviceName),
       ['async-probe', 'async-probe', 'async-probe'],
     );
+  });
+
+  test('SharedRedisModule: options made at run time connect; undefined (no Redis configured) connects nothing', async (t) => {
+    const none = await resolvedEachWay<RedisOptions | undefined, SharedRedis | undefined>(
+      (source) => SharedRedisModule.forRootAsync(source as never),
+      SHARED_REDIS,
+      () => undefined,
+    );
+    assert.deepEqual(none, [undefined, undefined, undefined]);
+
+    const bad = Test.createTestingModule({
+      imports: [SharedRedisModule.forRootAsync({ useFactory: () => ({ ...isolatedRedisOptions(), url: 'http://x' }) })],
+    }).compile();
+    await assert.rejects(bad, /redis must be a redis:\/\/ or rediss:\/\/ URL; got a http: URL/);
+
+    if (!(await redisOrSkip(t))) return;
+    const options = isolatedRedisOptions();
+    const moduleRef = await Test.createTestingModule({
+      imports: [SharedRedisModule.forRootAsync({ useFactory: async () => options })],
+    }).compile();
+    try {
+      const redis = moduleRef.get<SharedRedis>(SHARED_REDIS);
+      assert.equal(redis.key('probe'), `${options.keyPrefix}probe`);
+      assert.equal(await redis.client.ping(), 'PONG');
+    } finally {
+      await moduleRef.close();
+    }
   });
 });

@@ -4,6 +4,7 @@ export * from './http-adapter-objects';
 export * from './uuid';
 export * from './mulberry32';
 export * from './async-module-options';
+export * from './shared-options-module';
 export * from './env';
 export * from './unread-request-body';
 export * from './weighted-lru-cache';

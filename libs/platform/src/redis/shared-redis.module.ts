@@ -1,4 +1,13 @@
-import { Inject, Injectable, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Module,
+  type DynamicModule,
+  type ModuleMetadata,
+  type OnApplicationShutdown,
+  type Provider,
+} from '@nestjs/common';
+import { asyncOptionsProviders, type AsyncModuleOptions } from '../async-module-options';
 import type { RedisOptions } from './redis-options';
 import { validateRedisOptions } from './redis-options';
 import { SharedRedis } from './shared-redis';
@@ -6,12 +15,22 @@ import { SharedRedis } from './shared-redis';
 /** Token of this process's {@link SharedRedis}. */
 export const SHARED_REDIS = Symbol('SHARED_REDIS');
 
+/** The options the connection is made with (undefined: none is made). */
+const SHARED_REDIS_OPTIONS = Symbol('SHARED_REDIS_OPTIONS');
+
+/**
+ * Options made at run time (`useFactory`, `useClass` or `useExisting`). A source
+ * that makes `undefined` connects nothing, and SHARED_REDIS is then `undefined`:
+ * for an app whose configuration decides whether there is a Redis at all.
+ */
+export type SharedRedisModuleAsyncOptions = AsyncModuleOptions<RedisOptions | undefined>;
+
 @Injectable()
 class SharedRedisCloser implements OnApplicationShutdown {
-  constructor(@Inject(SHARED_REDIS) private readonly redis: SharedRedis) {}
+  constructor(@Inject(SHARED_REDIS) private readonly redis: SharedRedis | undefined) {}
 
   async onApplicationShutdown(): Promise<void> {
-    await this.redis.close();
+    await this.redis?.close();
   }
 }
 
@@ -24,9 +43,33 @@ export class SharedRedisModule {
   /** Validates `options` (throws naming the bad one) and connects when the app starts. */
   static forRoot(options: RedisOptions): DynamicModule {
     validateRedisOptions(options);
+    return SharedRedisModule.build([{ provide: SHARED_REDIS_OPTIONS, useValue: options }], []);
+  }
+
+  /** Validates the options when the source has made them, and connects when the app starts. */
+  static forRootAsync(options: SharedRedisModuleAsyncOptions): DynamicModule {
+    const providers = asyncOptionsProviders(
+      'SharedRedisModule',
+      SHARED_REDIS_OPTIONS,
+      options,
+      (given: RedisOptions | undefined) => given && validateRedisOptions(given),
+    );
+    return SharedRedisModule.build(providers, options.imports ?? []);
+  }
+
+  private static build(optionProviders: Provider[], imports: NonNullable<ModuleMetadata['imports']>): DynamicModule {
     return {
       module: SharedRedisModule,
-      providers: [{ provide: SHARED_REDIS, useFactory: () => SharedRedis.connect(options) }, SharedRedisCloser],
+      imports,
+      providers: [
+        ...optionProviders,
+        {
+          provide: SHARED_REDIS,
+          inject: [SHARED_REDIS_OPTIONS],
+          useFactory: (options: RedisOptions | undefined) => options && SharedRedis.connect(options),
+        },
+        SharedRedisCloser,
+      ],
       exports: [SHARED_REDIS],
     };
   }
