@@ -22,6 +22,7 @@ import {
   type RedisOptions,
 } from '@s2sp/platform';
 import { Telemetry, TelemetryModule, type TelemetryOptions } from '@s2sp/telemetry';
+import { DatabaseModule, IN_MEMORY, type DatabaseLocation, type S2spDatabase } from '@s2sp/database';
 import { isolatedRedisOptions, redisOrSkip } from '../support/redis';
 import {
   JSON_RPC_MODULE_OPTIONS,
@@ -165,6 +166,20 @@ describe('forRootAsync takes useFactory, useClass or useExisting, as Nest’s ow
       const redis = moduleRef.get<SharedRedis>(SHARED_REDIS);
       assert.equal(redis.key('probe'), `${options.keyPrefix}probe`);
       assert.equal(await redis.client.ping(), 'PONG');
+    } finally {
+      await moduleRef.close();
+    }
+  });
+
+  test('DatabaseModule: the location made at run time, the token fixed beside it', async () => {
+    // One source only: each opening migrates a database, and the three sources are asyncOptionsProviders' (above).
+    const token = Symbol('APP_DATABASE');
+    const location: DatabaseLocation = { dataDir: IN_MEMORY };
+    const moduleRef = await Test.createTestingModule({
+      imports: [DatabaseModule.forRootAsync({ provide: token, useFactory: async () => location })],
+    }).compile();
+    try {
+      assert.equal(moduleRef.get<S2spDatabase>(token).kind, 'pglite');
     } finally {
       await moduleRef.close();
     }

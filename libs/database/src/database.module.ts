@@ -1,4 +1,12 @@
-import { Module, type DynamicModule, type InjectionToken, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  Module,
+  type DynamicModule,
+  type InjectionToken,
+  type ModuleMetadata,
+  type OnApplicationShutdown,
+  type Provider,
+} from '@nestjs/common';
+import { asyncOptionsProviders, type AsyncModuleOptions } from '@s2sp/platform';
 import { openS2spDatabase, type S2spDatabase } from './database';
 
 export interface DatabaseModuleOptions {
@@ -8,6 +16,14 @@ export interface DatabaseModuleOptions {
   databaseUrl?: string;
   dataDir: string;
 }
+
+/** Where the database is: what a forRootAsync source makes at run time. */
+export type DatabaseLocation = Omit<DatabaseModuleOptions, 'provide'>;
+
+/** The token is fixed when the module is declared; the location is made at run time (`useFactory`, `useClass` or `useExisting`). */
+export type DatabaseModuleAsyncOptions = Pick<DatabaseModuleOptions, 'provide'> & AsyncModuleOptions<DatabaseLocation>;
+
+const DATABASE_LOCATION = Symbol('DATABASE_LOCATION');
 
 /** Closes the database when the app shuts down, after every beforeApplicationShutdown hook (final writes). */
 class DatabaseCloser implements OnApplicationShutdown {
@@ -26,22 +42,43 @@ class DatabaseCloser implements OnApplicationShutdown {
 @Module({})
 export class DatabaseModule {
   static forRoot(options: DatabaseModuleOptions): DynamicModule {
+    return DatabaseModule.build(options.provide, [{ provide: DATABASE_LOCATION, useValue: options }], []);
+  }
+
+  static forRootAsync(options: DatabaseModuleAsyncOptions): DynamicModule {
+    const location = asyncOptionsProviders(
+      'DatabaseModule',
+      DATABASE_LOCATION,
+      options,
+      (given: DatabaseLocation) => given,
+    );
+    return DatabaseModule.build(options.provide, location, options.imports ?? []);
+  }
+
+  private static build(
+    token: InjectionToken,
+    locationProviders: Provider[],
+    imports: NonNullable<ModuleMetadata['imports']>,
+  ): DynamicModule {
     const closer = Symbol('DatabaseCloser');
     return {
       module: DatabaseModule,
       global: true,
+      imports,
       providers: [
+        ...locationProviders,
         {
-          provide: options.provide,
-          useFactory: () => openS2spDatabase({ databaseUrl: options.databaseUrl, dataDir: options.dataDir }),
+          provide: token,
+          inject: [DATABASE_LOCATION],
+          useFactory: ({ databaseUrl, dataDir }: DatabaseLocation) => openS2spDatabase({ databaseUrl, dataDir }),
         },
         {
           provide: closer,
           useFactory: (database: S2spDatabase) => new DatabaseCloser(database),
-          inject: [options.provide],
+          inject: [token],
         },
       ],
-      exports: [options.provide],
+      exports: [token],
     };
   }
 }
