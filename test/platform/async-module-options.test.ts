@@ -3,16 +3,25 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Injectable, Module, type DynamicModule, type InjectionToken } from '@nestjs/common';
+import { Global, Injectable, Module, type DynamicModule, type InjectionToken } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import {
+  APPROVAL_PROVIDER,
   AUTH_OPTIONS,
   AuthModule,
+  type ApprovalProvider,
   authOptionsFromEnv,
   type AuthModuleOptions,
   type ResolvedAuthOptions,
 } from '@s2sp/auth';
-import { S2SP_OPTIONS, S2spModule, type ResolvedS2spOptions, type S2spModuleOptions } from '@s2sp/core';
+import {
+  AuditRetention,
+  S2SP_OPTIONS,
+  s2spAuthModuleAsync,
+  S2spModule,
+  type ResolvedS2spOptions,
+  type S2spModuleOptions,
+} from '@s2sp/core';
 import {
   asyncOptionsProviders,
   SHARED_REDIS,
@@ -182,6 +191,53 @@ describe('forRootAsync takes useFactory, useClass or useExisting, as Nest’s ow
       assert.equal(moduleRef.get<S2spDatabase>(token).kind, 'pglite');
     } finally {
       await moduleRef.close();
+    }
+  });
+
+  test('s2spAuthModuleAsync: auth settings made at run time, the approval provider beside them, never among them', async () => {
+    const database = Symbol('AUDIT_DATABASE');
+    // The audit sink and the retention only keep the database until they write or sweep, which a compiled module does not.
+    @Global()
+    @Module({ providers: [{ provide: database, useValue: { sql: {} } }], exports: [database] })
+    class StubDatabaseModule {}
+    const approvals: ApprovalProvider = { decide: async () => ({ approved: true, approver: 'policy' }) };
+    const dir = mkdtempSync(join(tmpdir(), 's2sp-auth-async-'));
+    try {
+      const moduleRef = await Test.createTestingModule({
+        imports: [
+          StubDatabaseModule,
+          s2spAuthModuleAsync({
+            database,
+            useFactory: async () => ({ auth: { audience: 'agents', dataDir: dir } }),
+            approvalProvider: { useValue: approvals },
+          }),
+        ],
+      }).compile();
+      try {
+        assert.equal(moduleRef.get<ResolvedAuthOptions>(AUTH_OPTIONS).audience, 'agents');
+        assert.equal(moduleRef.get(APPROVAL_PROVIDER), approvals);
+        assert.ok(moduleRef.get(AuditRetention) instanceof AuditRetention);
+      } finally {
+        await moduleRef.close();
+      }
+
+      const madeWithTheSettings = Test.createTestingModule({
+        imports: [
+          StubDatabaseModule,
+          s2spAuthModuleAsync({
+            database,
+            useFactory: () => ({
+              auth: { audience: 'agents', dataDir: dir, approvalProvider: { useValue: approvals } },
+            }),
+          }),
+        ],
+      }).compile();
+      await assert.rejects(
+        madeWithTheSettings,
+        /auth\.approvalProvider cannot be made at run time.*pass approvalProvider to forRootAsync itself/,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -37,6 +37,7 @@ export * from './audit/prisma-data-plane-fetch-audit';
 export * from './auth/mcp-tool-auth.guard';
 export * from './auth/s2sp-tool-auth.guard';
 export * from './auth/s2sp-auth.module';
+export * from './auth/auth-seams';
 export * from './config/limits-from-env';
 export * from './config/allowed-hosts-from-env';
 export { defaultAllowedHosts, RequestHostPolicy, type AllowedHost, type AllowList } from '@s2sp/platform';

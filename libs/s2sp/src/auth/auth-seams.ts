@@ -1,0 +1,23 @@
+import type { Type } from '@nestjs/common';
+import type { ApprovalProvider, AuditSink, AuthModuleOptions } from '@s2sp/auth';
+import { classOrValue } from '@s2sp/platform';
+
+/** AuthModule's options that are providers: Nest registers them when the module is declared. */
+export type AuthProviderOptions = Pick<AuthModuleOptions, 'approvalProvider' | 'auditSink'>;
+
+/** AuthModule's providers as a module built on it takes them among its seams: a class (instantiated by Nest) or an instance. */
+export interface AuthSeams {
+  /** Decides the calls that need a person's approval, behind APPROVAL_PROVIDER; default: deny them all. */
+  approvalProvider?: Type<ApprovalProvider> | ApprovalProvider;
+  /** Where authorization decisions are recorded, behind AUDIT_SINK; default: the `s2sp_audit_event` table. */
+  auditSink?: Type<AuditSink> | AuditSink;
+}
+
+/** AuthModule's providers: those of `seams`, else those of `configured` (auth options given when the module is declared). */
+export function authProviderOptions(seams: AuthSeams, configured: AuthProviderOptions = {}): AuthProviderOptions {
+  return {
+    approvalProvider:
+      seams.approvalProvider === undefined ? configured.approvalProvider : classOrValue(seams.approvalProvider),
+    auditSink: seams.auditSink === undefined ? configured.auditSink : classOrValue(seams.auditSink),
+  };
+}
