@@ -1,6 +1,8 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { CONSOLE_OPTIONS } from './console.constants';
+import type { ConsoleOptions } from './console-options';
 
 /**
  * GET /console/ redirects to /console. Nest maps a controller's `@Get()` to the
@@ -10,9 +12,13 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
  */
 @Injectable()
 export class ConsoleTrailingSlashRedirect implements OnModuleInit {
-  constructor(private readonly adapterHost: HttpAdapterHost) {}
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    @Inject(CONSOLE_OPTIONS) private readonly options: ConsoleOptions,
+  ) {}
 
   onModuleInit(): void {
+    if (!this.options.enabled) return;
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     fastify.get('/console/', (_request, reply: FastifyReply) => {
       void reply.redirect('/console', 308);

@@ -1,7 +1,8 @@
-import { Controller, Get, Inject, Param, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { PLATFORM_SCOPES } from '@s2sp/contracts';
 import { ConsoleAssets } from './console-assets';
+import { ConsoleRouteGate } from './console-route-gate';
 import { CONSOLE_HEADERS } from './console-headers';
 import { CONSOLE_OPTIONS } from './console.constants';
 import type { ConsoleOptions } from './console-options';
@@ -18,6 +19,7 @@ export interface ConsoleSettings {
  * itself calls POST /rpc like any client, with the token the user gives it.
  */
 @Controller('console')
+@UseGuards(ConsoleRouteGate('enabled'))
 export class ConsoleController {
   constructor(
     private readonly assets: ConsoleAssets,

@@ -1,6 +1,7 @@
 import { BadRequestException, Body, Controller, Header, HttpCode, Inject, Post, UseGuards } from '@nestjs/common';
 import { AUTH_OPTIONS, isValidScope, TokenMinter, type ResolvedAuthOptions } from '@s2sp/auth';
 import { CONSOLE_OPTIONS } from './console.constants';
+import { ConsoleRouteGate } from './console-route-gate';
 import type { ConsoleOptions } from './console-options';
 import { DevTokenRequestGuard } from './dev-token-request.guard';
 
@@ -16,13 +17,13 @@ export interface DevTokenRequest {
 /**
  * POST /console/api/dev-token {subject, scopes}: a gateway token for whoever
  * asks, with the scopes they ask for, for trying the console without `npm run
- * token`. Registered only when console.devTokens is on, which it never is in
+ * token`. Served only when console.devTokens is on, which it never is in
  * production (console.production, console-options.ts): it would let anyone be anyone.
  * Even then it answers only the console itself on a loopback-bound gateway
  * (DevTokenRequestGuard).
  */
 @Controller('console/api')
-@UseGuards(DevTokenRequestGuard)
+@UseGuards(ConsoleRouteGate('devTokens'), DevTokenRequestGuard)
 export class DevTokenController {
   constructor(
     private readonly minter: TokenMinter,
