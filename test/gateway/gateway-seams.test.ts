@@ -3,38 +3,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { ThrottlerStorage } from '@nestjs/throttler';
-import type { IdempotencyRecordView, IdempotencyStore, NewIdempotencyRecord } from '@s2sp/gateway';
 import { FakeAgents } from '../support/fake-agents';
+import { RecordingIdempotencyStore } from '../support/recording-idempotency-store';
 import { removeTempDirs, rpcError, startTestGateway, type TestGateway } from '../support/gateway-harness';
-
-class RecordingIdempotencyStore implements IdempotencyStore {
-  readonly records = new Map<string, IdempotencyRecordView>();
-  readonly calls: string[] = [];
-
-  async claim(record: NewIdempotencyRecord): Promise<boolean> {
-    this.calls.push('claim');
-    if (this.records.has(record.keyHash)) return false;
-    this.records.set(record.keyHash, { ...record, state: 'IN_PROGRESS', result: undefined });
-    return true;
-  }
-  async find(keyHash: string): Promise<IdempotencyRecordView | undefined> {
-    this.calls.push('find');
-    return this.records.get(keyHash);
-  }
-  async complete(keyHash: string, result: unknown, expiresAt: Date): Promise<void> {
-    this.calls.push('complete');
-    const record = this.records.get(keyHash);
-    if (record) this.records.set(keyHash, { ...record, state: 'COMPLETED', result, expiresAt });
-  }
-  async release(keyHash: string): Promise<void> {
-    this.calls.push('release');
-    this.records.delete(keyHash);
-  }
-  async deleteIfExpired(): Promise<void> {}
-  async sweepExpired(): Promise<number> {
-    return 0;
-  }
-}
 
 /** Counts every call it is asked about, and blocks them all once told to, whatever the configured limit. */
 class SwitchableStorage implements ThrottlerStorage {

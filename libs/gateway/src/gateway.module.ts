@@ -1,11 +1,21 @@
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { ThrottlerModule, type ThrottlerStorage } from '@nestjs/throttler';
-import { s2spAuthModule } from '@s2sp/core';
+import { authProviderOptions, s2spAuthModuleAsync, type AuthProviderOptions, type AuthSeams } from '@s2sp/core';
 import { DatabaseModule } from '@s2sp/database';
-import { classOrValueProvider, SHARED_REDIS, SharedRedisModule, type SharedRedis } from '@s2sp/platform';
-import { TelemetryModule } from '@s2sp/telemetry';
-import { JsonRpcAuthGuard, JsonRpcModule, toJsonRpcError } from '@s2sp/json-rpc';
+import {
+  asyncOptionsProviders,
+  classOrValueProvider,
+  RedisThrottlerStorage,
+  SHARED_REDIS,
+  SharedRedisModule,
+  sharedOptionsModule,
+  SlidingWindowThrottlerStorage,
+  type AsyncModuleOptions,
+  type SharedRedis,
+} from '@s2sp/platform';
+import { TelemetryModule, type TelemetryOptions } from '@s2sp/telemetry';
+import { JsonRpcAuthGuard, JsonRpcModule, toJsonRpcError, type JsonRpcModuleOptions } from '@s2sp/json-rpc';
 import { CONTRACT_VERSION } from '@s2sp/contracts';
 import { Readiness } from '@s2sp/platform';
 import { GATEWAY_VERSION, validateGatewayConfig, type GatewayConfig } from './gateway.config';
@@ -31,7 +41,6 @@ import { AgentMethods } from './methods/agent.methods';
 import { ToolsMethods } from './methods/tools.methods';
 import { ResourcesMethods } from './methods/resources.methods';
 import { CallerRateLimitGuard, JSON_RPC_THROTTLER } from './rate-limit/caller-rate-limit.guard';
-import { RedisThrottlerStorage, SlidingWindowThrottlerStorage } from '@s2sp/platform';
 import { SCHEMA_REGISTRY_PROVIDERS } from './schemas/schema-registry.providers';
 import { SchemasController } from './schemas/schemas.controller';
 
@@ -41,57 +50,76 @@ import { SchemasController } from './schemas/schemas.controller';
  */
 export const GATEWAY_SERVICE_NAME = 's2sp-gateway';
 
-/**
- * @nestjs/throttler, of which only the storage is used (by CallerRateLimitGuard; its HTTP ThrottlerGuard
- * is not installed): in Redis when the replicas share one (config.redis), else in this process
- * (SlidingWindowThrottlerStorage: the same sliding window, at a cost per call that does not grow with the limit).
- */
-function rateLimitStorageModule(config: GatewayConfig, storage: ThrottlerStorage | undefined): DynamicModule {
-  const throttlers = [{ name: JSON_RPC_THROTTLER, limit: config.rateLimit.limit, ttl: config.rateLimit.windowMs }];
-  if (storage) return ThrottlerModule.forRoot({ throttlers, storage });
-  if (!config.redis) return ThrottlerModule.forRoot({ throttlers, storage: new SlidingWindowThrottlerStorage() });
-  return ThrottlerModule.forRootAsync({
-    imports: [SharedRedisModule.forRoot(config.redis)],
-    inject: [SHARED_REDIS],
-    useFactory: (redis: SharedRedis) => ({ throttlers, storage: new RedisThrottlerStorage(redis) }),
-  });
-}
-
 /** The gateway's seams: what a deployment may put in place of the defaults. */
-export interface GatewayModuleExtras {
+export interface GatewayModuleExtras extends AuthSeams {
   /** Replaces the PostgreSQL store behind IDEMPOTENCY_STORE: a class (instantiated by Nest) or an instance. */
   idempotencyStore?: Type<IdempotencyStore> | IdempotencyStore;
   /** Where per-caller rate limits are counted (an @nestjs/throttler storage); default: Redis when configured, else this process. */
   rateLimitStorage?: ThrottlerStorage;
 }
 
+/** The configuration made at run time (`useFactory`, `useClass` or `useExisting`); the seams given beside it. */
+export type GatewayModuleAsyncOptions = AsyncModuleOptions<GatewayConfig> & GatewayModuleExtras;
+
+/** Holds the GatewayConfig, for the gateway's own modules to read. */
+@Module({})
+class GatewayConfigModule {}
+
+/**
+ * The gateway as a Nest module. `forRoot` takes the configuration as a value and
+ * throws naming a bad field; `forRootAsync` takes it from a source run when the
+ * app starts, and the start fails naming the field.
+ */
 @Module({})
 export class GatewayModule {
   static forRoot(config: GatewayConfig, extras: GatewayModuleExtras = {}): DynamicModule {
     validateGatewayConfig(config);
+    const { approvalProvider, auditSink, ...auth } = config.auth;
+    const configured = sharedOptionsModule(GatewayConfigModule, GATEWAY_CONFIG, [
+      { provide: GATEWAY_CONFIG, useValue: { ...config, auth } },
+    ]);
+    // Which console routes exist is known here; forRootAsync declares them all and turns them off at run time.
+    const console = ConsoleModule.forRoot(config.console ?? defaultConsoleOptions());
+    return GatewayModule.build(configured, console, extras, { approvalProvider, auditSink });
+  }
+
+  static forRootAsync(options: GatewayModuleAsyncOptions): DynamicModule {
+    const configProviders = asyncOptionsProviders('GatewayModule', GATEWAY_CONFIG, options, validateGatewayConfig);
+    const configured = sharedOptionsModule(GatewayConfigModule, GATEWAY_CONFIG, configProviders, options.imports);
+    const console = ConsoleModule.forRootAsync(
+      fromConfig(configured, (config) => config.console ?? defaultConsoleOptions()),
+    );
+    return GatewayModule.build(configured, console, options);
+  }
+
+  private static build(
+    configured: DynamicModule,
+    console: DynamicModule,
+    extras: GatewayModuleExtras,
+    configuredAuthProviders?: AuthProviderOptions,
+  ): DynamicModule {
     return {
       module: GatewayModule,
       imports: [
+        configured,
         // Spans of POST /rpc (the root when the caller sent no traceparent, so every error names a trace),
         // jsonrpc.<method> under it, gRPC client spans; GET /metrics.
-        TelemetryModule.forRoot({
-          serviceName: GATEWAY_SERVICE_NAME,
-          serviceVersion: GATEWAY_VERSION,
-          apiVersion: GATEWAY_VERSION,
-          // Spans and protocol_errors_total say the code the caller got.
-          errorCode: (error) => toJsonRpcError(error).error.code,
-          ...config.telemetry,
+        TelemetryModule.forRootAsync(fromConfig(configured, telemetryOptions)),
+        DatabaseModule.forRootAsync({
+          provide: GATEWAY_DATABASE,
+          ...fromConfig(configured, ({ databaseUrl, dataDir }) => ({ databaseUrl, dataDir })),
         }),
-        DatabaseModule.forRoot({ provide: GATEWAY_DATABASE, databaseUrl: config.databaseUrl, dataDir: config.dataDir }),
-        s2spAuthModule(config.auth, GATEWAY_DATABASE, config.auditRetention),
-        // OpenRPC's info.version is the version of the API the document describes, not of its implementation.
-        JsonRpcModule.forRoot({ ...config.jsonRpc, info: { title: 'S2SP gateway', version: CONTRACT_VERSION } }),
-        rateLimitStorageModule(config, extras.rateLimitStorage),
-        ConsoleModule.forRoot(config.console ?? defaultConsoleOptions()),
+        s2spAuthModuleAsync({
+          database: GATEWAY_DATABASE,
+          ...authProviderOptions(extras, configuredAuthProviders),
+          ...fromConfig(configured, ({ auth, auditRetention }) => ({ auth, auditRetention })),
+        }),
+        JsonRpcModule.forRootAsync(fromConfig(configured, jsonRpcOptions)),
+        rateLimitStorageModule(configured, extras.rateLimitStorage),
+        console,
       ],
       controllers: [HealthController, SchemasController],
       providers: [
-        { provide: GATEWAY_CONFIG, useValue: config },
         // Turned to shutting_down by startGateway's shutdown(); GET /health answers 503 from then on.
         { provide: Readiness, useValue: new Readiness() },
         AgentsGrpcClients,
@@ -117,4 +145,45 @@ export class GatewayModule {
       ],
     };
   }
+}
+
+/** A sub-module's forRootAsync source: its options made from the GatewayConfig held by `configured`. */
+function fromConfig<T>(configured: DynamicModule, make: (config: GatewayConfig) => T) {
+  return { imports: [configured], inject: [GATEWAY_CONFIG], useFactory: make };
+}
+
+function telemetryOptions(config: GatewayConfig): TelemetryOptions {
+  return {
+    serviceName: GATEWAY_SERVICE_NAME,
+    serviceVersion: GATEWAY_VERSION,
+    apiVersion: GATEWAY_VERSION,
+    // Spans and protocol_errors_total say the code the caller got.
+    errorCode: (error) => toJsonRpcError(error).error.code,
+    ...config.telemetry,
+  };
+}
+
+function jsonRpcOptions(config: GatewayConfig): JsonRpcModuleOptions {
+  // OpenRPC's info.version is the version of the API the document describes, not of its implementation.
+  return { ...config.jsonRpc, info: { title: 'S2SP gateway', version: CONTRACT_VERSION } };
+}
+
+/**
+ * @nestjs/throttler, of which only the storage is used (by CallerRateLimitGuard; its HTTP ThrottlerGuard
+ * is not installed): the given storage, else in Redis when the replicas share one (config.redis), else
+ * in this process (SlidingWindowThrottlerStorage: the same sliding window, at a cost per call that does
+ * not grow with the limit). Redis is connected only when it counts.
+ */
+function rateLimitStorageModule(configured: DynamicModule, storage: ThrottlerStorage | undefined): DynamicModule {
+  const redis = SharedRedisModule.forRootAsync(
+    fromConfig(configured, (config) => (storage ? undefined : config.redis)),
+  );
+  return ThrottlerModule.forRootAsync({
+    imports: [configured, redis],
+    inject: [GATEWAY_CONFIG, SHARED_REDIS],
+    useFactory: (config: GatewayConfig, shared: SharedRedis | undefined) => ({
+      throttlers: [{ name: JSON_RPC_THROTTLER, limit: config.rateLimit.limit, ttl: config.rateLimit.windowMs }],
+      storage: storage ?? (shared ? new RedisThrottlerStorage(shared) : new SlidingWindowThrottlerStorage()),
+    }),
+  });
 }

@@ -1,9 +1,10 @@
-import type { INestApplication } from '@nestjs/common';
+import type { INestApplication, LoggerService, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { HttpRequestDrain, Readiness, resolveShutdownOptions, shutdownControls } from '@s2sp/platform';
 import { appLogger } from '@s2sp/telemetry';
 import type { GatewayConfig } from './gateway.config';
+import { GATEWAY_CONFIG } from './gateway.constants';
 import { GATEWAY_SERVICE_NAME, GatewayModule, type GatewayModuleExtras } from './gateway.module';
 import { mountGatewayHostValidation } from './http/gateway-host-validation';
 
@@ -22,20 +23,36 @@ export interface RunningGateway {
   shutdown(): Promise<void>;
 }
 
+export interface ServeGatewayOptions {
+  /** Nest logger: false for none, a list of levels (JSON lines), or your own LoggerService. Default: JSON lines, LOG_LEVELS. */
+  logger?: LoggerService | LogLevel[] | false;
+}
+
 /** Starts the gateway in this process. Port 0 picks a free port (see the returned port/url). */
-export async function startGateway(config: GatewayConfig, extras: GatewayModuleExtras = {}): Promise<RunningGateway> {
-  const shutdownOptions = resolveShutdownOptions(config.shutdown);
+export function startGateway(config: GatewayConfig, extras: GatewayModuleExtras = {}): Promise<RunningGateway> {
+  return serveGateway(GatewayModule.forRoot(config, extras), { logger: config.logger });
+}
+
+/**
+ * Serves `module`, an app module that imports GatewayModule (forRoot or
+ * forRootAsync), as startGateway does: on host and port of its GatewayConfig,
+ * with the Host/Origin check, and the shutdown of config.shutdown.
+ */
+export async function serveGateway(
+  module: Parameters<typeof NestFactory.create>[0],
+  options: ServeGatewayOptions = {},
+): Promise<RunningGateway> {
   // Fastify rather than Express: its routing and request objects cost less per call (bench/gateway).
-  const app = await NestFactory.create<NestFastifyApplication>(
-    GatewayModule.forRoot(config, extras),
-    new FastifyAdapter(),
-    {
-      logger: appLogger(GATEWAY_SERVICE_NAME, config.logger),
-    },
-  );
-  // Before any route: a foreign Host or Origin is refused before a handler (or its guards) runs.
-  mountGatewayHostValidation(app, config);
+  const app = await NestFactory.create<NestFastifyApplication>(module, new FastifyAdapter(), {
+    logger: appLogger(GATEWAY_SERVICE_NAME, options.logger),
+  });
+  let config: GatewayConfig;
+  let shutdownOptions: ReturnType<typeof resolveShutdownOptions>;
   try {
+    config = app.get<GatewayConfig>(GATEWAY_CONFIG, { strict: false });
+    shutdownOptions = resolveShutdownOptions(config.shutdown);
+    // Before any route: a foreign Host or Origin is refused before a handler (or its guards) runs.
+    mountGatewayHostValidation(app, config);
     await app.listen(config.port, config.host);
   } catch (error) {
     await app.close().catch(() => undefined);
