@@ -21,3 +21,18 @@ export function authProviderOptions(seams: AuthSeams, configured: AuthProviderOp
     auditSink: seams.auditSink === undefined ? configured.auditSink : classOrValue(seams.auditSink),
   };
 }
+
+/**
+ * Refuses AuthModule's providers among auth options made at run time (by a
+ * forRootAsync source): Nest registered the module's providers before the source
+ * ran, so they would be ignored. Throws naming `setting` (where the options are).
+ */
+export function refuseAuthProviders(auth: Partial<AuthModuleOptions>, setting = 'auth'): void {
+  for (const name of ['approvalProvider', 'auditSink'] as const) {
+    if (auth[name] !== undefined) {
+      throw new TypeError(
+        `${setting}.${name} cannot be made at run time: Nest registers it as a provider before forRootAsync's source runs; pass ${name} to forRootAsync itself`,
+      );
+    }
+  }
+}

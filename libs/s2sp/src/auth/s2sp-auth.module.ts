@@ -5,7 +5,7 @@ import { TelemetryMetrics } from '@s2sp/telemetry';
 import { AuditRetention, DEFAULT_AUDIT_RETENTION, type AuditRetentionOptions } from '../audit/audit-retention';
 import { PrismaAuditSink } from '../audit/prisma-audit-sink';
 import { S2SP_DATABASE } from '../config/s2sp.constants';
-import type { AuthProviderOptions } from './auth-seams';
+import { refuseAuthProviders, type AuthProviderOptions } from './auth-seams';
 
 /** What s2spAuthModuleAsync's source makes at run time. */
 export interface S2spAuthSettings {
@@ -63,7 +63,10 @@ export function s2spAuthModule(
  * settings they are refused, naming them (Nest would never see them).
  */
 export function s2spAuthModuleAsync(options: S2spAuthModuleAsyncOptions): DynamicModule {
-  const settings = asyncOptionsProviders('s2spAuthModule', S2SP_AUTH_SETTINGS, options, refuseAuthProviders);
+  const settings = asyncOptionsProviders('s2spAuthModule', S2SP_AUTH_SETTINGS, options, (made: S2spAuthSettings) => {
+    refuseAuthProviders(made.auth);
+    return made;
+  });
   return buildS2spAuthModule(settings, options.imports ?? [], options);
 }
 
@@ -103,16 +106,4 @@ function auditTable(database: InjectionToken): ProviderSpec<AuditSink> {
     useFactory: (db: SqlDatabase, metrics?: TelemetryMetrics) => new PrismaAuditSink(db, metrics),
     inject: [database, { token: TelemetryMetrics, optional: true }],
   };
-}
-
-function refuseAuthProviders(settings: S2spAuthSettings): S2spAuthSettings {
-  const auth = settings.auth as AuthModuleOptions;
-  for (const name of ['approvalProvider', 'auditSink'] as const) {
-    if (auth[name] !== undefined) {
-      throw new TypeError(
-        `auth.${name} cannot be made at run time: Nest registers it as a provider before forRootAsync's source runs; pass ${name} to forRootAsync itself`,
-      );
-    }
-  }
-  return settings;
 }
