@@ -166,7 +166,7 @@ describe('GatewayModule.forRootAsync: a configuration that cannot work fails the
     config.auth = { ...config.auth, approvalProvider: { useClass: ApproveEverything } };
     await assert.rejects(
       createApp(appModule({ gateway: config })),
-      /auth\.approvalProvider cannot be made at run time.*pass approvalProvider to forRootAsync itself/,
+      /Gateway config auth\.approvalProvider cannot be made at run time.*pass approvalProvider to forRootAsync itself/,
     );
   });
 });

@@ -1,7 +1,13 @@
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { ThrottlerModule, type ThrottlerStorage } from '@nestjs/throttler';
-import { authProviderOptions, s2spAuthModuleAsync, type AuthProviderOptions, type AuthSeams } from '@s2sp/core';
+import {
+  authProviderOptions,
+  refuseAuthProviders,
+  s2spAuthModuleAsync,
+  type AuthProviderOptions,
+  type AuthSeams,
+} from '@s2sp/core';
 import { DatabaseModule } from '@s2sp/database';
 import {
   asyncOptionsProviders,
@@ -84,7 +90,12 @@ export class GatewayModule {
   }
 
   static forRootAsync(options: GatewayModuleAsyncOptions): DynamicModule {
-    const configProviders = asyncOptionsProviders('GatewayModule', GATEWAY_CONFIG, options, validateGatewayConfig);
+    const configProviders = asyncOptionsProviders(
+      'GatewayModule',
+      GATEWAY_CONFIG,
+      options,
+      validateConfigMadeAtRunTime,
+    );
     const configured = sharedOptionsModule(GatewayConfigModule, GATEWAY_CONFIG, configProviders, options.imports);
     const console = ConsoleModule.forRootAsync(
       fromConfig(configured, (config) => config.console ?? defaultConsoleOptions()),
@@ -145,6 +156,16 @@ export class GatewayModule {
       ],
     };
   }
+}
+
+/**
+ * The configuration a forRootAsync source made, checked before any module reads it:
+ * a bad one fails the start before anything (a database, a connection) was opened.
+ */
+function validateConfigMadeAtRunTime(config: GatewayConfig): GatewayConfig {
+  validateGatewayConfig(config);
+  refuseAuthProviders(config.auth, 'Gateway config auth');
+  return config;
 }
 
 /** A sub-module's forRootAsync source: its options made from the GatewayConfig held by `configured`. */
