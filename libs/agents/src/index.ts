@@ -1,7 +1,19 @@
 // @s2sp/agents: the platform's agents as a Nest module (AgentsModule) and a ready-made
 // gRPC microservice (startAgents), with the seams a deployment extends.
-export { startAgents, type RunningAgents, type StartAgentsOptions } from './start-agents';
-export { AgentsModule, AGENTS_SERVICE_NAME, AGENTS_VERSION, type AgentsModuleExtras } from './agents.module';
+export {
+  serveAgents,
+  startAgents,
+  type RunningAgents,
+  type ServeAgentsOptions,
+  type StartAgentsOptions,
+} from './start-agents';
+export {
+  AgentsModule,
+  AGENTS_SERVICE_NAME,
+  AGENTS_VERSION,
+  type AgentsModuleAsyncOptions,
+  type AgentsModuleExtras,
+} from './agents.module';
 export * from './agents.config';
 export { AGENTS_CONFIG, AGENTS_DATABASE } from './agents.tokens';
 export { TASK_PLANNER, type PlannerDecision, type TaskPlanner } from './tasks/task-planner';
@@ -21,3 +33,6 @@ export { RefusingModelProvider } from './sampling/refusing-model-provider';
 export { SAMPLING_POLICY, type SamplingDecision, type SamplingPolicy } from './sampling/sampling-policy';
 export { ConfiguredSamplingPolicy } from './sampling/configured-sampling-policy';
 export { TASK_EVENTS, type TaskEvents } from './tasks/events/task-events';
+export { TASK_LEASES, type TaskLeases } from './tasks/events/task-leases';
+// The approval policy and the audit are AuthModule's seams (AgentsModuleExtras' approvalProvider, auditSink).
+export { APPROVAL_PROVIDER, AUDIT_SINK, type ApprovalProvider, type AuditSink } from '@s2sp/auth';

@@ -1,10 +1,10 @@
 import type { INestMicroservice, LoggerService, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import type { GrpcOptions } from '@nestjs/microservices';
 import { grpcPackageDefinition, v1, v2, type GrpcPackageDefinition } from '@s2sp/contracts';
 import { Readiness, resolveShutdownOptions, shutdownControls } from '@s2sp/platform';
 import { appLogger, Telemetry } from '@s2sp/telemetry';
 import type { AgentsConfig } from './agents.config';
+import { AGENTS_CONFIG } from './agents.tokens';
 import { AGENTS_SERVICE_NAME, AgentsModule, type AgentsModuleExtras } from './agents.module';
 import { BoundPortGrpcServer } from './grpc/bound-port-grpc-server';
 import { deserializeRequestsLeniently } from './grpc/lenient-request-deserializer';
@@ -12,10 +12,12 @@ import { GrpcHealthService } from './health/grpc-health.service';
 import { TaskRuntime } from './tasks/task-runtime.service';
 import { addContractReflection } from './reflection/contract-reflection';
 
-export interface StartAgentsOptions extends AgentsModuleExtras {
+export interface ServeAgentsOptions {
   /** Nest logger: false for none, a list of levels (JSON lines), or your own LoggerService. Default: JSON lines of every level. */
   logger?: LoggerService | LogLevel[] | false;
 }
+
+export interface StartAgentsOptions extends AgentsModuleExtras, ServeAgentsOptions {}
 
 export interface RunningAgents {
   app: INestMicroservice;
@@ -44,12 +46,23 @@ const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
  * grpc.reflection.v1 on host:port (port 0 = any free port; the bound one is
  * returned). MCP servers that are down do not stop the start.
  */
-export async function startAgents(config: AgentsConfig, options: StartAgentsOptions = {}): Promise<RunningAgents> {
-  const shutdownOptions = resolveShutdownOptions(config.shutdown);
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+export function startAgents(config: AgentsConfig, options: StartAgentsOptions = {}): Promise<RunningAgents> {
+  const { logger, ...extras } = options;
+  return serveAgents(AgentsModule.forRoot(config, extras), { logger });
+}
+
+/**
+ * Serves `module`, an app module that imports AgentsModule (forRoot or
+ * forRootAsync), as startAgents does: the same services on host and port of its
+ * AgentsConfig, with the shutdown of config.shutdown.
+ */
+export async function serveAgents(
+  module: Parameters<typeof NestFactory.createMicroservice>[0],
+  options: ServeAgentsOptions = {},
+): Promise<RunningAgents> {
   // eslint-disable-next-line prefer-const -- assigned below, read by the gRPC callback declared before it
   let app: INestMicroservice | undefined;
-  const grpcOptions: GrpcOptions['options'] = {
+  const server = new BoundPortGrpcServer({
     package: ['s2sp.v1', 's2sp.v2'],
     packageDefinition: grpcPackageDefinition(
       v1.ToolServiceService,
@@ -57,40 +70,38 @@ export async function startAgents(config: AgentsConfig, options: StartAgentsOpti
       v2.ToolServiceService,
       v2.AgentServiceService,
     ),
-    url: `${host}:${config.port}`,
     maxReceiveMessageLength: MAX_MESSAGE_BYTES,
     maxSendMessageLength: MAX_MESSAGE_BYTES,
-    channelOptions: config.maxConnectionAgeMs ? { 'grpc.max_connection_age_ms': config.maxConnectionAgeMs } : {},
     onLoadPackageDefinition: (
       definition: GrpcPackageDefinition,
-      server: Parameters<GrpcHealthService['attach']>[0],
+      grpcServer: Parameters<GrpcHealthService['attach']>[0],
     ) => {
       deserializeRequestsLeniently(definition);
-      app?.get(GrpcHealthService).attach(server);
-      addContractReflection(server);
+      app?.get(GrpcHealthService).attach(grpcServer);
+      addContractReflection(grpcServer);
     },
-  };
-  const server = new BoundPortGrpcServer(grpcOptions);
-  app = await NestFactory.createMicroservice(
-    AgentsModule.forRoot(config, {
-      planner: options.planner,
-      modelProvider: options.modelProvider,
-      samplingPolicy: options.samplingPolicy,
-    }),
-    {
-      strategy: server,
-      logger: appLogger(AGENTS_SERVICE_NAME, options.logger),
-    },
-  );
+  });
+  app = await NestFactory.createMicroservice(module, {
+    strategy: server,
+    logger: appLogger(AGENTS_SERVICE_NAME, options.logger),
+  });
+  const running = app;
+  let config: AgentsConfig;
+  let shutdownOptions: ReturnType<typeof resolveShutdownOptions>;
   try {
-    await app.listen();
+    config = running.get<AgentsConfig>(AGENTS_CONFIG, { strict: false });
+    shutdownOptions = resolveShutdownOptions(config.shutdown);
+    server.listenAt(
+      `${urlHost(config.host)}:${config.port}`,
+      config.maxConnectionAgeMs ? { 'grpc.max_connection_age_ms': config.maxConnectionAgeMs } : {},
+    );
+    await running.listen();
   } catch (error) {
-    await app.close().catch(() => undefined);
+    await running.close().catch(() => undefined);
     throw error;
   }
-  app.get(GrpcHealthService).markServing();
+  running.get(GrpcHealthService).markServing();
   const port = server.boundPort;
-  const running = app;
   const metricsUrl = running.get(Telemetry).metricsUrl;
   const controls = shutdownControls(() => running.close(), {
     options: shutdownOptions,
@@ -100,5 +111,16 @@ export async function startAgents(config: AgentsConfig, options: StartAgentsOpti
       { name: 'running tasks', drain: (deadline) => running.get(TaskRuntime).drain(deadline) },
     ],
   });
-  return { app: running, url: `${host}:${port}`, port, ...(metricsUrl ? { metricsUrl } : {}), ...controls };
+  return {
+    app: running,
+    url: `${urlHost(config.host)}:${port}`,
+    port,
+    ...(metricsUrl ? { metricsUrl } : {}),
+    ...controls,
+  };
+}
+
+/** An IPv6 address in brackets, as a gRPC target and a listen address need it. */
+function urlHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
 }

@@ -11,9 +11,23 @@ type NestGrpcOptions = GrpcOptions['options'];
 export class BoundPortGrpcServer extends ServerGrpc {
   private port: number | undefined;
   private server: Server | undefined;
+  private address: string | undefined;
 
-  constructor(private readonly grpcOptions: NestGrpcOptions) {
+  constructor(private grpcOptions: NestGrpcOptions) {
     super(grpcOptions);
+  }
+
+  /**
+   * Where to listen, in place of the options' `url`, and channel options to add:
+   * for a server made before its address is known (serveAgents reads it from the
+   * app's configuration, which the app resolves after its transport was given).
+   */
+  listenAt(url: string, channelOptions: ChannelOptions = {}): void {
+    this.address = url;
+    this.grpcOptions = {
+      ...this.grpcOptions,
+      channelOptions: { ...this.grpcOptions.channelOptions, ...channelOptions },
+    };
   }
 
   get boundPort(): number {
@@ -32,7 +46,7 @@ export class BoundPortGrpcServer extends ServerGrpc {
     const credentials =
       (this.grpcOptions.credentials as ServerCredentials | undefined) ?? ServerCredentials.createInsecure();
     this.port = await new Promise<number>((resolve, reject) =>
-      server.bindAsync(this.url, credentials, (error, port) => (error ? reject(error) : resolve(port))),
+      server.bindAsync(this.address ?? this.url, credentials, (error, port) => (error ? reject(error) : resolve(port))),
     );
     this.server = server;
     return server;
