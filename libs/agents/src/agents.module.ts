@@ -93,6 +93,7 @@ export { AGENTS_VERSION };
 export class AgentsModule {
   static forRoot(config: AgentsConfig, extras: AgentsModuleExtras = {}): DynamicModule {
     validateAgentsConfig(config);
+    // AuthModule's providers are registered when the module is declared; its sub-modules read the rest at run time.
     const { approvalProvider, auditSink, ...auth } = config.auth;
     const configured = sharedOptionsModule(AgentsConfigModule, AGENTS_CONFIG, [
       { provide: AGENTS_CONFIG, useValue: { ...config, auth } },
@@ -134,7 +135,7 @@ export class AgentsModule {
       ],
       controllers: [ToolController, ToolV2Controller, AgentController, AgentV2Controller],
       providers: [
-        // Turned to shutting_down by startAgents' shutdown(); the gRPC health service answers NOT_SERVING from then on.
+        // Turned to shutting_down by serveAgents' shutdown(); the gRPC health service answers NOT_SERVING from then on.
         { provide: Readiness, useValue: new Readiness() },
         { provide: APP_GUARD, useClass: GrpcAuthGuard },
         // After authentication: a caller who may not call learns nothing about the request.

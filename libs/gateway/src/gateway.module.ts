@@ -80,6 +80,7 @@ class GatewayConfigModule {}
 export class GatewayModule {
   static forRoot(config: GatewayConfig, extras: GatewayModuleExtras = {}): DynamicModule {
     validateGatewayConfig(config);
+    // AuthModule's providers are registered when the module is declared; its sub-modules read the rest at run time.
     const { approvalProvider, auditSink, ...auth } = config.auth;
     const configured = sharedOptionsModule(GatewayConfigModule, GATEWAY_CONFIG, [
       { provide: GATEWAY_CONFIG, useValue: { ...config, auth } },
@@ -131,7 +132,7 @@ export class GatewayModule {
       ],
       controllers: [HealthController, SchemasController],
       providers: [
-        // Turned to shutting_down by startGateway's shutdown(); GET /health answers 503 from then on.
+        // Turned to shutting_down by serveGateway's shutdown(); GET /health answers 503 from then on.
         { provide: Readiness, useValue: new Readiness() },
         AgentsGrpcClients,
         AgentsCircuitBreaker,
