@@ -2,7 +2,9 @@
 // PostgreSQL when DATABASE_URL is a postgres URL, otherwise the embedded PostgreSQL
 // server in S2SP_DATA_DIR (default .data/s2sp).
 //   npm run build && node dist/scripts/migrate.js
-import { DEFAULT_DATA_DIR, isPostgresUrl, openS2spDatabase } from '@s2sp/database';
+import { openS2spDatabase } from '@s2sp/database';
+import { DEFAULT_DATA_DIR } from '../libs/database/src/database';
+import { isPostgresUrl } from '../libs/database/src/postgres-url';
 
 async function main(): Promise<void> {
   const databaseUrl = process.env.DATABASE_URL;

@@ -1,7 +1,7 @@
 // Writes a new migration folder when prisma/schema.prisma changed:
 //   npm run build && node dist/scripts/migration-create.js <name>
 import { join } from 'node:path';
-import { createMigration } from '@s2sp/database';
+import { createMigration } from '../libs/database/src/schema-engine';
 
 /** The repository's prisma/ (the package's copy is rewritten from it by every build). */
 const REPOSITORY_PRISMA_DIR = join(__dirname, '..', '..', 'prisma');

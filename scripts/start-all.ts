@@ -2,12 +2,9 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 // Only the modules needed (not the barrel, which loads Nest, Prisma and MCP): this process stays small.
 import { envInt, envString } from '@s2sp/platform';
-import {
-  isPostgresUrl,
-  severityOfPostgresLogLine,
-  startEmbeddedPostgres,
-  type EmbeddedPostgresServer,
-} from '@s2sp/database';
+import { isPostgresUrl } from '../libs/database/src/postgres-url';
+import { severityOfPostgresLogLine } from '../libs/database/src/postgres-log-severity';
+import { startEmbeddedPostgres, type EmbeddedPostgresServer } from '../libs/database/src/embedded-postgres-server';
 
 /** The processes `npm start` runs, each with the URL that answers once it is ready. */
 interface Service {

@@ -1,5 +1,6 @@
 import { Controller, Get, Inject, Post, Query } from '@nestjs/common';
-import { PrismaResourceStore, RESOURCE_STORE, ResourcePublisher, splitRows, type ResourceStore } from '@s2sp/core';
+import { PrismaResourceStore, RESOURCE_STORE, ResourcePublisher, type ResourceStore } from '@s2sp/core';
+import { splitRows } from '../../libs/s2sp/src/protocol/split-rows';
 import { performance } from 'node:perf_hooks';
 import type { BenchRow } from './bench-rows';
 import { BenchTableHolder } from './bench-table-holder';

@@ -1,4 +1,5 @@
-import { DEFAULT_LIMITS, requestBytesNeeded, type S2spLimits } from '@s2sp/core';
+import { type S2spLimits } from '@s2sp/core';
+import { DEFAULT_LIMITS, requestBytesNeeded } from '../../libs/s2sp/src/config/s2sp-options';
 
 /** Limits that let the bench cache and fetch `maxRows` rows, and name a tenth of them in one fetch. */
 export function benchLimits(maxRows: number): S2spLimits {

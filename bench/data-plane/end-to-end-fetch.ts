@@ -1,4 +1,5 @@
-import { ARROW_STREAM_MEDIA_TYPE, decodeArrowStream } from '@s2sp/core';
+import { ARROW_STREAM_MEDIA_TYPE } from '../../libs/s2sp/src/data-plane/arrow/arrow-media-type';
+import { decodeArrowStream } from '../../libs/s2sp/src/data-plane/arrow/decode-arrow-stream';
 import { performance } from 'node:perf_hooks';
 import { BodyRowsReader } from '../../libs/s2sp/src/consumer/body-rows-reader';
 

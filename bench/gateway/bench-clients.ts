@@ -2,7 +2,8 @@
 import * as http from 'node:http';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
-import { PROTO_FILE_PATHS, PROTO_LOADER_OPTIONS, toStruct, toTimestamp, type JsonObject } from '@s2sp/contracts';
+import { PROTO_LOADER_OPTIONS, toStruct, toTimestamp, type JsonObject } from '@s2sp/contracts';
+import { PROTO_FILE_PATHS } from '../../libs/contracts/src/proto-path';
 
 /**
  * A function that POSTs a JSON body to `url` with node:http over a keep-alive agent and

@@ -20,7 +20,7 @@ import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { DevKeyStore, TokenMinter } from '@s2sp/auth';
-import { readPostmasterPid } from '@s2sp/database';
+import { readPostmasterPid } from '../../libs/database/src/postmaster-pid';
 import { diskUsageMiB } from './disk-usage';
 import { rssMiB, treePssMiB } from './process-memory';
 import { requestScopedSignalFetch } from '../../libs/agents/src/mcp/request-scoped-signal-fetch';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { ResourceActivityRow, RunningMcpServer } from '@s2sp/core';
+import type { RunningMcpServer } from '@s2sp/core';
+import type { ResourceActivityRow } from '../../libs/s2sp/src/activity/resource-activity-summary';
 import { PLATFORM_SCOPES } from '@s2sp/contracts';
 import { agentsTestConfig, startTestAgents, type RunningAgents } from '../support/agents-stack';
 import { connectAgents, grpc, unary, unaryError, type AgentsClients } from '../support/agents-grpc-client';

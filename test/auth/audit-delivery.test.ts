@@ -8,11 +8,11 @@ import {
   authOptionsFromEnv,
   BatchingAuditSink,
   InMemoryAuditSink,
-  resolveAuditDelivery,
   resolveAuthOptions,
   type AuditEvent,
   type AuditSink,
 } from '../../libs/auth/src';
+import { resolveAuditDelivery } from '../../libs/auth/src/audit/audit-delivery';
 import { tempDir } from './auth-fixtures';
 
 function event(operation: string): AuditEvent {

@@ -12,12 +12,12 @@ import {
 import {
   DevKeyStore,
   JwtTokenVerifier,
-  publicJwkOf,
   TokenMinter,
   type CallerIdentity,
   type KeySetSource,
   type SigningKey,
 } from '../../libs/auth/src';
+import { publicJwkOf } from '../../libs/auth/src/keys/signing-key';
 import { tempDir as makeTempDir } from '../support/temp-dir';
 
 export function tempDir(prefix = 's2sp-auth-'): { path: string; remove(): void } {

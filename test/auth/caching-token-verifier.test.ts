@@ -5,12 +5,12 @@ import { createLocalJWKSet, errors, jwtVerify, type JSONWebKeySet, type JWTVerif
 import {
   AuthenticationError,
   CachingTokenVerifier,
-  createKeySet,
   JwtTokenVerifier,
   type CachingTokenVerifierOptions,
   type KeySet,
   type SigningKey,
 } from '../../libs/auth/src';
+import { createKeySet } from '../../libs/auth/src/identity/key-set';
 import { ManualClock } from '../support/manual-clock';
 import { devSetup, foreignKey, goodClaims, jwksOf, nowSeconds, signRaw, type DevSetup } from './auth-fixtures';
 

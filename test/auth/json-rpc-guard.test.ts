@@ -13,12 +13,8 @@ import {
   RequireScopes,
   TokenMinter,
 } from '../../libs/auth/src';
-import {
-  JsonRpcAuthGuard,
-  type AuthenticatedJsonRpcCaller,
-  type JsonRpcCallContext,
-  type JsonRpcCaller,
-} from '../../libs/json-rpc/src';
+import { JsonRpcAuthGuard, type JsonRpcCallContext, type JsonRpcCaller } from '../../libs/json-rpc/src';
+import { type AuthenticatedJsonRpcCaller } from '../../libs/json-rpc/src/json-rpc-auth.guard';
 import { tempDir } from './auth-fixtures';
 
 @RequireScopes('agent:use')

@@ -4,14 +4,14 @@ import { decodeJwt, decodeProtectedHeader } from 'jose';
 import {
   AuthenticationError,
   DelegationRefusedError,
-  MAX_DELEGATED_TTL_SECONDS,
-  NarrowedTokenCache,
   ScopeWideningError,
   TokenMinter,
   type CallerIdentity,
   type NarrowedTokenCacheOptions,
   type SigningKey,
 } from '../../libs/auth/src';
+import { MAX_DELEGATED_TTL_SECONDS } from '../../libs/auth/src/minting/token-minter';
+import { NarrowedTokenCache } from '../../libs/auth/src/minting/narrowed-token-cache';
 import { ManualClock } from '../support/manual-clock';
 import { devSetup, foreignKey, type DevSetup } from './auth-fixtures';
 

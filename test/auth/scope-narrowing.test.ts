@@ -4,14 +4,14 @@ import { decodeJwt } from 'jose';
 import {
   AuthenticationError,
   DelegationRefusedError,
-  MAX_DELEGATED_TTL_SECONDS,
-  MAX_DELEGATION_DEPTH,
   narrowScopes,
   ScopeWideningError,
   splitScopes,
   TokenMinter,
   type CallerIdentity,
 } from '../../libs/auth/src';
+import { MAX_DELEGATED_TTL_SECONDS } from '../../libs/auth/src/minting/token-minter';
+import { MAX_DELEGATION_DEPTH } from '../../libs/auth/src/identity/delegation';
 import { mulberry32 } from '../../libs/platform/src';
 import { devSetup, randomSubset, type DevSetup } from './auth-fixtures';
 

@@ -6,12 +6,12 @@ import { exportJWK, type JWK } from 'jose';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import {
-  AUTHENTICATION_FAILED_MESSAGE,
   AuthenticationError,
   JwtTokenVerifier,
   type AuthenticationFailureReason,
   type SigningKey,
 } from '../../libs/auth/src';
+import { AUTHENTICATION_FAILED_MESSAGE } from '../../libs/auth/src/errors/authentication-error';
 import {
   devSetup,
   foreignKey,

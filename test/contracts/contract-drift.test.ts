@@ -4,9 +4,12 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IsIn, IsInt, IsOptional, IsString, IsUUID } from 'class-validator';
-import { GOOGLE_PROTOS_DIR, PROTO_FILES, PROTO_ROOT } from '@s2sp/contracts';
+import { PROTO_FILES, PROTO_ROOT } from '@s2sp/contracts';
+import { GOOGLE_PROTOS_DIR } from '../../libs/contracts/src/proto-loader-options';
 import { S2SP_CONSUMER_PARAMETERS, S2SP_RESOURCE_EXTENSION_PARAMETERS, S2SP_RESOURCE_PARAMETERS } from '@s2sp/platform';
-import { buildOpenRpcDocument, DEADLINE_PARAM, type OpenRpcDocument } from '@s2sp/json-rpc';
+import { type OpenRpcDocument } from '@s2sp/json-rpc';
+import { buildOpenRpcDocument } from '../../libs/json-rpc/src/openrpc/openrpc-document';
+import { DEADLINE_PARAM } from '../../libs/json-rpc/src/call-deadline';
 import {
   checkCorrespondence,
   gatewayOpenRpcDocument,

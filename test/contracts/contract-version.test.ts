@@ -4,13 +4,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import {
-  CONTRACT_VERSION,
-  CONTRACT_VERSION_OPTION,
-  PACKAGE_CONTRACT_VERSIONS,
-  PROTO_FILE_PATHS,
-  PROTO_ROOT,
-} from '../../libs/contracts/src';
+import { CONTRACT_VERSION, PACKAGE_CONTRACT_VERSIONS, PROTO_ROOT } from '../../libs/contracts/src';
+import { CONTRACT_VERSION_OPTION } from '../../libs/contracts/src/contract-version';
+import { PROTO_FILE_PATHS } from '../../libs/contracts/src/proto-path';
 
 const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
 

@@ -7,13 +7,8 @@ import { describe, test } from 'node:test';
 import { create, toBinary } from '@bufbuild/protobuf';
 import { WireType } from '@bufbuild/protobuf/wire';
 import { FileDescriptorProtoSchema, FileDescriptorSetSchema, FileOptionsSchema } from '@bufbuild/protobuf/wkt';
-import {
-  DESCRIPTOR_SETS,
-  PROTO_FILES,
-  descriptorSetPath,
-  readDescriptorSet,
-  splitFileDescriptorSet,
-} from '../../libs/contracts/src';
+import { DESCRIPTOR_SETS, PROTO_FILES, readDescriptorSet } from '../../libs/contracts/src';
+import { descriptorSetPath, splitFileDescriptorSet } from '../../libs/contracts/src/descriptor-set';
 
 describe('descriptor sets', () => {
   test('ship inside the package, next to its compiled code, wherever the process runs from', () => {

@@ -5,12 +5,11 @@ import {
   PROTO_FILES,
   PROTO_LOADER_OPTIONS,
   fromStruct,
-  fromValue,
   toJsonObject,
   toStruct,
-  toValue,
   type JsonObject,
 } from '../../libs/contracts/src';
+import { fromValue, toValue } from '../../libs/contracts/src/struct-codec';
 
 type MethodDefinition = protoLoader.MethodDefinition<Record<string, any>, Record<string, any>>;
 const invokeTool = (

@@ -5,7 +5,7 @@ import { FastifyAdapter } from '@nestjs/platform-fastify';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
 import { serveMcp, type RunningMcpServer } from '@s2sp/core';
-import { UNREAD_BODY_MEDIA_TYPE } from '@s2sp/platform';
+import { UNREAD_BODY_MEDIA_TYPE } from '../../libs/platform/src/unread-request-body';
 import { WeatherServerModule } from '../../apps/weather-server/src/weather-server.module';
 import { connectMcp, jsonOf } from '../support/mcp-client';
 import { fetchResource, weatherConfig } from '../support/stack';

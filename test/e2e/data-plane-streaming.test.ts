@@ -4,7 +4,8 @@ import { after, before, describe, test } from 'node:test';
 import { Module, type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
-import { ResourcePublisher, S2spModule, splitRows } from '@s2sp/core';
+import { ResourcePublisher, S2spModule } from '@s2sp/core';
+import { splitRows } from '../../libs/s2sp/src/protocol/split-rows';
 import { bigTableRow, checksumOf, expectedChecksum } from '../support/big-table';
 import { HTTP_PLATFORMS } from '../support/stack';
 

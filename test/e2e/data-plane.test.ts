@@ -5,7 +5,8 @@ import type { RunningMcpServer } from '@s2sp/core';
 import { connectMcp, jsonOf } from '../support/mcp-client';
 import { fetchResource, HTTP_PLATFORMS, startWeather } from '../support/stack';
 import { bearerFor } from '../support/tokens';
-import { ARROW_STREAM_MEDIA_TYPE, decodeArrowStream } from '@s2sp/core';
+import { ARROW_STREAM_MEDIA_TYPE } from '../../libs/s2sp/src/data-plane/arrow/arrow-media-type';
+import { decodeArrowStream } from '../../libs/s2sp/src/data-plane/arrow/decode-arrow-stream';
 
 for (const platform of HTTP_PLATFORMS)
   describe(`data plane over HTTP (${platform})`, () => {

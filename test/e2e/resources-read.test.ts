@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { ResourceActivityRow } from '@s2sp/core';
+import type { ResourceActivityRow } from '../../libs/s2sp/src/activity/resource-activity-summary';
 import { eventually } from '../support/agents-stack';
 import { startPlatformStack, type PlatformStack } from '../support/platform-stack';
 import { ALL_TEST_SCOPES, bearerFor } from '../support/tokens';

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { RESOURCE_STORE, type ResourceStore, type RunningMcpServer, hashResourceToken } from '@s2sp/core';
+import { RESOURCE_STORE, type ResourceStore, type RunningMcpServer } from '@s2sp/core';
+import { hashResourceToken } from '../../libs/s2sp/src/protocol/resource-token';
 import { connectMcp, jsonOf, textOf } from '../support/mcp-client';
 import { fetchResource, startStats, startWeather } from '../support/stack';
 

@@ -1,14 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import {
-  ARROW_STREAM_MEDIA_TYPE,
-  RESOURCE_STORE,
-  ResourcePublisher,
-  splitRows,
-  type ResourceStore,
-  type RunningMcpServer,
-} from '@s2sp/core';
+import { RESOURCE_STORE, ResourcePublisher, type ResourceStore, type RunningMcpServer } from '@s2sp/core';
+import { ARROW_STREAM_MEDIA_TYPE } from '../../libs/s2sp/src/data-plane/arrow/arrow-media-type';
+import { splitRows } from '../../libs/s2sp/src/protocol/split-rows';
 import { hashResourceToken } from '../../libs/s2sp/src/protocol/resource-token';
 import {
   anyString,

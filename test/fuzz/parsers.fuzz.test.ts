@@ -7,10 +7,10 @@ import {
   parsePredicate,
   PREDICATE_OPS,
   PredicateSyntaxError,
-  toJsonValue,
   toStruct,
   type JsonObject,
 } from '@s2sp/contracts';
+import { toJsonValue } from '../../libs/contracts/src/plain-json';
 import { parseAbstractDomains } from '../../libs/s2sp/src/protocol/abstract-domains';
 import { parseConsumerInput } from '../../libs/s2sp/src/protocol/consumer-input';
 import { ROW_ID } from '../../libs/s2sp/src/protocol/row';

@@ -1,12 +1,8 @@
 import { v1 } from '@s2sp/contracts';
 import { afterEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  defaultGatewayConfig,
-  gatewayConfigFromEnv,
-  validateGatewayConfig,
-  type GatewayConfig,
-} from '../../libs/gateway/src';
+import { defaultGatewayConfig, gatewayConfigFromEnv, type GatewayConfig } from '../../libs/gateway/src';
+import { validateGatewayConfig } from '../../libs/gateway/src/gateway.config';
 import { protoEnumToJson, jsonToProtoEnum } from '../../libs/gateway/src/transcoding/proto-enum';
 import { idempotencyKeyHash, requestHash } from '../../libs/gateway/src/idempotency/idempotency-hashes';
 import { callerKey } from '../../libs/gateway/src/caller/caller-key';

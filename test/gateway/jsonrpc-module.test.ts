@@ -9,9 +9,9 @@ import {
   JsonRpcMethod,
   JsonRpcMethodRegistry,
   JsonRpcModule,
-  mapWithConcurrency,
-  resolveJsonRpcOptions,
 } from '@s2sp/json-rpc';
+import { mapWithConcurrency } from '../../libs/json-rpc/src/bounded-concurrency';
+import { resolveJsonRpcOptions } from '../../libs/json-rpc/src/json-rpc-module-options';
 import { checkParamsShape } from '../../libs/json-rpc/src/params-shape-limits';
 import { postRaw } from './jsonrpc-test-app';
 

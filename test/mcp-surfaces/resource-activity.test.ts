@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { ResourceActivityRow, RunningMcpServer } from '@s2sp/core';
+import type { RunningMcpServer } from '@s2sp/core';
+import type { ResourceActivityRow } from '../../libs/s2sp/src/activity/resource-activity-summary';
 import { connectMcp, jsonOf } from '../support/mcp-client';
 import { fetchResource, startWeather } from '../support/stack';
 import { TEST_SUBJECT } from '../support/tokens';

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { AGENTS_VERSION } from '@s2sp/agents';
-import { GATEWAY_VERSION } from '@s2sp/gateway';
+import { AGENTS_VERSION } from '../../libs/agents/src/agents.module';
+import { GATEWAY_VERSION } from '../../libs/gateway/src/gateway.config';
 
 const ROOT = join(__dirname, '..', '..', '..');
 

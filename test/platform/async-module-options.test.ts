@@ -14,14 +14,9 @@ import {
   type AuthModuleOptions,
   type ResolvedAuthOptions,
 } from '@s2sp/auth';
-import {
-  AuditRetention,
-  S2SP_OPTIONS,
-  s2spAuthModuleAsync,
-  S2spModule,
-  type ResolvedS2spOptions,
-  type S2spModuleOptions,
-} from '@s2sp/core';
+import { s2spAuthModuleAsync, S2spModule, type ResolvedS2spOptions, type S2spModuleOptions } from '@s2sp/core';
+import { AuditRetention } from '../../libs/s2sp/src/audit/audit-retention';
+import { S2SP_OPTIONS } from '../../libs/s2sp/src/config/s2sp.constants';
 import {
   asyncOptionsProviders,
   SHARED_REDIS,
@@ -31,7 +26,8 @@ import {
   type RedisOptions,
 } from '@s2sp/platform';
 import { Telemetry, TelemetryModule, type TelemetryOptions } from '@s2sp/telemetry';
-import { DatabaseModule, IN_MEMORY, type DatabaseLocation, type S2spDatabase } from '@s2sp/database';
+import { DatabaseModule, type DatabaseLocation, type S2spDatabase } from '@s2sp/database';
+import { IN_MEMORY } from '../../libs/database/src/database';
 import { isolatedRedisOptions, redisOrSkip } from '../support/redis';
 import {
   JSON_RPC_MODULE_OPTIONS,

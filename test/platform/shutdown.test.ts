@@ -6,10 +6,9 @@ import {
   HttpRequestDrain,
   Readiness,
   resolveShutdownOptions,
-  SHUTDOWN_ENV,
-  shutDownGracefully,
   shutdownOptionsFromEnv,
 } from '../../libs/platform/src';
+import { SHUTDOWN_ENV, shutDownGracefully } from '../../libs/platform/src/shutdown';
 import { withEnv } from '../support/with-env';
 
 const UNSET = { [SHUTDOWN_ENV.graceMs]: undefined, [SHUTDOWN_ENV.notReadyDelayMs]: undefined };

@@ -2,13 +2,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import {
-  ResourcePublisher,
-  ResourceTableNotStoredError,
-  S2spModule,
-  splitRows,
-  type ClaimedResource,
-} from '@s2sp/core';
+import { ResourcePublisher, S2spModule, type ClaimedResource } from '@s2sp/core';
+import { ResourceTableNotStoredError } from '../../libs/s2sp/src/store/resource-table-not-stored.error';
+import { splitRows } from '../../libs/s2sp/src/protocol/split-rows';
 import { MemoryResourceStore } from '../support/memory-resource-store';
 import { sampleRows } from '../support/resource-fixtures';
 

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { afterEach, test } from 'node:test';
-import { DEFAULT_LIMITS, S2SP_LIMIT_ENV, s2spLimitsFromEnv } from '@s2sp/core';
+import { s2spLimitsFromEnv } from '@s2sp/core';
+import { DEFAULT_LIMITS } from '../../libs/s2sp/src/config/s2sp-options';
+import { S2SP_LIMIT_ENV } from '../../libs/s2sp/src/config/limits-from-env';
 
 const saved = { ...process.env };
 afterEach(() => {

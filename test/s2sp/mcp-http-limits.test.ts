@@ -1,15 +1,12 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { after, before, describe, test } from 'node:test';
+import { mcpHttpLimitsFromEnv, serveMcp, type McpHttpLimits, type RunningMcpServer } from '@s2sp/core';
 import {
   DEFAULT_MCP_HTTP_LIMITS,
   MCP_HTTP_LIMIT_ENV,
-  mcpHttpLimitsFromEnv,
   resolveMcpHttpLimits,
-  serveMcp,
-  type McpHttpLimits,
-  type RunningMcpServer,
-} from '@s2sp/core';
+} from '../../libs/s2sp/src/bootstrap/mcp-http-limits';
 import { checkEnvTable } from '../support/env-table';
 import { StatsServerModule } from '../../apps/stats-server/src/stats-server.module';
 import { McpSessionRegistry, SessionLimitError } from '../../libs/s2sp/src/bootstrap/mcp-session-registry';

@@ -2,13 +2,10 @@
 // (through the packages' fromEnv helpers), so that a user's options are the whole story.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import {
-  DEFAULT_AUDIT_RETENTION,
-  DEFAULT_DATA_PLANE_FETCH_AUDIT_RETRY,
-  DEFAULT_MCP_HTTP_LIMITS,
-  resolveMcpHttpLimits,
-  resolveS2spOptions,
-} from '@s2sp/core';
+import { DEFAULT_AUDIT_RETENTION } from '@s2sp/core';
+import { DEFAULT_DATA_PLANE_FETCH_AUDIT_RETRY } from '../../libs/s2sp/src/audit/prisma-data-plane-fetch-audit';
+import { DEFAULT_MCP_HTTP_LIMITS, resolveMcpHttpLimits } from '../../libs/s2sp/src/bootstrap/mcp-http-limits';
+import { resolveS2spOptions } from '../../libs/s2sp/src/config/s2sp-options';
 import { DEFAULT_SHUTDOWN_OPTIONS, resolveShutdownOptions } from '@s2sp/platform';
 import { appLogger, spanDestination } from '@s2sp/telemetry';
 import { defaultGatewayConfig, gatewayConfigFromEnv } from '@s2sp/gateway';

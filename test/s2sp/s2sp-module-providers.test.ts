@@ -2,14 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Inject, Injectable, Module, type DynamicModule, type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import {
-  RESOURCE_STORE,
-  ResourcePublisher,
-  S2spModule,
-  splitRows,
-  type ResourceStore,
-  type S2spModuleOptions,
-} from '@s2sp/core';
+import { RESOURCE_STORE, ResourcePublisher, S2spModule, type ResourceStore, type S2spModuleOptions } from '@s2sp/core';
+import { splitRows } from '../../libs/s2sp/src/protocol/split-rows';
 import type { ModuleOptionsFactory } from '@s2sp/platform';
 import { MemoryResourceStore } from '../support/memory-resource-store';
 import { sampleRows } from '../support/resource-fixtures';

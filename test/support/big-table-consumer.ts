@@ -1,7 +1,8 @@
 // Child process for data-plane scale tests: fetches every row of one resource
 // with the library's consumer (heap capped by the parent), checks them, and
 // prints {"rows": n, "checksum": c, "format": ...} on stdout.
-import { DataPlaneClient, resolveS2spOptions } from '@s2sp/core';
+import { DataPlaneClient } from '@s2sp/core';
+import { resolveS2spOptions } from '../../libs/s2sp/src/config/s2sp-options';
 import { checksumOf } from './big-table';
 
 async function main(): Promise<void> {

@@ -4,7 +4,8 @@
 import 'reflect-metadata';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { ResourcePublisher, S2spModule, splitRows } from '@s2sp/core';
+import { ResourcePublisher, S2spModule } from '@s2sp/core';
+import { splitRows } from '../../libs/s2sp/src/protocol/split-rows';
 import { bigTableRow } from './big-table';
 
 async function main(): Promise<void> {

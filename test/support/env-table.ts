@@ -1,7 +1,8 @@
 // Table-driven checks of an app's configuration loader: every variable the
 // README lists, its default, and what setting it changes.
 import assert from 'node:assert/strict';
-import { DEFAULT_LIMITS, S2SP_LIMIT_ENV } from '@s2sp/core';
+import { DEFAULT_LIMITS } from '../../libs/s2sp/src/config/s2sp-options';
+import { S2SP_LIMIT_ENV } from '../../libs/s2sp/src/config/limits-from-env';
 import { withEnv } from './with-env';
 
 export interface EnvCase<C> {

@@ -7,16 +7,16 @@ import 'reflect-metadata';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import {
-  AuditRetention,
   PrismaAuditSink,
   RESOURCE_STORE,
   ResourcePublisher,
   S2SP_DATABASE,
   S2spModule,
-  splitRows,
-  summarizeResourceActivity,
   type ResourceStore,
 } from '@s2sp/core';
+import { AuditRetention } from '../../libs/s2sp/src/audit/audit-retention';
+import { splitRows } from '../../libs/s2sp/src/protocol/split-rows';
+import { summarizeResourceActivity } from '../../libs/s2sp/src/activity/resource-activity-summary';
 import type { S2spDatabase } from '@s2sp/database';
 
 /** The generated client's query compiler is loaded from these modules (libs/database/src/generated/internal/class.ts). */

@@ -30,7 +30,10 @@ export type { McpServerEndpoint } from './config/mcp-server-list';
 export type { McpRootEntry } from './sampling/mcp-roots';
 export type { SamplingConfig } from './sampling/sampling-config';
 
-/** Circuit breaker per MCP server (see CircuitBreaker in @s2sp/platform). */
+/**
+ * Circuit breaker per MCP server (see CircuitBreaker in @s2sp/platform).
+ * @public
+ */
 export interface AgentsBreakerConfig {
   /** Sliding window over which the error rate is measured. */
   windowMs: number;
@@ -42,6 +45,7 @@ export interface AgentsBreakerConfig {
   openDurationMs: number;
 }
 
+/** @public */
 export interface AgentsMcpConfig {
   /** Timeout of one MCP request when the caller gave no deadline. */
   callTimeoutMs: number;
@@ -53,7 +57,10 @@ export interface AgentsMcpConfig {
   reconnectMaxDelayMs: number;
 }
 
-/** Deadline propagation: how much of the caller's remaining time a hop needs, and keeps back for its answer. */
+/**
+ * Deadline propagation: how much of the caller's remaining time a hop needs, and keeps back for its answer.
+ * @public
+ */
 export interface AgentsDeadlineConfig {
   /** Below this remaining budget a call is refused with DEADLINE_EXCEEDED (hop "agents"). */
   minRemainingMs: number;
@@ -61,6 +68,7 @@ export interface AgentsDeadlineConfig {
   responseReserveMs: number;
 }
 
+/** @public */
 export interface TaskListConfig {
   /** Tasks on a page when the request leaves page_size 0. */
   defaultPageSize: number;
@@ -73,6 +81,7 @@ export const DEFAULT_TASK_LIST_CONFIG: TaskListConfig = Object.freeze({ defaultP
 /** The longest delay a Node.js timer keeps (a longer one fires at once). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
+/** @public */
 export interface AgentsConfig {
   host: string;
   /** 0 picks a free port; startAgents reports the bound one. */
@@ -182,6 +191,7 @@ export const DEFAULT_AGENTS_CONFIG: Omit<AgentsConfig, 'mcpServers' | 'auth'> = 
  * AGENTS_MCP_ROOTS (`server=file:///path,…`, `*` for every server),
  * S2SP_SHUTDOWN_GRACE_MS and S2SP_SHUTDOWN_NOT_READY_DELAY_MS (shutdownOptionsFromEnv of @s2sp/platform),
  * the OTEL_* variables (telemetryOptionsFromEnv of @s2sp/telemetry) and the S2SP_AUTH_* variables of @s2sp/auth.
+ * @public
  */
 export function agentsConfigFromEnv(): AgentsConfig {
   const defaults = DEFAULT_AGENTS_CONFIG;

@@ -55,7 +55,10 @@ import { SAMPLING_POLICY, type SamplingPolicy } from './sampling/sampling-policy
 import { SAMPLING_RATE_STORAGE } from './sampling/sampling-rate-storage';
 import { SamplingService } from './sampling/sampling.service';
 
-/** The agents' seams: what a deployment may put in place of the defaults. */
+/**
+ * The agents' seams: what a deployment may put in place of the defaults.
+ * @public
+ */
 export interface AgentsModuleExtras extends AuthSeams {
   /** Replaces the DeclarativePlanner behind TASK_PLANNER: a class (instantiated by Nest) or an instance. */
   planner?: Type<TaskPlanner> | TaskPlanner;
@@ -72,7 +75,10 @@ export interface AgentsModuleExtras extends AuthSeams {
   taskLeases?: Type<TaskLeases> | TaskLeases;
 }
 
-/** The configuration made at run time (`useFactory`, `useClass` or `useExisting`); the seams given beside it. */
+/**
+ * The configuration made at run time (`useFactory`, `useClass` or `useExisting`); the seams given beside it.
+ * @public
+ */
 export type AgentsModuleAsyncOptions = AsyncModuleOptions<AgentsConfig> & AgentsModuleExtras;
 
 /** Holds the AgentsConfig, for the agents' own modules to read. */
@@ -88,6 +94,7 @@ export { AGENTS_VERSION };
  * behind them, the task runtime and its database. `forRoot` validates the
  * configuration first and throws naming the bad field; `forRootAsync` takes
  * it from a source run when the app starts, and the start fails naming the field.
+ * @public
  */
 @Module({})
 export class AgentsModule {

@@ -7,15 +7,19 @@ export {
   type ServeAgentsOptions,
   type StartAgentsOptions,
 } from './start-agents';
+export { AgentsModule, type AgentsModuleAsyncOptions, type AgentsModuleExtras } from './agents.module';
 export {
-  AgentsModule,
-  AGENTS_SERVICE_NAME,
-  AGENTS_VERSION,
-  type AgentsModuleAsyncOptions,
-  type AgentsModuleExtras,
-} from './agents.module';
-export * from './agents.config';
-export { AGENTS_CONFIG, AGENTS_DATABASE } from './agents.tokens';
+  agentsConfigFromEnv,
+  type McpServerEndpoint,
+  type McpRootEntry,
+  type SamplingConfig,
+  type AgentsBreakerConfig,
+  type AgentsMcpConfig,
+  type AgentsDeadlineConfig,
+  type TaskListConfig,
+  type AgentsConfig,
+} from './agents.config';
+export { AGENTS_DATABASE } from './agents.tokens';
 export { TASK_PLANNER, type PlannerDecision, type TaskPlanner } from './tasks/task-planner';
 export { DeclarativePlanner } from './tasks/declarative-planner';
 export { PlannerContext, type ContextEntry, type ContextSource } from './tasks/planner-context';
@@ -32,7 +36,25 @@ export { MODEL_PROVIDER, type ModelProvider, type SamplingRequestContext } from 
 export { RefusingModelProvider } from './sampling/refusing-model-provider';
 export { SAMPLING_POLICY, type SamplingDecision, type SamplingPolicy } from './sampling/sampling-policy';
 export { ConfiguredSamplingPolicy } from './sampling/configured-sampling-policy';
-export { TASK_EVENTS, type TaskEvents } from './tasks/events/task-events';
+export {
+  TASK_EVENTS,
+  type TaskEvents,
+  type RemoteTaskFollower,
+  type RemoteCancelRequest,
+  type RemoteCancelHandler,
+} from './tasks/events/task-events';
 export { TASK_LEASES, type TaskLeases } from './tasks/events/task-leases';
 // The approval policy and the audit are AuthModule's seams (AgentsModuleExtras' approvalProvider, auditSink).
 export { APPROVAL_PROVIDER, AUDIT_SINK, type ApprovalProvider, type AuditSink } from '@s2sp/auth';
+export {
+  type StepRecord,
+  type TaskStatusName,
+  type StepTypeName,
+  type StepOutcomeName,
+  type ToolCallRecord,
+} from './tasks/task-records';
+export { type TraceRecord } from './grpc/trace-context';
+export { type CancelMode } from './tasks/task-execution';
+export { type UsageRecord } from './common/usage';
+export { type TaskErrorInfo } from './tasks/agent-errors';
+export { type DataPlaneRefRecord } from './tools/data-plane-ref';

@@ -12,13 +12,16 @@ import { GrpcHealthService } from './health/grpc-health.service';
 import { TaskRuntime } from './tasks/task-runtime.service';
 import { addContractReflection } from './reflection/contract-reflection';
 
+/** @public */
 export interface ServeAgentsOptions {
   /** Nest logger: false for none, a list of levels (JSON lines), or your own LoggerService. Default: JSON lines of every level. */
   logger?: LoggerService | LogLevel[] | false;
 }
 
+/** @public */
 export interface StartAgentsOptions extends AgentsModuleExtras, ServeAgentsOptions {}
 
+/** @public */
 export interface RunningAgents {
   app: INestMicroservice;
   /** host:port the gRPC server listens on (what a grpc-js client dials). */
@@ -45,6 +48,7 @@ const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
  * s2sp.v1.ToolService, s2sp.v1.AgentService, s2sp.v2.ToolService, s2sp.v2.AgentService, grpc.health.v1.Health and
  * grpc.reflection.v1 on host:port (port 0 = any free port; the bound one is
  * returned). MCP servers that are down do not stop the start.
+ * @public
  */
 export function startAgents(config: AgentsConfig, options: StartAgentsOptions = {}): Promise<RunningAgents> {
   const { logger, ...extras } = options;
@@ -55,6 +59,7 @@ export function startAgents(config: AgentsConfig, options: StartAgentsOptions = 
  * Serves `module`, an app module that imports AgentsModule (forRoot or
  * forRootAsync), as startAgents does: the same services on host and port of its
  * AgentsConfig, with the shutdown of config.shutdown.
+ * @public
  */
 export async function serveAgents(
   module: Parameters<typeof NestFactory.createMicroservice>[0],

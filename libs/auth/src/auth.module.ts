@@ -25,6 +25,7 @@ import { TokenMinter } from './minting/token-minter';
 /**
  * Options made at run time (`useFactory`, `useClass` or `useExisting`). The approval provider and
  * the audit sink are providers: Nest must know them when it builds the module, so they sit beside.
+ * @public
  */
 export type AuthModuleAsyncOptions = AsyncModuleOptions<Omit<AuthModuleOptions, 'approvalProvider' | 'auditSink'>> & {
   approvalProvider?: ProviderSpec<ApprovalProvider>;
@@ -50,6 +51,7 @@ const EXPORTS = [
  * Caller-scoped security for one service (global). Provides TOKEN_VERIFIER,
  * TokenMinter, AuthorizationGate, APPROVAL_PROVIDER, AUDIT_SINK and the guards;
  * with no options beyond `audience` it runs on the embedded dev key.
+ * @public
  */
 @Module({})
 export class AuthModule {

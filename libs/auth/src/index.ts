@@ -2,48 +2,75 @@
 
 // Module and configuration
 export * from './auth.module';
-export * from './config/auth-options';
-export * from './config/auth-env';
+export {
+  resolveAuthOptions,
+  AUTH_OPTIONS,
+  type ProviderSpec,
+  type KeysOption,
+  type AuthModuleOptions,
+  type ResolvedAuthOptions,
+} from './config/auth-options';
+export { authOptionsFromEnv } from './config/auth-env';
 
 // Identity
-export * from './identity/caller-identity';
+export { missingScopes, type CallerIdentity } from './identity/caller-identity';
 export * from './identity/token-verifier';
-export * from './identity/jwt-token-verifier';
-export * from './identity/caching-token-verifier';
-export * from './identity/key-set';
-export * from './identity/scopes';
-export * from './identity/delegation';
+export { type JwtTokenVerifierOptions, JwtTokenVerifier } from './identity/jwt-token-verifier';
+export {
+  type CachingTokenVerifierOptions,
+  type ClockTolerantTokenVerifier,
+  CachingTokenVerifier,
+} from './identity/caching-token-verifier';
+export { type KeySetSource, type KeySet } from './identity/key-set';
+export { isValidScope, splitScopes, S2SP_DATA_READ_SCOPE } from './identity/scopes';
 
 // Keys and minting
-export * from './keys/signing-key';
-export * from './keys/dev-key-store';
-export * from './minting/token-minter';
-export * from './minting/narrowed-token-cache';
+export {
+  signingKeyFromJwk,
+  SIGNING_ALGORITHMS,
+  type SigningAlgorithm,
+  type SigningKey,
+  type SigningKeySource,
+  SIGNING_KEY_SOURCE,
+  FileSigningKeySource,
+} from './keys/signing-key';
+export { DEV_ISSUER, type DevKeyStoreOptions, DevKeyStore } from './keys/dev-key-store';
+export { type TokenMinterOptions, type MintRequest, TokenMinter } from './minting/token-minter';
+export { type NarrowedTokenCacheOptions } from './minting/narrowed-token-cache';
 export * from './minting/narrow-scopes';
 
 // Authorization
-export * from './authorization/mutation-class';
-export * from './authorization/require-scopes.decorator';
-export * from './authorization/authorization-requirements';
+export {
+  mutationClassFromProto,
+  MutationClass,
+  MUTATION_CLASSES,
+  mutationClassDecorator,
+} from './authorization/mutation-class';
+export { RequireScopes, AllowAnonymous } from './authorization/require-scopes.decorator';
+export {
+  type AuthorizationRequirements,
+  type HandlerRequirements,
+  HandlerRequirementsReader,
+} from './authorization/authorization-requirements';
 export * from './authorization/authorization-target';
 export * from './authorization/approval-provider';
 export * from './authorization/deny-all-approval-provider';
-export * from './authorization/authorize';
-export * from './authorization/authorization-gate';
+export { authorize, type AuthorizationGrant, type AuthorizeOptions } from './authorization/authorize';
+export { type AuthorizationGateOptions, AuthorizationGate } from './authorization/authorization-gate';
 
 // Audit
 export * from './audit/audit-event';
 export * from './audit/audit-sink';
-export * from './audit/audit-delivery';
+export { type AuditDeliveryMode, type AuditDeliveryOptions, type ResolvedAuditDelivery } from './audit/audit-delivery';
 export * from './audit/batching-audit-sink';
-export * from './audit/audit-write-status';
+export { hasAuditWriteStatus, type AuditWriteStatus, type AuditWriteStatusSource } from './audit/audit-write-status';
 export * from './audit/retrying-batch-writer';
 export * from './audit/in-memory-audit-sink';
-export * from './audit/logger-audit-sink';
+export { LoggerAuditSink } from './audit/logger-audit-sink';
 
 // Errors
 export * from './errors/auth-error';
-export * from './errors/authentication-error';
+export { type AuthenticationFailureReason, AuthenticationError } from './errors/authentication-error';
 export * from './errors/permission-denied-error';
 export * from './errors/approval-required-error';
 export * from './errors/scope-widening-error';
@@ -53,10 +80,10 @@ export * from './errors/delegation-refused-error';
 export * from './transport/bearer';
 export * from './transport/outgoing-credentials';
 export * from './transport/caller-carrier';
-export * from './transport/caller.decorator';
+export { Caller } from './transport/caller.decorator';
 export * from './transport/trace-id';
 export * from './guards/protocol-auth-guard';
-export * from './guards/http-auth.guard';
+export { bearerChallenge, HttpAuthGuard } from './guards/http-auth.guard';
 export * from './middleware/bearer-auth.middleware';
 
 // Secrets hygiene

@@ -2,6 +2,7 @@
  * Agent execution error codes (1000-1999 of the platform's error codes): JSON-RPC
  * `error.code` at the gateway, gRPC trailer `x-s2sp-error-code` from the agents,
  * `code` of a failed task or step.
+ * @public
  */
 export const AGENT_EXECUTION_ERROR = {
   /** Anything else, including an agents restart that interrupted the task. */

@@ -12,10 +12,14 @@
  * package's in the {@link CONTRACT_VERSION_OPTION} file option (a descriptor
  * has no other place for it); test/contracts/contract-version.test.ts keeps
  * them equal.
+ * @public
  */
 export const CONTRACT_VERSION = '2.3.0';
 
-/** The contract version each proto package was last released with. */
+/**
+ * The contract version each proto package was last released with.
+ * @public
+ */
 export const PACKAGE_CONTRACT_VERSIONS: Readonly<Record<string, string>> = Object.freeze({
   's2sp.v1': '1.0.0',
   's2sp.v2': '2.3.0',

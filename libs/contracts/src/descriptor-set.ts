@@ -10,6 +10,7 @@ import { FileDescriptorProtoSchema, type FileDescriptorProto } from '@bufbuild/p
  * compiler wrote them, one per .proto file under its own name, with its
  * `dependency` list, its options (custom ones such as
  * `(s2sp.v1.contract_version)` included) and its comments.
+ * @public
  */
 export const DESCRIPTOR_SETS = Object.freeze({
   /** The s2sp.v1 files and every file they import (google/protobuf/*.proto). */
@@ -18,7 +19,10 @@ export const DESCRIPTOR_SETS = Object.freeze({
   health: 'grpc-health.binpb',
 });
 
-/** The file name of one of {@link DESCRIPTOR_SETS}. */
+/**
+ * The file name of one of {@link DESCRIPTOR_SETS}.
+ * @public
+ */
 export type DescriptorSetName = (typeof DESCRIPTOR_SETS)[keyof typeof DESCRIPTOR_SETS];
 
 /**
@@ -29,7 +33,10 @@ export function descriptorSetPath(name: DescriptorSetName): string {
   return join(__dirname, 'generated', name);
 }
 
-/** One file of a descriptor set: the bytes the compiler encoded, and the descriptor they decode to. */
+/**
+ * One file of a descriptor set: the bytes the compiler encoded, and the descriptor they decode to.
+ * @public
+ */
 export interface EncodedFileDescriptor {
   /** The encoded google.protobuf.FileDescriptorProto, as it stands in the set. */
   readonly bytes: Uint8Array;
@@ -37,7 +44,10 @@ export interface EncodedFileDescriptor {
   readonly proto: FileDescriptorProto;
 }
 
-/** The files of a descriptor set, in the set's order (each after the files it imports). */
+/**
+ * The files of a descriptor set, in the set's order (each after the files it imports).
+ * @public
+ */
 export function readDescriptorSet(name: DescriptorSetName): EncodedFileDescriptor[] {
   return splitFileDescriptorSet(readFileSync(descriptorSetPath(name)));
 }

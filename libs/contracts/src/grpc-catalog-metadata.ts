@@ -1,6 +1,7 @@
 /**
  * Response-header keys with which the agents describe their catalog to the
  * gateway, so it can keep what it fetched while the catalog stays the same.
+ * @internal
  */
 export const GRPC_CATALOG_METADATA = {
   /**

@@ -1,6 +1,7 @@
 /**
  * Trailing-metadata keys with which internal gRPC services refine an error
  * for the gateway (which maps gRPC status + these to JSON-RPC codes).
+ * @public
  */
 export const GRPC_ERROR_METADATA = {
   /** Platform code to use instead of the default for the status (1000-1999 for FAILED_PRECONDITION / ABORTED, 4003 for PERMISSION_DENIED). */

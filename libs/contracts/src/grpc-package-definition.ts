@@ -1,9 +1,15 @@
 import type { MethodDefinition, ServiceDefinition } from '@grpc/grpc-js';
 
-/** What `grpc.loadPackageDefinition` and Nest's `packageDefinition` option take. */
+/**
+ * What `grpc.loadPackageDefinition` and Nest's `packageDefinition` option take.
+ * @public
+ */
 export type GrpcPackageDefinition = Parameters<typeof import('@grpc/grpc-js').loadPackageDefinition>[0];
 
-/** A generated grpc-js service definition: methods keyed by their camelCase name. */
+/**
+ * A generated grpc-js service definition: methods keyed by their camelCase name.
+ * @public
+ */
 export type GeneratedService = Record<string, MethodDefinition<any, any> & { path: string }>;
 
 /**
@@ -13,6 +19,7 @@ export type GeneratedService = Record<string, MethodDefinition<any, any> & { pat
  * Nest's gRPC server takes it as `packageDefinition` and finds the handlers of
  * `@GrpcMethod('AgentService', 'SubmitTask')` in it; the messages are encoded
  * and decoded by the generated codecs, not by a run-time proto parser.
+ * @public
  */
 export function grpcPackageDefinition(...services: GeneratedService[]): GrpcPackageDefinition {
   const definition: Record<string, ServiceDefinition> = {};

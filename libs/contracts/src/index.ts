@@ -1,11 +1,16 @@
 export * from './json-value';
-export * from './contract-version';
-export * from './proto-path';
-export * from './descriptor-set';
-export * from './proto-loader-options';
-export * from './struct-codec';
-export * from './plain-json';
-export * from './timestamp';
+export { CONTRACT_VERSION, PACKAGE_CONTRACT_VERSIONS } from './contract-version';
+export { PROTO_FILES, PROTO_ROOT } from './proto-path';
+export {
+  readDescriptorSet,
+  DESCRIPTOR_SETS,
+  type DescriptorSetName,
+  type EncodedFileDescriptor,
+} from './descriptor-set';
+export { PROTO_LOADER_OPTIONS } from './proto-loader-options';
+export { toStruct, fromStruct, type ProtoValue, type ProtoStruct, type ProtoListValue } from './struct-codec';
+export { toJsonObject, jsonObjectOr } from './plain-json';
+export { toTimestamp, timestampToMs, type ProtoTimestamp } from './timestamp';
 export * from './predicate';
 export * from './grpc-error-metadata';
 export * from './grpc-catalog-metadata';

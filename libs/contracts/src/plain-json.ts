@@ -8,6 +8,7 @@ import { setOwnMember } from './own-member';
  * reference, a non-finite number or a bigint, which JSON cannot carry.
  * The generated google.protobuf.Struct codec encodes whatever it is given;
  * everything handed to it goes through here first.
+ * @internal
  */
 export function toJsonObject(object: Record<string, unknown>): JsonObject {
   return normalizeObject(object, new Set(), '$');
@@ -18,7 +19,10 @@ export function toJsonValue(value: unknown): JsonValue {
   return normalizeValue(value, new Set(), '$');
 }
 
-/** A decoded google.protobuf.Struct field as a JSON object; unset gives {}. */
+/**
+ * A decoded google.protobuf.Struct field as a JSON object; unset gives {}.
+ * @internal
+ */
 export function jsonObjectOr(struct: { [key: string]: any } | undefined, fallback: JsonObject = {}): JsonObject {
   return struct ?? fallback;
 }

@@ -2,6 +2,7 @@
  * Scopes of the platform's own operations, the same at the gateway (JSON-RPC
  * methods) and the agents (gRPC methods). Tools declare their own scopes
  * (e.g. weather:read) in their MCP `_meta["s2sp/scopes"]`.
+ * @public
  */
 export const PLATFORM_SCOPES = {
   TOOLS_LIST: 'tools:list',

@@ -3,18 +3,23 @@ import type { JsonValue } from './json-value';
 /**
  * The row predicate of a FILTER plan step (see FilterStep in proto/s2sp/v1/agent.proto):
  *   {"field": "a.b", "op": "eq", "value": ...} | {"and": [...]} | {"or": [...]} | {"not": P}
+ * @internal
  */
 export type Predicate = ComparisonPredicate | { and: Predicate[] } | { or: Predicate[] } | { not: Predicate };
 
+/** @internal */
 export const PREDICATE_OPS = ['eq', 'ne', 'in', 'contains', 'gt', 'gte', 'lt', 'lte'] as const;
+/** @internal */
 export type PredicateOp = (typeof PREDICATE_OPS)[number];
 
+/** @internal */
 export interface ComparisonPredicate {
   field: string;
   op: PredicateOp;
   value: JsonValue;
 }
 
+/** @public */
 export class PredicateSyntaxError extends Error {
   constructor(
     readonly path: string,
@@ -32,7 +37,10 @@ export class PredicateSyntaxError extends Error {
  */
 const MAX_PREDICATE_DEPTH = 64;
 
-/** Checks that an untrusted JSON value is a well-formed predicate; throws PredicateSyntaxError. */
+/**
+ * Checks that an untrusted JSON value is a well-formed predicate; throws PredicateSyntaxError.
+ * @internal
+ */
 export function parsePredicate(input: unknown, path = '$'): Predicate {
   return parseNode(input, path, 1);
 }
@@ -95,7 +103,10 @@ function nestsDeeperThan(value: unknown, levels: number): boolean {
   return Object.values(value).some((item) => nestsDeeperThan(item, levels - 1));
 }
 
-/** Evaluates a parsed predicate against one row (a JSON object). */
+/**
+ * Evaluates a parsed predicate against one row (a JSON object).
+ * @internal
+ */
 export function evaluatePredicate(predicate: Predicate, row: Record<string, unknown>): boolean {
   if ('and' in predicate) return predicate.and.every((operand) => evaluatePredicate(operand, row));
   if ('or' in predicate) return predicate.or.some((operand) => evaluatePredicate(operand, row));

@@ -16,6 +16,7 @@ export const GOOGLE_PROTOS_DIR: string = dirname(
  * keepCase: field names stay snake_case as in the .proto files;
  * longs/enums as strings: uint64 counters are '123', enums are 'TASK_STATUS_RUNNING';
  * oneofs: a virtual field names the set member (e.g. PlanStep.kind = 'filter').
+ * @public
  */
 export const PROTO_LOADER_OPTIONS: Readonly<Options> = Object.freeze({
   keepCase: true,

@@ -1,6 +1,9 @@
 import { join } from 'node:path';
 
-/** Proto files of the S2SP contract (packages s2sp.v1 and s2sp.v2), relative to {@link PROTO_ROOT} (use with includeDirs). */
+/**
+ * Proto files of the S2SP contract (packages s2sp.v1 and s2sp.v2), relative to {@link PROTO_ROOT} (use with includeDirs).
+ * @public
+ */
 export const PROTO_FILES: readonly string[] = [
   's2sp/v1/common.proto',
   's2sp/v1/tool.proto',
@@ -14,6 +17,7 @@ export const PROTO_FILES: readonly string[] = [
 /**
  * Absolute path of the folder holding s2sp/v1/*.proto: the package's own
  * `proto/` (shipped with it; `npm run build` copies the repository's proto/ there).
+ * @internal
  */
 export const PROTO_ROOT: string = join(__dirname, '..', 'proto');
 

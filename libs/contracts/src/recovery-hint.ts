@@ -2,6 +2,7 @@
  * Machine-readable next step for the caller of a failed call: JSON-RPC
  * `error.data.recovery_hint`, gRPC trailer `x-s2sp-recovery-hint`, and
  * `recovery_hint` of a failed task or step. One vocabulary for every hop.
+ * @public
  */
 export const RECOVERY_HINT = {
   /** A transient failure downstream: try again later, backing off. */
@@ -36,4 +37,5 @@ export const RECOVERY_HINT = {
   NONE: 'NONE',
 } as const;
 
+/** @internal */
 export type RecoveryHintValue = (typeof RECOVERY_HINT)[keyof typeof RECOVERY_HINT];

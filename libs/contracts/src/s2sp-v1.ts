@@ -4,6 +4,7 @@
  * enums as string literal unions, and the grpc-js definitions of ToolService
  * and AgentService. Import it as a namespace: `import { v1 } from '@s2sp/contracts'`.
  */
+/** @public */
 export * from './generated/s2sp/v1/common';
 export * from './generated/s2sp/v1/tool';
 export * from './generated/s2sp/v1/agent';

@@ -4,5 +4,6 @@
  * ToolService.ReadResource and AgentService.ListTasks. Served next to s2sp.v1;
  * import it as a namespace: `import { v2 } from '@s2sp/contracts'`.
  */
+/** @public */
 export * from './generated/s2sp/v2/tool';
 export * from './generated/s2sp/v2/agent';

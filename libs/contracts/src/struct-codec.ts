@@ -8,6 +8,7 @@ import { toJsonObject, toJsonValue } from './plain-json';
  * The well-known types are bundled in protobufjs with camelCase field names, so
  * keepCase does not apply to them: it is `stringValue`, not `string_value`.
  * Encoding a snake_case object would silently drop the field; always build them here.
+ * @public
  */
 export interface ProtoValue {
   nullValue?: 'NULL_VALUE' | 0 | null;
@@ -20,10 +21,12 @@ export interface ProtoValue {
   kind?: string;
 }
 
+/** @public */
 export interface ProtoStruct {
   fields?: Record<string, ProtoValue> | null;
 }
 
+/** @public */
 export interface ProtoListValue {
   values?: ProtoValue[] | null;
 }
@@ -39,7 +42,10 @@ const SNAKE: Record<Kind, string> = {
   listValue: 'list_value',
 };
 
-/** JSON object -> google.protobuf.Struct. Follows JSON.stringify for undefined and toJSON(). */
+/**
+ * JSON object -> google.protobuf.Struct. Follows JSON.stringify for undefined and toJSON().
+ * @public
+ */
 export function toStruct(object: Record<string, unknown>): ProtoStruct {
   return protoStructOf(toJsonObject(object));
 }
@@ -49,7 +55,10 @@ export function toValue(value: unknown): ProtoValue {
   return protoValueOf(toJsonValue(value));
 }
 
-/** google.protobuf.Struct -> JSON object; null/undefined give {}. */
+/**
+ * google.protobuf.Struct -> JSON object; null/undefined give {}.
+ * @public
+ */
 export function fromStruct(struct: ProtoStruct | null | undefined): JsonObject {
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(struct?.fields ?? {})) setOwnMember(out, key, fromValue(value));

@@ -9,6 +9,7 @@ import {
 import { asyncOptionsProviders, type AsyncModuleOptions } from '@s2sp/platform';
 import { openS2spDatabase, type S2spDatabase } from './database';
 
+/** @public */
 export interface DatabaseModuleOptions {
   /** The token the S2spDatabase is provided under (e.g. the app's own GATEWAY_DATABASE). */
   provide: InjectionToken;
@@ -17,10 +18,16 @@ export interface DatabaseModuleOptions {
   dataDir: string;
 }
 
-/** Where the database is: what a forRootAsync source makes at run time. */
+/**
+ * Where the database is: what a forRootAsync source makes at run time.
+ * @public
+ */
 export type DatabaseLocation = Omit<DatabaseModuleOptions, 'provide'>;
 
-/** The token is fixed when the module is declared; the location is made at run time (`useFactory`, `useClass` or `useExisting`). */
+/**
+ * The token is fixed when the module is declared; the location is made at run time (`useFactory`, `useClass` or `useExisting`).
+ * @public
+ */
 export type DatabaseModuleAsyncOptions = Pick<DatabaseModuleOptions, 'provide'> & AsyncModuleOptions<DatabaseLocation>;
 
 const DATABASE_LOCATION = Symbol('DATABASE_LOCATION');
@@ -38,6 +45,7 @@ class DatabaseCloser implements OnApplicationShutdown {
  * An app's own database (an embedded PostgreSQL server in dataDir, or PostgreSQL by databaseUrl,
  * migrated on open) behind its token, global so that other modules (e.g. the
  * audit sink of AuthModule) can use it too.
+ * @public
  */
 @Module({})
 export class DatabaseModule {

@@ -11,8 +11,10 @@ import { schemaPool } from './schema-pool';
 import { applyMigrations } from './schema-engine';
 import { pgliteSqlChannel, pgSqlChannel, type SqlChannel } from './sql-channel';
 
+/** @public */
 export type S2spDatabaseKind = 'pglite' | 'postgres';
 
+/** @public */
 export interface OpenS2spDatabaseOptions {
   /** `postgresql://` or `postgres://` selects a PostgreSQL server; anything else (or nothing) the embedded one. */
   databaseUrl?: string;
@@ -36,6 +38,7 @@ export interface OpenS2spDatabaseOptions {
   prismaDir?: string;
 }
 
+/** @public */
 export interface S2spDatabase {
   client: PrismaClient;
   /** The same database through its driver, for bulk values (see sql-channel.ts). */
@@ -60,6 +63,7 @@ export { isPostgresUrl };
 /**
  * Opens the S2SP database: the PostgreSQL server of a postgres URL; else an
  * embedded PostgreSQL server in dataDir; else (dataDir ':memory:') an in-process PGlite.
+ * @public
  */
 export async function openS2spDatabase(options: OpenS2spDatabaseOptions = {}): Promise<S2spDatabase> {
   const dataDir = options.dataDir ?? DEFAULT_DATA_DIR;

@@ -10,6 +10,7 @@ import { postgresOsUser, type OsUserIds } from './postgres-os-user';
 import { isProcessAlive, readPostmasterPid } from './postmaster-pid';
 import { grantServerUserAccess } from './server-user-access';
 
+/** @public */
 export interface EmbeddedPostgresOptions {
   /** Directory of the store (created if missing); the cluster lives in `<dataDir>/postgres`. */
   dataDir: string;
@@ -38,6 +39,7 @@ export interface EmbeddedPostgresServer {
 /**
  * A small footprint with bounded disk: little shared memory, no WAL kept for
  * replicas, WAL recycled past max_wal_size by normal checkpoints. Loopback only.
+ * @public
  */
 export const DEFAULT_EMBEDDED_POSTGRES_SETTINGS: Readonly<Record<string, string | number>> = {
   listen_addresses: '127.0.0.1',
@@ -66,7 +68,10 @@ const POLL_MS = 25;
 const SUPERUSER = 's2sp';
 const STDERR_LINES_KEPT = 20;
 
-/** Thrown when another live process already serves the data directory. */
+/**
+ * Thrown when another live process already serves the data directory.
+ * @public
+ */
 export class DataDirectoryInUseError extends Error {
   constructor(
     readonly dataDir: string,

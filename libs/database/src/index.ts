@@ -1,11 +1,10 @@
-export * from './database';
+export { openS2spDatabase, type S2spDatabaseKind, type OpenS2spDatabaseOptions, type S2spDatabase } from './database';
 export * from './database.module';
-export * from './sql-channel';
+export { type SqlChannel } from './sql-channel';
 export * from './stored-json';
-export * from './embedded-postgres-server';
-export * from './postgres-url';
-export * from './postmaster-pid';
-export { severityOfPostgresLogLine } from './postgres-log-severity';
-export { applyMigrations, createMigration, diffMigrationsToSchema } from './schema-engine';
+export {
+  type EmbeddedPostgresOptions,
+  DEFAULT_EMBEDDED_POSTGRES_SETTINGS,
+  DataDirectoryInUseError,
+} from './embedded-postgres-server';
 export { Prisma, PrismaClient } from './generated/client';
-export type { S2spResource } from './generated/client';

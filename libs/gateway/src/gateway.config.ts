@@ -21,7 +21,10 @@ import { DEFAULT_JSON_RPC_OPTIONS } from '@s2sp/json-rpc';
 import { defaultConsoleOptions, validateConsoleOptions, type ConsoleOptions } from './console/console-options';
 import { AGENTS_LOAD_BALANCING_POLICIES, isAgentsTarget, type AgentsLoadBalancing } from './grpc/agents-target';
 
-/** Everything the gateway needs to start. Build it with {@link gatewayConfigFromEnv} or {@link defaultGatewayConfig}. */
+/**
+ * Everything the gateway needs to start. Build it with {@link gatewayConfigFromEnv} or {@link defaultGatewayConfig}.
+ * @public
+ */
 export interface GatewayConfig {
   host: string;
   /** 0 picks a free port. */
@@ -148,7 +151,10 @@ export interface GatewayConfig {
 
 export const GATEWAY_VERSION: string = packageVersion(__dirname);
 
-/** Development defaults (loopback, the dev key, an embedded database); it reads no environment variable. */
+/**
+ * Development defaults (loopback, the dev key, an embedded database); it reads no environment variable.
+ * @public
+ */
 export function defaultGatewayConfig(): GatewayConfig {
   return {
     host: '127.0.0.1',
@@ -179,6 +185,7 @@ function jsonRpcDefaults(): GatewayConfig['jsonRpc'] {
 /**
  * The gateway's configuration from the environment; unset variables take the
  * defaults of {@link defaultGatewayConfig}. A malformed value throws, naming the variable.
+ * @public
  */
 export function gatewayConfigFromEnv(): GatewayConfig {
   const d = defaultGatewayConfig();

@@ -56,7 +56,10 @@ import { SchemasController } from './schemas/schemas.controller';
  */
 export const GATEWAY_SERVICE_NAME = 's2sp-gateway';
 
-/** The gateway's seams: what a deployment may put in place of the defaults. */
+/**
+ * The gateway's seams: what a deployment may put in place of the defaults.
+ * @public
+ */
 export interface GatewayModuleExtras extends AuthSeams {
   /** Replaces the PostgreSQL store behind IDEMPOTENCY_STORE: a class (instantiated by Nest) or an instance. */
   idempotencyStore?: Type<IdempotencyStore> | IdempotencyStore;
@@ -64,7 +67,10 @@ export interface GatewayModuleExtras extends AuthSeams {
   rateLimitStorage?: ThrottlerStorage;
 }
 
-/** The configuration made at run time (`useFactory`, `useClass` or `useExisting`); the seams given beside it. */
+/**
+ * The configuration made at run time (`useFactory`, `useClass` or `useExisting`); the seams given beside it.
+ * @public
+ */
 export type GatewayModuleAsyncOptions = AsyncModuleOptions<GatewayConfig> & GatewayModuleExtras;
 
 /** Holds the GatewayConfig, for the gateway's own modules to read. */
@@ -75,6 +81,7 @@ class GatewayConfigModule {}
  * The gateway as a Nest module. `forRoot` takes the configuration as a value and
  * throws naming a bad field; `forRootAsync` takes it from a source run when the
  * app starts, and the start fails naming the field.
+ * @public
  */
 @Module({})
 export class GatewayModule {

@@ -8,6 +8,7 @@ import { GATEWAY_CONFIG } from './gateway.constants';
 import { GATEWAY_SERVICE_NAME, GatewayModule, type GatewayModuleExtras } from './gateway.module';
 import { mountGatewayHostValidation } from './http/gateway-host-validation';
 
+/** @public */
 export interface RunningGateway {
   app: INestApplication;
   /** Base URL, e.g. http://127.0.0.1:3000 (JSON-RPC at `${url}/rpc`, health at `${url}/health`). */
@@ -23,12 +24,16 @@ export interface RunningGateway {
   shutdown(): Promise<void>;
 }
 
+/** @public */
 export interface ServeGatewayOptions {
   /** Nest logger: false for none, a list of levels (JSON lines), or your own LoggerService. Default: JSON lines, LOG_LEVELS. */
   logger?: LoggerService | LogLevel[] | false;
 }
 
-/** Starts the gateway in this process. Port 0 picks a free port (see the returned port/url). */
+/**
+ * Starts the gateway in this process. Port 0 picks a free port (see the returned port/url).
+ * @public
+ */
 export function startGateway(config: GatewayConfig, extras: GatewayModuleExtras = {}): Promise<RunningGateway> {
   return serveGateway(GatewayModule.forRoot(config, extras), { logger: config.logger });
 }
@@ -37,6 +42,7 @@ export function startGateway(config: GatewayConfig, extras: GatewayModuleExtras 
  * Serves `module`, an app module that imports GatewayModule (forRoot or
  * forRootAsync), as startGateway does: on host and port of its GatewayConfig,
  * with the Host/Origin check, and the shutdown of config.shutdown.
+ * @public
  */
 export async function serveGateway(
   module: Parameters<typeof NestFactory.create>[0],

@@ -35,6 +35,7 @@ export function isGrpcMetadata(value: unknown): value is Metadata {
  * `RpcException({ code: UNAUTHENTICATED | PERMISSION_DENIED, message, metadata })`
  * with `x-s2sp-error-code` (4001/4002/4003) in the trailers, and for a missing
  * scope `x-s2sp-missing-scopes` naming them.
+ * @public
  */
 @Injectable()
 export class GrpcAuthGuard extends ProtocolAuthGuard {
@@ -68,7 +69,10 @@ const GRPC_STATUS_OF: Readonly<Record<AuthErrorCode, GrpcStatus>> = {
   APPROVAL_REQUIRED: GrpcStatus.PERMISSION_DENIED,
 };
 
-/** An AuthError as the RpcException Nest's gRPC server turns into a status; other errors unchanged. */
+/**
+ * An AuthError as the RpcException Nest's gRPC server turns into a status; other errors unchanged.
+ * @public
+ */
 export function toRpcException(error: unknown): unknown {
   if (!(error instanceof AuthError)) return error;
   const trailers = new Metadata();

@@ -1,3 +1,3 @@
 // @s2sp/grpc — the gRPC side of caller-scoped security (described in docs/auth.md).
-export * from './grpc-auth.guard';
+export { toRpcException, GrpcAuthGuard } from './grpc-auth.guard';
 export * from './bearer-metadata';

@@ -13,6 +13,7 @@ const DEFAULT_RETRY_AFTER_SECONDS = 1;
  * `details` reaches the client only for statuses whose details are meant for the
  * caller (bad arguments, auth, quota, precondition); INTERNAL, UNKNOWN, DATA_LOSS
  * and the rest become a bare -32603.
+ * @public
  */
 export function grpcStatusToJsonRpc(status: GrpcStatus, details?: string, metadata?: Metadata): JsonRpcError {
   const meta = readMetadata(metadata);
@@ -59,7 +60,10 @@ export function grpcStatusToJsonRpc(status: GrpcStatus, details?: string, metada
   }
 }
 
-/** True for errors produced by @grpc/grpc-js clients (ServiceError / StatusObject shape). */
+/**
+ * True for errors produced by @grpc/grpc-js clients (ServiceError / StatusObject shape).
+ * @internal
+ */
 export function isGrpcServiceError(
   error: unknown,
 ): error is { code: GrpcStatus; details?: string; metadata?: Metadata } {

@@ -15,6 +15,7 @@ export interface AuthenticatedJsonRpcCaller extends JsonRpcCaller {
  * own guard). Reads `ctx.headers.authorization`, sets `ctx.caller`. Throws
  * AuthenticationError (jsonRpcCode 4001), PermissionDeniedError (4002, naming the
  * scopes) or ApprovalRequiredError (4003).
+ * @public
  */
 @Injectable()
 export class JsonRpcAuthGuard extends ProtocolAuthGuard {

@@ -1,7 +1,10 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { JsonRpcId } from './json-rpc.types';
 
-/** Who is calling. A placeholder until authentication is plugged in: every caller is anonymous. */
+/**
+ * Who is calling. A placeholder until authentication is plugged in: every caller is anonymous.
+ * @public
+ */
 export interface JsonRpcCaller {
   readonly authenticated: boolean;
   readonly subject: string;
@@ -14,7 +17,10 @@ export const ANONYMOUS_CALLER: JsonRpcCaller = Object.freeze({
   scopes: Object.freeze([]),
 });
 
-/** The second argument of every @JsonRpcMethod handler. */
+/**
+ * The second argument of every @JsonRpcMethod handler.
+ * @public
+ */
 export interface JsonRpcCallContext {
   readonly method: string;
   /** undefined for a notification. */

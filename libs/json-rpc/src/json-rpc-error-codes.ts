@@ -4,6 +4,7 @@ import { AGENT_EXECUTION_ERROR } from '@s2sp/contracts';
  * "The platform path: gateway and agents", lists them). The five standard codes are the
  * JSON-RPC 2.0 ones; -32000..-32099 are implementation-defined server errors;
  * positive codes are the platform's application errors, grouped by thousand.
+ * @internal
  */
 export const JsonRpcErrorCode = {
   PARSE_ERROR: -32700,

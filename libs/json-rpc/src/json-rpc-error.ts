@@ -2,7 +2,10 @@ import { JsonRpcErrorCode, STANDARD_ERROR_MESSAGES, isApplicationCode } from './
 import type { JsonRpcErrorObject } from './json-rpc.types';
 import { defaultRecoveryHint, type RecoveryHintValue } from './recovery-hint';
 
-/** One invalid parameter, as reported in error.data.fields of a -32602 error. */
+/**
+ * One invalid parameter, as reported in error.data.fields of a -32602 error.
+ * @public
+ */
 export interface ParamViolation {
   /** Dotted path inside params, e.g. "constraints.max_steps" or "items[2].name". */
   path: string;
@@ -10,11 +13,13 @@ export interface ParamViolation {
   constraints: Record<string, string>;
 }
 
+/** @public */
 export type JsonRpcErrorData = Record<string, unknown>;
 
 /**
  * The error a JSON-RPC handler throws to answer with a specific code. Its message
  * and data are sent to the client verbatim, so never put internals in them.
+ * @public
  */
 export class JsonRpcError extends Error {
   override readonly name = 'JsonRpcError';

@@ -2,7 +2,10 @@ import type { IncomingHttpHeaders } from 'node:http';
 
 export const EVENT_STREAM_MEDIA_TYPE = 'text/event-stream';
 
-/** One Server-Sent Event of a streamed answer: `event` names what `result` is. */
+/**
+ * One Server-Sent Event of a streamed answer: `event` names what `result` is.
+ * @internal
+ */
 export interface JsonRpcStreamEvent {
   readonly event: string;
   readonly result: unknown;
@@ -14,6 +17,7 @@ export interface JsonRpcStreamEvent {
  * `data` is a JSON-RPC response with the call's id, `result` the event's or, when
  * the stream fails part-way, `error`; the response ends with the stream. Errors
  * before the handler returns (authentication, scopes, params) are a plain JSON-RPC answer.
+ * @internal
  */
 export class JsonRpcEventStream implements AsyncIterable<JsonRpcStreamEvent> {
   /**

@@ -3,9 +3,13 @@ import { DiscoveryService, ExternalContextCreator, MetadataScanner, Reflector } 
 import type { JsonRpcCallContext } from './json-rpc-call-context';
 import { JSON_RPC_METHOD_METADATA, type JsonRpcMethodMetadata } from './json-rpc-method.decorator';
 
-/** Execution context type that guards and interceptors see for JSON-RPC calls. */
+/**
+ * Execution context type that guards and interceptors see for JSON-RPC calls.
+ * @internal
+ */
 export const JSON_RPC_CONTEXT_TYPE = 'json-rpc';
 
+/** @internal */
 export interface RegisteredJsonRpcMethod {
   readonly metadata: JsonRpcMethodMetadata;
   /** Runs guards, interceptors and the handler itself. */
@@ -14,7 +18,10 @@ export interface RegisteredJsonRpcMethod {
   readonly handlerName: string;
 }
 
-/** Finds every @JsonRpcMethod on providers and controllers once the module graph is built. */
+/**
+ * Finds every @JsonRpcMethod on providers and controllers once the module graph is built.
+ * @internal
+ */
 @Injectable()
 export class JsonRpcMethodRegistry implements OnModuleInit {
   private readonly logger = new Logger('JsonRpc');

@@ -2,16 +2,23 @@ import { SetMetadata } from '@nestjs/common';
 
 export const JSON_RPC_METHOD_METADATA = 's2sp:json-rpc-method';
 
-/** How array ("by-position") params map onto the params DTO. */
+/**
+ * How array ("by-position") params map onto the params DTO.
+ * @public
+ */
 export type PositionalParams =
   /** Element i becomes property names[i]; extra elements are an error. */
   | readonly string[]
   /** The whole array becomes one array-typed property, e.g. sum(1, 2, 4) -> { values: [1, 2, 4] }. */
   | { readonly rest: string };
 
-/** A JSON Schema, for results that are not described by a class. */
+/**
+ * A JSON Schema, for results that are not described by a class.
+ * @public
+ */
 export type JsonSchemaObject = Record<string, unknown>;
 
+/** @public */
 export interface JsonRpcMethodOptions {
   /**
    * class-validator DTO for params. Named params are transformed into it and validated
@@ -37,6 +44,7 @@ export interface JsonRpcMethodOptions {
   streaming?: boolean;
 }
 
+/** @internal */
 export interface JsonRpcMethodMetadata extends JsonRpcMethodOptions {
   name: string;
 }
@@ -45,6 +53,7 @@ export interface JsonRpcMethodMetadata extends JsonRpcMethodOptions {
  * Exposes a provider method as JSON-RPC method `name`. The method is called as
  * `(params, ctx: JsonRpcCallContext)`; its return value is the result. Guards and
  * interceptors declared with @UseGuards / @UseInterceptors apply (context type 'json-rpc').
+ * @public
  */
 export function JsonRpcMethod(name: string, options: JsonRpcMethodOptions = {}): MethodDecorator {
   if (!name || name.startsWith('rpc.')) {

@@ -1,6 +1,7 @@
 import type { AsyncModuleOptions } from '@s2sp/platform';
 import type { OpenRpcInfo } from './openrpc/openrpc-info';
 
+/** @public */
 export interface JsonRpcModuleOptions {
   /** Most requests accepted in one batch (the batch limit B_max). Default 50. */
   maxBatchSize?: number;
@@ -24,6 +25,7 @@ export interface JsonRpcModuleOptions {
   info?: OpenRpcInfo;
 }
 
+/** @internal */
 export type ResolvedJsonRpcModuleOptions = Readonly<Required<JsonRpcModuleOptions>>;
 
 type NumericOption = Exclude<keyof JsonRpcModuleOptions, 'info'>;
@@ -39,12 +41,19 @@ const NUMERIC_OPTIONS: readonly NumericOption[] = [
   'maxParamsMembers',
 ];
 
-/** Options made at run time: `useFactory`, `useClass` or `useExisting`. */
+/**
+ * Options made at run time: `useFactory`, `useClass` or `useExisting`.
+ * @public
+ */
 export type JsonRpcModuleAsyncOptions = AsyncModuleOptions<JsonRpcModuleOptions>;
 
-/** Injection token of the resolved options. */
+/**
+ * Injection token of the resolved options.
+ * @public
+ */
 export const JSON_RPC_MODULE_OPTIONS = Symbol('JSON_RPC_MODULE_OPTIONS');
 
+/** @internal */
 export const DEFAULT_JSON_RPC_OPTIONS: ResolvedJsonRpcModuleOptions = Object.freeze({
   maxBatchSize: 50,
   batchConcurrency: 8,

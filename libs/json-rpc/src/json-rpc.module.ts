@@ -28,6 +28,7 @@ const EXPORTS = [JsonRpcDispatcher, JsonRpcMethodRegistry, RpcDiscoverHandler, J
 /**
  * JSON-RPC 2.0 endpoint (POST /rpc) serving every @JsonRpcMethod found on the
  * application's providers and controllers. On Express, create the app with `bodyParser: false`.
+ * @public
  */
 @Module({})
 export class JsonRpcModule {

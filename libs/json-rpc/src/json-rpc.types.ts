@@ -1,4 +1,7 @@
-/** JSON-RPC 2.0 wire types (https://www.jsonrpc.org/specification). */
+/**
+ * JSON-RPC 2.0 wire types (https://www.jsonrpc.org/specification).
+ * @public
+ */
 
 export type JsonRpcId = string | number | null;
 
@@ -10,6 +13,7 @@ export interface JsonRpcRequest {
   id?: JsonRpcId;
 }
 
+/** @public */
 export interface JsonRpcErrorObject {
   code: number;
   message: string;

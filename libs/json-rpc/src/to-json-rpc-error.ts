@@ -4,6 +4,7 @@ import { grpcStatusToJsonRpc, isGrpcServiceError } from './grpc-status-to-json-r
 import { JsonRpcError } from './json-rpc-error';
 import { JsonRpcErrorCode } from './json-rpc-error-codes';
 
+/** @public */
 export interface MappedError {
   error: JsonRpcError;
   /** False when the exception was not meant for the client (a bug, a crash): log it. */
@@ -13,6 +14,7 @@ export interface MappedError {
 /**
  * The one place where anything a handler throws becomes a JSON-RPC error.
  * Unknown exceptions become -32603 with no message, stack or detail of their own.
+ * @public
  */
 export function toJsonRpcError(exception: unknown): MappedError {
   if (exception instanceof JsonRpcError) return { error: exception, expected: true };

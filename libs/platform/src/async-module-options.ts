@@ -1,23 +1,33 @@
 import type { InjectionToken, ModuleMetadata, OptionalFactoryDependency, Provider, Type } from '@nestjs/common';
 
-/** A provider that makes a module's options: what `useClass` and `useExisting` name. */
+/**
+ * A provider that makes a module's options: what `useClass` and `useExisting` name.
+ * @public
+ */
 export interface ModuleOptionsFactory<T> {
   createOptions(): T | Promise<T>;
 }
 
-/** The three ways Nest's own modules take their options at run time. */
+/**
+ * The three ways Nest's own modules take their options at run time.
+ * @public
+ */
 export type AsyncOptionsSource<T> =
   | { useFactory: (...args: any[]) => T | Promise<T>; inject?: Array<InjectionToken | OptionalFactoryDependency> }
   | { useClass: Type<ModuleOptionsFactory<T>> }
   | { useExisting: InjectionToken };
 
-/** What a module's `forRootAsync` takes: where its options come from, and the modules that source needs. */
+/**
+ * What a module's `forRootAsync` takes: where its options come from, and the modules that source needs.
+ * @public
+ */
 export type AsyncModuleOptions<T> = Pick<ModuleMetadata, 'imports'> & AsyncOptionsSource<T>;
 
 /**
  * The providers that put a module's options under `token`, made by `source`
  * and passed through `resolve` (defaults and validation).
  * @param moduleName names the module in the error for a source that is none of the three.
+ * @internal
  */
 export function asyncOptionsProviders<T, R>(
   moduleName: string,

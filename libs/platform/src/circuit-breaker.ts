@@ -1,5 +1,7 @@
+/** @internal */
 export type CircuitStateName = 'closed' | 'half-open' | 'open';
 
+/** @internal */
 export interface CircuitBreakerOptions {
   /** Sliding window over which the error rate is measured. */
   windowMs: number;
@@ -22,6 +24,7 @@ export const DEFAULT_CIRCUIT_BREAKER_OPTIONS: CircuitBreakerOptions = {
 /**
  * Throws naming the first unusable option (`<field>.windowMs must …`):
  * whole milliseconds and calls of at least 1, an error rate in (0, 1].
+ * @internal
  */
 export function validateCircuitBreakerOptions(
   options: Omit<CircuitBreakerOptions, 'now'>,
@@ -36,6 +39,7 @@ export function validateCircuitBreakerOptions(
   if (!(rate > 0 && rate <= 1)) throw new Error(`${field}.errorRateThreshold must be in (0, 1]; got ${rate}`);
 }
 
+/** @internal */
 export interface CircuitSnapshot {
   name: string;
   state: CircuitStateName;
@@ -45,7 +49,10 @@ export interface CircuitSnapshot {
   retryAfterMs: number;
 }
 
-/** Thrown instead of calling a downstream whose circuit is open. */
+/**
+ * Thrown instead of calling a downstream whose circuit is open.
+ * @internal
+ */
 export class CircuitOpenError extends Error {
   constructor(
     readonly circuit: string,
@@ -60,6 +67,7 @@ export class CircuitOpenError extends Error {
  * Per-downstream circuit breaker: opens when the error rate over a sliding
  * window passes a threshold, fast-fails while open, lets a single probe
  * through after the open period (half-open), and closes when it succeeds.
+ * @internal
  */
 export class CircuitBreaker {
   private readonly options: CircuitBreakerOptions;

@@ -1,6 +1,9 @@
 import type { FactoryProvider, Provider, Type } from '@nestjs/common';
 
-/** How Nest makes a seam given as a class (instantiated by Nest, with its own injections) or as an instance. */
+/**
+ * How Nest makes a seam given as a class (instantiated by Nest, with its own injections) or as an instance.
+ * @internal
+ */
 export function classOrValue<T>(given: Type<T> | T): { useClass: Type<T> } | { useValue: T } {
   return typeof given === 'function' ? { useClass: given as Type<T> } : { useValue: given };
 }
@@ -10,6 +13,7 @@ export function classOrValue<T>(given: Type<T> | T): { useClass: Type<T> } | { u
  * (instantiated by Nest, with its own injections), the user's instance, or
  * the module's default when nothing was given: a class, or a factory for a
  * default that depends on the configuration.
+ * @internal
  */
 export function classOrValueProvider<T>(
   token: symbol | string,

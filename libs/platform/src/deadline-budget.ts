@@ -2,6 +2,7 @@
  * Deadlines are absolute epoch milliseconds at every hop. What a hop may use of
  * the time left before one: the remaining time less what it keeps back to send
  * its answer, which must reach a minimum for the work to be worth starting.
+ * @public
  */
 export interface DeadlineReserve {
   /** Time kept back to send an answer before the caller's deadline. */
@@ -10,6 +11,7 @@ export interface DeadlineReserve {
   minimumMs: number;
 }
 
+/** @public */
 export interface DeadlineBudget {
   /** Time left until the deadline (negative once it passed). */
   remainingMs: number;
@@ -21,7 +23,10 @@ export interface DeadlineBudget {
   neededMs: number;
 }
 
-/** The budget left before `deadline` (epoch ms); each hop refuses with its own error when it is not sufficient. */
+/**
+ * The budget left before `deadline` (epoch ms); each hop refuses with its own error when it is not sufficient.
+ * @public
+ */
 export function budgetUntil(deadline: number, reserve: DeadlineReserve, now = Date.now()): DeadlineBudget {
   const remainingMs = deadline - now;
   const budgetMs = remainingMs - reserve.reserveMs;
@@ -33,7 +38,10 @@ export function budgetUntil(deadline: number, reserve: DeadlineReserve, now = Da
   };
 }
 
-/** The earliest of the given absolute deadlines (epoch ms); undefined when none is set. */
+/**
+ * The earliest of the given absolute deadlines (epoch ms); undefined when none is set.
+ * @internal
+ */
 export function earliestDeadline(...deadlines: Array<number | undefined>): number | undefined {
   const set = deadlines.filter((deadline): deadline is number => deadline !== undefined && Number.isFinite(deadline));
   return set.length === 0 ? undefined : Math.min(...set);

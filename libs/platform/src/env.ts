@@ -1,14 +1,25 @@
-/** Small, strict readers for configuration from environment variables. */
+/**
+ * Environment variables as a fromEnv helper takes them (`process.env`, or a record of a test's own).
+ * @public
+ */
+export type EnvironmentVariables = Readonly<Record<string, string | undefined>>;
+
+/**
+ * Small, strict readers for configuration from environment variables.
+ * @beta
+ */
 export function envString(name: string, fallback: string): string {
   const value = process.env[name];
   return value === undefined || value.trim() === '' ? fallback : value.trim();
 }
 
+/** @beta */
 export function envOptional(name: string): string | undefined {
   const value = process.env[name];
   return value === undefined || value.trim() === '' ? undefined : value.trim();
 }
 
+/** @beta */
 export function envInt(name: string, fallback: number, { min = 0, max = Number.MAX_SAFE_INTEGER } = {}): number {
   const raw = envOptional(name);
   if (raw === undefined) return fallback;
@@ -19,11 +30,15 @@ export function envInt(name: string, fallback: number, { min = 0, max = Number.M
   return value;
 }
 
+/** @beta */
 export function envList(name: string, fallback: string[]): string[] {
   return envOptionalList(name) ?? fallback;
 }
 
-/** A comma-separated list (blank entries skipped), or undefined when the variable is unset or blank. */
+/**
+ * A comma-separated list (blank entries skipped), or undefined when the variable is unset or blank.
+ * @internal
+ */
 export function envOptionalList(name: string): string[] | undefined {
   const raw = envOptional(name);
   return raw === undefined
@@ -38,6 +53,7 @@ export function envOptionalList(name: string): string[] | undefined {
  * `key=value,key=value` (e.g. `weather=http://…/mcp`): the first `=` splits,
  * so a value may contain `=`; blank entries are skipped. Throws naming the
  * variable and the malformed entry, with `shape` and an example.
+ * @beta
  */
 export function parsePairs(
   text: string,
@@ -59,7 +75,10 @@ export function parsePairs(
   });
 }
 
-/** One of `choices`, or `fallback` when unset; throws naming the variable and the choices. */
+/**
+ * One of `choices`, or `fallback` when unset; throws naming the variable and the choices.
+ * @internal
+ */
 export function envChoice<T extends string>(name: string, choices: readonly T[], fallback: T): T {
   const raw = envOptional(name);
   if (raw === undefined) return fallback;

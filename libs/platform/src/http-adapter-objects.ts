@@ -4,21 +4,29 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
  * Nest hands handlers, guards and interceptors the HTTP adapter's own request and
  * response: Express's extend node's objects, Fastify's wrap them in `raw`. These
  * give the node objects (streams, headers, `finish`) and the declared route under either.
+ * @internal
  */
 export function nodeRequestOf(request: unknown): IncomingMessage {
   return ((request as { raw?: IncomingMessage }).raw ?? request) as IncomingMessage;
 }
 
-/** The first value of a header node may give as a list. */
+/**
+ * The first value of a header node may give as a list.
+ * @internal
+ */
 export function singleHeader(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+/** @internal */
 export function nodeResponseOf(response: unknown): ServerResponse {
   return ((response as { raw?: ServerResponse }).raw ?? response) as ServerResponse;
 }
 
-/** The route as declared (`/s2sp/data/:token`), or undefined when the adapter did not match one. */
+/**
+ * The route as declared (`/s2sp/data/:token`), or undefined when the adapter did not match one.
+ * @internal
+ */
 export function declaredRouteOf(request: unknown): string | undefined {
   const express = request as { route?: { path?: unknown }; baseUrl?: unknown };
   if (typeof express.route?.path === 'string')
@@ -33,6 +41,7 @@ export function declaredRouteOf(request: unknown): string | undefined {
  * the headers the app's hooks set on the reply (e.g. @fastify/cors) would be lost
  * with it, so they go on the node response, as Fastify would have sent them (over
  * those already there). Express's response is node's already.
+ * @internal
  */
 export function takeNodeResponse(response: unknown): ServerResponse {
   const reply = response as { raw?: ServerResponse; hijack?: () => void; getHeaders?: () => Record<string, unknown> };

@@ -1,4 +1,7 @@
-/** mulberry32: a small, fast, seeded 32-bit PRNG for reproducible data and property tests; floats in [0, 1). Not for secrets. */
+/**
+ * mulberry32: a small, fast, seeded 32-bit PRNG for reproducible data and property tests; floats in [0, 1). Not for secrets.
+ * @beta
+ */
 export function mulberry32(seed: number): () => number {
   let state = seed >>> 0;
   return () => {

@@ -5,6 +5,7 @@
  * any other failure while loading it is rethrown as it is.
  *
  * `loadOptionalPackage('@s2sp/database', 'S2spModule\'s default resource store', () => require('@s2sp/database'))`
+ * @internal
  */
 export function loadOptionalPackage<T>(packageName: string, neededFor: string, load: () => T): T {
   try {

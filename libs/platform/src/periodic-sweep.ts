@@ -5,6 +5,7 @@ import type { LoggerService } from '@nestjs/common';
  * overlapping runs share the one in progress, a failure is logged and counts
  * as 0, and `stop()` waits for a run in progress so the store is not closed
  * under it.
+ * @internal
  */
 export class PeriodicSweep {
   private timer?: NodeJS.Timeout;

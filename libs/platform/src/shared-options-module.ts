@@ -7,6 +7,7 @@ import type { DynamicModule, InjectionToken, ModuleMetadata, Provider, Type } fr
  * imports this same object and injects `token`: the options are made once, and
  * the source's own imports are in scope where they are made.
  * @param module the class Nest names the holder by (one per composite).
+ * @internal
  */
 export function sharedOptionsModule(
   module: Type,

@@ -1,4 +1,7 @@
-/** Runs one SQL statement with positional parameters ($1, $2, …) and returns its rows. */
+/**
+ * Runs one SQL statement with positional parameters ($1, $2, …) and returns its rows.
+ * @public
+ */
 export interface SqlQuery {
   query<Row>(text: string, params?: readonly unknown[]): Promise<Row[]>;
 }
@@ -7,6 +10,7 @@ export interface SqlQuery {
  * SQL on a database's own driver (a pg pool, or a PGlite instance): for
  * statements whose values are megabytes of text. Column values come back as
  * the driver parses them (jsonb as objects, timestamptz as Date).
+ * @public
  */
 export interface SqlChannel extends SqlQuery {
   /** Runs `work` on one connection inside a transaction: committed when it resolves, rolled back when it throws. */
@@ -17,6 +21,7 @@ export interface SqlChannel extends SqlQuery {
  * What a component that stores through SQL needs of an open database: its
  * driver channel, and closing it. `S2spDatabase` of `@s2sp/database` is one;
  * naming this instead keeps a user of those components free of that package's types.
+ * @internal
  */
 export interface SqlDatabase {
   readonly sql: SqlChannel;

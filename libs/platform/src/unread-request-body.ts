@@ -11,8 +11,11 @@ const SENT_CONTENT_TYPE = Symbol.for('s2sp.platform.sent-content-type');
 
 type Carrier = IncomingMessage & { [SENT_CONTENT_TYPE]?: string | undefined };
 
-/** The parts of Nest's HTTP adapter (Express or Fastify) this needs. */
-interface HttpAdapterLike {
+/**
+ * The parts of Nest's HTTP adapter (Express or Fastify) this needs.
+ * @public
+ */
+export interface HttpAdapterLike {
   getType(): string;
   getInstance<T = unknown>(): T;
   use(
@@ -39,6 +42,7 @@ interface FastifyParsers {
  * nothing and puts the client's Content-Type back, so the handler sees the request
  * as sent and JSON parsing of the app's other routes is untouched.
  * Call before the app listens.
+ * @internal
  */
 export function leaveRequestBodyUnread(adapter: HttpAdapterLike, path: string): void {
   if (adapter.getType() !== 'fastify') return;

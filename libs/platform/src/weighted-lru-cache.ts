@@ -4,6 +4,7 @@
  * A `Map` iterates in insertion order, so a use re-inserts its key and the
  * first key is always the oldest. A value heavier than the whole budget is
  * not kept; a budget of 0 keeps nothing.
+ * @internal
  */
 export class WeightedLruCache<K, V> {
   private readonly entries = new Map<K, { value: V; weight: number }>();

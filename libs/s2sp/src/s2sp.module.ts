@@ -56,6 +56,7 @@ const S2SP_SERVICES = [
  * S2SP for a Nest app: the resource/consumer tool interceptors, the data plane
  * (`POST /s2sp/data/:token`, `GET /s2sp/health`) and its store. Global, so
  * @McpController classes anywhere in the app can use the S2SP decorators.
+ * @public
  */
 @Module({})
 export class S2spModule {

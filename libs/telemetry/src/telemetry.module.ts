@@ -25,7 +25,10 @@ import { MetricsController } from './metrics/metrics.controller';
 import { TelemetryMetrics } from './metrics/telemetry-metrics';
 import { startTelemetry, Telemetry } from './telemetry';
 
-/** How the module plugs into the app (fixed when the module is declared, unlike TelemetryOptions). */
+/**
+ * How the module plugs into the app (fixed when the module is declared, unlike TelemetryOptions).
+ * @public
+ */
 export interface TelemetryModuleWiring {
   /** Register TelemetryInterceptor globally (APP_INTERCEPTOR). Default true. */
   interceptors?: boolean;
@@ -35,7 +38,10 @@ export interface TelemetryModuleWiring {
   ignoredRoutes?: readonly string[];
 }
 
-/** Options made at run time (`useFactory`, `useClass` or `useExisting`), and how the module is wired into the app. */
+/**
+ * Options made at run time (`useFactory`, `useClass` or `useExisting`), and how the module is wired into the app.
+ * @public
+ */
 export type TelemetryModuleAsyncOptions = TelemetryModuleWiring & AsyncModuleOptions<TelemetryOptions>;
 
 /** Shuts the app's telemetry down with the app (flushes spans, stops the /metrics server). */
@@ -58,6 +64,7 @@ class TelemetryLifecycle implements OnApplicationShutdown {
  * TelemetryModule.forRoot({ serviceName: 's2sp-gateway', serviceVersion: '0.1.0' })
  * TelemetryModule.forRootAsync({ inject: [CONFIG], useFactory: (c: Config) => c.telemetry, metricsRoute: false })
  * ```
+ * @public
  */
 @Global()
 @Module({})

@@ -37,14 +37,21 @@ import { TelemetryMetrics } from './metrics/telemetry-metrics';
 import { errorCodeOf, recordError, type ErrorCodeResolver } from './tracing/errors';
 import { installGlobalPropagation } from './tracing/global-propagation';
 
-/** Instrumentation scope of the spans and metrics this library makes. */
+/**
+ * Instrumentation scope of the spans and metrics this library makes.
+ * @public
+ */
 export const INSTRUMENTATION_SCOPE = '@s2sp/telemetry';
 
 const DEFAULT_OTLP_METRICS_INTERVAL_MS = 60_000;
 
-/** The span handed to callbacks when tracing is off: records nothing, propagates nothing. */
+/**
+ * The span handed to callbacks when tracing is off: records nothing, propagates nothing.
+ * @public
+ */
 export const NON_RECORDING_SPAN: Span = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
 
+/** @public */
 export interface WithSpanOptions {
   kind?: SpanKind;
   /** Parent context (default: the active one), e.g. the one captured when a background task was submitted. */
@@ -62,6 +69,7 @@ export interface WithSpanOptions {
  * With tracing off (no exporter, no OTLP endpoint) there is no provider at
  * all: `tracingEnabled` is false, interceptors only make the incoming context
  * active, and withSpan calls its function directly.
+ * @public
  */
 export class Telemetry {
   readonly serviceName: string;
@@ -190,7 +198,10 @@ export class Telemetry {
   }
 }
 
-/** Starts one app's telemetry: see {@link Telemetry}. */
+/**
+ * Starts one app's telemetry: see {@link Telemetry}.
+ * @public
+ */
 export function startTelemetry(options: TelemetryOptions): Promise<Telemetry> {
   return Telemetry.start(options);
 }

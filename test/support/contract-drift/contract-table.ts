@@ -1,5 +1,8 @@
-import { DEADLINE_PARAM, type OpenRpcDocument, type OpenRpcMethod } from '@s2sp/json-rpc';
-import { resourceToolOutputSchema, s2spConsumerParameters, s2spResourceParameters } from '@s2sp/core';
+import { type OpenRpcDocument, type OpenRpcMethod } from '@s2sp/json-rpc';
+import { DEADLINE_PARAM } from '../../../libs/json-rpc/src/call-deadline';
+import { resourceToolOutputSchema } from '@s2sp/core';
+import { s2spConsumerParameters } from '../../../libs/s2sp/src/consumer/s2sp-consumer-tool.decorator';
+import { s2spResourceParameters } from '../../../libs/s2sp/src/resource/s2sp-resource-tool.decorator';
 import { z } from 'zod';
 import type { Correspondence, MessageRules, Schema } from './contract-checker';
 import { gatewayOpenRpcDocument } from './gateway-openrpc';

@@ -1,10 +1,7 @@
 import 'reflect-metadata';
-import {
-  buildOpenRpcDocument,
-  JSON_RPC_METHOD_METADATA,
-  type JsonRpcMethodMetadata,
-  type OpenRpcDocument,
-} from '@s2sp/json-rpc';
+import { type JsonRpcMethodMetadata, type OpenRpcDocument } from '@s2sp/json-rpc';
+import { buildOpenRpcDocument } from '../../../libs/json-rpc/src/openrpc/openrpc-document';
+import { JSON_RPC_METHOD_METADATA } from '../../../libs/json-rpc/src/json-rpc-method.decorator';
 import { AgentMethods } from '../../../libs/gateway/src/methods/agent.methods';
 import { ResourcesMethods } from '../../../libs/gateway/src/methods/resources.methods';
 import { ToolsMethods } from '../../../libs/gateway/src/methods/tools.methods';

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { GOOGLE_PROTOS_DIR, PROTO_FILES, PROTO_ROOT } from '@s2sp/contracts';
+import { PROTO_FILES, PROTO_ROOT } from '@s2sp/contracts';
+import { GOOGLE_PROTOS_DIR } from '../../../libs/contracts/src/proto-loader-options';
 
 /*
  * The contract's protos as plain data, read through protobufjs (the parser

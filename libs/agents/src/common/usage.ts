@@ -1,4 +1,7 @@
-/** ResourceUsage (s2sp.v1) as the agents count it, per tool call, per step and per task. */
+/**
+ * ResourceUsage (s2sp.v1) as the agents count it, per tool call, per step and per task.
+ * @public
+ */
 export interface UsageRecord {
   /** Tokens (o200k_base) of what entered the model's / planner's context: the control plane. */
   tokens_in_context: number;

@@ -1,6 +1,9 @@
 import { parsePairs } from '@s2sp/platform';
 
-/** One MCP server the agents connect to. */
+/**
+ * One MCP server the agents connect to.
+ * @public
+ */
 export interface McpServerEndpoint {
   /** Logical id, e.g. "weather"; what ToolDescriptor.server and InvokeTool's `server` name. */
   id: string;

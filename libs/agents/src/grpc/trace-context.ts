@@ -2,7 +2,10 @@ import type { Metadata } from '@grpc/grpc-js';
 import { traceFromMetadata } from './grpc-call';
 import type { v1 } from '@s2sp/contracts';
 
-/** The W3C trace context of a request, validated. */
+/**
+ * The W3C trace context of a request, validated.
+ * @public
+ */
 export interface TraceRecord {
   trace_id: string;
   span_id: string;

@@ -18,6 +18,7 @@ const MAX_TRACKED_TASKS = 10_000;
  * server (counted in SAMPLING_RATE_STORAGE: across replicas when they share
  * Redis), the size of a request, and the model hints a server may use. A
  * task runs on one replica, so its token budget is counted there.
+ * @public
  */
 @Injectable()
 export class ConfiguredSamplingPolicy implements SamplingPolicy {

@@ -1,6 +1,9 @@
 import { envOptional, parsePairs } from '@s2sp/platform';
 
-/** A root the agents declare to MCP servers (`roots/list`): the `file://` locations a server may work within. */
+/**
+ * A root the agents declare to MCP servers (`roots/list`): the `file://` locations a server may work within.
+ * @public
+ */
 export interface McpRootEntry {
   /** An MCP server id, or `*` for every server. */
   server: string;

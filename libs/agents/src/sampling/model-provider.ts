@@ -1,9 +1,15 @@
 import type { CreateMessageRequest, CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
 
-/** Injection token of the {@link ModelProvider} that answers `sampling/createMessage` (default: RefusingModelProvider). */
+/**
+ * Injection token of the {@link ModelProvider} that answers `sampling/createMessage` (default: RefusingModelProvider).
+ * @public
+ */
 export const MODEL_PROVIDER = Symbol('S2SP_AGENTS_MODEL_PROVIDER');
 
-/** Who asked for a completion: the MCP server, and the task whose tool call it is serving when there is one. */
+/**
+ * Who asked for a completion: the MCP server, and the task whose tool call it is serving when there is one.
+ * @public
+ */
 export interface SamplingRequestContext {
   serverId: string;
   taskId?: string;
@@ -13,6 +19,7 @@ export interface SamplingRequestContext {
 /**
  * The language model behind the agents' sampling. It sees a request only after
  * the sampling policy allowed it (model hints already narrowed to the allowed ones).
+ * @public
  */
 export interface ModelProvider {
   createMessage(params: CreateMessageRequest['params'], context: SamplingRequestContext): Promise<CreateMessageResult>;

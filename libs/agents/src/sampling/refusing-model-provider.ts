@@ -4,7 +4,10 @@ import { samplingRefusal } from './sampling-refusal';
 
 export const NO_MODEL_PROVIDER_MESSAGE = 'sampling is not configured on these agents: provide MODEL_PROVIDER';
 
-/** The default ModelProvider: the agents ship without a model, so every allowed request is still declined, clearly. */
+/**
+ * The default ModelProvider: the agents ship without a model, so every allowed request is still declined, clearly.
+ * @public
+ */
 export class RefusingModelProvider implements ModelProvider {
   async createMessage(): Promise<CreateMessageResult> {
     throw samplingRefusal(NO_MODEL_PROVIDER_MESSAGE);

@@ -1,6 +1,9 @@
 import { envInt, envList } from '@s2sp/platform';
 
-/** What the default sampling policy (ConfiguredSamplingPolicy) allows. */
+/**
+ * What the default sampling policy (ConfiguredSamplingPolicy) allows.
+ * @public
+ */
 export interface SamplingConfig {
   /** MCP server ids allowed to ask the agents for completions; any other server is refused (deny by default). */
   allowedServers: string[];

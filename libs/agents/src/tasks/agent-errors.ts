@@ -1,6 +1,9 @@
 import type { JsonObject } from '@s2sp/contracts';
 
-/** ErrorInfo as stored and streamed (JSON form of s2sp.v1.ErrorInfo). */
+/**
+ * ErrorInfo as stored and streamed (JSON form of s2sp.v1.ErrorInfo).
+ * @public
+ */
 export interface TaskErrorInfo {
   code: number;
   message: string;

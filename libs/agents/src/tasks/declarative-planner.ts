@@ -3,7 +3,10 @@ import type { PlannerContext } from './planner-context';
 import type { TaskDefinition } from './task-definition';
 import type { PlannerDecision, TaskPlanner } from './task-planner';
 
-/** The default planner: runs the task's own `plan`, in order, step by step. */
+/**
+ * The default planner: runs the task's own `plan`, in order, step by step.
+ * @public
+ */
 @Injectable()
 export class DeclarativePlanner implements TaskPlanner {
   readonly name = 'declarative';

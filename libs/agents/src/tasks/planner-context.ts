@@ -1,9 +1,15 @@
 import { countTokens, type Row } from '@s2sp/core';
 
-/** Where a piece of text that entered the planner's context came from. */
+/**
+ * Where a piece of text that entered the planner's context came from.
+ * @public
+ */
 export type ContextSource = 'resource-abstract' | 'consumer-result';
 
-/** One admission into the planner's context: the exact text and its token count (o200k_base). */
+/**
+ * One admission into the planner's context: the exact text and its token count (o200k_base).
+ * @public
+ */
 export interface ContextEntry {
   stepId: string;
   source: ContextSource;
@@ -18,6 +24,7 @@ export interface ContextEntry {
  * never enter it (they stay on the data plane or in the runtime's
  * TaskWorkspace). Per step it also keeps the rows the planner reasons over
  * (abstract rows of a resource call, the selection of a filter).
+ * @public
  */
 export class PlannerContext {
   private readonly entries: ContextEntry[] = [];

@@ -2,7 +2,10 @@ import type { CallerIdentity } from '@s2sp/auth';
 import type { JsonObject, Predicate } from '@s2sp/contracts';
 import type { TraceRecord } from '../grpc/trace-context';
 
-/** RESOURCE_CALL: call an S2SP resource tool; only abstract_domains reach the control plane. */
+/**
+ * RESOURCE_CALL: call an S2SP resource tool; only abstract_domains reach the control plane.
+ * @public
+ */
 export interface ResourceCallPlanStep {
   kind: 'resource_call';
   stepId: string;
@@ -14,7 +17,10 @@ export interface ResourceCallPlanStep {
   mode: 'async' | 'sync';
 }
 
-/** FILTER: keep the abstract rows of inputStepId that match the predicate. */
+/**
+ * FILTER: keep the abstract rows of inputStepId that match the predicate.
+ * @public
+ */
 export interface FilterPlanStep {
   kind: 'filter';
   stepId: string;
@@ -23,7 +29,10 @@ export interface FilterPlanStep {
   predicate: Predicate;
 }
 
-/** CONSUMER_CALL: hand the rows of inputStepId to an S2SP consumer tool. */
+/**
+ * CONSUMER_CALL: hand the rows of inputStepId to an S2SP consumer tool.
+ * @public
+ */
 export interface ConsumerCallPlanStep {
   kind: 'consumer_call';
   stepId: string;
@@ -35,8 +44,10 @@ export interface ConsumerCallPlanStep {
   inputStepId: string;
 }
 
+/** @public */
 export type PlanStep = ResourceCallPlanStep | FilterPlanStep | ConsumerCallPlanStep;
 
+/** @public */
 export interface TaskConstraints {
   /** 0 = no limit. Counts executed plan steps (the PLAN step itself is not counted). */
   maxSteps: number;
@@ -49,13 +60,17 @@ export interface TaskConstraints {
   prohibitedActions: string[];
 }
 
+/** @public */
 export interface TaskObjective {
   natural_language: string;
   goals: Array<{ name: string; description: string; parameters: JsonObject }>;
   success_criteria: string[];
 }
 
-/** A validated AgentTask, as the runtime and the planner see it. */
+/**
+ * A validated AgentTask, as the runtime and the planner see it.
+ * @public
+ */
 export interface TaskDefinition {
   taskId: string;
   parentTaskId?: string;

@@ -6,6 +6,7 @@ import type { TaskErrorInfo } from './agent-errors';
 import type { TaskDefinition } from './task-definition';
 import { FINAL_STATUSES, type StepRecord, type TaskStatusName, type TaskView } from './task-records';
 
+/** @public */
 export type CancelMode = 'soft' | 'hard';
 
 export interface CancelRequest {

@@ -2,10 +2,16 @@ import type { JsonObject } from '@s2sp/contracts';
 import type { PlannerContext } from './planner-context';
 import type { PlanStep, TaskDefinition } from './task-definition';
 
-/** Injection token of the TaskPlanner (default: DeclarativePlanner). */
+/**
+ * Injection token of the TaskPlanner (default: DeclarativePlanner).
+ * @public
+ */
 export const TASK_PLANNER = Symbol('TASK_PLANNER');
 
-/** The planner's answer: the next step to run, or that the task is done. */
+/**
+ * The planner's answer: the next step to run, or that the task is done.
+ * @public
+ */
 export type PlannerDecision =
   { type: 'step'; step: PlanStep } | { type: 'done'; summary?: string; result?: JsonObject };
 
@@ -16,6 +22,7 @@ export type PlannerDecision =
  * The runtime executes the step it returns (RESOURCE_CALL, FILTER,
  * CONSUMER_CALL), records it, and asks again, until `done`, a failure, a
  * cancellation, the deadline or constraints.max_steps.
+ * @public
  */
 export interface TaskPlanner {
   /** Shown in the PLAN step, e.g. "declarative". */

@@ -3,14 +3,20 @@ import type { UsageRecord } from '../common/usage';
 import type { DataPlaneRefRecord } from '../tools/data-plane-ref';
 import type { TaskErrorInfo } from './agent-errors';
 
+/** @public */
 export type TaskStatusName = 'ACCEPTED' | 'RUNNING' | 'CANCELLING' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
+/** @public */
 export type StepTypeName = 'PLAN' | 'RETRIEVE' | 'ACT' | 'VERIFY' | 'CRITIQUE' | 'REPAIR' | 'COMMIT';
+/** @public */
 export type StepOutcomeName = 'SUCCESS' | 'PARTIAL' | 'FAILURE' | 'NEEDS_REPAIR';
 
 export const FINAL_STATUSES: ReadonlySet<TaskStatusName> = new Set(['SUCCEEDED', 'FAILED', 'CANCELLED']);
 export const UNFINISHED_STATUSES: readonly TaskStatusName[] = ['ACCEPTED', 'RUNNING', 'CANCELLING'];
 
-/** ToolInvocationRecord (s2sp.v1) in JSON form. */
+/**
+ * ToolInvocationRecord (s2sp.v1) in JSON form.
+ * @public
+ */
 export interface ToolCallRecord {
   invocation_id: string;
   tool_name: string;
@@ -26,6 +32,7 @@ export interface ToolCallRecord {
  * AgentStepResult (s2sp.v1) in JSON form: what is streamed and stored for
  * each step. Control plane only: the payload never holds body rows, and
  * resource_urls are redacted.
+ * @public
  */
 export interface StepRecord {
   task_id: string;

@@ -1,7 +1,10 @@
 import { redactResourceUrl } from '../common/redact';
 import type { S2spResourceAnswer } from './s2sp-resource-answer';
 
-/** DataPlaneRef (s2sp.v1) in JSON form: where the body of an S2SP resource answer is. */
+/**
+ * DataPlaneRef (s2sp.v1) in JSON form: where the body of an S2SP resource answer is.
+ * @public
+ */
 export interface DataPlaneRefRecord {
   mode: 'async' | 'sync';
   /** Async only. Full in InvokeTool answers (the caller needs it); redacted in task records. */

@@ -10,9 +10,11 @@ import { definedOnly } from '../config/defined-only';
  *   fails, so nothing is dropped silently. A failed write is retried with
  *   backoff (up to `maxRetryDelayMs` apart) while its decisions stay queued. Kubernetes' audit webhook makes
  *   the same trade by default.
+ * @public
  */
 export type AuditDeliveryMode = 'blocking' | 'batched';
 
+/** @public */
 export interface AuditDeliveryOptions {
   mode?: AuditDeliveryMode;
   /** Longest a decision waits in the queue, ms (default 100). */
@@ -25,6 +27,7 @@ export interface AuditDeliveryOptions {
   maxRetryDelayMs?: number;
 }
 
+/** @public */
 export type ResolvedAuditDelivery = Required<AuditDeliveryOptions>;
 
 export const DEFAULT_AUDIT_DELIVERY: ResolvedAuditDelivery = Object.freeze({

@@ -3,13 +3,17 @@ import type { ApprovalOutcome } from '../authorization/approval-provider';
 import type { AuthProtocol } from '../authorization/authorization-target';
 import type { MutationClass } from '../authorization/mutation-class';
 
-/** Why a decision went the way it did. */
+/**
+ * Why a decision went the way it did.
+ * @public
+ */
 export type AuditOutcome = 'authorized' | 'unauthenticated' | 'missing-scopes' | 'approval-denied';
 
 /**
  * One authorization decision, allow or deny, at one hop. It identifies the
  * caller by subject, delegation chain and token id, and never holds a token,
  * a header value or a resource URL.
+ * @public
  */
 export interface AuditEvent {
   /** ISO-8601 instant of the decision. */

@@ -1,12 +1,16 @@
 import type { AuditEvent } from './audit-event';
 
-/** Injection token of the {@link AuditSink}. */
+/**
+ * Injection token of the {@link AuditSink}.
+ * @public
+ */
 export const AUDIT_SINK = 'S2SP_AUTH_AUDIT_SINK';
 
 /**
  * Where decisions go. `record` is awaited: a sink that fails on an allow
  * decision fails the request (no unaudited access); on a deny it is logged and
  * the denial stands.
+ * @public
  */
 export interface AuditSink {
   record(event: AuditEvent): void | Promise<void>;

@@ -1,6 +1,7 @@
 /**
  * How the writes of one audit trail are going, for health reports. `failing`:
  * the last write failed; what it held is still buffered and being retried.
+ * @public
  */
 export interface AuditWriteStatus {
   readonly status: 'ok' | 'failing';
@@ -17,11 +18,15 @@ export interface AuditWriteStatus {
   readonly lastFailureAt?: string;
 }
 
-/** An audit sink (or trail) that can say how its writes are going. */
+/**
+ * An audit sink (or trail) that can say how its writes are going.
+ * @public
+ */
 export interface AuditWriteStatusSource {
   auditWriteStatus(): AuditWriteStatus;
 }
 
+/** @internal */
 export function hasAuditWriteStatus(value: unknown): value is AuditWriteStatusSource {
   return typeof (value as Partial<AuditWriteStatusSource> | null)?.auditWriteStatus === 'function';
 }

@@ -13,6 +13,7 @@ import { RetryingBatchWriter } from './retrying-batch-writer';
  * {@link RetryingBatchWriter}). A full queue makes `record` wait for the sink
  * (and fail with it). Everything still queued is written before the app shuts
  * down (before the database closes).
+ * @public
  */
 export class BatchingAuditSink implements AuditSink, AuditWriteStatusSource, BeforeApplicationShutdown {
   private readonly writer: RetryingBatchWriter<AuditEvent>;

@@ -2,7 +2,10 @@ import { Injectable } from '@nestjs/common';
 import type { AuditEvent } from './audit-event';
 import type { AuditSink } from './audit-sink';
 
-/** Keeps the latest events in memory (bounded), for tests and debugging. */
+/**
+ * Keeps the latest events in memory (bounded), for tests and debugging.
+ * @public
+ */
 @Injectable()
 export class InMemoryAuditSink implements AuditSink {
   private readonly stored: AuditEvent[] = [];

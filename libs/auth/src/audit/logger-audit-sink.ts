@@ -6,7 +6,10 @@ import type { AuditSink } from './audit-sink';
 /** Optional injection token: the logger a {@link LoggerAuditSink} writes to. */
 export const AUDIT_LOGGER = 'S2SP_AUTH_AUDIT_LOGGER';
 
-/** Writes every decision as one JSON line: allows at `log`, denials at `warn`. */
+/**
+ * Writes every decision as one JSON line: allows at `log`, denials at `warn`.
+ * @public
+ */
 @Injectable()
 export class LoggerAuditSink implements AuditSink {
   private readonly logger: LoggerService;

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { errorKind, type AuditWriteStatus } from './audit-write-status';
 
+/** @public */
 export interface RetryingBatchWriterOptions {
   /** Longest an item waits before it is written, and the first retry delay, ms. */
   flushIntervalMs: number;
@@ -18,6 +19,7 @@ export interface RetryingBatchWriterOptions {
  * long as the store fails: records are never dropped while there is room. A
  * full buffer makes `enqueue` wait for the store, and fail with it (that
  * record is withdrawn and counted as rejected). `close` writes what is left.
+ * @public
  */
 export class RetryingBatchWriter<T> {
   private readonly queue: T[] = [];

@@ -16,6 +16,7 @@ import { authorize, type AuthorizationGrant } from './authorize';
 /** Injection token of the gate's own settings. */
 export const AUTHORIZATION_GATE_OPTIONS = 'S2SP_AUTH_GATE_OPTIONS';
 
+/** @public */
 export interface AuthorizationGateOptions {
   approvalTimeoutMs?: number;
 }
@@ -24,6 +25,7 @@ export interface AuthorizationGateOptions {
  * The one place every protocol adapter (guards, middleware) goes through:
  * bearer extraction → token verification → {@link authorize} → one audit event
  * per decision, allow or deny. Throws the library's AuthError subclasses.
+ * @public
  */
 @Injectable()
 export class AuthorizationGate {

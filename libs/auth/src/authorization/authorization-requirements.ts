@@ -3,12 +3,16 @@ import type { Reflector } from '@nestjs/core';
 import { isMutationClass, MUTATION_CLASS_METADATA, type MutationClass } from './mutation-class';
 import { ALLOW_ANONYMOUS_METADATA, REQUIRED_SCOPES_METADATA } from './require-scopes.decorator';
 
-/** What an operation demands of its caller. */
+/**
+ * What an operation demands of its caller.
+ * @public
+ */
 export interface AuthorizationRequirements {
   readonly requiredScopes: readonly string[];
   readonly mutationClass: MutationClass;
 }
 
+/** @public */
 export interface HandlerRequirements extends AuthorizationRequirements {
   readonly allowAnonymous: boolean;
 }
@@ -16,6 +20,7 @@ export interface HandlerRequirements extends AuthorizationRequirements {
 /**
  * {@link readHandlerRequirements} once per handler: decorator metadata does not
  * change after startup, and guards ask for it on every call.
+ * @public
  */
 export class HandlerRequirementsReader {
   private readonly cache = new WeakMap<Function, WeakMap<Function, HandlerRequirements>>();

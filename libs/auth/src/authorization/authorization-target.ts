@@ -1,7 +1,13 @@
-/** The protocol hop a decision is made at. */
+/**
+ * The protocol hop a decision is made at.
+ * @public
+ */
 export type AuthProtocol = 'http' | 'json-rpc' | 'grpc' | 'mcp' | 's2sp-data';
 
-/** What is being called, for audit and approval requests. Never holds a token or a resource URL. */
+/**
+ * What is being called, for audit and approval requests. Never holds a token or a resource URL.
+ * @public
+ */
 export interface AuthorizationTarget {
   readonly protocol: AuthProtocol;
   /** The service deciding (its audience), e.g. "gateway", "agents", "weather-server". */

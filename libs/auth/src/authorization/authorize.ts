@@ -7,7 +7,10 @@ import { requiresApproval, type MutationClass } from './mutation-class';
 
 export const DEFAULT_APPROVAL_TIMEOUT_MS = 60_000;
 
-/** An allowed call: who, with which scopes, and the approval if one was needed. */
+/**
+ * An allowed call: who, with which scopes, and the approval if one was needed.
+ * @public
+ */
 export interface AuthorizationGrant {
   readonly identity: CallerIdentity;
   readonly requiredScopes: readonly string[];
@@ -15,6 +18,7 @@ export interface AuthorizationGrant {
   readonly approval?: ApprovalOutcome;
 }
 
+/** @public */
 export interface AuthorizeOptions {
   /** Longest wait for the approval provider (default 60 s); longer is a denial. */
   approvalTimeoutMs?: number;
@@ -30,6 +34,7 @@ export interface AuthorizeOptions {
  *    (within the timeout; a timeout or a failing provider deny), or {@link ApprovalRequiredError}.
  * No side effects besides asking the provider: recording the decision is the caller's job
  * ({@link AuthorizationGate} does it).
+ * @public
  */
 export async function authorize(
   identity: CallerIdentity,

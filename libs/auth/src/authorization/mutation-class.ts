@@ -1,13 +1,18 @@
 import { SetMetadata } from '@nestjs/common';
 
-const MUTATION_CLASSES = ['READ_ONLY', 'IDEMPOTENT_WRITE', 'NON_IDEMPOTENT_WRITE', 'DESTRUCTIVE'] as const;
+/** @public */
+export const MUTATION_CLASSES = ['READ_ONLY', 'IDEMPOTENT_WRITE', 'NON_IDEMPOTENT_WRITE', 'DESTRUCTIVE'] as const;
 
-/** How an operation changes state; the last two (NON_IDEMPOTENT_WRITE, DESTRUCTIVE) need a human approval. */
+/**
+ * How an operation changes state; the last two (NON_IDEMPOTENT_WRITE, DESTRUCTIVE) need a human approval.
+ * @public
+ */
 export type MutationClass = (typeof MUTATION_CLASSES)[number];
 
 export const MUTATION_CLASS_METADATA = 's2sp:auth:mutation-class';
 
-function mutationClassDecorator(mutationClass: MutationClass): MethodDecorator & ClassDecorator {
+/** @public */
+export function mutationClassDecorator(mutationClass: MutationClass): MethodDecorator & ClassDecorator {
   if (!isMutationClass(mutationClass))
     throw new TypeError(`@MutationClass(): unknown mutation class ${JSON.stringify(mutationClass)}`);
   return SetMetadata(MUTATION_CLASS_METADATA, mutationClass);
@@ -17,6 +22,7 @@ function mutationClassDecorator(mutationClass: MutationClass): MethodDecorator &
  * `@MutationClass(MutationClass.DESTRUCTIVE)` on a handler (or its class) declares
  * what it does to state; the values are also `MutationClass.READ_ONLY`, etc.
  * Handlers without one are treated as READ_ONLY unless the module says otherwise.
+ * @public
  */
 export const MutationClass = Object.assign(mutationClassDecorator, {
   READ_ONLY: 'READ_ONLY',
@@ -37,6 +43,7 @@ export function requiresApproval(mutationClass: MutationClass): boolean {
 /**
  * The s2sp.v1 proto enum (`MUTATION_CLASS_READ_ONLY`, ...) to a MutationClass.
  * UNSPECIFIED or unknown values fail closed as DESTRUCTIVE.
+ * @public
  */
 export function mutationClassFromProto(value: string | number | undefined | null): MutationClass {
   const byNumber: Record<number, MutationClass> = {

@@ -1,3 +1,4 @@
+import type { EnvironmentVariables } from '@s2sp/platform';
 import {
   AUDIT_DELIVERY_LIMITS,
   AUDIT_DELIVERY_MODES,
@@ -32,14 +33,12 @@ export const AUTH_ENV = {
   MINT_REUSE_SLACK_MS: 'S2SP_AUTH_MINT_REUSE_SLACK_MS',
 } as const;
 
-type Env = Readonly<Record<string, string | undefined>>;
-
-function optional(env: Env, name: string): string | undefined {
+function optional(env: EnvironmentVariables, name: string): string | undefined {
   const value = env[name];
   return value === undefined || value.trim() === '' ? undefined : value.trim();
 }
 
-function integer(env: Env, name: string, min: number, max: number): number | undefined {
+function integer(env: EnvironmentVariables, name: string, min: number, max: number): number | undefined {
   const raw = optional(env, name);
   if (raw === undefined) return undefined;
   const value = Number(raw);
@@ -54,8 +53,9 @@ function integer(env: Env, name: string, min: number, max: number): number | und
  * service's own name (S2SP_AUTH_AUDIENCE overrides it). Without S2SP_AUTH_JWKS_URL or
  * S2SP_AUTH_JWKS_FILE the dev key is used — refused when NODE_ENV=production
  * unless S2SP_AUTH_ALLOW_DEV_KEY=1.
+ * @public
  */
-export function authOptionsFromEnv(audience: string, env: Env): AuthModuleOptions {
+export function authOptionsFromEnv(audience: string, env: EnvironmentVariables): AuthModuleOptions {
   const jwksUrl = optional(env, AUTH_ENV.JWKS_URL);
   const jwksFile = optional(env, AUTH_ENV.JWKS_FILE);
   if (jwksUrl && jwksFile) throw new Error(`Set only one of ${AUTH_ENV.JWKS_URL} and ${AUTH_ENV.JWKS_FILE}.`);
@@ -98,7 +98,7 @@ export function authOptionsFromEnv(audience: string, env: Env): AuthModuleOption
   };
 }
 
-function auditDeliveryFromEnv(env: Env): AuditDeliveryOptions {
+function auditDeliveryFromEnv(env: EnvironmentVariables): AuditDeliveryOptions {
   const mode = optional(env, AUTH_ENV.AUDIT_DELIVERY);
   if (mode !== undefined && !(AUDIT_DELIVERY_MODES as readonly string[]).includes(mode)) {
     throw new Error(

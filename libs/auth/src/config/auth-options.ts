@@ -21,18 +21,28 @@ import {
 /** Largest size allowed for the verified-token and narrowed-token caches. */
 export const MAX_AUTH_CACHE_SIZE = 1_000_000;
 
-/** Injection token of the resolved {@link AuthModuleOptions}. */
+/**
+ * Injection token of the resolved {@link AuthModuleOptions}.
+ * @internal
+ */
 export const AUTH_OPTIONS = 'S2SP_AUTH_OPTIONS';
 
-/** A provider the module registers under a token: a class, a value or a factory. */
+/**
+ * A provider the module registers under a token: a class, a value or a factory.
+ * @public
+ */
 export type ProviderSpec<T> =
   | { useClass: Type<T> }
   | { useValue: T }
   | { useFactory: (...args: any[]) => T | Promise<T>; inject?: Array<InjectionToken | OptionalFactoryDependency> };
 
-/** Verifier keys without a live store: the module builds the dev store itself. */
+/**
+ * Verifier keys without a live store: the module builds the dev store itself.
+ * @public
+ */
 export type KeysOption = Exclude<KeySetSource, { kind: 'dev' }> | { kind: 'dev' };
 
+/** @public */
 export interface AuthModuleOptions {
   /** This service's audience, e.g. "gateway", "agents", "weather-server". Tokens must name it in `aud`. */
   audience: string;
@@ -66,7 +76,10 @@ export interface AuthModuleOptions {
   auditDelivery?: AuditDeliveryOptions;
 }
 
-/** The options with every default filled in (what AUTH_OPTIONS holds). */
+/**
+ * The options with every default filled in (what AUTH_OPTIONS holds).
+ * @public
+ */
 export interface ResolvedAuthOptions {
   audience: string;
   issuers: readonly string[];
@@ -84,7 +97,10 @@ export interface ResolvedAuthOptions {
   mintReuseSlackMs: number;
 }
 
-/** Fills in defaults and rejects unusable values, naming the option. */
+/**
+ * Fills in defaults and rejects unusable values, naming the option.
+ * @internal
+ */
 export function resolveAuthOptions(options: AuthModuleOptions): ResolvedAuthOptions {
   const fail = (name: string, why: string): never => {
     throw new RangeError(`Auth option ${name} ${why}`);

@@ -5,6 +5,7 @@ import type { MutationClass } from '../authorization/mutation-class';
 /**
  * A state-changing operation (NON_IDEMPOTENT_WRITE or DESTRUCTIVE) that needs a
  * human approval which was not granted: denied, timed out, or no approver is configured.
+ * @public
  */
 export class ApprovalRequiredError extends AuthError {
   constructor(

@@ -1,6 +1,9 @@
 import { HttpException } from '@nestjs/common';
 
-/** Stable, protocol-neutral codes of the errors the auth library raises. */
+/**
+ * Stable, protocol-neutral codes of the errors the auth library raises.
+ * @public
+ */
 export type AuthErrorCode = 'UNAUTHENTICATED' | 'PERMISSION_DENIED' | 'APPROVAL_REQUIRED';
 
 /**
@@ -11,6 +14,7 @@ export type AuthErrorCode = 'UNAUTHENTICATED' | 'PERMISSION_DENIED' | 'APPROVAL_
  *
  * `message` and `details` are public: they never hold a token, a claim value or
  * the reason a credential was rejected.
+ * @public
  */
 export abstract class AuthError extends HttpException {
   protected constructor(
@@ -32,7 +36,10 @@ export abstract class AuthError extends HttpException {
   }
 }
 
-/** JSON-RPC codes of the platform's authorization range (4000-4999 of its application error codes). */
+/**
+ * JSON-RPC codes of the platform's authorization range (4000-4999 of its application error codes).
+ * @internal
+ */
 export const AuthJsonRpcCode = {
   UNAUTHENTICATED: 4001,
   INSUFFICIENT_SCOPE: 4002,

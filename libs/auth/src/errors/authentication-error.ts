@@ -6,6 +6,7 @@ export const AUTHENTICATION_FAILED_MESSAGE = 'Invalid or expired credentials.';
 /**
  * Why a credential was rejected. For server-side logs and audit only: telling a
  * caller which check failed helps an attacker tune a forged token.
+ * @public
  */
 export type AuthenticationFailureReason =
   | 'missing-token'
@@ -32,6 +33,7 @@ export type AuthenticationFailureReason =
  * message is always {@link AUTHENTICATION_FAILED_MESSAGE}; `reason` (and the
  * optional `detail`, e.g. the claim name) are for server logs. Both are kept in
  * private fields so that serializing the error never exposes them.
+ * @public
  */
 export class AuthenticationError extends AuthError {
   readonly #reason: AuthenticationFailureReason;

@@ -1,4 +1,7 @@
-/** Why a downstream token could not be minted for reasons other than scope. */
+/**
+ * Why a downstream token could not be minted for reasons other than scope.
+ * @public
+ */
 export type DelegationRefusal = 'deadline-passed' | 'chain-too-long';
 
 /**
@@ -6,6 +9,7 @@ export type DelegationRefusal = 'deadline-passed' | 'chain-too-long';
  * delegation chain is longer than the platform allows. Not a credential
  * problem of the caller, so not an AuthError: the hop decides what to answer
  * (usually DEADLINE_EXCEEDED for the first).
+ * @public
  */
 export class DelegationRefusedError extends Error {
   override readonly name = 'DelegationRefusedError';

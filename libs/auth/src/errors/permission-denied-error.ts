@@ -1,6 +1,9 @@
 import { AuthError, AuthJsonRpcCode } from './auth-error';
 
-/** The caller is authenticated but lacks scopes the operation requires. Names them: scope names are not secrets. */
+/**
+ * The caller is authenticated but lacks scopes the operation requires. Names them: scope names are not secrets.
+ * @public
+ */
 export class PermissionDeniedError extends AuthError {
   readonly missingScopes: readonly string[];
   readonly requiredScopes: readonly string[];

@@ -3,6 +3,7 @@ import { AuthError, AuthJsonRpcCode } from './auth-error';
 /**
  * A hop asked for a downstream token with scopes its caller does not hold.
  * Scopes may be narrowed at every boundary, never widened.
+ * @public
  */
 export class ScopeWideningError extends AuthError {
   readonly missingScopes: readonly string[];

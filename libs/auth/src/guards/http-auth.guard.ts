@@ -23,6 +23,7 @@ interface HttpRequestLike {
   user?: unknown;
 }
 
+/** @public */
 @Injectable()
 export class HttpAuthGuard extends ProtocolAuthGuard {
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -59,7 +60,10 @@ export function httpOperation(request: HttpRequestLike, context?: ExecutionConte
   return `${request.method} ${request.baseUrl || '/'}`;
 }
 
-/** RFC 6750 §3 challenge for a 401 (or a 403 for missing scope); undefined for other errors. */
+/**
+ * RFC 6750 §3 challenge for a 401 (or a 403 for missing scope); undefined for other errors.
+ * @internal
+ */
 export function bearerChallenge(
   realm: string,
   error: unknown,

@@ -9,6 +9,7 @@ import { HandlerRequirementsReader } from '../authorization/authorization-requir
  * the authorization gate, the module's options, and the requirements each
  * handler declares (read once per handler). Each protocol's guard says how it
  * finds the caller and the target in its own execution context.
+ * @public
  */
 export abstract class ProtocolAuthGuard implements CanActivate {
   protected readonly requirements: HandlerRequirementsReader;

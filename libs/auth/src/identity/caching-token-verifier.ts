@@ -9,6 +9,7 @@ export const DEFAULT_VERIFY_CACHE_TTL_MS = 60_000;
 /** Longest max age allowed: it is how long a key removed from the JWKS may still be honoured. */
 export const MAX_VERIFY_CACHE_TTL_MS = 15 * 60_000;
 
+/** @public */
 export interface CachingTokenVerifierOptions {
   /** Most verified tokens remembered (default 10,000); 0 turns the cache off. */
   maxEntries?: number;
@@ -18,7 +19,10 @@ export interface CachingTokenVerifierOptions {
   now?: () => number;
 }
 
-/** A verifier that says how much clock skew it allows on `exp`, so that cache hits allow exactly the same. */
+/**
+ * A verifier that says how much clock skew it allows on `exp`, so that cache hits allow exactly the same.
+ * @public
+ */
 export interface ClockTolerantTokenVerifier extends TokenVerifier {
   readonly clockToleranceSeconds: number;
 }
@@ -38,6 +42,7 @@ interface VerifiedToken {
  * verified again against the current keys. Failures are never remembered.
  * Entries are keyed by the token's SHA-256 (never the token) and the call's
  * accepted audiences.
+ * @public
  */
 export class CachingTokenVerifier implements TokenVerifier {
   private readonly entries: WeightedLruCache<string, VerifiedToken>;

@@ -2,6 +2,7 @@
  * Who is calling, as established by a verified bearer token. It travels as a
  * typed value through every hop (JSON-RPC → gRPC → MCP → data plane), never as ambient state, and it
  * never contains the token itself.
+ * @public
  */
 export interface CallerIdentity {
   /** The original caller (`sub`): the user or service account on whose authority every hop acts. */
@@ -23,7 +24,10 @@ export interface CallerIdentity {
   readonly delegatedBy?: readonly string[];
 }
 
-/** The scopes of `required` that `identity` does not hold, in `required`'s order, without repeats. */
+/**
+ * The scopes of `required` that `identity` does not hold, in `required`'s order, without repeats.
+ * @public
+ */
 export function missingScopes(identity: Pick<CallerIdentity, 'scopes'>, required: readonly string[]): string[] {
   const held = new Set(identity.scopes);
   return [...new Set(required)].filter((scope) => !held.has(scope));

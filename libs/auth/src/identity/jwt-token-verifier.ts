@@ -11,6 +11,7 @@ export const DEFAULT_CLOCK_TOLERANCE_SECONDS = 30;
 export const DEFAULT_MAX_TOKEN_LENGTH = 8192;
 const MAX_SUBJECT_LENGTH = 256;
 
+/** @public */
 export interface JwtTokenVerifierOptions {
   /** Audience(s) this service accepts: its own name (`aud` must contain one of them). */
   audience: string | readonly string[];
@@ -31,6 +32,7 @@ export interface JwtTokenVerifierOptions {
  * `iss`, `aud`, `exp` (required) and `nbf` with a small clock tolerance, and a
  * non-empty `sub`. Every failure is the same {@link AuthenticationError}; the
  * check that failed is in its server-side `reason`.
+ * @public
  */
 export class JwtTokenVerifier implements TokenVerifier {
   private readonly keySet: KeySet;

@@ -3,7 +3,10 @@ import { isIP } from 'node:net';
 import { createLocalJWKSet, createRemoteJWKSet, type JSONWebKeySet, type JWTVerifyGetKey } from 'jose';
 import type { DevKeyStore } from '../keys/dev-key-store';
 
-/** Where a verifier finds the public keys it trusts. */
+/**
+ * Where a verifier finds the public keys it trusts.
+ * @public
+ */
 export type KeySetSource =
   /** The embedded dev key (generated on first use, shared by every process on the machine). */
   | { kind: 'dev'; store: DevKeyStore }
@@ -25,7 +28,10 @@ export type KeySetSource =
   /** A JWKS given in memory. */
   | { kind: 'jwks'; jwks: JSONWebKeySet };
 
-/** Key lookup for jose's jwtVerify, plus a way to pick up rotated keys. */
+/**
+ * Key lookup for jose's jwtVerify, plus a way to pick up rotated keys.
+ * @public
+ */
 export interface KeySet {
   readonly getKey: JWTVerifyGetKey;
   /**

@@ -3,6 +3,7 @@ const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
 const MAX_SCOPE_LENGTH = 256;
 const MAX_SCOPES = 256;
 
+/** @internal */
 export function isValidScope(scope: unknown): scope is string {
   return typeof scope === 'string' && scope.length <= MAX_SCOPE_LENGTH && SCOPE_TOKEN.test(scope);
 }
@@ -18,7 +19,10 @@ export function assertValidScopes(scopes: readonly unknown[]): asserts scopes is
   }
 }
 
-/** Splits an OAuth `scope` string ("a b  c") into its scopes. */
+/**
+ * Splits an OAuth `scope` string ("a b  c") into its scopes.
+ * @internal
+ */
 export function splitScopes(value: string): string[] {
   return value.split(' ').filter((scope) => scope !== '');
 }
@@ -44,5 +48,8 @@ export function scopesFromClaims(payload: Readonly<Record<string, unknown>>): st
   return [...new Set(scopes)];
 }
 
-/** The scope a consumer's token needs at a resource server's data plane (`POST /s2sp/data/<token>`). */
+/**
+ * The scope a consumer's token needs at a resource server's data plane (`POST /s2sp/data/<token>`).
+ * @public
+ */
 export const S2SP_DATA_READ_SCOPE = 's2sp:data:read';

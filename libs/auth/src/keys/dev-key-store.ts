@@ -3,7 +3,10 @@ import { join, resolve } from 'node:path';
 import { createPrivateFileExclusive, readPrivateFile, replacePrivateFile } from './private-file';
 import { publicJwkOf, signingKeyFromJwk, type SigningKey, type SigningKeySource } from './signing-key';
 
-/** Issuer of tokens signed with the dev key. */
+/**
+ * Issuer of tokens signed with the dev key.
+ * @public
+ */
 export const DEV_ISSUER = 's2sp-dev';
 /** Where the dev key lives unless configured (relative to the working directory, like the other `.data/` stores). */
 export const DEFAULT_AUTH_DATA_DIR = '.data/auth';
@@ -11,6 +14,7 @@ export const DEFAULT_AUTH_DATA_DIR = '.data/auth';
 export const DEV_PRIVATE_KEY_FILE = 'dev-signing-key.jwk.json';
 export const DEV_PUBLIC_JWKS_FILE = 'dev-jwks.json';
 
+/** @public */
 export interface DevKeyStoreOptions {
   /** Default {@link DEFAULT_AUTH_DATA_DIR}. */
   dataDir?: string;
@@ -31,6 +35,7 @@ interface LoadedDevKey {
  *
  * For development and single-machine deployments only: whoever can read the file
  * can mint any token. Production verifies against a JWKS (URL or file) instead.
+ * @public
  */
 export class DevKeyStore implements SigningKeySource {
   readonly dataDir: string;

@@ -1,27 +1,40 @@
 import { calculateJwkThumbprint, importJWK, type CryptoKey, type JWK, type KeyObject } from 'jose';
 import { readPrivateFile } from './private-file';
 
-/** The only algorithms the platform signs and accepts: RS256, and ES256 where a compact key is wanted. */
+/**
+ * The only algorithms the platform signs and accepts: RS256, and ES256 where a compact key is wanted.
+ * @public
+ */
 export const SIGNING_ALGORITHMS = ['RS256', 'ES256'] as const;
+/** @public */
 export type SigningAlgorithm = (typeof SIGNING_ALGORITHMS)[number];
 
 export function isSigningAlgorithm(alg: unknown): alg is SigningAlgorithm {
   return (SIGNING_ALGORITHMS as readonly unknown[]).includes(alg);
 }
 
-/** A private key ready to sign JWTs; `kid` lets verifiers pick the matching public key. */
+/**
+ * A private key ready to sign JWTs; `kid` lets verifiers pick the matching public key.
+ * @public
+ */
 export interface SigningKey {
   readonly kid: string;
   readonly alg: SigningAlgorithm;
   readonly privateKey: CryptoKey | KeyObject;
 }
 
-/** Where a {@link TokenMinter} gets its key (the dev key store, a key file, a KMS adapter...). */
+/**
+ * Where a {@link TokenMinter} gets its key (the dev key store, a key file, a KMS adapter...).
+ * @public
+ */
 export interface SigningKeySource {
   getSigningKey(): Promise<SigningKey>;
 }
 
-/** Injection token of the {@link SigningKeySource} the auth module provides. */
+/**
+ * Injection token of the {@link SigningKeySource} the auth module provides.
+ * @public
+ */
 export const SIGNING_KEY_SOURCE = 'S2SP_AUTH_SIGNING_KEY_SOURCE';
 
 const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'] as const;
@@ -46,7 +59,10 @@ function algorithmOf(jwk: JWK): SigningAlgorithm {
   return alg;
 }
 
-/** Imports a private JWK (RSA or EC P-256); `kid` defaults to the RFC 7638 thumbprint. */
+/**
+ * Imports a private JWK (RSA or EC P-256); `kid` defaults to the RFC 7638 thumbprint.
+ * @public
+ */
 export async function signingKeyFromJwk(jwk: JWK): Promise<SigningKey> {
   if (typeof jwk !== 'object' || jwk === null || typeof jwk.d !== 'string') {
     throw new Error('signing key must be a private JWK (with "d")');
@@ -58,7 +74,10 @@ export async function signingKeyFromJwk(jwk: JWK): Promise<SigningKey> {
   return { kid, alg, privateKey };
 }
 
-/** A private JWK in a file (mode 0600), e.g. a platform key mounted from a secret store. */
+/**
+ * A private JWK in a file (mode 0600), e.g. a platform key mounted from a secret store.
+ * @public
+ */
 export class FileSigningKeySource implements SigningKeySource {
   private key?: Promise<SigningKey>;
 

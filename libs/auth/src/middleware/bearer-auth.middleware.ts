@@ -12,6 +12,7 @@ import { bearerChallenge } from '../guards/http-auth.guard';
 import { attachCaller, requestUserOf } from '../transport/caller-carrier';
 import { traceIdFrom } from '../transport/trace-id';
 
+/** @public */
 export interface BearerAuthMiddlewareOptions {
   /** Name of the protected service, for audit and the `realm` of challenges. */
   service: string;
@@ -34,7 +35,10 @@ export interface BearerAuthMiddlewareOptions {
   errorBody?: 'json' | 'json-rpc';
 }
 
-/** Node's request and response: what Express and Fastify (through @fastify/middie) both give middleware. */
+/**
+ * Node's request and response: what Express and Fastify (through @fastify/middie) both give middleware.
+ * @public
+ */
 export type BearerAuthMiddleware = (
   request: IncomingMessage,
   response: ServerResponse,
@@ -48,6 +52,7 @@ export type BearerAuthMiddleware = (
  * On success `req.user` is a {@link RequestUser} and `callerFrom(req)` the identity.
  * Refusals answer 401 (with `WWW-Authenticate: Bearer`) or 403 with no detail
  * beyond the missing scope names. CORS preflights (OPTIONS) pass.
+ * @public
  */
 export function bearerAuthMiddleware(
   verifierOrGate: TokenVerifier | AuthorizationGate,
@@ -121,6 +126,7 @@ export function bearerAuthMiddleware(
  * `app.use('/mcp', mcpHttpAuthMiddleware(verifier, 'weather-server'))` before the
  * MCP transport mounts. `req.user` then has the `sub` / `scope` / `scopes` that
  * @rekog/mcp-nest's @ToolScopes checks read, and McpToolAuthGuard finds the caller.
+ * @public
  */
 export function mcpHttpAuthMiddleware(
   verifierOrGate: TokenVerifier | AuthorizationGate,

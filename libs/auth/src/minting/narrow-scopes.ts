@@ -1,5 +1,6 @@
 import { S2SP_DATA_READ_SCOPE } from '../identity/scopes';
 
+/** @public */
 export interface NarrowedScopes {
   /** held ∩ needed, in `needed`'s order, without repeats. */
   granted: string[];
@@ -10,6 +11,7 @@ export interface NarrowedScopes {
 /**
  * Scope narrowing at a boundary: a hop passes on only the scopes the next call
  * needs, and only if its caller holds them (scopes are never widened).
+ * @public
  */
 export function narrowScopes(held: readonly string[], needed: readonly string[]): NarrowedScopes {
   const heldSet = new Set(held);
@@ -23,6 +25,7 @@ export function narrowScopes(held: readonly string[], needed: readonly string[])
  * What a token for an S2SP consumer tool carries beyond the tool's own scopes:
  * the caller's `s2sp:data:read` and resource-tool scopes (of `resourceToolScopes`),
  * so the consumer can narrow its data-plane fetch from them. Never more than the caller holds.
+ * @internal
  */
 export function consumerDataScopes(
   caller: { scopes: readonly string[] },

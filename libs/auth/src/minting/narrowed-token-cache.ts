@@ -5,6 +5,7 @@ export const DEFAULT_MINT_CACHE_SIZE = 10_000;
 export const DEFAULT_MINT_REUSE_SLACK_MS = 5_000;
 export const MAX_MINT_REUSE_SLACK_MS = 60_000;
 
+/** @public */
 export interface NarrowedTokenCacheOptions {
   /** Most narrowed tokens remembered (default 10,000); 0 signs a new token for every call. */
   maxEntries?: number;

@@ -18,6 +18,7 @@ export const MAX_DELEGATED_TTL_SECONDS = 15 * 60;
 /** Longest lifetime {@link TokenMinter.mint} accepts unless configured otherwise. */
 export const DEFAULT_MAX_TTL_SECONDS = 24 * 60 * 60;
 
+/** @public */
 export interface TokenMinterOptions {
   /** `iss` of every minted token; verifiers must trust it. */
   issuer: string;
@@ -32,6 +33,7 @@ export interface TokenMinterOptions {
   now?: () => number;
 }
 
+/** @public */
 export interface MintRequest {
   subject: string;
   scopes: readonly string[];
@@ -46,6 +48,7 @@ export interface MintRequest {
  * Signs tokens with the platform key (the dev key by default): first-party
  * tokens with {@link mint}, and caller-scoped downstream tokens with
  * {@link narrowToken}, which can only ever narrow.
+ * @public
  */
 export class TokenMinter {
   readonly issuer: string;

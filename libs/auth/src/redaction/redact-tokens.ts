@@ -10,6 +10,7 @@ const RESOURCE_TOKEN = /(\/s2sp\/data\/)[A-Za-z0-9_-]+/g;
 /**
  * Masks credentials in text meant for logs: anything JWT-shaped, `Bearer …`
  * (and `Basic …`) credentials, and S2SP resource tokens in `/s2sp/data/<token>`.
+ * @public
  */
 export function redactTokens(text: string): string {
   return text
@@ -18,7 +19,10 @@ export function redactTokens(text: string): string {
     .replace(RESOURCE_TOKEN, `$1${REDACTED}`);
 }
 
-/** {@link redactTokens} through every string of a JSON-like value (objects are copied, not mutated). */
+/**
+ * {@link redactTokens} through every string of a JSON-like value (objects are copied, not mutated).
+ * @public
+ */
 export function redactDeep<T>(value: T, depth = 0): T {
   if (typeof value === 'string') return redactTokens(value) as T;
   if (depth > 8 || value === null || typeof value !== 'object') return value;

@@ -4,6 +4,7 @@ import { redactTokens } from './redact-tokens';
 /**
  * Nest's ConsoleLogger with {@link redactTokens} applied to everything it prints:
  * messages, stack traces and JSON log lines. `app.useLogger(new RedactingConsoleLogger())`.
+ * @public
  */
 export class RedactingConsoleLogger extends ConsoleLogger {
   protected override formatMessage(

@@ -8,6 +8,7 @@ const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
  * value. Anything else — absent, empty, several values, another scheme, a
  * malformed token — is an {@link AuthenticationError} (reason `missing-token`
  * or `malformed-authorization-header`).
+ * @public
  */
 export function bearerFromHeader(value: string | readonly unknown[] | undefined | null): string {
   if (value === undefined || value === null || value === '') throw new AuthenticationError('missing-token');
@@ -26,7 +27,10 @@ export function bearerFromHeader(value: string | readonly unknown[] | undefined 
   return match[1];
 }
 
-/** `Bearer <token>`, for an outgoing `Authorization` header. */
+/**
+ * `Bearer <token>`, for an outgoing `Authorization` header.
+ * @public
+ */
 export function bearerHeader(token: string): string {
   if (!/^[A-Za-z0-9\-._~+/]+=*$/.test(token)) throw new TypeError('not a bearer token');
   return `Bearer ${token}`;

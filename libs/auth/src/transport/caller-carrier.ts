@@ -3,7 +3,10 @@ import type { CallerIdentity } from '../identity/caller-identity';
 /** Where guards leave the verified caller on a per-call object (request, gRPC metadata, JSON-RPC context). */
 const CALLER = Symbol.for('s2sp.auth.caller');
 
-/** Attaches `identity` to a per-call object, non-enumerable (never serialized or logged with it). */
+/**
+ * Attaches `identity` to a per-call object, non-enumerable (never serialized or logged with it).
+ * @internal
+ */
 export function attachCaller(carrier: object, identity: CallerIdentity): void {
   Object.defineProperty(carrier, CALLER, { value: identity, configurable: true, enumerable: false, writable: false });
 }
@@ -13,6 +16,7 @@ export function attachCaller(carrier: object, identity: CallerIdentity): void {
  * request (Express's request, or Fastify's `request.raw`: `nodeRequestOf` from
  * @s2sp/platform gives it under either), the gRPC Metadata, the JSON-RPC call
  * context or the MCP raw request.
+ * @public
  */
 export function callerFrom(carrier: unknown): CallerIdentity | undefined {
   if (carrier === null || (typeof carrier !== 'object' && typeof carrier !== 'function')) return undefined;
@@ -23,6 +27,7 @@ export function callerFrom(carrier: unknown): CallerIdentity | undefined {
  * What `req.user` holds after authentication: the shape @rekog/mcp-nest's tool
  * authorization reads (`scope` string first, then `scopes` array; `sub`), plus
  * the full identity.
+ * @public
  */
 export interface RequestUser {
   readonly sub: string;
@@ -33,6 +38,7 @@ export interface RequestUser {
   readonly identity: CallerIdentity;
 }
 
+/** @public */
 export function requestUserOf(identity: CallerIdentity): RequestUser {
   return Object.freeze({
     sub: identity.subject,
@@ -47,6 +53,7 @@ export function requestUserOf(identity: CallerIdentity): RequestUser {
  * The verified caller of a call whose guard always runs (`where` names the
  * call, e.g. "gRPC call"); none means the guard is not installed: a wiring
  * bug, thrown as such, never a call let through without identity.
+ * @internal
  */
 export function requireCaller(carrier: unknown, where: string): CallerIdentity {
   const caller = callerFrom(carrier);

@@ -16,7 +16,10 @@ export function callerOfContext(context: ExecutionContext): CallerIdentity | und
   }
 }
 
-/** `@Caller() caller: CallerIdentity` in a handler guarded by one of the library's guards. */
+/**
+ * `@Caller() caller: CallerIdentity` in a handler guarded by one of the library's guards.
+ * @public
+ */
 export const Caller = createParamDecorator((_data: unknown, context: ExecutionContext) => callerOfContext(context));
 
 /** @rekog/mcp-nest's McpContext, recognised by shape so that this package does not depend on it. */

@@ -1,7 +1,10 @@
 const TRACEPARENT = /^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}/;
 const TRACE_ID = /^[0-9a-f]{32}$/;
 
-/** The trace id of a W3C `traceparent` (or of an `x-trace-id` fallback), when well formed. */
+/**
+ * The trace id of a W3C `traceparent` (or of an `x-trace-id` fallback), when well formed.
+ * @internal
+ */
 export function traceIdFrom(traceparent: unknown, fallback?: unknown): string | undefined {
   const first = (value: unknown): unknown => (Array.isArray(value) ? value[0] : value);
   const parent = first(traceparent);

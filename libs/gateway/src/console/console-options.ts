@@ -1,6 +1,9 @@
 import { join } from 'node:path';
 
-/** The web console the gateway serves at /console (docs/console.md). */
+/**
+ * The web console the gateway serves at /console (docs/console.md).
+ * @public
+ */
 export interface ConsoleOptions {
   /** Serve /console at all. */
   enabled: boolean;

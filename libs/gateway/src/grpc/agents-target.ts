@@ -1,5 +1,9 @@
-/** How the gateway spreads its calls over the addresses the agents' target names. */
+/**
+ * How the gateway spreads its calls over the addresses the agents' target names.
+ * @public
+ */
 export const AGENTS_LOAD_BALANCING_POLICIES = ['round_robin', 'pick_first'] as const;
+/** @public */
 export type AgentsLoadBalancing = (typeof AGENTS_LOAD_BALANCING_POLICIES)[number];
 
 const PORT = String.raw`\d{1,5}`;

@@ -1,8 +1,13 @@
-/** Token of the {@link IdempotencyStore} the gateway uses. */
+/**
+ * Token of the {@link IdempotencyStore} the gateway uses.
+ * @public
+ */
 export const IDEMPOTENCY_STORE = Symbol('IDEMPOTENCY_STORE');
 
+/** @public */
 export type IdempotencyState = 'IN_PROGRESS' | 'COMPLETED';
 
+/** @public */
 export interface IdempotencyRecordView {
   keyHash: string;
   method: string;
@@ -13,6 +18,7 @@ export interface IdempotencyRecordView {
   expiresAt: Date;
 }
 
+/** @public */
 export interface NewIdempotencyRecord {
   keyHash: string;
   method: string;
@@ -24,6 +30,7 @@ export interface NewIdempotencyRecord {
 /**
  * Where first responses to idempotent calls are kept. `claim` must be atomic:
  * of concurrent claims for one key exactly one succeeds.
+ * @public
  */
 export interface IdempotencyStore {
   /** Inserts an IN_PROGRESS record; false when a record for the key already exists. */

@@ -14,6 +14,7 @@ const JSON_SCHEMA_PROPERTY_METADATA = 's2sp:json-rpc:json-schema-property';
  * so that every property checked by that validator is described the same way.
  * It must describe what the validator accepts: the document promises callers
  * that a value matching it is valid.
+ * @public
  */
 export function JsonSchemaProperty(schema: JsonSchema): PropertyDecorator {
   const declared = Object.freeze(structuredClone(schema));

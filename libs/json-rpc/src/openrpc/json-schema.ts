@@ -1,4 +1,7 @@
-/** The subset of JSON Schema (draft-07, as OpenRPC 1.3 uses) that the DTO converter emits. */
+/**
+ * The subset of JSON Schema (draft-07, as OpenRPC 1.3 uses) that the DTO converter emits.
+ * @public
+ */
 export interface JsonSchema {
   type?: 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array' | 'null';
   $ref?: string;

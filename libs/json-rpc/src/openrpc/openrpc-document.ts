@@ -8,6 +8,7 @@ export type { OpenRpcInfo };
 
 export const OPENRPC_VERSION = '1.3.2';
 
+/** @internal */
 export interface OpenRpcContentDescriptor {
   name: string;
   required?: boolean;
@@ -15,6 +16,7 @@ export interface OpenRpcContentDescriptor {
   schema: JsonSchema;
 }
 
+/** @internal */
 export interface OpenRpcMethod {
   name: string;
   summary?: string;
@@ -29,6 +31,7 @@ export interface OpenRpcMethod {
   'x-positional-rest'?: string;
 }
 
+/** @internal */
 export interface OpenRpcDocument {
   openrpc: string;
   info: OpenRpcInfo;

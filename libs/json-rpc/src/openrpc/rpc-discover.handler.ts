@@ -5,6 +5,7 @@ import { JsonRpcMethodRegistry } from '../json-rpc-method-registry';
 import { JSON_RPC_MODULE_OPTIONS, type ResolvedJsonRpcModuleOptions } from '../json-rpc-module-options';
 import { buildOpenRpcDocument, type OpenRpcDocument } from './openrpc-document';
 
+/** @internal */
 export const RPC_DISCOVER = 'rpc.discover';
 
 const discoverMetadata: JsonRpcMethodMetadata = {
@@ -13,7 +14,10 @@ const discoverMetadata: JsonRpcMethodMetadata = {
   idempotent: true,
 };
 
-/** Built-in rpc.discover (OpenRPC service discovery); the document lists the application's methods. */
+/**
+ * Built-in rpc.discover (OpenRPC service discovery); the document lists the application's methods.
+ * @internal
+ */
 @Injectable()
 export class RpcDiscoverHandler {
   private document?: OpenRpcDocument;

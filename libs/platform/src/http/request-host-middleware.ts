@@ -11,7 +11,10 @@ import {
   type HostRefusal,
 } from './request-host-policy';
 
-/** Writes the 403 answer of a refused request, in the shape its route speaks. */
+/**
+ * Writes the 403 answer of a refused request, in the shape its route speaks.
+ * @internal
+ */
 export type HostRefusalWriter = (response: ServerResponse, refusal: HostRefusal) => void;
 
 /**
@@ -19,6 +22,7 @@ export type HostRefusalWriter = (response: ServerResponse, refusal: HostRefusal)
  * Mounted with `app.use` it runs before the route on Express and on Fastify, so
  * a refused request never reaches a handler (nor reads, consumes or mints anything).
  * `exempt` lists paths (exact, query string ignored) the check leaves alone.
+ * @internal
  */
 export function requestHostMiddleware(
   policy: RequestHostPolicy,
@@ -41,7 +45,10 @@ export function requestHostMiddleware(
   };
 }
 
-/** The allowlists of one server, as configured; unset lists take the defaults. */
+/**
+ * The allowlists of one server, as configured; unset lists take the defaults.
+ * @internal
+ */
 export interface RequestHostPolicyOptions {
   allowedHosts?: AllowList<AllowedHost>;
   allowedOrigins?: AllowList<string>;
@@ -54,6 +61,7 @@ export interface RequestHostPolicyOptions {
  * The policy of an app: configured hosts, or else the defaults of the address
  * the app is bound to (see defaultAllowedHosts), read once it listens. Bound to
  * a public address without a public URL, no host is pinned (the Origin is still checked).
+ * @internal
  */
 export function boundRequestHostPolicy(app: INestApplication, options: RequestHostPolicyOptions): RequestHostPolicy {
   let defaults: AllowedHost[] | undefined;
@@ -73,7 +81,10 @@ export function boundAddress(app: INestApplication): AddressInfo | string | null
   return (app.getHttpServer() as { address(): AddressInfo | string | null }).address();
 }
 
-/** A refusal as a JSON body: `{statusCode: 403, error: "Forbidden", check, message}`. */
+/**
+ * A refusal as a JSON body: `{statusCode: 403, error: "Forbidden", check, message}`.
+ * @internal
+ */
 export function sendHostRefusalJson(response: ServerResponse, refusal: HostRefusal): void {
   const body = JSON.stringify({ statusCode: 403, error: 'Forbidden', check: refusal.check, message: refusal.message });
   response.writeHead(403, {

@@ -3,22 +3,32 @@ import type { AddressInfo } from 'node:net';
 /**
  * One allowed `Host`: a hostname (lower case, IPv6 in brackets) and a port;
  * without a port it matches the hostname on any port.
+ * @public
  */
 export interface AllowedHost {
   hostname: string;
   port?: string;
 }
 
-/** `'*'`: any value is accepted (the check is off). */
+/**
+ * `'*'`: any value is accepted (the check is off).
+ * @public
+ */
 export type AllowList<T> = readonly T[] | '*';
 
-/** Which check refused a request, and a message for the caller that names the setting to change. */
+/**
+ * Which check refused a request, and a message for the caller that names the setting to change.
+ * @public
+ */
 export interface HostRefusal {
   check: 'host' | 'origin';
   message: string;
 }
 
-/** Where a refusal tells the operator to look: the option and environment variable of each list. */
+/**
+ * Where a refusal tells the operator to look: the option and environment variable of each list.
+ * @public
+ */
 export interface HostPolicySettings {
   hosts: string;
   origins: string;
@@ -77,6 +87,7 @@ export function parseAllowedOrigin(entry: string, option = 'allowedOrigins', own
  * port when it is bound to a loopback address, and the host of its public URL
  * when one is configured. Empty when neither applies (e.g. bound to 0.0.0.0
  * without a public URL).
+ * @internal
  */
 export function defaultAllowedHosts(
   bound: AddressInfo | string | null | undefined,
@@ -91,6 +102,7 @@ export function defaultAllowedHosts(
   return hosts;
 }
 
+/** @internal */
 export function isLoopbackAddress(address: string): boolean {
   return address === '::1' || address === 'localhost' || /^127\./.test(address) || /^::ffff:127\./i.test(address);
 }
@@ -100,6 +112,7 @@ export function isLoopbackAddress(address: string): boolean {
  * must be an allowed host, and an `Origin`, when the request has one (browsers
  * send it; server-to-server clients and curl do not), an allowed origin. By
  * default the allowed origins are the http(s) origins of the allowed hosts.
+ * @public
  */
 export class RequestHostPolicy {
   constructor(
@@ -153,6 +166,7 @@ export class RequestHostPolicy {
 /**
  * Validates configured allowlists: each must be a non-empty list of entries,
  * or `['*']` alone; throws naming `owner` and the option otherwise.
+ * @internal
  */
 export function resolveHostAllowLists(
   owner: string,

@@ -1,8 +1,7 @@
+import type { ThrottlerStorageRecord } from './throttler-storage-record';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import { randomUUID } from 'node:crypto';
 import type { SharedRedis } from '../redis/shared-redis';
-
-type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
 
 /**
  * One call of the sliding window of {@link SlidingWindowThrottlerStorage}, run
@@ -69,6 +68,7 @@ type ScriptedRedis = SharedRedis['client'] & {
  * Redis and updated by one Lua script per call, so concurrent calls on
  * different replicas cannot both take the last slot. Idle keys expire in Redis
  * with their newest hit. `now` is for tests; by default Redis's clock is used.
+ * @public
  */
 export class RedisThrottlerStorage implements ThrottlerStorage {
   private readonly redis: ScriptedRedis;

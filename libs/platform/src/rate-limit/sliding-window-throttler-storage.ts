@@ -1,6 +1,5 @@
+import type { ThrottlerStorageRecord } from './throttler-storage-record';
 import type { ThrottlerStorage } from '@nestjs/throttler';
-
-type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
 
 /** Hit expiries of one key, oldest first: a queue that drops expired hits from its head. */
 class HitWindow {
@@ -43,6 +42,7 @@ class HitWindow {
  * RangeError once a window holds more hits than a call may have arguments
  * (limits above ~100,000). Idle keys are dropped by a sweep that runs at most
  * once a `sweepIntervalMs`, during a call (no timer).
+ * @public
  */
 export class SlidingWindowThrottlerStorage implements ThrottlerStorage {
   private readonly windows = new Map<string, HitWindow>();

@@ -4,6 +4,7 @@ import { envInt, envOptional, envString } from '../env';
  * Where the replicas of an app keep the state they share (rate-limit counters,
  * task events). Unset: the app keeps that state in its own process, as a single
  * replica needs no Redis (docs/scale-out.md).
+ * @public
  */
 export interface RedisOptions {
   /** `redis://[user:password@]host:port[/db]` or `rediss://…` (TLS). */
@@ -23,6 +24,7 @@ export const DEFAULT_REDIS_COMMAND_TIMEOUT_MS = 2_000;
 /**
  * REDIS_URL (unset: no shared state), REDIS_KEY_PREFIX (default `s2sp:`),
  * REDIS_CONNECT_TIMEOUT_MS and REDIS_COMMAND_TIMEOUT_MS; throws naming a malformed variable.
+ * @public
  */
 export function redisOptionsFromEnv(): RedisOptions | undefined {
   const url = envOptional('REDIS_URL');
@@ -38,7 +40,10 @@ export function redisOptionsFromEnv(): RedisOptions | undefined {
   );
 }
 
-/** Rejects options that cannot work, naming `setting`; the message never repeats the URL (it may hold a password). */
+/**
+ * Rejects options that cannot work, naming `setting`; the message never repeats the URL (it may hold a password).
+ * @internal
+ */
 export function validateRedisOptions(options: RedisOptions, setting = 'redis'): RedisOptions {
   let protocol: string;
   try {

@@ -12,7 +12,10 @@ import type { RedisOptions } from './redis-options';
 import { validateRedisOptions } from './redis-options';
 import { SharedRedis } from './shared-redis';
 
-/** Token of this process's {@link SharedRedis}. */
+/**
+ * Token of this process's {@link SharedRedis}.
+ * @public
+ */
 export const SHARED_REDIS = Symbol('SHARED_REDIS');
 
 /** The options the connection is made with (undefined: none is made). */
@@ -22,6 +25,7 @@ const SHARED_REDIS_OPTIONS = Symbol('SHARED_REDIS_OPTIONS');
  * Options made at run time (`useFactory`, `useClass` or `useExisting`). A source
  * that makes `undefined` connects nothing, and SHARED_REDIS is then `undefined`:
  * for an app whose configuration decides whether there is a Redis at all.
+ * @public
  */
 export type SharedRedisModuleAsyncOptions = AsyncModuleOptions<RedisOptions | undefined>;
 
@@ -37,6 +41,7 @@ class SharedRedisCloser implements OnApplicationShutdown {
 /**
  * Provides {@link SHARED_REDIS}, connected before the app starts (a wrong
  * REDIS_URL stops startup with a clear error) and closed at shutdown.
+ * @public
  */
 @Module({})
 export class SharedRedisModule {

@@ -7,6 +7,7 @@ import type { RedisOptions } from './redis-options';
  * prefix of the deployment. Commands fail after `commandTimeoutMs` instead of
  * waiting for a reconnect; `subscriber()` opens the extra connection a
  * SUBSCRIBE needs (a subscribed connection can run no other command).
+ * @public
  */
 export class SharedRedis {
   private readonly logger = new Logger('Redis');

@@ -2,6 +2,7 @@
  * Keys S2SP uses in MCP `_meta` (request and result). `_meta` is protocol
  * metadata: clients do not show it to the model, so these facts stay out of
  * the context window.
+ * @internal
  */
 export const S2SP_META = {
   /** Request: absolute deadline (epoch ms) for the whole call, data-plane fetch included. */

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { ShutdownOptions } from './shutdown-options';
 import type { Readiness } from './readiness';
 
+/** @internal */
 export interface GracefulShutdownSteps {
   options: ShutdownOptions;
   readiness: Readiness;
@@ -40,6 +41,7 @@ export async function shutDownGracefully(steps: GracefulShutdownSteps): Promise<
   await steps.close();
 }
 
+/** @internal */
 export interface ShutdownControls {
   /** Closes the app at once (what is in flight is cut off); later calls share the first. */
   close(): Promise<void>;
@@ -47,7 +49,10 @@ export interface ShutdownControls {
   shutdown(): Promise<void>;
 }
 
-/** The close() and shutdown() an app's start function returns, logging as `Shutdown`. */
+/**
+ * The close() and shutdown() an app's start function returns, logging as `Shutdown`.
+ * @internal
+ */
 export function shutdownControls(
   closeApp: () => Promise<void>,
   steps: Omit<GracefulShutdownSteps, 'close' | 'log'>,
@@ -64,6 +69,7 @@ const TERMINATION_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
  * Runs `shutdown` on the first SIGTERM or SIGINT, then exits 0 (1 when it
  * failed, with its message and no stack). Later signals are logged and
  * ignored. Returns a function that removes the handlers.
+ * @public
  */
 export function exitOnTerminationSignal(
   shutdown: () => Promise<void>,

@@ -11,6 +11,7 @@ const IDLE_SWEEP_MS = 50;
  * A standalone event stream (GET with `Accept: text/event-stream`, e.g. an MCP
  * session's notification stream) is not counted: it never "finishes" and is
  * closed with the app.
+ * @internal
  */
 export class HttpRequestDrain {
   private readonly inFlight = new Set<ServerResponse>();

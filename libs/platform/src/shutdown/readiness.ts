@@ -2,6 +2,7 @@
  * Whether an app takes new work: `ready` until shutdown begins, then
  * `shutting_down` for good. Health endpoints report it (HTTP 503, gRPC
  * NOT_SERVING) so load balancers stop sending before the app stops accepting.
+ * @internal
  */
 export class Readiness {
   private shuttingDown = false;

@@ -1,6 +1,9 @@
 import { envInt } from '../env';
 
-/** How a process stops on SIGTERM (see gracefulShutdown and HttpRequestDrain). */
+/**
+ * How a process stops on SIGTERM (see gracefulShutdown and HttpRequestDrain).
+ * @public
+ */
 export interface ShutdownOptions {
   /**
    * Longest time from SIGTERM until the app closes, ms: in-flight calls that
@@ -21,6 +24,7 @@ export const SHUTDOWN_ENV = {
   notReadyDelayMs: 'S2SP_SHUTDOWN_NOT_READY_DELAY_MS',
 } as const satisfies Record<keyof ShutdownOptions, string>;
 
+/** @public */
 export const DEFAULT_SHUTDOWN_OPTIONS: ShutdownOptions = { graceMs: 10_000, notReadyDelayMs: 0 };
 
 export const SHUTDOWN_LIMITS: Record<keyof ShutdownOptions, { min: number; max: number }> = {
@@ -28,7 +32,10 @@ export const SHUTDOWN_LIMITS: Record<keyof ShutdownOptions, { min: number; max: 
   notReadyDelayMs: { min: 0, max: 600_000 },
 };
 
-/** The options given over DEFAULT_SHUTDOWN_OPTIONS; one out of range, or a delay past the grace period, throws naming it. */
+/**
+ * The options given over DEFAULT_SHUTDOWN_OPTIONS; one out of range, or a delay past the grace period, throws naming it.
+ * @internal
+ */
 export function resolveShutdownOptions(options: Partial<ShutdownOptions> = {}): ShutdownOptions {
   const resolved = { ...DEFAULT_SHUTDOWN_OPTIONS };
   for (const key of Object.keys(SHUTDOWN_LIMITS) as Array<keyof ShutdownOptions>) {
@@ -52,6 +59,7 @@ export function resolveShutdownOptions(options: Partial<ShutdownOptions> = {}): 
  * S2SP_SHUTDOWN_GRACE_MS and S2SP_SHUTDOWN_NOT_READY_DELAY_MS (SHUTDOWN_ENV) over
  * DEFAULT_SHUTDOWN_OPTIONS, for an app's configuration to pass as `shutdown`.
  * A value out of range throws, naming the variable.
+ * @public
  */
 export function shutdownOptionsFromEnv(): ShutdownOptions {
   const options = { ...DEFAULT_SHUTDOWN_OPTIONS };

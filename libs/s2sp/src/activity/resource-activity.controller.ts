@@ -10,13 +10,17 @@ import { McpProtocolErrorFilter } from '../mcp-surfaces/mcp-protocol-error.filte
 import { summarizeResourceActivity } from './resource-activity-summary';
 
 export const RESOURCE_ACTIVITY_URI = 's2sp://data-plane/activity';
-/** Reading the activity summary needs this scope of its own: it names callers, which tool scopes do not grant. */
+/**
+ * Reading the activity summary needs this scope of its own: it names callers, which tool scopes do not grant.
+ * @internal
+ */
 export const S2SP_ACTIVITY_READ_SCOPE = 's2sp:activity:read';
 
 /**
  * A resource server's data-plane activity as a read-only MCP resource (see
  * `summarizeResourceActivity`). An app offers it by listing this controller in
  * its module; it needs S2spModule's own database (not a custom store).
+ * @public
  */
 @McpController()
 @UseFilters(McpProtocolErrorFilter)

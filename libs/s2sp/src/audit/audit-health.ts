@@ -1,6 +1,9 @@
 import { hasAuditWriteStatus, type AuditWriteStatus } from '@s2sp/auth';
 
-/** The audit trails of one app, in a health report. */
+/**
+ * The audit trails of one app, in a health report.
+ * @internal
+ */
 export interface AuditHealth {
   /** `failing` when any trail's last write failed (its records are buffered and retried). */
   status: 'ok' | 'failing';
@@ -11,6 +14,7 @@ export interface AuditHealth {
  * The write status of each sink that reports one (e.g. the batched decision
  * sink, the data-plane fetch audit); sinks that write synchronously and fail
  * their caller instead (blocking delivery, log sinks) are left out.
+ * @internal
  */
 export function auditHealthOf(sinks: Record<string, unknown>): AuditHealth {
   const trails: Record<string, AuditWriteStatus> = {};

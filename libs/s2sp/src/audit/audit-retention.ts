@@ -2,6 +2,7 @@ import { Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } f
 import type { SqlChannel } from '@s2sp/platform';
 import { envInt, PeriodicSweep } from '@s2sp/platform';
 
+/** @public */
 export interface AuditRetentionOptions {
   /**
    * Records older than this are deleted; 0 keeps them forever. Default 30 days
@@ -22,14 +23,20 @@ export const AUDIT_RETENTION_ENV = Object.freeze({
   sweepIntervalMs: 'S2SP_AUDIT_RETENTION_SWEEP_MS',
 });
 
-/** 30 days, looked for every hour, 10,000 rows a statement. */
+/**
+ * 30 days, looked for every hour, 10,000 rows a statement.
+ * @beta
+ */
 export const DEFAULT_AUDIT_RETENTION: Readonly<AuditRetentionOptions> = Object.freeze({
   retentionMs: 30 * DAY_MS,
   sweepIntervalMs: 60 * 60 * 1000,
   batchSize: 10_000,
 });
 
-/** The retention the S2SP_AUDIT_RETENTION_* variables set, for an app's configuration to pass on (unset: the defaults). */
+/**
+ * The retention the S2SP_AUDIT_RETENTION_* variables set, for an app's configuration to pass on (unset: the defaults).
+ * @public
+ */
 export function auditRetentionFromEnv(): AuditRetentionOptions {
   const days = envInt(AUDIT_RETENTION_ENV.retentionDays, DEFAULT_AUDIT_RETENTION.retentionMs / DAY_MS, {
     min: 0,

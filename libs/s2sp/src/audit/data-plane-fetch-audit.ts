@@ -1,10 +1,16 @@
 import { Logger } from '@nestjs/common';
 
-/** How one data-plane fetch ended. */
+/**
+ * How one data-plane fetch ended.
+ * @public
+ */
 export type DataPlaneFetchResult =
   'served' | 'interrupted' | 'not-found' | 'not-ready' | 'forbidden' | 'unauthenticated' | 'invalid-request';
 
-/** One data-plane fetch as audited: who, which resource, what they got. Never the resource_url or a token. */
+/**
+ * One data-plane fetch as audited: who, which resource, what they got. Never the resource_url or a token.
+ * @public
+ */
 export interface DataPlaneFetchRecord {
   time: Date;
   resourceId?: string;
@@ -23,11 +29,15 @@ export interface DataPlaneFetchRecord {
   traceId?: string;
 }
 
-/** Where data-plane fetches are audited (Prisma `s2sp_data_fetch` by default). */
+/**
+ * Where data-plane fetches are audited (Prisma `s2sp_data_fetch` by default).
+ * @public
+ */
 export interface DataPlaneFetchAudit {
   record(fetch: DataPlaneFetchRecord): Promise<void>;
 }
 
+/** @public */
 export const DATA_PLANE_FETCH_AUDIT = Symbol('S2SP_DATA_PLANE_FETCH_AUDIT');
 
 /** For custom stores without the Prisma database: one JSON log line per fetch. */

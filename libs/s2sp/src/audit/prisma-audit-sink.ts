@@ -38,6 +38,7 @@ const INSERT_EVENTS = recordsetInsert(
  * statement with one JSON parameter (./recordset-insert.ts), whatever its
  * size. Every string is made storable first (see storable-text.ts); every
  * failed write counts in `audit_write_failures_total{trail="decisions"}`.
+ * @public
  */
 export class PrismaAuditSink implements AuditSink {
   private readonly sql: SqlQuery;

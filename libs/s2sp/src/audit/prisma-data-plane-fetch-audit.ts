@@ -7,7 +7,10 @@ import type { DataPlaneFetchAudit, DataPlaneFetchRecord } from './data-plane-fet
 import { recordsetInsert } from './recordset-insert';
 import { storable } from './storable-text';
 
-/** How long fetch records may wait, and how many, while the database fails. */
+/**
+ * How long fetch records may wait, and how many, while the database fails.
+ * @public
+ */
 export interface DataPlaneFetchAuditRetry {
   /** Records buffered at which `record` fails instead (default 10,000; dataPlaneFetchAuditRetryFromEnv: S2SP_DATA_FETCH_AUDIT_MAX_PENDING). */
   maxPending: number;
@@ -25,7 +28,10 @@ export const DEFAULT_DATA_PLANE_FETCH_AUDIT_RETRY: Readonly<DataPlaneFetchAuditR
   maxRetryDelayMs: 5_000,
 });
 
-/** The retry bounds the S2SP_DATA_FETCH_AUDIT_* variables set, for an app's configuration to pass on (unset: the defaults). */
+/**
+ * The retry bounds the S2SP_DATA_FETCH_AUDIT_* variables set, for an app's configuration to pass on (unset: the defaults).
+ * @public
+ */
 export function dataPlaneFetchAuditRetryFromEnv(): DataPlaneFetchAuditRetry {
   return {
     maxPending: envInt(DATA_PLANE_FETCH_AUDIT_ENV.maxPending, DEFAULT_DATA_PLANE_FETCH_AUDIT_RETRY.maxPending, {
@@ -71,6 +77,7 @@ const MAX_ROWS_PER_WRITE = 500;
  * with backoff (later records queue behind it, in order); `record` fails only
  * when the buffer is full. Failed writes count in
  * `audit_write_failures_total{trail="data-fetches"}` and show in health.
+ * @public
  */
 export class PrismaDataPlaneFetchAudit
   implements DataPlaneFetchAudit, AuditWriteStatusSource, BeforeApplicationShutdown

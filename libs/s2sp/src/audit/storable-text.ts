@@ -10,6 +10,7 @@ const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF
  * storable: each character PostgreSQL would refuse becomes U+FFFD. An audit
  * row is about what a caller sent, so it must be written whatever they sent;
  * a refused insert would lose the record of exactly the odd requests.
+ * @public
  */
 export function storable<T>(value: T): T {
   return storableValue(value) as T;

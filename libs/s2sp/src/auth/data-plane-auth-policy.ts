@@ -6,6 +6,7 @@
  * - `bearer`: the fetch must also carry a bearer token for this server holding
  *   `s2sp:data:read`; a resource issued to a caller is served only to that caller,
  *   through the consumer the agent named, with the resource tool's scopes.
+ * @public
  */
 export type DataPlaneAuthPolicy = 'capability' | 'bearer';
 

@@ -9,6 +9,7 @@ import { AuthError, AuthenticationError, callerFrom, ProtocolAuthGuard, traceIdF
  * @s2sp/auth's `mcpHttpAuthMiddleware` on the `/mcp` route: this guard reads the caller
  * it left on the raw request. A tool call without one (e.g. no middleware, or
  * stdio) is refused. Errors reach the MCP client as a tool error with the public message.
+ * @public
  */
 @Injectable()
 export class McpToolAuthGuard extends ProtocolAuthGuard {

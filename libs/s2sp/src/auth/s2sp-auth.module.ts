@@ -7,7 +7,10 @@ import { PrismaAuditSink } from '../audit/prisma-audit-sink';
 import { S2SP_DATABASE } from '../config/s2sp.constants';
 import { refuseAuthProviders, type AuthProviderOptions } from './auth-seams';
 
-/** What s2spAuthModuleAsync's source makes at run time. */
+/**
+ * What s2spAuthModuleAsync's source makes at run time.
+ * @public
+ */
 export interface S2spAuthSettings {
   /** AuthModule's options but its providers, which s2spAuthModuleAsync takes beside the source. */
   auth: Omit<AuthModuleOptions, keyof AuthProviderOptions>;
@@ -15,13 +18,19 @@ export interface S2spAuthSettings {
   auditRetention?: AuditRetentionOptions;
 }
 
-/** What is fixed when the module is declared: the audit's database and AuthModule's providers. */
+/**
+ * What is fixed when the module is declared: the audit's database and AuthModule's providers.
+ * @public
+ */
 export interface S2spAuthModuleWiring extends AuthProviderOptions {
   /** Token of the SqlDatabase (provided globally) the audit is written to; default S2SP_DATABASE, S2spModule's. */
   database?: InjectionToken;
 }
 
-/** The settings made at run time (`useFactory`, `useClass` or `useExisting`), and the wiring beside them. */
+/**
+ * The settings made at run time (`useFactory`, `useClass` or `useExisting`), and the wiring beside them.
+ * @public
+ */
 export type S2spAuthModuleAsyncOptions = AsyncModuleOptions<S2spAuthSettings> & S2spAuthModuleWiring;
 
 /** Holds AuthModule and the retention of the audit trails it writes to. */
@@ -40,6 +49,7 @@ const S2SP_AUTH_SETTINGS = Symbol('S2SP_AUTH_SETTINGS');
  * SqlDatabase behind `database`, which must be provided globally. Audit
  * records older than `auditRetention` are deleted (default DEFAULT_AUDIT_RETENTION:
  * 30 days; an app configured from the environment passes auditRetentionFromEnv()).
+ * @public
  */
 export function s2spAuthModule(
   options: AuthModuleOptions,
@@ -61,6 +71,7 @@ export function s2spAuthModule(
  * module: `s2spAuthModuleAsync({ imports: [ConfigModule], inject: [CONFIG], useFactory: (c) => ({ auth: c.auth }) })`.
  * The approval provider and the audit sink are given beside the source: in the
  * settings they are refused, naming them (Nest would never see them).
+ * @public
  */
 export function s2spAuthModuleAsync(options: S2spAuthModuleAsyncOptions): DynamicModule {
   const settings = asyncOptionsProviders('s2spAuthModule', S2SP_AUTH_SETTINGS, options, (made: S2spAuthSettings) => {

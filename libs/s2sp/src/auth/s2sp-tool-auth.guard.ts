@@ -11,6 +11,7 @@ import { McpToolAuthGuard } from './mcp-tool-auth.guard';
  * authentication, as the rest of it does (no /mcp middleware either).
  * Over stdio there is no HTTP request to carry a token: the process that
  * spawned the server is the caller, and the call is let through.
+ * @public
  */
 @Injectable()
 export class S2spToolAuthGuard implements CanActivate {

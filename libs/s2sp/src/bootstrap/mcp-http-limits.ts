@@ -1,6 +1,9 @@
 import { envInt, envOptional } from '@s2sp/platform';
 
-/** Limits of MCP over Streamable HTTP (`/mcp`), enforced by serveMcp. */
+/**
+ * Limits of MCP over Streamable HTTP (`/mcp`), enforced by serveMcp.
+ * @public
+ */
 export interface McpHttpLimits {
   /** Largest POST /mcp body, bytes (default 1 MiB): larger ones get 413 before the tool runs. */
   maxBodyBytes: number;
@@ -65,6 +68,7 @@ export function resolveMcpHttpLimits(options: Partial<McpHttpLimits> = {}): McpH
  * The limits set by the S2SP_MCP_* variables (MCP_HTTP_LIMIT_ENV), for an app's
  * configuration to pass as serveMcp's `mcpLimits`; unset variables are left out.
  * A value that is not a positive integer throws, naming the variable.
+ * @public
  */
 export function mcpHttpLimitsFromEnv(): Partial<McpHttpLimits> {
   const limits: Partial<McpHttpLimits> = {};

@@ -24,6 +24,7 @@ import { S2spMcpStrategy } from '../mcp-surfaces/s2sp-mcp-strategy';
 
 const MCP_ENDPOINT = '/mcp';
 
+/** @public */
 export interface ServeMcpOptions {
   /** MCP server name and version announced at initialization. */
   name: string;
@@ -88,6 +89,7 @@ export interface ServeMcpOptions {
   shutdown?: Partial<ShutdownOptions>;
 }
 
+/** @public */
 export interface RunningMcpServer {
   app: INestApplication;
   /** `http://host:port` the app listens on. */
@@ -110,6 +112,7 @@ export interface RunningMcpServer {
 /**
  * Starts a Nest app that serves its @McpController tools over MCP and its
  * HTTP routes (the S2SP data plane among them) on one port.
+ * @public
  */
 export async function serveMcp(
   module: Parameters<typeof NestFactory.create>[0],

@@ -11,7 +11,10 @@ export const S2SP_LIMIT_ENV: Record<keyof S2spLimits, string> = {
   maxResponseBytes: 'S2SP_MAX_RESPONSE_BYTES',
 };
 
-/** Every S2spModule limit from its variable (positive integer), the default when unset. */
+/**
+ * Every S2spModule limit from its variable (positive integer), the default when unset.
+ * @public
+ */
 export function s2spLimitsFromEnv(): S2spLimits {
   const limits = { ...DEFAULT_LIMITS };
   for (const name of Object.keys(S2SP_LIMIT_ENV) as Array<keyof S2spLimits>) {

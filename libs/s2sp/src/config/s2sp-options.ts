@@ -19,6 +19,7 @@ import {
   type ResourceWriteMode,
 } from '../store/prisma-resource-store';
 
+/** @public */
 export interface S2spLimits {
   /** Largest data-plane request body, in bytes. */
   maxRequestBytes: number;
@@ -33,6 +34,7 @@ export interface S2spLimits {
   maxResponseBytes: number;
 }
 
+/** @public */
 export interface S2spDatabaseOptions {
   /** `postgresql://…` for a real server; unset for an embedded PostgreSQL server in dataDir. */
   url?: string;
@@ -40,6 +42,7 @@ export interface S2spDatabaseOptions {
   dataDir?: string;
 }
 
+/** @public */
 export interface S2spModuleOptions {
   /**
    * The externally reachable base URL of this server's data plane, e.g.
@@ -125,18 +128,21 @@ export interface S2spModuleOptions {
   resourceStore?: ResourceStoreProvider;
 }
 
+/** @public */
 export type ResourceStoreProvider =
   { useClass: Type<ResourceStore> } | { useValue: ResourceStore } | Omit<FactoryProvider<ResourceStore>, 'provide'>;
 
 /**
  * Options made at run time (`useFactory`, `useClass` or `useExisting`). Store providers cannot come
  * from them: Nest must know them when it builds the module, so they sit beside.
+ * @public
  */
 export type S2spModuleAsyncOptions = AsyncModuleOptions<S2spModuleOptions> & {
   resourceStore?: ResourceStoreProvider;
   extraProviders?: Provider[];
 };
 
+/** @public */
 export interface ResolvedS2spOptions {
   publicBaseUrl: () => string;
   resourceTtlMs: number;
@@ -160,7 +166,10 @@ export interface ResolvedS2spOptions {
   resourceClaimCommit: ResourceClaimCommit;
 }
 
-/** Below about this many rows a JSON answer arrives sooner than an Arrow one (`bench/data-plane/README.md`). */
+/**
+ * Below about this many rows a JSON answer arrives sooner than an Arrow one (`bench/data-plane/README.md`).
+ * @beta
+ */
 export const DEFAULT_ARROW_MIN_ROWS = 500;
 
 export const DEFAULT_LIMITS: S2spLimits = {

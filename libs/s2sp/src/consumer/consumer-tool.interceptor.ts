@@ -18,7 +18,10 @@ import { S2SP_CONSUMER_TOOL } from './consumer-tool.metadata';
 import type { S2spConsumerToolOptions } from './s2sp-consumer-tool.options';
 import { budgetUntil } from '@s2sp/platform';
 
-/** What a consumer tool method receives: its own parameters plus the merged rows. */
+/**
+ * What a consumer tool method receives: its own parameters plus the merged rows.
+ * @public
+ */
 export type S2spConsumerPayload<TExtra extends object = Record<string, unknown>> = TExtra & { rows: Row[] };
 
 /** The data-plane fetch may use all the time left before the caller's deadline. */
@@ -27,6 +30,7 @@ const NO_RESERVE = { reserveMs: 0, minimumMs: 1 };
 /**
  * Resolves the S2SP parameters of a consumer tool (parse, fetch or take the
  * inline body, merge, rename) before the method runs, and hands it the rows.
+ * @public
  */
 @Injectable()
 export class ConsumerToolInterceptor implements NestInterceptor {

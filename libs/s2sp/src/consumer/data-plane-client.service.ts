@@ -9,6 +9,7 @@ import { decodeArrowStream } from '../data-plane/arrow/decode-arrow-stream';
 import { CONSUMER_ACCEPT, JSON_MEDIA_TYPE } from '../data-plane/data-plane-formats';
 import { BodyRowsReader } from './body-rows-reader';
 
+/** @public */
 export interface FetchBodyRequest {
   /** The rows to fetch; null asks for every row (the request then names none). */
   rowIds: number[] | null;
@@ -32,6 +33,7 @@ export interface FetchBodyRequest {
  * The consumer side of the data plane: fetches body rows from a resource
  * server, only from allowlisted origins. Error messages name the origin, never
  * the resource_url, because the URL is itself the capability.
+ * @public
  */
 @Injectable()
 export class DataPlaneClient {

@@ -4,6 +4,7 @@ import { S2SP_OPTIONS } from '../config/s2sp.constants';
 import type { ResolvedS2spOptions } from '../config/s2sp-options';
 import { S2spToolError } from '../protocol/s2sp-error';
 
+/** @public */
 export interface DataPlaneCredentialRequest {
   /** Origin of the resource server. */
   origin: string;
@@ -17,6 +18,7 @@ export interface DataPlaneCredentialRequest {
 /**
  * What a consumer's data-plane fetch carries: an `Authorization` header (never
  * logged), or none and why — which is what a 401 from a `bearer` server needs explained.
+ * @public
  */
 export type DataPlaneCredential =
   | { authorization: string; audience: string }
@@ -29,6 +31,7 @@ export type DataPlaneCredential =
  * scopes among it). No token when there is no caller (auth not in use, or MCP
  * over stdio) or no audience is configured for the origin: a `capability`
  * resource server needs only the resource_url, and the allowlist decides where it may point.
+ * @public
  */
 @Injectable()
 export class DataPlaneCredentials {

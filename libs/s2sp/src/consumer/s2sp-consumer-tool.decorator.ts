@@ -35,6 +35,7 @@ export const s2spConsumerParameters = {
  * Marks a provider method as an S2SP consumer tool. The method's payload gets
  * `rows`: the abstract rows merged with their body by `_row_id`, renamed per
  * column_mapping, in the order the agent selected them.
+ * @public
  */
 export function S2spConsumerTool(options: S2spConsumerToolOptions): MethodDecorator {
   const parameters = (options.parameters ?? z.object({})).extend(s2spConsumerParameters);

@@ -14,7 +14,10 @@ import { DataPlaneError } from './data-plane-error';
 import { parseFetchRequest, type FetchRequest } from './fetch-request';
 import { TableSelection } from './table-selection';
 
-/** The verified identity behind a fetch (from the data plane's auth middleware). */
+/**
+ * The verified identity behind a fetch (from the data plane's auth middleware).
+ * @public
+ */
 export interface DataPlaneAccess {
   subject: string;
   scopes: readonly string[];
@@ -23,7 +26,10 @@ export interface DataPlaneAccess {
   traceId?: string;
 }
 
-/** A claimed resource and what of it this fetch gets, ready to be written out. */
+/**
+ * A claimed resource and what of it this fetch gets, ready to be written out.
+ * @public
+ */
 export interface GrantedFetch {
   info: CachedResourceInfo;
   selection: TableSelection;
@@ -34,6 +40,7 @@ export interface GrantedFetch {
  * Serves cached tables to consumers. A request is validated against the live
  * resource (its shape, and who may fetch it) before the token is consumed, so
  * a rejected request leaves it usable. Every fetch, served or refused, is audited.
+ * @public
  */
 @Injectable()
 export class DataPlaneService {

@@ -4,7 +4,10 @@ import { S2SP_OPTIONS } from '../config/s2sp.constants';
 import type { ResolvedS2spOptions } from '../config/s2sp-options';
 import { RESOURCE_STORE, type ResourceStore } from '../store/resource-store.interface';
 
-/** Deletes expired resources on an interval, so cached bodies do not outlive their TTL. */
+/**
+ * Deletes expired resources on an interval, so cached bodies do not outlive their TTL.
+ * @public
+ */
 @Injectable()
 export class ExpiredResourceSweeper implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly periodic: PeriodicSweep;

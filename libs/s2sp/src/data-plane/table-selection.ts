@@ -2,7 +2,10 @@ import { project, ROW_ID } from '../protocol/row';
 import type { ResourceTable } from '../store/resource-table';
 import { createRowCellsCopier, type RowCellsCopier } from './row-cells-copier';
 
-/** Which rows (by `_row_id`) and which columns of a claimed table one fetch gets. */
+/**
+ * Which rows (by `_row_id`) and which columns of a claimed table one fetch gets.
+ * @public
+ */
 export class TableSelection {
   private copier: RowCellsCopier | undefined;
 

@@ -14,6 +14,7 @@ const AUTH_REFUSAL_CODES = { min: 4000, max: 4999 } as const;
  * (McpToolAuthGuard's RpcException) reaches the client with its own code and
  * data, e.g. 4002 with `missing_scopes`, instead of -32603. Other exceptions
  * are handled as Nest's RPC filter does. Use with @UseFilters.
+ * @beta
  */
 @Catch(ProtocolError, RpcException)
 export class McpProtocolErrorFilter extends BaseRpcExceptionFilter<ProtocolError | RpcException> {

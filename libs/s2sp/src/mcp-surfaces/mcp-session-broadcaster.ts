@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { McpServer } from '@modelcontextprotocol/server';
 
+/** @public */
 export type McpListKind = 'tools' | 'resources' | 'prompts';
 
 /**
@@ -9,6 +10,7 @@ export type McpListKind = 'tools' | 'resources' | 'prompts';
  * updates of subscribed resources. @rekog/mcp-nest announces list changes to
  * the stateless era only; its sessions' servers are registered here as they
  * are bound, and forgotten when they close.
+ * @public
  */
 @Injectable()
 export class McpSessionBroadcaster {

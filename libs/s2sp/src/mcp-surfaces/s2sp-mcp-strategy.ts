@@ -5,10 +5,15 @@ import type { McpResourceDirectory } from './mcp-resource-directory';
 import type { McpListKind, McpSessionBroadcaster } from './mcp-session-broadcaster';
 import { pageOf } from './list-cursor';
 
-type McpStrategyOptions = ConstructorParameters<typeof McpStrategy>[0];
-type McpSessionSeed = Parameters<McpStrategy['bindRequestHandlers']>[1];
+/** @public */
+export type McpStrategyOptions = ConstructorParameters<typeof McpStrategy>[0];
+/** @public */
+export type McpSessionSeed = Parameters<McpStrategy['bindRequestHandlers']>[1];
 
-/** What S2SP servers add to @rekog/mcp-nest's MCP surface. */
+/**
+ * What S2SP servers add to @rekog/mcp-nest's MCP surface.
+ * @public
+ */
 export interface McpSurfaces {
   broadcaster: McpSessionBroadcaster;
   /** Lists `resources/list`, paged; without it the library's own (unpaged) list of @Resource handlers answers. */
@@ -25,6 +30,7 @@ export interface McpSurfaces {
  * @rekog/mcp-nest's MCP strategy plus what its sessions lack: list changes and
  * resource updates reach sessions of every protocol era ({@link McpSessionBroadcaster}),
  * `resources/list` is paged, `resources/subscribe`, and `completion/complete`.
+ * @public
  */
 export class S2spMcpStrategy extends McpStrategy {
   constructor(

@@ -5,6 +5,7 @@ import { S2spToolError } from './s2sp-error';
 /**
  * Rows in the compact layout: the column names once, then one array of
  * values per row in that order. `_row_id` is the first column.
+ * @public
  */
 export interface ColumnarRows {
   columns: string[];
@@ -14,6 +15,7 @@ export interface ColumnarRows {
 /**
  * Lays out rows under `columns` (`_row_id` first). A column a row lacks is
  * null: the compact layout cannot tell a missing value from a null one.
+ * @public
  */
 export function toColumnar(rows: readonly Row[], columns: readonly string[]): ColumnarRows {
   const names = [ROW_ID, ...columns.filter((column) => column !== ROW_ID)];
@@ -27,6 +29,7 @@ export function toColumnar(rows: readonly Row[], columns: readonly string[]): Co
  * Reads the compact layout back into rows, for a caller-supplied `parameter`
  * (its name goes into the errors). The caller checks the `_row_id` values,
  * as for rows in the default layout.
+ * @internal
  */
 export function rowsFromColumnar(parameter: string, value: unknown, limits: { maxRows: number }): Row[] {
   if (!isRow(value))

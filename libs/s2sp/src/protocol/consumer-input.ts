@@ -3,7 +3,10 @@ import { isRow, Row, ROW_ID } from './row';
 import { checkRowCount } from './row-count-limit';
 import { S2spToolError } from './s2sp-error';
 
-/** The four string parameters every consumer tool takes, as the agent sent them. */
+/**
+ * The four string parameters every consumer tool takes, as the agent sent them.
+ * @public
+ */
 export interface ConsumerToolArguments {
   abstract_data: string;
   resource_url?: string;
@@ -11,6 +14,7 @@ export interface ConsumerToolArguments {
   column_mapping?: string;
 }
 
+/** @public */
 export interface ConsumerInput {
   abstract: Row[];
   resourceUrl: string | null;
@@ -18,6 +22,7 @@ export interface ConsumerInput {
   columnMapping: Record<string, string>;
 }
 
+/** @public */
 export interface ConsumerInputLimits {
   maxRows: number;
 }
@@ -26,6 +31,7 @@ export interface ConsumerInputLimits {
  * Reads the S2SP parameters of a consumer tool. The rows of abstract_data and
  * body_data come either as a JSON array of row objects (the reference layout)
  * or in the compact layout of an `abstract_format: "columns"` answer.
+ * @public
  */
 export function parseConsumerInput(args: ConsumerToolArguments, limits: ConsumerInputLimits): ConsumerInput {
   const abstract = parseRows('abstract_data', args.abstract_data, limits);

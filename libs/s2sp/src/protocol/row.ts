@@ -1,7 +1,13 @@
-/** One record of a tabular tool result. */
+/**
+ * One record of a tabular tool result.
+ * @public
+ */
 export type Row = Record<string, unknown>;
 
-/** The reconciliation key S2SP adds to every row. */
+/**
+ * The reconciliation key S2SP adds to every row.
+ * @internal
+ */
 export const ROW_ID = '_row_id';
 
 export function isRow(value: unknown): value is Row {

@@ -1,10 +1,14 @@
-/** Machine-readable codes a tool error may carry in `_meta` (see S2SP_META.ERROR_CODE). */
+/**
+ * Machine-readable codes a tool error may carry in `_meta` (see S2SP_META.ERROR_CODE).
+ * @public
+ */
 export type S2spErrorCode = 'DEADLINE_EXCEEDED' | 'RESOURCE_GONE' | 'FETCH_REFUSED' | 'UNREACHABLE';
 
 /**
  * A problem with a tool call that the caller can fix. Resource and consumer
  * tools report it as an MCP tool error (`isError: true`) with this message,
  * never as a protocol failure and never with a stack.
+ * @public
  */
 export class S2spToolError extends Error {
   constructor(

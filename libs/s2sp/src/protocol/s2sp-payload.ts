@@ -44,6 +44,7 @@ const rowsSchema = z.union([z.array(rowSchema), columnarRowsSchema]);
  * Output schema of every resource tool. Plain calls (no abstract_domains)
  * answer `{ result: rows }`, the shape MCP SDKs use for list results; S2SP
  * calls answer the S2SP envelope, in the default or the compact layout.
+ * @public
  */
 export const resourceToolOutputSchema = z.object({
   result: z.array(rowSchema).optional().describe('Plain MCP call: every row, every column.'),

@@ -1,6 +1,7 @@
 import { columnsOf, project, Row, ROW_ID } from './row';
 import { S2spToolError } from './s2sp-error';
 
+/** @public */
 export interface SplitResult {
   columns: string[];
   abstractDomains: string[];

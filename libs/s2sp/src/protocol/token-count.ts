@@ -15,6 +15,7 @@ let encoder: Tiktoken | undefined;
  * The rank table is loaded on the first count, and only this encoding's: a
  * process that never counts tokens (a resource server, the gateway) does not
  * carry js-tiktoken's tables of every encoding (about 24 MB of RSS).
+ * @internal
  */
 export function countTokens(text: string): number {
   encoder ??= loadEncoder();

@@ -3,7 +3,10 @@ import { catchError, type OperatorFunction, of, throwError } from 'rxjs';
 import { S2spToolError } from './s2sp-error';
 import { S2SP_META } from './s2sp-meta';
 
-/** The MCP CallToolResult shape S2SP tools answer with. */
+/**
+ * The MCP CallToolResult shape S2SP tools answer with.
+ * @beta
+ */
 export interface ToolResult {
   [key: string]: unknown;
   content: Array<Record<string, unknown>>;

@@ -6,7 +6,10 @@ import type { SplitResult } from '../protocol/split-rows';
 import { RESOURCE_STORE, type ResourceStore } from '../store/resource-store.interface';
 import { ResourceTable } from '../store/resource-table';
 
-/** Who a resource is issued for: the caller, its scopes, what the tool required, and the consumer it is bound to. */
+/**
+ * Who a resource is issued for: the caller, its scopes, what the tool required, and the consumer it is bound to.
+ * @public
+ */
 export interface ResourceIssuance {
   caller: string | null;
   callerScopes?: string[] | null;
@@ -17,6 +20,7 @@ export interface ResourceIssuance {
 /**
  * Caches an async-mode result — its full rows, every column, as the protocol's
  * resource server does — and issues its single-use resource_url.
+ * @public
  */
 @Injectable()
 export class ResourcePublisher {

@@ -58,6 +58,7 @@ export const s2spResourceParameters: {
  * Marks a provider method that returns rows (an array of objects) as an S2SP
  * resource tool: an MCP tool whose result can be split into an abstract for
  * the model and a body that travels server to server.
+ * @public
  */
 export function S2spResourceTool(options: S2spResourceToolOptions): MethodDecorator {
   const parameters = (options.parameters ?? z.object({})).extend(s2spResourceParameters);

@@ -1,6 +1,7 @@
 import type { ToolAnnotations } from '@rekog/mcp-nest';
 import type { z } from 'zod';
 
+/** @public */
 export interface S2spResourceToolOptions {
   /** MCP tool name; defaults to the method name. */
   name?: string;

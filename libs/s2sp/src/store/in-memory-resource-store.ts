@@ -17,6 +17,7 @@ interface HeldResource {
  * `@s2sp/database` (PostgreSQL), or a ResourceStore of its own.
  *
  * `S2spModule.forRoot({ resourceStore: { useValue: new InMemoryResourceStore() } })`
+ * @public
  */
 export class InMemoryResourceStore implements ResourceStore {
   private readonly resources = new Map<string, HeldResource>();

@@ -32,6 +32,7 @@ import { newResourceInfo } from './new-resource-info';
  * `tableWaitMs`) for the table to be stored; a crash of this process loses
  * the table, a failed write is logged and deletes the resource, whose
  * resource_url then answers 404.
+ * @public
  */
 export type ResourceWriteMode = 'before-answer' | 'after-answer';
 
@@ -42,9 +43,11 @@ export type ResourceWriteMode = 'before-answer' | 'after-answer';
  * (200 ms by default) can undo it, and the resource_url then answers one more
  * fetch until it expires. `durable` once the log is on disk too (0.5–0.7 ms
  * more per fetch on our development VM). A crash of the serving process undoes neither.
+ * @public
  */
 export type ResourceClaimCommit = 'fast' | 'durable';
 
+/** @public */
 export interface PrismaResourceStoreOptions {
   /**
    * Budget of the in-memory copy of issued tables, in encoded length (≈ bytes of JSON).
@@ -80,6 +83,7 @@ export const DEFAULT_RESOURCE_CACHE_BYTES = 64 * 1024 * 1024;
  * resource row, so single use holds across every process sharing the database.
  * The issuing process keeps the table in a bounded cache, so the usual fetch
  * reads no chunk; after a restart, or on another replica, the chunks are read.
+ * @public
  */
 export class PrismaResourceStore implements ResourceStore, BeforeApplicationShutdown {
   private readonly logger = new Logger('S2spResourceStore');

@@ -3,7 +3,10 @@ import type { ResourceTable } from './resource-table';
 
 export type { Row };
 
-/** What a resource tool caches when it answers in async mode. */
+/**
+ * What a resource tool caches when it answers in async mode.
+ * @public
+ */
 export interface NewCachedResource {
   /** SHA-256 hex of the resource_url token. The raw token never reaches a store. */
   tokenHash: string;
@@ -23,7 +26,10 @@ export interface NewCachedResource {
   expiresAt: Date;
 }
 
-/** Metadata of a live (unconsumed, unexpired) cached resource. */
+/**
+ * Metadata of a live (unconsumed, unexpired) cached resource.
+ * @public
+ */
 export interface CachedResourceInfo {
   id: string;
   toolName: string;
@@ -39,7 +45,10 @@ export interface CachedResourceInfo {
   expiresAt: Date;
 }
 
-/** A resource won by one claim: its metadata and its whole table; selection happens in the caller. */
+/**
+ * A resource won by one claim: its metadata and its whole table; selection happens in the caller.
+ * @public
+ */
 export interface ClaimedResource {
   info: CachedResourceInfo;
   table: ResourceTable;
@@ -49,6 +58,7 @@ export interface ClaimedResource {
  * Persistence of the S2SP data plane. Implementations must make `claim`
  * atomic: of N concurrent calls for one token hash, in any number of
  * processes sharing the store, exactly one gets the table.
+ * @public
  */
 export interface ResourceStore {
   save(resource: NewCachedResource): Promise<CachedResourceInfo>;
@@ -63,4 +73,5 @@ export interface ResourceStore {
   sweepExpired(now?: Date): Promise<number>;
 }
 
+/** @public */
 export const RESOURCE_STORE = Symbol('S2SP_RESOURCE_STORE');

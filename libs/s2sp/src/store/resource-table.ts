@@ -24,6 +24,7 @@ const MAX_ROWS_PER_BLOCK = 4096;
  * (`./column-block.ts`): no column name repeated per row, and arrays of plain
  * values, which V8 stringifies faster than objects. Blocks are encoded one at
  * a time as they are written ({@link encode}), so the whole text never exists at once.
+ * @public
  */
 export class ResourceTable {
   private constructor(

@@ -12,6 +12,7 @@ import { injectIntoMetadata, traceHeaders, withTraceMeta } from '../tracing/prop
  * Client side of a unary gRPC call: a CLIENT span `grpc.<Service>/<Method>`,
  * whose context is written into `metadata` before `call` sends it.
  * `service` may carry its package (`s2sp.v1.AgentService`).
+ * @public
  */
 export function traceGrpcCall<T, M extends GrpcMetadataLike>(
   telemetry: Telemetry,
@@ -42,6 +43,7 @@ export function traceGrpcCall<T, M extends GrpcMetadataLike>(
  * carrier on stdio; over HTTP use tracePropagatingFetch as well), the
  * result's S2SP facts on the span, a tool error result marked failed, and
  * mcp_tool_call_duration_seconds{tool_name, server_id}.
+ * @public
  */
 export async function traceMcpToolCall<R>(
   telemetry: Telemetry,
@@ -89,6 +91,7 @@ export async function traceMcpToolCall<R>(
  * capability; rows asked and received), the headers to send with the POST,
  * and s2sp_fetches_total{side="consumer", result}. Errors are classified by
  * their S2SP code (RESOURCE_GONE → gone, DEADLINE_EXCEEDED → timeout, …).
+ * @public
  */
 export function traceDataPlaneFetch<Rows extends readonly unknown[]>(
   telemetry: Telemetry,
@@ -138,6 +141,7 @@ export function traceDataPlaneFetch<Rows extends readonly unknown[]>(
 /**
  * Times one gateway translation (e.g. JSON-RPC params → gRPC request) into
  * gateway_transcoding_total / gateway_transcoding_duration_seconds.
+ * @public
  */
 export function measureTranscoding<T>(
   telemetry: Telemetry,

@@ -1,6 +1,5 @@
+import type { EnvironmentVariables } from '@s2sp/platform';
 import type { TelemetryOptions } from './telemetry-options';
-
-type Env = Readonly<Record<string, string | undefined>>;
 
 /**
  * The OpenTelemetry variables of `env` as telemetry options, for an app's
@@ -9,8 +8,9 @@ type Env = Readonly<Record<string, string | undefined>>;
  * (used as is) or OTEL_EXPORTER_OTLP_ENDPOINT (+ `/v1/traces`) sets `otlpTracesUrl` unless
  * OTEL_TRACES_EXPORTER=none; the same for metrics (`/v1/metrics`, OTEL_METRICS_EXPORTER),
  * pushed every OTEL_METRIC_EXPORT_INTERVAL ms. Unset variables are left out.
+ * @public
  */
-export function telemetryOptionsFromEnv(env: Env): Partial<TelemetryOptions> {
+export function telemetryOptionsFromEnv(env: EnvironmentVariables): Partial<TelemetryOptions> {
   if (isTrue(env.OTEL_SDK_DISABLED)) return { tracing: false, metrics: false };
   const tracesUrl = isNone(env.OTEL_TRACES_EXPORTER) ? undefined : otlpUrl(env, 'TRACES', '/v1/traces');
   const metricsUrl = isNone(env.OTEL_METRICS_EXPORTER) ? undefined : otlpUrl(env, 'METRICS', '/v1/metrics');
@@ -22,8 +22,11 @@ export function telemetryOptionsFromEnv(env: Env): Partial<TelemetryOptions> {
   };
 }
 
-/** The OTLP/HTTP URL for one signal, or undefined when OTLP is not configured. */
-export function otlpUrl(env: Env, signal: 'TRACES' | 'METRICS', path: string): string | undefined {
+/**
+ * The OTLP/HTTP URL for one signal, or undefined when OTLP is not configured.
+ * @public
+ */
+export function otlpUrl(env: EnvironmentVariables, signal: 'TRACES' | 'METRICS', path: string): string | undefined {
   const specific = env[`OTEL_EXPORTER_OTLP_${signal}_ENDPOINT`]?.trim();
   if (specific) return specific;
   const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();

@@ -1,7 +1,10 @@
 import type { SpanExporter } from '@opentelemetry/sdk-trace';
 import type { ErrorCodeResolver } from '../tracing/errors';
 
-/** What one app (gateway, agents, an MCP server) configures. */
+/**
+ * What one app (gateway, agents, an MCP server) configures.
+ * @public
+ */
 export interface TelemetryOptions {
   /** `service.name` of this app's spans and metrics, e.g. `s2sp-gateway`. */
   serviceName: string;
@@ -47,20 +50,30 @@ export interface TelemetryOptions {
   resourceAttributes?: Record<string, string>;
 }
 
-/** Token of the options given to TelemetryModule.forRoot / forRootAsync. */
+/**
+ * Token of the options given to TelemetryModule.forRoot / forRootAsync.
+ * @public
+ */
 export const TELEMETRY_OPTIONS = Symbol('s2sp.telemetry.options');
 
-/** Where spans go, decided once from the options. */
+/**
+ * Where spans go, decided once from the options.
+ * @public
+ */
 export type SpanDestination =
   { kind: 'off' } | { kind: 'exporter'; exporter: SpanExporter } | { kind: 'otlp'; url: string };
 
-/** Off when `tracing` is false; else the given `spanExporter`, else OTLP when `otlpTracesUrl` is set, else off. */
+/**
+ * Off when `tracing` is false; else the given `spanExporter`, else OTLP when `otlpTracesUrl` is set, else off.
+ * @public
+ */
 export function spanDestination(options: TelemetryOptions): SpanDestination {
   if (options.tracing === false) return { kind: 'off' };
   if (options.spanExporter) return { kind: 'exporter', exporter: options.spanExporter };
   return options.otlpTracesUrl ? { kind: 'otlp', url: options.otlpTracesUrl } : { kind: 'off' };
 }
 
+/** @public */
 export function metricsEnabled(options: TelemetryOptions): boolean {
   return options.metrics !== false;
 }

@@ -11,8 +11,12 @@ import { traceOfItsOwn } from '../tracing/trace-of-its-own';
 import { withinContext } from '../tracing/within-context';
 import { callerIdOf, serverSpanAttributes } from '../interceptors/server-call';
 
-/** Routes (as declared, e.g. `/metrics`) that get neither span nor metrics. */
+/**
+ * Routes (as declared, e.g. `/metrics`) that get neither span nor metrics.
+ * @public
+ */
 export const TELEMETRY_IGNORED_ROUTES = Symbol('s2sp.telemetry.ignored-routes');
+/** @public */
 export const DEFAULT_IGNORED_ROUTES: readonly string[] = ['/metrics', '/health'];
 
 const ignore = (): void => undefined;
@@ -20,7 +24,10 @@ const ignore = (): void => undefined;
 /** The S2SP data-plane route, served by libs/s2sp's DataPlaneController. */
 const DATA_PLANE_ROUTE = /\/s2sp\/data\/:[^/]+$/;
 
-/** What a route's exchanges are recorded as; compute once per route with {@link HttpExchangeTelemetry.planFor}. */
+/**
+ * What a route's exchanges are recorded as; compute once per route with {@link HttpExchangeTelemetry.planFor}.
+ * @public
+ */
 export interface HttpRoutePlan {
   readonly ignored: boolean;
   readonly dataPlane: boolean;
@@ -29,7 +36,10 @@ export interface HttpRoutePlan {
   readonly spanName: string;
 }
 
-/** One HTTP exchange: run the handler in `context`, report what it returned or threw. */
+/**
+ * One HTTP exchange: run the handler in `context`, report what it returned or threw.
+ * @public
+ */
 export interface HttpExchange {
   readonly context: Context;
   /** False when the route is ignored or telemetry is off: only the caller's context applies. */
@@ -48,6 +58,7 @@ export interface HttpExchange {
  * bytes served, s2sp_fetches_total{side="server"} and s2sp_body_bytes_total.
  * Used by HttpTelemetryInterceptor for Nest routes, and by endpoints mounted on
  * the HTTP adapter directly (the gateway's POST /rpc).
+ * @public
  */
 @Injectable()
 export class HttpExchangeTelemetry {
@@ -180,6 +191,7 @@ export class HttpExchangeTelemetry {
  * `columns_returned`, `bytes`) on node's response (Fastify's `reply.raw`, the
  * object recorded here under either adapter) before ending it: the response
  * finishes before the handler's return value reaches any interceptor.
+ * @internal
  */
 export const DATA_PLANE_SUMMARY = Symbol.for('s2sp.data-plane.summary');
 

@@ -23,6 +23,7 @@ interface GrpcMethodNames {
  * with grpc-js Metadata): the parent from `traceparent` metadata, a
  * `grpc.<Service>/<Method>` span, protocol metrics with protocol `grpc`.
  * Streaming responses end the span when the stream completes.
+ * @public
  */
 @Injectable()
 export class GrpcTelemetryInterceptor implements NestInterceptor {
@@ -54,7 +55,10 @@ export class GrpcTelemetryInterceptor implements NestInterceptor {
   }
 }
 
-/** grpc-js Metadata, duck-typed (a second copy of @grpc/grpc-js defeats instanceof). */
+/**
+ * grpc-js Metadata, duck-typed (a second copy of @grpc/grpc-js defeats instanceof).
+ * @public
+ */
 export function isGrpcMetadataLike(value: unknown): value is GrpcMetadataLike {
   return (
     typeof value === 'object' &&

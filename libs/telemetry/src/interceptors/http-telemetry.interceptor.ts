@@ -7,6 +7,7 @@ import { withinContext } from '../tracing/within-context';
 /**
  * Nest HTTP routes as recorded by {@link HttpExchangeTelemetry}: span, metrics,
  * data-plane facts. Routes in TELEMETRY_IGNORED_ROUTES pass through.
+ * @public
  */
 @Injectable()
 export class HttpTelemetryInterceptor implements NestInterceptor {

@@ -7,7 +7,10 @@ import { Telemetry } from '../telemetry';
 import { extractFromHeaders, hasValidSpan } from '../tracing/propagation';
 import { callerIdOf, NameCache, observeServerCall, serverSpanAttributes } from './server-call';
 
-/** Context type of the gateway's JSON-RPC engine (`context.getType()`). */
+/**
+ * Context type of the gateway's JSON-RPC engine (`context.getType()`).
+ * @public
+ */
 export const JSON_RPC_CONTEXT = 'json-rpc';
 
 /** What this interceptor reads of the gateway's JsonRpcCallContext (2nd handler argument). */
@@ -23,6 +26,7 @@ interface JsonRpcCallLike {
  * the request's `traceparent`; a `jsonrpc.<method>` span, and the protocol
  * metrics with protocol `json-rpc`. Other context types pass through.
  * Runs after guards: a call refused by authentication is not seen here.
+ * @public
  */
 @Injectable()
 export class JsonRpcTelemetryInterceptor implements NestInterceptor {

@@ -8,8 +8,11 @@ import { Telemetry } from '../telemetry';
 import { extractFromHeaders, extractFromMcpMeta } from '../tracing/propagation';
 import { callerIdOf, NameCache, observeServerCall, serverSpanAttributes } from './server-call';
 
-/** What this interceptor reads of @rekog/mcp-nest's McpContext (duck-typed). */
-interface McpContextLike {
+/**
+ * What this interceptor reads of @rekog/mcp-nest's McpContext (duck-typed).
+ * @public
+ */
+export interface McpContextLike {
   readonly mcpRequest: { params?: { name?: unknown; _meta?: Record<string, unknown> } } | undefined;
   getRawRequest(): unknown;
 }
@@ -22,6 +25,7 @@ interface McpContextLike {
  * mcp_tool_call_duration_seconds. A tool error result (`isError`) counts as
  * an error with its `s2sp/error_code`. S2SP resource answers add rows,
  * column counts, s2sp_resources_issued_total and tokens kept out of the context.
+ * @public
  */
 @Injectable()
 export class McpToolTelemetryInterceptor implements NestInterceptor {
@@ -68,6 +72,7 @@ export class McpToolTelemetryInterceptor implements NestInterceptor {
   }
 }
 
+/** @public */
 export function isMcpContextLike(value: unknown): value is McpContextLike {
   return (
     typeof value === 'object' &&

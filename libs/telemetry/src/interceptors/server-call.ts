@@ -10,7 +10,10 @@ import { traceOfItsOwn } from '../tracing/trace-of-its-own';
 import { withinContext } from '../tracing/within-context';
 import type { Telemetry } from '../telemetry';
 
-/** Code given to a call whose subscriber went away before it finished (client cancelled, deadline). */
+/**
+ * Code given to a call whose subscriber went away before it finished (client cancelled, deadline).
+ * @public
+ */
 export const CANCELLED = 'CANCELLED';
 
 /** One server-side call as an interceptor sees it. */

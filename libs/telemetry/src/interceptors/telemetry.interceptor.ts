@@ -9,6 +9,7 @@ import { isMcpContextLike, McpToolTelemetryInterceptor } from './mcp-tool-teleme
  * The one global interceptor TelemetryModule registers (APP_INTERCEPTOR):
  * sends each call to the interceptor of its kind — HTTP route, JSON-RPC
  * method, gRPC method, MCP tool — and lets anything else through untouched.
+ * @public
  */
 @Injectable()
 export class TelemetryInterceptor implements NestInterceptor {

@@ -1,11 +1,15 @@
 import type { LoggerService, LogLevel } from '@nestjs/common';
 import { JsonLogger } from './json-logger';
 
-/** What an app's config may say about logging: its own LoggerService, the levels to keep, or false for none. */
+/**
+ * What an app's config may say about logging: its own LoggerService, the levels to keep, or false for none.
+ * @public
+ */
 export type AppLoggerSetting = LoggerService | LogLevel[] | false | undefined;
 
 const LEVELS: readonly LogLevel[] = ['verbose', 'debug', 'log', 'warn', 'error', 'fatal'];
 
+/** @public */
 export interface AppLoggerOptions {
   /** Where lines go (default stdout); MCP servers on stdio pass stderr. */
   write?: (line: string) => void;
@@ -16,6 +20,7 @@ export interface AppLoggerOptions {
  * levels of the setting (all levels when it names none). `false` and a
  * LoggerService of the caller's own are passed through. An app configured from
  * the environment passes {@link logLevelsFromEnv}'s levels (LOG_LEVELS) as the setting.
+ * @public
  */
 export function appLogger(
   service: string,
@@ -31,7 +36,10 @@ export function appLogger(
   });
 }
 
-/** LOG_LEVELS (e.g. "error,warn") of `env` as Nest levels; undefined when unset; throws naming unknown levels. */
+/**
+ * LOG_LEVELS (e.g. "error,warn") of `env` as Nest levels; undefined when unset; throws naming unknown levels.
+ * @public
+ */
 export function logLevelsFromEnv(env: Readonly<Record<string, string | undefined>>): LogLevel[] | undefined {
   const levels = (env.LOG_LEVELS ?? '')
     .split(',')
@@ -44,5 +52,8 @@ export function logLevelsFromEnv(env: Readonly<Record<string, string | undefined
   return levels as LogLevel[];
 }
 
-/** For MCP servers on stdio: stdout carries the protocol, so log lines go to stderr. */
+/**
+ * For MCP servers on stdio: stdout carries the protocol, so log lines go to stderr.
+ * @public
+ */
 export const writeToStderr = (line: string): void => void process.stderr.write(line);

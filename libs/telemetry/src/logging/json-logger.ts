@@ -14,6 +14,7 @@ const SEVERITY: Record<LogLevel, string> = {
 
 const ALL_LEVELS: readonly LogLevel[] = ['verbose', 'debug', 'log', 'warn', 'error', 'fatal'];
 
+/** @public */
 export interface JsonLoggerOptions {
   /** `service` of every line, e.g. `s2sp-gateway`. */
   service: string;
@@ -28,7 +29,10 @@ export interface JsonLoggerOptions {
   now?: () => Date;
 }
 
-/** One log line, as written (one JSON object per line). */
+/**
+ * One log line, as written (one JSON object per line).
+ * @public
+ */
 export interface JsonLogRecord {
   time: string;
   level: string;
@@ -50,6 +54,7 @@ export interface JsonLogRecord {
  * (e.g. `logger.log({ message: 'step done', task_id, agent_id })`).
  *
  * `NestFactory.create(AppModule, { logger: new JsonLogger({ service: 's2sp-gateway' }) })`
+ * @public
  */
 export class JsonLogger implements LoggerService {
   private enabled: ReadonlySet<LogLevel>;

@@ -2,12 +2,16 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PrometheusExporter, PrometheusSerializer } from '@opentelemetry/exporter-prometheus';
 
-/** Content type of the Prometheus text exposition format. */
+/**
+ * Content type of the Prometheus text exposition format.
+ * @public
+ */
 export const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 
 /**
  * One app's Prometheus pull reader: a MetricReader for its MeterProvider
  * (no server of its own) and the text exposition of what it collects.
+ * @public
  */
 export class PrometheusScrape {
   readonly reader = new PrometheusExporter({ preventServerStart: true, withoutScopeInfo: true });
@@ -21,13 +25,17 @@ export class PrometheusScrape {
   }
 }
 
-/** A small HTTP server answering `GET /metrics` (apps without an HTTP server, e.g. the agents). */
+/**
+ * A small HTTP server answering `GET /metrics` (apps without an HTTP server, e.g. the agents).
+ * @public
+ */
 export interface MetricsServer {
   readonly url: string;
   readonly port: number;
   close(): Promise<void>;
 }
 
+/** @public */
 export async function startMetricsServer(
   scrape: () => Promise<string>,
   port: number,

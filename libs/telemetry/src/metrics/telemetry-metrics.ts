@@ -11,16 +11,30 @@ import type { ErrorCode } from '../tracing/errors';
 /** Seconds: fine below 10 ms (the gateway's own work) up to the 2-minute maximum deadline. */
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
 
+/** @public */
 export type RequestStatus = 'success' | 'error';
+/** @public */
 export type CircuitStateValue = 0 | 1 | 2;
-/** Which end of the data plane counted it. */
+/**
+ * Which end of the data plane counted it.
+ * @public
+ */
 export type DataPlaneSide = 'consumer' | 'server';
-/** Which audit trail a write was for: authorization decisions or data-plane fetches. */
+/**
+ * Which audit trail a write was for: authorization decisions or data-plane fetches.
+ * @public
+ */
 export type AuditTrail = 'decisions' | 'data-fetches';
-/** Outcome of one data-plane fetch. */
+/**
+ * Outcome of one data-plane fetch.
+ * @public
+ */
 export type FetchResult = 'ok' | 'gone' | 'refused' | 'timeout' | 'unreachable' | 'error';
 
-/** What `circuit_breaker_state` reads: the gauge's numbers (0 closed, 1 half-open, 2 open) or platform state names. */
+/**
+ * What `circuit_breaker_state` reads: the gauge's numbers (0 closed, 1 half-open, 2 open) or platform state names.
+ * @public
+ */
 export type CircuitStateSource = () => CircuitStateValue | 'closed' | 'half-open' | 'open';
 
 /**
@@ -29,6 +43,7 @@ export type CircuitStateSource = () => CircuitStateValue | 'closed' | 'half-open
  * ones; docs/telemetry.md, "Instruments", lists them), created once per
  * app and recorded through typed methods. With metrics off every method is a
  * no-op on a no-op meter.
+ * @public
  */
 export class TelemetryMetrics {
   private readonly requests: Counter;
@@ -159,7 +174,10 @@ export class TelemetryMetrics {
 
 const CIRCUIT_STATE_VALUES = { closed: 0, 'half-open': 1, open: 2 } as const;
 
-/** Classifies a data-plane HTTP status (or a thrown S2SP code) as a fetch outcome. */
+/**
+ * Classifies a data-plane HTTP status (or a thrown S2SP code) as a fetch outcome.
+ * @public
+ */
 export function fetchResultOf(statusOrCode: number | string | undefined): FetchResult {
   if (statusOrCode === undefined) return 'error';
   if (typeof statusOrCode === 'number') {

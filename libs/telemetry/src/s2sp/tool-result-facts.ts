@@ -3,7 +3,10 @@ import { S2SP_META } from '@s2sp/platform';
 import type { TelemetryMetrics } from '../metrics/telemetry-metrics';
 import { TelemetryAttributes } from '../semantics/attributes';
 
-/** What an MCP tool result says about itself, read without parsing its text. */
+/**
+ * What an MCP tool result says about itself, read without parsing its text.
+ * @public
+ */
 export interface ToolResultFacts {
   isError: boolean;
   /** `_meta['s2sp/error_code']` of an error result. */
@@ -16,7 +19,10 @@ export interface ToolResultFacts {
   bodyBytes?: number;
 }
 
-/** Code of a tool error result that carries none. */
+/**
+ * Code of a tool error result that carries none.
+ * @public
+ */
 export const TOOL_ERROR = 'TOOL_ERROR';
 
 /**
@@ -24,6 +30,7 @@ export const TOOL_ERROR = 'TOOL_ERROR';
  * answer (structuredContent) its rows, abstract / body column counts,
  * whether a resource_url was issued, and body tokens / bytes from `_meta`.
  * Undefined for anything that is not a tool result.
+ * @public
  */
 export function toolResultFacts(value: unknown): ToolResultFacts | undefined {
   if (typeof value !== 'object' || value === null || !Array.isArray((value as { content?: unknown }).content))
@@ -53,6 +60,7 @@ export function toolResultFacts(value: unknown): ToolResultFacts | undefined {
 /**
  * Puts the facts on a span (when recording) and, given `metrics` (the
  * resource server's side, so a resource is counted once), the S2SP counters of `tool`.
+ * @public
  */
 export function recordToolResultFacts(
   facts: ToolResultFacts,

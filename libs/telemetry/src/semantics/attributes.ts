@@ -2,6 +2,7 @@
  * Span attribute keys: the ones every server span has (protocol, method,
  * version, caller id), the error code, plus the S2SP facts. Values are never credentials: a caller is named by
  * its id, a resource by its origin, never by its URL (the URL is the capability).
+ * @public
  */
 export const TelemetryAttributes = {
   /** `json-rpc`, `grpc`, `mcp`, `http`, `s2sp-data`. */
@@ -42,7 +43,10 @@ export const TelemetryAttributes = {
   FETCH_RESULT: 's2sp.fetch.result',
 } as const;
 
-/** Span names shared by both sides of a hop. */
+/**
+ * Span names shared by both sides of a hop.
+ * @public
+ */
 export const SpanNames = {
   jsonRpc: (method: string) => `jsonrpc.${method}`,
   /** `grpc.AgentService/SubmitTask` (service without its package). */
@@ -54,11 +58,17 @@ export const SpanNames = {
   DATA_PLANE_SERVE: 's2sp.data.serve',
 } as const;
 
-/** `s2sp.v1.AgentService` → `AgentService`. */
+/**
+ * `s2sp.v1.AgentService` → `AgentService`.
+ * @public
+ */
 export function shortServiceName(service: string): string {
   const dot = service.lastIndexOf('.');
   return dot === -1 ? service : service.slice(dot + 1);
 }
 
-/** Protocol labels used on spans and in metrics. */
+/**
+ * Protocol labels used on spans and in metrics.
+ * @public
+ */
 export type TelemetryProtocol = 'json-rpc' | 'grpc' | 'mcp' | 'http' | 's2sp-data';

@@ -2,10 +2,16 @@ import { SpanStatusCode, type Span } from '@opentelemetry/api';
 import { redactTokens } from '@s2sp/auth';
 import { TelemetryAttributes } from '../semantics/attributes';
 
-/** Unified error code of an exception: what the platform would answer the caller with. */
+/**
+ * Unified error code of an exception: what the platform would answer the caller with.
+ * @public
+ */
 export type ErrorCode = string | number;
 
-/** Resolves the unified code of an exception; apps may pass their own (e.g. the gateway's toJsonRpcError). */
+/**
+ * Resolves the unified code of an exception; apps may pass their own (e.g. the gateway's toJsonRpcError).
+ * @public
+ */
 export type ErrorCodeResolver = (error: unknown) => ErrorCode;
 
 /** Trailing-metadata key the agents put the platform code in (see libs/auth GrpcAuthGuard). */
@@ -17,6 +23,7 @@ const GRPC_ERROR_CODE_METADATA = 'x-s2sp-error-code';
  * then an RpcException's error object, then `code` (JSON-RPC, gRPC status,
  * S2SP codes such as RESOURCE_GONE), then an HttpException's status.
  * `INTERNAL` when nothing says more.
+ * @public
  */
 export function errorCodeOf(error: unknown, depth = 0): ErrorCode {
   if (typeof error !== 'object' || error === null || depth > 2) return 'INTERNAL';
@@ -47,6 +54,7 @@ export function errorCodeOf(error: unknown, depth = 0): ErrorCode {
  * Marks `span` failed: status ERROR, `s2sp.error_code`, and an exception
  * event whose message and stack went through redactTokens (a token in an
  * error message must not reach the trace backend).
+ * @public
  */
 export function recordError(span: Span, error: unknown, code: ErrorCode = errorCodeOf(error)): void {
   if (!span.isRecording()) return;
@@ -63,7 +71,10 @@ export function recordError(span: Span, error: unknown, code: ErrorCode = errorC
   span.setStatus({ code: SpanStatusCode.ERROR, message });
 }
 
-/** Marks `span` failed with a code and message only (e.g. an MCP tool error result, a 4xx answer). */
+/**
+ * Marks `span` failed with a code and message only (e.g. an MCP tool error result, a 4xx answer).
+ * @public
+ */
 export function recordFailure(span: Span, code: ErrorCode, message?: string): void {
   if (!span.isRecording()) return;
   span.setAttribute(TelemetryAttributes.ERROR_CODE, code);

@@ -15,6 +15,7 @@ const INSTALLED = Symbol.for('s2sp.telemetry.propagation-installed');
  * Installed even when tracing is off: then no span is recorded, but an
  * incoming `traceparent` still reaches logs and outgoing calls unchanged.
  * If another context manager or propagator was registered first, it is kept.
+ * @public
  */
 export function installGlobalPropagation(): void {
   const registry = globalThis as { [INSTALLED]?: boolean };

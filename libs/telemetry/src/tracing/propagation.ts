@@ -18,7 +18,10 @@ import type { GrpcMetadataLike } from './grpc-metadata-like';
  * Requires installGlobalPropagation() (startTelemetry does it).
  */
 
-/** Node's IncomingHttpHeaders, or any object of header values with lower-case names. */
+/**
+ * Node's IncomingHttpHeaders, or any object of header values with lower-case names.
+ * @public
+ */
 export type HeaderRecord = Readonly<Record<string, string | string[] | number | undefined>>;
 
 const headerGetter: TextMapGetter<HeaderRecord> = {
@@ -55,36 +58,54 @@ const metaGetter: TextMapGetter<Readonly<Record<string, unknown>>> = {
   },
 };
 
-/** The remote parent in HTTP request headers (a Node request's `headers`, or a plain object). */
+/**
+ * The remote parent in HTTP request headers (a Node request's `headers`, or a plain object).
+ * @public
+ */
 export function extractFromHeaders(headers: HeaderRecord | undefined): Context {
   return headers ? propagation.extract(ROOT_CONTEXT, headers, headerGetter) : ROOT_CONTEXT;
 }
 
-/** Writes `traceparent` (and `tracestate`) of `ctx` into `headers`; returns `headers`. */
+/**
+ * Writes `traceparent` (and `tracestate`) of `ctx` into `headers`; returns `headers`.
+ * @public
+ */
 export function injectIntoHeaders<T extends Record<string, unknown>>(headers: T, ctx: Context = context.active()): T {
   propagation.inject(ctx, headers, recordSetter);
   return headers;
 }
 
-/** `{ traceparent, tracestate }` of the active (or given) context; empty when there is none. */
+/**
+ * `{ traceparent, tracestate }` of the active (or given) context; empty when there is none.
+ * @public
+ */
 export function traceHeaders(ctx: Context = context.active()): Record<string, string> {
   const headers: Record<string, string> = {};
   if (hasValidSpan(ctx)) propagation.inject(ctx, headers, recordSetter);
   return headers;
 }
 
-/** The remote parent in gRPC request metadata (`traceparent` / `tracestate` text keys). */
+/**
+ * The remote parent in gRPC request metadata (`traceparent` / `tracestate` text keys).
+ * @public
+ */
 export function extractFromMetadata(metadata: GrpcMetadataLike | undefined): Context {
   return metadata ? propagation.extract(ROOT_CONTEXT, metadata, metadataGetter) : ROOT_CONTEXT;
 }
 
-/** Sets `traceparent` (and `tracestate`) of `ctx` on outgoing gRPC metadata; returns it. */
+/**
+ * Sets `traceparent` (and `tracestate`) of `ctx` on outgoing gRPC metadata; returns it.
+ * @public
+ */
 export function injectIntoMetadata<M extends GrpcMetadataLike>(metadata: M, ctx: Context = context.active()): M {
   propagation.inject(ctx, metadata, metadataSetter);
   return metadata;
 }
 
-/** The remote parent in an MCP request's `params._meta` (`traceparent` / `tracestate`, SEP-414). */
+/**
+ * The remote parent in an MCP request's `params._meta` (`traceparent` / `tracestate`, SEP-414).
+ * @public
+ */
 export function extractFromMcpMeta(meta: Readonly<Record<string, unknown>> | undefined): Context {
   return meta ? propagation.extract(ROOT_CONTEXT, meta, metaGetter) : ROOT_CONTEXT;
 }
@@ -93,6 +114,7 @@ export function extractFromMcpMeta(meta: Readonly<Record<string, unknown>> | und
  * `_meta` for an outgoing MCP request with `traceparent` / `tracestate` of
  * `ctx` added (a copy: the given object is not changed). Needed for stdio,
  * harmless over HTTP.
+ * @public
  */
 export function withTraceMeta(
   meta: Readonly<Record<string, unknown>> | undefined,
@@ -108,6 +130,7 @@ export function withTraceMeta(
  * call time to every request: for the MCP client transport
  * (`new StreamableHTTPClientTransport(url, { fetch: tracePropagatingFetch() })`)
  * and the data-plane client. Without an active span it is the plain fetch.
+ * @public
  */
 export function tracePropagatingFetch(base: typeof fetch = globalThis.fetch): typeof fetch {
   return (input, init) => {
@@ -123,7 +146,10 @@ const headersObjectSetter: TextMapSetter<Headers> = {
   set: (carrier, key, value) => carrier.set(key, value),
 };
 
-/** True when `ctx` holds a span (local or remote) with valid ids: something to propagate. */
+/**
+ * True when `ctx` holds a span (local or remote) with valid ids: something to propagate.
+ * @public
+ */
 export function hasValidSpan(ctx: Context): boolean {
   const spanContext = trace.getSpanContext(ctx);
   return spanContext !== undefined && isSpanContextValid(spanContext);

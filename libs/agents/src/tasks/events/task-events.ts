@@ -1,15 +1,22 @@
 import type { CancelMode } from '../task-execution';
 import type { StepRecord, TaskStatusName } from '../task-records';
 
-/** Token of the {@link TaskEvents} the TaskRuntime uses. */
+/**
+ * Token of the {@link TaskEvents} the TaskRuntime uses.
+ * @public
+ */
 export const TASK_EVENTS = Symbol('TASK_EVENTS');
 
-/** Someone on this replica following a task that another replica runs. */
+/**
+ * Someone on this replica following a task that another replica runs.
+ * @public
+ */
 export interface RemoteTaskFollower {
   step(record: StepRecord): void;
   end(): void;
 }
 
+/** @public */
 export interface RemoteCancelRequest {
   taskId: string;
   mode: CancelMode;
@@ -19,6 +26,7 @@ export interface RemoteCancelRequest {
 /**
  * Answers a cancel request forwarded by another replica: the task's status
  * after the cancel when this replica runs the task, undefined when it does not.
+ * @public
  */
 export type RemoteCancelHandler = (request: RemoteCancelRequest) => Promise<TaskStatusName | undefined>;
 
@@ -27,6 +35,7 @@ export type RemoteCancelHandler = (request: RemoteCancelRequest) => Promise<Task
  * (docs/scale-out.md): the replica running a task publishes each step once it
  * is stored, and the task's end once its final state is stored; any replica
  * can follow those, and forward a cancel to the replica that runs the task.
+ * @public
  */
 export interface TaskEvents {
   /** A step of a task this replica runs, published after it was stored. */

@@ -1,4 +1,7 @@
-/** Token of the {@link TaskLeases} the TaskRuntime uses. */
+/**
+ * Token of the {@link TaskLeases} the TaskRuntime uses.
+ * @public
+ */
 export const TASK_LEASES = Symbol('TASK_LEASES');
 
 /**
@@ -7,6 +10,7 @@ export const TASK_LEASES = Symbol('TASK_LEASES');
  * renewing. An unfinished task without a lease was left behind, and is failed
  * visibly instead of showing RUNNING forever; one with a lease belongs to a
  * replica that is still up, and is left alone.
+ * @public
  */
 export interface TaskLeases {
   /** Taken before the task is stored, so that no sweep sees it stored without a lease. */
