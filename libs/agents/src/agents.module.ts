@@ -12,6 +12,7 @@ import {
 import { DatabaseModule } from '@s2sp/database';
 import {
   asyncOptionsProviders,
+  configSource,
   classOrValueProvider,
   Readiness,
   RedisThrottlerStorage,
@@ -54,6 +55,8 @@ import { RefusingModelProvider } from './sampling/refusing-model-provider';
 import { SAMPLING_POLICY, type SamplingPolicy } from './sampling/sampling-policy';
 import { SAMPLING_RATE_STORAGE } from './sampling/sampling-rate-storage';
 import { SamplingService } from './sampling/sampling.service';
+
+const fromConfig = configSource<AgentsConfig>(AGENTS_CONFIG);
 
 /**
  * The agents' seams: what a deployment may put in place of the defaults.
@@ -177,11 +180,6 @@ function validateConfigMadeAtRunTime(config: AgentsConfig): AgentsConfig {
   validateAgentsConfig(config);
   refuseAuthProviders(config.auth);
   return config;
-}
-
-/** A sub-module's forRootAsync source: its options made from the AgentsConfig held by `configured`. */
-function fromConfig<T>(configured: DynamicModule, make: (config: AgentsConfig) => T) {
-  return { imports: [configured], inject: [AGENTS_CONFIG], useFactory: make };
 }
 
 function telemetryOptions(config: AgentsConfig): TelemetryOptions {

@@ -11,6 +11,7 @@ import {
 import { DatabaseModule } from '@s2sp/database';
 import {
   asyncOptionsProviders,
+  configSource,
   classOrValueProvider,
   RedisThrottlerStorage,
   SHARED_REDIS,
@@ -49,6 +50,8 @@ import { ResourcesMethods } from './methods/resources.methods';
 import { CallerRateLimitGuard, JSON_RPC_THROTTLER } from './rate-limit/caller-rate-limit.guard';
 import { SCHEMA_REGISTRY_PROVIDERS } from './schemas/schema-registry.providers';
 import { SchemasController } from './schemas/schemas.controller';
+
+const fromConfig = configSource<GatewayConfig>(GATEWAY_CONFIG);
 
 /**
  * The platform's JSON-RPC edge: POST /rpc (tools.*, agent.*, rpc.discover)
@@ -174,11 +177,6 @@ function validateConfigMadeAtRunTime(config: GatewayConfig): GatewayConfig {
   validateGatewayConfig(config);
   refuseAuthProviders(config.auth, 'Gateway config auth');
   return config;
-}
-
-/** A sub-module's forRootAsync source: its options made from the GatewayConfig held by `configured`. */
-function fromConfig<T>(configured: DynamicModule, make: (config: GatewayConfig) => T) {
-  return { imports: [configured], inject: [GATEWAY_CONFIG], useFactory: make };
 }
 
 function telemetryOptions(config: GatewayConfig): TelemetryOptions {

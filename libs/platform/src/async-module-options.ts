@@ -1,4 +1,11 @@
-import type { InjectionToken, ModuleMetadata, OptionalFactoryDependency, Provider, Type } from '@nestjs/common';
+import type {
+  DynamicModule,
+  InjectionToken,
+  ModuleMetadata,
+  OptionalFactoryDependency,
+  Provider,
+  Type,
+} from '@nestjs/common';
 
 /**
  * A provider that makes a module's options: what `useClass` and `useExisting` name.
@@ -55,4 +62,18 @@ export function asyncOptionsProviders<T, R>(
     return [{ provide: token, inject: [source.useExisting], useFactory: fromFactory }];
   }
   throw new TypeError(`${moduleName}.forRootAsync needs one of useFactory, useClass or useExisting.`);
+}
+
+/**
+ * How a composite module (the gateway, the agents) hands each module it imports its part of one
+ * configuration: `fromConfig(configured, make)` is a forRootAsync source whose options `make` takes
+ * from the configuration `configured` provides under `token`.
+ * @internal
+ */
+export function configSource<C>(token: InjectionToken) {
+  return <T>(configured: DynamicModule, make: (config: C) => T): AsyncModuleOptions<T> => ({
+    imports: [configured],
+    inject: [token],
+    useFactory: make,
+  });
 }
