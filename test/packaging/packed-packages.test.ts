@@ -3,7 +3,7 @@
 // package from its tarball only), type-checked with `strict`, started, and driven with the
 // official MCP SDK through the async flow.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -113,6 +113,28 @@ describe('the packed packages, installed into apps outside the repository', () =
     for (const name of [...heavy, ...grpc, 'js-tiktoken']) {
       assert.equal(existsSync(join(app.dir, 'node_modules', name)), false, `${name} was installed`);
     }
+    const server = await app.start();
+    try {
+      await driveAsyncFlow(server.url);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test("(a') the same app on Nest 11: the packages' peer ranges admit it", async () => {
+    const nest11 = readme.host.map((name) => (name.startsWith('@nestjs/') ? `${name}@^11.1.0` : name));
+    const app = await installApp(
+      'esm-express',
+      readme.minimal.map((name) => tarballs[name]),
+      nest11,
+    );
+    appDirs.push(app.dir);
+    const installed = JSON.parse(
+      readFileSync(join(app.dir, 'node_modules', '@nestjs', 'core', 'package.json'), 'utf8'),
+    ) as {
+      version: string;
+    };
+    assert.match(installed.version, /^11\./);
     const server = await app.start();
     try {
       await driveAsyncFlow(server.url);
