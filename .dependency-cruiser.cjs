@@ -53,10 +53,12 @@ module.exports = {
     },
     {
       name: 'deep-import-from-lib',
-      comment: 'Import another package through its entry (its name, e.g. @s2sp/platform), never a file inside it.',
+      comment:
+        'Import another package through its entry (its name, e.g. @s2sp/platform, or its internal entry, ' +
+        '@s2sp/platform/internal), never a file inside it.',
       severity: 'error',
       from: { path: '^libs/([^/]+)/' },
-      to: { path: '^libs/[^/]+/src/.+', pathNot: ['^libs/$1/', '^libs/[^/]+/src/index\\.ts$'] },
+      to: { path: '^libs/[^/]+/src/.+', pathNot: ['^libs/$1/', '^libs/[^/]+/src/(index|internal)\\.ts$'] },
     },
     {
       name: 'core-without-grpc',

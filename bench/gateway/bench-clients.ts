@@ -2,7 +2,8 @@
 import * as http from 'node:http';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
-import { PROTO_LOADER_OPTIONS, toStruct, toTimestamp, type JsonObject } from '@s2sp/contracts';
+import { PROTO_LOADER_OPTIONS, toStruct, type JsonObject } from '@s2sp/contracts';
+import { toTimestamp } from '@s2sp/contracts/internal';
 import { PROTO_FILE_PATHS } from '../../libs/contracts/src/proto-path';
 
 /**

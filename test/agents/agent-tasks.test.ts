@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { S2SP_DATABASE, type RunningMcpServer } from '@s2sp/core';
 import { type S2spDatabase } from '@s2sp/database';
-import { GRPC_ERROR_METADATA, fromStruct, toStruct, toTimestamp } from '@s2sp/contracts';
+import { GRPC_ERROR_METADATA, fromStruct, toStruct } from '@s2sp/contracts';
+import { toTimestamp } from '@s2sp/contracts/internal';
 import { TaskRuntime } from '../../libs/agents/src/tasks/task-runtime.service';
 import { agentsTestConfig, eventually, startTestAgents, type RunningAgents } from '../support/agents-stack';
 import {

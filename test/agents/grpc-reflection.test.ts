@@ -11,7 +11,8 @@ import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { create, createFileRegistry, fromBinary, getOption } from '@bufbuild/protobuf';
 import { FileDescriptorProtoSchema, FileDescriptorSetSchema, type FileDescriptorProto } from '@bufbuild/protobuf/wkt';
-import { PACKAGE_CONTRACT_VERSIONS, PROTO_ROOT } from '@s2sp/contracts';
+import { PACKAGE_CONTRACT_VERSIONS } from '@s2sp/contracts';
+import { PROTO_ROOT } from '@s2sp/contracts/internal';
 import { CONTRACT_PACKAGE, CONTRACT_VERSION_OPTION } from '../../libs/contracts/src/contract-version';
 import {
   REFLECTION_VERSIONS,

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import type { RunningMcpServer } from '@s2sp/core';
-import { GRPC_ERROR_METADATA, fromStruct, toStruct, toTimestamp } from '@s2sp/contracts';
+import { GRPC_ERROR_METADATA, fromStruct, toStruct } from '@s2sp/contracts';
+import { toTimestamp } from '@s2sp/contracts/internal';
 import { z } from 'zod';
 import { agentsTestConfig, eventually, startTestAgents, type RunningAgents } from '../support/agents-stack';
 import {

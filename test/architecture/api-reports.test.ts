@@ -22,10 +22,10 @@ test('a change to a public API fails the check until the report is updated', () 
   const dir = mkdtempSync(join(tmpdir(), 's2sp-api-report-'));
   try {
     const committed = readFileSync(join(ROOT, 'libs', 'platform', 'api', 'platform.api.md'), 'utf8');
-    // As if uuidV7 had just been added to @s2sp/platform: the committed report does not list it.
+    // As if envString had just been added to @s2sp/platform: the committed report does not list it.
     writeFileSync(
       join(dir, 'platform.api.md'),
-      committed.replace(/\n\/\/ @(public|beta|internal)[^\n]*\nexport function uuidV7[^\n]*\n/, '\n'),
+      committed.replace(/\n\/\/ @(public|beta|internal)[^\n]*\nexport function envString[^\n]*\n/, '\n'),
     );
     const { status, output } = run('--only', 'platform', '--report-folder', dir);
     assert.equal(status, 1, output);

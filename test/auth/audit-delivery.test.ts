@@ -8,10 +8,10 @@ import {
   authOptionsFromEnv,
   BatchingAuditSink,
   InMemoryAuditSink,
-  resolveAuthOptions,
   type AuditEvent,
   type AuditSink,
 } from '../../libs/auth/src';
+import { resolveAuthOptions } from '../../libs/auth/src/internal';
 import { resolveAuditDelivery } from '../../libs/auth/src/audit/audit-delivery';
 import { tempDir } from './auth-fixtures';
 

@@ -5,19 +5,18 @@ import {
   APPROVAL_PROVIDER,
   AUDIT_SINK,
   BatchingAuditSink,
-  AUTH_OPTIONS,
   AuthModule,
   authOptionsFromEnv,
   CachingTokenVerifier,
   DenyAllApprovalProvider,
   FileSigningKeySource,
-  resolveAuthOptions,
   SIGNING_KEY_SOURCE,
   TOKEN_VERIFIER,
   TokenMinter,
   type ResolvedAuthOptions,
   type TokenVerifier,
 } from '../../libs/auth/src';
+import { AUTH_OPTIONS, resolveAuthOptions } from '../../libs/auth/src/internal';
 import { tempDir } from './auth-fixtures';
 
 describe('authOptionsFromEnv', () => {

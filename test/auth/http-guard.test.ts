@@ -15,7 +15,6 @@ import { NestFactory } from '@nestjs/core';
 import {
   AllowAnonymous,
   APPROVAL_PROVIDER,
-  AUTH_OPTIONS,
   AuthModule,
   Caller,
   HttpAuthGuard,
@@ -30,6 +29,7 @@ import {
   type CallerIdentity,
   type ResolvedAuthOptions,
 } from '../../libs/auth/src';
+import { AUTH_OPTIONS } from '../../libs/auth/src/internal';
 import { tempDir } from './auth-fixtures';
 
 @Controller('alerts')

@@ -6,10 +6,10 @@ import {
   DelegationRefusedError,
   narrowScopes,
   ScopeWideningError,
-  splitScopes,
   TokenMinter,
   type CallerIdentity,
 } from '../../libs/auth/src';
+import { splitScopes } from '../../libs/auth/src/internal';
 import { MAX_DELEGATED_TTL_SECONDS } from '../../libs/auth/src/minting/token-minter';
 import { MAX_DELEGATION_DEPTH } from '../../libs/auth/src/identity/delegation';
 import { mulberry32 } from '../../libs/platform/src';

@@ -4,10 +4,12 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IsIn, IsInt, IsOptional, IsString, IsUUID } from 'class-validator';
-import { PROTO_FILES, PROTO_ROOT } from '@s2sp/contracts';
+import { PROTO_FILES } from '@s2sp/contracts';
+import { PROTO_ROOT } from '@s2sp/contracts/internal';
 import { GOOGLE_PROTOS_DIR } from '../../libs/contracts/src/proto-loader-options';
-import { S2SP_CONSUMER_PARAMETERS, S2SP_RESOURCE_EXTENSION_PARAMETERS, S2SP_RESOURCE_PARAMETERS } from '@s2sp/platform';
-import { type OpenRpcDocument } from '@s2sp/json-rpc';
+import { S2SP_RESOURCE_EXTENSION_PARAMETERS } from '@s2sp/platform';
+import { S2SP_CONSUMER_PARAMETERS, S2SP_RESOURCE_PARAMETERS } from '@s2sp/platform/internal';
+import { type OpenRpcDocument } from '@s2sp/json-rpc/internal';
 import { buildOpenRpcDocument } from '../../libs/json-rpc/src/openrpc/openrpc-document';
 import { DEADLINE_PARAM } from '../../libs/json-rpc/src/call-deadline';
 import {

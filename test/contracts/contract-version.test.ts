@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { CONTRACT_VERSION, PACKAGE_CONTRACT_VERSIONS, PROTO_ROOT } from '../../libs/contracts/src';
+import { CONTRACT_VERSION, PACKAGE_CONTRACT_VERSIONS } from '../../libs/contracts/src';
+import { PROTO_ROOT } from '../../libs/contracts/src/internal';
 import { CONTRACT_VERSION_OPTION } from '../../libs/contracts/src/contract-version';
 import { PROTO_FILE_PATHS } from '../../libs/contracts/src/proto-path';
 

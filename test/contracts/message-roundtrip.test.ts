@@ -1,14 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as protoLoader from '@grpc/proto-loader';
-import {
-  PROTO_FILES,
-  PROTO_LOADER_OPTIONS,
-  fromStruct,
-  timestampToMs,
-  toStruct,
-  toTimestamp,
-} from '../../libs/contracts/src';
+import { PROTO_FILES, PROTO_LOADER_OPTIONS, fromStruct, toStruct } from '../../libs/contracts/src';
+import { timestampToMs, toTimestamp } from '../../libs/contracts/src/internal';
 
 type MethodDefinition = protoLoader.MethodDefinition<Record<string, unknown>, Record<string, unknown>>;
 type Decoded = Record<string, any>;

@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PredicateSyntaxError, evaluatePredicate, parsePredicate } from '../../libs/contracts/src';
+import { PredicateSyntaxError } from '../../libs/contracts/src';
+import { evaluatePredicate, parsePredicate } from '../../libs/contracts/src/internal';
 
 const rows = [
   {

@@ -4,7 +4,8 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as protoLoader from '@grpc/proto-loader';
 import * as grpc from '@grpc/grpc-js';
-import { PROTO_FILES, PROTO_LOADER_OPTIONS, PROTO_ROOT } from '../../libs/contracts/src';
+import { PROTO_FILES, PROTO_LOADER_OPTIONS } from '../../libs/contracts/src';
+import { PROTO_ROOT } from '../../libs/contracts/src/internal';
 import { PROTO_FILE_PATHS } from '../../libs/contracts/src/proto-path';
 
 interface EnumDefinition {

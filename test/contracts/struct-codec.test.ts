@@ -1,14 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as protoLoader from '@grpc/proto-loader';
-import {
-  PROTO_FILES,
-  PROTO_LOADER_OPTIONS,
-  fromStruct,
-  toJsonObject,
-  toStruct,
-  type JsonObject,
-} from '../../libs/contracts/src';
+import { PROTO_FILES, PROTO_LOADER_OPTIONS, fromStruct, toStruct, type JsonObject } from '../../libs/contracts/src';
+import { toJsonObject } from '../../libs/contracts/src/internal';
 import { fromValue, toValue } from '../../libs/contracts/src/struct-codec';
 
 type MethodDefinition = protoLoader.MethodDefinition<Record<string, any>, Record<string, any>>;

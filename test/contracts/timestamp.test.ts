@@ -1,7 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as protoLoader from '@grpc/proto-loader';
-import { PROTO_FILES, PROTO_LOADER_OPTIONS, timestampToMs, toTimestamp } from '../../libs/contracts/src';
+import { PROTO_FILES, PROTO_LOADER_OPTIONS } from '../../libs/contracts/src';
+import { timestampToMs, toTimestamp } from '../../libs/contracts/src/internal';
 import { timestampToDate } from '../../libs/contracts/src/timestamp';
 
 type MethodDefinition = protoLoader.MethodDefinition<Record<string, any>, Record<string, any>>;

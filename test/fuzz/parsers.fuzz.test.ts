@@ -1,15 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import {
-  evaluatePredicate,
-  fromStruct,
-  parsePredicate,
-  PREDICATE_OPS,
-  PredicateSyntaxError,
-  toStruct,
-  type JsonObject,
-} from '@s2sp/contracts';
+import { fromStruct, PredicateSyntaxError, toStruct, type JsonObject } from '@s2sp/contracts';
+import { evaluatePredicate, parsePredicate, PREDICATE_OPS } from '@s2sp/contracts/internal';
 import { toJsonValue } from '../../libs/contracts/src/plain-json';
 import { parseAbstractDomains } from '../../libs/s2sp/src/protocol/abstract-domains';
 import { parseConsumerInput } from '../../libs/s2sp/src/protocol/consumer-input';

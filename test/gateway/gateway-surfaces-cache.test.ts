@@ -1,7 +1,7 @@
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { status as GrpcStatus } from '@grpc/grpc-js';
-import { GRPC_CATALOG_METADATA } from '../../libs/contracts/src';
+import { GRPC_CATALOG_METADATA } from '../../libs/contracts/src/internal';
 import { FAKE_SURFACES, FakeAgents } from '../support/fake-agents';
 import { removeTempDirs, rpcError, startTestGateway, type TestGateway } from '../support/gateway-harness';
 

@@ -4,13 +4,8 @@ import { after, before, describe, test } from 'node:test';
 import { Injectable, Module, type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
-import {
-  JsonRpcError,
-  JsonRpcEventStream,
-  JsonRpcMethod,
-  JsonRpcModule,
-  type JsonRpcStreamEvent,
-} from '@s2sp/json-rpc';
+import { JsonRpcError, JsonRpcMethod, JsonRpcModule } from '@s2sp/json-rpc';
+import { JsonRpcEventStream, type JsonRpcStreamEvent } from '@s2sp/json-rpc/internal';
 import { parseSse } from '../support/sse';
 import { HTTP_ADAPTERS, postRaw } from './jsonrpc-test-app';
 

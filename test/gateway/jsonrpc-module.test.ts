@@ -2,14 +2,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Injectable, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import {
-  DEFAULT_JSON_RPC_OPTIONS,
-  JSON_RPC_MODULE_OPTIONS,
-  JsonRpcError,
-  JsonRpcMethod,
-  JsonRpcMethodRegistry,
-  JsonRpcModule,
-} from '@s2sp/json-rpc';
+import { JSON_RPC_MODULE_OPTIONS, JsonRpcError, JsonRpcMethod, JsonRpcModule } from '@s2sp/json-rpc';
+import { DEFAULT_JSON_RPC_OPTIONS, JsonRpcMethodRegistry } from '@s2sp/json-rpc/internal';
 import { mapWithConcurrency } from '../../libs/json-rpc/src/bounded-concurrency';
 import { resolveJsonRpcOptions } from '../../libs/json-rpc/src/json-rpc-module-options';
 import { checkParamsShape } from '../../libs/json-rpc/src/params-shape-limits';

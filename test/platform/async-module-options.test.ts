@@ -7,34 +7,30 @@ import { Global, Injectable, Module, type DynamicModule, type InjectionToken } f
 import { Test } from '@nestjs/testing';
 import {
   APPROVAL_PROVIDER,
-  AUTH_OPTIONS,
   AuthModule,
   type ApprovalProvider,
   authOptionsFromEnv,
   type AuthModuleOptions,
   type ResolvedAuthOptions,
 } from '@s2sp/auth';
+import { AUTH_OPTIONS } from '@s2sp/auth/internal';
 import { s2spAuthModuleAsync, S2spModule, type ResolvedS2spOptions, type S2spModuleOptions } from '@s2sp/core';
 import { AuditRetention } from '../../libs/s2sp/src/audit/audit-retention';
 import { S2SP_OPTIONS } from '../../libs/s2sp/src/config/s2sp.constants';
 import {
-  asyncOptionsProviders,
   SHARED_REDIS,
   SharedRedis,
   SharedRedisModule,
   type ModuleOptionsFactory,
   type RedisOptions,
 } from '@s2sp/platform';
+import { asyncOptionsProviders } from '@s2sp/platform/internal';
 import { Telemetry, TelemetryModule, type TelemetryOptions } from '@s2sp/telemetry';
 import { DatabaseModule, type DatabaseLocation, type S2spDatabase } from '@s2sp/database';
 import { IN_MEMORY } from '../../libs/database/src/database';
 import { isolatedRedisOptions, redisOrSkip } from '../support/redis';
-import {
-  JSON_RPC_MODULE_OPTIONS,
-  JsonRpcModule,
-  type JsonRpcModuleOptions,
-  type ResolvedJsonRpcModuleOptions,
-} from '@s2sp/json-rpc';
+import { JSON_RPC_MODULE_OPTIONS, JsonRpcModule, type JsonRpcModuleOptions } from '@s2sp/json-rpc';
+import { type ResolvedJsonRpcModuleOptions } from '@s2sp/json-rpc/internal';
 
 /** Builds `module` three ways (useFactory, useClass, useExisting) and returns what `token` resolved to each time. */
 async function resolvedEachWay<T, R>(

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CircuitBreaker, CircuitOpenError, type CircuitBreakerOptions } from '../../libs/platform/src';
+import { CircuitBreaker, CircuitOpenError, type CircuitBreakerOptions } from '../../libs/platform/src/internal';
 import { ManualClock } from '../support/manual-clock';
 
 const OPTIONS = { windowMs: 10_000, minimumCalls: 4, errorRateThreshold: 0.5, openDurationMs: 5_000 };

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { loadOptionalPackage } from '@s2sp/platform';
+import { loadOptionalPackage } from '@s2sp/platform/internal';
 
 test('a missing optional package fails with an error naming it, the feature that needs it and how to install it', () => {
   for (const specifier of ['s2sp-no-such-package', 's2sp-no-such-package/lite']) {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PeriodicSweep } from '../../libs/platform/src';
+import { PeriodicSweep } from '../../libs/platform/src/internal';
 
 const quietLogger = () => {
   const warnings: string[] = [];

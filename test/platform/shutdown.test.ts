@@ -1,13 +1,8 @@
 import assert from 'node:assert/strict';
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import { describe, test } from 'node:test';
-import {
-  DEFAULT_SHUTDOWN_OPTIONS,
-  HttpRequestDrain,
-  Readiness,
-  resolveShutdownOptions,
-  shutdownOptionsFromEnv,
-} from '../../libs/platform/src';
+import { DEFAULT_SHUTDOWN_OPTIONS, shutdownOptionsFromEnv } from '../../libs/platform/src';
+import { HttpRequestDrain, Readiness, resolveShutdownOptions } from '../../libs/platform/src/internal';
 import { SHUTDOWN_ENV, shutDownGracefully } from '../../libs/platform/src/shutdown';
 import { withEnv } from '../support/with-env';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { WeightedLruCache } from '@s2sp/platform';
+import { WeightedLruCache } from '@s2sp/platform/internal';
 
 describe('WeightedLruCache', () => {
   test('evicts the least recently used entry; reads and writes both count as use', () => {

@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { RequestHostPolicy, type RunningMcpServer } from '@s2sp/core';
-import { defaultAllowedHosts } from '@s2sp/platform';
+import { defaultAllowedHosts } from '@s2sp/platform/internal';
 import { resolveS2spOptions } from '../../libs/s2sp/src/config/s2sp-options';
 import { connectMcp, jsonOf } from '../support/mcp-client';
 import { fetchResource, HTTP_PLATFORMS, startWeather } from '../support/stack';

@@ -5,7 +5,8 @@
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { HealthImplementation, type ServingStatus } from 'grpc-health-check';
-import { PROTO_LOADER_OPTIONS, fromStruct, toStruct, toTimestamp } from '../../libs/contracts/src';
+import { PROTO_LOADER_OPTIONS, fromStruct, toStruct } from '../../libs/contracts/src';
+import { toTimestamp } from '../../libs/contracts/src/internal';
 import { PROTO_FILE_PATHS } from '../../libs/contracts/src/proto-path';
 
 type Decoded = Record<string, any>;

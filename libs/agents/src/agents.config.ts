@@ -6,11 +6,11 @@ import {
   envString,
   redisOptionsFromEnv,
   shutdownOptionsFromEnv,
-  validateRedisOptions,
   type RedisOptions,
   type ShutdownOptions,
 } from '@s2sp/platform';
-import { validateCircuitBreakerOptions } from '@s2sp/platform';
+import { validateRedisOptions } from '@s2sp/platform/internal';
+import { validateCircuitBreakerOptions } from '@s2sp/platform/internal';
 import { telemetryOptionsFromEnv, type TelemetryOptions } from '@s2sp/telemetry';
 import {
   parseMcpServerList,

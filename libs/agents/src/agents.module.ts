@@ -2,27 +2,24 @@ import { AGENTS_VERSION } from './agents-version';
 import { Module, type DynamicModule, type Provider, type Type } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { GrpcAuthGuard } from '@s2sp/grpc';
-import {
-  authProviderOptions,
-  refuseAuthProviders,
-  s2spAuthModuleAsync,
-  type AuthProviderOptions,
-  type AuthSeams,
-} from '@s2sp/core';
+import { s2spAuthModuleAsync, type AuthProviderOptions } from '@s2sp/core';
+import { authProviderOptions, refuseAuthProviders, type AuthSeams } from '@s2sp/core/internal';
 import { DatabaseModule } from '@s2sp/database';
+import {
+  RedisThrottlerStorage,
+  SHARED_REDIS,
+  SharedRedisModule,
+  SlidingWindowThrottlerStorage,
+  type AsyncModuleOptions,
+  type SharedRedis,
+} from '@s2sp/platform';
 import {
   asyncOptionsProviders,
   configSource,
   classOrValueProvider,
   Readiness,
-  RedisThrottlerStorage,
-  SHARED_REDIS,
-  SharedRedisModule,
   sharedOptionsModule,
-  SlidingWindowThrottlerStorage,
-  type AsyncModuleOptions,
-  type SharedRedis,
-} from '@s2sp/platform';
+} from '@s2sp/platform/internal';
 import { TelemetryModule, type TelemetryOptions } from '@s2sp/telemetry';
 import { validateAgentsConfig, type AgentsConfig } from './agents.config';
 import { AGENTS_CONFIG, AGENTS_DATABASE } from './agents.tokens';

@@ -1,7 +1,7 @@
 import type { INestMicroservice, LoggerService, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { grpcPackageDefinition, v1, v2, type GrpcPackageDefinition } from '@s2sp/contracts';
-import { Readiness, resolveShutdownOptions, shutdownControls } from '@s2sp/platform';
+import { Readiness, resolveShutdownOptions, shutdownControls } from '@s2sp/platform/internal';
 import { appLogger, Telemetry } from '@s2sp/telemetry';
 import type { AgentsConfig } from './agents.config';
 import { AGENTS_CONFIG } from './agents.tokens';

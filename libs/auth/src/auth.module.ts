@@ -1,4 +1,5 @@
-import { asyncOptionsProviders, type AsyncModuleOptions } from '@s2sp/platform';
+import { type AsyncModuleOptions } from '@s2sp/platform';
+import { asyncOptionsProviders } from '@s2sp/platform/internal';
 import { Module, type DynamicModule, type InjectionToken, type Provider } from '@nestjs/common';
 import { AUDIT_SINK, type AuditSink } from './audit/audit-sink';
 import { BatchingAuditSink } from './audit/batching-audit-sink';

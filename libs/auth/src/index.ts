@@ -3,8 +3,6 @@
 // Module and configuration
 export * from './auth.module';
 export {
-  resolveAuthOptions,
-  AUTH_OPTIONS,
   type ProviderSpec,
   type KeysOption,
   type AuthModuleOptions,
@@ -22,7 +20,7 @@ export {
   CachingTokenVerifier,
 } from './identity/caching-token-verifier';
 export { type KeySetSource, type KeySet } from './identity/key-set';
-export { isValidScope, splitScopes, S2SP_DATA_READ_SCOPE } from './identity/scopes';
+export { S2SP_DATA_READ_SCOPE } from './identity/scopes';
 
 // Keys and minting
 export {
@@ -37,7 +35,7 @@ export {
 export { DEV_ISSUER, type DevKeyStoreOptions, DevKeyStore } from './keys/dev-key-store';
 export { type TokenMinterOptions, type MintRequest, TokenMinter } from './minting/token-minter';
 export { type NarrowedTokenCacheOptions } from './minting/narrowed-token-cache';
-export * from './minting/narrow-scopes';
+export { narrowScopes, type NarrowedScopes } from './minting/narrow-scopes';
 
 // Authorization
 export {
@@ -63,13 +61,13 @@ export * from './audit/audit-event';
 export * from './audit/audit-sink';
 export { type AuditDeliveryMode, type AuditDeliveryOptions, type ResolvedAuditDelivery } from './audit/audit-delivery';
 export * from './audit/batching-audit-sink';
-export { hasAuditWriteStatus, type AuditWriteStatus, type AuditWriteStatusSource } from './audit/audit-write-status';
+export { type AuditWriteStatus, type AuditWriteStatusSource } from './audit/audit-write-status';
 export * from './audit/retrying-batch-writer';
 export * from './audit/in-memory-audit-sink';
 export { LoggerAuditSink } from './audit/logger-audit-sink';
 
 // Errors
-export * from './errors/auth-error';
+export { type AuthErrorCode, AuthError } from './errors/auth-error';
 export { type AuthenticationFailureReason, AuthenticationError } from './errors/authentication-error';
 export * from './errors/permission-denied-error';
 export * from './errors/approval-required-error';
@@ -79,11 +77,10 @@ export * from './errors/delegation-refused-error';
 // Protocol adapters
 export * from './transport/bearer';
 export * from './transport/outgoing-credentials';
-export * from './transport/caller-carrier';
+export { callerFrom, requestUserOf, type RequestUser } from './transport/caller-carrier';
 export { Caller } from './transport/caller.decorator';
-export * from './transport/trace-id';
 export * from './guards/protocol-auth-guard';
-export { bearerChallenge, HttpAuthGuard } from './guards/http-auth.guard';
+export { HttpAuthGuard } from './guards/http-auth.guard';
 export * from './middleware/bearer-auth.middleware';
 
 // Secrets hygiene

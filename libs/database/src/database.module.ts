@@ -6,7 +6,8 @@ import {
   type OnApplicationShutdown,
   type Provider,
 } from '@nestjs/common';
-import { asyncOptionsProviders, type AsyncModuleOptions } from '@s2sp/platform';
+import { type AsyncModuleOptions } from '@s2sp/platform';
+import { asyncOptionsProviders } from '@s2sp/platform/internal';
 import { openS2spDatabase, type S2spDatabase } from './database';
 
 /** @public */

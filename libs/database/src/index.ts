@@ -1,7 +1,6 @@
 export { openS2spDatabase, type S2spDatabaseKind, type OpenS2spDatabaseOptions, type S2spDatabase } from './database';
 export * from './database.module';
 export { type SqlChannel } from './sql-channel';
-export * from './stored-json';
 export {
   type EmbeddedPostgresOptions,
   DEFAULT_EMBEDDED_POSTGRES_SETTINGS,

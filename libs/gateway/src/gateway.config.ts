@@ -1,23 +1,21 @@
 import { auditRetentionFromEnv, DEFAULT_AUDIT_RETENTION, type AuditRetentionOptions } from '@s2sp/core';
-import { packageVersion } from '@s2sp/platform';
+import { packageVersion } from '@s2sp/platform/internal';
 import type { LoggerService, LogLevel } from '@nestjs/common';
 import { authOptionsFromEnv, type AuthModuleOptions } from '@s2sp/auth';
 import {
   DEFAULT_SHUTDOWN_OPTIONS,
-  envChoice,
   envInt,
   envOptional,
-  envOptionalList,
   envString,
   redisOptionsFromEnv,
   shutdownOptionsFromEnv,
-  validateRedisOptions,
   type RedisOptions,
   type ShutdownOptions,
 } from '@s2sp/platform';
-import { resolveHostAllowLists, validateCircuitBreakerOptions } from '@s2sp/platform';
+import { envChoice, envOptionalList, validateRedisOptions } from '@s2sp/platform/internal';
+import { resolveHostAllowLists, validateCircuitBreakerOptions } from '@s2sp/platform/internal';
 import { logLevelsFromEnv, telemetryOptionsFromEnv, type TelemetryOptions } from '@s2sp/telemetry';
-import { DEFAULT_JSON_RPC_OPTIONS } from '@s2sp/json-rpc';
+import { DEFAULT_JSON_RPC_OPTIONS } from '@s2sp/json-rpc/internal';
 import { defaultConsoleOptions, validateConsoleOptions, type ConsoleOptions } from './console/console-options';
 import { AGENTS_LOAD_BALANCING_POLICIES, isAgentsTarget, type AgentsLoadBalancing } from './grpc/agents-target';
 

@@ -1,30 +1,27 @@
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { ThrottlerModule, type ThrottlerStorage } from '@nestjs/throttler';
-import {
-  authProviderOptions,
-  refuseAuthProviders,
-  s2spAuthModuleAsync,
-  type AuthProviderOptions,
-  type AuthSeams,
-} from '@s2sp/core';
+import { s2spAuthModuleAsync, type AuthProviderOptions } from '@s2sp/core';
+import { authProviderOptions, refuseAuthProviders, type AuthSeams } from '@s2sp/core/internal';
 import { DatabaseModule } from '@s2sp/database';
 import {
-  asyncOptionsProviders,
-  configSource,
-  classOrValueProvider,
   RedisThrottlerStorage,
   SHARED_REDIS,
   SharedRedisModule,
-  sharedOptionsModule,
   SlidingWindowThrottlerStorage,
   type AsyncModuleOptions,
   type SharedRedis,
 } from '@s2sp/platform';
+import {
+  asyncOptionsProviders,
+  configSource,
+  classOrValueProvider,
+  sharedOptionsModule,
+} from '@s2sp/platform/internal';
 import { TelemetryModule, type TelemetryOptions } from '@s2sp/telemetry';
 import { JsonRpcAuthGuard, JsonRpcModule, toJsonRpcError, type JsonRpcModuleOptions } from '@s2sp/json-rpc';
 import { CONTRACT_VERSION } from '@s2sp/contracts';
-import { Readiness } from '@s2sp/platform';
+import { Readiness } from '@s2sp/platform/internal';
 import { GATEWAY_VERSION, validateGatewayConfig, type GatewayConfig } from './gateway.config';
 import { GATEWAY_CONFIG, GATEWAY_DATABASE } from './gateway.constants';
 import { ConsoleModule } from './console/console.module';

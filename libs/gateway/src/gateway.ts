@@ -1,7 +1,7 @@
 import type { INestApplication, LoggerService, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { HttpRequestDrain, Readiness, resolveShutdownOptions, shutdownControls } from '@s2sp/platform';
+import { HttpRequestDrain, Readiness, resolveShutdownOptions, shutdownControls } from '@s2sp/platform/internal';
 import { appLogger } from '@s2sp/telemetry';
 import type { GatewayConfig } from './gateway.config';
 import { GATEWAY_CONFIG } from './gateway.constants';

@@ -3,14 +3,13 @@ import { RpcException } from '@nestjs/microservices';
 import { Metadata, status as GrpcStatus } from '@grpc/grpc-js';
 import { GRPC_ERROR_METADATA } from '@s2sp/contracts';
 import {
-  attachCaller,
   AuthError,
   PermissionDeniedError,
   ProtocolAuthGuard,
   ScopeWideningError,
-  traceIdFrom,
   type AuthErrorCode,
 } from '@s2sp/auth';
+import { attachCaller, traceIdFrom } from '@s2sp/auth/internal';
 
 /** Trailing-metadata key with the platform code the gateway maps to JSON-RPC (4001/4002/4003). */
 export const GRPC_ERROR_CODE_METADATA = GRPC_ERROR_METADATA.ERROR_CODE;

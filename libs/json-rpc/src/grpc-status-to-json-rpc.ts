@@ -2,7 +2,7 @@ import { Metadata, status as GrpcStatus } from '@grpc/grpc-js';
 import { JsonRpcError, type JsonRpcErrorData } from './json-rpc-error';
 import { JsonRpcErrorCode } from './json-rpc-error-codes';
 import { GRPC_ERROR_METADATA } from '@s2sp/contracts';
-import { splitScopes } from '@s2sp/auth';
+import { splitScopes } from '@s2sp/auth/internal';
 
 export { GRPC_ERROR_METADATA };
 

@@ -1,5 +1,6 @@
 import { Injectable, type ExecutionContext } from '@nestjs/common';
-import { attachCaller, ProtocolAuthGuard, type CallerIdentity } from '@s2sp/auth';
+import { ProtocolAuthGuard, type CallerIdentity } from '@s2sp/auth';
+import { attachCaller } from '@s2sp/auth/internal';
 import type { JsonRpcCallContext, JsonRpcCaller } from './json-rpc-call-context';
 import { JSON_RPC_CONTEXT_TYPE } from './json-rpc-method-registry';
 

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, Optional, type OnModuleInit } from '@nestjs
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { nodeRequestOf, nodeResponseOf, takeNodeResponse } from '@s2sp/platform';
+import { nodeRequestOf, nodeResponseOf, takeNodeResponse } from '@s2sp/platform/internal';
 import { HttpExchangeTelemetry, type HttpRoutePlan } from '@s2sp/telemetry';
 import { ANONYMOUS_CALLER } from './json-rpc-call-context';
 import { JsonRpcDispatcher } from './json-rpc-dispatcher';

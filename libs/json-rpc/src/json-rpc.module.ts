@@ -1,4 +1,4 @@
-import { asyncOptionsProviders } from '@s2sp/platform';
+import { asyncOptionsProviders } from '@s2sp/platform/internal';
 import { Module, type DynamicModule, type Provider } from '@nestjs/common';
 import { APP_GUARD, DiscoveryModule } from '@nestjs/core';
 import { JsonRpcCallExecutor } from './json-rpc-call-executor';

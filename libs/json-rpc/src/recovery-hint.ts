@@ -1,4 +1,5 @@
-import { RECOVERY_HINT, type RecoveryHintValue } from '@s2sp/contracts';
+import { RECOVERY_HINT } from '@s2sp/contracts';
+import { type RecoveryHintValue } from '@s2sp/contracts/internal';
 import { JsonRpcErrorCode, errorCategory } from './json-rpc-error-codes';
 
 export { RECOVERY_HINT, type RecoveryHintValue };

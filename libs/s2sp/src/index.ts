@@ -25,16 +25,15 @@ export {
 } from './store/prisma-resource-store';
 export * from './store/in-memory-resource-store';
 export { ResourceTable } from './store/resource-table';
-export { type Row, ROW_ID } from './protocol/row';
+export { type Row } from './protocol/row';
 export * from './protocol/s2sp-error';
 export { resourceToolOutputSchema } from './protocol/s2sp-payload';
-export * from './protocol/columnar-rows';
+export { toColumnar, type ColumnarRows } from './protocol/columnar-rows';
 export { type SplitResult } from './protocol/split-rows';
 export * from './protocol/consumer-input';
 export { type ToolResult } from './protocol/tool-result';
 export * from './bootstrap/serve-mcp';
 export { S2SP_META } from './protocol/s2sp-meta';
-export { countTokens } from './protocol/token-count';
 export * from './consumer/data-plane-credentials.service';
 export * from './audit/prisma-audit-sink';
 export { auditRetentionFromEnv, type AuditRetentionOptions, DEFAULT_AUDIT_RETENTION } from './audit/audit-retention';
@@ -58,13 +57,12 @@ export {
   type S2spAuthModuleWiring,
   type S2spAuthModuleAsyncOptions,
 } from './auth/s2sp-auth.module';
-export * from './auth/auth-seams';
+export { type AuthProviderOptions } from './auth/auth-seams';
 export { s2spLimitsFromEnv } from './config/limits-from-env';
 export { allowedHostsFromEnv } from './config/allowed-hosts-from-env';
 export { RequestHostPolicy, type AllowedHost, type AllowList } from '@s2sp/platform';
 export { type DataPlaneAuthPolicy } from './auth/data-plane-auth-policy';
 export { dataPlaneAuthFromEnv } from './config/data-plane-auth-from-env';
-export * from './audit/audit-health';
 export { storable } from './audit/storable-text';
 export { mcpHttpLimitsFromEnv, type McpHttpLimits } from './bootstrap/mcp-http-limits';
 export * from './mcp-surfaces/mcp-session-broadcaster';
@@ -82,5 +80,5 @@ export {
 } from './mcp-surfaces/s2sp-mcp-strategy';
 export * from './mcp-surfaces/prompt-arguments';
 export * from './mcp-surfaces/mcp-protocol-error.filter';
-export { S2SP_ACTIVITY_READ_SCOPE, ResourceActivityController } from './activity/resource-activity.controller';
+export { ResourceActivityController } from './activity/resource-activity.controller';
 export { TableSelection } from './data-plane/table-selection';

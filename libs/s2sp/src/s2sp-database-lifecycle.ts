@@ -1,6 +1,6 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { S2SP_DATABASE } from './config/s2sp.constants';
-import type { SqlDatabase } from '@s2sp/platform';
+import type { SqlDatabase } from '@s2sp/platform/internal';
 
 /** Closes the database the module opened when the app shuts down. */
 @Injectable()

@@ -1,5 +1,5 @@
 import { McpSessionBroadcaster } from './mcp-surfaces/mcp-session-broadcaster';
-import { asyncOptionsProviders, loadOptionalPackage } from '@s2sp/platform';
+import { asyncOptionsProviders, loadOptionalPackage } from '@s2sp/platform/internal';
 import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { TelemetryMetrics } from '@s2sp/telemetry';
 import { DATA_PLANE_FETCH_AUDIT, LoggerDataPlaneFetchAudit } from './audit/data-plane-fetch-audit';
@@ -21,7 +21,7 @@ import { DataPlaneService } from './data-plane/data-plane.service';
 import { ExpiredResourceSweeper } from './data-plane/expired-resource-sweeper';
 import { UnreadDataPlaneBody } from './data-plane/unread-data-plane-body';
 import { S2spDatabaseLifecycle } from './s2sp-database-lifecycle';
-import type { SqlDatabase } from '@s2sp/platform';
+import type { SqlDatabase } from '@s2sp/platform/internal';
 import { ResourcePublisher } from './resource/resource-publisher.service';
 import { ResourceToolInterceptor } from './resource/resource-tool.interceptor';
 import { PrismaResourceStore } from './store/prisma-resource-store';

@@ -13,7 +13,13 @@ export * from './tracing/errors';
 export * from './tracing/global-propagation';
 export * from './semantics/attributes';
 export * from './clients/client-calls';
-export * from './http/http-exchange-telemetry';
+export {
+  TELEMETRY_IGNORED_ROUTES,
+  DEFAULT_IGNORED_ROUTES,
+  type HttpRoutePlan,
+  type HttpExchange,
+  HttpExchangeTelemetry,
+} from './http/http-exchange-telemetry';
 
 // Interceptors (TelemetryModule registers TelemetryInterceptor globally)
 export * from './interceptors/telemetry.interceptor';

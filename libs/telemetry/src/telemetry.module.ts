@@ -1,4 +1,5 @@
-import { asyncOptionsProviders, type AsyncModuleOptions } from '@s2sp/platform';
+import { type AsyncModuleOptions } from '@s2sp/platform';
+import { asyncOptionsProviders } from '@s2sp/platform/internal';
 import {
   Global,
   Inject,

@@ -1,4 +1,4 @@
-import { type OpenRpcDocument, type OpenRpcMethod } from '@s2sp/json-rpc';
+import { type OpenRpcDocument, type OpenRpcMethod } from '@s2sp/json-rpc/internal';
 import { DEADLINE_PARAM } from '../../../libs/json-rpc/src/call-deadline';
 import { resourceToolOutputSchema } from '@s2sp/core';
 import { s2spConsumerParameters } from '../../../libs/s2sp/src/consumer/s2sp-consumer-tool.decorator';

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { type JsonRpcMethodMetadata, type OpenRpcDocument } from '@s2sp/json-rpc';
+import { type JsonRpcMethodMetadata, type OpenRpcDocument } from '@s2sp/json-rpc/internal';
 import { buildOpenRpcDocument } from '../../../libs/json-rpc/src/openrpc/openrpc-document';
 import { JSON_RPC_METHOD_METADATA } from '../../../libs/json-rpc/src/json-rpc-method.decorator';
 import { AgentMethods } from '../../../libs/gateway/src/methods/agent.methods';

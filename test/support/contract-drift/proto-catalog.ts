@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { PROTO_FILES, PROTO_ROOT } from '@s2sp/contracts';
+import { PROTO_FILES } from '@s2sp/contracts';
+import { PROTO_ROOT } from '@s2sp/contracts/internal';
 import { GOOGLE_PROTOS_DIR } from '../../../libs/contracts/src/proto-loader-options';
 
 /*

@@ -1,7 +1,7 @@
 import { budgetUntil } from '@s2sp/platform';
 import { DEADLINE_HOP, DeadlineExceededError } from './deadline-exceeded-error';
 
-export { earliestDeadline } from '@s2sp/platform';
+export { earliestDeadline } from '@s2sp/platform/internal';
 
 export interface DeadlinePolicy {
   /** Below this remaining time a hop refuses the work. */

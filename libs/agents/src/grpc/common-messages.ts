@@ -1,4 +1,5 @@
-import { toJsonObject, toTimestamp, type v1 } from '@s2sp/contracts';
+import { type v1 } from '@s2sp/contracts';
+import { toJsonObject, toTimestamp } from '@s2sp/contracts/internal';
 import type { UsageRecord } from '../common/usage';
 import type { TaskErrorInfo } from '../tasks/agent-errors';
 import type { DataPlaneRefRecord } from '../tools/data-plane-ref';

@@ -1,5 +1,6 @@
 import { Metadata } from '@grpc/grpc-js';
-import { GRPC_CATALOG_METADATA, GRPC_ERROR_METADATA } from '@s2sp/contracts';
+import { GRPC_ERROR_METADATA } from '@s2sp/contracts';
+import { GRPC_CATALOG_METADATA } from '@s2sp/contracts/internal';
 
 /** What Nest hands a gRPC handler as its third argument (a grpc-js server call). */
 export interface GrpcServerCall {

@@ -1,7 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { Metadata, status } from '@grpc/grpc-js';
 import { RpcException } from '@nestjs/microservices';
-import { AuthError, AuthJsonRpcCode, DelegationRefusedError } from '@s2sp/auth';
+import { AuthError, DelegationRefusedError } from '@s2sp/auth';
+import { AuthJsonRpcCode } from '@s2sp/auth/internal';
 import { toRpcException } from '@s2sp/grpc';
 import { GRPC_ERROR_METADATA, AGENT_EXECUTION_ERROR, RECOVERY_HINT } from '@s2sp/contracts';
 import {

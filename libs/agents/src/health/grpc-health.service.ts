@@ -1,5 +1,5 @@
 import { BeforeApplicationShutdown, Injectable } from '@nestjs/common';
-import { Readiness } from '@s2sp/platform';
+import { Readiness } from '@s2sp/platform/internal';
 import { HealthImplementation, type ServingStatus } from 'grpc-health-check';
 
 /** Services reported by grpc.health.v1.Health: "" is the server as a whole. */

@@ -1,13 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import {
-  AuthorizationGate,
-  bearerHeader,
-  consumerDataScopes,
-  mutationClassFromProto,
-  TokenMinter,
-  type CallerIdentity,
-} from '@s2sp/auth';
-import { S2SP_ACTIVITY_READ_SCOPE } from '@s2sp/core';
+import { AuthorizationGate, bearerHeader, mutationClassFromProto, TokenMinter, type CallerIdentity } from '@s2sp/auth';
+import { consumerDataScopes } from '@s2sp/auth/internal';
+import { S2SP_ACTIVITY_READ_SCOPE } from '@s2sp/core/internal';
 import { McpConnectorService } from './mcp-connector.service';
 import type { RegisteredTool } from './registered-tool';
 

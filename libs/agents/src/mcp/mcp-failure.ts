@@ -1,6 +1,6 @@
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { isValidScope } from '@s2sp/auth';
+import { isValidScope } from '@s2sp/auth/internal';
 import { abortReason } from '../common/abort';
 import { describeError, sanitizeText } from '../common/redact';
 import {

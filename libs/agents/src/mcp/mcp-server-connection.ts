@@ -13,7 +13,12 @@ import {
   type ListRootsResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { CircuitBreaker, CircuitOpenError, type CircuitBreakerOptions, type CircuitSnapshot } from '@s2sp/platform';
+import {
+  CircuitBreaker,
+  CircuitOpenError,
+  type CircuitBreakerOptions,
+  type CircuitSnapshot,
+} from '@s2sp/platform/internal';
 import { S2SP_META } from '@s2sp/core';
 import { tracePropagatingFetch } from '@s2sp/telemetry';
 import { abortable } from '../common/abort';

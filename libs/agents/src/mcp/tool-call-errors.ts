@@ -1,4 +1,4 @@
-import { AuthJsonRpcCode } from '@s2sp/auth';
+import { AuthJsonRpcCode } from '@s2sp/auth/internal';
 export { DEADLINE_HOP, DeadlineExceededError } from '../common/deadline-exceeded-error';
 
 /**

@@ -1,4 +1,4 @@
-import { S2SP_CONSUMER_PARAMETERS, S2SP_RESOURCE_PARAMETERS } from '@s2sp/platform';
+import { S2SP_CONSUMER_PARAMETERS, S2SP_RESOURCE_PARAMETERS } from '@s2sp/platform/internal';
 /** ToolKind and MutationClass of an MCP tool, read from its input schema and annotations. */
 
 export type ToolKindName = 'STANDARD' | 'S2SP_RESOURCE' | 'S2SP_CONSUMER';

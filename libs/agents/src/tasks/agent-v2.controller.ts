@@ -1,7 +1,8 @@
 import { Controller, Inject } from '@nestjs/common';
 import type { Metadata } from '@grpc/grpc-js';
 import { GrpcMethod } from '@nestjs/microservices';
-import { RequireScopes, requireCaller } from '@s2sp/auth';
+import { RequireScopes } from '@s2sp/auth';
+import { requireCaller } from '@s2sp/auth/internal';
 import { PLATFORM_SCOPES, type v1, type v2 } from '@s2sp/contracts';
 import { DEFAULT_TASK_LIST_CONFIG, type AgentsConfig } from '../agents.config';
 import { AGENTS_CONFIG } from '../agents.tokens';

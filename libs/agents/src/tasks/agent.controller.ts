@@ -1,7 +1,8 @@
 import { Controller, Inject } from '@nestjs/common';
 import type { Metadata } from '@grpc/grpc-js';
 import { GrpcMethod } from '@nestjs/microservices';
-import { RequireScopes, requireCaller } from '@s2sp/auth';
+import { RequireScopes } from '@s2sp/auth';
+import { requireCaller } from '@s2sp/auth/internal';
 import { PLATFORM_SCOPES, type v1 } from '@s2sp/contracts';
 import { catchError, from, map, switchMap, throwError, type Observable } from 'rxjs';
 import type { AgentsConfig } from '../agents.config';
@@ -9,7 +10,7 @@ import { AGENTS_CONFIG } from '../agents.tokens';
 import { assertTimeRemains } from '../common/deadline-budget';
 import { InvalidRequestError, NotFoundError } from '../common/request-errors';
 import { traceMessage } from '../grpc/trace-context';
-import { isUuid } from '@s2sp/platform';
+import { isUuid } from '@s2sp/platform/internal';
 import { grpcDeadlineOf, type GrpcServerCall } from '../grpc/grpc-call';
 import { toGrpcError } from '../grpc/grpc-errors';
 import { McpConnectorService } from '../mcp/mcp-connector.service';

@@ -1,4 +1,5 @@
-import { countTokens, type Row } from '@s2sp/core';
+import { type Row } from '@s2sp/core';
+import { countTokens } from '@s2sp/core/internal';
 
 /**
  * Where a piece of text that entered the planner's context came from.

@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { countTokens, S2SP_META, type Row } from '@s2sp/core';
-import { evaluatePredicate, type JsonObject, AGENT_EXECUTION_ERROR, RECOVERY_HINT } from '@s2sp/contracts';
+import { S2SP_META, type Row } from '@s2sp/core';
+import { countTokens } from '@s2sp/core/internal';
+import { type JsonObject, AGENT_EXECUTION_ERROR, RECOVERY_HINT } from '@s2sp/contracts';
+import { evaluatePredicate } from '@s2sp/contracts/internal';
 import { PreconditionFailedError } from '../common/request-errors';
 import { originOf, sanitizeText } from '../common/redact';
 import { emptyUsage, type UsageRecord } from '../common/usage';
-import { uuidV7 } from '@s2sp/platform';
+import { uuidV7 } from '@s2sp/platform/internal';
 import type { RegisteredTool } from '../mcp/registered-tool';
 import type { ToolKindName } from '../mcp/tool-classification';
 import { dataPlaneRefOf, type DataPlaneRefRecord } from '../tools/data-plane-ref';

@@ -1,5 +1,6 @@
 import type { CallerIdentity } from '@s2sp/auth';
-import type { JsonObject, Predicate } from '@s2sp/contracts';
+import type { JsonObject } from '@s2sp/contracts';
+import type { Predicate } from '@s2sp/contracts/internal';
 import type { TraceRecord } from '../grpc/trace-context';
 
 /**

@@ -1,4 +1,4 @@
-import { isUuid } from '@s2sp/platform';
+import { isUuid } from '@s2sp/platform/internal';
 import { decodeOpaqueCursor, encodeOpaqueCursor } from '../common/opaque-cursor';
 import { InvalidRequestError } from '../common/request-errors';
 import type { TaskStatusName } from './task-records';

@@ -1,4 +1,5 @@
-import { toJsonObject, v1 } from '@s2sp/contracts';
+import { v1 } from '@s2sp/contracts';
+import { toJsonObject } from '@s2sp/contracts/internal';
 import { dataPlaneMessage, errorInfoMessage, timestampOrUnset, usageMessage } from '../grpc/common-messages';
 import type { StepRecord, TaskStatusName, TaskView, ToolCallRecord } from './task-records';
 

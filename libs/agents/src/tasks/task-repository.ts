@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { S2spDatabase, StoredJson } from '@s2sp/database';
+import type { S2spDatabase } from '@s2sp/database';
+import type { StoredJson } from '@s2sp/database/internal';
 import type { JsonObject } from '@s2sp/contracts';
 import { AGENTS_DATABASE } from '../agents.tokens';
 import { AlreadyExistsError } from '../common/request-errors';

@@ -1,6 +1,6 @@
 import { AGENT_EXECUTION_ERROR, RECOVERY_HINT } from '@s2sp/contracts';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { PeriodicSweep } from '@s2sp/platform';
+import { PeriodicSweep } from '@s2sp/platform/internal';
 import { context as otelContext } from '@opentelemetry/api';
 import type { JsonObject } from '@s2sp/contracts';
 import { Telemetry } from '@s2sp/telemetry';

@@ -1,22 +1,10 @@
 import type { Metadata } from '@grpc/grpc-js';
-import {
-  jsonObjectOr,
-  parsePredicate,
-  PredicateSyntaxError,
-  timestampToMs,
-  v1,
-  type JsonObject,
-  type JsonValue,
-} from '@s2sp/contracts';
+import { PredicateSyntaxError, v1, type JsonObject, type JsonValue } from '@s2sp/contracts';
+import { jsonObjectOr, parsePredicate, timestampToMs } from '@s2sp/contracts/internal';
 import { InvalidRequestError } from '../common/request-errors';
 import { traceOf } from '../grpc/trace-context';
-import {
-  isUuid,
-  S2SP_CONSUMER_PARAMETERS,
-  S2SP_RESOURCE_EXTENSION_PARAMETERS,
-  S2SP_RESOURCE_PARAMETERS,
-  uuidV7,
-} from '@s2sp/platform';
+import { S2SP_RESOURCE_EXTENSION_PARAMETERS } from '@s2sp/platform';
+import { isUuid, S2SP_CONSUMER_PARAMETERS, S2SP_RESOURCE_PARAMETERS, uuidV7 } from '@s2sp/platform/internal';
 import type {
   ConsumerCallPlanStep,
   FilterPlanStep,

@@ -1,4 +1,5 @@
-import { ROW_ID, type Row } from '@s2sp/core';
+import { type Row } from '@s2sp/core';
+import { ROW_ID } from '@s2sp/core/internal';
 import type { S2spResourceAnswer } from '../tools/s2sp-resource-answer';
 
 /** What the runtime keeps of a resource call for later consumers (never shown to the planner). */

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Metadata } from '@grpc/grpc-js';
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
-import { requireCaller } from '@s2sp/auth';
+import { requireCaller } from '@s2sp/auth/internal';
 import type { v2 } from '@s2sp/contracts';
 import type { AgentsConfig } from '../agents.config';
 import { AGENTS_CONFIG } from '../agents.tokens';

@@ -1,4 +1,5 @@
-import { ROW_ID, rowsFromColumnar, S2SP_META, type Row } from '@s2sp/core';
+import { S2SP_META, type Row } from '@s2sp/core';
+import { ROW_ID, rowsFromColumnar } from '@s2sp/core/internal';
 import type { JsonObject } from '@s2sp/contracts';
 import { isObject, type McpToolResult } from './mcp-tool-result';
 

@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Metadata } from '@grpc/grpc-js';
 import { S2SP_META } from '@s2sp/core';
-import { jsonObjectOr, timestampToMs, AGENT_EXECUTION_ERROR, RECOVERY_HINT, type v1 } from '@s2sp/contracts';
-import { requireCaller } from '@s2sp/auth';
-import { uuidV7 } from '@s2sp/platform';
+import { AGENT_EXECUTION_ERROR, RECOVERY_HINT, type v1 } from '@s2sp/contracts';
+import { jsonObjectOr, timestampToMs } from '@s2sp/contracts/internal';
+import { requireCaller } from '@s2sp/auth/internal';
+import { uuidV7 } from '@s2sp/platform/internal';
 import type { AgentsConfig } from '../agents.config';
 import { AGENTS_CONFIG } from '../agents.tokens';
 import { assertTimeRemains, earliestDeadline } from '../common/deadline-budget';

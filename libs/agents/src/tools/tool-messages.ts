@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { countTokens } from '@s2sp/core';
-import { toJsonObject, toTimestamp, AGENT_EXECUTION_ERROR, type v1 } from '@s2sp/contracts';
+import { countTokens } from '@s2sp/core/internal';
+import { AGENT_EXECUTION_ERROR, type v1 } from '@s2sp/contracts';
+import { toJsonObject, toTimestamp } from '@s2sp/contracts/internal';
 import { traceMessage, type TraceRecord } from '../grpc/trace-context';
 import type { UsageRecord } from '../common/usage';
 import { dataPlaneMessage, timestampOrUnset, usageMessage } from '../grpc/common-messages';

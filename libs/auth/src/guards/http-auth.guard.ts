@@ -1,5 +1,5 @@
 import { Injectable, type ExecutionContext } from '@nestjs/common';
-import { declaredRouteOf } from '@s2sp/platform';
+import { declaredRouteOf } from '@s2sp/platform/internal';
 import type { IncomingHttpHeaders } from 'node:http';
 import { AuthenticationError } from '../errors/authentication-error';
 import { PermissionDeniedError } from '../errors/permission-denied-error';

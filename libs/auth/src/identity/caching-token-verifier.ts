@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { WeightedLruCache } from '@s2sp/platform';
+import { WeightedLruCache } from '@s2sp/platform/internal';
 import { AuthenticationError } from '../errors/authentication-error';
 import type { CallerIdentity } from './caller-identity';
 import type { TokenVerifier, VerifyOptions } from './token-verifier';

@@ -1,4 +1,4 @@
-import { WeightedLruCache } from '@s2sp/platform';
+import { WeightedLruCache } from '@s2sp/platform/internal';
 import type { CallerIdentity } from '../identity/caller-identity';
 
 export const DEFAULT_MINT_CACHE_SIZE = 10_000;

@@ -1,12 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  bearerHeader,
-  consumerDataScopes,
-  DelegationRefusedError,
-  requireCaller,
-  TokenMinter,
-  type CallerIdentity,
-} from '@s2sp/auth';
+import { bearerHeader, DelegationRefusedError, TokenMinter, type CallerIdentity } from '@s2sp/auth';
+import { consumerDataScopes, requireCaller } from '@s2sp/auth/internal';
 import { PLATFORM_SCOPES } from '@s2sp/contracts';
 import type { GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG } from '../gateway.constants';

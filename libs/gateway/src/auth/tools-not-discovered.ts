@@ -1,4 +1,5 @@
-import { JsonRpcError, JsonRpcErrorCode, RECOVERY_HINT } from '@s2sp/json-rpc';
+import { JsonRpcError, RECOVERY_HINT } from '@s2sp/json-rpc';
+import { JsonRpcErrorCode } from '@s2sp/json-rpc/internal';
 
 /**
  * A call names tools the agents have not listed (yet): right after a start they

@@ -7,7 +7,7 @@ import {
   type ExecutionContext,
   type Type,
 } from '@nestjs/common';
-import { nodeRequestOf } from '@s2sp/platform';
+import { nodeRequestOf } from '@s2sp/platform/internal';
 import { CONSOLE_OPTIONS } from './console.constants';
 import type { ConsoleOptions } from './console-options';
 

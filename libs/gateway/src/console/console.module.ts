@@ -1,5 +1,6 @@
 import { Module, type DynamicModule, type ModuleMetadata, type Provider, type Type } from '@nestjs/common';
-import { asyncOptionsProviders, type AsyncModuleOptions } from '@s2sp/platform';
+import { type AsyncModuleOptions } from '@s2sp/platform';
+import { asyncOptionsProviders } from '@s2sp/platform/internal';
 import { ConsoleAssets } from './console-assets';
 import { ConsoleController } from './console.controller';
 import { ConsoleTrailingSlashRedirect } from './console-trailing-slash';

@@ -9,7 +9,7 @@ import {
 import { HttpAdapterHost } from '@nestjs/core';
 import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { isLoopbackAddress, nodeRequestOf, singleHeader } from '@s2sp/platform';
+import { isLoopbackAddress, nodeRequestOf, singleHeader } from '@s2sp/platform/internal';
 import type { ConsoleOptions } from './console-options';
 import { CONSOLE_OPTIONS } from './console.constants';
 

@@ -1,5 +1,6 @@
 import { BadRequestException, Body, Controller, Header, HttpCode, Inject, Post, UseGuards } from '@nestjs/common';
-import { AUTH_OPTIONS, isValidScope, TokenMinter, type ResolvedAuthOptions } from '@s2sp/auth';
+import { TokenMinter, type ResolvedAuthOptions } from '@s2sp/auth';
+import { AUTH_OPTIONS, isValidScope } from '@s2sp/auth/internal';
 import { CONSOLE_OPTIONS } from './console.constants';
 import { ConsoleRouteGate } from './console-route-gate';
 import type { ConsoleOptions } from './console-options';

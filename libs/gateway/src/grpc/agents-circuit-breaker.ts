@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { status as GrpcStatus, type Metadata } from '@grpc/grpc-js';
 import { GRPC_ERROR_METADATA } from '@s2sp/contracts';
-import { CircuitBreaker, type CircuitSnapshot } from '@s2sp/platform';
+import { CircuitBreaker, type CircuitSnapshot } from '@s2sp/platform/internal';
 import { TelemetryMetrics } from '@s2sp/telemetry';
-import { isGrpcServiceError } from '@s2sp/json-rpc';
+import { isGrpcServiceError } from '@s2sp/json-rpc/internal';
 import type { GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG } from '../gateway.constants';
 import { isRequestSerializationFailure } from './request-serialization-failure';

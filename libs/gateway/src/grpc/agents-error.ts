@@ -1,13 +1,7 @@
 import { Metadata, status as GrpcStatus } from '@grpc/grpc-js';
-import { CircuitOpenError } from '@s2sp/platform';
-import {
-  GRPC_ERROR_METADATA,
-  JsonRpcError,
-  JsonRpcErrorCode,
-  RECOVERY_HINT,
-  grpcStatusToJsonRpc,
-  isGrpcServiceError,
-} from '@s2sp/json-rpc';
+import { CircuitOpenError } from '@s2sp/platform/internal';
+import { GRPC_ERROR_METADATA, JsonRpcError, RECOVERY_HINT, grpcStatusToJsonRpc } from '@s2sp/json-rpc';
+import { JsonRpcErrorCode, isGrpcServiceError } from '@s2sp/json-rpc/internal';
 import { isRequestSerializationFailure } from './request-serialization-failure';
 
 /** data.hop of a deadline that ran out on the gateway -> agents gRPC call itself. */

@@ -1,5 +1,5 @@
 import { status as GrpcStatus } from '@grpc/grpc-js';
-import { isGrpcServiceError } from '@s2sp/json-rpc';
+import { isGrpcServiceError } from '@s2sp/json-rpc/internal';
 
 /** The prefix grpc-js gives the INTERNAL status it makes up itself when a request cannot be encoded. */
 const SERIALIZATION_FAILURE = 'Request message serialization failure';

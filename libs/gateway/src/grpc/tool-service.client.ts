@@ -1,5 +1,6 @@
 import type * as grpc from '@grpc/grpc-js';
-import { GRPC_CATALOG_METADATA, type v1, type v2 } from '@s2sp/contracts';
+import { type v1, type v2 } from '@s2sp/contracts';
+import { GRPC_CATALOG_METADATA } from '@s2sp/contracts/internal';
 import { Injectable } from '@nestjs/common';
 import { AgentsDownstream, type CallOrigin } from './agents-downstream';
 import { AgentsGrpcClients } from './agents-grpc-clients';

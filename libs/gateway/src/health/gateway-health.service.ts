@@ -1,11 +1,11 @@
 import type { v1 } from '@s2sp/contracts';
 import { Inject, Injectable } from '@nestjs/common';
 import { Metadata, status as GrpcStatus } from '@grpc/grpc-js';
-import type { CircuitSnapshot, CircuitStateName } from '@s2sp/platform';
+import type { CircuitSnapshot, CircuitStateName } from '@s2sp/platform/internal';
 import { AUDIT_SINK, type AuditSink } from '@s2sp/auth';
-import { auditHealthOf, type AuditHealth } from '@s2sp/core';
+import { auditHealthOf, type AuditHealth } from '@s2sp/core/internal';
 import { type S2spDatabase } from '@s2sp/database';
-import { isGrpcServiceError } from '@s2sp/json-rpc';
+import { isGrpcServiceError } from '@s2sp/json-rpc/internal';
 import { CONTRACT_VERSION } from '@s2sp/contracts';
 import { AgentsCircuitBreaker } from '../grpc/agents-circuit-breaker';
 import { AgentsGrpcClients } from '../grpc/agents-grpc-clients';

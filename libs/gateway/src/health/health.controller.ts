@@ -1,5 +1,5 @@
 import { Controller, Get, Header, Res } from '@nestjs/common';
-import { Readiness } from '@s2sp/platform';
+import { Readiness } from '@s2sp/platform/internal';
 import { GatewayHealth, type HealthReport } from './gateway-health.service';
 
 /** What GET /health answers (503) once shutdown has begun, without probing anything downstream. */

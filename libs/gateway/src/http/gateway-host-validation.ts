@@ -1,11 +1,11 @@
 import type { INestApplication } from '@nestjs/common';
+import { type RequestHostPolicy } from '@s2sp/platform';
 import {
   boundRequestHostPolicy,
   requestHostMiddleware,
   resolveHostAllowLists,
   sendHostRefusalJson,
-  type RequestHostPolicy,
-} from '@s2sp/platform';
+} from '@s2sp/platform/internal';
 import type { GatewayConfig } from '../gateway.config';
 
 /**

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { PeriodicSweep } from '@s2sp/platform';
+import { PeriodicSweep } from '@s2sp/platform/internal';
 import type { GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG } from '../gateway.constants';
 import { IDEMPOTENCY_STORE, type IdempotencyStore } from './idempotency-store';

@@ -1,6 +1,7 @@
 import { Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import { defer, lastValueFrom, type Observable } from 'rxjs';
-import { JSON_RPC_CONTEXT_TYPE, type JsonRpcCallContext } from '@s2sp/json-rpc';
+import { type JsonRpcCallContext } from '@s2sp/json-rpc';
+import { JSON_RPC_CONTEXT_TYPE } from '@s2sp/json-rpc/internal';
 import { callerKey } from '../caller/caller-key';
 import { IDEMPOTENCY_KEY_PARAM } from './idempotency-key.decorator';
 import { idempotencyKeyHash, requestHash } from './idempotency-hashes';

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { JsonRpcError, JsonRpcErrorCode, RECOVERY_HINT } from '@s2sp/json-rpc';
+import { JsonRpcError, RECOVERY_HINT } from '@s2sp/json-rpc';
+import { JsonRpcErrorCode } from '@s2sp/json-rpc/internal';
 import type { GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG } from '../gateway.constants';
 import { IDEMPOTENCY_KEY_PARAM } from './idempotency-key.decorator';

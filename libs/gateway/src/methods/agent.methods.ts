@@ -3,14 +3,8 @@ import { RequireScopes } from '@s2sp/auth';
 import { PLATFORM_SCOPES, type v2 } from '@s2sp/contracts';
 import { measureTranscoding, Telemetry } from '@s2sp/telemetry';
 import { DownstreamCredentials } from '../auth/downstream-credentials.service';
-import {
-  JsonRpcError,
-  JsonRpcErrorCode,
-  JsonRpcEventStream,
-  JsonRpcMethod,
-  type JsonRpcCallContext,
-  type JsonRpcStreamEvent,
-} from '@s2sp/json-rpc';
+import { JsonRpcError, JsonRpcMethod, type JsonRpcCallContext } from '@s2sp/json-rpc';
+import { JsonRpcErrorCode, JsonRpcEventStream, type JsonRpcStreamEvent } from '@s2sp/json-rpc/internal';
 import { AgentServiceClient } from '../grpc/agent-service.client';
 import type { CallOrigin } from '../grpc/agents-downstream';
 import { Idempotent } from '../idempotency/idempotent.decorator';
@@ -26,7 +20,7 @@ import {
   type SubmitTaskResult,
   type TaskSnapshotJson,
 } from '../transcoding/task-response-transcoding';
-import { uuidV7 } from '@s2sp/platform';
+import { uuidV7 } from '@s2sp/platform/internal';
 import { CancelTaskParams } from './dto/cancel-task.params';
 import { GetTaskParams } from './dto/get-task.params';
 import { ListTasksParams } from './dto/list-tasks.params';

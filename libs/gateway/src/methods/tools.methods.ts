@@ -17,7 +17,7 @@ import {
   type CallToolResult,
   type ListToolsResult,
 } from '../transcoding/tool-transcoding';
-import { uuidV7 } from '@s2sp/platform';
+import { uuidV7 } from '@s2sp/platform/internal';
 import { CallToolParams } from './dto/call-tool.params';
 import { ListToolsParams } from './dto/list-tools.params';
 import { CALL_TOOL_RESULT, INVOKE_TOOL_V2_RESULT, LIST_TOOLS_RESULT } from './results/result-schemas';

@@ -1,13 +1,8 @@
 import { Inject, Injectable, Logger, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { ThrottlerStorage } from '@nestjs/throttler';
 import { hash } from 'node:crypto';
-import {
-  JSON_RPC_CONTEXT_TYPE,
-  JsonRpcError,
-  JsonRpcErrorCode,
-  RECOVERY_HINT,
-  type JsonRpcCallContext,
-} from '@s2sp/json-rpc';
+import { JsonRpcError, RECOVERY_HINT, type JsonRpcCallContext } from '@s2sp/json-rpc';
+import { JSON_RPC_CONTEXT_TYPE, JsonRpcErrorCode } from '@s2sp/json-rpc/internal';
 import { callerKey } from '../caller/caller-key';
 import type { GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG } from '../gateway.constants';

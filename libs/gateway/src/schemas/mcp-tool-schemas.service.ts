@@ -1,15 +1,13 @@
 import { Inject, Injectable, ServiceUnavailableException } from '@nestjs/common';
 import {
-  AUTH_OPTIONS,
   AuthorizationGate,
-  bearerChallenge,
   PermissionDeniedError,
-  traceIdFrom,
   type AuthorizationRequirements,
   type AuthorizationTarget,
   type CallerIdentity,
   type ResolvedAuthOptions,
 } from '@s2sp/auth';
+import { AUTH_OPTIONS, bearerChallenge, traceIdFrom } from '@s2sp/auth/internal';
 import { CONTRACT_VERSION, PLATFORM_SCOPES, type v1 } from '@s2sp/contracts';
 import { JsonRpcError } from '@s2sp/json-rpc';
 import { createHash } from 'node:crypto';

@@ -1,11 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import {
-  RPC_DISCOVER,
-  RpcDiscoverHandler,
-  type JsonSchema,
-  type OpenRpcDocument,
-  type OpenRpcMethod,
-} from '@s2sp/json-rpc';
+import { type JsonSchema } from '@s2sp/json-rpc';
+import { RPC_DISCOVER, RpcDiscoverHandler, type OpenRpcDocument, type OpenRpcMethod } from '@s2sp/json-rpc/internal';
 import { jsonContent, type SchemaDocumentInit, type SchemaSource } from './schema-source';
 
 const JSON_SCHEMA_DRAFT = 'http://json-schema.org/draft-07/schema#';

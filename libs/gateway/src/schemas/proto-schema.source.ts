@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { PACKAGE_CONTRACT_VERSIONS, PROTO_FILES, PROTO_ROOT } from '@s2sp/contracts';
+import { PACKAGE_CONTRACT_VERSIONS, PROTO_FILES } from '@s2sp/contracts';
+import { PROTO_ROOT } from '@s2sp/contracts/internal';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SchemaDocumentInit, SchemaSource } from './schema-source';

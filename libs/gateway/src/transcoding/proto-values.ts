@@ -1,4 +1,5 @@
-import { jsonObjectOr, timestampToMs, type JsonObject, type v1 } from '@s2sp/contracts';
+import { type JsonObject, type v1 } from '@s2sp/contracts';
+import { jsonObjectOr, timestampToMs } from '@s2sp/contracts/internal';
 
 /** A 64-bit counter (a decimal string in the generated messages) as a JSON number. */
 export function protoCount(value: string | null | undefined): number {

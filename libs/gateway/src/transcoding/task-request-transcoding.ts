@@ -1,4 +1,5 @@
-import { toJsonObject, v1 } from '@s2sp/contracts';
+import { v1 } from '@s2sp/contracts';
+import { toJsonObject } from '@s2sp/contracts/internal';
 import type { JsonRpcCallContext } from '@s2sp/json-rpc';
 import type { CancelTaskParams } from '../methods/dto/cancel-task.params';
 import type { PlanStepDto } from '../methods/dto/plan-step.dto';

@@ -1,4 +1,5 @@
-import { toJsonObject, v1, type JsonObject, type JsonValue, type v2 } from '@s2sp/contracts';
+import { v1, type JsonObject, type JsonValue, type v2 } from '@s2sp/contracts';
+import { toJsonObject } from '@s2sp/contracts/internal';
 import { JsonRpcError, type JsonRpcCallContext } from '@s2sp/json-rpc';
 import type { CallToolParams } from '../methods/dto/call-tool.params';
 import type { ListToolsParams } from '../methods/dto/list-tools.params';

@@ -3,7 +3,7 @@ import { Payload } from '@nestjs/microservices';
 import type { ReadResourceResult } from '@modelcontextprotocol/server';
 import { McpController, Resource } from '@rekog/mcp-nest';
 import { RequireScopes } from '@s2sp/auth';
-import type { SqlDatabase } from '@s2sp/platform';
+import type { SqlDatabase } from '@s2sp/platform/internal';
 import { S2SP_DATABASE } from '../config/s2sp.constants';
 import { S2spToolAuthGuard } from '../auth/s2sp-tool-auth.guard';
 import { McpProtocolErrorFilter } from '../mcp-surfaces/mcp-protocol-error.filter';

@@ -1,4 +1,5 @@
-import { hasAuditWriteStatus, type AuditWriteStatus } from '@s2sp/auth';
+import { type AuditWriteStatus } from '@s2sp/auth';
+import { hasAuditWriteStatus } from '@s2sp/auth/internal';
 
 /**
  * The audit trails of one app, in a health report.

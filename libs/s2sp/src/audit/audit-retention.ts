@@ -1,6 +1,7 @@
 import { Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import type { SqlChannel } from '@s2sp/platform';
-import { envInt, PeriodicSweep } from '@s2sp/platform';
+import { envInt } from '@s2sp/platform';
+import { PeriodicSweep } from '@s2sp/platform/internal';
 
 /** @public */
 export interface AuditRetentionOptions {

@@ -1,6 +1,7 @@
 import type { AuditEvent, AuditSink } from '@s2sp/auth';
 import type { TelemetryMetrics } from '@s2sp/telemetry';
-import type { SqlDatabase, SqlQuery } from '@s2sp/platform';
+import type { SqlQuery } from '@s2sp/platform';
+import type { SqlDatabase } from '@s2sp/platform/internal';
 import { recordsetInsert } from './recordset-insert';
 import { storable } from './storable-text';
 

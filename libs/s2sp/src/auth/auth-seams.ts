@@ -1,6 +1,6 @@
 import type { Type } from '@nestjs/common';
 import type { ApprovalProvider, AuditSink, AuthModuleOptions } from '@s2sp/auth';
-import { classOrValue } from '@s2sp/platform';
+import { classOrValue } from '@s2sp/platform/internal';
 
 /**
  * AuthModule's options that are providers: Nest registers them when the module is declared.

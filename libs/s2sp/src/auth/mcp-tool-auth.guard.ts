@@ -1,7 +1,8 @@
 import { Injectable, type ExecutionContext } from '@nestjs/common';
 import { RpcException } from '@nestjs/microservices';
 import { McpContext } from '@rekog/mcp-nest';
-import { AuthError, AuthenticationError, callerFrom, ProtocolAuthGuard, traceIdFrom } from '@s2sp/auth';
+import { AuthError, AuthenticationError, callerFrom, ProtocolAuthGuard } from '@s2sp/auth';
+import { traceIdFrom } from '@s2sp/auth/internal';
 
 /**
  * @RequireScopes / @MutationClass authorization (with approval and audit) for

@@ -1,6 +1,8 @@
 import { Module, type DynamicModule, type InjectionToken, type ModuleMetadata, type Provider } from '@nestjs/common';
-import { AuthModule, resolveAuthOptions, type AuditSink, type AuthModuleOptions, type ProviderSpec } from '@s2sp/auth';
-import { asyncOptionsProviders, sharedOptionsModule, type AsyncModuleOptions, type SqlDatabase } from '@s2sp/platform';
+import { AuthModule, type AuditSink, type AuthModuleOptions, type ProviderSpec } from '@s2sp/auth';
+import { resolveAuthOptions } from '@s2sp/auth/internal';
+import { type AsyncModuleOptions } from '@s2sp/platform';
+import { asyncOptionsProviders, sharedOptionsModule, type SqlDatabase } from '@s2sp/platform/internal';
 import { TelemetryMetrics } from '@s2sp/telemetry';
 import { AuditRetention, DEFAULT_AUDIT_RETENTION, type AuditRetentionOptions } from '../audit/audit-retention';
 import { PrismaAuditSink } from '../audit/prisma-audit-sink';

@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { AUDIT_SINK } from '@s2sp/auth';
-import { Readiness, takeNodeResponse } from '@s2sp/platform';
+import { Readiness, takeNodeResponse } from '@s2sp/platform/internal';
 import { auditHealthOf, type AuditHealth } from '../audit/audit-health';
 import { DATA_PLANE_FETCH_AUDIT } from '../audit/data-plane-fetch-audit';
 

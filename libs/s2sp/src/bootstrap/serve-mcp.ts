@@ -1,13 +1,13 @@
 import { ConsoleLogger, type INestApplication, type LoggerService, type LogLevel } from '@nestjs/common';
 import { ModuleRef, NestFactory, type AbstractHttpAdapter } from '@nestjs/core';
+import { type ShutdownOptions } from '@s2sp/platform';
 import {
   HttpRequestDrain,
   leaveRequestBodyUnread,
   Readiness,
   resolveShutdownOptions,
   shutdownControls,
-  type ShutdownOptions,
-} from '@s2sp/platform';
+} from '@s2sp/platform/internal';
 import type { CacheHint } from '@modelcontextprotocol/server';
 import { StdioTransport, StreamableHttpTransport, type McpCacheHints, type McpTransport } from '@rekog/mcp-nest';
 import { mountS2spAuth } from '../auth/mount-s2sp-auth';

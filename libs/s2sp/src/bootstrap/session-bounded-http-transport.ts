@@ -4,7 +4,7 @@ import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { classifyInboundRequest, isInitializeRequest, type McpServer } from '@modelcontextprotocol/server';
 import { StreamableHttpTransport, type McpTransport, type McpTransportContext } from '@rekog/mcp-nest';
 import { callerFrom } from '@s2sp/auth';
-import { nodeRequestOf, nodeResponseOf, PeriodicSweep, takeNodeResponse } from '@s2sp/platform';
+import { nodeRequestOf, nodeResponseOf, PeriodicSweep, takeNodeResponse } from '@s2sp/platform/internal';
 import { sendJsonRpcHttpError } from './json-rpc-http-error';
 import type { McpHttpLimits } from './mcp-http-limits';
 import { McpSessionRegistry, SessionLimitError, type TrackedSession } from './mcp-session-registry';

@@ -1,4 +1,4 @@
-import { envOptionalList } from '@s2sp/platform';
+import { envOptionalList } from '@s2sp/platform/internal';
 import type { S2spModuleOptions } from './s2sp-options';
 
 /** Environment variables of S2spModule's DNS-rebinding allowlists (comma-separated). */

@@ -1,5 +1,5 @@
 import { DATA_PLANE_AUTH_POLICIES, type DataPlaneAuthPolicy } from '../auth/data-plane-auth-policy';
-import { envChoice } from '@s2sp/platform';
+import { envChoice } from '@s2sp/platform/internal';
 
 export const S2SP_DATA_PLANE_AUTH_ENV = 'S2SP_DATA_PLANE_AUTH';
 

@@ -6,7 +6,8 @@ import {
   isDataPlaneAuthPolicy,
   type DataPlaneAuthPolicy,
 } from '../auth/data-plane-auth-policy';
-import { resolveHostAllowLists, type AllowedHost, type AllowList } from '@s2sp/platform';
+import { type AllowedHost, type AllowList } from '@s2sp/platform';
+import { resolveHostAllowLists } from '@s2sp/platform/internal';
 import type { ResourceStore } from '../store/resource-store.interface';
 import {
   DEFAULT_DATA_PLANE_FETCH_AUDIT_RETRY,

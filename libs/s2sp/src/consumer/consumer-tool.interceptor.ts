@@ -1,4 +1,4 @@
-import { S2SP_CONSUMER_PARAMETERS } from '@s2sp/platform';
+import { S2SP_CONSUMER_PARAMETERS } from '@s2sp/platform/internal';
 import { CallHandler, ExecutionContext, Inject, Injectable, Logger, NestInterceptor, Optional } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { Telemetry, traceDataPlaneFetch } from '@s2sp/telemetry';

@@ -1,6 +1,6 @@
 import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
 import { Tool } from '@rekog/mcp-nest';
-import { S2SP_CONSUMER_PARAMETERS } from '@s2sp/platform';
+import { S2SP_CONSUMER_PARAMETERS } from '@s2sp/platform/internal';
 import { z } from 'zod';
 import { scopesMeta, ToolScopesGuard } from '../auth/tool-scopes';
 import { ConsumerToolInterceptor } from './consumer-tool.interceptor';

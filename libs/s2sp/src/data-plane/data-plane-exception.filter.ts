@@ -1,5 +1,5 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
-import { takeNodeResponse } from '@s2sp/platform';
+import { takeNodeResponse } from '@s2sp/platform/internal';
 import { DataPlaneError, sendDataPlaneError } from './data-plane-error';
 
 /**

@@ -1,7 +1,8 @@
 import { Controller, Get, HttpCode, Inject, Param, Post, Req, Res, UseFilters } from '@nestjs/common';
-import { callerFrom, traceIdFrom } from '@s2sp/auth';
-import { DATA_PLANE_SUMMARY } from '@s2sp/telemetry';
-import { nodeRequestOf, takeNodeResponse } from '@s2sp/platform';
+import { callerFrom } from '@s2sp/auth';
+import { traceIdFrom } from '@s2sp/auth/internal';
+import { DATA_PLANE_SUMMARY } from '@s2sp/telemetry/internal';
+import { nodeRequestOf, takeNodeResponse } from '@s2sp/platform/internal';
 import type { IncomingMessage } from 'node:http';
 import { S2SP_OPTIONS } from '../config/s2sp.constants';
 import type { ResolvedS2spOptions } from '../config/s2sp-options';

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { PeriodicSweep } from '@s2sp/platform';
+import { PeriodicSweep } from '@s2sp/platform/internal';
 import { S2SP_OPTIONS } from '../config/s2sp.constants';
 import type { ResolvedS2spOptions } from '../config/s2sp-options';
 import { RESOURCE_STORE, type ResourceStore } from '../store/resource-store.interface';

@@ -1,6 +1,6 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { leaveRequestBodyUnread } from '@s2sp/platform';
+import { leaveRequestBodyUnread } from '@s2sp/platform/internal';
 
 /**
  * The data plane reads its request body itself (readJsonBody: its own byte limit,

@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import { boundRequestHostPolicy, requestHostMiddleware, type RequestHostPolicy } from '@s2sp/platform';
+import { type RequestHostPolicy } from '@s2sp/platform';
+import { boundRequestHostPolicy, requestHostMiddleware } from '@s2sp/platform/internal';
 import { sendJsonRpcHttpError } from '../bootstrap/json-rpc-http-error';
 import { S2SP_OPTIONS } from '../config/s2sp.constants';
 import { resolveS2spOptions, type ResolvedS2spOptions } from '../config/s2sp-options';

@@ -1,4 +1,4 @@
-import { S2SP_META } from '@s2sp/platform';
+import { S2SP_META } from '@s2sp/platform/internal';
 
 export { S2SP_META };
 

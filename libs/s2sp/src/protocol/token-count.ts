@@ -1,5 +1,5 @@
 import type { Tiktoken, TiktokenBPE } from 'js-tiktoken/lite';
-import { loadOptionalPackage } from '@s2sp/platform';
+import { loadOptionalPackage } from '@s2sp/platform/internal';
 
 /** The encoding of current OpenAI models; its rank table ships inside js-tiktoken (no network). */
 export const TOKEN_ENCODING = 'o200k_base';

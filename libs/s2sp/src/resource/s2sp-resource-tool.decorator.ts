@@ -1,6 +1,7 @@
 import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
 import { Tool } from '@rekog/mcp-nest';
-import { S2SP_RESOURCE_EXTENSION_PARAMETERS, S2SP_RESOURCE_PARAMETERS } from '@s2sp/platform';
+import { S2SP_RESOURCE_EXTENSION_PARAMETERS } from '@s2sp/platform';
+import { S2SP_RESOURCE_PARAMETERS } from '@s2sp/platform/internal';
 import { z } from 'zod';
 import { scopesMeta, ToolScopesGuard } from '../auth/tool-scopes';
 import { DATA_PLANE_FORMATS } from '../data-plane/data-plane-formats';

@@ -1,6 +1,7 @@
 import { Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { SqlDatabase, SqlChannel, SqlQuery } from '@s2sp/platform';
+import type { SqlChannel, SqlQuery } from '@s2sp/platform';
+import type { SqlDatabase } from '@s2sp/platform/internal';
 import { ResourceTable } from './resource-table';
 import { ResourceTableNotStoredError } from './resource-table-not-stored.error';
 import {

@@ -1,4 +1,4 @@
-import { WeightedLruCache } from '@s2sp/platform';
+import { WeightedLruCache } from '@s2sp/platform/internal';
 import type { CachedResourceInfo } from './resource-store.interface';
 import type { ResourceTable } from './resource-table';
 

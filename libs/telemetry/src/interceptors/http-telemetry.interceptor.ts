@@ -1,5 +1,5 @@
 import { Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
-import { declaredRouteOf, nodeRequestOf, nodeResponseOf } from '@s2sp/platform';
+import { declaredRouteOf, nodeRequestOf, nodeResponseOf } from '@s2sp/platform/internal';
 import { tap, type Observable } from 'rxjs';
 import { HttpExchangeTelemetry, type HttpRoutePlan } from '../http/http-exchange-telemetry';
 import { withinContext } from '../tracing/within-context';

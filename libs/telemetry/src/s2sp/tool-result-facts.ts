@@ -1,5 +1,5 @@
 import type { Span } from '@opentelemetry/api';
-import { S2SP_META } from '@s2sp/platform';
+import { S2SP_META } from '@s2sp/platform/internal';
 import type { TelemetryMetrics } from '../metrics/telemetry-metrics';
 import { TelemetryAttributes } from '../semantics/attributes';
 

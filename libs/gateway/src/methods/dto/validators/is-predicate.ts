@@ -1,5 +1,6 @@
 import { registerDecorator, type ValidationArguments, type ValidationOptions } from 'class-validator';
-import { PredicateSyntaxError, parsePredicate } from '@s2sp/contracts';
+import { PredicateSyntaxError } from '@s2sp/contracts';
+import { parsePredicate } from '@s2sp/contracts/internal';
 
 /** A FILTER step's row predicate (the small language of FilterStep in agent.proto), checked with parsePredicate. */
 export function IsPredicate(options?: ValidationOptions): PropertyDecorator {
