@@ -9,8 +9,18 @@ import { findRepoRoot } from './repo-root';
 /** The official Python MCP SDK release the interop tests install. */
 export const PYTHON_MCP_VERSION = '2.3.0';
 
-/** Why Python tests cannot run here (python3 missing or broken), or undefined when they can. */
+/**
+ * Why Python tests cannot run here (python3 missing or broken), or undefined when they can.
+ * With S2SP_REQUIRE_PYTHON=1 (as .ci/run sets) a missing Python is a failure, not a skip.
+ */
 export function python3SkipReason(): string | undefined {
+  const reason = python3Problem();
+  if (reason !== undefined && process.env.S2SP_REQUIRE_PYTHON === '1')
+    throw new Error(`${reason}; required here (S2SP_REQUIRE_PYTHON=1: install python3 and python3-venv)`);
+  return reason;
+}
+
+function python3Problem(): string | undefined {
   const probe = spawnSync('python3', ['--version'], { encoding: 'utf8' });
   if (probe.error) return `python3 is not available (${probe.error.message}): the Python clients cannot run here`;
   if (probe.status !== 0) return `python3 --version failed (exit ${probe.status}): the Python clients cannot run here`;
