@@ -14,9 +14,10 @@ function testFiles(dir) {
   });
 }
 
-const filter = process.argv[2];
+// `node scripts/run-tests.js [<part-of-path>...]`: the files whose path contains any of them (all when none).
+const filters = process.argv.slice(2);
 const files = testFiles(join(__dirname, '..', 'dist', 'test'))
-  .filter((file) => !filter || file.includes(filter))
+  .filter((file) => filters.length === 0 || filters.some((filter) => file.includes(filter)))
   .sort();
 if (files.length === 0) {
   console.error('No compiled test files found: run `npm run build` first.');
@@ -41,7 +42,14 @@ async function preparePythonInterop() {
 const env = { ...process.env, LOG_LEVELS: process.env.LOG_LEVELS ?? 'error,warn' };
 preparePythonInterop().then(
   () => {
-    const result = spawnSync(process.execPath, ['--test', '--test-timeout=180000', ...files], {
+    // The usual report on stdout (as node --test picks it), and the ten slowest files on stderr at the end.
+    const reporters = [
+      `--test-reporter=${process.stdout.isTTY ? 'spec' : 'tap'}`,
+      '--test-reporter-destination=stdout',
+      `--test-reporter=${join(__dirname, 'slowest-test-files.mjs')}`,
+      '--test-reporter-destination=stderr',
+    ];
+    const result = spawnSync(process.execPath, ['--test', '--test-timeout=180000', ...reporters, ...files], {
       stdio: 'inherit',
       env,
     });
