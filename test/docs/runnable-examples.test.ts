@@ -188,6 +188,15 @@ describe('the documentation runs: README.md and docs/*.md, every fenced block', 
       },
     ];
     const answers: Array<{ error?: { code: number; data?: Record<string, unknown> } }> = [];
+    // One deadline no call can meet, so that the answers include refusals whatever the machine's speed.
+    answers.push(
+      await rpc(
+        token,
+        'tools.call',
+        { name: 'get_alerts', arguments: { area: 'CA' } },
+        { 'x-deadline-ms': String(Date.now() + 1) },
+      ),
+    );
     for (let attempt = 0; attempt < 8; attempt++) {
       answers.push(
         await rpc(
@@ -211,6 +220,7 @@ describe('the documentation runs: README.md and docs/*.md, every fenced block', 
     const refusals = answers.filter(
       (answer) => answer.error && !(answer.error.code === -32001 && answer.error.data?.circuit === 'open'),
     );
+    assert.ok(refusals.length > 0, `no deadline was refused: ${summary}`);
     for (const { error } of refusals) {
       assert.equal(error!.code, -32000, summary);
       assert.equal(typeof error!.data?.hop, 'string', summary);
