@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { statsConfigFromEnv, type StatsServerConfig } from '../../apps/stats-server/src/stats-server.config';
-import { checkEnvTable, LIMIT_VARIABLES, limitCases } from '../support/env-table';
+import { checkEnvTable, LIMIT_VARIABLES, limitCases, readmeEnvTable } from '../support/env-table';
 
 const STATS_VARIABLES = [
   'STATS_HOST',
@@ -14,10 +14,17 @@ const STATS_VARIABLES = [
   'S2SP_FETCH_TIMEOUT_MS',
   'S2SP_ARROW_MIN_ROWS',
   'STATS_SUMMARY_MAX_TOKENS',
+  'S2SP_ALLOWED_HOSTS',
+  'S2SP_ALLOWED_ORIGINS',
   ...LIMIT_VARIABLES,
 ];
 
 test('every stats-server variable the README lists: its default, and what setting it changes', () => {
+  assert.deepEqual(
+    [...STATS_VARIABLES].sort(),
+    readmeEnvTable('stats-server'),
+    "the variables the configuration reads are the README's table",
+  );
   checkEnvTable(() => statsConfigFromEnv('http'), STATS_VARIABLES, [
     {
       env: {},

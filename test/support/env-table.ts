@@ -1,8 +1,11 @@
 // Table-driven checks of an app's configuration loader: every variable the
 // README lists, its default, and what setting it changes.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { DEFAULT_LIMITS } from '../../libs/s2sp/src/config/s2sp-options';
 import { S2SP_LIMIT_ENV } from '../../libs/s2sp/src/config/limits-from-env';
+import { findRepoRoot } from './repo-root';
 import { withEnv } from './with-env';
 
 export interface EnvCase<C> {
@@ -39,4 +42,26 @@ export function limitCases<C>(limitsOf: (config: C) => unknown): Array<EnvCase<C
       expect: (config: C) => assert.deepEqual(limitsOf(config), { ...DEFAULT_LIMITS, [limit]: 4242 }),
     })),
   ];
+}
+
+/**
+ * The variables of the README's table marked `<!-- env-table: <name> -->`: every name in
+ * backquotes in its first column, sorted.
+ */
+export function readmeEnvTable(name: string): string[] {
+  const readme = readFileSync(join(findRepoRoot(__dirname), 'README.md'), 'utf8');
+  const marker = `<!-- env-table: ${name} -->`;
+  const start = readme.indexOf(marker);
+  assert.ok(start >= 0, `README.md has no ${marker}`);
+  const rows = readme
+    .slice(start + marker.length)
+    .trimStart()
+    .split('\n\n')[0]
+    .split('\n')
+    .slice(2);
+  const names = rows.flatMap((row) =>
+    [...(row.split('|')[1] ?? '').matchAll(/`([A-Z0-9_]+)`/g)].map((match) => match[1]),
+  );
+  assert.ok(names.length > 0, `${marker} lists no variable`);
+  return [...new Set(names)].sort();
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, test } from 'node:test';
 import { weatherConfigFromEnv, type WeatherServerConfig } from '../../apps/weather-server/src/weather-server.config';
-import { checkEnvTable, LIMIT_VARIABLES, limitCases } from '../support/env-table';
+import { checkEnvTable, LIMIT_VARIABLES, limitCases, readmeEnvTable } from '../support/env-table';
 import { connectMcp, jsonOf } from '../support/mcp-client';
 import { startWeather } from '../support/stack';
 import { withEnv } from '../support/with-env';
@@ -49,6 +49,11 @@ const WEATHER_VARIABLES = [
 ];
 
 test('every weather-server variable the README lists: its default, and what setting it changes', () => {
+  assert.deepEqual(
+    [...WEATHER_VARIABLES].sort(),
+    readmeEnvTable('weather-server'),
+    "the variables the configuration reads are the README's table",
+  );
   checkEnvTable(() => weatherConfigFromEnv('http'), WEATHER_VARIABLES, [
     {
       env: {},
