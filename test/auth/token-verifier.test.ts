@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { writeFileSync } from 'node:fs';
+import { utimesSync, writeFileSync } from 'node:fs';
 import { exportJWK, type JWK } from 'jose';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -12,6 +12,7 @@ import {
   type SigningKey,
 } from '../../libs/auth/src';
 import { AUTHENTICATION_FAILED_MESSAGE } from '../../libs/auth/src/errors/authentication-error';
+import { createKeySet } from '../../libs/auth/src/identity/key-set';
 import {
   devSetup,
   foreignKey,
@@ -161,19 +162,24 @@ describe('JwtTokenVerifier with a JWKS file', () => {
     const second = await foreignKey('RS256');
     const path = join(dir.path, 'jwks.json');
     writeFileSync(path, JSON.stringify(jwksOf(first)));
+    let clock = Date.now();
     const verifier = new JwtTokenVerifier({
       audience: 'agents',
       issuer: 'platform',
-      keys: { kind: 'jwks-file', path },
+      keys: createKeySet({ kind: 'jwks-file', path }, () => clock),
     });
     const claims = goodClaims('agents', { iss: 'platform' });
     assert.equal((await verifier.verify(await signRaw(first, claims))).issuer, 'platform');
     await rejectsWith(verifier.verify(await signRaw(second, claims)), 'unknown-key');
 
-    await new Promise((resolve) => setTimeout(resolve, 20)); // a distinct mtime
     writeFileSync(path, JSON.stringify(jwksOf(first, second)));
-    // The refresh after the first miss is within the cooldown: wait it out, as a real rotation would.
-    await new Promise((resolve) => setTimeout(resolve, 5_100));
+    const rotatedAt = new Date(Date.now() + 60_000); // a later mtime, whatever the file system's resolution
+    utimesSync(path, rotatedAt, rotatedAt);
+    // The refresh after the first miss is within the cooldown: the new key is not read yet.
+    clock += 1_000;
+    await rejectsWith(verifier.verify(await signRaw(second, claims)), 'unknown-key');
+    // Once the cooldown (5 s) has passed, as after a real rotation, it is.
+    clock += 5_000;
     assert.equal((await verifier.verify(await signRaw(second, claims))).subject, 'alice');
   });
 

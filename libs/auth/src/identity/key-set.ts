@@ -43,12 +43,14 @@ export interface KeySet {
 
 const LOCAL_REFRESH_COOLDOWN_MS = 5_000;
 
-export function createKeySet(source: KeySetSource): KeySet {
+/** `now` is the clock of the local sources' refresh cooldown (tests pass their own). */
+export function createKeySet(source: KeySetSource, now: () => number = Date.now): KeySet {
   switch (source.kind) {
     case 'jwks':
       return new LocalKeySet(
         async () => source.jwks,
         async () => false,
+        now,
       );
     case 'dev':
       return new LocalKeySet(
@@ -57,6 +59,7 @@ export function createKeySet(source: KeySetSource): KeySet {
           source.store.reload();
           return true;
         },
+        now,
       );
     case 'jwks-file': {
       let mtime = -1;
@@ -64,7 +67,7 @@ export function createKeySet(source: KeySetSource): KeySet {
         mtime = (await stat(source.path)).mtimeMs;
         return parseJwks(await readFile(source.path, 'utf8'), source.path);
       };
-      return new LocalKeySet(read, async () => (await stat(source.path)).mtimeMs !== mtime);
+      return new LocalKeySet(read, async () => (await stat(source.path)).mtimeMs !== mtime, now);
     }
     case 'jwks-url':
       return remoteKeySet(source);
@@ -96,6 +99,7 @@ class LocalKeySet implements KeySet {
   constructor(
     private readonly load: () => Promise<JSONWebKeySet>,
     private readonly changed: () => Promise<boolean>,
+    private readonly now: () => number,
   ) {}
 
   readonly getKey: JWTVerifyGetKey = async (header, token) => {
@@ -104,7 +108,7 @@ class LocalKeySet implements KeySet {
   };
 
   async refresh(): Promise<boolean> {
-    const now = Date.now();
+    const now = this.now();
     if (now - this.lastRefresh < LOCAL_REFRESH_COOLDOWN_MS) return false;
     this.lastRefresh = now;
     if (!(await this.changed().catch(() => false))) return false;
