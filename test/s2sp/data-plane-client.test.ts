@@ -311,10 +311,11 @@ describe('DataPlaneClient.fetchBody', { timeout: 20_000 }, () => {
   });
 
   describe('allowlist', () => {
-    test('an origin not in the allowlist is refused before any connection', async () => {
+    test('an origin not in the allowlist is refused before any connection', async (t) => {
       const server = await startServer((_req, res) =>
         json(res, 200, { body: [], total_rows: 0, columns_returned: [] }),
       );
+      const fetches = t.mock.method(globalThis, 'fetch');
       const error = await refused(
         clientFor(['http://127.0.0.1:1', 'https://weather.example.com']).fetchBody(server.resourceUrl(), {
           rowIds: [0],
@@ -322,16 +323,18 @@ describe('DataPlaneClient.fetchBody', { timeout: 20_000 }, () => {
         /resource_url points to http:\/\/127\.0\.0\.1:\d+, which is not an allowed resource server for this consumer\./,
       );
       assert.ok(error.message.includes(server.origin));
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.equal(fetches.mock.callCount(), 0, 'no fetch was started');
       assert.equal(server.requests.length, 0);
       assert.equal(server.connections, 0);
     });
 
-    test('no allowlist at all → every origin is refused', async () => {
+    test('no allowlist at all → every origin is refused', async (t) => {
       const server = await startServer((_req, res) =>
         json(res, 200, { body: [], total_rows: 0, columns_returned: [] }),
       );
+      const fetches = t.mock.method(globalThis, 'fetch');
       await refused(clientFor([]).fetchBody(server.resourceUrl(), { rowIds: [0] }), /not an allowed resource server/);
+      assert.equal(fetches.mock.callCount(), 0, 'no fetch was started');
       assert.equal(server.connections, 0);
     });
 
