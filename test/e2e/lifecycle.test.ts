@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { spawn } from 'node:child_process';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
-import { RESOURCE_STORE, type ResourceStore } from '@s2sp/core';
+import { RESOURCE_STORE, S2SP_DATABASE, type ResourceStore } from '@s2sp/core';
+import type { S2spDatabase } from '@s2sp/database';
+import { eventually } from '../support/agents-stack';
 import { connectMcp, jsonOf } from '../support/mcp-client';
 import { openPostgresTestDatabase, postgresSkipReason, postgresTestUrl } from '../support/databases';
 import { fetchResource, startWeather, tempDir } from '../support/stack';
@@ -80,9 +82,15 @@ describe('resource lifecycle', () => {
     const weather = await startWeather({ resourceTtlMs: 300, sweepIntervalMs: 100 });
     try {
       const resource = await issueResource(weather.url);
+      const resources = weather.app.get<S2spDatabase>(S2SP_DATABASE).client.s2spResource;
+      assert.equal(await resources.count(), 1);
+      // Nothing here sweeps: the row goes only when the background sweeper has run after the TTL.
+      await eventually(
+        'the background sweeper to remove the expired resource',
+        async () => (await resources.count()) === 0,
+      );
       const store = weather.app.get<ResourceStore>(RESOURCE_STORE);
-      const swept = await new Promise<number>((resolve) => setTimeout(() => resolve(store.sweepExpired()), 700));
-      assert.equal(swept, 0, 'the background sweeper already removed the expired resource');
+      assert.equal(await store.sweepExpired(), 0, 'nothing was left for a sweep to remove');
       const response = await fetchResource(resource.resource_url);
       assert.equal(response.status, 404);
       assert.equal(response.json.error.code, 'RESOURCE_NOT_FOUND');
