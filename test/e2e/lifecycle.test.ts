@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { RESOURCE_STORE, S2SP_DATABASE, type ResourceStore } from '@s2sp/core';
 import type { S2spDatabase } from '@s2sp/database';
-import { eventually } from '../support/agents-stack';
+import { eventually } from '../support/eventually';
 import { connectMcp, jsonOf } from '../support/mcp-client';
 import { openPostgresTestDatabase, postgresSkipReason, postgresTestUrl } from '../support/databases';
 import { fetchResource, startWeather, tempDir } from '../support/stack';
