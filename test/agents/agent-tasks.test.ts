@@ -288,11 +288,12 @@ describe('agents AgentService: S2SP tasks', () => {
 
   test('hard cancel: the in-flight MCP call is aborted → CANCELLED at once', async () => {
     const SLOW_MS = 20_000;
+    const slowCallsBefore = testkit.slowConsumerCallsStarted();
     const accepted = await submitTask(clients.agents, {
       plan: [resourceStep('alerts', { mode: 'DATA_PLANE_MODE_SYNC' }), slowSink('sink', 'alerts', SLOW_MS)],
     });
     await waitForSteps(clients.agents, accepted.task_id, 2);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await eventually('the slow tool to be running', () => testkit.slowConsumerCallsStarted() > slowCallsBefore);
     const started = Date.now();
     const cancelled = await unary(clients.agents, 'CancelTask', {
       task_id: accepted.task_id,

@@ -3,7 +3,7 @@
 // tool, a tool that answers with a tool error, a slow tool, and tools that can
 // be added and removed at runtime to make the server send
 // notifications/tools/list_changed.
-import { Module } from '@nestjs/common';
+import { Injectable, Module } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { McpContext, McpController, McpStrategy, Tool, type DynamicToolDefinition } from '@rekog/mcp-nest';
@@ -12,8 +12,16 @@ import { z } from 'zod';
 
 const MAX_SLOW_MS = 30_000;
 
+/** How many slow_consumer calls have started: a test cancels once one is in flight. */
+@Injectable()
+class SlowCallLog {
+  started = 0;
+}
+
 @McpController()
 class TestToolsController {
+  constructor(private readonly slowCalls: SlowCallLog) {}
+
   @Tool({
     name: 'echo',
     description: 'Answers with the text it was given.',
@@ -83,6 +91,7 @@ class TestToolsController {
     @Ctx() context: McpContext,
   ) {
     const ms = args.ms ?? 5_000;
+    this.slowCalls.started++;
     await new Promise((resolve) => setTimeout(resolve, ms).unref());
     const rows = (JSON.parse(args.abstract_data) as unknown[]).length;
     const body =
@@ -95,7 +104,7 @@ class TestToolsController {
   }
 }
 
-@Module({ controllers: [TestToolsController] })
+@Module({ controllers: [TestToolsController], providers: [SlowCallLog] })
 class TestMcpModule {}
 
 export interface TestMcpServer {
@@ -106,6 +115,8 @@ export interface TestMcpServer {
   /** Adds a tool at runtime; connected clients get notifications/tools/list_changed. */
   addTool(definition: DynamicToolDefinition): void;
   removeTool(name: string): void;
+  /** How many slow_consumer calls have started so far. */
+  slowConsumerCallsStarted(): number;
   close(): Promise<void>;
 }
 
@@ -136,6 +147,7 @@ export async function startTestMcpServer(port = 0, name = 'testkit'): Promise<Te
       strategy.removeTool(name);
       announce();
     },
+    slowConsumerCallsStarted: () => server.app.get(SlowCallLog).started,
     close: () => closeHard(server),
   };
 }
