@@ -354,12 +354,15 @@ describe('agents ToolService over gRPC', () => {
   });
 
   test('deadlines: too short for the MCP hop → DEADLINE_EXCEEDED with hop "mcp"; no time at all → hop "agents"', async () => {
-    const SLOW_MS = 5_000;
+    // Budgets wide enough that the agents always reach the MCP call first, however loaded the machine;
+    // the slow tool outlasts them by far.
+    const SLOW_MS = 20_000;
+    const BUDGET_MS = 2_000;
     const started = Date.now();
     const viaField = await unaryError(clients.tools, 'InvokeTool', {
       tool_name: 'slow',
       input_params: toStruct({ ms: SLOW_MS }),
-      deadline: toTimestamp(Date.now() + 600),
+      deadline: toTimestamp(Date.now() + BUDGET_MS),
     });
     assert.equal(viaField.code, grpc.status.DEADLINE_EXCEEDED);
     assert.equal(trailer(viaField, GRPC_ERROR_METADATA.DEADLINE_HOP), 'mcp');
@@ -368,8 +371,8 @@ describe('agents ToolService over gRPC', () => {
     const viaGrpcDeadline = await unaryError(
       clients.tools,
       'InvokeTool',
-      { tool_name: 'slow', input_params: toStruct({ ms: 5_000 }) },
-      { deadlineMs: 1_000 },
+      { tool_name: 'slow', input_params: toStruct({ ms: SLOW_MS }) },
+      { deadlineMs: BUDGET_MS },
     );
     assert.equal(viaGrpcDeadline.code, grpc.status.DEADLINE_EXCEEDED);
     assert.equal(trailer(viaGrpcDeadline, GRPC_ERROR_METADATA.DEADLINE_HOP), 'mcp');
