@@ -66,6 +66,8 @@ const env = {
   FUZZ_SEED: seed,
   ...(options.runs ? { FUZZ_RUNS: options.runs } : {}),
   ...(options.path ? { FUZZ_PATH: options.path } : {}),
+  // Long runs are the point here: no time budget per target (npm test has one).
+  FUZZ_BUDGET_MS: '0',
 };
 console.log(`fuzz: seed ${seed}, ${options.runs ?? 'default'} runs per target, ${files.length} file(s)`);
 // Files one after another (the HTTP targets share the machine's cores); no test timeout (the default), long runs are the point.

@@ -1,13 +1,22 @@
 // Property-based fuzzing with fast-check: every target runs FUZZ_RUNS cases
-// (10 000 unless told) from FUZZ_SEED (random unless told), and a failure names
-// the seed, the shrink path and the command that replays it.
+// (10 000 unless told), within FUZZ_BUDGET_MS of time (20 s unless told; 0: no limit),
+// from FUZZ_SEED (random unless told), and a failure names the seed, the shrink path
+// and the command that replays it.
 import fc from 'fast-check';
 
 /** Cases per target when FUZZ_RUNS is unset: what CI runs with the ordinary test suite. */
 export const DEFAULT_FUZZ_RUNS = 10_000;
 
+/**
+ * Time per target when FUZZ_BUDGET_MS is unset: `npm test` stops a target there, whatever the
+ * machine's load, with the cases run so far (all passed); `npm run fuzz` runs without a limit.
+ */
+export const DEFAULT_FUZZ_BUDGET_MS = 20_000;
+
 export interface FuzzSettings {
   numRuns: number;
+  /** Time per target, ms; 0: none. */
+  budgetMs: number;
   seed: number;
   /** A shrink path from an earlier failure: replays just that counterexample. */
   path?: string;
@@ -18,9 +27,13 @@ export function fuzzSettings(env: NodeJS.ProcessEnv = process.env): FuzzSettings
   const numRuns = env.FUZZ_RUNS === undefined || env.FUZZ_RUNS === '' ? DEFAULT_FUZZ_RUNS : Number(env.FUZZ_RUNS);
   if (!Number.isSafeInteger(numRuns) || numRuns < 1)
     throw new RangeError(`FUZZ_RUNS must be a positive integer, got ${env.FUZZ_RUNS}`);
+  const budgetMs =
+    env.FUZZ_BUDGET_MS === undefined || env.FUZZ_BUDGET_MS === '' ? DEFAULT_FUZZ_BUDGET_MS : Number(env.FUZZ_BUDGET_MS);
+  if (!Number.isSafeInteger(budgetMs) || budgetMs < 0)
+    throw new RangeError(`FUZZ_BUDGET_MS must be a non-negative integer, got ${env.FUZZ_BUDGET_MS}`);
   const seed = env.FUZZ_SEED === undefined || env.FUZZ_SEED === '' ? randomSeed() : Number(env.FUZZ_SEED);
   if (!Number.isSafeInteger(seed)) throw new RangeError(`FUZZ_SEED must be an integer, got ${env.FUZZ_SEED}`);
-  return { numRuns, seed, ...(env.FUZZ_PATH ? { path: env.FUZZ_PATH } : {}) };
+  return { numRuns, budgetMs, seed, ...(env.FUZZ_PATH ? { path: env.FUZZ_PATH } : {}) };
 }
 
 function randomSeed(): number {
@@ -34,7 +47,7 @@ function currentSettings(): FuzzSettings {
   if (!settings) {
     settings = fuzzSettings();
     console.log(
-      `fuzz: ${settings.numRuns} runs per target, seed ${settings.seed}${settings.path ? `, path ${settings.path}` : ''}`,
+      `fuzz: ${settings.numRuns} runs per target${settings.budgetMs > 0 ? ` within ${settings.budgetMs} ms` : ''}, seed ${settings.seed}${settings.path ? `, path ${settings.path}` : ''}`,
     );
   }
   return settings;
@@ -56,14 +69,17 @@ export function failureReport(target: string, details: fc.RunDetails<unknown>, n
 
 /** Runs `property` with this process's settings; throws a report naming seed and path on failure. */
 export async function fuzz<T>(target: string, property: fc.IAsyncProperty<T> | fc.IProperty<T>): Promise<void> {
-  const { numRuns, seed, path } = currentSettings();
+  const { numRuns, budgetMs, seed, path } = currentSettings();
   const started = Date.now();
   const details = await fc.check(property as fc.IAsyncProperty<T>, {
     numRuns,
     seed,
+    // Out of time is not a failure: the cases run so far all passed, and the log says how many.
+    ...(budgetMs > 0 && !path ? { interruptAfterTimeLimit: budgetMs, markInterruptAsFailure: false } : {}),
     ...(path ? { path, endOnFailure: true } : {}),
   });
-  console.log(`fuzz: ${target}: ${details.numRuns} runs in ${Date.now() - started} ms (seed ${seed})`);
+  const stopped = details.interrupted ? `, stopped by the ${budgetMs} ms budget` : '';
+  console.log(`fuzz: ${target}: ${details.numRuns} runs in ${Date.now() - started} ms (seed ${seed}${stopped})`);
   if (details.failed) {
     const report = failureReport(target, details as fc.RunDetails<unknown>, numRuns);
     console.error(report);
