@@ -1,5 +1,6 @@
 import type { LoggerService, LogLevel } from '@nestjs/common';
 import { JsonLogger } from './json-logger';
+import type { EnvironmentVariables } from '@s2sp/platform';
 
 /**
  * What an app's config may say about logging: its own LoggerService, the levels to keep, or false for none.
@@ -40,7 +41,7 @@ export function appLogger(
  * LOG_LEVELS (e.g. "error,warn") of `env` as Nest levels; undefined when unset; throws naming unknown levels.
  * @public
  */
-export function logLevelsFromEnv(env: Readonly<Record<string, string | undefined>>): LogLevel[] | undefined {
+export function logLevelsFromEnv(env: EnvironmentVariables): LogLevel[] | undefined {
   const levels = (env.LOG_LEVELS ?? '')
     .split(',')
     .map((level) => level.trim())
