@@ -72,6 +72,38 @@ describe('committed migrations', () => {
     }
   });
 
+  test('every in-memory database of a process is its own, migrated and empty, though later ones load a template', async () => {
+    const [first, second] = await Promise.all([
+      openS2spDatabase({ dataDir: ':memory:' }),
+      openS2spDatabase({ dataDir: ':memory:' }),
+    ]);
+    try {
+      await first.client.idempotencyRecord.create({
+        data: {
+          keyHash: 'a'.repeat(64),
+          method: 'tools.call',
+          requestHash: 'b'.repeat(64),
+          state: 'IN_PROGRESS',
+          expiresAt: new Date(Date.now() + 60_000),
+        },
+      });
+      const third = await openS2spDatabase({ dataDir: ':memory:' });
+      try {
+        for (const db of [first, second, third]) {
+          assert.deepEqual(db.appliedMigrations, committed);
+          await assertMigrationsRecorded(db);
+        }
+        assert.equal(await first.client.idempotencyRecord.count(), 1);
+        assert.equal(await second.client.idempotencyRecord.count(), 0);
+        assert.equal(await third.client.idempotencyRecord.count(), 0);
+      } finally {
+        await third.close();
+      }
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+    }
+  });
+
   test('apply to a fresh embedded PostgreSQL data dir (created if missing) exactly once', async () => {
     const parent = fs.mkdtempSync(path.join(os.tmpdir(), 's2sp-migrations-'));
     fs.chmodSync(parent, 0o755); // reachable by the server's OS user when the tests run as root

@@ -5,6 +5,7 @@ import { PrismaClient } from './generated/client';
 import { logEmbeddedPostgresLine } from './embedded-postgres-log';
 import { startEmbeddedPostgres, type EmbeddedPostgresOptions } from './embedded-postgres-server';
 import { createPgliteAdapterFactory } from './pglite-adapter';
+import { freshInMemoryDatabase } from './in-memory-template';
 import { migratePostgresSchema } from './postgres-migration';
 import { isPostgresUrl } from './postgres-url';
 import { schemaPool } from './schema-pool';
@@ -36,6 +37,13 @@ export interface OpenS2spDatabaseOptions {
   schema?: string;
   /** The `prisma/` folder holding the migrations; found automatically when omitted. */
   prismaDir?: string;
+  /**
+   * With dataDir `':memory:'`: the directory where the migrated template that new in-memory
+   * databases are loaded from is kept between processes (`false`: made once per process).
+   * Default `<os tmpdir>/s2sp-pglite-templates-<uid>`; used only when owned by this user and
+   * writable by no one else.
+   */
+  templateCacheDir?: string | false;
 }
 
 /** @public */
@@ -70,9 +78,15 @@ export async function openS2spDatabase(options: OpenS2spDatabaseOptions = {}): P
   const connection = isPostgresUrl(options.databaseUrl)
     ? await connectPostgres(options.databaseUrl, options.schema)
     : dataDir === IN_MEMORY
-      ? pgliteConnection(await PGlite.create())
+      ? await inMemoryConnection(options)
       : await connectEmbeddedPostgres(dataDir, options);
   return openOn(connection, options);
+}
+
+/** A new in-memory PGlite, already migrated: it is loaded from a template (in-memory-template.ts). */
+async function inMemoryConnection(options: OpenS2spDatabaseOptions): Promise<Connection> {
+  const { db, appliedMigrations } = await freshInMemoryDatabase(options);
+  return { ...pgliteConnection(db), migrate: () => Promise.resolve(appliedMigrations) };
 }
 
 /**
