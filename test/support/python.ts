@@ -82,7 +82,21 @@ export async function pythonWithMcpSdk(): Promise<string> {
   mkdirSync(venv, { recursive: true });
   for (const [command, args] of [
     ['python3', ['-m', 'venv', venv]],
-    [python, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', `mcp==${PYTHON_MCP_VERSION}`]],
+    // One retry per download: where the default index is unreachable and a local mirror serves
+    // the packages (CI machines), pip's default retries with backoff took minutes, not seconds.
+    [
+      python,
+      [
+        '-m',
+        'pip',
+        'install',
+        '--quiet',
+        '--disable-pip-version-check',
+        '--retries',
+        '1',
+        `mcp==${PYTHON_MCP_VERSION}`,
+      ],
+    ],
   ] as const) {
     const run = await runProcess(command, args);
     if (run.exitCode !== 0)
