@@ -4,19 +4,12 @@ import { resolvePrismaPaths } from './prisma-paths';
 import { applyMigrations } from './schema-engine';
 import {
   defaultTemplateCacheDir,
+  type InMemoryTemplate,
   readCachedTemplate,
   removeCachedTemplate,
   templateKey,
   writeCachedTemplate,
 } from './template-cache';
-
-/** A migrated, empty PGlite data directory (a gzip dump), and the migrations it holds. */
-export interface InMemoryTemplate {
-  dump: Blob;
-  appliedMigrations: string[];
-  /** Where it was read from, when it came from the cache. */
-  cachedAt?: { dir: string; key: string };
-}
 
 export interface FreshInMemoryDatabase {
   db: PGlite;

@@ -2,7 +2,6 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { InMemoryTemplate } from './in-memory-template';
 
 /**
  * In-memory database templates kept between processes (a test run starts many),
@@ -12,6 +11,14 @@ import type { InMemoryTemplate } from './in-memory-template';
  * The cache is best effort: a directory that is not this user's own, or any
  * failure to read or write it, means the template is made in the process.
  */
+
+/** A migrated, empty PGlite data directory (a gzip dump), and the migrations it holds. */
+export interface InMemoryTemplate {
+  dump: Blob;
+  appliedMigrations: string[];
+  /** Where it was read from, when it came from the cache. */
+  cachedAt?: { dir: string; key: string };
+}
 
 /** `<os tmpdir>/s2sp-pglite-templates-<uid>`. */
 export function defaultTemplateCacheDir(): string {
