@@ -6,6 +6,9 @@ import { removeTempDirs, rpcError, startTestGateway, type TestGateway } from '..
 
 const MINIMUM_CALLS = 4;
 const OPEN_MS = 1_500;
+/** grpc.breakerMinimumBudgetMs of the gateway under test, and a budget below it. */
+const JUDGED_BUDGET_MS = 600;
+const SHORT_BUDGET_MS = 200;
 const TASK_ID = '0192f3a4-5b6c-7d8e-9f01-23456789abcd';
 
 async function waitFor<T>(probe: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 5_000): Promise<T> {
@@ -31,6 +34,7 @@ describe('gateway circuit breaker in front of the agents, and GET /health', () =
         errorRateThreshold: 0.5,
         openDurationMs: OPEN_MS,
       },
+      grpc: { breakerMinimumBudgetMs: JUDGED_BUDGET_MS },
       // Generous: the first probe also opens the gRPC connection, which a loaded CI machine can take long over.
       health: { timeoutMs: 5_000 },
     });
@@ -216,6 +220,24 @@ describe('gateway circuit breaker in front of the agents, and GET /health', () =
     const { json } = await gw.health();
     assert.equal(json.agents.circuit.state, 'closed');
     assert.equal(json.agents.circuit.failuresInWindow, 0);
+    fake.reset();
+  });
+
+  test('a short deadline the gateway itself ended (the agents never answered) does not count; one with budget to spare does', async () => {
+    fake.delay('GetTask', 3_000);
+    const getTask = async (budgetMs: number) =>
+      rpcError(
+        gw.client.request('agent.getTask', { task_id: TASK_ID }, { 'x-deadline-ms': String(Date.now() + budgetMs) }),
+      );
+    for (let index = 0; index < MINIMUM_CALLS * 2; index++) {
+      const error = await getTask(SHORT_BUDGET_MS);
+      assert.deepEqual([error.code, error.data.hop], [-32000, 'grpc']);
+    }
+    assert.equal((await gw.health()).json.agents.circuit.failuresInWindow, 0);
+
+    const error = await getTask(JUDGED_BUDGET_MS + 100);
+    assert.deepEqual([error.code, error.data.hop], [-32000, 'grpc']);
+    assert.equal((await gw.health()).json.agents.circuit.failuresInWindow, 1);
     fake.reset();
   });
 });

@@ -89,6 +89,13 @@ export interface GatewayConfig {
     /** Upper bound of the channel's reconnect backoff after the agents went away. */
     maxReconnectBackoffMs: number;
     /**
+     * A call whose deadline the gateway's own timer ended (the agents never answered) counts
+     * against the circuit breaker only when the call had at least this budget: a shorter one
+     * says more about the caller's budget than about the agents, and a caller could otherwise
+     * open the circuit for everyone with a run of short deadlines.
+     */
+    breakerMinimumBudgetMs: number;
+    /**
      * How calls are spread over the agents' addresses: `round_robin` (a connection to each
      * address the target resolves to, calls taken in turn) or `pick_first` (one connection).
      */
@@ -163,7 +170,13 @@ export function defaultGatewayConfig(): GatewayConfig {
     auditRetention: { ...DEFAULT_AUDIT_RETENTION },
     dataDir: '.data/gateway',
     jsonRpc: jsonRpcDefaults(),
-    grpc: { deadlineReserveMs: 20, minimumBudgetMs: 20, maxReconnectBackoffMs: 2_000, loadBalancing: 'round_robin' },
+    grpc: {
+      deadlineReserveMs: 20,
+      minimumBudgetMs: 20,
+      maxReconnectBackoffMs: 2_000,
+      breakerMinimumBudgetMs: 2_000,
+      loadBalancing: 'round_robin',
+    },
     rateLimit: { limit: 120, windowMs: 60_000 },
     circuitBreaker: { windowMs: 10_000, minimumCalls: 5, errorRateThreshold: 0.5, openDurationMs: 5_000 },
     idempotency: { ttlMs: 24 * 60 * 60 * 1000, sweepIntervalMs: 60_000, pollIntervalMs: 50 },
@@ -214,6 +227,7 @@ export function gatewayConfigFromEnv(): GatewayConfig {
       deadlineReserveMs: envInt('GATEWAY_GRPC_DEADLINE_RESERVE_MS', d.grpc.deadlineReserveMs),
       minimumBudgetMs: envInt('GATEWAY_GRPC_MINIMUM_BUDGET_MS', d.grpc.minimumBudgetMs, positive),
       maxReconnectBackoffMs: envInt('GATEWAY_GRPC_MAX_RECONNECT_BACKOFF_MS', d.grpc.maxReconnectBackoffMs, positive),
+      breakerMinimumBudgetMs: envInt('GATEWAY_GRPC_BREAKER_MINIMUM_BUDGET_MS', d.grpc.breakerMinimumBudgetMs),
       loadBalancing: envChoice('GATEWAY_AGENTS_LOAD_BALANCING', AGENTS_LOAD_BALANCING_POLICIES, d.grpc.loadBalancing),
     },
     rateLimit: {

@@ -15,7 +15,9 @@ import { isRequestSerializationFailure } from './request-serialization-failure';
  * agents answered themselves, naming the hop (`x-s2sp-deadline-hop`): the agents
  * are up, the caller's budget was short (or a server behind them was slow, which
  * the agents' own breakers count); otherwise a few short deadlines of one caller
- * would open the circuit for everyone.
+ * would open the circuit for everyone. For the same reason a deadline the gateway's
+ * own timer ended counts only when the call's budget was at least
+ * `grpc.breakerMinimumBudgetMs` (`judgeLocalDeadline`).
  */
 const AGENT_FAULTS: ReadonlySet<number> = new Set([
   GrpcStatus.UNAVAILABLE,
@@ -24,9 +26,10 @@ const AGENT_FAULTS: ReadonlySet<number> = new Set([
   GrpcStatus.UNKNOWN,
 ]);
 
-export function isAgentsFault(error: unknown): boolean {
+export function isAgentsFault(error: unknown, judgeLocalDeadline = true): boolean {
   if (!isGrpcServiceError(error) || !AGENT_FAULTS.has(error.code) || isRequestSerializationFailure(error)) return false;
-  return !(error.code === GrpcStatus.DEADLINE_EXCEEDED && answeredByTheAgents(error.metadata));
+  if (error.code !== GrpcStatus.DEADLINE_EXCEEDED) return true;
+  return judgeLocalDeadline && !answeredByTheAgents(error.metadata);
 }
 
 function answeredByTheAgents(metadata: Metadata | undefined): boolean {
@@ -37,15 +40,21 @@ function answeredByTheAgents(metadata: Metadata | undefined): boolean {
 @Injectable()
 export class AgentsCircuitBreaker {
   private readonly breaker: CircuitBreaker;
+  private readonly minimumJudgedBudgetMs: number;
 
   constructor(@Inject(GATEWAY_CONFIG) config: GatewayConfig, metrics: TelemetryMetrics) {
     this.breaker = new CircuitBreaker('agents', { ...config.circuitBreaker });
+    this.minimumJudgedBudgetMs = config.grpc.breakerMinimumBudgetMs;
     metrics.observeCircuitBreaker('agents', () => this.breaker.state);
   }
 
-  /** Runs the call unless the circuit is open (then throws CircuitOpenError without calling). */
-  run<T>(call: () => Promise<T>): Promise<T> {
-    return this.breaker.run(call, isAgentsFault);
+  /**
+   * Runs the call unless the circuit is open (then throws CircuitOpenError without calling);
+   * `budgetMs` is the time its deadline gave it.
+   */
+  run<T>(call: () => Promise<T>, budgetMs: number): Promise<T> {
+    const judgeLocalDeadline = budgetMs >= this.minimumJudgedBudgetMs;
+    return this.breaker.run(call, (error) => isAgentsFault(error, judgeLocalDeadline));
   }
 
   snapshot(): CircuitSnapshot {

@@ -113,8 +113,15 @@ export class AgentsDownstream {
     const deadline = grpcDeadlineFor(origin, this.config.grpc);
     const metadata = outgoingMetadata(origin);
     return traceGrpcCall(this.telemetry, serviceNameOf(client), method, metadata, (traced) =>
-      this.breaker.run(() =>
-        unaryCall<Response>(client, method, request, { deadline, metadata: traced, signal: origin.signal, onHeaders }),
+      this.breaker.run(
+        () =>
+          unaryCall<Response>(client, method, request, {
+            deadline,
+            metadata: traced,
+            signal: origin.signal,
+            onHeaders,
+          }),
+        deadline - Date.now(),
       ),
     );
   }
