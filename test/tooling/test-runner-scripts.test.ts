@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
@@ -50,4 +50,15 @@ test('test:changed selects the test files that import a changed file through any
   assert.ok(!grpc.includes('test/platform/uuid.test.js'), 'does not reach it');
   assert.deepEqual(selection('test/platform/uuid.test.ts'), ['test/platform/uuid.test.js']);
   assert.ok(selection('prisma/schema.prisma').length > 0, 'tests that read the schema');
+});
+
+test('the runner refuses a concurrency that is not a positive integer, naming the variable', () => {
+  for (const value of ['0', 'two', '1.5']) {
+    const run = spawnSync(process.execPath, [join(SCRIPTS, 'run-tests.js')], {
+      env: { ...process.env, S2SP_TEST_CONCURRENCY: value },
+      encoding: 'utf8',
+    });
+    assert.equal(run.status, 1, value);
+    assert.match(run.stderr, new RegExp(`S2SP_TEST_CONCURRENCY must be a positive integer, got ${value}`));
+  }
 });
