@@ -5,7 +5,7 @@ import { isRow, Row, ROW_ID } from '../protocol/row';
 import { S2spToolError } from '../protocol/s2sp-error';
 import { ARROW_STREAM_MEDIA_TYPE } from '../data-plane/arrow/arrow-media-type';
 import { ArrowDecodeError, ArrowResponseTooLargeError } from '../data-plane/arrow/arrow-errors';
-import { decodeArrowStream } from '../data-plane/arrow/decode-arrow-stream';
+import { arrowDecoder } from '../data-plane/arrow/lazy-arrow';
 import { CONSUMER_ACCEPT, JSON_MEDIA_TYPE } from '../data-plane/data-plane-formats';
 import { BodyRowsReader } from './body-rows-reader';
 
@@ -111,7 +111,7 @@ export class DataPlaneClient {
     if (!response.body)
       throw new S2spToolError(`The resource server at ${origin} answered with something other than S2SP body rows.`);
     try {
-      return (await decodeArrowStream(response.body, { maxBytes: limit })).rows;
+      return (await arrowDecoder().decodeArrowStream(response.body, { maxBytes: limit })).rows;
     } catch (error) {
       if (error instanceof ArrowResponseTooLargeError)
         throw new S2spToolError(`The resource server at ${origin} answered with more than ${limit} bytes.`);

@@ -6,7 +6,7 @@ import { nodeRequestOf, takeNodeResponse } from '@s2sp/platform/internal';
 import type { IncomingMessage } from 'node:http';
 import { S2SP_OPTIONS } from '../config/s2sp.constants';
 import type { ResolvedS2spOptions } from '../config/s2sp-options';
-import { encodeArrowSlices } from './arrow/encode-arrow-stream';
+import { arrowEncoder } from './arrow/lazy-arrow';
 import { DATA_PLANE_FORMATS, negotiateDataPlaneFormat, JSON_MEDIA_TYPE } from './data-plane-formats';
 import { DataPlaneExceptionFilter } from './data-plane-exception.filter';
 import { DataPlaneService, type DataPlaneAccess, type GrantedFetch } from './data-plane.service';
@@ -78,7 +78,7 @@ export class DataPlaneController {
 }
 
 function arrowAnswer({ selection }: GrantedFetch): Iterable<Uint8Array> {
-  return encodeArrowSlices(
+  return arrowEncoder().encodeArrowSlices(
     selection.columns,
     selection.rowCount,
     (start, end, into) => selection.readCells(start, end, into),

@@ -1,0 +1,29 @@
+// What a process pays for at start-up: packages needed only by one kind of request are
+// loaded by the first such request (libs/s2sp/src/data-plane/arrow/lazy-arrow.ts).
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { test } from 'node:test';
+
+/** The packages under node_modules a fresh process has loaded after running `script`. */
+function packagesLoadedBy(script: string): string[] {
+  const output = execFileSync(
+    process.execPath,
+    [
+      '-e',
+      `${script};
+      const names = Object.keys(require.cache).map((file) => file.match(/node_modules\\/((?:@[^/]+\\/)?[^/]+)/)?.[1]);
+      console.log(JSON.stringify([...new Set(names.filter(Boolean))]));`,
+    ],
+    { encoding: 'utf8' },
+  );
+  return JSON.parse(output);
+}
+
+test('@s2sp/core loads apache-arrow only when an Arrow answer is first encoded or decoded', () => {
+  assert.ok(!packagesLoadedBy(`require('@s2sp/core')`).includes('apache-arrow'));
+  // The check does see the package once an encoder is asked for.
+  const lazyArrow = join(dirname(require.resolve('@s2sp/core')), 'data-plane', 'arrow', 'lazy-arrow.js');
+  const encoderAskedFor = `require('@s2sp/core'); require(${JSON.stringify(lazyArrow)}).arrowEncoder()`;
+  assert.ok(packagesLoadedBy(encoderAskedFor).includes('apache-arrow'));
+});
