@@ -1,19 +1,21 @@
 // What a process pays for at start-up: packages needed only by one kind of request are
-// loaded by the first such request (libs/s2sp/src/data-plane/arrow/lazy-arrow.ts).
+// loaded by the first such request (libs/s2sp/src/data-plane/arrow/lazy-arrow.ts), or only by
+// the apps configured to use them (the OTLP exporters, libs/telemetry/src/telemetry.ts).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 
-/** The packages under node_modules a fresh process has loaded after running `script`. */
+/** The packages under node_modules a fresh process has loaded once `script` (the body of an async function) ran. */
 function packagesLoadedBy(script: string): string[] {
   const output = execFileSync(
     process.execPath,
     [
       '-e',
-      `${script};
-      const names = Object.keys(require.cache).map((file) => file.match(/node_modules\\/((?:@[^/]+\\/)?[^/]+)/)?.[1]);
-      console.log(JSON.stringify([...new Set(names.filter(Boolean))]));`,
+      `(async () => { ${script}; })().then(() => {
+        const names = Object.keys(require.cache).map((file) => file.match(/node_modules\\/((?:@[^/]+\\/)?[^/]+)/)?.[1]);
+        console.log(JSON.stringify([...new Set(names.filter(Boolean))]));
+      });`,
     ],
     { encoding: 'utf8' },
   );
@@ -26,4 +28,21 @@ test('@s2sp/core loads apache-arrow only when an Arrow answer is first encoded o
   const lazyArrow = join(dirname(require.resolve('@s2sp/core')), 'data-plane', 'arrow', 'lazy-arrow.js');
   const encoderAskedFor = `require('@s2sp/core'); require(${JSON.stringify(lazyArrow)}).arrowEncoder()`;
   assert.ok(packagesLoadedBy(encoderAskedFor).includes('apache-arrow'));
+});
+
+test('@s2sp/core loads the OTLP exporters only in an app that exports to an OTLP endpoint', () => {
+  const atStart = packagesLoadedBy(`require('@s2sp/core')`);
+  for (const exporter of ['@opentelemetry/exporter-trace-otlp-http', '@opentelemetry/exporter-metrics-otlp-http'])
+    assert.ok(!atStart.includes(exporter), exporter);
+  const exporting = packagesLoadedBy(
+    `require('@s2sp/core');
+    const telemetry = await require('@s2sp/telemetry').startTelemetry({
+      serviceName: 'lazy-test',
+      otlpTracesUrl: 'http://127.0.0.1:9/v1/traces',
+      otlpMetricsUrl: 'http://127.0.0.1:9/v1/metrics',
+    });
+    await telemetry.shutdown()`,
+  );
+  for (const exporter of ['@opentelemetry/exporter-trace-otlp-http', '@opentelemetry/exporter-metrics-otlp-http'])
+    assert.ok(exporting.includes(exporter), exporter);
 });

@@ -11,8 +11,8 @@ import {
   type Tracer,
 } from '@opentelemetry/api';
 import type { ExportResult } from '@opentelemetry/core';
-import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import type * as OtlpMetricsExport from '@opentelemetry/exporter-metrics-otlp-http';
+import type * as OtlpTraceExport from '@opentelemetry/exporter-trace-otlp-http';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
 import { MeterProvider, PeriodicExportingMetricReader, type IMetricReader } from '@opentelemetry/sdk-metrics';
 import {
@@ -214,8 +214,18 @@ function spanProcessorFor(destination: SpanDestination): SpanProcessor | undefin
       // Synchronous export: a test reads its spans as soon as they end.
       return new SimpleSpanProcessor({ exporter: new BorrowedSpanExporter(destination.exporter) });
     case 'otlp':
-      return new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: destination.url }) });
+      return new BatchSpanProcessor({ exporter: new (otlpTraceExport().OTLPTraceExporter)({ url: destination.url }) });
   }
+}
+
+// The OTLP exporters (with their protobuf and HTTP layers, about 80 modules) load only in an app
+// that exports to an OTLP endpoint.
+function otlpTraceExport(): typeof OtlpTraceExport {
+  return require('@opentelemetry/exporter-trace-otlp-http') as typeof OtlpTraceExport;
+}
+
+function otlpMetricsExport(): typeof OtlpMetricsExport {
+  return require('@opentelemetry/exporter-metrics-otlp-http') as typeof OtlpMetricsExport;
 }
 
 function metricReaders(prometheus: PrometheusScrape, options: TelemetryOptions): IMetricReader[] {
@@ -223,7 +233,7 @@ function metricReaders(prometheus: PrometheusScrape, options: TelemetryOptions):
   if (options.otlpMetricsUrl) {
     readers.push(
       new PeriodicExportingMetricReader({
-        exporter: new OTLPMetricExporter({ url: options.otlpMetricsUrl }),
+        exporter: new (otlpMetricsExport().OTLPMetricExporter)({ url: options.otlpMetricsUrl }),
         exportIntervalMillis: options.otlpMetricsIntervalMs ?? DEFAULT_OTLP_METRICS_INTERVAL_MS,
       }),
     );
