@@ -1,6 +1,7 @@
 // What a process pays for at start-up: packages needed only by one kind of request are
 // loaded by the first such request (libs/s2sp/src/data-plane/arrow/lazy-arrow.ts), or only by
-// the apps configured to use them (the OTLP exporters, libs/telemetry/src/telemetry.ts).
+// the apps configured to use them (the OTLP exporters, libs/telemetry/src/telemetry.ts; ioredis,
+// libs/platform/src/redis/shared-redis.ts).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
@@ -14,12 +15,15 @@ function packagesLoadedBy(script: string): string[] {
       '-e',
       `(async () => { ${script}; })().then(() => {
         const names = Object.keys(require.cache).map((file) => file.match(/node_modules\\/((?:@[^/]+\\/)?[^/]+)/)?.[1]);
-        console.log(JSON.stringify([...new Set(names.filter(Boolean))]));
+        console.log('LOADED ' + JSON.stringify([...new Set(names.filter(Boolean))]));
       });`,
     ],
     { encoding: 'utf8' },
   );
-  return JSON.parse(output);
+  // The line the script printed (a library may log on stdout too).
+  const loaded = output.split('\n').find((line) => line.startsWith('LOADED '));
+  assert.ok(loaded, output);
+  return JSON.parse(loaded.slice('LOADED '.length));
 }
 
 test('@s2sp/core loads apache-arrow only when an Arrow answer is first encoded or decoded', () => {
@@ -45,4 +49,12 @@ test('@s2sp/core loads the OTLP exporters only in an app that exports to an OTLP
   );
   for (const exporter of ['@opentelemetry/exporter-trace-otlp-http', '@opentelemetry/exporter-metrics-otlp-http'])
     assert.ok(exporting.includes(exporter), exporter);
+});
+
+test('@s2sp/core loads ioredis only in a process that connects to Redis', () => {
+  assert.ok(!packagesLoadedBy(`require('@s2sp/core')`).includes('ioredis'));
+  const connecting = packagesLoadedBy(`
+    const { SharedRedis } = require(${JSON.stringify(require.resolve('@s2sp/platform'))});
+    await SharedRedis.connect({ url: 'redis://127.0.0.1:9', keyPrefix: 'lazy:', connectTimeoutMs: 200, commandTimeoutMs: 200 }).catch(() => undefined)`);
+  assert.ok(connecting.includes('ioredis'));
 });

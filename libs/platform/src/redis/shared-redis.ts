@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
 import type { RedisOptions } from './redis-options';
 
 /**
@@ -63,8 +63,10 @@ export class SharedRedis {
   }
 }
 
+/** ioredis (about 40 modules) loads in the processes that connect to Redis, not in every one importing the platform. */
 function createClient(options: RedisOptions): Redis {
-  return new Redis(options.url, {
+  const { default: RedisClient } = require('ioredis') as typeof import('ioredis');
+  return new RedisClient(options.url, {
     lazyConnect: true,
     connectTimeout: options.connectTimeoutMs,
     commandTimeout: options.commandTimeoutMs,
