@@ -37,6 +37,7 @@ const ENV_KEYS = [
   'DATABASE_URL',
   'AGENTS_BREAKER_ERROR_RATE',
   'AGENTS_BREAKER_MIN_CALLS',
+  'AGENTS_BREAKER_MINIMUM_BUDGET_MS',
   'AGENTS_METRICS_PORT',
   ...SAMPLING_ENV_KEYS,
 ];
@@ -49,6 +50,7 @@ describe('agents configuration', () => {
     assert.equal(config.port, 50051);
     assert.equal(config.dataDir, '.data/agents');
     assert.equal(config.databaseUrl, undefined);
+    assert.equal(config.breaker.minimumBudgetMs, 2_000, 'a timeout counts against an MCP server from a 2 s budget');
     assert.deepEqual(config.mcpServers, parseMcpServerList(DEFAULT_MCP_SERVERS));
     assert.deepEqual(
       config.mcpServers.map((server) => server.id),
@@ -71,6 +73,7 @@ describe('agents configuration', () => {
         AGENTS_MCP_SERVERS: 'a=http://h:1/mcp?x=1, b=https://h/mcp',
         AGENTS_BREAKER_ERROR_RATE: '0.25',
         AGENTS_BREAKER_MIN_CALLS: '3',
+        AGENTS_BREAKER_MINIMUM_BUDGET_MS: '750',
       },
       () => agentsConfigFromEnv(),
     );
@@ -81,6 +84,7 @@ describe('agents configuration', () => {
     ]);
     assert.equal(config.breaker.errorRateThreshold, 0.25);
     assert.equal(config.breaker.minimumCalls, 3);
+    assert.equal(config.breaker.minimumBudgetMs, 750);
     assert.equal(withEnv({ ...cleanEnv, AGENTS_METRICS_PORT: '9999' }, () => agentsConfigFromEnv()).metricsPort, 9999);
     assert.throws(() => withEnv({ ...cleanEnv, AGENTS_PORT: '70000' }, () => agentsConfigFromEnv()), /AGENTS_PORT/);
     assert.equal(
@@ -142,6 +146,10 @@ describe('agents configuration', () => {
     assert.throws(
       () => withEnv({ ...cleanEnv, AGENTS_BREAKER_ERROR_RATE: '2' }, () => agentsConfigFromEnv()),
       /AGENTS_BREAKER_ERROR_RATE/,
+    );
+    assert.throws(
+      () => withEnv({ ...cleanEnv, AGENTS_BREAKER_MINIMUM_BUDGET_MS: 'soon' }, () => agentsConfigFromEnv()),
+      /AGENTS_BREAKER_MINIMUM_BUDGET_MS/,
     );
     assert.throws(
       () => withEnv({ ...cleanEnv, AGENTS_MCP_SERVERS: 'just-a-url' }, () => agentsConfigFromEnv()),

@@ -104,6 +104,60 @@ describe('agents and MCP servers that come and go', () => {
     assert.equal(healed.last_error, '');
   });
 
+  test("a caller's short deadlines do not open the server's circuit; timeouts with a budget of at least breaker.minimumBudgetMs do", async () => {
+    const port = await freePort();
+    const MINIMUM_BUDGET_MS = 1_000;
+    const agents = await startTestAgents(
+      agentsTestConfig([{ id: 'sluggish', url: `http://127.0.0.1:${port}/mcp` }], {
+        breaker: {
+          windowMs: 60_000,
+          minimumCalls: 2,
+          errorRateThreshold: 0.5,
+          openDurationMs: 60_000,
+          minimumBudgetMs: MINIMUM_BUDGET_MS,
+        },
+      }),
+    );
+    cleanups.push(() => agents.close());
+    const sluggish = await startTestMcpServer(port, 'sluggish');
+    cleanups.push(() => sluggish.close());
+    const clients = connectAgents(agents.url);
+    cleanups.push(() => clients.close());
+    const slowCall = (deadlineMs: number) =>
+      unaryError(
+        clients.tools,
+        'InvokeTool',
+        { tool_name: 'slow', server: 'sluggish', input_params: toStruct({ ms: 30_000 }) },
+        { deadlineMs },
+      );
+
+    // Budgets under the minimum: each runs out at the MCP hop, none counts against the server
+    // (two counted failures of two calls would open it).
+    for (let call = 0; call < 2; call++) {
+      const error = await slowCall(300);
+      assert.equal(error.code, grpc.status.DEADLINE_EXCEEDED, error.details);
+      assert.equal(trailer(error, GRPC_ERROR_METADATA.DEADLINE_HOP), 'mcp');
+    }
+    const spared = await server(clients, 'sluggish');
+    assert.equal(spared.circuit, 'CIRCUIT_STATE_CLOSED');
+    assert.equal(spared.last_error, '');
+
+    // Budgets of at least the minimum that the server still outlasts: its fault; two of four calls
+    // reach the error rate and the circuit opens.
+    for (let call = 0; call < 2; call++) {
+      const error = await slowCall(MINIMUM_BUDGET_MS + 500);
+      assert.equal(error.code, grpc.status.DEADLINE_EXCEEDED, error.details);
+    }
+    assert.equal((await server(clients, 'sluggish')).circuit, 'CIRCUIT_STATE_OPEN');
+    const refused = await unaryError(clients.tools, 'InvokeTool', {
+      tool_name: 'echo',
+      server: 'sluggish',
+      input_params: toStruct({ text: 'x' }),
+    });
+    assert.equal(refused.code, grpc.status.UNAVAILABLE);
+    assert.match(refused.details, /circuit open/);
+  });
+
   test('background reconnection discovers a server that starts later, without any call', async () => {
     const port = await freePort();
     const agents = await startTestAgents(

@@ -43,6 +43,12 @@ export interface AgentsBreakerConfig {
   errorRateThreshold: number;
   /** How long the circuit stays open before one probe call is let through. */
   openDurationMs: number;
+  /**
+   * A request that runs out of time counts against its server only when its budget (the caller's
+   * deadline, or `mcp.callTimeoutMs`) was at least this long: a caller's short deadline says
+   * nothing about the server. Default 2000.
+   */
+  minimumBudgetMs?: number;
 }
 
 /** @public */
@@ -154,6 +160,9 @@ export interface AgentsConfig {
   telemetry?: Partial<TelemetryOptions>;
 }
 
+/** `breaker.minimumBudgetMs` when unset. */
+export const DEFAULT_BREAKER_MINIMUM_BUDGET_MS = 2_000;
+
 /** Default port of the agents' Prometheus endpoint (the usual OpenTelemetry Prometheus exporter port). */
 export const DEFAULT_AGENTS_METRICS_PORT = 9464;
 
@@ -164,7 +173,13 @@ export const DEFAULT_AGENTS_CONFIG: Omit<AgentsConfig, 'mcpServers' | 'auth'> = 
   port: 50051,
   maxConnectionAgeMs: 300_000,
   dataDir: '.data/agents',
-  breaker: { windowMs: 10_000, minimumCalls: 5, errorRateThreshold: 0.5, openDurationMs: 5_000 },
+  breaker: {
+    windowMs: 10_000,
+    minimumCalls: 5,
+    errorRateThreshold: 0.5,
+    openDurationMs: 5_000,
+    minimumBudgetMs: DEFAULT_BREAKER_MINIMUM_BUDGET_MS,
+  },
   mcp: { callTimeoutMs: 60_000, connectTimeoutMs: 5_000, reconnectInitialDelayMs: 1_000, reconnectMaxDelayMs: 30_000 },
   deadlines: { minRemainingMs: 50, responseReserveMs: 20 },
   maxRunningTasks: 64,
@@ -179,7 +194,8 @@ export const DEFAULT_AGENTS_CONFIG: Omit<AgentsConfig, 'mcpServers' | 'auth'> = 
  * Configuration from the environment:
  * AGENTS_HOST, AGENTS_PORT (0 = any free port), AGENTS_MAX_CONNECTION_AGE_MS (0 = never), AGENTS_MCP_SERVERS (`id=url,…`),
  * AGENTS_DATA_DIR, DATABASE_URL, AGENTS_BREAKER_WINDOW_MS, AGENTS_BREAKER_MIN_CALLS,
- * AGENTS_BREAKER_ERROR_RATE (0..1), AGENTS_BREAKER_OPEN_MS, AGENTS_MCP_CALL_TIMEOUT_MS,
+ * AGENTS_BREAKER_ERROR_RATE (0..1), AGENTS_BREAKER_OPEN_MS,
+ * AGENTS_BREAKER_MINIMUM_BUDGET_MS, AGENTS_MCP_CALL_TIMEOUT_MS,
  * AGENTS_MCP_CONNECT_TIMEOUT_MS, AGENTS_MCP_RECONNECT_MS (0 = lazy only),
  * AGENTS_MCP_RECONNECT_MAX_MS, AGENTS_MIN_DEADLINE_MS, AGENTS_DEADLINE_RESERVE_MS,
  * AGENTS_MAX_RUNNING_TASKS, AGENTS_REMOTE_CANCEL_TIMEOUT_MS, AGENTS_TASK_LEASE_MS,
@@ -210,6 +226,11 @@ export function agentsConfigFromEnv(): AgentsConfig {
       minimumCalls: envInt('AGENTS_BREAKER_MIN_CALLS', defaults.breaker.minimumCalls, { min: 1 }),
       errorRateThreshold: rateFromEnv('AGENTS_BREAKER_ERROR_RATE', defaults.breaker.errorRateThreshold),
       openDurationMs: envInt('AGENTS_BREAKER_OPEN_MS', defaults.breaker.openDurationMs, { min: 1 }),
+      minimumBudgetMs: envInt(
+        'AGENTS_BREAKER_MINIMUM_BUDGET_MS',
+        defaults.breaker.minimumBudgetMs ?? DEFAULT_BREAKER_MINIMUM_BUDGET_MS,
+        { max: MAX_TIMER_MS },
+      ),
     },
     mcp: {
       callTimeoutMs: envInt('AGENTS_MCP_CALL_TIMEOUT_MS', defaults.mcp.callTimeoutMs, { min: 1 }),
@@ -254,6 +275,8 @@ export function validateAgentsConfig(config: AgentsConfig): void {
   if (typeof config.dataDir !== 'string' || config.dataDir.trim() === '')
     throw new Error('dataDir must be a non-empty string');
   validateCircuitBreakerOptions(config.breaker, 'breaker');
+  if (config.breaker.minimumBudgetMs !== undefined)
+    integer('breaker.minimumBudgetMs', config.breaker.minimumBudgetMs, 0, MAX_TIMER_MS);
   integer('mcp.callTimeoutMs', config.mcp.callTimeoutMs, 1);
   integer('mcp.connectTimeoutMs', config.mcp.connectTimeoutMs, 1);
   integer('mcp.reconnectInitialDelayMs', config.mcp.reconnectInitialDelayMs, 0);

@@ -39,6 +39,16 @@ export function validateCircuitBreakerOptions(
   if (!(rate > 0 && rate <= 1)) throw new Error(`${field}.errorRateThreshold must be in (0, 1]; got ${rate}`);
 }
 
+/**
+ * Whether a call that ran out of its own time says something about the downstream's health:
+ * only when the call had at least `minimumBudgetMs`. A shorter budget is the caller's choice,
+ * and counting it would let one caller's short deadlines open the circuit for every caller.
+ * @internal
+ */
+export function timeoutCountsAgainstDownstream(budgetMs: number, minimumBudgetMs: number): boolean {
+  return budgetMs >= minimumBudgetMs;
+}
+
 /** @internal */
 export interface CircuitSnapshot {
   name: string;

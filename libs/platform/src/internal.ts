@@ -6,6 +6,7 @@ export {
   type CircuitBreakerOptions,
   type CircuitSnapshot,
   type CircuitStateName,
+  timeoutCountsAgainstDownstream,
   validateCircuitBreakerOptions,
 } from './circuit-breaker';
 export { classOrValue, classOrValueProvider } from './class-or-value-provider';

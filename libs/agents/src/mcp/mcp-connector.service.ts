@@ -1,6 +1,6 @@
 import { Inject, Injectable, Optional, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { TelemetryMetrics } from '@s2sp/telemetry';
-import type { AgentsConfig } from '../agents.config';
+import { DEFAULT_BREAKER_MINIMUM_BUDGET_MS, type AgentsConfig } from '../agents.config';
 import { AGENTS_CONFIG } from '../agents.tokens';
 import { mcpAudienceOf } from '../config/mcp-server-list';
 import { SamplingService } from '../sampling/sampling.service';
@@ -40,7 +40,10 @@ export class McpConnectorService implements OnApplicationBootstrap, OnApplicatio
         endpoint.id,
         new McpServerConnection({
           endpoint,
-          breaker: config.breaker,
+          breaker: {
+            ...config.breaker,
+            minimumBudgetMs: config.breaker.minimumBudgetMs ?? DEFAULT_BREAKER_MINIMUM_BUDGET_MS,
+          },
           connectTimeoutMs: config.mcp.connectTimeoutMs,
           callTimeoutMs: config.mcp.callTimeoutMs,
           reconnectInitialDelayMs: config.mcp.reconnectInitialDelayMs,

@@ -16,6 +16,7 @@ import {
 import {
   CircuitBreaker,
   CircuitOpenError,
+  timeoutCountsAgainstDownstream,
   type CircuitBreakerOptions,
   type CircuitSnapshot,
 } from '@s2sp/platform/internal';
@@ -29,6 +30,7 @@ import { listAllTools } from './list-all-tools';
 import { listServerSurfaces } from './list-server-surfaces';
 import type { ServerSurfaces } from './server-surfaces';
 import { isBreakerFailure, translateMcpFailure } from './mcp-failure';
+import { DeadlineExceededError } from '../common/deadline-exceeded-error';
 import type { RegisteredTool } from './registered-tool';
 import { classifyMutation, classifyToolKind } from './tool-classification';
 import { credentialedFetch, withoutCallerAuthorization } from './mcp-call-credentials';
@@ -37,7 +39,8 @@ import { McpServerUnavailableError } from './tool-call-errors';
 
 export interface McpServerConnectionOptions {
   endpoint: McpServerEndpoint;
-  breaker: Omit<CircuitBreakerOptions, 'now'>;
+  /** The breaker's options; `minimumBudgetMs`: see AgentsBreakerConfig. */
+  breaker: Omit<CircuitBreakerOptions, 'now'> & { minimumBudgetMs: number };
   connectTimeoutMs: number;
   callTimeoutMs: number;
   /** 0 disables background reconnection (a failed server is then retried on next use only). */
@@ -155,7 +158,8 @@ export class McpServerConnection {
    * Runs one MCP request through the circuit breaker, connecting first when
    * needed. Errors come out translated (see mcp-failure.ts); only transport
    * failures and timeouts count against the breaker, never tool errors,
-   * refusals by the server or cancellations.
+   * refusals by the server or cancellations; a timeout only when the budget
+   * was at least `breaker.minimumBudgetMs` (a caller's short deadline is its own).
    */
   async request<T>(
     operation: (client: Client, options: RequestOptions) => Promise<T>,
@@ -166,6 +170,8 @@ export class McpServerConnection {
     const startedAt = Date.now();
     const remaining = () => Math.max(1, startedAt + budget.timeoutMs - Date.now());
     const context = { serverId: this.id, signal: budget.signal, startedAt, timeoutMs: budget.timeoutMs };
+    const countsAgainstServer = (error: unknown): boolean =>
+      isBreakerFailure(error) && (!(error instanceof DeadlineExceededError) || this.judgesTimeoutOf(budget));
     try {
       const result = await this.breaker.run(async () => {
         try {
@@ -173,7 +179,7 @@ export class McpServerConnection {
         } catch (error) {
           throw translateMcpFailure(error, context);
         }
-      }, isBreakerFailure);
+      }, countsAgainstServer);
       this.lastErrorText = undefined;
       return result;
     } catch (error) {
@@ -184,12 +190,16 @@ export class McpServerConnection {
           error.retryAfterMs,
         );
       }
-      if (isBreakerFailure(error)) {
+      if (countsAgainstServer(error)) {
         this.lastErrorText = (error as Error).message;
         this.scheduleReconnect();
       }
       throw error;
     }
+  }
+
+  private judgesTimeoutOf(budget: McpCallBudget): boolean {
+    return timeoutCountsAgainstDownstream(budget.timeoutMs, this.options.breaker.minimumBudgetMs);
   }
 
   async close(): Promise<void> {

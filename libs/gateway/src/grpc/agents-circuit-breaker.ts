@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { status as GrpcStatus, type Metadata } from '@grpc/grpc-js';
 import { GRPC_ERROR_METADATA } from '@s2sp/contracts';
-import { CircuitBreaker, type CircuitSnapshot } from '@s2sp/platform/internal';
+import { CircuitBreaker, timeoutCountsAgainstDownstream, type CircuitSnapshot } from '@s2sp/platform/internal';
 import { TelemetryMetrics } from '@s2sp/telemetry';
 import { isGrpcServiceError } from '@s2sp/json-rpc/internal';
 import type { GatewayConfig } from '../gateway.config';
@@ -53,7 +53,7 @@ export class AgentsCircuitBreaker {
    * `budgetMs` is the time its deadline gave it.
    */
   run<T>(call: () => Promise<T>, budgetMs: number): Promise<T> {
-    const judgeLocalDeadline = budgetMs >= this.minimumJudgedBudgetMs;
+    const judgeLocalDeadline = timeoutCountsAgainstDownstream(budgetMs, this.minimumJudgedBudgetMs);
     return this.breaker.run(call, (error) => isAgentsFault(error, judgeLocalDeadline));
   }
 
