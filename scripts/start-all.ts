@@ -5,6 +5,7 @@ import { envInt, envString } from '@s2sp/platform';
 import { isPostgresUrl } from '../libs/database/src/postgres-url';
 import { severityOfPostgresLogLine } from '../libs/database/src/postgres-log-severity';
 import { startEmbeddedPostgres, type EmbeddedPostgresServer } from '../libs/database/src/embedded-postgres-server';
+import { describeEmbeddedPostgresEvent } from '../libs/database/src/embedded-postgres-supervisor';
 
 /** The processes `npm start` runs, each with the URL that answers once it is ready. */
 interface Service {
@@ -67,6 +68,10 @@ async function databaseEnvironment(): Promise<NodeJS.ProcessEnv> {
     onLog: (line) => {
       if (severityOfPostgresLogLine(line)) process.stdout.write(`[postgres] ${line}\n`);
     },
+    // An unexpected exit is repaired on the same port (the apps' pools reconnect); when the
+    // restarts give up, the stack stops with exit code 1 for its process manager.
+    onEvent: (event) => process.stdout.write(`[postgres] ${describeEmbeddedPostgresEvent(event)}\n`),
+    onGiveUp: () => void stop(1),
   });
   console.log(`[postgres] embedded PostgreSQL in ${database.clusterDir} on 127.0.0.1:${database.port}`);
   return { ...process.env, DATABASE_URL: database.url };

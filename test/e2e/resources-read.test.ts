@@ -3,31 +3,10 @@ import { after, before, describe, test } from 'node:test';
 import type { ResourceActivityRow } from '../../libs/s2sp/src/activity/resource-activity-summary';
 import { eventually } from '../support/agents-stack';
 import { startPlatformStack, type PlatformStack } from '../support/platform-stack';
+import { README_OBJECTIVE, README_PLAN } from '../support/readme-task';
 import { ALL_TEST_SCOPES, bearerFor } from '../support/tokens';
 
 const ACTIVITY_URI = 's2sp://data-plane/activity';
-
-/** The README's quick-start task: get_alerts → filter → draw_chart, whose fetch consumes the resource. */
-const README_PLAN = [
-  {
-    step_id: 'alerts',
-    resource_call: {
-      server: 'weather',
-      tool: 'get_alerts',
-      arguments: { area: 'CA' },
-      abstract_domains: ['event'],
-      mode: 'async',
-    },
-  },
-  {
-    step_id: 'wind',
-    filter: { input_step_id: 'alerts', predicate: { field: 'event', op: 'contains', value: 'Wind' } },
-  },
-  {
-    step_id: 'chart',
-    consumer_call: { server: 'stats', tool: 'draw_chart', arguments: { group_by: 'event' }, input_step_id: 'wind' },
-  },
-];
 
 /** resources.read, every hop real: gateway → s2sp.v2 ReadResource at the agents → resources/read on the MCP server. */
 describe('resources.read end to end', () => {
@@ -59,7 +38,7 @@ describe('resources.read end to end', () => {
   }
 
   test("after the README task, the weather server's activity shows the caller's get_alerts resource consumed, with the bytes the stats server fetched", async () => {
-    const submitted = await rpc('agent.submitTask', { objective: 'chart the wind alerts in CA', plan: README_PLAN });
+    const submitted = await rpc('agent.submitTask', { objective: README_OBJECTIVE, plan: README_PLAN });
     assert.ok(submitted.result, JSON.stringify(submitted));
     const taskId = submitted.result.task_id;
     await eventually(

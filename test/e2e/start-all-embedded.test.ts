@@ -6,14 +6,23 @@ import { isProcessAlive, readPostmasterPid } from '../../libs/database/src/postm
 import { connectAgents, unary } from '../support/agents-grpc-client';
 import { gatewayHealth, startStack, STACK_READY_WITHIN_MS, type RunningStack } from '../support/start-all';
 import { tempDir } from '../support/stack';
+import { README_OBJECTIVE, README_PLAN } from '../support/readme-task';
+import { eventually } from '../support/eventually';
+import { bearerFor } from '../support/tokens';
+import { DevKeyStore } from '@s2sp/auth';
 
 describe('npm start without DATABASE_URL', () => {
-  test('without DATABASE_URL runs ONE embedded PostgreSQL for the whole stack and stops it last', async () => {
+  test('without DATABASE_URL runs ONE embedded PostgreSQL for the whole stack, restarts it when it dies, and stops it last', async () => {
     const cwd = tempDir('s2sp-start-embedded-');
     chmodSync(cwd.path, 0o755); // .data/postgres must be reachable by the server's OS user when tests run as root
     const clusterDir = join(cwd.path, '.data', 'postgres');
     try {
-      const stack = await startStack({ cwd: cwd.path, timeoutMs: STACK_READY_WITHIN_MS });
+      // The apps trust the dev key this test mints its tokens with.
+      const stack = await startStack({
+        cwd: cwd.path,
+        env: { S2SP_AUTH_DATA_DIR: new DevKeyStore().dataDir },
+        timeoutMs: STACK_READY_WITHIN_MS,
+      });
       let serverPid: number | undefined;
       try {
         assert.equal(await gatewayHealth(stack.gatewayUrl), 'ok');
@@ -24,8 +33,27 @@ describe('npm start without DATABASE_URL', () => {
             `${error instanceof Error ? error.message : String(error)}\n--- npm start printed ---\n${stack.output().slice(-20_000)}`,
           );
         });
+        const killedPid = readPostmasterPid(clusterDir)?.pid;
+        assert.ok(killedPid && isProcessAlive(killedPid), 'the shared server runs');
+        assert.equal(await readmeTask(stack.gatewayUrl), 'succeeded');
+
+        // The shared server dies under the running stack: it is started again, and the
+        // README task succeeds again without anyone touching the stack.
+        process.kill(killedPid, 'SIGKILL');
+        await eventually(
+          'the embedded server to run again',
+          () => /\[postgres\] .*runs again/.test(stack.output()),
+          30_000,
+        );
+        await eventually(
+          'the README task to succeed again',
+          async () => (await readmeTask(stack.gatewayUrl)) === 'succeeded',
+          30_000,
+          500,
+        );
+        assert.equal(await gatewayHealth(stack.gatewayUrl), 'ok');
         serverPid = readPostmasterPid(clusterDir)?.pid;
-        assert.ok(serverPid && isProcessAlive(serverPid), 'the shared server runs');
+        assert.ok(serverPid && serverPid !== killedPid && isProcessAlive(serverPid), 'a new server serves the cluster');
       } finally {
         assert.equal(await stack.stop(), 0);
       }
@@ -36,6 +64,27 @@ describe('npm start without DATABASE_URL', () => {
     }
   });
 });
+
+/** The README's task (weather alerts → filter → chart) through the gateway; resolves with its final status. */
+async function readmeTask(gatewayUrl: string): Promise<string> {
+  const authorization = await bearerFor({ audience: 'gateway' });
+  const call = async (method: string, params: object): Promise<any> => {
+    const response = await fetch(`${gatewayUrl}/rpc`, {
+      method: 'POST',
+      headers: { authorization, 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    });
+    const answer = (await response.json()) as { result?: any; error?: unknown };
+    if (!answer.result) throw new Error(`${method}: ${JSON.stringify(answer.error)}`);
+    return answer.result;
+  };
+  const { task_id } = await call('agent.submitTask', { objective: README_OBJECTIVE, plan: README_PLAN });
+  for (;;) {
+    const task = await call('agent.getTask', { task_id });
+    if (task.status !== 'accepted' && task.status !== 'running') return task.status as string;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
 
 /** Once it says it is ready, the stack lists each app where it listens, and each of them answers there. */
 async function assertReadyAndServing(stack: RunningStack): Promise<void> {

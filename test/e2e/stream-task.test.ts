@@ -5,28 +5,8 @@ import { TaskRuntime } from '../../libs/agents/src/tasks/task-runtime.service';
 import { eventually } from '../support/agents-stack';
 import { slowPlan, startPlatformStack, type PlatformStack } from '../support/platform-stack';
 import { readSse } from '../support/sse';
+import { README_PLAN } from '../support/readme-task';
 import { ALL_TEST_SCOPES, bearerFor } from '../support/tokens';
-
-const README_PLAN = [
-  {
-    step_id: 'alerts',
-    resource_call: {
-      server: 'weather',
-      tool: 'get_alerts',
-      arguments: { area: 'CA' },
-      abstract_domains: ['event'],
-      mode: 'async',
-    },
-  },
-  {
-    step_id: 'wind',
-    filter: { input_step_id: 'alerts', predicate: { field: 'event', op: 'contains', value: 'Wind' } },
-  },
-  {
-    step_id: 'chart',
-    consumer_call: { server: 'stats', tool: 'draw_chart', arguments: { group_by: 'event' }, input_step_id: 'wind' },
-  },
-];
 
 /** agent.streamTask: a task's progress as Server-Sent Events on POST /rpc, every hop real. */
 describe('agent.streamTask over Server-Sent Events', () => {

@@ -9,6 +9,7 @@ import {
   DataDirectoryInUseError,
   type EmbeddedPostgresServer,
 } from '../../libs/database/src/embedded-postgres-server';
+import type { EmbeddedPostgresEvent } from '../../libs/database/src/embedded-postgres-supervisor';
 import { isProcessAlive, readPostmasterPid } from '../../libs/database/src/postmaster-pid';
 import { connectMcp, jsonOf } from '../support/mcp-client';
 import { fetchResource, startWeather, tempDir } from '../support/stack';
@@ -133,6 +134,88 @@ describe('embedded PostgreSQL server', () => {
       await server?.stop();
       owner.child.kill('SIGKILL');
       await waitUntil(() => !isProcessAlive(orphan), 15_000, 'the orphaned server did not stop');
+      dir.remove();
+    }
+  });
+
+  test('a server killed under its owner (kill -9) is started again on the same port: the URL works again, committed rows are there', async () => {
+    const dir = tempDir('s2sp-embedded-restart-');
+    const events: EmbeddedPostgresEvent[] = [];
+    let server: EmbeddedPostgresServer | undefined;
+    try {
+      server = await startEmbeddedPostgres({ dataDir: dir.path, onEvent: (event) => events.push(event) });
+      const running = server;
+      await query(running.url, 'CREATE TABLE kept (value text NOT NULL)');
+      await query(running.url, "INSERT INTO kept (value) VALUES ('committed before the kill')");
+      const killed = readPostmasterPid(running.clusterDir)?.pid as number;
+
+      process.kill(killed, 'SIGKILL');
+      await waitUntil(() => events.some((event) => event.type === 'restarted'), 30_000, 'the server did not run again');
+      assert.deepEqual(events[0], { type: 'exited', code: null, signal: 'SIGKILL' });
+      assert.equal(running.state, 'running');
+      const restarted = readPostmasterPid(running.clusterDir)?.pid;
+      assert.ok(
+        restarted && restarted !== killed && isProcessAlive(restarted),
+        'a new postmaster serves the directory',
+      );
+      assert.deepEqual(await query(running.url, 'SELECT value FROM kept'), [{ value: 'committed before the kill' }]);
+
+      await running.stop();
+      assert.equal(running.state, 'stopped');
+      assert.equal(isProcessAlive(restarted), false, 'stop() stops the restarted server');
+      assert.equal(events.filter((event) => event.type === 'exited').length, 1, 'a stop is not an outage');
+    } finally {
+      await server?.stop();
+      dir.remove();
+    }
+  });
+
+  test('when every restart fails the supervisor gives up: onGiveUp gets the last error, the state is "failed"', async () => {
+    const dir = tempDir('s2sp-embedded-give-up-');
+    const events: EmbeddedPostgresEvent[] = [];
+    let gaveUp: Error | undefined;
+    let server: EmbeddedPostgresServer | undefined;
+    const clusterDir = path.join(dir.path, 'postgres');
+    const movedAway = path.join(dir.path, 'postgres-moved-away');
+    try {
+      server = await startEmbeddedPostgres({
+        dataDir: dir.path,
+        restart: { maxAttempts: 2, initialDelayMs: 10, maxDelayMs: 20 },
+        onEvent: (event) => events.push(event),
+        onGiveUp: (error) => (gaveUp = error),
+      });
+      const killed = readPostmasterPid(clusterDir)?.pid as number;
+      // The cluster is gone when the server is killed: no restart can succeed.
+      fs.renameSync(clusterDir, movedAway);
+      process.kill(killed, 'SIGKILL');
+      await waitUntil(() => gaveUp !== undefined, 30_000, 'the supervisor did not give up');
+      assert.equal(server.state, 'failed');
+      assert.deepEqual(
+        events.map((event) => event.type),
+        ['exited', 'restart-failed', 'restart-failed', 'gave-up'],
+      );
+      assert.match(gaveUp!.message, /could not be started again after 2 attempt\(s\)/);
+      assert.ok(gaveUp!.message.includes(clusterDir), gaveUp!.message);
+    } finally {
+      await server?.stop();
+      if (fs.existsSync(movedAway)) fs.renameSync(movedAway, clusterDir);
+      dir.remove();
+    }
+  });
+
+  test('restart options are checked before anything is started, naming the option', async () => {
+    const dir = tempDir('s2sp-embedded-options-');
+    try {
+      await assert.rejects(
+        startEmbeddedPostgres({ dataDir: path.join(dir.path, 'store'), restart: { maxAttempts: -1 } }),
+        /restart\.maxAttempts must be a whole number of at least 0; got -1/,
+      );
+      await assert.rejects(
+        startEmbeddedPostgres({ dataDir: path.join(dir.path, 'store'), restart: { maxDelayMs: 0.5 } }),
+        /restart\.maxDelayMs must be a whole number of at least 1/,
+      );
+      assert.equal(fs.existsSync(path.join(dir.path, 'store')), false, 'nothing was created');
+    } finally {
       dir.remove();
     }
   });

@@ -2,7 +2,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { PrismaClient } from './generated/client';
-import { logEmbeddedPostgresLine } from './embedded-postgres-log';
+import { logEmbeddedPostgresEvent, logEmbeddedPostgresLine } from './embedded-postgres-log';
 import { startEmbeddedPostgres, type EmbeddedPostgresOptions } from './embedded-postgres-server';
 import { createPgliteAdapterFactory } from './pglite-adapter';
 import { freshInMemoryDatabase } from './in-memory-template';
@@ -25,7 +25,10 @@ export interface OpenS2spDatabaseOptions {
    * is an in-process, in-memory PGlite instead. Default `.data/s2sp`.
    */
   dataDir?: string;
-  /** Settings of the embedded server (timeouts, server settings, log lines: warnings and errors to the Nest log by default). */
+  /**
+   * Settings of the embedded server: timeouts, server settings, restarts after an unexpected exit,
+   * log lines and restart events (warnings and errors to the Nest log by default).
+   */
   embedded?: Omit<EmbeddedPostgresOptions, 'dataDir'>;
   /** Apply pending committed migrations on open. Default true. */
   migrate?: boolean;
@@ -146,7 +149,12 @@ function pgliteConnection(db: PGlite): Connection {
 }
 
 async function connectEmbeddedPostgres(dataDir: string, options: OpenS2spDatabaseOptions): Promise<Connection> {
-  const server = await startEmbeddedPostgres({ onLog: logEmbeddedPostgresLine, ...options.embedded, dataDir });
+  const server = await startEmbeddedPostgres({
+    onLog: logEmbeddedPostgresLine,
+    onEvent: logEmbeddedPostgresEvent,
+    ...options.embedded,
+    dataDir,
+  });
   try {
     const connection = await connectPostgres(server.url, options.schema);
     return { ...connection, release: () => connection.release().finally(() => server.stop()) };

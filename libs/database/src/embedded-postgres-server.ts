@@ -4,7 +4,13 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { OwnerWatchdog } from './owner-watchdog';
+import {
+  restartPolicy,
+  ServerSupervisor,
+  type EmbeddedPostgresEvent,
+  type EmbeddedPostgresRestartOptions,
+  type EmbeddedPostgresState,
+} from './embedded-postgres-supervisor';
 import { resolvePostgresBinaries } from './postgres-binaries';
 import { postgresOsUser, type OsUserIds } from './postgres-os-user';
 import { isProcessAlive, readPostmasterPid } from './postmaster-pid';
@@ -24,6 +30,18 @@ export interface EmbeddedPostgresOptions {
   osUser?: string;
   /** Receives the server's own log lines (warnings and errors at the default log level). */
   onLog?: (line: string) => void;
+  /**
+   * A server that exits while no one stopped it is started again on the same port and directory
+   * (EmbeddedPostgresRestartOptions: 5 attempts, 100 ms doubling to 2 s, by default); `false`: never.
+   */
+  restart?: EmbeddedPostgresRestartOptions | false;
+  /** Told of an unexpected exit, each failed restart, a restart and giving up. Default: none. */
+  onEvent?: (event: EmbeddedPostgresEvent) => void;
+  /**
+   * Called when the server exited and every restart attempt failed. Default: writes the error to
+   * stderr and ends this process with exit code 1, so that its process manager takes over.
+   */
+  onGiveUp?: (error: Error) => void;
 }
 
 export interface EmbeddedPostgresServer {
@@ -32,6 +50,8 @@ export interface EmbeddedPostgresServer {
   readonly port: number;
   /** The PostgreSQL cluster directory (`<dataDir>/postgres`). */
   readonly clusterDir: string;
+  /** `restarting` while an unexpected exit is being repaired; `failed` once the restarts gave up. */
+  readonly state: EmbeddedPostgresState;
   /** Fast shutdown (active sessions are ended); resolves once the server process is gone. */
   stop(): Promise<void>;
 }
@@ -92,6 +112,7 @@ export class DataDirectoryInUseError extends Error {
  * was killed is stopped by its watchdog and waited for.
  */
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgresServer> {
+  const restart = restartPolicy(options.restart);
   const dataDir = path.resolve(options.dataDir);
   const layout = clusterLayout(dataDir);
   const startTimeoutMs = options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
@@ -110,14 +131,20 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const settings = { ...DEFAULT_EMBEDDED_POSTGRES_SETTINGS, ...options.settings };
   for (let attempt = 1; ; attempt += 1) {
     const port = await freeLoopbackPort();
+    const launch = (until: number) =>
+      spawnServer(binaries.postgres, layout, port, settings, osUser, options.onLog, until);
     try {
-      const child = await spawnServer(binaries.postgres, layout, port, settings, osUser, options.onLog, deadline);
-      const watchdog = new OwnerWatchdog(child.pid as number);
+      const supervisor = new ServerSupervisor(await launch(deadline), {
+        launch: () => launch(Date.now() + startTimeoutMs),
+        stopServer: (child) => stopServer(child, stopTimeoutMs),
+        restart,
+        onEvent: options.onEvent ?? (() => undefined),
+        onGiveUp: options.onGiveUp ?? exitForProcessManager,
+      });
       try {
         await fs.promises.writeFile(layout.ownerFile, `${process.pid}\n`);
       } catch (error) {
-        watchdog.disarm();
-        await stopServer(child, stopTimeoutMs);
+        await supervisor.stop();
         throw error;
       }
       const url = `postgresql://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
@@ -126,10 +153,12 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
         url,
         port,
         clusterDir: layout.clusterDir,
+        get state() {
+          return supervisor.state;
+        },
         stop: () =>
           (stopping ??= (async () => {
-            watchdog.disarm();
-            await stopServer(child, stopTimeoutMs);
+            await supervisor.stop();
             await fs.promises.rm(layout.ownerFile, { force: true });
           })()),
       };
@@ -144,6 +173,12 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       throw error;
     }
   }
+}
+
+/** The default of onGiveUp: without its database this process cannot serve; its process manager restarts it. */
+function exitForProcessManager(error: Error): void {
+  process.stderr.write(`${error.message}\n`);
+  process.exit(1);
 }
 
 interface ClusterLayout {

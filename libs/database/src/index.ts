@@ -6,4 +6,9 @@ export {
   DEFAULT_EMBEDDED_POSTGRES_SETTINGS,
   DataDirectoryInUseError,
 } from './embedded-postgres-server';
+export type {
+  EmbeddedPostgresEvent,
+  EmbeddedPostgresRestartOptions,
+  EmbeddedPostgresState,
+} from './embedded-postgres-supervisor';
 export { Prisma, PrismaClient } from './generated/client';
