@@ -64,3 +64,15 @@ describe("an MCP server's refusal reaches the gateway as a refusal", () => {
     assert.deepEqual(trailers(translated).get(GRPC_ERROR_METADATA.ERROR_CODE), ['4003']);
   });
 });
+
+describe("the agents' database out of reach", () => {
+  test('is UNAVAILABLE with retry-after 1 and RETRY_AFTER, never INTERNAL', () => {
+    const unreachable = Object.assign(new Error("Can't reach database server at 127.0.0.1:5432"), { code: 'P1001' });
+    const exception = toGrpcError(unreachable).getError() as { code: number; details: string; metadata: Metadata };
+    assert.equal(exception.code, status.UNAVAILABLE);
+    assert.match(exception.details, /database is unavailable/);
+    assert.doesNotMatch(exception.details, /127\.0\.0\.1/, 'no internals reach the caller');
+    assert.deepEqual(exception.metadata.get(GRPC_ERROR_METADATA.RETRY_AFTER), ['1']);
+    assert.deepEqual(exception.metadata.get(GRPC_ERROR_METADATA.RECOVERY_HINT), ['RETRY_AFTER']);
+  });
+});

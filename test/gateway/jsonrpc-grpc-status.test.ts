@@ -58,6 +58,17 @@ describe('grpcStatusToJsonRpc', () => {
     assert.equal((wire(grpcStatusToJsonRpc(status.DEADLINE_EXCEEDED, '')).data as any).hop, 'upstream');
   });
 
+  test('UNAVAILABLE passes on the retry-after seconds and recovery hint the agents sent', () => {
+    const metadata = new Metadata();
+    metadata.set(GRPC_ERROR_METADATA.RETRY_AFTER, '1');
+    metadata.set(GRPC_ERROR_METADATA.RECOVERY_HINT, RECOVERY_HINT.RETRY_AFTER);
+    assert.deepEqual(wire(grpcStatusToJsonRpc(status.UNAVAILABLE, "the agents' database is unavailable", metadata)), {
+      code: -32001,
+      message: 'Upstream service unavailable',
+      data: { recovery_hint: 'RETRY_AFTER', retry_after: 1 },
+    });
+  });
+
   test('RESOURCE_EXHAUSTED reads retry-after seconds (default 1)', () => {
     const metadata = new Metadata();
     metadata.set(GRPC_ERROR_METADATA.RETRY_AFTER, '12');
@@ -135,6 +146,17 @@ describe('toJsonRpcError', () => {
     const { error, expected } = toJsonRpcError(serviceError);
     assert.equal(error.code, -32602);
     assert.equal(expected, true);
+  });
+
+  test('a database that cannot be reached is -32001 naming the database, retry after 1 s, and is logged', () => {
+    const unreachable = Object.assign(new Error("Can't reach database server at 127.0.0.1:5432"), { code: 'P1001' });
+    const { error, expected } = toJsonRpcError(unreachable);
+    assert.deepEqual(wire(error), {
+      code: -32001,
+      message: 'Upstream service unavailable',
+      data: { downstream: 'database', retry_after: 1, recovery_hint: 'RETRY_AFTER' },
+    });
+    assert.equal(expected, false, 'an outage is logged');
   });
 
   test('anything else is an unexpected internal error', () => {

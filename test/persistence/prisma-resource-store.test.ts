@@ -5,6 +5,7 @@ import { ResourceTable } from '../../libs/s2sp/src/store/resource-table';
 import { ResourceTableNotStoredError } from '../../libs/s2sp/src/store/resource-table-not-stored.error';
 import type { SqlChannel } from '../../libs/database/src/sql-channel';
 import { useSuiteDatabase, type TestDatabaseKind } from '../support/databases';
+import { eventually } from '../support/eventually';
 import { sampleResource, sampleRows } from '../support/resource-fixtures';
 
 const KINDS: TestDatabaseKind[] = ['pglite', 'postgres'];
@@ -24,6 +25,22 @@ function withheldTransactions(db: StoreDatabase): { database: StoreDatabase; rel
     },
   };
   return { database: { sql }, release };
+}
+
+/** The database, except that its first `failures` transactions fail as when the server cannot be reached. */
+function outageOfTransactions(db: StoreDatabase, failures: number): { database: StoreDatabase; refused: () => number } {
+  let refused = 0;
+  const sql: SqlChannel = {
+    query: (text, params) => db.sql.query(text, params),
+    transaction: async (work) => {
+      if (refused < failures) {
+        refused += 1;
+        throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+      }
+      return db.sql.transaction(work);
+    },
+  };
+  return { database: { sql }, refused: () => refused };
 }
 
 async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
@@ -286,6 +303,31 @@ for (const kind of KINDS) {
         null,
         'the failed resource is gone: nothing left to wait for',
       );
+    });
+
+    test('after-answer: a write that meets an unreachable database is tried again until it is stored; nothing is lost', async (t) => {
+      const db = database.get(t);
+      if (!db) return;
+      const outage = outageOfTransactions(db, 2);
+      const store = new PrismaResourceStore(outage.database, { writeMode: 'after-answer' });
+      const resource = sampleResource({ expiresAt: inOneMinute });
+      await store.save(resource);
+      await store.writesSettled();
+      assert.equal(outage.refused(), 2, 'the write met the outage twice before it went through');
+      const replica = new PrismaResourceStore(db);
+      const claimed = await replica.claim(resource.tokenHash, now);
+      assert.deepEqual(claimed?.table.rows, resource.table.rows, 'another replica reads the whole table');
+    });
+
+    test('after-answer: shutting down during an outage ends the write instead of waiting for the database', async (t) => {
+      const db = database.get(t);
+      if (!db) return;
+      const outage = outageOfTransactions(db, Number.POSITIVE_INFINITY);
+      const store = new PrismaResourceStore(outage.database, { writeMode: 'after-answer' });
+      await store.save(sampleResource({ expiresAt: inOneMinute }));
+      await eventually('the write to meet the outage', () => outage.refused() > 0);
+      await store.beforeApplicationShutdown();
+      assert.ok(outage.refused() >= 1);
     });
 
     test('after-answer: a table claimed in the issuing process before it was stored is never written', async (t) => {

@@ -9,9 +9,20 @@ import {
 } from '../../libs/s2sp/src/protocol/tool-result';
 import { S2spToolError } from '../../libs/s2sp/src/protocol/s2sp-error';
 
-function recordingLogger(): { error: (...args: unknown[]) => void; calls: unknown[][] } {
+function recordingLogger(): {
+  error: (...args: unknown[]) => void;
+  warn: (...args: unknown[]) => void;
+  calls: unknown[][];
+  warnings: unknown[][];
+} {
   const calls: unknown[][] = [];
-  return { calls, error: (...args: unknown[]) => void calls.push(args) };
+  const warnings: unknown[][] = [];
+  return {
+    calls,
+    warnings,
+    error: (...args: unknown[]) => void calls.push(args),
+    warn: (...args: unknown[]) => void warnings.push(args),
+  };
 }
 
 describe('S2spToolError', () => {
@@ -68,6 +79,18 @@ describe('toolErrorResult', () => {
     assert.equal(logger.calls.length, 1);
     assert.equal(logger.calls[0][0], 'TypeError: secret internal detail at /srv/app');
     assert.equal(logger.calls[0][1], error.stack);
+  });
+
+  test('a database that cannot be reached is a retryable UNAVAILABLE tool error, logged as a warning without a stack', () => {
+    const logger = recordingLogger();
+    const unreachable = Object.assign(new Error("Can't reach database server at 127.0.0.1:5432"), { code: 'P1001' });
+    const result = toolErrorResult(unreachable, logger);
+    assert.equal(result.isError, true);
+    assert.match(String(result.content[0].text), /database is unavailable right now; call the tool again in 1 s/);
+    assert.deepEqual(result._meta, { 's2sp/error_code': 'UNAVAILABLE' });
+    assert.equal(logger.calls.length, 0);
+    assert.equal(logger.warnings.length, 1);
+    assert.match(String(logger.warnings[0][0]), /127\.0\.0\.1:5432/);
   });
 
   test('a thrown non-Error value is logged generically', () => {

@@ -12,6 +12,10 @@ export function schemaPool(url: URL, schema: string): Pool {
     options: `-c search_path=${schema}`,
     application_name: url.searchParams.get('application_name') ?? APPLICATION_NAME,
   });
-  pool.on('error', () => undefined); // an idle client dying (server restart) must not crash the process
+  // A connection the server drops (a restart, a crash) emits 'error': the pool handles it for an idle
+  // client; a checked-out one (a transaction under way) would crash the process without a listener.
+  // Its query fails with the same error, which is where it is handled.
+  pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return pool;
 }

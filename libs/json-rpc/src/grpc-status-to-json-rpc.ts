@@ -42,7 +42,10 @@ export function grpcStatusToJsonRpc(status: GrpcStatus, details?: string, metada
     case GrpcStatus.RESOURCE_EXHAUSTED:
       return JsonRpcError.rateLimited(meta.retryAfter ?? DEFAULT_RETRY_AFTER_SECONDS, { ...base, ...reason });
     case GrpcStatus.UNAVAILABLE:
-      return JsonRpcError.upstreamUnavailable(base);
+      return JsonRpcError.upstreamUnavailable({
+        ...base,
+        ...(meta.retryAfter === undefined ? {} : { retry_after: meta.retryAfter }),
+      });
     case GrpcStatus.FAILED_PRECONDITION:
     case GrpcStatus.ABORTED: {
       const fallback =

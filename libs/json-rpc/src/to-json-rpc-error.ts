@@ -1,5 +1,7 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
 import { AuthError } from '@s2sp/auth';
+import { RECOVERY_HINT } from '@s2sp/contracts';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '@s2sp/platform/internal';
 import { grpcStatusToJsonRpc, isGrpcServiceError } from './grpc-status-to-json-rpc';
 import { JsonRpcError } from './json-rpc-error';
 import { JsonRpcErrorCode } from './json-rpc-error-codes';
@@ -13,7 +15,8 @@ export interface MappedError {
 
 /**
  * The one place where anything a handler throws becomes a JSON-RPC error.
- * Unknown exceptions become -32603 with no message, stack or detail of their own.
+ * A database that cannot be reached becomes -32001 (retry after data.retry_after seconds);
+ * other unknown exceptions become -32603 with no message, stack or detail of their own.
  * @public
  */
 export function toJsonRpcError(exception: unknown): MappedError {
@@ -27,6 +30,15 @@ export function toJsonRpcError(exception: unknown): MappedError {
     return expected(new JsonRpcError(exception.jsonRpcCode, exception.message, { ...exception.details }));
   }
   if (exception instanceof HttpException) return fromHttpException(exception);
+  // The handler's own database is down or restarting: the caller may retry; the log still says why.
+  if (isDatabaseUnavailable(exception)) {
+    const error = JsonRpcError.upstreamUnavailable({
+      downstream: 'database',
+      retry_after: DATABASE_RETRY_AFTER_SECONDS,
+      recovery_hint: RECOVERY_HINT.RETRY_AFTER,
+    });
+    return { error, expected: false };
+  }
   return { error: JsonRpcError.internalError(), expected: false };
 }
 

@@ -10,6 +10,7 @@ export {
   validateCircuitBreakerOptions,
 } from './circuit-breaker';
 export { classOrValue, classOrValueProvider } from './class-or-value-provider';
+export { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from './database-unavailable';
 export { earliestDeadline } from './deadline-budget';
 export { envChoice, envOptionalList } from './env';
 export { declaredRouteOf, nodeRequestOf, nodeResponseOf, singleHeader, takeNodeResponse } from './http-adapter-objects';

@@ -4,6 +4,7 @@ import { RpcException } from '@nestjs/microservices';
 import { AuthError, DelegationRefusedError } from '@s2sp/auth';
 import { AuthJsonRpcCode } from '@s2sp/auth/internal';
 import { toRpcException } from '@s2sp/grpc';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '@s2sp/platform/internal';
 import { GRPC_ERROR_METADATA, AGENT_EXECUTION_ERROR, RECOVERY_HINT } from '@s2sp/contracts';
 import {
   AlreadyExistsError,
@@ -131,6 +132,16 @@ export function toGrpcError(error: unknown, traceId?: string): RpcException {
       ...trace,
       ...approval,
       missingScopes: error.missingScopes,
+    });
+  }
+  if (isDatabaseUnavailable(error)) {
+    logger.warn(
+      `The agents' database is unavailable: ${error instanceof Error ? error.message.trim() : String(error)}`,
+    );
+    return grpcError(status.UNAVAILABLE, "the agents' database is unavailable; retry shortly", {
+      ...trace,
+      retryAfterMs: DATABASE_RETRY_AFTER_SECONDS * 1000,
+      recoveryHint: RECOVERY_HINT.RETRY_AFTER,
     });
   }
   logger.error(

@@ -79,7 +79,8 @@ export class DataPlaneClient {
     }
     if (response.ok && isArrow(response)) return this.readArrowRows(response, url.origin, signal);
     const answer = await this.readAnswer(response, url.origin, signal);
-    if (!response.ok) throw this.fetchRefused(response.status, answer.members, url);
+    if (!response.ok)
+      throw this.fetchRefused(response.status, answer.members, url, response.headers.get('retry-after'));
     return this.bodyRows(answer.body, url.origin);
   }
 
@@ -163,7 +164,7 @@ export class DataPlaneClient {
     }
   }
 
-  private fetchRefused(status: number, payload: unknown, url: URL): S2spToolError {
+  private fetchRefused(status: number, payload: unknown, url: URL, retryAfter: string | null): S2spToolError {
     const origin = url.origin;
     if (status === 404 || status === 410) {
       return new S2spToolError(
@@ -174,6 +175,15 @@ export class DataPlaneClient {
     // The server may echo the URL back; the token in it must not reach the model.
     const token = url.pathname.slice(url.pathname.lastIndexOf('/') + 1);
     const reason = token.length > 0 ? errorMessageOf(payload)?.split(token).join('…') : errorMessageOf(payload);
+    // 503: the resource server cannot serve now (its store is restarting, a table is still being written);
+    // the resource_url was not used up, so the same call may be made again.
+    if (status === 503) {
+      const seconds = /^\d{1,6}$/.test(retryAfter?.trim() ?? '') ? Number(retryAfter) : 1;
+      return new S2spToolError(
+        `The resource server at ${origin} cannot serve the resource right now (HTTP 503${reason ? `: ${reason}` : ''}); call this tool again with the same resource_url in ${seconds} s or more.`,
+        'UNAVAILABLE',
+      );
+    }
     return new S2spToolError(
       `The resource server at ${origin} refused the fetch (HTTP ${status})${reason ? `: ${reason}` : '.'}`,
       'FETCH_REFUSED',

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { DATABASE_RETRY_AFTER_SECONDS } from '@s2sp/platform/internal';
 
 /** Stable error codes of the data plane, answered as `{ error: { code, message } }`. */
 export type DataPlaneErrorCode =
@@ -13,6 +14,7 @@ export type DataPlaneErrorCode =
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'RESOURCE_NOT_READY'
+  | 'STORE_UNAVAILABLE'
   | 'INTERNAL_ERROR';
 
 export class DataPlaneError extends Error {
@@ -29,6 +31,16 @@ export class DataPlaneError extends Error {
 
   static notFound(): DataPlaneError {
     return new DataPlaneError(404, 'RESOURCE_NOT_FOUND', 'No such resource: it is unknown, expired or already used.');
+  }
+
+  /** The store's database cannot be reached (restarting, cut off); a claim that did not commit left the resource usable. */
+  static storeUnavailable(): DataPlaneError {
+    return new DataPlaneError(
+      503,
+      'STORE_UNAVAILABLE',
+      'The resource store is unavailable right now; retry after the time in Retry-After.',
+      DATABASE_RETRY_AFTER_SECONDS,
+    );
   }
 
   /** The resource exists but its table is not stored yet (see ResourceTableNotStoredError); it was not consumed. */

@@ -1,5 +1,5 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
-import { takeNodeResponse } from '@s2sp/platform/internal';
+import { isDatabaseUnavailable, takeNodeResponse } from '@s2sp/platform/internal';
 import { DataPlaneError, sendDataPlaneError } from './data-plane-error';
 
 /**
@@ -21,7 +21,15 @@ export class DataPlaneExceptionFilter implements ExceptionFilter {
     if (exception instanceof HttpException && exception.getStatus() < 500) {
       return new DataPlaneError(exception.getStatus(), 'INVALID_REQUEST', 'The request was not accepted.');
     }
-    this.logger.error(exception instanceof Error ? `${exception.name}: ${exception.message}` : 'non-Error thrown');
+    if (isDatabaseUnavailable(exception)) {
+      this.logger.warn(`The resource store's database is unavailable: ${describe(exception)}`);
+      return DataPlaneError.storeUnavailable();
+    }
+    this.logger.error(describe(exception));
     return new DataPlaneError(500, 'INTERNAL_ERROR', 'The data plane failed unexpectedly.');
   }
+}
+
+function describe(exception: unknown): string {
+  return exception instanceof Error ? `${exception.name}: ${exception.message.trim()}` : 'non-Error thrown';
 }

@@ -1,8 +1,10 @@
 /**
  * Machine-readable codes a tool error may carry in `_meta` (see S2SP_META.ERROR_CODE).
+ * `UNAVAILABLE`: the server, or the resource server it fetched from, cannot serve right now
+ * (e.g. its database restarts); the same call may be made again shortly.
  * @public
  */
-export type S2spErrorCode = 'DEADLINE_EXCEEDED' | 'RESOURCE_GONE' | 'FETCH_REFUSED' | 'UNREACHABLE';
+export type S2spErrorCode = 'DEADLINE_EXCEEDED' | 'RESOURCE_GONE' | 'FETCH_REFUSED' | 'UNREACHABLE' | 'UNAVAILABLE';
 
 /**
  * A problem with a tool call that the caller can fix. Resource and consumer

@@ -1,5 +1,6 @@
 import type { LoggerService } from '@nestjs/common';
 import { catchError, type OperatorFunction, of, throwError } from 'rxjs';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '@s2sp/platform/internal';
 import { S2spToolError } from './s2sp-error';
 import { S2SP_META } from './s2sp-meta';
 
@@ -34,10 +35,22 @@ export function toolJsonResult(structured: Record<string, unknown>, text: unknow
 
 /**
  * A tool error the caller can read. Messages of S2spToolError are written for
- * the caller; anything else is unexpected and reported without its details.
+ * the caller; a database that cannot be reached is a retryable UNAVAILABLE; anything
+ * else is unexpected and reported without its details.
  */
-export function toolErrorResult(error: unknown, logger: Pick<LoggerService, 'error'>): ToolResult {
+export function toolErrorResult(error: unknown, logger: Pick<LoggerService, 'error' | 'warn'>): ToolResult {
   if (error instanceof S2spToolError) return s2spErrorResult(error);
+  if (isDatabaseUnavailable(error)) {
+    logger.warn(
+      `The server's database is unavailable: ${error instanceof Error ? error.message.trim() : String(error)}`,
+    );
+    return s2spErrorResult(
+      new S2spToolError(
+        `The server's database is unavailable right now; call the tool again in ${DATABASE_RETRY_AFTER_SECONDS} s or more.`,
+        'UNAVAILABLE',
+      ),
+    );
+  }
   logger.error(
     error instanceof Error ? `${error.name}: ${error.message}` : 'non-Error thrown',
     error instanceof Error ? error.stack : undefined,

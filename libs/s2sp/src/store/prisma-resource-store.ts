@@ -1,7 +1,7 @@
 import { Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { SqlChannel, SqlQuery } from '@s2sp/platform';
-import type { SqlDatabase } from '@s2sp/platform/internal';
+import { isDatabaseUnavailable, type SqlDatabase } from '@s2sp/platform/internal';
 import { ResourceTable } from './resource-table';
 import { ResourceTableNotStoredError } from './resource-table-not-stored.error';
 import {
@@ -31,8 +31,10 @@ import { newResourceInfo } from './new-resource-info';
  * background. In that window a claim in this process is served from memory
  * (and the write given up), and another replica's claim waits (up to
  * `tableWaitMs`) for the table to be stored; a crash of this process loses
- * the table, a failed write is logged and deletes the resource, whose
- * resource_url then answers 404.
+ * the table; a write that meets an unreachable database is tried again until
+ * the table is stored, claimed or expired, or the process shuts down; any other
+ * failed write is logged and deletes the resource, whose resource_url then
+ * answers 404.
  * @public
  */
 export type ResourceWriteMode = 'before-answer' | 'after-answer';
@@ -70,6 +72,9 @@ export const DEFAULT_RESOURCE_TABLE_WAIT_MS = 15_000;
 /** First pause between looks at a table still being written; doubles up to the maximum. */
 const TABLE_POLL_FIRST_MS = 10;
 const TABLE_POLL_MAX_MS = 200;
+/** First pause before writing again a table whose write met an unreachable database; doubles up to the maximum. */
+const WRITE_RETRY_FIRST_MS = 100;
+const WRITE_RETRY_MAX_MS = 2_000;
 
 export const DEFAULT_RESOURCE_CACHE_BYTES = 64 * 1024 * 1024;
 
@@ -95,6 +100,8 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
   private readonly claimSql: { any: string; storedTableOnly: string };
   /** Resources answered before their write finished (`after-answer`), by token hash. */
   private readonly pendingWrites = new Map<string, PendingWrite>();
+  /** Set on shutdown: a write waiting for the database to come back fails instead. */
+  private closing = false;
 
   constructor(database: Pick<SqlDatabase, 'sql'>, options: PrismaResourceStoreOptions = {}) {
     this.sql = database.sql;
@@ -170,6 +177,7 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
 
   /** Waits for background writes, so that a graceful shutdown loses no issued resource. */
   async beforeApplicationShutdown(): Promise<void> {
+    this.closing = true;
     await this.writesSettled();
   }
 
@@ -235,17 +243,34 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
     await sql.query(SET_TABLE_LENGTH, [resourceId, table.encodedLength]);
   }
 
-  /** Writes the table of a resource answered `after-answer`; false when it was claimed meanwhile (nothing is stored then). */
+  /**
+   * Writes the table of a resource answered `after-answer`; false when it was claimed meanwhile
+   * (nothing is stored then). While the database cannot be reached (restarting, cut off) the write
+   * is tried again, the table staying in memory, until it is stored, claimed or expired, or this
+   * process shuts down: a resource answered before an outage is not lost to it.
+   */
   private async writeTableUnlessClaimed(pending: PendingWrite): Promise<boolean> {
     const { info, table } = pending;
-    try {
-      // No answer waits for this commit, so it waits for the log flush: the next claim, whose commit
-      // must flush the log up to itself, does not have to write this table's megabytes out first.
-      await this.sql.transaction((sql) => this.writeTable(sql, info.id, table, table.encode(), () => pending.claimed));
-      return true;
-    } catch (error) {
-      if (error instanceof TableWriteGivenUp) return false;
-      throw error;
+    for (let pause = WRITE_RETRY_FIRST_MS; ; pause = Math.min(WRITE_RETRY_MAX_MS, pause * 2)) {
+      try {
+        // No answer waits for this commit, so it waits for the log flush: the next claim, whose commit
+        // must flush the log up to itself, does not have to write this table's megabytes out first.
+        await this.sql.transaction((sql) =>
+          this.writeTable(sql, info.id, table, table.encode(), () => pending.claimed),
+        );
+        return true;
+      } catch (error) {
+        if (error instanceof TableWriteGivenUp) return false;
+        const retry = isDatabaseUnavailable(error) && !this.closing && info.expiresAt.getTime() > Date.now() + pause;
+        if (!retry) throw error;
+        if (pause === WRITE_RETRY_FIRST_MS) {
+          this.logger.warn(
+            `The database is unavailable; the table of resource ${info.id} is kept and written once it is back`,
+          );
+        }
+        await delay(pause);
+        if (pending.claimed) return false;
+      }
     }
   }
 

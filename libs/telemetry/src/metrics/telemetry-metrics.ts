@@ -194,6 +194,7 @@ export function fetchResultOf(statusOrCode: number | string | undefined): FetchR
     case 'DEADLINE_EXCEEDED':
       return 'timeout';
     case 'UNREACHABLE':
+    case 'UNAVAILABLE':
       return 'unreachable';
     default:
       return 'error';

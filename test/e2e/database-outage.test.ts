@@ -1,0 +1,170 @@
+// The stack's PostgreSQL goes away under running apps (killed, not restarted for a while):
+// every entry point answers a retryable "unavailable" meanwhile, never an internal error,
+// and everything serves again, with nothing lost, once the server is back.
+import assert from 'node:assert/strict';
+import { chmodSync } from 'node:fs';
+import { describe, test } from 'node:test';
+import { Client } from 'pg';
+import { DevKeyStore } from '@s2sp/auth';
+import { startEmbeddedPostgres } from '../../libs/database/src/embedded-postgres-server';
+import type { EmbeddedPostgresEvent } from '../../libs/database/src/embedded-postgres-supervisor';
+import { readPostmasterPid } from '../../libs/database/src/postmaster-pid';
+import { eventually } from '../support/eventually';
+import { connectMcp, jsonOf, textOf } from '../support/mcp-client';
+import { README_OBJECTIVE, README_PLAN } from '../support/readme-task';
+import { gatewayHealth, startStack, STACK_READY_WITHIN_MS } from '../support/start-all';
+import { fetchResource, tempDir } from '../support/stack';
+import { bearerFor } from '../support/tokens';
+
+/** How long the server stays down: every call below is made inside this window. */
+const OUTAGE_MS = 10_000;
+
+async function query(url: string, sql: string): Promise<Array<Record<string, unknown>>> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows as Array<Record<string, unknown>>;
+  } finally {
+    await client.end();
+  }
+}
+
+async function rpc(gatewayUrl: string, method: string, params: object): Promise<{ result?: any; error?: any }> {
+  const response = await fetch(`${gatewayUrl}/rpc`, {
+    method: 'POST',
+    headers: { authorization: await bearerFor({ audience: 'gateway' }), 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  return (await response.json()) as { result?: any; error?: any };
+}
+
+describe('a database outage under the running stack', () => {
+  test('while PostgreSQL is down every entry point answers a retryable "unavailable"; afterwards all serves again and nothing is lost', async () => {
+    const data = tempDir('s2sp-outage-db-');
+    chmodSync(data.path, 0o755); // reachable by the server's OS user when tests run as root
+    const cwd = tempDir('s2sp-outage-stack-');
+    const events: EmbeddedPostgresEvent[] = [];
+    const database = await startEmbeddedPostgres({
+      dataDir: data.path,
+      restart: { maxAttempts: 3, initialDelayMs: OUTAGE_MS },
+      onEvent: (event) => events.push(event),
+      onGiveUp: () => undefined,
+    });
+    try {
+      const stack = await startStack({
+        cwd: cwd.path,
+        env: { DATABASE_URL: database.url, S2SP_AUTH_DATA_DIR: new DevKeyStore().dataDir },
+        timeoutMs: STACK_READY_WITHIN_MS,
+      });
+      try {
+        const weather = await connectMcp(stack.weatherUrl, 'outage-test', { scopes: ['weather:read'] });
+        const stats = await connectMcp(stack.statsUrl, 'outage-test', {
+          audience: 'stats-server',
+          scopes: ['stats:chart', 's2sp:data:read', 'weather:read'],
+        });
+        const issued = jsonOf(
+          await weather.callTool({ name: 'get_alerts', arguments: { area: 'CA', abstract_domains: 'event' } }),
+        );
+        const dataPlaneAuth = { scopes: ['s2sp:data:read', 'weather:read'] };
+        // Its table stored: committed with a flush of PostgreSQL's log, so the resource survives the kill
+        // (an answer does not wait for that flush: see resourceWriteMode in the README).
+        await eventually('the table of the issued resource to be stored', async () => {
+          const [row] = await query(database.url, 'SELECT table_length IS NOT NULL AS stored FROM s2sp_resource');
+          return row?.stored === true;
+        });
+
+        process.kill(readPostmasterPid(database.clusterDir)?.pid as number, 'SIGKILL');
+        await eventually('the server to be gone', () => events.some((event) => event.type === 'exited'));
+
+        // JSON-RPC at the gateway: -32001 with a retry time and hint.
+        const submitted = await rpc(stack.gatewayUrl, 'agent.submitTask', {
+          objective: README_OBJECTIVE,
+          plan: README_PLAN,
+        });
+        assert.equal(submitted.error?.code, -32001, JSON.stringify(submitted));
+        assert.ok(submitted.error.data.retry_after >= 1, JSON.stringify(submitted.error));
+        assert.equal(submitted.error.data.recovery_hint, 'RETRY_AFTER');
+
+        // A resource tool: an MCP tool error the caller may retry.
+        const refusedIssue = await weather.callTool({
+          name: 'get_alerts',
+          arguments: { area: 'CA', abstract_domains: 'event' },
+        });
+        assert.equal(refusedIssue.isError, true);
+        assert.deepEqual(refusedIssue._meta, { 's2sp/error_code': 'UNAVAILABLE' });
+        assert.match(textOf(refusedIssue), /database is unavailable right now/);
+
+        // The data plane: 503, Retry-After, STORE_UNAVAILABLE.
+        const refusedFetch = await fetch(String(issued.resource_url), {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            authorization: await bearerFor({ audience: 'weather-server', ...dataPlaneAuth }),
+          },
+          body: '{}',
+        });
+        assert.equal(refusedFetch.status, 503);
+        assert.equal(refusedFetch.headers.get('retry-after'), '1');
+        assert.equal(((await refusedFetch.json()) as { error: { code: string } }).error.code, 'STORE_UNAVAILABLE');
+
+        // A consumer tool whose fetch meets that 503: an MCP tool error saying to call again.
+        const refusedChart = await stats.callTool({
+          name: 'draw_chart',
+          arguments: {
+            abstract_data: JSON.stringify(issued.abstract),
+            resource_url: issued.resource_url,
+            group_by: 'event',
+          },
+        });
+        assert.equal(refusedChart.isError, true, textOf(refusedChart));
+        assert.equal((refusedChart._meta as Record<string, unknown>)['s2sp/error_code'], 'UNAVAILABLE');
+        assert.match(textOf(refusedChart), /call this tool again with the same resource_url/);
+
+        assert.equal(await gatewayHealth(stack.gatewayUrl), 'degraded', 'the gateway reports the outage');
+        assert.ok(
+          !events.some((event) => event.type === 'restarted'),
+          'every call above was made while the server was down',
+        );
+
+        // The server returns: the resource refused during the outage was not used up, and the README task runs.
+        await eventually('the server to run again', () => events.some((event) => event.type === 'restarted'), 60_000);
+        const fetched = await eventually(
+          'the resource issued before the outage to be served',
+          async () => {
+            const answer = await fetchResource(String(issued.resource_url), {}, dataPlaneAuth);
+            return answer.status === 200 ? answer : undefined;
+          },
+          30_000,
+          250,
+        );
+        assert.equal(fetched.json.body.length, issued.total_rows);
+        await eventually(
+          'the README task to succeed',
+          async () => {
+            const task = await rpc(stack.gatewayUrl, 'agent.submitTask', {
+              objective: README_OBJECTIVE,
+              plan: README_PLAN,
+            });
+            const taskId = task.result?.task_id as string | undefined;
+            if (!taskId) return false;
+            const status = await eventually('the task to end', async () => {
+              const now = (await rpc(stack.gatewayUrl, 'agent.getTask', { task_id: taskId })).result?.status;
+              return now === undefined || now === 'accepted' || now === 'running' ? undefined : String(now);
+            });
+            return status === 'succeeded';
+          },
+          30_000,
+          500,
+        );
+        assert.equal(await gatewayHealth(stack.gatewayUrl), 'ok');
+        await Promise.all([weather.close(), stats.close()]);
+      } finally {
+        assert.equal(await stack.stop(), 0, stack.output().slice(-5_000));
+      }
+    } finally {
+      await database.stop();
+      cwd.remove();
+      data.remove();
+    }
+  });
+});
