@@ -38,6 +38,17 @@ async function rpc(gatewayUrl: string, method: string, params: object): Promise<
   return (await response.json()) as { result?: any; error?: any };
 }
 
+/** Submits the README's task and waits for its end; resolves with the task as agent.getTask answers it. */
+async function runReadmeTask(gatewayUrl: string): Promise<{ task_id: string; status: string; steps: unknown[] }> {
+  const submitted = await rpc(gatewayUrl, 'agent.submitTask', { objective: README_OBJECTIVE, plan: README_PLAN });
+  const taskId = submitted.result?.task_id as string | undefined;
+  if (!taskId) throw new Error(`not submitted: ${JSON.stringify(submitted.error)}`);
+  return eventually('the task to end', async () => {
+    const task = (await rpc(gatewayUrl, 'agent.getTask', { task_id: taskId })).result;
+    return task === undefined || task.status === 'accepted' || task.status === 'running' ? undefined : task;
+  });
+}
+
 describe('a database outage under the running stack', () => {
   test('while PostgreSQL is down every entry point answers a retryable "unavailable"; afterwards all serves again and nothing is lost', async () => {
     const data = tempDir('s2sp-outage-db-');
@@ -62,10 +73,13 @@ describe('a database outage under the running stack', () => {
           audience: 'stats-server',
           scopes: ['stats:chart', 's2sp:data:read', 'weather:read'],
         });
+        const taskBefore = await runReadmeTask(stack.gatewayUrl);
+        assert.equal(taskBefore.status, 'succeeded');
         const issued = jsonOf(
           await weather.callTool({ name: 'get_alerts', arguments: { area: 'CA', abstract_domains: 'event' } }),
         );
         const dataPlaneAuth = { scopes: ['s2sp:data:read', 'weather:read'] };
+        const [{ audited }] = await query(database.url, 'SELECT count(*)::int AS audited FROM s2sp_audit_event');
         // Its table stored: committed with a flush of PostgreSQL's log, so the resource survives the kill
         // (an answer does not wait for that flush: see resourceWriteMode in the README).
         await eventually('the table of the issued resource to be stored', async () => {
@@ -140,22 +154,18 @@ describe('a database outage under the running stack', () => {
         assert.equal(fetched.json.body.length, issued.total_rows);
         await eventually(
           'the README task to succeed',
-          async () => {
-            const task = await rpc(stack.gatewayUrl, 'agent.submitTask', {
-              objective: README_OBJECTIVE,
-              plan: README_PLAN,
-            });
-            const taskId = task.result?.task_id as string | undefined;
-            if (!taskId) return false;
-            const status = await eventually('the task to end', async () => {
-              const now = (await rpc(stack.gatewayUrl, 'agent.getTask', { task_id: taskId })).result?.status;
-              return now === undefined || now === 'accepted' || now === 'running' ? undefined : String(now);
-            });
-            return status === 'succeeded';
-          },
+          async () => (await runReadmeTask(stack.gatewayUrl).catch(() => undefined))?.status === 'succeeded',
           30_000,
           500,
         );
+        // What was committed before the outage is all there.
+        const kept = (await rpc(stack.gatewayUrl, 'agent.getTask', { task_id: taskBefore.task_id })).result;
+        assert.deepEqual([kept?.status, kept?.steps?.length], ['succeeded', taskBefore.steps.length]);
+        const [{ audited: auditedAfter }] = await query(
+          database.url,
+          'SELECT count(*)::int AS audited FROM s2sp_audit_event',
+        );
+        assert.ok(Number(auditedAfter) >= Number(audited), `audit rows: ${audited} before, ${auditedAfter} after`);
         assert.equal(await gatewayHealth(stack.gatewayUrl), 'ok');
         await Promise.all([weather.close(), stats.close()]);
       } finally {
