@@ -406,3 +406,52 @@ for (const kind of KINDS) {
     });
   });
 }
+
+describe('PrismaResourceStore with tablesInProcessOnly (an in-memory PGlite)', () => {
+  const database = useSuiteDatabase('pglite');
+  const now = new Date();
+
+  const chunksOf = async (db: StoreDatabase, id: string): Promise<number> =>
+    (
+      await db.sql.query<{ chunks: number }>(
+        'SELECT count(*)::int AS chunks FROM s2sp_resource_chunk WHERE resource_id = $1::uuid',
+        [id],
+      )
+    )[0].chunks;
+
+  test('a table of any size stays out of the database; the row is the single-use gate; the table is served from memory once', async (t) => {
+    const db = database.get(t);
+    if (!db) return;
+    const store = new PrismaResourceStore(db, { tablesInProcessOnly: true, cacheMaxBytes: 0 });
+    const rows = sampleRows(20_000);
+    const resource = sampleResource({ table: ResourceTable.of(rows), expiresAt: new Date(now.getTime() + 60_000) });
+    const saved = await store.save(resource);
+    assert.equal(await chunksOf(db, saved.id), 0, 'no chunk was written');
+    assert.deepEqual(await store.findLive(resource.tokenHash, now), saved);
+    assert.deepEqual(
+      await new PrismaResourceStore(db, { tablesInProcessOnly: true }).findLive(resource.tokenHash, now),
+      saved,
+      'the row is in the database',
+    );
+
+    const [first, second] = await Promise.all([
+      store.claim(resource.tokenHash, now),
+      store.claim(resource.tokenHash, now),
+    ]);
+    const winners = [first, second].filter((claimed) => claimed !== null);
+    assert.equal(winners.length, 1, 'one claim of two concurrent ones wins');
+    assert.equal(winners[0]?.table.rows, rows, 'served from memory, outside the (zero) cache budget');
+    assert.equal(await store.claim(resource.tokenHash, now), null);
+  });
+
+  test('expired tables leave memory with the sweep', async (t) => {
+    const db = database.get(t);
+    if (!db) return;
+    const store = new PrismaResourceStore(db, { tablesInProcessOnly: true });
+    const resource = sampleResource({ expiresAt: new Date(now.getTime() + 1_000) });
+    await store.save(resource);
+    const later = new Date(now.getTime() + 2_000);
+    assert.ok((await store.sweepExpired(later)) >= 1);
+    assert.equal(await store.findLive(resource.tokenHash, now), null, 'not held any more, and its row is gone');
+  });
+});

@@ -25,5 +25,7 @@ export interface SqlChannel extends SqlQuery {
  */
 export interface SqlDatabase {
   readonly sql: SqlChannel;
+  /** `pglite`: an in-process database no other process reaches; `postgres`: a server. */
+  readonly kind?: 'pglite' | 'postgres';
   close(): Promise<void>;
 }

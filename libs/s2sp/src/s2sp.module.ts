@@ -99,6 +99,9 @@ export class S2spModule {
                 writeMode: options.resourceWriteMode,
                 tableWaitMs: options.resourceTableWaitMs,
                 claimCommit: options.resourceClaimCommit,
+                // openS2spDatabase makes a PGlite only in memory (`dataDir: ':memory:'`), which belongs
+                // to this process alone: tables stay out of it.
+                tablesInProcessOnly: database.kind === 'pglite',
               }),
             inject: [S2SP_DATABASE, S2SP_OPTIONS],
           },

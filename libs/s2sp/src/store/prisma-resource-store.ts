@@ -66,6 +66,13 @@ export interface PrismaResourceStoreOptions {
    * (`after-answer`) before failing with {@link ResourceTableNotStoredError}. Default 15 s.
    */
   tableWaitMs?: number;
+  /**
+   * For a database no other process can reach (an in-memory PGlite, e.g. `dataDir: ':memory:'`):
+   * tables are not written to it but kept in this process until claimed or swept, outside the
+   * cache budget (their TTL bounds them); only the resource rows, the single-use gate, go to the
+   * database. Writing megabytes into PGlite would block this process's event loop. Default false.
+   */
+  tablesInProcessOnly?: boolean;
 }
 
 export const DEFAULT_RESOURCE_TABLE_WAIT_MS = 15_000;
@@ -102,12 +109,15 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
   private readonly pendingWrites = new Map<string, PendingWrite>();
   /** Set on shutdown: a write waiting for the database to come back fails instead. */
   private closing = false;
+  /** With `tablesInProcessOnly`: every live table, by token hash. */
+  private readonly processTables: Map<string, CachedResource> | undefined;
 
   constructor(database: Pick<SqlDatabase, 'sql'>, options: PrismaResourceStoreOptions = {}) {
     this.sql = database.sql;
     this.cache = new ResourceTableCache(options.cacheMaxBytes ?? DEFAULT_RESOURCE_CACHE_BYTES);
     this.writeMode = options.writeMode ?? 'after-answer';
     this.tableWaitMs = options.tableWaitMs ?? DEFAULT_RESOURCE_TABLE_WAIT_MS;
+    this.processTables = options.tablesInProcessOnly ? new Map() : undefined;
     const durable = (options.claimCommit ?? 'fast') === 'durable';
     this.claimSql = {
       any: claimStatement({ storedTableOnly: false, durable }),
@@ -118,6 +128,12 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
   async save(resource: NewCachedResource): Promise<CachedResourceInfo> {
     const info = newResourceInfo(resource);
     const cached: CachedResource = { info, table: resource.table };
+    if (this.processTables) {
+      // A table_length of 0 with no chunk: the row says its table is complete, and no one else reads it.
+      await this.sql.query(INSERT_RESOURCE_WITH_BLOCK, [...resourceRow(resource.tokenHash, info), 0, null]);
+      this.processTables.set(resource.tokenHash, cached);
+      return info;
+    }
     if (this.writeMode === 'before-answer') {
       await this.writeWhole(resource.tokenHash, cached);
       this.cache.set(resource.tokenHash, cached);
@@ -140,13 +156,17 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
 
   async findLive(tokenHash: string, now: Date = new Date()): Promise<CachedResourceInfo | null> {
     // Consumption elsewhere is not visible here; the claim, which asks the database, decides.
-    const local = this.pendingWrites.get(tokenHash)?.info ?? this.cache.peekInfo(tokenHash);
+    const local =
+      this.processTables?.get(tokenHash)?.info ??
+      this.pendingWrites.get(tokenHash)?.info ??
+      this.cache.peekInfo(tokenHash);
     if (local !== undefined) return local.expiresAt > now ? local : null;
     const [resource] = await this.sql.query<ResourceRow>(LIVE_RESOURCE, [tokenHash, now]);
     return resource ? toInfo(resource) : null;
   }
 
   async claim(tokenHash: string, now: Date = new Date()): Promise<ClaimedResource | null> {
+    if (this.processTables) return this.claimProcessTable(this.processTables, tokenHash, now);
     // A table this process holds (still being written, or cached) is served from memory without waiting.
     const pending = this.pendingWrites.get(tokenHash);
     const inMemory = pending?.table ?? this.cache.take(tokenHash)?.table;
@@ -168,6 +188,9 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
 
   async sweepExpired(now: Date = new Date()): Promise<number> {
     this.cache.deleteExpired(now);
+    for (const [tokenHash, held] of this.processTables ?? []) {
+      if (held.info.expiresAt <= now) this.processTables?.delete(tokenHash);
+    }
     return this.sql.transaction(async (sql) => {
       await sql.query(DELETE_CLAIMED_CHUNKS);
       const [expired] = await sql.query<{ count: number }>(DELETE_EXPIRED, [now]);
@@ -284,6 +307,19 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
         `Could not delete resource ${info.id} after its failed write; it stays unclaimable until it expires: ${messageOf(deleteError)}`,
       );
     });
+  }
+
+  private async claimProcessTable(
+    tables: Map<string, CachedResource>,
+    tokenHash: string,
+    now: Date,
+  ): Promise<ClaimedResource | null> {
+    const claimed = await this.claimRow(tokenHash, now);
+    if (!claimed) return null;
+    const held = tables.get(tokenHash);
+    tables.delete(tokenHash);
+    if (!held) throw new Error(`The table of resource ${claimed.id} is not held by this process`);
+    return { info: toInfo(claimed), table: held.table };
   }
 
   /**
