@@ -1,6 +1,6 @@
 /**
  * The data-plane bench's server process (spawned by data-plane-bench.ts, so its RSS is its own):
- *   node dist/bench/data-plane/bench-server-main.js <before-answer|after-answer> <postgresql url> <max rows>
+ *   node dist/bench/data-plane/bench-server-main.js <before-answer|after-answer> <postgresql url|:memory:> <max rows>
  * Prints one JSON line `{ dataPlaneOrigin, bareOrigin }` once listening; exits when stdin closes.
  */
 import { NestFactory } from '@nestjs/core';
@@ -14,7 +14,7 @@ const IDLE_CONNECTION_MS = 65_000;
 async function main(): Promise<void> {
   const [mode, databaseUrl, maxRows] = process.argv.slice(2);
   if ((mode !== 'before-answer' && mode !== 'after-answer') || !databaseUrl || !maxRows) {
-    throw new Error('usage: bench-server-main <before-answer|after-answer> <postgresql url> <max rows>');
+    throw new Error('usage: bench-server-main <before-answer|after-answer> <postgresql url|:memory:> <max rows>');
   }
   const table = new BenchTableHolder();
   let origin = '';

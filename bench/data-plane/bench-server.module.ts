@@ -6,11 +6,14 @@ import { BenchTableHolder } from './bench-table-holder';
 
 export interface BenchServerOptions {
   publicBaseUrl: () => string;
+  /** A PostgreSQL URL, or `:memory:` for an in-process, in-memory PGlite. */
   databaseUrl: string;
   resourceWriteMode: ResourceWriteMode;
   maxRows: number;
   table: BenchTableHolder;
 }
+
+const IN_MEMORY = ':memory:';
 
 /** A minimal resource server: the S2SP data plane plus the bench's control endpoints. */
 @Module({})
@@ -21,7 +24,7 @@ export class BenchServerModule {
       imports: [
         S2spModule.forRoot({
           publicBaseUrl: options.publicBaseUrl,
-          database: { url: options.databaseUrl },
+          database: options.databaseUrl === IN_MEMORY ? { dataDir: IN_MEMORY } : { url: options.databaseUrl },
           resourceWriteMode: options.resourceWriteMode,
           limits: benchLimits(options.maxRows),
           // Sized for the largest table, as a deployment serving tables this big would be: the
