@@ -1,7 +1,8 @@
 // What a process pays for at start-up: packages needed only by one kind of request are
 // loaded by the first such request (libs/s2sp/src/data-plane/arrow/lazy-arrow.ts), or only by
 // the apps configured to use them (the OTLP exporters, libs/telemetry/src/telemetry.ts; ioredis,
-// libs/platform/src/redis/shared-redis.ts).
+// libs/platform/src/redis/shared-redis.ts); what the first call of a kind would pay for is
+// loaded while the app starts, in the apps that make such calls (libs/s2sp/src/resource/token-counter-warm-up.ts).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
@@ -57,4 +58,20 @@ test('@s2sp/core loads ioredis only in a process that connects to Redis', () => 
     const { SharedRedis } = require(${JSON.stringify(require.resolve('@s2sp/platform'))});
     await SharedRedis.connect({ url: 'redis://127.0.0.1:9', keyPrefix: 'lazy:', connectTimeoutMs: 200, commandTimeoutMs: 200 }).catch(() => undefined)`);
   assert.ok(connecting.includes('ioredis'));
+});
+
+test('a server with resource tools loads the token counter while it starts (the first count does not pay for it); one without does not load it', () => {
+  const stack = JSON.stringify(join(__dirname, '..', 'support', 'stack.js'));
+  const weather = packagesLoadedBy(
+    `const server = await require(${stack}).startWeather({ warmUp: true }); await server.close()`,
+  );
+  assert.ok(weather.includes('js-tiktoken'), 'the weather server (get_alerts is a resource tool) loaded it');
+  const unwarmed = packagesLoadedBy(
+    `const server = await require(${stack}).startWeather({ warmUp: false }); await server.close()`,
+  );
+  assert.ok(!unwarmed.includes('js-tiktoken'), 'nor with warmUp: false');
+  const stats = packagesLoadedBy(
+    `const server = await require(${stack}).startStats([], { warmUp: true }); await server.close()`,
+  );
+  assert.ok(!stats.includes('js-tiktoken'), 'the stats server (consumer tools only) did not');
 });

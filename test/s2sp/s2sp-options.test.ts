@@ -284,6 +284,12 @@ describe('resolveS2spOptions refuses what cannot work', () => {
     );
   });
 
+  test('warmUp: on by default, off on request, a boolean or refused', () => {
+    assert.equal(resolveS2spOptions({}).warmUp, true);
+    assert.equal(resolveS2spOptions({ warmUp: false }).warmUp, false);
+    assert.throws(() => resolveS2spOptions({ warmUp: 'no' as never }), /warmUp must be true or false, got "no"/);
+  });
+
   test('resourceClaimCommit: fast by default, durable on request, nothing else', () => {
     assert.equal(resolveS2spOptions({}).resourceClaimCommit, 'fast');
     assert.equal(resolveS2spOptions({ resourceClaimCommit: 'durable' }).resourceClaimCommit, 'durable');

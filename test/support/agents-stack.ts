@@ -19,6 +19,8 @@ export function agentsTestConfig(mcpServers: McpServerEndpoint[], overrides: Par
     // The testkit's tools include destructive ones (always_fails) that tests of other behaviour call;
     // the default deny-all approval is tested on its own (test/auth/platform-auth.test.ts).
     auth: { audience: 'agents', approvalProvider: { useValue: APPROVE_ALL } },
+    // Started hundreds of times by the suite: what only a first task's latency needs is not loaded up front.
+    warmUp: false,
     ...overrides,
     breaker: { ...DEFAULT_AGENTS_CONFIG.breaker, ...overrides.breaker },
     mcp: { ...DEFAULT_AGENTS_CONFIG.mcp, connectTimeoutMs: 3_000, ...overrides.mcp },

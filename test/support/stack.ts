@@ -27,6 +27,8 @@ export function weatherConfig(overrides: Partial<WeatherServerConfig> = {}): Wea
     sweepIntervalMs: 0,
     auth: { audience: 'weather-server' },
     logger: testLogLevels(),
+    // Started hundreds of times by the suite: what only a first call's latency needs is not loaded up front.
+    warmUp: false,
     ...overrides,
   };
 }
@@ -45,6 +47,8 @@ export function statsConfig(
     dataDir: ':memory:',
     auth: { audience: 'stats-server' },
     logger: testLogLevels(),
+    // Started hundreds of times by the suite: what only a first call's latency needs is not loaded up front.
+    warmUp: false,
     ...overrides,
   };
 }

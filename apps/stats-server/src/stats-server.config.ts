@@ -54,6 +54,11 @@ export interface StatsServerConfig {
   auditRetention?: AuditRetentionOptions;
   /** Bounds of the data-plane fetch audit's buffer while the database fails (S2SP_DATA_FETCH_AUDIT_*). */
   dataPlaneFetchAudit?: Partial<DataPlaneFetchAuditRetry>;
+  /**
+   * Load while starting, before listening, what the first call would otherwise load (vega and vega-lite, with one small chart).
+   * Default true; false for processes started many times whose first call's latency does not matter (tests).
+   */
+  warmUp?: boolean;
   /** Graceful shutdown on SIGTERM (serveMcp's `shutdown`; S2SP_SHUTDOWN_GRACE_MS, S2SP_SHUTDOWN_NOT_READY_DELAY_MS). */
   shutdown?: Partial<ShutdownOptions>;
   /** Telemetry overrides (service name `s2sp-stats-server`), e.g. a test's shared `spanExporter`; from the environment, the OTEL_* variables. */

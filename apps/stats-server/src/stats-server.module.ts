@@ -1,3 +1,4 @@
+import { ChartWarmUp } from './chart/chart-warm-up';
 import { DynamicModule, Module } from '@nestjs/common';
 import { s2spAuthModule, S2spModule } from '@s2sp/core';
 import { TelemetryModule } from '@s2sp/telemetry';
@@ -37,6 +38,7 @@ export class StatsServerModule {
       ],
       controllers: [ChartController, ChartPromptsController],
       providers: [
+        ...(config.warmUp === false ? [] : [ChartWarmUp]),
         { provide: MCP_COMPLETION_SOURCE, useClass: ChartCompletions },
         {
           provide: CHART_SUMMARY_OPTIONS,

@@ -55,6 +55,11 @@ export interface WeatherServerConfig {
   auditRetention?: AuditRetentionOptions;
   /** Bounds of the data-plane fetch audit's buffer while the database fails (S2SP_DATA_FETCH_AUDIT_*). */
   dataPlaneFetchAudit?: Partial<DataPlaneFetchAuditRetry>;
+  /**
+   * Load while starting, before listening, what the first call would otherwise load (the token counter of get_alerts).
+   * Default true; false for processes started many times whose first call's latency does not matter (tests).
+   */
+  warmUp?: boolean;
   /** Graceful shutdown on SIGTERM (serveMcp's `shutdown`; S2SP_SHUTDOWN_GRACE_MS, S2SP_SHUTDOWN_NOT_READY_DELAY_MS). */
   shutdown?: Partial<ShutdownOptions>;
   /** Telemetry overrides (service name `s2sp-weather-server`), e.g. a test's shared `spanExporter`; from the environment, the OTEL_* variables. */

@@ -151,6 +151,11 @@ export interface AgentsConfig {
    * (docs/sampling.md); unset: DEFAULT_SAMPLING_CONFIG, which allows no server.
    */
   sampling?: SamplingConfig;
+  /**
+   * Load while starting, before listening, what the first call would otherwise load (the token counter every task's usage needs).
+   * Default true; false for processes started many times whose first call's latency does not matter (tests).
+   */
+  warmUp?: boolean;
   /** Roots declared to the MCP servers in `roots/list` (AGENTS_MCP_ROOTS); unset: none. */
   roots?: McpRootEntry[];
   /**
@@ -275,6 +280,8 @@ export function validateAgentsConfig(config: AgentsConfig): void {
   if (typeof config.dataDir !== 'string' || config.dataDir.trim() === '')
     throw new Error('dataDir must be a non-empty string');
   validateCircuitBreakerOptions(config.breaker, 'breaker');
+  if (config.warmUp !== undefined && typeof config.warmUp !== 'boolean')
+    throw new Error(`warmUp must be true or false; got ${String(config.warmUp)}`);
   if (config.breaker.minimumBudgetMs !== undefined)
     integer('breaker.minimumBudgetMs', config.breaker.minimumBudgetMs, 0, MAX_TIMER_MS);
   integer('mcp.callTimeoutMs', config.mcp.callTimeoutMs, 1);

@@ -22,7 +22,7 @@ export {
   type RequestHostPolicyOptions,
 } from './http/request-host-middleware';
 export { defaultAllowedHosts, isLoopbackAddress, resolveHostAllowLists } from './http/request-host-policy';
-export { loadOptionalPackage } from './optional-package';
+export { loadOptionalPackage, OptionalPackageMissingError } from './optional-package';
 export { packageVersion } from './package-version';
 export { PeriodicSweep } from './periodic-sweep';
 export { validateRedisOptions } from './redis/redis-options';

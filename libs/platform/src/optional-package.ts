@@ -12,11 +12,25 @@ export function loadOptionalPackage<T>(packageName: string, neededFor: string, l
     return load();
   } catch (error) {
     if (isMissingPackage(error, packageName)) {
-      throw new Error(
-        `${neededFor} needs the package "${packageName}", which is not installed. Install it: npm install ${packageName}`,
-      );
+      throw new OptionalPackageMissingError(packageName, neededFor);
     }
     throw error;
+  }
+}
+
+/**
+ * Thrown by loadOptionalPackage when the package is not installed; its message says what to install.
+ * @internal
+ */
+export class OptionalPackageMissingError extends Error {
+  constructor(
+    readonly packageName: string,
+    neededFor: string,
+  ) {
+    super(
+      `${neededFor} needs the package "${packageName}", which is not installed. Install it: npm install ${packageName}`,
+    );
+    this.name = 'OptionalPackageMissingError';
   }
 }
 

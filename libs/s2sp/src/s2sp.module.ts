@@ -1,6 +1,7 @@
 import { McpSessionBroadcaster } from './mcp-surfaces/mcp-session-broadcaster';
 import { asyncOptionsProviders, loadOptionalPackage } from '@s2sp/platform/internal';
 import { DynamicModule, Module, Provider } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { TelemetryMetrics } from '@s2sp/telemetry';
 import { DATA_PLANE_FETCH_AUDIT, LoggerDataPlaneFetchAudit } from './audit/data-plane-fetch-audit';
 import { PrismaDataPlaneFetchAudit } from './audit/prisma-data-plane-fetch-audit';
@@ -24,6 +25,7 @@ import { S2spDatabaseLifecycle } from './s2sp-database-lifecycle';
 import type { SqlDatabase } from '@s2sp/platform/internal';
 import { ResourcePublisher } from './resource/resource-publisher.service';
 import { ResourceToolInterceptor } from './resource/resource-tool.interceptor';
+import { TokenCounterWarmUp } from './resource/token-counter-warm-up';
 import { PrismaResourceStore } from './store/prisma-resource-store';
 import { RESOURCE_STORE } from './store/resource-store.interface';
 
@@ -115,7 +117,7 @@ export class S2spModule {
     return {
       module: S2spModule,
       global: true,
-      imports,
+      imports: [DiscoveryModule, ...imports],
       controllers: [DataPlaneController],
       providers: [
         ...rawOptions,
@@ -124,6 +126,7 @@ export class S2spModule {
         ...extraProviders,
         ...S2SP_SERVICES,
         UnreadDataPlaneBody,
+        TokenCounterWarmUp,
       ],
       exports: [
         S2SP_OPTIONS,

@@ -1,6 +1,7 @@
 import { AGENT_EXECUTION_ERROR, RECOVERY_HINT } from '@s2sp/contracts';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { PeriodicSweep } from '@s2sp/platform/internal';
+import { warmTokenCounter } from '@s2sp/core/internal';
 import { context as otelContext } from '@opentelemetry/api';
 import type { JsonObject } from '@s2sp/contracts';
 import { Telemetry } from '@s2sp/telemetry';
@@ -81,6 +82,8 @@ export class TaskRuntime implements OnApplicationBootstrap, BeforeApplicationShu
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
+    // Every task counts the tokens it admits: the counter's table loads now, not in the first task.
+    if (this.config.warmUp !== false) warmTokenCounter();
     this.events.handleCancelRequests((request) => this.cancelForAnotherReplica(request));
     const count = await this.failOrphans(INTERRUPTED_BY_RESTART);
     if (count > 0)

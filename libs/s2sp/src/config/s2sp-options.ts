@@ -125,6 +125,12 @@ export interface S2spModuleOptions {
    * one more fetch); `durable` once on disk too, 0.5–0.7 ms more per fetch.
    */
   resourceClaimCommit?: ResourceClaimCommit;
+  /**
+   * Load while the app starts, before it listens, what the first call of a kind would otherwise
+   * load: the token counter (about a second), in an app with resource tools. Default true; false
+   * for processes started many times whose first call's latency does not matter (tests).
+   */
+  warmUp?: boolean;
   /** Replace the Prisma store with your own (class, factory or value). */
   resourceStore?: ResourceStoreProvider;
 }
@@ -165,6 +171,7 @@ export interface ResolvedS2spOptions {
   resourceWriteMode: ResourceWriteMode;
   resourceTableWaitMs: number;
   resourceClaimCommit: ResourceClaimCommit;
+  warmUp: boolean;
 }
 
 /**
@@ -217,6 +224,7 @@ export function resolveS2spOptions(options: S2spModuleOptions): ResolvedS2spOpti
       'fast',
       'durable',
     ] as const),
+    warmUp: boolean('warmUp', options.warmUp ?? true),
   };
 }
 
@@ -233,6 +241,12 @@ function resolveFetchAuditRetry(given: Partial<DataPlaneFetchAuditRetry>): DataP
 function nonNegativeInteger(name: string, value: number): number {
   if (!Number.isSafeInteger(value) || value < 0)
     throw new Error(`S2spModule: ${name} must be a whole number, 0 or more.`);
+  return value;
+}
+
+function boolean(name: string, value: unknown): boolean {
+  if (typeof value !== 'boolean')
+    throw new Error(`S2spModule: ${name} must be true or false, got ${JSON.stringify(value)}.`);
   return value;
 }
 

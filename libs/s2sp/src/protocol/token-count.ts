@@ -1,5 +1,5 @@
 import type { Tiktoken, TiktokenBPE } from 'js-tiktoken/lite';
-import { loadOptionalPackage } from '@s2sp/platform/internal';
+import { loadOptionalPackage, OptionalPackageMissingError } from '@s2sp/platform/internal';
 
 /** The encoding of current OpenAI models; its rank table ships inside js-tiktoken (no network). */
 export const TOKEN_ENCODING = 'o200k_base';
@@ -20,6 +20,23 @@ let encoder: Tiktoken | undefined;
 export function countTokens(text: string): number {
   encoder ??= loadEncoder();
   return encoder.encode(text, [], []).length;
+}
+
+/**
+ * Loads the rank table now (about a second, once per process) so that the first call that counts
+ * does not pay it; false, and nothing loaded, when js-tiktoken is not installed (the first count
+ * then fails naming it).
+ * @internal
+ */
+export function warmTokenCounter(): boolean {
+  if (encoder) return true;
+  try {
+    encoder = loadEncoder();
+    return true;
+  } catch (error) {
+    if (error instanceof OptionalPackageMissingError) return false;
+    throw error;
+  }
 }
 
 function loadEncoder(): Tiktoken {
