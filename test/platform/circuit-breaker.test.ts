@@ -247,3 +247,16 @@ test('a breaker refuses unusable options, naming the field', () => {
   }
   assert.doesNotThrow(() => new CircuitBreaker('weather', { errorRateThreshold: 1 }));
 });
+
+describe('CircuitBreaker: outcomes that say nothing about the downstream', () => {
+  test('an error isFailure answers undefined for is left out of the window: neither a failure nor a success', async () => {
+    const { circuit } = breaker();
+    const unjudged = () => undefined;
+    for (let index = 0; index < 10; index++) await assert.rejects(circuit.run(boom, unjudged), /downstream failed/);
+    assert.deepEqual([circuit.snapshot().callsInWindow, circuit.snapshot().failuresInWindow], [0, 0]);
+    // Not counted as successes either: two failures of four calls still reach the 0.5 rate.
+    await succeed(circuit, 2);
+    await fail(circuit, 2);
+    assert.equal(circuit.state, 'open');
+  });
+});

@@ -42,7 +42,8 @@ export function validateCircuitBreakerOptions(
 /**
  * Whether a call that ran out of its own time says something about the downstream's health:
  * only when the call had at least `minimumBudgetMs`. A shorter budget is the caller's choice,
- * and counting it would let one caller's short deadlines open the circuit for every caller.
+ * and counting it would let one caller's short deadlines open the circuit for every caller;
+ * nor is it a success: such an outcome is left out of the window (`run`'s isFailure answers undefined).
  * @internal
  */
 export function timeoutCountsAgainstDownstream(budgetMs: number, minimumBudgetMs: number): boolean {
@@ -109,9 +110,11 @@ export class CircuitBreaker {
 
   /**
    * Runs `call` unless the circuit is open. `isFailure` decides which errors
-   * count against the downstream (a caller's bad request should not).
+   * count against the downstream (a caller's bad request should not: false, the
+   * downstream answered); undefined leaves the outcome out of the window (it says
+   * nothing either way, e.g. a caller's own short deadline ran out).
    */
-  async run<T>(call: () => Promise<T>, isFailure: (error: unknown) => boolean = () => true): Promise<T> {
+  async run<T>(call: () => Promise<T>, isFailure: (error: unknown) => boolean | undefined = () => true): Promise<T> {
     const state = this.state;
     if (state === 'open' || (state === 'half-open' && this.probeInFlight)) {
       throw new CircuitOpenError(this.name, this.retryAfterMs());
@@ -123,7 +126,8 @@ export class CircuitBreaker {
       this.record(false);
       return result;
     } catch (error) {
-      this.record(isFailure(error));
+      const failed = isFailure(error);
+      if (failed !== undefined) this.record(failed);
       throw error;
     } finally {
       if (probing) this.probeInFlight = false;

@@ -170,8 +170,9 @@ export class McpServerConnection {
     const startedAt = Date.now();
     const remaining = () => Math.max(1, startedAt + budget.timeoutMs - Date.now());
     const context = { serverId: this.id, signal: budget.signal, startedAt, timeoutMs: budget.timeoutMs };
-    const countsAgainstServer = (error: unknown): boolean =>
-      isBreakerFailure(error) && (!(error instanceof DeadlineExceededError) || this.judgesTimeoutOf(budget));
+    // A timeout of a budget too short to judge the server by is left out of its breaker's window.
+    const countsAgainstServer = (error: unknown): boolean | undefined =>
+      error instanceof DeadlineExceededError && !this.judgesTimeoutOf(budget) ? undefined : isBreakerFailure(error);
     try {
       const result = await this.breaker.run(async () => {
         try {
@@ -190,7 +191,7 @@ export class McpServerConnection {
           error.retryAfterMs,
         );
       }
-      if (countsAgainstServer(error)) {
+      if (countsAgainstServer(error) === true) {
         this.lastErrorText = (error as Error).message;
         this.scheduleReconnect();
       }

@@ -32,6 +32,12 @@ export function isAgentsFault(error: unknown, judgeLocalDeadline = true): boolea
   return judgeLocalDeadline && !answeredByTheAgents(error.metadata);
 }
 
+function isLocalDeadline(error: unknown): boolean {
+  return (
+    isGrpcServiceError(error) && error.code === GrpcStatus.DEADLINE_EXCEEDED && !answeredByTheAgents(error.metadata)
+  );
+}
+
 function answeredByTheAgents(metadata: Metadata | undefined): boolean {
   return typeof metadata?.get === 'function' && metadata.get(GRPC_ERROR_METADATA.DEADLINE_HOP).length > 0;
 }
@@ -54,7 +60,10 @@ export class AgentsCircuitBreaker {
    */
   run<T>(call: () => Promise<T>, budgetMs: number): Promise<T> {
     const judgeLocalDeadline = timeoutCountsAgainstDownstream(budgetMs, this.minimumJudgedBudgetMs);
-    return this.breaker.run(call, (error) => isAgentsFault(error, judgeLocalDeadline));
+    // A deadline this gateway's own timer ended on a budget too short to judge by says nothing: left out.
+    return this.breaker.run(call, (error) =>
+      !judgeLocalDeadline && isLocalDeadline(error) ? undefined : isAgentsFault(error, judgeLocalDeadline),
+    );
   }
 
   snapshot(): CircuitSnapshot {
