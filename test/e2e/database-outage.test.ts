@@ -29,6 +29,12 @@ async function query(url: string, sql: string): Promise<Array<Record<string, unk
   }
 }
 
+/** An MCP server's GET /health: its status and its database's. */
+async function serverHealth(url: string): Promise<[string, string | undefined]> {
+  const health = (await (await fetch(`${url}/health`)).json()) as { status: string; database?: { status: string } };
+  return [health.status, health.database?.status];
+}
+
 async function rpc(gatewayUrl: string, method: string, params: object): Promise<{ result?: any; error?: any }> {
   const response = await fetch(`${gatewayUrl}/rpc`, {
     method: 'POST',
@@ -135,6 +141,11 @@ describe('a database outage under the running stack', () => {
         assert.match(textOf(refusedChart), /call this tool again with the same resource_url/);
 
         assert.equal(await gatewayHealth(stack.gatewayUrl), 'degraded', 'the gateway reports the outage');
+        assert.deepEqual(
+          await serverHealth(stack.weatherUrl),
+          ['degraded', 'unavailable'],
+          'so does the weather server',
+        );
         assert.ok(
           !events.some((event) => event.type === 'restarted'),
           'every call above was made while the server was down',
@@ -167,6 +178,7 @@ describe('a database outage under the running stack', () => {
         );
         assert.ok(Number(auditedAfter) >= Number(audited), `audit rows: ${audited} before, ${auditedAfter} after`);
         assert.equal(await gatewayHealth(stack.gatewayUrl), 'ok');
+        assert.deepEqual(await serverHealth(stack.weatherUrl), ['ok', 'ok']);
         await Promise.all([weather.close(), stats.close()]);
       } finally {
         assert.equal(await stack.stop(), 0, stack.output().slice(-5_000));

@@ -26,6 +26,7 @@ export { loadOptionalPackage, OptionalPackageMissingError } from './optional-pac
 export { packageVersion } from './package-version';
 export { PeriodicSweep } from './periodic-sweep';
 export { validateRedisOptions } from './redis/redis-options';
+export { resolvesWithin } from './resolves-within';
 export { S2SP_META } from './s2sp-wire/s2sp-meta-keys';
 export { S2SP_CONSUMER_PARAMETERS, S2SP_RESOURCE_PARAMETERS } from './s2sp-wire/s2sp-tool-parameters';
 export { sharedOptionsModule } from './shared-options-module';

@@ -1,7 +1,7 @@
 import type { v1 } from '@s2sp/contracts';
 import { Inject, Injectable } from '@nestjs/common';
 import { Metadata, status as GrpcStatus } from '@grpc/grpc-js';
-import type { CircuitSnapshot, CircuitStateName } from '@s2sp/platform/internal';
+import { resolvesWithin, type CircuitSnapshot, type CircuitStateName } from '@s2sp/platform/internal';
 import { AUDIT_SINK, type AuditSink } from '@s2sp/auth';
 import { auditHealthOf, type AuditHealth } from '@s2sp/core/internal';
 import { type S2spDatabase } from '@s2sp/database';
@@ -133,20 +133,8 @@ export class GatewayHealth {
     }
   }
 
-  private async checkDatabase(): Promise<boolean> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<false>(
-      (resolve) => (timer = setTimeout(() => resolve(false), this.config.health.timeoutMs)),
-    );
-    const query = this.database.client.$queryRawUnsafe('SELECT 1').then(
-      () => true,
-      () => false,
-    );
-    try {
-      return await Promise.race([query, timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
+  private checkDatabase(): Promise<boolean> {
+    return resolvesWithin(this.database.client.$queryRawUnsafe('SELECT 1'), this.config.health.timeoutMs);
   }
 
   private probeOptions() {
