@@ -417,14 +417,15 @@ describe('platform path: JSON-RPC → gateway → gRPC → agents → MCP → da
     const health = async () => (await (await fetch(`${gateway.url}/health`)).json()) as any;
     const testkitHealth = async () => (await health()).mcpServers.find((server: any) => server.id === 'testkit');
     // Calls fail while the server is down until failures reach the error rate of the breaker's window,
-    // where the earlier tests' successful calls may still be: then it opens (half-open 500 ms later).
+    // where the earlier tests' calls (successes and failures) may still be: then it opens (half-open
+    // 500 ms later).
     let failed = 0;
     while ((await testkitHealth()).circuit === 'closed') {
       assert.ok((await callEcho()).json.error, 'fails while the server is down');
       failed += 1;
       assert.ok(failed <= 30, `the circuit is still closed after ${failed} failed calls`);
     }
-    assert.ok(failed >= 3, `it opened after ${failed} failed calls, at least minimumCalls`);
+    assert.ok(failed >= 1, 'it opened on failed calls, not before');
     assert.equal((await callEcho()).json.error.code, -32001, 'fast-fails while open');
 
     testkit = await startTestMcpServer(port);
