@@ -35,7 +35,7 @@ export class WeatherServerModule {
           resourceTtlMs: config.resourceTtlMs,
           sweepIntervalMs: config.sweepIntervalMs,
           database: { url: config.databaseUrl, dataDir: config.dataDir },
-          warmUp: config.warmUp ?? true,
+          warmUp: config.warmUp,
         }),
       ],
       controllers: [AlertsController, AlertResourcesController, ResourceActivityController],

@@ -231,11 +231,9 @@ export function agentsConfigFromEnv(): AgentsConfig {
       minimumCalls: envInt('AGENTS_BREAKER_MIN_CALLS', defaults.breaker.minimumCalls, { min: 1 }),
       errorRateThreshold: rateFromEnv('AGENTS_BREAKER_ERROR_RATE', defaults.breaker.errorRateThreshold),
       openDurationMs: envInt('AGENTS_BREAKER_OPEN_MS', defaults.breaker.openDurationMs, { min: 1 }),
-      minimumBudgetMs: envInt(
-        'AGENTS_BREAKER_MINIMUM_BUDGET_MS',
-        defaults.breaker.minimumBudgetMs ?? DEFAULT_BREAKER_MINIMUM_BUDGET_MS,
-        { max: MAX_TIMER_MS },
-      ),
+      minimumBudgetMs: envInt('AGENTS_BREAKER_MINIMUM_BUDGET_MS', DEFAULT_BREAKER_MINIMUM_BUDGET_MS, {
+        max: MAX_TIMER_MS,
+      }),
     },
     mcp: {
       callTimeoutMs: envInt('AGENTS_MCP_CALL_TIMEOUT_MS', defaults.mcp.callTimeoutMs, { min: 1 }),

@@ -19,7 +19,8 @@ const CONNECTION_ERROR_CODES = new Set([
 /**
  * PostgreSQL SQLSTATEs of a server that cannot serve now: class 08 (connection exception),
  * 57P01-57P03 (shut down by an administrator, crashed, not accepting connections yet),
- * 53300 (too many connections).
+ * 53300 (too many connections). node-postgres errors and Prisma's driver-adapter causes
+ * (`{ kind: 'postgres', code }`) both carry it as `code`.
  */
 const UNAVAILABLE_SQLSTATE = /^(08[0-9A-Z]{3}|57P0[123]|53300)$/;
 
@@ -61,8 +62,6 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
     if (UNAVAILABLE_PRISMA_CODES.has(candidate.code)) return true;
   }
   if (typeof candidate.kind === 'string' && UNAVAILABLE_ADAPTER_KINDS.has(candidate.kind)) return true;
-  if (candidate.kind === 'postgres' && typeof candidate.code === 'string' && UNAVAILABLE_SQLSTATE.test(candidate.code))
-    return true;
   if (typeof candidate.message === 'string' && PG_CONNECTION_LOST.test(candidate.message)) return true;
   const wrapped = [
     candidate.cause,

@@ -26,16 +26,16 @@ const AGENT_FAULTS: ReadonlySet<number> = new Set([
   GrpcStatus.UNKNOWN,
 ]);
 
-export function isAgentsFault(error: unknown, judgeLocalDeadline = true): boolean {
+/**
+ * true: a fault of the agents; false: not theirs (they answered, or the caller erred);
+ * undefined: says nothing either way (a local deadline on a budget too short to judge by),
+ * and is left out of the circuit's window.
+ */
+export function isAgentsFault(error: unknown, judgeLocalDeadline = true): boolean | undefined {
   if (!isGrpcServiceError(error) || !AGENT_FAULTS.has(error.code) || isRequestSerializationFailure(error)) return false;
   if (error.code !== GrpcStatus.DEADLINE_EXCEEDED) return true;
-  return judgeLocalDeadline && !answeredByTheAgents(error.metadata);
-}
-
-function isLocalDeadline(error: unknown): boolean {
-  return (
-    isGrpcServiceError(error) && error.code === GrpcStatus.DEADLINE_EXCEEDED && !answeredByTheAgents(error.metadata)
-  );
+  if (answeredByTheAgents(error.metadata)) return false;
+  return judgeLocalDeadline ? true : undefined;
 }
 
 function answeredByTheAgents(metadata: Metadata | undefined): boolean {
@@ -60,10 +60,7 @@ export class AgentsCircuitBreaker {
    */
   run<T>(call: () => Promise<T>, budgetMs: number): Promise<T> {
     const judgeLocalDeadline = timeoutCountsAgainstDownstream(budgetMs, this.minimumJudgedBudgetMs);
-    // A deadline this gateway's own timer ended on a budget too short to judge by says nothing: left out.
-    return this.breaker.run(call, (error) =>
-      !judgeLocalDeadline && isLocalDeadline(error) ? undefined : isAgentsFault(error, judgeLocalDeadline),
-    );
+    return this.breaker.run(call, (error) => isAgentsFault(error, judgeLocalDeadline));
   }
 
   snapshot(): CircuitSnapshot {

@@ -37,20 +37,19 @@ export function mountMcpServerHealth(
     dataFetches: optionalProvider(modules, DATA_PLANE_FETCH_AUDIT),
   };
   const database = optionalProvider(modules, S2SP_DATABASE) as SqlDatabase | undefined;
-  app.getHttpAdapter().get('/health', (_request: unknown, adapterResponse: unknown) => {
-    void (
-      database ? resolvesWithin(database.sql.query('SELECT 1'), DATABASE_CHECK_TIMEOUT_MS) : Promise.resolve(undefined)
-    ).then((databaseOk) => {
-      const audit = auditHealthOf(sinks);
-      const healthy = audit.status === 'ok' && databaseOk !== false;
-      const report: McpServerHealthReport = {
-        status: readiness.isShuttingDown ? 'shutting_down' : healthy ? 'ok' : 'degraded',
-        audit,
-        ...(databaseOk === undefined ? {} : { database: { status: databaseOk ? 'ok' : 'unavailable' } }),
-        ...(openSessions ? { mcpSessions: openSessions() } : {}),
-      };
-      sendJson(adapterResponse, readiness.isShuttingDown ? 503 : 200, report);
-    });
+  app.getHttpAdapter().get('/health', async (_request: unknown, adapterResponse: unknown) => {
+    const databaseOk = database
+      ? await resolvesWithin(database.sql.query('SELECT 1'), DATABASE_CHECK_TIMEOUT_MS)
+      : undefined;
+    const audit = auditHealthOf(sinks);
+    const healthy = audit.status === 'ok' && databaseOk !== false;
+    const report: McpServerHealthReport = {
+      status: readiness.isShuttingDown ? 'shutting_down' : healthy ? 'ok' : 'degraded',
+      audit,
+      ...(databaseOk === undefined ? {} : { database: { status: databaseOk ? 'ok' : 'unavailable' } }),
+      ...(openSessions ? { mcpSessions: openSessions() } : {}),
+    };
+    sendJson(adapterResponse, readiness.isShuttingDown ? 503 : 200, report);
   });
   // Liveness: 200 while the process serves, also while it finishes its requests after SIGTERM.
   app
