@@ -1,20 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
-import { classifyInboundRequest, isInitializeRequest, type McpServer } from '@modelcontextprotocol/server';
+import {
+  classifyInboundRequest,
+  isInitializeRequest,
+  WebStandardStreamableHTTPServerTransport,
+  type McpServer,
+} from '@modelcontextprotocol/server';
 import { StreamableHttpTransport, type McpTransport, type McpTransportContext } from '@rekog/mcp-nest';
 import { callerFrom } from '@s2sp/auth';
 import { nodeRequestOf, nodeResponseOf, PeriodicSweep, takeNodeResponse } from '@s2sp/platform/internal';
 import { sendJsonRpcHttpError } from './json-rpc-http-error';
 import type { McpHttpLimits } from './mcp-http-limits';
 import { McpSessionRegistry, SessionLimitError, type TrackedSession } from './mcp-session-registry';
+import { nodeStreamableHttpHandler, type NodeStreamableHttpHandler } from './node-streamable-http-handler';
 import { SessionEventStore } from './session-event-store';
 
 type McpRequest = IncomingMessage & { body?: unknown };
 
 interface SessionHandle {
   server: McpServer;
-  transport: NodeStreamableHTTPServerTransport;
+  transport: WebStandardStreamableHTTPServerTransport;
+  handle: NodeStreamableHttpHandler;
 }
 
 /** Owner of the sessions opened without authentication (no subject can take this form). */
@@ -115,7 +121,7 @@ export class SessionBoundedHttpTransport implements McpTransport {
         { transport: this.kind, stateless: false, sessionId: session.id, era: 'legacy' },
         request,
       );
-      await this.serve(session, response, () => session.value.transport.handleRequest(request, response, body));
+      await this.serve(session, response, () => session.value.handle(request, response, body));
       return;
     }
     const initialize = Array.isArray(body)
@@ -132,7 +138,7 @@ export class SessionBoundedHttpTransport implements McpTransport {
   private async handleStream(request: McpRequest, response: ServerResponse): Promise<void> {
     const session = this.liveSession(request, response);
     if (!session) return;
-    await this.serve(session, response, () => session.value.transport.handleRequest(request, response));
+    await this.serve(session, response, () => session.value.handle(request, response));
   }
 
   private async openSession(request: McpRequest, response: ServerResponse, body: unknown): Promise<void> {
@@ -150,7 +156,7 @@ export class SessionBoundedHttpTransport implements McpTransport {
     // The session takes its place (busy) before the first await, so concurrent initializes cannot overshoot the cap.
     const id = randomUUID();
     const server = this.ctx!.createServer();
-    const transport = new NodeStreamableHTTPServerTransport({
+    const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
       enableJsonResponse: false,
       // With an event store the transport opens each SSE stream with a priming event (an id, empty
@@ -162,11 +168,12 @@ export class SessionBoundedHttpTransport implements McpTransport {
         if (closed) void closeSession(closed.value);
       },
     });
-    const session = this.sessions.add(id, owner, { server, transport });
+    const handle = nodeStreamableHttpHandler(transport);
+    const session = this.sessions.add(id, owner, { server, transport, handle });
     await this.serve(session, response, async () => {
       await server.connect(transport);
       this.ctx!.bindRequestHandlers(server, { transport: this.kind, stateless: false, era: 'legacy' }, request);
-      await transport.handleRequest(request, response, body);
+      await handle(request, response, body);
     });
     if (transport.sessionId !== id) {
       // The handshake was refused (e.g. malformed): no session was opened.
