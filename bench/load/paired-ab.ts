@@ -9,7 +9,7 @@
  *   npm run build && node dist/bench/load/paired-ab.js --baseline ../old-checkout \
  *     [--method tools.list|get_alerts] [--concurrency 20] [--seconds 4] [--rounds 5]
  */
-import { chmodSync, readFileSync } from 'node:fs';
+import { chmodSync } from 'node:fs';
 import * as http from 'node:http';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -21,6 +21,7 @@ import { jsonPoster } from '../gateway/bench-clients';
 import { median } from '../gateway/percentiles';
 import { stackApps, type StackApp } from '../memory/stack-processes';
 import { CallFailure, runClosedLoop } from './closed-loop';
+import { cpuMs } from './process-cpu';
 
 const { values } = parseArgs({
   options: {
@@ -60,12 +61,6 @@ interface Side {
   agent: http.Agent;
   call(): Promise<unknown>;
   phases: Array<{ callsPerSecond: number; cpuMsPerCall: number[]; load: number }>;
-}
-
-/** utime + stime of a process, in ms (clock ticks of 10 ms). */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 async function startSide(label: string, script: string | undefined): Promise<Side> {

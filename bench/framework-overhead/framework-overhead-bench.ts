@@ -1,0 +1,171 @@
+// What S2spModule adds to a tools/call, measured against the same tools on plain @rekog/mcp-nest
+// and on the raw MCP SDK in the same run: requests/s, p50/p99 latency and the server's CPU per
+// call (its process and every process under it, i.e. the embedded PostgreSQL server too), at
+// each concurrency, over HTTP sessions and stateless HTTP, for a plain tool (`echo`) and for
+// `get_rows` (an S2SP resource tool called with abstract_domains on S2spModule: a resource_url
+// issued per call; a plain tool answering the same rows elsewhere).
+//   npm run build && node dist/bench/framework-overhead/framework-overhead-bench.js \
+//     [--seconds 3] [--rounds 3] [--concurrency 1,16] [--modes sessions,stateless]
+// Servers run in their own processes; each round measures every server in turn, in an order
+// that rotates, and the figures are the medians over the rounds.
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import * as http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import { median, summarize } from '../gateway/percentiles';
+import { runClosedLoop } from '../load/closed-loop';
+import { treeCpuMs } from '../load/process-cpu';
+import { McpHttpCaller } from './mcp-http-caller';
+import { SERVER_KINDS, type ServerKind } from './overhead-servers';
+
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '3' },
+    rounds: { type: 'string', default: '3' },
+    concurrency: { type: 'string', default: '1,16' },
+    modes: { type: 'string', default: 'sessions,stateless' },
+  },
+});
+const PHASE_MS = Number(values.seconds) * 1000;
+const ROUNDS = Number(values.rounds);
+const CONCURRENCIES = values.concurrency.split(',').map(Number);
+const MODES = values.modes.split(',') as Array<'sessions' | 'stateless'>;
+const WARM_UP_CALLS = 300;
+
+type ToolCase = 'plain' | 'async';
+const TOOL_CASES: readonly ToolCase[] = ['plain', 'async'];
+
+interface ServerProcess {
+  kind: ServerKind;
+  pid: number;
+  callers: McpHttpCaller[];
+  stop(): Promise<void>;
+}
+
+interface Phase {
+  callsPerSecond: number;
+  latenciesMs: number[];
+  cpuMsPerCall: number;
+  errors: number;
+}
+
+async function startServerProcess(kind: ServerKind, mode: string, dataDir: string): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [join(__dirname, 'overhead-server-main.js'), kind, mode, dataDir], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, LOG_LEVELS: 'error,warn' },
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`${kind} server exited (${code}) before it listened`)));
+  });
+  const { url } = JSON.parse(line) as { url: string };
+  const agent = new http.Agent({ keepAlive: true, maxSockets: Math.max(...CONCURRENCIES) });
+  const callers = Array.from({ length: Math.max(...CONCURRENCIES) }, () => new McpHttpCaller(url, agent));
+  for (const caller of callers) await caller.open();
+  return {
+    kind,
+    pid: child.pid!,
+    callers,
+    async stop() {
+      agent.destroy();
+      child.stdin.end();
+      await exited;
+    },
+  };
+}
+
+function call(server: ServerProcess, caller: McpHttpCaller, tool: ToolCase): Promise<unknown> {
+  if (tool === 'plain') return caller.callTool('echo', { text: 'hello' });
+  const args = server.kind === 's2sp' ? { area: 'CA', abstract_domains: 'event,severity' } : { area: 'CA' };
+  return caller.callTool('get_rows', args);
+}
+
+async function measure(server: ServerProcess, tool: ToolCase, concurrency: number): Promise<Phase> {
+  let next = 0;
+  const cpuBefore = treeCpuMs(server.pid);
+  const result = await runClosedLoop(concurrency, PHASE_MS, () =>
+    call(server, server.callers[next++ % concurrency], tool),
+  );
+  const cpuAfter = treeCpuMs(server.pid);
+  const calls = result.successLatenciesMs.length;
+  let errors = 0;
+  for (const [kind, count] of result.errorsByKind) {
+    errors += count;
+    console.error(`  ${server.kind} ${tool} c=${concurrency}: ${count} × ${kind}`);
+  }
+  return {
+    callsPerSecond: calls / (result.elapsedMs / 1000),
+    latenciesMs: result.successLatenciesMs,
+    cpuMsPerCall: calls === 0 ? NaN : (cpuAfter - cpuBefore) / calls,
+    errors,
+  };
+}
+
+const format = (value: number, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : '—');
+
+async function runMode(mode: 'sessions' | 'stateless'): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 's2sp-overhead-'));
+  chmodSync(dataDir, 0o755); // the embedded server runs as another user when this runs as root
+  const servers: ServerProcess[] = [];
+  try {
+    for (const kind of SERVER_KINDS) servers.push(await startServerProcess(kind, mode, join(dataDir, kind)));
+    for (const server of servers)
+      for (const tool of TOOL_CASES)
+        for (let index = 0; index < WARM_UP_CALLS; index++) await call(server, server.callers[0], tool);
+
+    const phases = new Map<string, Phase[]>();
+    for (let round = 0; round < ROUNDS; round++)
+      for (const tool of TOOL_CASES)
+        for (const concurrency of CONCURRENCIES)
+          for (let turn = 0; turn < servers.length; turn++) {
+            const server = servers[(turn + round) % servers.length];
+            const key = `${tool}/${concurrency}/${server.kind}`;
+            phases.set(key, [...(phases.get(key) ?? []), await measure(server, tool, concurrency)]);
+          }
+
+    console.log(`\n${mode} HTTP (${ROUNDS} rounds of ${PHASE_MS / 1000} s; medians over rounds)`);
+    console.log(
+      'tool   conc  server     req/s     p50 ms  p99 ms  CPU ms/call  errors  ×mcp-nest req/s  ×raw-sdk req/s',
+    );
+    for (const tool of TOOL_CASES)
+      for (const concurrency of CONCURRENCIES) {
+        const rate = (kind: ServerKind) =>
+          median(phases.get(`${tool}/${concurrency}/${kind}`)!.map((p) => p.callsPerSecond));
+        for (const kind of SERVER_KINDS) {
+          const measured = phases.get(`${tool}/${concurrency}/${kind}`)!;
+          const latency = summarize(measured.flatMap((phase) => phase.latenciesMs));
+          console.log(
+            [
+              tool.padEnd(6),
+              String(concurrency).padStart(4),
+              ` ${kind.padEnd(9)}`,
+              format(rate(kind), 0).padStart(8),
+              format(latency.p50, 3).padStart(10),
+              format(latency.p99, 3).padStart(7),
+              format(median(measured.map((phase) => phase.cpuMsPerCall)), 3).padStart(12),
+              String(measured.reduce((sum, phase) => sum + phase.errors, 0)).padStart(7),
+              `${format(rate(kind) / rate('mcp-nest'))}×`.padStart(17),
+              `${format(rate(kind) / rate('raw-sdk'))}×`.padStart(15),
+            ].join(' '),
+          );
+        }
+      }
+  } finally {
+    for (const server of servers) await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  console.log(`framework overhead: Node ${process.version}, tools/call of echo (plain) and get_rows (async on s2sp)`);
+  for (const mode of MODES) await runMode(mode);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
