@@ -69,6 +69,9 @@ for (const kind of KINDS) {
     const database = useSuiteDatabase(kind);
     const now = new Date();
     const inOneMinute = new Date(now.getTime() + 60_000);
+    /** A resource whose table is stored in several blocks, hence written after the answer `after-answer`. */
+    const multiBlockResource = () =>
+      sampleResource({ table: ResourceTable.of(sampleRows(200)), expiresAt: inOneMinute });
 
     test('save then findLive returns the metadata, in this process and from the database; unknown token hashes are null', async (t) => {
       const db = database.get(t);
@@ -305,12 +308,27 @@ for (const kind of KINDS) {
       );
     });
 
+    test('after-answer: a table of one block goes in with its row, in one statement, before save resolves', async (t) => {
+      const db = database.get(t);
+      if (!db) return;
+      const gate = withheldTransactions(db); // never released: no transaction is needed
+      const issuer = new PrismaResourceStore(gate.database, { writeMode: 'after-answer' });
+      const resource = sampleResource({ table: ResourceTable.of(sampleRows(64)), expiresAt: inOneMinute });
+      await issuer.save(resource);
+      const replica = new PrismaResourceStore(db, { tableWaitMs: 50 });
+      assert.deepEqual(
+        (await replica.claim(resource.tokenHash, now))?.table.rows,
+        resource.table.rows,
+        'another replica reads the whole table at once',
+      );
+    });
+
     test('after-answer: a write that meets an unreachable database is tried again until it is stored; nothing is lost', async (t) => {
       const db = database.get(t);
       if (!db) return;
       const outage = outageOfTransactions(db, 2);
       const store = new PrismaResourceStore(outage.database, { writeMode: 'after-answer' });
-      const resource = sampleResource({ expiresAt: inOneMinute });
+      const resource = multiBlockResource();
       await store.save(resource);
       await store.writesSettled();
       assert.equal(outage.refused(), 2, 'the write met the outage twice before it went through');
@@ -324,7 +342,7 @@ for (const kind of KINDS) {
       if (!db) return;
       const outage = outageOfTransactions(db, Number.POSITIVE_INFINITY);
       const store = new PrismaResourceStore(outage.database, { writeMode: 'after-answer' });
-      await store.save(sampleResource({ expiresAt: inOneMinute }));
+      await store.save(multiBlockResource());
       await eventually('the write to meet the outage', () => outage.refused() > 0);
       await store.beforeApplicationShutdown();
       assert.ok(outage.refused() >= 1);
@@ -389,7 +407,7 @@ for (const kind of KINDS) {
       if (!db) return;
       const gate = withheldTransactions(db);
       const issuer = new PrismaResourceStore(gate.database, { writeMode: 'after-answer' });
-      const resource = sampleResource({ expiresAt: inOneMinute });
+      const resource = multiBlockResource();
       await issuer.save(resource);
 
       const impatient = new PrismaResourceStore(db, { tableWaitMs: 50 });

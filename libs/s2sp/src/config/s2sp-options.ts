@@ -110,7 +110,8 @@ export interface S2spModuleOptions {
    * When the built-in store answers a resource tool: `after-answer` (default)
    * once the resource row is in the database, the table being written right
    * after (a crash of this process in that window loses the table: its
-   * resource_url then fails); `before-answer` once the table is in the database too.
+   * resource_url then fails), a table of at most 64 rows with the row itself;
+   * `before-answer` once the table is in the database too.
    */
   resourceWriteMode?: ResourceWriteMode;
   /**

@@ -80,6 +80,11 @@ export class ResourceTable {
     return this.rows.length;
   }
 
+  /** Whether {@link encode} yields one block: few enough rows that encoding them costs next to nothing. */
+  get fitsOneBlock(): boolean {
+    return this.rows.length <= FIRST_BLOCK_ROWS;
+  }
+
   /**
    * Length of the encoded text in UTF-16 code units (the table's size for
    * caches and limits): known once {@link encode} has run to the end, or for a decoded table.
