@@ -86,11 +86,16 @@ describe('a database outage under the running stack', () => {
         );
         const dataPlaneAuth = { scopes: ['s2sp:data:read', 'weather:read'] };
         const [{ audited }] = await query(database.url, 'SELECT count(*)::int AS audited FROM s2sp_audit_event');
-        // Its table stored: committed with a flush of PostgreSQL's log, so the resource survives the kill
-        // (an answer does not wait for that flush: see resourceWriteMode in the README).
-        await eventually('the table of the issued resource to be stored', async () => {
-          const [row] = await query(database.url, 'SELECT table_length IS NOT NULL AS stored FROM s2sp_resource');
-          return row?.stored === true;
+        // The resource committed, and PostgreSQL's log holding it on disk, so that it survives the kill:
+        // an answer does not wait for that flush (see resourceWriteMode in the README).
+        const [{ written }] = await query(database.url, 'SELECT pg_current_wal_insert_lsn()::text AS written');
+        await eventually('the log holding the issued resource to reach the disk', async () => {
+          const [row] = await query(
+            database.url,
+            `SELECT pg_current_wal_flush_lsn() >= '${String(written)}'::pg_lsn AND
+                    (SELECT bool_and(table_length IS NOT NULL) FROM s2sp_resource) AS kept`,
+          );
+          return row?.kept === true;
         });
 
         process.kill(readPostmasterPid(database.clusterDir)?.pid as number, 'SIGKILL');
