@@ -179,6 +179,41 @@ describe('MCP over HTTP sessions: SSE priming and retry, caching hints, security
     assert.equal(unknown.status, 400);
   });
 
+  test("a session's notification stream (GET) opens at once, before anything is sent on it", async () => {
+    const init = await post({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    });
+    const session = { 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-11-25' };
+    await readUntilAnswer(init, 1);
+    await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, session);
+
+    const streams = new AbortController();
+    try {
+      // The headers come before any event: the first event read is the notification sent after they came
+      // (a stream held back until its first write would open with the keep-alive comment instead).
+      const stream = await fetch(mcpUrl, {
+        headers: { accept: 'text/event-stream', ...session },
+        signal: streams.signal,
+      });
+      assert.equal(stream.status, 200);
+      server.mcp.registerTool({
+        name: `runtime_${Date.now()}`,
+        description: 'Registered once the stream is open.',
+        parameters: z.object({}),
+        handler: () => ({ content: [{ type: 'text', text: 'ok' }] }),
+      });
+      const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let text = '';
+      while (sseEvents(text).length === 0) text += (await reader.read()).value ?? '';
+      assert.equal(JSON.parse(sseEvents(text)[0].data).method, 'notifications/tools/list_changed');
+    } finally {
+      streams.abort();
+    }
+  });
+
   test('every list (tools, prompts, resources, resource templates) carries the same caching hint', async () => {
     const lists = {
       'tools/list': 'tools',

@@ -43,7 +43,8 @@ function isEventStream(answer: Response): answer is Response & { body: ReadableS
  * Writes each event as soon as it is read, at the latest when the current turn of the event loop
  * ends: an event read while the one before is still waiting goes out right after it, and the end
  * of the stream, when it follows an event at once, leaves in the same packet (the answer to a call
- * and the stream's end). The headers leave with the first event (the priming event).
+ * and the stream's end). The headers leave with the first event (the priming event), or alone at
+ * the end of the turn when none is ready (a GET notification stream opens at once).
  */
 async function writeEventStream(answer: Response & { body: ReadableStream<Uint8Array> }, response: ServerResponse) {
   response.writeHead(answer.status, Object.fromEntries(answer.headers));
@@ -51,12 +52,19 @@ async function writeEventStream(answer: Response & { body: ReadableStream<Uint8A
   const cancel = () => void reader.cancel().catch(() => undefined);
   response.once('close', cancel);
   let waiting: Uint8Array | undefined;
+  let written = false;
   let flowing = true;
   const flush = () => {
     const event = waiting;
     waiting = undefined;
-    if (event !== undefined && !response.destroyed) flowing = response.write(event);
+    if (event === undefined || response.destroyed) return;
+    written = true;
+    flowing = response.write(event);
   };
+  process.nextTick(() => {
+    if (waiting !== undefined) flush();
+    else if (!written && !response.destroyed) response.flushHeaders();
+  });
   try {
     for (;;) {
       if (!flowing) {
