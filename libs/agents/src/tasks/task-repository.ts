@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { S2spDatabase } from '@s2sp/database';
-import type { StoredJson } from '@s2sp/database/internal';
 import type { JsonObject } from '@s2sp/contracts';
 import { AGENTS_DATABASE } from '../agents.tokens';
 import { AlreadyExistsError } from '../common/request-errors';
@@ -38,39 +37,65 @@ export interface TaskCompletion {
   completedAtMs: number;
 }
 
+/** The columns of agent_task that a summary (ListTasks) reads, as the driver returns them. */
+interface TaskSummaryRow {
+  id: string;
+  status: string;
+  agent_type: string;
+  objective: unknown;
+  plan: unknown;
+  usage: unknown;
+  created_at: Date;
+  updated_at: Date;
+  completed_at: Date | null;
+}
+
+interface TaskRow extends TaskSummaryRow {
+  caller: string | null;
+  result: JsonObject | null;
+  error: TaskErrorInfo | null;
+  trace_id: string | null;
+}
+
+const UNIQUE_VIOLATION = '23505';
+const SUMMARY_COLUMNS = 'id, status, agent_type, objective, plan, usage, created_at, updated_at, completed_at';
+
 /**
- * Tasks and their steps in the database (Prisma models AgentTask and
- * AgentTaskStep), written as they happen so GetTask answers after a restart.
- * Steps are stored as their AgentStepResult JSON (control plane only).
+ * Tasks and their steps in the database (tables agent_task and agent_task_step of the Prisma
+ * schema), written as they happen so GetTask answers after a restart. Steps are stored as their
+ * AgentStepResult JSON (control plane only). Every statement runs on the database's driver: the
+ * agents then never load Prisma's query compiler (about 90 MiB resident).
  */
 @Injectable()
 export class TaskRepository {
   constructor(@Inject(AGENTS_DATABASE) private readonly database: S2spDatabase) {}
 
-  private get client() {
-    return this.database.client;
+  private get sql() {
+    return this.database.sql;
   }
 
   /** Stores a new task as ACCEPTED; AlreadyExistsError when the id is taken. */
   async create(task: TaskDefinition, usage: UsageRecord): Promise<Date> {
     if (await this.exists(task.taskId)) throw alreadyExists(task.taskId);
     try {
-      const row = await this.client.agentTask.create({
-        data: {
-          id: task.taskId,
-          status: 'ACCEPTED',
-          agentType: task.agentType,
-          objective: json(task.objective),
-          constraints: json(task.constraints),
-          plan: json(task.plan),
-          caller: task.caller ?? null,
-          deadline: task.deadlineMs === undefined ? null : new Date(task.deadlineMs),
-          usage: json(usage),
-          traceId: task.trace?.trace_id ?? null,
-        },
-        select: { createdAt: true },
-      });
-      return row.createdAt;
+      const [row] = await this.sql.query<{ created_at: Date }>(
+        `INSERT INTO agent_task (id, status, agent_type, objective, constraints, plan, caller, deadline, usage,
+                                 trace_id, updated_at)
+         VALUES ($1::uuid, 'ACCEPTED', $2, $3::jsonb, $4::jsonb, $5::jsonb, $6, $7, $8::jsonb, $9, now())
+         RETURNING created_at`,
+        [
+          task.taskId,
+          task.agentType,
+          json(task.objective),
+          json(task.constraints),
+          json(task.plan),
+          task.caller ?? null,
+          task.deadlineMs === undefined ? null : new Date(task.deadlineMs),
+          json(usage),
+          task.trace?.trace_id ?? null,
+        ],
+      );
+      return row.created_at;
     } catch (error) {
       if (isUniqueViolation(error)) throw alreadyExists(task.taskId);
       throw error;
@@ -78,55 +103,67 @@ export class TaskRepository {
   }
 
   async exists(taskId: string): Promise<boolean> {
-    return (await this.client.agentTask.count({ where: { id: taskId } })) > 0;
+    return (await this.sql.query('SELECT 1 FROM agent_task WHERE id = $1::uuid', [taskId])).length > 0;
   }
 
   async setStatus(taskId: string, status: TaskStatusName): Promise<void> {
-    await this.client.agentTask.update({ where: { id: taskId }, data: { status } });
+    await this.sql.query('UPDATE agent_task SET status = $2, updated_at = now() WHERE id = $1::uuid', [taskId, status]);
   }
 
   /** Stores a finished step and the task's new usage totals together. */
   async appendStep(step: StepRecord, totals: UsageRecord): Promise<void> {
-    await this.client.$transaction([
-      this.client.agentTaskStep.create({
-        data: { taskId: step.task_id, stepNumber: step.step_number, result: json(step) },
-      }),
-      this.client.agentTask.update({ where: { id: step.task_id }, data: { usage: json(totals) } }),
-    ]);
+    await this.sql.transaction(async (sql) => {
+      await sql.query('INSERT INTO agent_task_step (task_id, step_number, result) VALUES ($1::uuid, $2, $3::jsonb)', [
+        step.task_id,
+        step.step_number,
+        json(step),
+      ]);
+      await sql.query('UPDATE agent_task SET usage = $2::jsonb, updated_at = now() WHERE id = $1::uuid', [
+        step.task_id,
+        json(totals),
+      ]);
+    });
   }
 
   async finish(taskId: string, completion: TaskCompletion): Promise<void> {
-    await this.client.agentTask.update({
-      where: { id: taskId },
-      data: {
-        status: completion.status,
-        usage: json(completion.usage),
-        ...(completion.result ? { result: json(completion.result) } : {}),
-        ...(completion.error ? { error: json(completion.error) } : {}),
-        completedAt: new Date(completion.completedAtMs),
-      },
-    });
+    await this.sql.query(
+      `UPDATE agent_task SET status = $2, usage = $3::jsonb, result = coalesce($4::jsonb, result),
+              error = coalesce($5::jsonb, error), completed_at = $6, updated_at = now()
+       WHERE id = $1::uuid`,
+      [
+        taskId,
+        completion.status,
+        json(completion.usage),
+        completion.result ? json(completion.result) : null,
+        completion.error ? json(completion.error) : null,
+        new Date(completion.completedAtMs),
+      ],
+    );
   }
 
   async load(taskId: string): Promise<TaskView | undefined> {
-    const row = await this.client.agentTask.findUnique({
-      where: { id: taskId },
-      include: { steps: { orderBy: { stepNumber: 'asc' } } },
-    });
+    const [row] = await this.sql.query<TaskRow>(
+      `SELECT ${SUMMARY_COLUMNS}, caller, result, error, trace_id FROM agent_task WHERE id = $1::uuid`,
+      [taskId],
+    );
     if (!row) return undefined;
+    const steps = await this.sql.query<{ result: StepRecord }>(
+      'SELECT result FROM agent_task_step WHERE task_id = $1::uuid ORDER BY step_number',
+      [taskId],
+    );
     const view: TaskView = {
       taskId: row.id,
       ...(row.caller !== null ? { caller: row.caller } : {}),
       status: row.status as TaskStatusName,
-      steps: row.steps.map((step) => step.result as unknown as StepRecord),
+      steps: steps.map((step) => step.result),
       usage: usageFromJson(row.usage),
-      createdAtMs: row.createdAt.getTime(),
-      updatedAtMs: row.updatedAt.getTime(),
+      createdAtMs: row.created_at.getTime(),
+      updatedAtMs: row.updated_at.getTime(),
     };
-    if (row.result) view.result = row.result as JsonObject;
-    if (row.error) view.error = row.error as unknown as TaskErrorInfo;
-    if (row.completedAt) view.completedAtMs = row.completedAt.getTime();
-    if (row.traceId) view.traceId = row.traceId;
+    if (row.result) view.result = row.result;
+    if (row.error) view.error = row.error;
+    if (row.completed_at) view.completedAtMs = row.completed_at.getTime();
+    if (row.trace_id) view.traceId = row.trace_id;
     return view;
   }
 
@@ -136,63 +173,51 @@ export class TaskRepository {
    */
   async listForCaller(caller: string, query: TaskListQuery): Promise<TaskSummaryRecord[]> {
     const after = query.after;
-    const rows = await this.client.agentTask.findMany({
-      where: {
+    const rows = await this.sql.query<TaskSummaryRow>(
+      `SELECT ${SUMMARY_COLUMNS} FROM agent_task
+       WHERE caller = $1 AND ($2::text IS NULL OR status = $2)
+         AND ($3::timestamptz IS NULL OR (created_at, id) < ($3::timestamptz, $4::uuid))
+       ORDER BY created_at DESC, id DESC
+       LIMIT $5`,
+      [
         caller,
-        ...(query.status ? { status: query.status } : {}),
-        ...(after
-          ? {
-              OR: [
-                { createdAt: { lt: new Date(after.createdAtMs) } },
-                { createdAt: new Date(after.createdAtMs), id: { lt: after.taskId } },
-              ],
-            }
-          : {}),
-      },
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      take: query.limit,
-      select: {
-        id: true,
-        status: true,
-        agentType: true,
-        objective: true,
-        plan: true,
-        usage: true,
-        createdAt: true,
-        updatedAt: true,
-        completedAt: true,
-      },
-    });
+        query.status ?? null,
+        after ? new Date(after.createdAtMs) : null,
+        after ? after.taskId : null,
+        query.limit,
+      ],
+    );
     return rows.map((row) => ({
       taskId: row.id,
       status: row.status as TaskStatusName,
-      agentType: row.agentType,
+      agentType: row.agent_type,
       objective: naturalLanguageOf(row.objective),
       planSteps: Array.isArray(row.plan) ? row.plan.length : 0,
       usage: usageFromJson(row.usage),
-      createdAtMs: row.createdAt.getTime(),
-      updatedAtMs: row.updatedAt.getTime(),
-      ...(row.completedAt ? { completedAtMs: row.completedAt.getTime() } : {}),
+      createdAtMs: row.created_at.getTime(),
+      updatedAtMs: row.updated_at.getTime(),
+      ...(row.completed_at ? { completedAtMs: row.completed_at.getTime() } : {}),
     }));
   }
 
   /** Ids of the tasks stored as not yet ended (ACCEPTED, RUNNING, CANCELLING). */
   async unfinishedTaskIds(): Promise<string[]> {
-    const rows = await this.client.agentTask.findMany({
-      where: { status: { in: [...UNFINISHED_STATUSES] } },
-      select: { id: true },
-    });
+    const rows = await this.sql.query<{ id: string }>('SELECT id FROM agent_task WHERE status = ANY($1::text[])', [
+      [...UNFINISHED_STATUSES],
+    ]);
     return rows.map((row) => row.id);
   }
 
   /** Marks those of `taskIds` that are still unfinished as FAILED with `error`; returns how many. */
   async failUnfinished(error: TaskErrorInfo, taskIds: readonly string[]): Promise<number> {
     if (taskIds.length === 0) return 0;
-    const { count } = await this.client.agentTask.updateMany({
-      where: { id: { in: [...taskIds] }, status: { in: [...UNFINISHED_STATUSES] } },
-      data: { status: 'FAILED', error: json(error), completedAt: new Date() },
-    });
-    return count;
+    const failed = await this.sql.query(
+      `UPDATE agent_task SET status = 'FAILED', error = $3::jsonb, completed_at = now(), updated_at = now()
+       WHERE id = ANY($1::uuid[]) AND status = ANY($2::text[])
+       RETURNING id`,
+      [[...taskIds], [...UNFINISHED_STATUSES], json(error)],
+    );
+    return failed.length;
   }
 }
 
@@ -202,8 +227,9 @@ function naturalLanguageOf(objective: unknown): string {
   return typeof text === 'string' ? text : '';
 }
 
-function json(value: unknown): StoredJson {
-  return JSON.parse(JSON.stringify(value)) as StoredJson;
+/** A value as the text of a jsonb parameter. */
+function json(value: unknown): string {
+  return JSON.stringify(value);
 }
 
 function alreadyExists(taskId: string): AlreadyExistsError {
@@ -213,5 +239,5 @@ function alreadyExists(taskId: string): AlreadyExistsError {
 }
 
 function isUniqueViolation(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'P2002';
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === UNIQUE_VIOLATION;
 }

@@ -134,7 +134,7 @@ export class GatewayHealth {
   }
 
   private checkDatabase(): Promise<boolean> {
-    return resolvesWithin(this.database.client.$queryRawUnsafe('SELECT 1'), this.config.health.timeoutMs);
+    return resolvesWithin(this.database.sql.query('SELECT 1'), this.config.health.timeoutMs);
   }
 
   private probeOptions() {
