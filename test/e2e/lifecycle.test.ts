@@ -100,10 +100,16 @@ describe('resource lifecycle', () => {
   });
 
   test('an expired resource is refused even before the sweeper runs', async () => {
-    const weather = await startWeather({ resourceTtlMs: 200, sweepIntervalMs: 0 });
+    const weather = await startWeather({ resourceTtlMs: 60_000, sweepIntervalMs: 0 });
     try {
       const resource = await issueResource(weather.url);
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      // The store's clock moves past the TTL instead of the test waiting for it: the data plane asks
+      // the store with its default `now`, which these wrappers replace with a time two minutes on.
+      const store = weather.app.get<ResourceStore>(RESOURCE_STORE);
+      const later = () => new Date(Date.now() + 120_000);
+      const [findLive, claim] = [store.findLive.bind(store), store.claim.bind(store)];
+      store.findLive = (tokenHash) => findLive(tokenHash, later());
+      store.claim = (tokenHash) => claim(tokenHash, later());
       assert.equal((await fetchResource(resource.resource_url)).status, 404);
     } finally {
       await weather.close();

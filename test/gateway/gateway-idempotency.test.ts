@@ -1,7 +1,9 @@
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { status as GrpcStatus } from '@grpc/grpc-js';
-import { GATEWAY_DATABASE } from '../../libs/gateway/src';
+import { Injectable, type Type } from '@nestjs/common';
+import { GATEWAY_DATABASE, type IdempotencyRecordView, type IdempotencyStore } from '../../libs/gateway/src';
+import { PrismaIdempotencyStore } from '../../libs/gateway/src/idempotency/prisma-idempotency-store';
 import type { S2spDatabase } from '../../libs/database/src/database';
 import { FakeAgents, sleep } from '../support/fake-agents';
 import { freshDataDir, removeTempDirs, rpcError, startTestGateway, type TestGateway } from '../support/gateway-harness';
@@ -36,6 +38,27 @@ const newKey = (): string => `key-${process.pid}-${++keySequence}`;
 
 function records(gw: TestGateway): S2spDatabase['client']['idempotencyRecord'] {
   return gw.gateway.app.get<S2spDatabase>(GATEWAY_DATABASE).client.idempotencyRecord;
+}
+
+/**
+ * The gateway's own store, seen `clock.passedMs` later: every expiry it reads or sweeps by is that
+ * much closer, as if that time had passed. The test moves the clock instead of waiting.
+ */
+function storeSeenLater(clock: { passedMs: number }): Type<IdempotencyStore> {
+  @Injectable()
+  class StoreSeenLater extends PrismaIdempotencyStore {
+    override async find(keyHash: string): Promise<IdempotencyRecordView | undefined> {
+      const record = await super.find(keyHash);
+      return record && { ...record, expiresAt: new Date(record.expiresAt.getTime() - clock.passedMs) };
+    }
+    override deleteIfExpired(keyHash: string, now: Date): Promise<void> {
+      return super.deleteIfExpired(keyHash, new Date(now.getTime() + clock.passedMs));
+    }
+    override sweepExpired(now: Date): Promise<number> {
+      return super.sweepExpired(new Date(now.getTime() + clock.passedMs));
+    }
+  }
+  return StoreSeenLater;
 }
 
 describe('gateway idempotency (idempotency_key on agent.submitTask, agent.cancelTask, tools.call)', () => {
@@ -161,17 +184,23 @@ describe('gateway idempotency (idempotency_key on agent.submitTask, agent.cancel
   });
 
   test('expired records stop answering and are swept', async () => {
-    const shortLived = await startTestGateway(fake, {
-      circuitBreaker: { minimumCalls: 10_000 },
-      idempotency: { ttlMs: 300, sweepIntervalMs: 200 },
-    });
+    const clock = { passedMs: 0 };
+    const shortLived = await startTestGateway(
+      fake,
+      { circuitBreaker: { minimumCalls: 10_000 }, idempotency: { ttlMs: 60_000, sweepIntervalMs: 200 } },
+      undefined,
+      { idempotencyStore: storeSeenLater(clock) },
+    );
     try {
       const key = newKey();
       await shortLived.client.request('tools.call', { name: 'echo', idempotency_key: key });
       assert.equal(await records(shortLived).count(), 1);
-      await sleep(400); // past the TTL: a timer never fires early
+      await shortLived.client.request('tools.call', { name: 'echo', idempotency_key: key });
+      assert.equal(fake.callsTo('InvokeTool').length, 1, 'within the TTL the response is replayed');
+      clock.passedMs = 61_000; // a minute passes
       await shortLived.client.request('tools.call', { name: 'echo', idempotency_key: key });
       assert.equal(fake.callsTo('InvokeTool').length, 2, 'the expired response was not replayed');
+      clock.passedMs = 122_000;
       await eventually(
         'the sweeper to delete the expired records',
         async () => (await records(shortLived).count()) === 0,
