@@ -86,12 +86,15 @@ async function listening(server: Server): Promise<StartedServer> {
 }
 
 @McpController()
-class PlainToolsController {
+class EchoController {
   @Tool(ECHO)
   echo(@Payload() { text }: { text: string }) {
     return echoResult(text);
   }
+}
 
+@McpController()
+class PlainRowsController {
   @Tool(GET_ROWS)
   getRows() {
     return rowsResult();
@@ -105,7 +108,7 @@ async function startMcpNest(sessions: boolean): Promise<StartedServer> {
     version: '1.0.0',
     transports: [new StreamableHttpTransport({ statefulMode: sessions })],
   });
-  @Module({ controllers: [PlainToolsController] })
+  @Module({ controllers: [EchoController, PlainRowsController] })
   class PlainModule {}
   const app = await NestFactory.create(PlainModule, { logger: false });
   strategy.setHttpAdapter(app.getHttpAdapter());
@@ -116,12 +119,7 @@ async function startMcpNest(sessions: boolean): Promise<StartedServer> {
 }
 
 @McpController()
-class S2spToolsController {
-  @Tool(ECHO)
-  echo(@Payload() { text }: { text: string }) {
-    return echoResult(text);
-  }
-
+class S2spRowsController {
   @S2spResourceTool(GET_ROWS)
   getRows(): Array<Record<string, unknown>> {
     return ROWS.map((row) => ({ ...row }));
@@ -133,7 +131,7 @@ async function startS2sp(sessions: boolean, dataDir: string): Promise<StartedSer
   let base = '';
   @Module({
     imports: [S2spModule.forRoot({ publicBaseUrl: () => base, database: { dataDir } })],
-    controllers: [S2spToolsController],
+    controllers: [EchoController, S2spRowsController],
   })
   class S2spBenchModule {}
   const server = await serveMcp(S2spBenchModule, {

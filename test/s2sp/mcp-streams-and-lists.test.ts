@@ -140,23 +140,28 @@ describe('MCP over HTTP sessions: SSE priming and retry, caching hints, security
       body: JSON.stringify(body),
     });
 
-  test('every SSE stream of a session opens with a priming event (id, empty data, retry); Last-Event-ID replays what followed', async () => {
+  /** initialize then notifications/initialized: the initialize answer as read, and the session's headers. */
+  const openSession = async () => {
     const init = await post({
       jsonrpc: '2.0',
       id: 1,
       method: 'initialize',
       params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
     });
-    assert.equal(init.status, 200);
-    assert.match(init.headers.get('content-type') ?? '', /text\/event-stream/);
-    const sessionId = init.headers.get('mcp-session-id')!;
+    const session = { 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-11-25' };
     const opened = await readUntilAnswer(init, 1);
+    await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, session);
+    return { status: init.status, contentType: init.headers.get('content-type') ?? '', opened, session };
+  };
+
+  test('every SSE stream of a session opens with a priming event (id, empty data, retry); Last-Event-ID replays what followed', async () => {
+    const { status, contentType, opened, session } = await openSession();
+    assert.equal(status, 200);
+    assert.match(contentType, /text\/event-stream/);
     assert.equal(opened.events[0].data, '');
     assert.ok(opened.events[0].id, 'the priming event has an id');
     assert.equal(opened.events[0].retry, '2500');
 
-    const session = { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' };
-    await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, session);
     const list = await readUntilAnswer(await post({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, session), 2);
     const [priming] = list.events;
     assert.equal(priming.data, '');
@@ -180,15 +185,7 @@ describe('MCP over HTTP sessions: SSE priming and retry, caching hints, security
   });
 
   test("a session's notification stream (GET) opens at once, before anything is sent on it", async () => {
-    const init = await post({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
-    });
-    const session = { 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-11-25' };
-    await readUntilAnswer(init, 1);
-    await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, session);
+    const { session } = await openSession();
 
     const streams = new AbortController();
     try {

@@ -57,7 +57,6 @@ interface TaskRow extends TaskSummaryRow {
   trace_id: string | null;
 }
 
-const UNIQUE_VIOLATION = '23505';
 const SUMMARY_COLUMNS = 'id, status, agent_type, objective, plan, usage, created_at, updated_at, completed_at';
 
 /**
@@ -76,30 +75,26 @@ export class TaskRepository {
 
   /** Stores a new task as ACCEPTED; AlreadyExistsError when the id is taken. */
   async create(task: TaskDefinition, usage: UsageRecord): Promise<Date> {
-    if (await this.exists(task.taskId)) throw alreadyExists(task.taskId);
-    try {
-      const [row] = await this.sql.query<{ created_at: Date }>(
-        `INSERT INTO agent_task (id, status, agent_type, objective, constraints, plan, caller, deadline, usage,
-                                 trace_id, updated_at)
-         VALUES ($1::uuid, 'ACCEPTED', $2, $3::jsonb, $4::jsonb, $5::jsonb, $6, $7, $8::jsonb, $9, now())
-         RETURNING created_at`,
-        [
-          task.taskId,
-          task.agentType,
-          json(task.objective),
-          json(task.constraints),
-          json(task.plan),
-          task.caller ?? null,
-          task.deadlineMs === undefined ? null : new Date(task.deadlineMs),
-          json(usage),
-          task.trace?.trace_id ?? null,
-        ],
-      );
-      return row.created_at;
-    } catch (error) {
-      if (isUniqueViolation(error)) throw alreadyExists(task.taskId);
-      throw error;
-    }
+    const [row] = await this.sql.query<{ created_at: Date }>(
+      `INSERT INTO agent_task (id, status, agent_type, objective, constraints, plan, caller, deadline, usage,
+                               trace_id, updated_at)
+       VALUES ($1::uuid, 'ACCEPTED', $2, $3::jsonb, $4::jsonb, $5::jsonb, $6, $7, $8::jsonb, $9, now())
+       ON CONFLICT (id) DO NOTHING
+       RETURNING created_at`,
+      [
+        task.taskId,
+        task.agentType,
+        json(task.objective),
+        json(task.constraints),
+        json(task.plan),
+        task.caller ?? null,
+        task.deadlineMs === undefined ? null : new Date(task.deadlineMs),
+        json(usage),
+        task.trace?.trace_id ?? null,
+      ],
+    );
+    if (!row) throw alreadyExists(task.taskId);
+    return row.created_at;
   }
 
   async exists(taskId: string): Promise<boolean> {
@@ -236,8 +231,4 @@ function alreadyExists(taskId: string): AlreadyExistsError {
   return new AlreadyExistsError(
     `task_id: a task ${taskId} already exists; submit a new task without task_id, or with a new UUID`,
   );
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === UNIQUE_VIOLATION;
 }

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { getRequestListener } from '@hono/node-server';
+import { getRequestListener, type HttpBindings } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { AuthInfo, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 
@@ -21,16 +21,23 @@ export type NodeStreamableHttpHandler = (
 export function nodeStreamableHttpHandler(
   transport: WebStandardStreamableHTTPServerTransport,
 ): NodeStreamableHttpHandler {
+  // One listener per transport; each request's parsed body rides beside it.
+  const parsedBodies = new WeakMap<IncomingMessage, unknown>();
+  const listener = getRequestListener(
+    async (webRequest, env) => {
+      const { incoming, outgoing } = env as HttpBindings;
+      const answer = await transport.handleRequest(webRequest, {
+        authInfo: (incoming as IncomingMessage & { auth?: AuthInfo }).auth,
+        parsedBody: parsedBodies.get(incoming),
+      });
+      if (!isEventStream(answer)) return answer;
+      await writeEventStream(answer, outgoing);
+      return RESPONSE_ALREADY_SENT;
+    },
+    { overrideGlobalObjects: false },
+  );
   return async (request, response, parsedBody) => {
-    const listener = getRequestListener(
-      async (webRequest) => {
-        const answer = await transport.handleRequest(webRequest, { authInfo: request.auth, parsedBody });
-        if (!isEventStream(answer)) return answer;
-        await writeEventStream(answer, response);
-        return RESPONSE_ALREADY_SENT;
-      },
-      { overrideGlobalObjects: false },
-    );
+    if (parsedBody !== undefined) parsedBodies.set(request, parsedBody);
     await listener(request, response);
   };
 }
