@@ -40,9 +40,20 @@ export function warmTokenCounter(): boolean {
 
 function loadEncoder(): BpeTokenCounter {
   // An optional dependency: only a process that counts tokens installs it. Its CommonJS rank
-  // file is the table itself (its typings say `default`).
+  // file is the table itself (its typings say `default`); once the counter holds what it needs,
+  // the module is forgotten so that its table (a 2.3 MB string) can be collected.
+  const rankFile = `js-tiktoken/ranks/${TOKEN_ENCODING}`;
   const ranks = loadOptionalPackage('js-tiktoken', 'Counting tokens (countTokens, _meta["s2sp/body_tokens"])', () => {
-    return require(`js-tiktoken/ranks/${TOKEN_ENCODING}`) as BytePairRanks;
+    return require(rankFile) as BytePairRanks;
   });
-  return new BpeTokenCounter(ranks);
+  const counter = new BpeTokenCounter(ranks);
+  forgetModule(require.resolve(rankFile));
+  return counter;
+}
+
+/** Drops a loaded CommonJS module from the module cache and from this module's children, its two holders. */
+function forgetModule(filename: string): void {
+  delete require.cache[filename];
+  const index = module.children.findIndex((child) => child.id === filename);
+  if (index !== -1) module.children.splice(index, 1);
 }
