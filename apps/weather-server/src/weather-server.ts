@@ -1,4 +1,3 @@
-import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { serveMcp, type RunningMcpServer } from '@s2sp/core';
 import { appLogger, writeToStderr } from '@s2sp/telemetry';
 import type { WeatherServerConfig } from './weather-server.config';
@@ -7,6 +6,9 @@ import { WeatherServerModule } from './weather-server.module';
 /** Starts the weather resource server: MCP tool get_alerts plus its S2SP data plane. */
 export async function startWeatherServer(config: WeatherServerConfig): Promise<RunningMcpServer> {
   let listeningUrl = '';
+  // Fastify (about 5 MiB of modules) loads only when asked for; Express is serveMcp's default.
+  const httpAdapter =
+    config.platform === 'fastify' ? new (await import('@nestjs/platform-fastify')).FastifyAdapter() : undefined;
   const running = await serveMcp(
     WeatherServerModule.forRoot(config, () => config.publicBaseUrl ?? listeningUrl),
     {
@@ -17,7 +19,7 @@ export async function startWeatherServer(config: WeatherServerConfig): Promise<R
       transport: config.transport,
       ...(config.mcpLimits ? { mcpLimits: config.mcpLimits } : {}),
       ...(config.shutdown ? { shutdown: config.shutdown } : {}),
-      ...(config.platform === 'fastify' ? { httpAdapter: new FastifyAdapter() } : {}),
+      ...(httpAdapter ? { httpAdapter } : {}),
       // stdout carries the protocol on stdio.
       logger: appLogger(
         's2sp-weather-server',

@@ -15,16 +15,8 @@ import type * as OtlpMetricsExport from '@opentelemetry/exporter-metrics-otlp-ht
 import type * as OtlpTraceExport from '@opentelemetry/exporter-trace-otlp-http';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
 import { MeterProvider, PeriodicExportingMetricReader, type IMetricReader } from '@opentelemetry/sdk-metrics';
-import {
-  AlwaysOnSampler,
-  BatchSpanProcessor,
-  ParentBasedSampler,
-  SimpleSpanProcessor,
-  TracerProvider,
-  type ReadableSpan,
-  type SpanExporter,
-  type SpanProcessor,
-} from '@opentelemetry/sdk-trace';
+import type * as TraceSdk from '@opentelemetry/sdk-trace';
+import type { ReadableSpan, SpanExporter, SpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import {
   metricsEnabled,
@@ -108,6 +100,7 @@ export class Telemetry {
     const processor = spanProcessorFor(destination);
     this.tracingEnabled = processor !== undefined;
     if (processor) {
+      const { TracerProvider, ParentBasedSampler, AlwaysOnSampler } = traceSdk();
       this.tracerProvider = new TracerProvider({
         resource,
         sampler: new ParentBasedSampler({ root: new AlwaysOnSampler() }),
@@ -212,10 +205,17 @@ function spanProcessorFor(destination: SpanDestination): SpanProcessor | undefin
       return undefined;
     case 'exporter':
       // Synchronous export: a test reads its spans as soon as they end.
-      return new SimpleSpanProcessor({ exporter: new BorrowedSpanExporter(destination.exporter) });
+      return new (traceSdk().SimpleSpanProcessor)({ exporter: new BorrowedSpanExporter(destination.exporter) });
     case 'otlp':
-      return new BatchSpanProcessor({ exporter: new (otlpTraceExport().OTLPTraceExporter)({ url: destination.url }) });
+      return new (traceSdk().BatchSpanProcessor)({
+        exporter: new (otlpTraceExport().OTLPTraceExporter)({ url: destination.url }),
+      });
   }
+}
+
+// The tracing SDK loads only in an app that records spans (tracing is off without an exporter).
+function traceSdk(): typeof TraceSdk {
+  return require('@opentelemetry/sdk-trace') as typeof TraceSdk;
 }
 
 // The OTLP exporters (with their protobuf and HTTP layers, about 80 modules) load only in an app
