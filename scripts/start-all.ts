@@ -6,6 +6,7 @@ import { isPostgresUrl } from '../libs/database/src/postgres-url';
 import { severityOfPostgresLogLine } from '../libs/database/src/postgres-log-severity';
 import { startEmbeddedPostgres, type EmbeddedPostgresServer } from '../libs/database/src/embedded-postgres-server';
 import { describeEmbeddedPostgresEvent } from '../libs/database/src/embedded-postgres-supervisor';
+import { ALLOCATOR_SETTINGS } from './allocator-settings';
 
 /** The processes `npm start` runs, each with the URL that answers once it is ready. */
 interface Service {
@@ -78,7 +79,10 @@ async function databaseEnvironment(): Promise<NodeJS.ProcessEnv> {
 }
 
 function start(service: Service, env: NodeJS.ProcessEnv): ChildProcess {
-  const child = spawn(process.execPath, [join(distRoot, service.entry)], { stdio: ['ignore', 'pipe', 'pipe'], env });
+  const child = spawn(process.execPath, [join(distRoot, service.entry)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...ALLOCATOR_SETTINGS, ...env },
+  });
   const prefix = (line: string) => `[${service.name}] ${line}`;
   for (const stream of [child.stdout, child.stderr]) {
     let pending = '';

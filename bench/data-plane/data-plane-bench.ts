@@ -15,7 +15,7 @@ import { timeFetch, type FetchFormat } from './end-to-end-fetch';
 import { fetchRuns, parseBenchSizes, type BenchCase } from './bench-cases';
 import { printReport, type CaseResult, type FetchResult, type Selection } from './data-plane-report';
 import type { ProcessMemory } from './process-memory';
-import { ALLOCATOR_SETTINGS } from './allocator-settings';
+import { ALLOCATOR_SETTINGS } from '../../scripts/allocator-settings';
 
 const DATABASE_URL = process.env.S2SP_BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 const FORMATS: readonly FetchFormat[] = ['json', 'arrow', 'bare'];

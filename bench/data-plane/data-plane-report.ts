@@ -1,4 +1,4 @@
-import { ALLOCATOR_SETTINGS } from './allocator-settings';
+import { ALLOCATOR_SETTINGS } from '../../scripts/allocator-settings';
 import { loadavg } from 'node:os';
 import { SMALL_FETCH_ROWS, SMALL_FETCH_RUN_FACTOR, type BenchCase } from './bench-cases';
 import type { ProcessMemory } from './process-memory';
@@ -23,7 +23,7 @@ export interface CaseResult {
   stringifyMs: number;
   fetches: FetchResult[];
   peakRssBytes: number;
-  /** The same, with the allocator settings of the Dockerfile (./allocator-settings.ts). */
+  /** The same, with the allocator settings of the Dockerfile (scripts/allocator-settings.ts). */
   peakRssTunedBytes: number;
 }
 

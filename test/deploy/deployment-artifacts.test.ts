@@ -15,7 +15,7 @@ import { ConfigMap, Secret, Service } from 'kubernetes-models/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { parse, parseAllDocuments } from 'yaml';
 import { HealthController } from '../../libs/gateway/src/health/health.controller';
-import { ALLOCATOR_SETTINGS } from '../../bench/data-plane/allocator-settings';
+import { ALLOCATOR_SETTINGS } from '../../scripts/allocator-settings';
 import { APP_ENTRIES, isAppName, type AppName } from '../../scripts/app-entries';
 import { findRepoRoot } from '../support/repo-root';
 import { startStats, startWeather } from '../support/stack';

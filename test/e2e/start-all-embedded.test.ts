@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { chmodSync } from 'node:fs';
+import { chmodSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { isProcessAlive, readPostmasterPid } from '../../libs/database/src/postmaster-pid';
@@ -10,6 +10,8 @@ import { README_OBJECTIVE, README_PLAN } from '../support/readme-task';
 import { eventually } from '../support/eventually';
 import { bearerFor } from '../support/tokens';
 import { DevKeyStore } from '@s2sp/auth';
+import { stackApps } from '../../bench/memory/stack-processes';
+import { ALLOCATOR_SETTINGS } from '../../scripts/allocator-settings';
 
 describe('npm start without DATABASE_URL', () => {
   test('without DATABASE_URL runs ONE embedded PostgreSQL for the whole stack, restarts it when it dies, and stops it last', async () => {
@@ -33,6 +35,7 @@ describe('npm start without DATABASE_URL', () => {
             `${error instanceof Error ? error.message : String(error)}\n--- npm start printed ---\n${stack.output().slice(-20_000)}`,
           );
         });
+        assertAppsRunWithAllocatorSettings(stack);
         const killedPid = readPostmasterPid(clusterDir)?.pid;
         assert.ok(killedPid && isProcessAlive(killedPid), 'the shared server runs');
         assert.equal(await readmeTask(stack.gatewayUrl), 'succeeded');
@@ -64,6 +67,17 @@ describe('npm start without DATABASE_URL', () => {
     }
   });
 });
+
+/** The apps run with the Dockerfile's malloc settings, which give memory back sooner. */
+function assertAppsRunWithAllocatorSettings(stack: RunningStack): void {
+  const apps = stackApps(stack.pid);
+  assert.deepEqual(apps.map((app) => app.name).sort(), ['agents', 'gateway', 'stats-server', 'weather-server']);
+  for (const app of apps) {
+    const environment = readFileSync(`/proc/${app.pid}/environ`, 'utf8').split('\0');
+    for (const [name, value] of Object.entries(ALLOCATOR_SETTINGS))
+      assert.ok(environment.includes(`${name}=${value}`), `${app.name} runs with ${name}=${value}`);
+  }
+}
 
 /** The README's task (weather alerts → filter → chart) through the gateway; resolves with its final status. */
 async function readmeTask(gatewayUrl: string): Promise<string> {
