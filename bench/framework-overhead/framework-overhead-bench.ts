@@ -5,9 +5,11 @@
 // `get_rows` (an S2SP resource tool called with abstract_domains on S2spModule: a resource_url
 // issued per call; a plain tool answering the same rows elsewhere).
 //   npm run build && node dist/bench/framework-overhead/framework-overhead-bench.js \
-//     [--seconds 3] [--rounds 3] [--concurrency 1,16] [--modes sessions,stateless]
+//     [--seconds 3] [--rounds 3] [--concurrency 1,16] [--modes sessions,stateless] [--settle 40]
 // Servers run in their own processes; each round measures every server in turn, in an order
-// that rotates, and the figures are the medians over the rounds.
+// that rotates, and the figures are the medians over the rounds. Each server's RSS is read
+// --settle seconds after its warm-up calls (V8 gives memory back some tens of seconds after the
+// last busy moment) and again after the measured calls.
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import * as http from 'node:http';
@@ -18,6 +20,7 @@ import { parseArgs } from 'node:util';
 import { median, summarize } from '../gateway/percentiles';
 import { runClosedLoop } from '../load/closed-loop';
 import { treeCpuMs } from '../load/process-cpu';
+import { rssMiB } from '../soak/process-memory';
 import { McpHttpCaller } from './mcp-http-caller';
 import { SERVER_KINDS, type ServerKind } from './overhead-servers';
 
@@ -27,6 +30,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '3' },
     concurrency: { type: 'string', default: '1,16' },
     modes: { type: 'string', default: 'sessions,stateless' },
+    settle: { type: 'string', default: '40' },
   },
 });
 const PHASE_MS = Number(values.seconds) * 1000;
@@ -34,6 +38,7 @@ const ROUNDS = Number(values.rounds);
 const CONCURRENCIES = values.concurrency.split(',').map(Number);
 const MODES = values.modes.split(',') as Array<'sessions' | 'stateless'>;
 const WARM_UP_CALLS = 300;
+const SETTLE_MS = Number(values.settle) * 1000;
 
 type ToolCase = 'plain' | 'async';
 const TOOL_CASES: readonly ToolCase[] = ['plain', 'async'];
@@ -117,6 +122,8 @@ async function runMode(mode: 'sessions' | 'stateless'): Promise<void> {
       for (const tool of TOOL_CASES)
         for (let index = 0; index < WARM_UP_CALLS; index++) await call(server, server.callers[0], tool);
 
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+    const rssSettled = new Map(servers.map((server) => [server.kind, rssMiB(server.pid) ?? NaN]));
     const phases = new Map<string, Phase[]>();
     for (let round = 0; round < ROUNDS; round++)
       for (const tool of TOOL_CASES)
@@ -154,9 +161,23 @@ async function runMode(mode: 'sessions' | 'stateless'): Promise<void> {
           );
         }
       }
+    printMemory(servers, rssSettled);
   } finally {
     for (const server of servers) await server.stop();
     rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Each server's RSS once settled after its warm-up calls and after the measured calls, and as a ratio of plain mcp-nest's. */
+function printMemory(servers: ServerProcess[], rssSettled: Map<ServerKind, number>): void {
+  const rssNow = new Map(servers.map((server) => [server.kind, rssMiB(server.pid) ?? NaN]));
+  console.log(
+    `RSS MiB (the embedded PostgreSQL server of s2sp not counted)${`${SETTLE_MS / 1000} s after warm-up`.padStart(20)}   after the run`,
+  );
+  for (const kind of SERVER_KINDS) {
+    const figure = (rss: Map<ServerKind, number>) =>
+      `${format(rss.get(kind)!, 1)} (${format(rss.get(kind)! / rss.get('mcp-nest')!)}×)`.padStart(16);
+    console.log(`  ${kind.padEnd(58)}${figure(rssSettled)}${figure(rssNow)}`);
   }
 }
 

@@ -7,49 +7,14 @@
  *
  *   npm run build && node dist/bench/startup/first-task.js [--tasks 6] [--start-all path/to/start-all.js]
  */
-import { chmodSync } from 'node:fs';
-import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { DevKeyStore } from '@s2sp/auth';
 import { median } from '../gateway/percentiles';
-import { README_OBJECTIVE, README_PLAN } from '../../test/support/readme-task';
-import { startStack } from '../../test/support/start-all';
-import { tempDir } from '../../test/support/stack';
-import { bearerFor } from '../../test/support/tokens';
+import { startBenchStack } from './bench-stack';
+import { runReadmeTask, type TaskAnswer } from './run-readme-task';
 
 const { values } = parseArgs({ options: { tasks: { type: 'string', default: '6' }, 'start-all': { type: 'string' } } });
 const tasks = Number(values.tasks);
 if (!Number.isInteger(tasks) || tasks < 2) throw new Error('--tasks must be a whole number of at least 2');
-
-interface TaskAnswer {
-  status: string;
-  steps: Array<{ plan_step_id?: string; started_at?: string; finished_at?: string }>;
-}
-
-async function rpc(gatewayUrl: string, method: string, params: object): Promise<any> {
-  const response = await fetch(`${gatewayUrl}/rpc`, {
-    method: 'POST',
-    headers: { authorization: await bearerFor({ audience: 'gateway' }), 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  const answer = (await response.json()) as { result?: unknown; error?: unknown };
-  if (answer.result === undefined) throw new Error(`${method}: ${JSON.stringify(answer.error)}`);
-  return answer.result;
-}
-
-/** One README task, from submit to its end as agent.getTask reports it (polled every 10 ms). */
-async function timeTask(gatewayUrl: string): Promise<{ ms: number; task: TaskAnswer }> {
-  const started = performance.now();
-  const { task_id } = (await rpc(gatewayUrl, 'agent.submitTask', {
-    objective: README_OBJECTIVE,
-    plan: README_PLAN,
-  })) as { task_id: string };
-  for (;;) {
-    const task = (await rpc(gatewayUrl, 'agent.getTask', { task_id })) as TaskAnswer;
-    if (task.status !== 'accepted' && task.status !== 'running') return { ms: performance.now() - started, task };
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 function stepTimes(task: TaskAnswer): string {
   return task.steps
@@ -59,22 +24,11 @@ function stepTimes(task: TaskAnswer): string {
 }
 
 async function main(): Promise<void> {
-  const cwd = tempDir('s2sp-first-task-');
-  chmodSync(cwd.path, 0o755); // the embedded server runs as another user when this runs as root
-  const stack = await startStack({
-    cwd: cwd.path,
-    // The apps trust the dev key this bench mints its tokens with.
-    env: { S2SP_AUTH_DATA_DIR: new DevKeyStore().dataDir },
-    timeoutMs: 300_000,
-    script: values['start-all'],
-  }).catch((error: unknown) => {
-    cwd.remove();
-    throw error;
-  });
+  const stack = await startBenchStack('s2sp-first-task-', values['start-all']);
   try {
     const times: number[] = [];
     for (let index = 0; index < tasks; index += 1) {
-      const { ms, task } = await timeTask(stack.gatewayUrl);
+      const { ms, task } = await runReadmeTask(stack.gatewayUrl);
       if (task.status !== 'succeeded') throw new Error(`task ${index + 1} ended ${task.status}`);
       times.push(ms);
       console.log(`task ${index + 1}: ${ms.toFixed(0)} ms (${stepTimes(task)})`);
@@ -85,7 +39,6 @@ async function main(): Promise<void> {
     );
   } finally {
     await stack.stop();
-    cwd.remove();
   }
 }
 
