@@ -3,6 +3,8 @@
  * the in-memory database a test suite uses (`database: { dataDir: ':memory:' }`, an in-process
  * PGlite) against the default store on PostgreSQL, measured in the same run, each in its own
  * server process. The publish is not waited for: its table write (after the answer) may still run.
+ * The baseline: the same 100 rows of the same table from a bare node:http endpoint in the
+ * PostgreSQL store's server process (`JSON.stringify` of the rows), timed the same way.
  *   node dist/bench/data-plane/fetch-after-publish.js [rows=100000,10000] [runs=7]
  * S2SP_BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/test) names the server.
  */
@@ -40,17 +42,29 @@ async function main(): Promise<void> {
   };
   try {
     console.log(`fetch of ${FETCHED_ROWS} rows right after publishing n × ${COLUMNS}, median of ${runs} (ms)`);
-    console.log('rows\tPostgreSQL store\tin-memory PGlite\tratio (memory / PostgreSQL)');
+    console.log('rows\tPostgreSQL store\tin-memory PGlite\tbare\tmemory / PostgreSQL\tPostgreSQL / bare');
     for (const rows of sizes) {
-      const samples: Record<keyof typeof servers, number[]> = { postgres: [], memory: [] };
-      // Warm-up, then the two servers alternate run by run, so a busy moment of the machine hits both.
+      const samples = { postgres: [] as number[], memory: [] as number[], bare: [] as number[] };
+      const bareFetch = (run: number) =>
+        timeFetch(
+          `${servers.postgres.bareOrigin}/bare?rows=${rows}&columns=${COLUMNS}`,
+          'bare',
+          randomRowIds(rows, FETCHED_ROWS, run + 1),
+          FETCHED_ROWS,
+        );
+      // Warm-up, then the servers alternate run by run, so a busy moment of the machine hits each.
       for (const server of Object.values(servers)) await fetchRightAfterPublishing(server, rows, 0);
+      await bareFetch(0);
       for (let run = 0; run < runs; run += 1) {
         samples.postgres.push(await fetchRightAfterPublishing(servers.postgres, rows, run));
         samples.memory.push(await fetchRightAfterPublishing(servers.memory, rows, run));
+        samples.bare.push(await bareFetch(run));
       }
-      const [onPostgres, inMemory] = [median(samples.postgres), median(samples.memory)];
-      console.log(`${rows}\t${onPostgres.toFixed(1)}\t${inMemory.toFixed(1)}\t${(inMemory / onPostgres).toFixed(2)}×`);
+      const [onPostgres, inMemory, bare] = [median(samples.postgres), median(samples.memory), median(samples.bare)];
+      console.log(
+        [rows, onPostgres.toFixed(1), inMemory.toFixed(1), bare.toFixed(1)].join('\t') +
+          `\t${(inMemory / onPostgres).toFixed(2)}×\t${(onPostgres / bare).toFixed(2)}×`,
+      );
     }
   } finally {
     await Promise.all(Object.values(servers).map((server) => server.stop()));

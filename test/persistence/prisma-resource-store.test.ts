@@ -348,6 +348,33 @@ for (const kind of KINDS) {
       assert.ok(outage.refused() >= 1);
     });
 
+    test('after-answer: a claim within writeDelayMs starts no write at all; shutdown writes the unclaimed tables at once', async (t) => {
+      const db = database.get(t);
+      if (!db) return;
+      let transactions = 0;
+      const counted: StoreDatabase = {
+        sql: {
+          query: (text, params) => db.sql.query(text, params),
+          transaction: (work) => {
+            transactions += 1;
+            return db.sql.transaction(work);
+          },
+        },
+      };
+      const issuer = new PrismaResourceStore(counted, { writeMode: 'after-answer', writeDelayMs: 60_000 });
+      const claimedSoon = sampleResource({ table: ResourceTable.of(sampleRows(5_000)), expiresAt: inOneMinute });
+      const unclaimed = sampleResource({ table: ResourceTable.of(sampleRows(5_000)), expiresAt: inOneMinute });
+      await issuer.save(claimedSoon);
+      await issuer.save(unclaimed);
+      assert.deepEqual((await issuer.claim(claimedSoon.tokenHash, now))?.table.rows, claimedSoon.table.rows);
+      assert.equal(transactions, 0, 'no table write started within the delay');
+
+      await issuer.beforeApplicationShutdown();
+      assert.equal(transactions, 1, 'only the unclaimed table was written, without waiting out the delay');
+      const elsewhere = await new PrismaResourceStore(db).claim(unclaimed.tokenHash, now);
+      assert.deepEqual(elsewhere?.table.rows, unclaimed.table.rows);
+    });
+
     test('after-answer: a table claimed in the issuing process before it was stored is never written', async (t) => {
       const db = database.get(t);
       if (!db) return;

@@ -52,10 +52,11 @@ describe('resolveS2spOptions', () => {
       assert.deepEqual(resolved.database, {});
     });
 
-    test('the built-in store keeps 64 MiB of issued tables in memory, writes each table right after answering, and other replicas wait 15 s for it', () => {
+    test('the built-in store keeps 64 MiB of issued tables in memory, writes each table 25 ms after answering, and other replicas wait 15 s for it', () => {
       const resolved = resolveS2spOptions({});
       assert.equal(resolved.resourceCacheBytes, 67_108_864);
       assert.equal(resolved.resourceWriteMode, 'after-answer');
+      assert.equal(resolved.resourceWriteDelayMs, 25);
       assert.equal(resolved.resourceTableWaitMs, 15_000);
     });
 
@@ -307,5 +308,15 @@ describe('resolveS2spOptions refuses what cannot work', () => {
       /resourceTableWaitMs must be a whole number of milliseconds from 0/,
     );
     assert.throws(() => resolveS2spOptions({ resourceTableWaitMs: 1.5 }), /resourceTableWaitMs/);
+  });
+
+  test('resourceWriteDelayMs: 0 (the next turn of the event loop) up to the timer maximum, nothing else', () => {
+    assert.equal(resolveS2spOptions({ resourceWriteDelayMs: 0 }).resourceWriteDelayMs, 0);
+    assert.equal(resolveS2spOptions({ resourceWriteDelayMs: 100 }).resourceWriteDelayMs, 100);
+    assert.throws(
+      () => resolveS2spOptions({ resourceWriteDelayMs: -1 }),
+      /resourceWriteDelayMs must be a whole number of milliseconds from 0/,
+    );
+    assert.throws(() => resolveS2spOptions({ resourceWriteDelayMs: Number.NaN }), /resourceWriteDelayMs/);
   });
 });

@@ -100,6 +100,7 @@ export class S2spModule {
                 cacheMaxBytes: options.resourceCacheBytes,
                 writeMode: options.resourceWriteMode,
                 tableWaitMs: options.resourceTableWaitMs,
+                writeDelayMs: options.resourceWriteDelayMs,
                 claimCommit: options.resourceClaimCommit,
                 // openS2spDatabase makes a PGlite only in memory (`dataDir: ':memory:'`), which belongs
                 // to this process alone: tables stay out of it.

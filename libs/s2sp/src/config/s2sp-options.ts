@@ -16,6 +16,7 @@ import {
 import {
   DEFAULT_RESOURCE_CACHE_BYTES,
   DEFAULT_RESOURCE_TABLE_WAIT_MS,
+  DEFAULT_RESOURCE_WRITE_DELAY_MS,
   type ResourceClaimCommit,
   type ResourceWriteMode,
 } from '../store/prisma-resource-store';
@@ -120,6 +121,13 @@ export interface S2spModuleOptions {
    */
   resourceTableWaitMs?: number;
   /**
+   * `after-answer`: how long after the answer the table's write starts. A fetch in the issuing
+   * process within it is served from memory and no write is made at all; another replica, and a
+   * crash, wait that much longer for the stored table. Default 25 ms; 0: on the next turn of the
+   * event loop.
+   */
+  resourceWriteDelayMs?: number;
+  /**
    * When the built-in store's claim of a resource (its single use) returns:
    * `fast` (default) once committed, before PostgreSQL's log reaches the disk
    * (a crash of PostgreSQL itself right after can let the resource_url answer
@@ -171,6 +179,7 @@ export interface ResolvedS2spOptions {
   resourceCacheBytes: number;
   resourceWriteMode: ResourceWriteMode;
   resourceTableWaitMs: number;
+  resourceWriteDelayMs: number;
   resourceClaimCommit: ResourceClaimCommit;
   warmUp: boolean;
 }
@@ -221,6 +230,11 @@ export function resolveS2spOptions(options: S2spModuleOptions): ResolvedS2spOpti
     resourceTableWaitMs: timerMs('resourceTableWaitMs', options.resourceTableWaitMs ?? DEFAULT_RESOURCE_TABLE_WAIT_MS, {
       allowZero: true,
     }),
+    resourceWriteDelayMs: timerMs(
+      'resourceWriteDelayMs',
+      options.resourceWriteDelayMs ?? DEFAULT_RESOURCE_WRITE_DELAY_MS,
+      { allowZero: true },
+    ),
     resourceClaimCommit: oneOf('resourceClaimCommit', options.resourceClaimCommit ?? 'fast', [
       'fast',
       'durable',

@@ -68,6 +68,14 @@ export interface PrismaResourceStoreOptions {
    */
   tableWaitMs?: number;
   /**
+   * `after-answer`: how long after the answer the table's write starts. A consumer usually fetches
+   * straight away from the issuing process, which serves the table from memory and gives the write
+   * up: a fetch within this delay meets no write at all (none is made), instead of competing with
+   * one for the CPU and the database. The price: another replica, and a crash, wait this much
+   * longer for the stored table. Default 25 ms; 0 starts it on the next turn of the event loop.
+   */
+  writeDelayMs?: number;
+  /**
    * For a database no other process can reach (an in-memory PGlite, e.g. `dataDir: ':memory:'`):
    * tables are not written to it but kept in this process until claimed or swept, outside the
    * cache budget (their TTL bounds them); only the resource rows, the single-use gate, go to the
@@ -77,6 +85,7 @@ export interface PrismaResourceStoreOptions {
 }
 
 export const DEFAULT_RESOURCE_TABLE_WAIT_MS = 15_000;
+export const DEFAULT_RESOURCE_WRITE_DELAY_MS = 25;
 /** First pause between looks at a table still being written; doubles up to the maximum. */
 const TABLE_POLL_FIRST_MS = 10;
 const TABLE_POLL_MAX_MS = 200;
@@ -105,6 +114,7 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
   private readonly cache: ResourceTableCache;
   private readonly writeMode: ResourceWriteMode;
   private readonly tableWaitMs: number;
+  private readonly writeDelayMs: number;
   private readonly claimSql: { any: string; storedTableOnly: string };
   /** Resources answered before their write finished (`after-answer`), by token hash. */
   private readonly pendingWrites = new Map<string, PendingWrite>();
@@ -118,6 +128,7 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
     this.cache = new ResourceTableCache(options.cacheMaxBytes ?? DEFAULT_RESOURCE_CACHE_BYTES);
     this.writeMode = options.writeMode ?? 'after-answer';
     this.tableWaitMs = options.tableWaitMs ?? DEFAULT_RESOURCE_TABLE_WAIT_MS;
+    this.writeDelayMs = options.writeDelayMs ?? DEFAULT_RESOURCE_WRITE_DELAY_MS;
     this.processTables = options.tablesInProcessOnly ? new Map() : undefined;
     const durable = (options.claimCommit ?? 'fast') === 'durable';
     this.claimSql = {
@@ -145,14 +156,22 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
     }
     // The row goes first, so that every replica knows the resource_url and waits for its table.
     await this.sql.query(INSERT_RESOURCE_WITH_BLOCK, [...resourceRow(resource.tokenHash, info), null, null]);
-    const pending: PendingWrite = { info, table: resource.table, claimed: false, written: Promise.resolve() };
-    // Encoding starts on a later turn of the event loop, once the answer is on its way.
-    pending.written = afterThisTurn(() => this.writeTableUnlessClaimed(pending)).then(
-      (stored) => {
-        if (stored && !pending.claimed) this.cache.set(resource.tokenHash, cached);
-      },
-      (error: unknown) => this.forget(info, error),
-    );
+    const pending: PendingWrite = {
+      info,
+      table: resource.table,
+      claimed: false,
+      written: Promise.resolve(),
+      startNow: () => undefined,
+    };
+    // Encoding starts once the answer is on its way, after writeDelayMs (at once on shutdown).
+    pending.written = writeDelay(pending, this.writeDelayMs)
+      .then(() => this.writeTableUnlessClaimed(pending))
+      .then(
+        (stored) => {
+          if (stored && !pending.claimed) this.cache.set(resource.tokenHash, cached);
+        },
+        (error: unknown) => this.forget(info, error),
+      );
     this.pendingWrites.set(resource.tokenHash, pending);
     void pending.written.finally(() => this.pendingWrites.delete(resource.tokenHash));
     return info;
@@ -202,9 +221,10 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
     });
   }
 
-  /** Waits for background writes, so that a graceful shutdown loses no issued resource. */
+  /** Starts the delayed background writes and waits for them, so that a graceful shutdown loses no issued resource. */
   async beforeApplicationShutdown(): Promise<void> {
     this.closing = true;
+    for (const pending of this.pendingWrites.values()) pending.startNow();
     await this.writesSettled();
   }
 
@@ -278,6 +298,7 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
    */
   private async writeTableUnlessClaimed(pending: PendingWrite): Promise<boolean> {
     const { info, table } = pending;
+    if (pending.claimed) return false;
     for (let pause = WRITE_RETRY_FIRST_MS; ; pause = Math.min(WRITE_RETRY_MAX_MS, pause * 2)) {
       try {
         // No answer waits for this commit, so it waits for the log flush: the next claim, whose commit
@@ -379,8 +400,23 @@ function resourceRow(tokenHash: string, info: CachedResourceInfo): unknown[] {
 /** Rolls back a table write nobody needs any more. */
 class TableWriteGivenUp extends Error {}
 
-function afterThisTurn<T>(work: () => Promise<T>): Promise<T> {
-  return new Promise<void>((resolve) => setImmediate(resolve)).then(work);
+/** Resolves after `delayMs` (on a later turn of the event loop when 0), or as soon as `pending.startNow` is called. */
+function writeDelay(pending: PendingWrite, delayMs: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (delayMs === 0) {
+      const immediate = setImmediate(resolve);
+      pending.startNow = () => {
+        clearImmediate(immediate);
+        resolve();
+      };
+      return;
+    }
+    const timer = setTimeout(resolve, delayMs);
+    pending.startNow = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+  });
 }
 
 function* prepend<T>(head: T, rest: Iterator<T>): Generator<T> {
@@ -395,6 +431,8 @@ interface PendingWrite {
   claimed: boolean;
   /** Settles when the write ended (the table is then cached, or the write was given up, or the failure was logged); never rejects. */
   written: Promise<void>;
+  /** Ends the delay before the write (shutdown). */
+  startNow: () => void;
 }
 
 function messageOf(error: unknown): string {
