@@ -310,6 +310,15 @@ describe('resolveS2spOptions refuses what cannot work', () => {
     assert.throws(() => resolveS2spOptions({ resourceTableWaitMs: 1.5 }), /resourceTableWaitMs/);
   });
 
+  test('database.preparedStatements: true or false, nothing else', () => {
+    assert.equal(resolveS2spOptions({ database: { preparedStatements: false } }).database.preparedStatements, false);
+    assert.equal(resolveS2spOptions({ database: {} }).database.preparedStatements, undefined, 'default: prepared');
+    assert.throws(
+      () => resolveS2spOptions({ database: { preparedStatements: 'no' as never } }),
+      /database\.preparedStatements must be true or false, got "no"/,
+    );
+  });
+
   test('resourceWriteDelayMs: 0 (the next turn of the event loop) up to the timer maximum, nothing else', () => {
     assert.equal(resolveS2spOptions({ resourceWriteDelayMs: 0 }).resourceWriteDelayMs, 0);
     assert.equal(resolveS2spOptions({ resourceWriteDelayMs: 100 }).resourceWriteDelayMs, 100);

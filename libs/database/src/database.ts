@@ -41,6 +41,12 @@ export interface OpenS2spDatabaseOptions {
   /** The `prisma/` folder holding the migrations; found automatically when omitted. */
   prismaDir?: string;
   /**
+   * PostgreSQL: prepare each statement once per connection (see pgSqlChannel in sql-channel.ts).
+   * Turn off behind a connection pooler that does not keep prepared statements per client.
+   * Default true.
+   */
+  preparedStatements?: boolean;
+  /**
    * With dataDir `':memory:'`: the directory where the migrated template that new in-memory
    * databases are loaded from is kept between processes (`false`: made once per process).
    * Default `<os tmpdir>/s2sp-pglite-templates-<uid>`; used only when owned by this user and
@@ -79,7 +85,7 @@ export { isPostgresUrl };
 export async function openS2spDatabase(options: OpenS2spDatabaseOptions = {}): Promise<S2spDatabase> {
   const dataDir = options.dataDir ?? DEFAULT_DATA_DIR;
   const connection = isPostgresUrl(options.databaseUrl)
-    ? await connectPostgres(options.databaseUrl, options.schema)
+    ? await connectPostgres(options.databaseUrl, options)
     : dataDir === IN_MEMORY
       ? await inMemoryConnection(options)
       : await connectEmbeddedPostgres(dataDir, options);
@@ -156,7 +162,7 @@ async function connectEmbeddedPostgres(dataDir: string, options: OpenS2spDatabas
     dataDir,
   });
   try {
-    const connection = await connectPostgres(server.url, options.schema);
+    const connection = await connectPostgres(server.url, options);
     return { ...connection, release: () => connection.release().finally(() => server.stop()) };
   } catch (error) {
     await server.stop();
@@ -164,7 +170,10 @@ async function connectEmbeddedPostgres(dataDir: string, options: OpenS2spDatabas
   }
 }
 
-async function connectPostgres(databaseUrl: string, requestedSchema: string | undefined): Promise<Connection> {
+async function connectPostgres(
+  databaseUrl: string,
+  { schema: requestedSchema, preparedStatements }: Pick<OpenS2spDatabaseOptions, 'schema' | 'preparedStatements'>,
+): Promise<Connection> {
   const url = new URL(databaseUrl);
   // Prisma qualifies its queries with the adapter's schema ("public" when unset), while the
   // migration SQL and the store's bulk insert name tables unqualified: pin both to one schema.
@@ -187,7 +196,7 @@ async function connectPostgres(databaseUrl: string, requestedSchema: string | un
   return {
     kind: 'postgres',
     adapterFactory: new PrismaPg(pool, { schema }),
-    sql: pgSqlChannel(pool),
+    sql: pgSqlChannel(pool, { preparedStatements }),
     migrate: (options) => migratePostgresSchema(url, schema, options),
     release: () => pool.end(),
   };

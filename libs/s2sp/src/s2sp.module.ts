@@ -89,6 +89,7 @@ export class S2spModule {
               loadDatabasePackage().openS2spDatabase({
                 databaseUrl: options.database.url,
                 dataDir: options.database.dataDir,
+                preparedStatements: options.database.preparedStatements,
               }),
             inject: [S2SP_OPTIONS],
           },

@@ -42,6 +42,12 @@ export interface S2spDatabaseOptions {
   url?: string;
   /** Data directory of the embedded PostgreSQL server (`':memory:'`: in-memory PGlite, nothing kept). */
   dataDir?: string;
+  /**
+   * Prepare each statement once per database connection (default true): PostgreSQL then skips
+   * parsing and planning it again. Turn off behind a connection pooler that does not keep
+   * prepared statements per client (PgBouncer before 1.21, or without `max_prepared_statements`).
+   */
+  preparedStatements?: boolean;
 }
 
 /** @public */
@@ -218,7 +224,7 @@ export function resolveS2spOptions(options: S2spModuleOptions): ResolvedS2spOpti
     ...resolveHostAllowLists('S2spModule', options),
     limits: resolveLimits(options.limits ?? {}),
     dataPlaneFetchAudit: resolveFetchAuditRetry(options.dataPlaneFetchAudit ?? {}),
-    database: options.database ?? {},
+    database: databaseOptions(options.database ?? {}),
     resourceCacheBytes: nonNegativeInteger(
       'resourceCacheBytes',
       options.resourceCacheBytes ?? DEFAULT_RESOURCE_CACHE_BYTES,
@@ -293,6 +299,11 @@ function positive(name: string, value: number): number {
 
 /** Node timers take whole milliseconds up to 2^31-1; beyond that they fire at once. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
+
+function databaseOptions(database: S2spDatabaseOptions): S2spDatabaseOptions {
+  if (database.preparedStatements === undefined) return database;
+  return { ...database, preparedStatements: boolean('database.preparedStatements', database.preparedStatements) };
+}
 
 function timerMs(name: string, value: number, { allowZero = false } = {}): number {
   const ok = Number.isSafeInteger(value) && value <= MAX_TIMER_MS && (value > 0 || (allowZero && value === 0));
