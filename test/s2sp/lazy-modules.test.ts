@@ -8,14 +8,25 @@ import { execFileSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 
-/** The packages under node_modules a fresh process has loaded once `script` (the body of an async function) ran. */
+/**
+ * The packages under node_modules a fresh process has loaded once `script` (the body of an async
+ * function) ran, including modules it let go of afterwards (the token counter forgets its rank file).
+ */
 function packagesLoadedBy(script: string): string[] {
   const output = execFileSync(
     process.execPath,
     [
       '-e',
-      `(async () => { ${script}; })().then(() => {
-        const names = Object.keys(require.cache).map((file) => file.match(/node_modules\\/((?:@[^/]+\\/)?[^/]+)/)?.[1]);
+      `const files = new Set();
+      require('node:module').registerHooks({
+        resolve(specifier, context, nextResolve) {
+          const resolved = nextResolve(specifier, context);
+          files.add(resolved.url);
+          return resolved;
+        },
+      });
+      (async () => { ${script}; })().then(() => {
+        const names = [...files].map((file) => file.match(/node_modules\\/((?:@[^/]+\\/)?[^/]+)/)?.[1]);
         console.log('LOADED ' + JSON.stringify([...new Set(names.filter(Boolean))]));
       });`,
     ],
