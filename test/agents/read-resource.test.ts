@@ -106,10 +106,14 @@ describe('agents s2sp.v2.ToolService/ReadResource', () => {
       unknown.error.message,
       /^MCP server "weather" refused the request: .*Unknown resource: s2sp:\/\/data-plane\/nothing-here/,
     );
-    // The stats server offers no resources at all.
+    // The stats server offers no resources at all: any URI is unknown there.
     const none = await unary(reader.toolsV2, 'ReadResource', { server: 'stats', uri: ACTIVITY_URI });
     assert.deepEqual(none.contents, []);
-    assert.equal(none.error.code, -32601, JSON.stringify(none.error));
+    assert.equal(none.error.code, -32602, JSON.stringify(none.error));
+    assert.match(
+      none.error.message,
+      /^MCP server "stats" refused the request: .*Resource not found: s2sp:\/\/data-plane\/activity/,
+    );
   });
 
   test('server and uri are required and bounded; a deadline too close is refused before any MCP request', async () => {

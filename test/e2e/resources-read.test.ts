@@ -98,9 +98,10 @@ describe('resources.read end to end', () => {
       'server: no MCP server "nowhere" is configured (known: weather, stats, testkit)',
     );
 
+    // The stats server offers no resources: any URI is unknown there.
     const stats = await rpc('resources.read', { server: 'stats', uri: ACTIVITY_URI });
     assert.deepEqual(stats.result?.contents, [], JSON.stringify(stats));
-    assert.equal(stats.result.error.code, -32601);
+    assert.equal(stats.result.error.code, -32602);
   });
 
   test('params are validated at the gateway: server and uri required, bounded, no control characters', async () => {

@@ -18,8 +18,11 @@ after(async () => {
   await stats?.close();
 });
 
-test('the stats server offers a chart prompt with completions for group_by, and no resources', async () => {
-  assert.equal(client.getServerCapabilities()?.resources, undefined, 'a consumer server lists no resources');
+test('the stats server offers a chart prompt with completions for group_by, and lists no resources', async () => {
+  // Resources are declared by every server, so a client listing them gets empty lists, not "Method not found".
+  assert.ok(client.getServerCapabilities()?.resources, 'the resources capability');
+  assert.deepEqual((await client.listResources()).resources, [], 'a consumer server lists no resources');
+  assert.deepEqual((await client.listResourceTemplates()).resourceTemplates, []);
   const { prompts } = await client.listPrompts();
   const chart = prompts.find((prompt) => prompt.name === 'chart_breakdown');
   assert.deepEqual(

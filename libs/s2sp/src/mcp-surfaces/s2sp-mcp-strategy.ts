@@ -108,18 +108,18 @@ export class S2spMcpStrategy extends McpStrategy {
   }
 }
 
-function withSurfaceCapabilities(
-  declared: ServerCapabilities | undefined,
-  surfaces: McpSurfaces,
-): ServerCapabilities | undefined {
-  const capabilities: ServerCapabilities = { ...declared };
-  if (surfaces.directory || surfaces.subscriptions) {
-    capabilities.resources = {
+function withSurfaceCapabilities(declared: ServerCapabilities | undefined, surfaces: McpSurfaces): ServerCapabilities {
+  // Resources are always declared: a server without any answers resources/list and
+  // resources/templates/list with empty lists (and their caching hints), which clients and the
+  // conformance suite call whatever the capabilities say, instead of "Method not found".
+  const capabilities: ServerCapabilities = {
+    ...declared,
+    resources: {
       listChanged: true,
-      ...capabilities.resources,
+      ...declared?.resources,
       ...(surfaces.subscriptions ? { subscribe: true } : {}),
-    };
-  }
+    },
+  };
   if (surfaces.completions) capabilities.completions = { ...capabilities.completions };
-  return Object.keys(capabilities).length > 0 ? capabilities : undefined;
+  return capabilities;
 }
