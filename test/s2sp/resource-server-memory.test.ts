@@ -1,5 +1,5 @@
 // A resource server never loads Prisma's query compiler (WebAssembly that stays
-// resident, 70–80 MiB once used): docs/data-plane-memory.md.
+// resident, 70–80 MiB once used), nor Prisma's client runtime: docs/data-plane-memory.md.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
@@ -16,6 +16,8 @@ interface Report {
   swept: number;
   whileServing: boolean;
   afterPrismaQuery: boolean;
+  clientWhileServing: boolean;
+  clientAfterPrismaQuery: boolean;
 }
 
 async function runServer(databaseUrl: string | undefined): Promise<Report> {
@@ -36,6 +38,8 @@ describe("a resource server's data plane and audits run without Prisma's query c
     assert.equal(report.swept, 2, 'both resources expired and were swept');
     assert.equal(report.whileServing, false, 'no query compiler while serving');
     assert.equal(report.afterPrismaQuery, true, 'one query through the Prisma client loads it: the check sees it');
+    assert.equal(report.clientWhileServing, false, "Prisma's client runtime is not even loaded while serving");
+    assert.equal(report.clientAfterPrismaQuery, true, 'the first use of database.client loads it');
   }
 
   test('on PGlite (in memory): issue, serve from the database, refuse a second fetch, audit, retain and sweep', async () => {

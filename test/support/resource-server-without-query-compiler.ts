@@ -1,8 +1,8 @@
 // Child process for test/s2sp/resource-server-memory.test.ts: a resource server
 // that issues, serves, refuses, audits, summarizes and sweeps resources (every table read
 // back from the database, the cache being off), then prints whether Prisma's
-// query compiler was loaded; then makes one query through the Prisma client and
-// prints it again (which shows that the check sees a loaded compiler).
+// query compiler (and Prisma's client runtime) was loaded; then makes one query through the
+// Prisma client and prints it again (which shows that the check sees them loaded).
 import 'reflect-metadata';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -22,8 +22,15 @@ import type { S2spDatabase } from '@s2sp/database';
 /** The generated client's query compiler is loaded from these modules (libs/database/src/generated/internal/class.ts). */
 const QUERY_COMPILER_MODULE = /query_compiler/;
 
+/** Prisma's client runtime (several MB of code): it loads with the first use of `database.client`. */
+const PRISMA_CLIENT_RUNTIME = /@prisma[\\/]client[\\/]/;
+
 function queryCompilerLoaded(): boolean {
   return Object.keys(require.cache).some((path) => QUERY_COMPILER_MODULE.test(path));
+}
+
+function prismaClientLoaded(): boolean {
+  return Object.keys(require.cache).some((path) => PRISMA_CLIENT_RUNTIME.test(path));
 }
 
 async function main(): Promise<void> {
@@ -83,11 +90,19 @@ async function main(): Promise<void> {
   const activity = await summarizeResourceActivity(database.sql);
   const swept = await store.sweepExpired(new Date(Date.now() + 24 * 60 * 60 * 1000));
   const whileServing = queryCompilerLoaded();
+  const clientWhileServing = prismaClientLoaded();
 
   await database.client.s2spResource.count();
-  process.stdout.write(
-    `${JSON.stringify({ fetches, activity, swept, whileServing, afterPrismaQuery: queryCompilerLoaded() })}\n`,
-  );
+  const report = {
+    fetches,
+    activity,
+    swept,
+    whileServing,
+    afterPrismaQuery: queryCompilerLoaded(),
+    clientWhileServing,
+    clientAfterPrismaQuery: prismaClientLoaded(),
+  };
+  process.stdout.write(`${JSON.stringify(report)}\n`);
   await app.close();
 }
 

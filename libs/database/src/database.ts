@@ -1,15 +1,16 @@
-import { PGlite } from '@electric-sql/pglite';
-import { PrismaPg } from '@prisma/adapter-pg';
+import type { PGlite } from '@electric-sql/pglite';
+import type * as AdapterPg from '@prisma/adapter-pg';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
-import { PrismaClient } from './generated/client';
+import type * as GeneratedClient from './generated/client';
+import type { PrismaClient } from './generated/client';
 import { logEmbeddedPostgresEvent, logEmbeddedPostgresLine } from './embedded-postgres-log';
 import { startEmbeddedPostgres, type EmbeddedPostgresOptions } from './embedded-postgres-server';
-import { createPgliteAdapterFactory } from './pglite-adapter';
-import { freshInMemoryDatabase } from './in-memory-template';
+import type * as PgliteAdapter from './pglite-adapter';
+import type * as InMemoryTemplate from './in-memory-template';
 import { migratePostgresSchema } from './postgres-migration';
 import { isPostgresUrl } from './postgres-url';
 import { schemaPool } from './schema-pool';
-import { applyMigrations } from './schema-engine';
+import type * as SchemaEngine from './schema-engine';
 import { pgliteSqlChannel, pgSqlChannel, type SqlChannel } from './sql-channel';
 
 /** @public */
@@ -94,6 +95,7 @@ export async function openS2spDatabase(options: OpenS2spDatabaseOptions = {}): P
 
 /** A new in-memory PGlite, already migrated: it is loaded from a template (in-memory-template.ts). */
 async function inMemoryConnection(options: OpenS2spDatabaseOptions): Promise<Connection> {
+  const { freshInMemoryDatabase } = require('./in-memory-template') as typeof InMemoryTemplate;
   const { db, appliedMigrations } = await freshInMemoryDatabase(options);
   return { ...pgliteConnection(db), migrate: () => Promise.resolve(appliedMigrations) };
 }
@@ -117,14 +119,22 @@ async function openOn(
   try {
     const appliedMigrations =
       options.migrate === false ? [] : await connection.migrate({ prismaDir: options.prismaDir });
-    const client = new PrismaClient({ adapter: connection.adapterFactory });
+    // Prisma's client (and its runtime, several MB of code) loads on first use: the library's own
+    // statements run on the driver (sql), so a resource server never loads it.
+    let client: PrismaClient | undefined;
     let closing: Promise<void> | undefined;
     return {
-      client,
+      get client(): PrismaClient {
+        if (client === undefined) {
+          const { PrismaClient } = require('./generated/client') as typeof GeneratedClient;
+          client = new PrismaClient({ adapter: connection.adapterFactory() });
+        }
+        return client;
+      },
       sql: connection.sql,
       kind: connection.kind,
       appliedMigrations,
-      close: () => (closing ??= client.$disconnect().finally(connection.release)),
+      close: () => (closing ??= (client?.$disconnect() ?? Promise.resolve()).finally(connection.release)),
     };
   } catch (error) {
     await connection.release().catch(() => undefined);
@@ -134,7 +144,8 @@ async function openOn(
 
 interface Connection {
   kind: S2spDatabaseKind;
-  adapterFactory: SqlMigrationAwareDriverAdapterFactory;
+  /** Prisma's driver adapter, made on first use. */
+  adapterFactory(): SqlMigrationAwareDriverAdapterFactory;
   sql: SqlChannel;
   /** Applies the pending migrations; returns the names applied now. */
   migrate(options: { prismaDir?: string }): Promise<string[]>;
@@ -142,12 +153,13 @@ interface Connection {
 }
 
 function pgliteConnection(db: PGlite): Connection {
+  const { createPgliteAdapterFactory } = require('./pglite-adapter') as typeof PgliteAdapter;
   const adapterFactory = createPgliteAdapterFactory(db);
   return {
     kind: 'pglite',
-    adapterFactory,
+    adapterFactory: () => adapterFactory,
     sql: pgliteSqlChannel(db),
-    migrate: (options) => applyMigrations(adapterFactory, options),
+    migrate: (options) => (require('./schema-engine') as typeof SchemaEngine).applyMigrations(adapterFactory, options),
     release: async () => {
       if (!db.closed) await db.close();
     },
@@ -195,7 +207,7 @@ async function connectPostgres(
   }
   return {
     kind: 'postgres',
-    adapterFactory: new PrismaPg(pool, { schema }),
+    adapterFactory: () => new (require('@prisma/adapter-pg') as typeof AdapterPg).PrismaPg(pool, { schema }),
     sql: pgSqlChannel(pool, { preparedStatements }),
     migrate: (options) => migratePostgresSchema(url, schema, options),
     release: () => pool.end(),

@@ -34,11 +34,11 @@ import { RESOURCE_STORE } from './store/resource-store.interface';
  * when the default store is used: an app with a resourceStore of its own
  * needs neither to install nor to load it.
  */
-function loadDatabasePackage(): typeof import('@s2sp/database') {
+function loadDatabasePackage(): typeof import('@s2sp/database/internal') {
   return loadOptionalPackage(
     '@s2sp/database',
     "S2spModule's default resource store (pass `resourceStore` to use another, e.g. InMemoryResourceStore for development)",
-    () => require('@s2sp/database') as typeof import('@s2sp/database'),
+    () => require('@s2sp/database/internal') as typeof import('@s2sp/database/internal'),
   );
 }
 
