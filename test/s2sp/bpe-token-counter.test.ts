@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Tiktoken, type TiktokenBPE } from 'js-tiktoken/lite';
 import o200k from 'js-tiktoken/ranks/o200k_base';
+import p50k from 'js-tiktoken/ranks/p50k_base';
 import { BpeTokenCounter } from '../../libs/s2sp/src/protocol/bpe-token-counter';
 
 /** Text of every kind a tool answer holds: words, numbers, JSON, code, whitespace runs, scripts, emoji. */
@@ -30,6 +31,17 @@ function corpus(): string[] {
 
 test("counts what js-tiktoken's o200k_base encoder counts, on text of every kind", () => {
   const ranks = o200k as unknown as TiktokenBPE;
+  const reference = new Tiktoken(ranks);
+  const counter = new BpeTokenCounter(ranks);
+  for (const text of corpus()) assert.equal(counter.count(text), reference.encode(text, [], []).length, text);
+});
+
+test('reads rank files of several lines, whose ranks jump from line to line (p50k_base)', () => {
+  const ranks = p50k as unknown as TiktokenBPE;
+  assert.ok(
+    ranks.bpe_ranks.split('\n').filter((line) => line !== '').length > 1,
+    'p50k_base is no longer a test of several lines',
+  );
   const reference = new Tiktoken(ranks);
   const counter = new BpeTokenCounter(ranks);
   for (const text of corpus()) assert.equal(counter.count(text), reference.encode(text, [], []).length, text);

@@ -30,31 +30,27 @@ export class BpeTokenCounter {
   private pieceBytes = Buffer.alloc(1024);
 
   constructor(encoding: BytePairRanks) {
-    // Each line: a marker, the rank of its first token, then base64 tokens of consecutive ranks.
-    const lines = encoding.bpe_ranks.split('\n').filter((line) => line !== '');
+    // Read straight from the rank file's characters: splitting it into 200,000 strings made the
+    // garbage collector grow its young generation to its maximum, and keep it, in every process.
+    const ranks = encoding.bpe_ranks;
     let tokenCount = 0;
     let base64Length = 0;
-    for (const line of lines) {
-      const fields = line.split(' ');
-      tokenCount += fields.length - 2;
-      for (let index = 2; index < fields.length; index++) base64Length += fields[index].length;
-    }
-    const bytes = Buffer.alloc(Math.ceil((base64Length * 3) / 4));
+    forEachToken(ranks, (start, end) => {
+      tokenCount++;
+      base64Length += end - start;
+    });
+    const bytes = new Uint8Array(Math.ceil((base64Length * 3) / 4));
     this.tokenStarts = new Uint32Array(tokenCount + 1);
     this.tokenRanks = new Int32Array(tokenCount);
     let token = 0;
-    let end = 0;
-    for (const line of lines) {
-      const fields = line.split(' ');
-      const firstRank = Number.parseInt(fields[1], 10);
-      for (let index = 2; index < fields.length; index++) {
-        this.tokenStarts[token] = end;
-        end += bytes.write(fields[index], end, 'base64');
-        this.tokenRanks[token++] = firstRank + index - 2;
-      }
-    }
-    this.tokenStarts[token] = end;
-    this.tokenBytes = new Uint8Array(bytes.subarray(0, end));
+    let length = 0;
+    forEachToken(ranks, (start, end, rank) => {
+      this.tokenStarts[token] = length;
+      length = decodeBase64(ranks, start, end, bytes, length);
+      this.tokenRanks[token++] = rank;
+    });
+    this.tokenStarts[token] = length;
+    this.tokenBytes = bytes.slice(0, length);
 
     let slotCount = 1;
     while (slotCount < tokenCount * 2) slotCount *= 2;
@@ -129,4 +125,63 @@ function hashBytes(bytes: Uint8Array, start: number, end: number): number {
   let hash = 0x811c9dc5;
   for (let index = start; index < end; index++) hash = Math.imul(hash ^ bytes[index], 0x01000193);
   return hash >>> 0;
+}
+
+const SPACE = 0x20;
+const DIGIT_ZERO = 0x30;
+
+/**
+ * Calls `onToken` with the bounds of each base64 token in a rank file and its rank. Each line:
+ * a marker, the rank of its first token, then the base64 tokens of consecutive ranks, separated
+ * by single spaces.
+ */
+function forEachToken(ranks: string, onToken: (start: number, end: number, rank: number) => void): void {
+  let position = 0;
+  while (position < ranks.length) {
+    let lineEnd = ranks.indexOf('\n', position);
+    if (lineEnd === -1) lineEnd = ranks.length;
+    const markerEnd = ranks.indexOf(' ', position);
+    if (markerEnd !== -1 && markerEnd < lineEnd) {
+      position = markerEnd + 1;
+      let rank = 0;
+      for (
+        let code = ranks.charCodeAt(position);
+        position < lineEnd && code !== SPACE;
+        code = ranks.charCodeAt(++position)
+      )
+        rank = rank * 10 + (code - DIGIT_ZERO);
+      while (position < lineEnd) {
+        const start = position + 1;
+        position = start;
+        while (position < lineEnd && ranks.charCodeAt(position) !== SPACE) position++;
+        onToken(start, position, rank++);
+      }
+    }
+    position = lineEnd + 1;
+  }
+}
+
+const BASE64_VALUES = (() => {
+  const values = new Int8Array(128).fill(-1);
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+  for (let index = 0; index < alphabet.length; index++) values[alphabet.charCodeAt(index)] = index;
+  return values;
+})();
+
+/** Decodes text[start..end) (base64, padded or not) into bytes from `offset`; the offset after the last byte. */
+function decodeBase64(text: string, start: number, end: number, bytes: Uint8Array, offset: number): number {
+  let bits = 0;
+  let bitCount = 0;
+  for (let position = start; position < end; position++) {
+    const code = text.charCodeAt(position);
+    const value = code < 128 ? BASE64_VALUES[code] : -1;
+    if (value === -1) break;
+    bits = ((bits << 6) | value) & 0xffffff;
+    bitCount += 6;
+    if (bitCount >= 8) {
+      bitCount -= 8;
+      bytes[offset++] = (bits >> bitCount) & 0xff;
+    }
+  }
+  return offset;
 }
