@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { exitOnTerminationSignal } from '@s2sp/platform';
+import { exitOnTerminationSignal, releaseStartupMemory } from '@s2sp/platform';
 import { agentsConfigFromEnv, startAgents } from '@s2sp/agents';
 import { logLevelsFromEnv } from '@s2sp/telemetry';
 
@@ -11,6 +11,7 @@ async function main(): Promise<void> {
     `gRPC (s2sp.v1.ToolService, s2sp.v1.AgentService, grpc.health.v1.Health, grpc.reflection.v1) on ${agents.url}`,
   );
   if (agents.metricsUrl) logger.log(`Prometheus metrics at ${agents.metricsUrl}`);
+  releaseStartupMemory();
   exitOnTerminationSignal(() => agents.shutdown(), logger);
 }
 

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { exitOnTerminationSignal } from '@s2sp/platform';
+import { exitOnTerminationSignal, releaseStartupMemory } from '@s2sp/platform';
 import { gatewayConfigFromEnv, startGateway } from '@s2sp/gateway';
 
 async function main(): Promise<void> {
@@ -7,6 +7,7 @@ async function main(): Promise<void> {
   const gateway = await startGateway(config);
   const logger = new Logger('gateway');
   logger.log(`JSON-RPC at ${gateway.url}/rpc, health at ${gateway.url}/health; agents at ${config.agentsUrl}`);
+  releaseStartupMemory();
   exitOnTerminationSignal(() => gateway.shutdown(), logger);
 }
 

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { exitOnTerminationSignal } from '@s2sp/platform';
+import { exitOnTerminationSignal, releaseStartupMemory } from '@s2sp/platform';
 import { statsConfigFromEnv } from './stats-server.config';
 import { startStatsServer } from './stats-server';
 
@@ -7,6 +7,7 @@ async function main(): Promise<void> {
   const server = await startStatsServer(statsConfigFromEnv('http'));
   const logger = new Logger('stats-server');
   logger.log(`MCP at ${server.url}/mcp`);
+  releaseStartupMemory();
   exitOnTerminationSignal(() => server.shutdown(), logger);
 }
 

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { exitOnTerminationSignal } from '@s2sp/platform';
+import { exitOnTerminationSignal, releaseStartupMemory } from '@s2sp/platform';
 import { weatherConfigFromEnv } from './weather-server.config';
 import { startWeatherServer } from './weather-server';
 
@@ -7,6 +7,7 @@ async function main(): Promise<void> {
   const server = await startWeatherServer(weatherConfigFromEnv('http'));
   const logger = new Logger('weather-server');
   logger.log(`MCP at ${server.url}/mcp, data plane at ${server.url}/s2sp/data`);
+  releaseStartupMemory();
   exitOnTerminationSignal(() => server.shutdown(), logger);
 }
 

@@ -9,6 +9,7 @@ export {
   DEFAULT_SHUTDOWN_OPTIONS,
   exitOnTerminationSignal,
 } from './shutdown';
+export { releaseStartupMemory } from './release-startup-memory';
 export { redisOptionsFromEnv, type RedisOptions } from './redis/redis-options';
 export * from './redis/shared-redis';
 export * from './redis/shared-redis.module';
