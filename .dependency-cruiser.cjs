@@ -1,9 +1,11 @@
 /**
  * Layering of the workspace, checked by `npm test` (test/architecture/dependency-rules.test.ts):
- *   contracts → platform → database → auth → telemetry → json-rpc → grpc → core (libs/s2sp) → agents → gateway → apps
+ *   protocol → agent → contracts → platform → database → auth → telemetry → json-rpc → grpc → core (libs/s2sp) → agents → gateway → apps
  * A package imports only packages below it, and only through their entry (src/index.ts).
  */
 const LAYERS = [
+  'protocol',
+  'agent',
   'contracts',
   'platform',
   'database',
@@ -68,6 +70,15 @@ module.exports = {
       severity: 'error',
       from: { path: '^libs/(s2sp|platform|database|auth|telemetry)/' },
       to: { path: ['^libs/(contracts|grpc)/', '(^|/)@grpc/'] },
+    },
+    {
+      name: 'agent-side-without-nest',
+      comment:
+        'An agent built with any framework uses @s2sp/agent: it and @s2sp/protocol import no Nest package ' +
+        'and no other @s2sp package.',
+      severity: 'error',
+      from: { path: '^libs/(protocol|agent)/' },
+      to: { path: ['(^|/)@nestjs/', '^libs/(?!protocol/|agent/)[^/]+/'] },
     },
     ...upwardRules(),
   ],

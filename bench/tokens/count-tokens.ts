@@ -14,9 +14,9 @@ import { resourcePayload } from '../../libs/s2sp/src/protocol/resource-payload';
 import type { Row } from '../../libs/s2sp/src/protocol/row';
 import { resourceUrlFor } from '../../libs/s2sp/src/protocol/resource-token';
 import { splitRows } from '../../libs/s2sp/src/protocol/split-rows';
-import { countTokens } from '../../libs/s2sp/src/protocol/token-count';
+import { countTokens } from '@s2sp/protocol';
 
-export { countTokens, TOKEN_ENCODING as ENCODING } from '../../libs/s2sp/src/protocol/token-count';
+export { countTokens, TOKEN_ENCODING as ENCODING } from '@s2sp/protocol';
 
 /**
  * A realistic resource_url: the weather server's default base URL plus a 256-bit,

@@ -61,6 +61,8 @@ describe('dependency rules (.dependency-cruiser.cjs)', () => {
         // A cycle.
         'libs/s2sp/src/a.ts': "import { b } from './b';\nexport const a = b;\n",
         'libs/s2sp/src/b.ts': "import { a } from './a';\nexport const b = a;\n",
+        // Nest on the agent side.
+        'libs/agent/src/index.ts': "import { Injectable } from '@nestjs/common';\nexport const agent = Injectable;\n",
         // A deep import past the package's entry.
         'apps/agents/src/main.ts': "import { a } from '../../../libs/s2sp/src/a';\nexport const main = a;\n",
       });
@@ -71,6 +73,7 @@ describe('dependency rules (.dependency-cruiser.cjs)', () => {
         'deep-import-from-app',
         'below-platform',
         'core-without-grpc',
+        'agent-side-without-nest',
       ]) {
         assert.ok(broken.has(rule), `${rule} should fail; failed: ${[...broken].join(', ')}`);
       }

@@ -73,6 +73,7 @@ describe('the packed packages, installed into apps outside the repository', () =
       's2sp-grpc',
       's2sp-json-rpc',
       's2sp-platform',
+      's2sp-protocol',
       's2sp-telemetry',
     ]);
     const listing = async (name: string): Promise<string[]> =>
@@ -101,7 +102,13 @@ describe('the packed packages, installed into apps outside the repository', () =
   });
 
   test('(a) an ES-module app on Express with its own store: installs no database package, type-checks strictly, runs the async flow', async () => {
-    assert.deepEqual(readme.minimal.sort(), ['s2sp-auth', 's2sp-core', 's2sp-platform', 's2sp-telemetry']);
+    assert.deepEqual(readme.minimal.sort(), [
+      's2sp-auth',
+      's2sp-core',
+      's2sp-platform',
+      's2sp-protocol',
+      's2sp-telemetry',
+    ]);
     const app = await installApp(
       'esm-express',
       readme.minimal.map((name) => tarballs[name]),
@@ -167,6 +174,7 @@ describe('the packed packages, installed into apps outside the repository', () =
     const all = [
       's2sp-core',
       's2sp-platform',
+      's2sp-protocol',
       's2sp-auth',
       's2sp-contracts',
       's2sp-telemetry',

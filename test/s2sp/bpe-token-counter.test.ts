@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { Tiktoken, type TiktokenBPE } from 'js-tiktoken/lite';
 import o200k from 'js-tiktoken/ranks/o200k_base';
 import p50k from 'js-tiktoken/ranks/p50k_base';
-import { BpeTokenCounter } from '../../libs/s2sp/src/protocol/bpe-token-counter';
+import { BpeTokenCounter } from '@s2sp/protocol';
 
 /** Text of every kind a tool answer holds: words, numbers, JSON, code, whitespace runs, scripts, emoji. */
 function corpus(): string[] {

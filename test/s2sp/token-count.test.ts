@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { countTokens } from '../../libs/s2sp/src/protocol/token-count';
+import { countTokens } from '@s2sp/protocol';
 
 test('countTokens counts o200k_base tokens', () => {
   assert.equal(countTokens(''), 0);

@@ -173,7 +173,7 @@ export async function packWorkspaces(dir: string): Promise<Record<string, string
 }
 
 /** What an app that imports S2spModule needs, without the database package (as the README's install block says). */
-export const MINIMAL_PACKAGES = ['s2sp-core', 's2sp-platform', 's2sp-auth', 's2sp-telemetry'];
+export const MINIMAL_PACKAGES = ['s2sp-core', 's2sp-platform', 's2sp-protocol', 's2sp-auth', 's2sp-telemetry'];
 
 /** The host packages the README's install block names for such an app. */
 export const HOST_PACKAGES = [

@@ -23,5 +23,5 @@ export {
   RequestHostPolicy,
 } from './http/request-host-policy';
 export { type SqlQuery, type SqlChannel } from './sql-database';
-export { S2SP_RESOURCE_EXTENSION_PARAMETERS } from './s2sp-wire/s2sp-tool-parameters';
+export { S2SP_RESOURCE_EXTENSION_PARAMETERS } from '@s2sp/protocol';
 export { type ThrottlerStorageRecord } from './rate-limit/throttler-storage-record';

@@ -22,13 +22,12 @@ export {
   type RequestHostPolicyOptions,
 } from './http/request-host-middleware';
 export { defaultAllowedHosts, isLoopbackAddress, resolveHostAllowLists } from './http/request-host-policy';
-export { loadOptionalPackage, OptionalPackageMissingError } from './optional-package';
+export { loadOptionalPackage, OptionalPackageMissingError } from '@s2sp/protocol';
 export { packageVersion } from './package-version';
 export { PeriodicSweep } from './periodic-sweep';
 export { validateRedisOptions } from './redis/redis-options';
 export { resolvesWithin } from './resolves-within';
-export { S2SP_META } from './s2sp-wire/s2sp-meta-keys';
-export { S2SP_CONSUMER_PARAMETERS, S2SP_RESOURCE_PARAMETERS } from './s2sp-wire/s2sp-tool-parameters';
+export { S2SP_CONSUMER_PARAMETERS, S2SP_META, S2SP_RESOURCE_PARAMETERS } from '@s2sp/protocol';
 export { sharedOptionsModule } from './shared-options-module';
 export { shutdownControls, type GracefulShutdownSteps, type ShutdownControls } from './shutdown/graceful-shutdown';
 export { HttpRequestDrain } from './shutdown/http-request-drain';

@@ -4,4 +4,4 @@ export { auditHealthOf, type AuditHealth } from './audit/audit-health';
 export { authProviderOptions, refuseAuthProviders, type AuthSeams } from './auth/auth-seams';
 export { rowsFromColumnar } from './protocol/columnar-rows';
 export { ROW_ID } from './protocol/row';
-export { countTokens, warmTokenCounter } from './protocol/token-count';
+export { countTokens, warmTokenCounter } from '@s2sp/protocol';

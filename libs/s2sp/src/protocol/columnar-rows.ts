@@ -1,59 +1,19 @@
-import { isRow, Row, ROW_ID, setColumn } from './row';
-import { checkRowCount } from './row-count-limit';
+import { ColumnarRowsError, rowsFromColumnar as readColumnarRows, type Row } from '@s2sp/protocol';
 import { S2spToolError } from './s2sp-error';
 
-/**
- * Rows in the compact layout: the column names once, then one array of
- * values per row in that order. `_row_id` is the first column.
- * @public
- */
-export interface ColumnarRows {
-  columns: string[];
-  rows: unknown[][];
-}
-
-/**
- * Lays out rows under `columns` (`_row_id` first). A column a row lacks is
- * null: the compact layout cannot tell a missing value from a null one.
- * @public
- */
-export function toColumnar(rows: readonly Row[], columns: readonly string[]): ColumnarRows {
-  const names = [ROW_ID, ...columns.filter((column) => column !== ROW_ID)];
-  return {
-    columns: names,
-    rows: rows.map((row) => names.map((name) => (Object.prototype.hasOwnProperty.call(row, name) ? row[name] : null))),
-  };
-}
+export { type ColumnarRows, toColumnar } from '@s2sp/protocol';
 
 /**
  * Reads the compact layout back into rows, for a caller-supplied `parameter`
- * (its name goes into the errors). The caller checks the `_row_id` values,
- * as for rows in the default layout.
+ * (its name goes into the errors, tool errors for the caller to fix). The caller checks the
+ * `_row_id` values, as for rows in the default layout.
  * @internal
  */
 export function rowsFromColumnar(parameter: string, value: unknown, limits: { maxRows: number }): Row[] {
-  if (!isRow(value))
-    throw new S2spToolError(
-      `${parameter} in the compact form must be an object {"columns": [...], "rows": [[...], ...]}.`,
-    );
-  const { columns, rows } = value;
-  if (!Array.isArray(columns) || columns.some((name) => typeof name !== 'string')) {
-    throw new S2spToolError(`${parameter}.columns must be an array of column names.`);
+  try {
+    return readColumnarRows(parameter, value, limits);
+  } catch (error) {
+    if (error instanceof ColumnarRowsError) throw new S2spToolError(error.message);
+    throw error;
   }
-  if (new Set(columns).size !== columns.length)
-    throw new S2spToolError(`${parameter}.columns names a column more than once.`);
-  if (!columns.includes(ROW_ID)) throw new S2spToolError(`${parameter}.columns must include ${ROW_ID}.`);
-  if (!Array.isArray(rows))
-    throw new S2spToolError(`${parameter}.rows must be an array of rows, each an array of values.`);
-  checkRowCount(parameter, rows.length, limits.maxRows);
-  return rows.map((values: unknown, index) => {
-    if (!Array.isArray(values) || values.length !== columns.length) {
-      throw new S2spToolError(
-        `${parameter}.rows[${index}] must be an array of ${columns.length} values, one per column.`,
-      );
-    }
-    const row: Row = {};
-    (columns as string[]).forEach((name, position) => setColumn(row, name, values[position]));
-    return row;
-  });
 }

@@ -11,7 +11,7 @@ import { S2spToolError } from '../protocol/s2sp-error';
 import { resourcePayload } from '../protocol/resource-payload';
 import { S2SP_META, requestMeta } from '../protocol/s2sp-meta';
 import { splitRows } from '../protocol/split-rows';
-import { countTokens } from '../protocol/token-count';
+import { countTokens } from '@s2sp/protocol';
 import {
   isToolErrorResult,
   reportToolErrors,

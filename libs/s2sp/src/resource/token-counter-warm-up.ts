@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common'
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { S2SP_OPTIONS } from '../config/s2sp.constants';
 import type { ResolvedS2spOptions } from '../config/s2sp-options';
-import { warmTokenCounter } from '../protocol/token-count';
+import { warmTokenCounter } from '@s2sp/protocol';
 import { S2SP_RESOURCE_TOOL } from './resource-tool.metadata';
 
 /**

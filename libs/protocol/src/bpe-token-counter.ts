@@ -1,4 +1,7 @@
-/** A tiktoken rank file (js-tiktoken ships them, e.g. `js-tiktoken/ranks/o200k_base`). */
+/**
+ * A tiktoken rank file (js-tiktoken ships them, e.g. `js-tiktoken/ranks/o200k_base`).
+ * @internal
+ */
 export interface BytePairRanks {
   pat_str: string;
   bpe_ranks: string;
@@ -17,6 +20,7 @@ const EMPTY_SLOT = -1;
  * still held about 25 MiB of heap for o200k's 200,000 tokens; this keeps the same table in four
  * typed arrays (the tokens' bytes end to end, where each starts, its rank, and an open-addressing
  * hash index), about 6 MiB, outside the garbage collector's way.
+ * @internal
  */
 export class BpeTokenCounter {
   private readonly tokenBytes: Uint8Array;

@@ -1,7 +1,10 @@
-import { loadOptionalPackage, OptionalPackageMissingError } from '@s2sp/platform/internal';
+import { loadOptionalPackage, OptionalPackageMissingError } from './optional-package';
 import { BpeTokenCounter, type BytePairRanks } from './bpe-token-counter';
 
-/** The encoding of current OpenAI models; its rank table ships inside js-tiktoken (no network). */
+/**
+ * The encoding of current OpenAI models; its rank table ships inside js-tiktoken (no network).
+ * @internal
+ */
 export const TOKEN_ENCODING = 'o200k_base';
 
 let encoder: BpeTokenCounter | undefined;
