@@ -14,7 +14,7 @@ import { SurfaceRegistry } from '../../libs/agents/src/mcp/surface-registry';
 import { ToolRegistry } from '../../libs/agents/src/mcp/tool-registry';
 import { PlannerContext } from '../../libs/agents/src/tasks/planner-context';
 import { validateAgentTask } from '../../libs/agents/src/tasks/task-validation';
-import { readS2spResourceAnswer } from '../../libs/agents/src/tools/s2sp-resource-answer';
+import { readS2spResourceAnswer } from '@s2sp/agent';
 import { ToolListCursorCodec } from '../../libs/agents/src/tools/tool-list-cursor';
 import { DEFAULT_SAMPLING_CONFIG } from '../../libs/agents/src/sampling/sampling-config';
 import { withEnv } from '../support/with-env';

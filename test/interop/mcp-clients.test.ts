@@ -7,6 +7,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { connectMcp, jsonOf, textOf, type ToolCallResult } from '../support/mcp-client';
 import { interopScript, python3SkipReason, pythonWithMcpSdk, runJsonScript } from '../support/python';
+import { chartedCounts, countsOf } from '../support/chart-summary';
 import { startStats, startWeather } from '../support/stack';
 import { mintTestToken, type TestTokenRequest } from '../support/tokens';
 
@@ -88,21 +89,6 @@ const STATS_TOKEN: TestTokenRequest = {
 };
 
 type Alert = Record<string, unknown>;
-
-/** "v n" entries of a draw_chart summary, sorted, for comparing with counts made here. */
-function chartedCounts(summary: string, rows: number, column: string): string[] {
-  const match = new RegExp(`^Charted ${rows} rows? by ${column} in (\\d+) bars?: (.*)\\.$`).exec(summary);
-  assert.ok(match, `unexpected chart summary: ${summary}`);
-  const entries = match[2].split(', ');
-  assert.equal(entries.length, Number(match[1]));
-  return entries.sort();
-}
-
-function countsOf(values: readonly unknown[]): string[] {
-  const counts = new Map<string, number>();
-  for (const value of values) counts.set(String(value), (counts.get(String(value)) ?? 0) + 1);
-  return [...counts].map(([value, count]) => `${value} ${count}`).sort();
-}
 
 /**
  * The S2SP round trip as any MCP client makes it: list and call get_alerts on the

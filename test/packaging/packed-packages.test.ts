@@ -64,6 +64,7 @@ describe('the packed packages, installed into apps outside the repository', () =
 
   test('every package packs into a tarball with compiled JavaScript, declarations and its assets, and no TypeScript source', async () => {
     assert.deepEqual(Object.keys(tarballs).sort(), [
+      's2sp-agent',
       's2sp-agents',
       's2sp-auth',
       's2sp-contracts',

@@ -28,11 +28,17 @@ function hostPackages(names: string[]): string[] {
   return [...names, 'typescript', '@types/node'].map((name) => (versions[name] ? `${name}@${versions[name]}` : name));
 }
 
-export function run(command: string, args: string[], cwd: string, timeoutMs = NPM_TIMEOUT_MS): Promise<string> {
+export function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  timeoutMs = NPM_TIMEOUT_MS,
+  env: NodeJS.ProcessEnv = {},
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
       cwd,
-      env: { ...process.env, npm_config_fund: 'false', npm_config_audit: 'false' },
+      env: { ...process.env, npm_config_fund: 'false', npm_config_audit: 'false', ...env },
     });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -1,20 +1,19 @@
-import { S2SP_CONSUMER_PARAMETERS, S2SP_RESOURCE_PARAMETERS } from '@s2sp/platform/internal';
+import { s2spToolKindOf, type S2spToolKind } from '@s2sp/agent';
 /** ToolKind and MutationClass of an MCP tool, read from its input schema and annotations. */
 
 export type ToolKindName = 'STANDARD' | 'S2SP_RESOURCE' | 'S2SP_CONSUMER';
 export type MutationClassName =
   'UNSPECIFIED' | 'READ_ONLY' | 'IDEMPOTENT_WRITE' | 'NON_IDEMPOTENT_WRITE' | 'DESTRUCTIVE';
 
-/**
- * S2SP resource tools take abstract_domains and mode; consumer tools take
- * abstract_data, resource_url, body_data and column_mapping; anything else
- * is a plain MCP tool.
- */
+const TOOL_KIND: Record<S2spToolKind, ToolKindName> = {
+  resource: 'S2SP_RESOURCE',
+  consumer: 'S2SP_CONSUMER',
+  plain: 'STANDARD',
+};
+
+/** The ToolKind of a tool's input schema, as @s2sp/agent reads it. */
 export function classifyToolKind(inputSchema: unknown): ToolKindName {
-  const properties = propertiesOf(inputSchema);
-  if (S2SP_RESOURCE_PARAMETERS.every((name) => name in properties)) return 'S2SP_RESOURCE';
-  if (S2SP_CONSUMER_PARAMETERS.every((name) => name in properties)) return 'S2SP_CONSUMER';
-  return 'STANDARD';
+  return TOOL_KIND[s2spToolKindOf(inputSchema)];
 }
 
 /**
@@ -35,12 +34,4 @@ export function classifyMutation(annotations: unknown): MutationClassName {
     return 'UNSPECIFIED';
   }
   return 'NON_IDEMPOTENT_WRITE';
-}
-
-function propertiesOf(schema: unknown): Record<string, unknown> {
-  if (typeof schema !== 'object' || schema === null) return {};
-  const properties = (schema as { properties?: unknown }).properties;
-  return typeof properties === 'object' && properties !== null && !Array.isArray(properties)
-    ? (properties as Record<string, unknown>)
-    : {};
 }

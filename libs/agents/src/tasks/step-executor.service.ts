@@ -11,7 +11,7 @@ import type { RegisteredTool } from '../mcp/registered-tool';
 import type { ToolKindName } from '../mcp/tool-classification';
 import { dataPlaneRefOf, type DataPlaneRefRecord } from '../tools/data-plane-ref';
 import { textOfContent } from '../tools/mcp-tool-result';
-import { readS2spResourceAnswer } from '../tools/s2sp-resource-answer';
+import { readS2spResourceAnswer } from '@s2sp/agent';
 import { withSamplingTask } from '../sampling/sampling-task-scope';
 import { ToolInvoker, type ToolInvocation, type ToolInvocationOutcome } from '../tools/tool-invoker.service';
 import { taskError, type TaskErrorInfo } from './agent-errors';

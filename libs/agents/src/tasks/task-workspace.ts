@@ -1,6 +1,6 @@
 import { type Row } from '@s2sp/core';
 import { ROW_ID } from '@s2sp/core/internal';
-import type { S2spResourceAnswer } from '../tools/s2sp-resource-answer';
+import type { S2spResourceAnswer } from '@s2sp/agent';
 
 /** What the runtime keeps of a resource call for later consumers (never shown to the planner). */
 export interface ResourceHandle {

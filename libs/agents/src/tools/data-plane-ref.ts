@@ -1,5 +1,5 @@
 import { redactResourceUrl } from '../common/redact';
-import type { S2spResourceAnswer } from './s2sp-resource-answer';
+import type { S2spResourceAnswer } from '@s2sp/agent';
 
 /**
  * DataPlaneRef (s2sp.v1) in JSON form: where the body of an S2SP resource answer is.

@@ -1,5 +1,5 @@
 import { textOfContent, type McpToolResult } from './mcp-tool-result';
-import type { S2spResourceAnswer } from './s2sp-resource-answer';
+import type { S2spResourceAnswer } from '@s2sp/agent';
 
 /**
  * The text a model would read of a tool result: its text blocks, except for

@@ -10,7 +10,7 @@ import type { RegisteredTool } from '../mcp/registered-tool';
 import { dataPlaneRefOf } from './data-plane-ref';
 import { modelVisibleText } from './model-visible-text';
 import { textOfContent, toolResultAsJson } from './mcp-tool-result';
-import { readS2spResourceAnswer } from './s2sp-resource-answer';
+import { readS2spResourceAnswer } from '@s2sp/agent';
 import type { ToolInvocationOutcome } from './tool-invoker.service';
 
 /** s2sp.v1.ToolDescriptor. */

@@ -1,9 +1,10 @@
-import { S2SP_META, type Row } from '@s2sp/core';
-import { ROW_ID, rowsFromColumnar } from '@s2sp/core/internal';
-import type { JsonObject } from '@s2sp/contracts';
-import { isObject, type McpToolResult } from './mcp-tool-result';
+import { ColumnarRowsError, ROW_ID, type Row, rowsFromColumnar, S2SP_META } from '@s2sp/protocol';
+import { contentBlocksOf, isObject, type McpToolResult } from './mcp-tool-result';
 
-/** The control-plane answer of an S2SP resource tool called with abstract_domains, validated. */
+/**
+ * The control-plane answer of an S2SP resource tool called with abstract_domains, validated.
+ * @public
+ */
 export interface S2spResourceAnswer {
   totalRows: number;
   columns: string[];
@@ -18,18 +19,19 @@ export interface S2spResourceAnswer {
   bodyTokens?: number;
   /** `_meta['s2sp/body_bytes']` when the server reported them. */
   bodyBytes?: number;
-  /** The answer as JSON without `body`: exactly the control plane. */
-  controlPlane: JsonObject;
+  /** The answer as JSON without `body`: exactly the control plane (the `resource_url` included). */
+  controlPlane: Record<string, unknown>;
 }
 
 /**
  * Reads an S2SP resource answer from structuredContent (or, for servers that
  * only send text, the JSON of the first text block), in the default layout or
- * the compact one of `abstract_format: "columns"` (docs/compact-abstract.md).
- * Undefined when the result is an error or not an S2SP answer (e.g. a plain call).
+ * the compact one of `abstract_format: "columns"`. Undefined when the result is
+ * an error or not an S2SP answer (e.g. a plain call).
+ * @public
  */
 export function readS2spResourceAnswer(result: McpToolResult): S2spResourceAnswer | undefined {
-  if (result.isError) return undefined;
+  if (result.isError === true) return undefined;
   const source = result.structuredContent ?? parseFirstText(result);
   if (!isObject(source)) return undefined;
   const { total_rows, columns, resource_url } = source;
@@ -42,7 +44,7 @@ export function readS2spResourceAnswer(result: McpToolResult): S2spResourceAnswe
   if (typeof total_rows !== 'number' || !Number.isSafeInteger(total_rows) || total_rows < 0) return undefined;
   if (resource_url !== undefined && !isHttpUrl(resource_url)) return undefined;
   if (resource_url === undefined && body === undefined) return undefined;
-  const controlPlane: JsonObject = { ...source };
+  const controlPlane: Record<string, unknown> = { ...source };
   delete controlPlane.body;
   return {
     totalRows: total_rows,
@@ -64,8 +66,9 @@ function rowsOf(value: unknown): Row[] | undefined {
   if (isObject(value)) {
     try {
       rows = rowsFromColumnar('rows', value, { maxRows: Number.MAX_SAFE_INTEGER });
-    } catch {
-      return undefined;
+    } catch (error) {
+      if (error instanceof ColumnarRowsError) return undefined;
+      throw error;
     }
   }
   return Array.isArray(rows) && rows.every(isRowWithId) ? (rows as Row[]) : undefined;
@@ -81,7 +84,7 @@ function domainsOf(value: unknown): unknown {
 const JSON_OBJECT_START = /^[ \t\n\r]*\{/;
 
 function parseFirstText(result: McpToolResult): unknown {
-  const block = result.content.find((item) => item.type === 'text' && typeof item.text === 'string');
+  const block = contentBlocksOf(result).find((item) => item.type === 'text' && typeof item.text === 'string');
   // Only a JSON object can be an answer: skip the (throwing, so slow) parse of plain text.
   if (!block || !JSON_OBJECT_START.test(block.text as string)) return undefined;
   try {
@@ -92,7 +95,7 @@ function parseFirstText(result: McpToolResult): unknown {
 }
 
 function metaCount(result: McpToolResult, key: string): number | undefined {
-  const value = result._meta?.[key];
+  const value = isObject(result._meta) ? result._meta[key] : undefined;
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
 }
 
