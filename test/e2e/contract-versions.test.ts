@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { JSONRPCClient, type JSONRPCResponse } from 'json-rpc-2.0';
+import type { JSONRPCClient } from 'json-rpc-2.0';
 import { CONTRACT_VERSION, fromStruct, toStruct, v1, v2 } from '@s2sp/contracts';
 import type { RunningMcpServer } from '@s2sp/core';
 import { startGateway, type RunningGateway } from '../../libs/gateway/src/gateway';
 import { defaultGatewayConfig } from '../../libs/gateway/src/gateway.config';
 import { connectAgents, unary, type AgentsClients } from '../support/agents-grpc-client';
 import { agentsTestConfig, eventually, startTestAgents, type RunningAgents } from '../support/agents-stack';
+import { gatewayRpcClient } from '../support/gateway-rpc-client';
 import { startStats, startWeather, tempDir } from '../support/stack';
 import { startTestMcpServer, type TestMcpServer } from '../support/test-mcp-server';
 import { ALL_TEST_SCOPES, tokenFromScript } from '../support/tokens';
@@ -57,14 +58,7 @@ describe('contract versions: s2sp.v1 and s2sp.v2 served side by side', () => {
       logger: false,
     });
     grpcClients = connectAgents(agents.url);
-    rpc = new JSONRPCClient(async (payload) => {
-      const response = await fetch(`${gateway.url}/rpc`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization },
-        body: JSON.stringify(payload),
-      });
-      if (response.status === 200) rpc.receive((await response.json()) as JSONRPCResponse);
-    });
+    rpc = gatewayRpcClient(gateway.url, authorization);
     await eventually('every MCP server discovered', async () => {
       const listed = (await rpc.request('tools.list', { page_size: 200 })) as { tools: Array<{ name: string }> };
       const names = new Set(listed.tools.map((tool) => tool.name));

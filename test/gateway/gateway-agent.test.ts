@@ -1,5 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { decodeJwt } from 'jose';
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import { fromStruct } from '../../libs/contracts/src';
 import { findProtoEncoding, rpcError, useGatewayWithFakeAgents } from '../support/gateway-harness';
@@ -121,6 +122,19 @@ describe('gateway agent.submitTask / getTask / cancelTask', () => {
     assert.equal(task.plan[0].resource_call.mode, 'DATA_PLANE_MODE_SYNC');
   });
 
+  test("agent.submitTask with only an objective goes to the agents, whose planner decides, with the caller's server scopes", async () => {
+    await suite.gw.client.request('agent.submitTask', { objective: 'Chart the wind alerts in California' });
+    const [call] = suite.fake.callsTo('SubmitTask');
+    assert.deepEqual(call.request.task.plan, []);
+    assert.equal(call.request.task.objective.natural_language, 'Chart the wind alerts in California');
+    const scopes = String(decodeJwt(call.metadata.authorization.replace(/^Bearer /, '')).scope).split(' ');
+    assert.ok(
+      scopes.includes('tasks:submit') && scopes.includes('weather:read') && scopes.includes('stats:chart'),
+      scopes.join(' '),
+    );
+    assert.ok(!scopes.includes('tasks:cancel'), 'the platform scopes other than tasks:submit are narrowed away');
+  });
+
   test('nested plan validation errors name the field', async () => {
     const plan = examplePlan();
     (plan[1] as { filter: { predicate: unknown } }).filter.predicate = { field: 'event', op: 'like', value: 'Wind' };
@@ -183,8 +197,6 @@ describe('gateway agent.submitTask / getTask / cancelTask', () => {
     assert.deepEqual(violationPaths(two), ['plan[0].filter', 'plan[0].resource_call']);
     assert.match(two.data.fields[0].constraints.exactlyOneStepKind, /it has resource_call and filter/);
 
-    const empty = await rpcError(suite.gw.client.request('agent.submitTask', { objective: 'x', plan: [] }));
-    assert.deepEqual(violationPaths(empty), ['plan']);
     const missing = await rpcError(suite.gw.client.request('agent.submitTask', { plan: examplePlan() }));
     assert.deepEqual(violationPaths(missing), ['objective']);
     assert.equal(suite.fake.callsTo('SubmitTask').length, 0);

@@ -182,6 +182,7 @@ describe('the packed packages, installed into apps outside the repository', () =
       's2sp-database',
       's2sp-json-rpc',
       's2sp-grpc',
+      's2sp-agent',
       's2sp-agents',
       's2sp-gateway',
     ];

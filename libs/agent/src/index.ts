@@ -5,7 +5,7 @@ export {
   type S2spArtifact,
   type S2spToolOutput,
 } from './s2sp-agent-session';
-export { type S2spModelTool } from './model-tools';
+export { s2spModelTools, type S2spModelTool } from './model-tools';
 export { type S2spCallUsage, type S2spSessionUsage } from './usage';
 export { type McpClientLike, type McpToolDefinition } from './mcp-client';
 export { type McpToolResult } from './mcp-tool-result';

@@ -52,8 +52,12 @@ const COLUMN_MAPPING_PROPERTY = {
     'Optional renames of the rows\' columns to the names this tool expects: {"their name": "this tool\'s name"}.',
 };
 
-/** The model's view of every tool of every server, names made unique. */
-export function modelToolsOf(toolsByServer: ReadonlyMap<string, readonly McpToolDefinition[]>): S2spModelTool[] {
+/**
+ * The model's view of every tool of every server, names made unique: what S2spAgentSession shows,
+ * for a layer of your own.
+ * @public
+ */
+export function s2spModelTools(toolsByServer: ReadonlyMap<string, readonly McpToolDefinition[]>): S2spModelTool[] {
   const counts = new Map<string, number>();
   for (const tools of toolsByServer.values())
     for (const tool of tools) counts.set(tool.name, (counts.get(tool.name) ?? 0) + 1);

@@ -2,7 +2,7 @@ import { countTokens, S2SP_META } from '@s2sp/protocol';
 import { DataBuffer, HandleError } from './data-buffer';
 import { McpServerClient, type McpClientLike, type McpToolDefinition } from './mcp-client';
 import { contentBlocksOf, isObject, type McpToolResult } from './mcp-tool-result';
-import { modelToolsOf, type S2spModelTool } from './model-tools';
+import { s2spModelTools, type S2spModelTool } from './model-tools';
 import { readS2spResourceAnswer } from './resource-answer';
 import { chooseRows, RowChoiceError } from './row-selection';
 import { type S2spCallUsage, type S2spSessionUsage, UsageLedger } from './usage';
@@ -111,7 +111,7 @@ export class S2spAgentSession {
   async refreshTools(signal?: AbortSignal): Promise<void> {
     const listed = new Map<string, McpToolDefinition[]>();
     for (const [id, server] of this.servers) listed.set(id, await server.listTools(signal));
-    this.modelTools = modelToolsOf(listed);
+    this.modelTools = s2spModelTools(listed);
   }
 
   /**

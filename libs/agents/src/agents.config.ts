@@ -9,7 +9,7 @@ import {
   type RedisOptions,
   type ShutdownOptions,
 } from '@s2sp/platform';
-import { validateRedisOptions } from '@s2sp/platform/internal';
+import { envChoice, validateRedisOptions } from '@s2sp/platform/internal';
 import { validateCircuitBreakerOptions } from '@s2sp/platform/internal';
 import { telemetryOptionsFromEnv, type TelemetryOptions } from '@s2sp/telemetry';
 import {
@@ -18,6 +18,8 @@ import {
   withMcpAudiences,
   type McpServerEndpoint,
 } from './config/mcp-server-list';
+import { modelEndpointFromEnv, validateModelEndpoint, type ModelEndpointConfig } from './models/model-endpoint-config';
+import { DEFAULT_PLANNER_MAX_TOKENS, DEFAULT_PLANNER_MAX_TURNS } from './planning/planner-limits';
 import { mcpRootsFromEnv, validateMcpRoots, type McpRootEntry } from './sampling/mcp-roots';
 import {
   DEFAULT_SAMPLING_CONFIG,
@@ -156,6 +158,18 @@ export interface AgentsConfig {
    * Default true; false for processes started many times whose first call's latency does not matter (tests).
    */
   warmUp?: boolean;
+  /**
+   * Who decides a task's steps: `declarative` (default) runs the plan the client gives; `model`
+   * asks the language model of `model` (or of the MODEL_PROVIDER given to AgentsModule) for each
+   * step, so a task may come with only an objective (AGENTS_PLANNER).
+   */
+  planner?: 'declarative' | 'model';
+  /** The language model the agents call, for the model planner and for sampling (AGENTS_MODEL_*); unset: none. */
+  model?: ModelEndpointConfig;
+  /** `maxTokens` of each request of the model planner (AGENTS_PLANNER_MAX_TOKENS, default 1024). */
+  plannerMaxTokens?: number;
+  /** Model calls the model planner makes for one task before it fails it (AGENTS_PLANNER_MAX_TURNS, default 32). */
+  plannerMaxTurns?: number;
   /** Roots declared to the MCP servers in `roots/list` (AGENTS_MCP_ROOTS); unset: none. */
   roots?: McpRootEntry[];
   /**
@@ -207,6 +221,9 @@ export const DEFAULT_AGENTS_CONFIG: Omit<AgentsConfig, 'mcpServers' | 'auth'> = 
  * AGENTS_TASK_LIST_PAGE_SIZE, AGENTS_TASK_LIST_MAX_PAGE_SIZE, REDIS_URL (and the other REDIS_* of
  * @s2sp/platform's redisOptionsFromEnv), AGENTS_MCP_AUDIENCES (`id=audience,…`; default `<id>-server`),
  * AGENTS_METRICS_PORT (default 9464, 0 = any free port), AGENTS_METRICS_HOST,
+ * AGENTS_PLANNER (`declarative` or `model`), AGENTS_PLANNER_MAX_TOKENS, AGENTS_PLANNER_MAX_TURNS,
+ * AGENTS_MODEL_API, AGENTS_MODEL_URL, AGENTS_MODEL_NAME, AGENTS_MODEL_API_KEY_FILE or AGENTS_MODEL_API_KEY,
+ * AGENTS_MODEL_TIMEOUT_MS, AGENTS_MODEL_MAX_RESPONSE_BYTES,
  * AGENTS_SAMPLING_SERVERS, AGENTS_SAMPLING_MODEL_HINTS, AGENTS_SAMPLING_MAX_TOKENS,
  * AGENTS_SAMPLING_MAX_TASK_TOKENS, AGENTS_SAMPLING_RATE_PER_MINUTE, AGENTS_SAMPLING_MAX_REQUEST_CHARS,
  * AGENTS_MCP_ROOTS (`server=file:///path,…`, `*` for every server),
@@ -257,12 +274,17 @@ export function agentsConfigFromEnv(): AgentsConfig {
     metricsPort: envInt('AGENTS_METRICS_PORT', DEFAULT_AGENTS_METRICS_PORT, { max: 65535 }),
     metricsHost: envString('AGENTS_METRICS_HOST', '127.0.0.1'),
     sampling: samplingConfigFromEnv(),
+    planner: envChoice('AGENTS_PLANNER', ['declarative', 'model'] as const, 'declarative'),
+    plannerMaxTokens: envInt('AGENTS_PLANNER_MAX_TOKENS', DEFAULT_PLANNER_MAX_TOKENS, { min: 1 }),
+    plannerMaxTurns: envInt('AGENTS_PLANNER_MAX_TURNS', DEFAULT_PLANNER_MAX_TURNS, { min: 1 }),
     roots: mcpRootsFromEnv(),
     shutdown: shutdownOptionsFromEnv(),
     telemetry: telemetryOptionsFromEnv(process.env),
   };
   const redis = redisOptionsFromEnv();
   if (redis) config.redis = redis;
+  const model = modelEndpointFromEnv();
+  if (model) config.model = model;
   validateAgentsConfig(config);
   return config;
 }
@@ -300,6 +322,11 @@ export function validateAgentsConfig(config: AgentsConfig): void {
   const serverIds = config.mcpServers.map((server) => server.id);
   if (config.sampling !== undefined) validateSamplingConfig(config.sampling, serverIds);
   if (config.roots !== undefined) validateMcpRoots(config.roots, serverIds);
+  if (config.planner !== undefined && config.planner !== 'declarative' && config.planner !== 'model')
+    throw new Error(`planner must be "declarative" or "model"; got ${String(config.planner)}`);
+  if (config.model !== undefined) validateModelEndpoint(config.model);
+  if (config.plannerMaxTokens !== undefined) integer('plannerMaxTokens', config.plannerMaxTokens, 1);
+  if (config.plannerMaxTurns !== undefined) integer('plannerMaxTurns', config.plannerMaxTurns, 1);
 }
 
 function integer(field: string, value: number, min: number, max = Number.MAX_SAFE_INTEGER): void {

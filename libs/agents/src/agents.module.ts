@@ -30,7 +30,6 @@ import { McpCallAuthorizer } from './mcp/mcp-call-authorizer.service';
 import { McpConnectorService } from './mcp/mcp-connector.service';
 import { AgentController } from './tasks/agent.controller';
 import { AgentV2Controller } from './tasks/agent-v2.controller';
-import { DeclarativePlanner } from './tasks/declarative-planner';
 import { StepExecutor } from './tasks/step-executor.service';
 import { TASK_PLANNER, type TaskPlanner } from './tasks/task-planner';
 import { TaskRepository } from './tasks/task-repository';
@@ -48,7 +47,8 @@ import { ResourceReader } from './tools/resource-reader.service';
 import { ToolInvoker } from './tools/tool-invoker.service';
 import { ConfiguredSamplingPolicy } from './sampling/configured-sampling-policy';
 import { MODEL_PROVIDER, type ModelProvider } from './sampling/model-provider';
-import { RefusingModelProvider } from './sampling/refusing-model-provider';
+import { modelProviderFromConfig } from './models/model-provider-from-config';
+import { plannerFromConfig } from './planning/planner-from-config';
 import { SAMPLING_POLICY, type SamplingPolicy } from './sampling/sampling-policy';
 import { SAMPLING_RATE_STORAGE } from './sampling/sampling-rate-storage';
 import { SamplingService } from './sampling/sampling.service';
@@ -148,7 +148,10 @@ export class AgentsModule {
         // After authentication: a caller who may not call learns nothing about the request.
         { provide: APP_GUARD, useClass: UndecodableRequestGuard },
         DiscoveryCredentials,
-        classOrValueProvider(MODEL_PROVIDER, extras.modelProvider, RefusingModelProvider),
+        classOrValueProvider(MODEL_PROVIDER, extras.modelProvider, {
+          useFactory: (config: AgentsConfig) => modelProviderFromConfig(config.model),
+          inject: [AGENTS_CONFIG],
+        }),
         samplingRateStorageProvider(),
         classOrValueProvider(SAMPLING_POLICY, extras.samplingPolicy, ConfiguredSamplingPolicy),
         SamplingService,
@@ -162,7 +165,11 @@ export class AgentsModule {
         ...taskCoordinationProviders(extras),
         TaskRuntime,
         GrpcHealthService,
-        classOrValueProvider(TASK_PLANNER, extras.planner, DeclarativePlanner),
+        classOrValueProvider(TASK_PLANNER, extras.planner, {
+          useFactory: (config: AgentsConfig, model: ModelProvider, connector: McpConnectorService) =>
+            plannerFromConfig(config, model, connector),
+          inject: [AGENTS_CONFIG, MODEL_PROVIDER, McpConnectorService],
+        }),
       ],
       exports: [TASK_PLANNER, TaskRuntime, McpConnectorService, GrpcHealthService],
     };

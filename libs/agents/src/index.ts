@@ -20,7 +20,7 @@ export {
   type AgentsConfig,
 } from './agents.config';
 export { AGENTS_DATABASE } from './agents.tokens';
-export { TASK_PLANNER, type PlannerDecision, type TaskPlanner } from './tasks/task-planner';
+export { TASK_PLANNER, type PlannerCallOptions, type PlannerDecision, type TaskPlanner } from './tasks/task-planner';
 export { DeclarativePlanner } from './tasks/declarative-planner';
 export { PlannerContext, type ContextEntry, type ContextSource } from './tasks/planner-context';
 export type {
@@ -34,6 +34,11 @@ export type {
 } from './tasks/task-definition';
 export { MODEL_PROVIDER, type ModelProvider, type SamplingRequestContext } from './sampling/model-provider';
 export { RefusingModelProvider } from './sampling/refusing-model-provider';
+export { type ModelApi, type ModelEndpointConfig } from './models/model-endpoint-config';
+export { HttpModelProvider, type ModelHttpRequest } from './models/http-model-provider';
+export { OpenAiChatModelProvider } from './models/openai-chat-model-provider';
+export { AnthropicMessagesModelProvider } from './models/anthropic-messages-model-provider';
+export { ModelEndpointError } from './models/model-http-call';
 export { SAMPLING_POLICY, type SamplingDecision, type SamplingPolicy } from './sampling/sampling-policy';
 export { ConfiguredSamplingPolicy } from './sampling/configured-sampling-policy';
 export {

@@ -1,4 +1,8 @@
-import type { CreateMessageRequest, CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  CreateMessageRequest,
+  CreateMessageResult,
+  CreateMessageResultWithTools,
+} from '@modelcontextprotocol/sdk/types.js';
 
 /**
  * Injection token of the {@link ModelProvider} that answers `sampling/createMessage` (default: RefusingModelProvider).
@@ -22,5 +26,9 @@ export interface SamplingRequestContext {
  * @public
  */
 export interface ModelProvider {
-  createMessage(params: CreateMessageRequest['params'], context: SamplingRequestContext): Promise<CreateMessageResult>;
+  /** A request with `tools` may be answered with tool_use blocks (CreateMessageResultWithTools). */
+  createMessage(
+    params: CreateMessageRequest['params'],
+    context: SamplingRequestContext,
+  ): Promise<CreateMessageResult | CreateMessageResultWithTools>;
 }

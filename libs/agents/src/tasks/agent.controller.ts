@@ -18,6 +18,7 @@ import type { CancelMode } from './task-execution';
 import type { TaskView } from './task-records';
 import { snapshotMessage, stepMessage, taskStatusEnum } from './task-messages';
 import { TaskRuntime } from './task-runtime.service';
+import { TASK_PLANNER, type TaskPlanner } from './task-planner';
 import { validateAgentTask } from './task-validation';
 
 const MAX_REASON_LENGTH = 1_024;
@@ -29,6 +30,7 @@ export class AgentController {
     private readonly runtime: TaskRuntime,
     private readonly connector: McpConnectorService,
     @Inject(AGENTS_CONFIG) private readonly config: AgentsConfig,
+    @Inject(TASK_PLANNER) private readonly planner: TaskPlanner,
   ) {}
 
   /**
@@ -54,6 +56,7 @@ export class AgentController {
         request.task,
         this.connector.servers().map((server) => server.id),
         metadata,
+        { planRequired: this.planner.needsPlan !== false },
       );
       task.identity = requireCaller(metadata, 'gRPC call');
       task.caller = task.identity.subject;

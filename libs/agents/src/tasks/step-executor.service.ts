@@ -25,6 +25,7 @@ import type {
   TaskDefinition,
 } from './task-definition';
 import type { StepRecord, StepTypeName, ToolCallRecord } from './task-records';
+import { isPermittedTool } from './permitted-tools';
 import { originResourceStep } from './task-validation';
 import type { TaskWorkspace } from './task-workspace';
 
@@ -240,12 +241,7 @@ export class StepExecutor {
     env: StepEnvironment,
   ): Promise<RegisteredTool> {
     const tool = await this.invoker.resolve(name, server, env.task.deadlineMs, env.signal);
-    const permitted = env.task.constraints.permittedTools;
-    if (
-      permitted.length > 0 &&
-      !permitted.includes(tool.name) &&
-      !permitted.includes(`${tool.serverId}/${tool.name}`)
-    ) {
+    if (!isPermittedTool(env.task.constraints.permittedTools, tool)) {
       throw new PreconditionFailedError(
         `${tool.name} on "${tool.serverId}" is not in constraints.permitted_tools`,
         AGENT_EXECUTION_ERROR.PRECONDITION_FAILED,

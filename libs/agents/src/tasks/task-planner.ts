@@ -16,6 +16,15 @@ export type PlannerDecision =
   { type: 'step'; step: PlanStep } | { type: 'done'; summary?: string; result?: JsonObject };
 
 /**
+ * What the runtime passes to each `next` call.
+ * @public
+ */
+export interface PlannerCallOptions {
+  /** Aborted when the task is cancelled. */
+  signal?: AbortSignal;
+}
+
+/**
  * Decides what a task does next. It sees the task and the PlannerContext,
  * which holds only the control plane (abstract rows, resource metadata,
  * consumer answers); body rows are kept by the runtime and never reach it.
@@ -27,5 +36,11 @@ export type PlannerDecision =
 export interface TaskPlanner {
   /** Shown in the PLAN step, e.g. "declarative". */
   readonly name: string;
-  next(task: TaskDefinition, context: PlannerContext): PlannerDecision | Promise<PlannerDecision>;
+  /** False for a planner that decides the steps itself: a task may then come with no plan (default true). */
+  readonly needsPlan?: boolean;
+  next(
+    task: TaskDefinition,
+    context: PlannerContext,
+    options?: PlannerCallOptions,
+  ): PlannerDecision | Promise<PlannerDecision>;
 }

@@ -356,7 +356,7 @@ export class TaskRuntime implements OnApplicationBootstrap, BeforeApplicationShu
         }
 
         const decision = await this.telemetry.withSpan('plan', this.spanAttributes(task.taskId), () =>
-          this.planner.next(task, context),
+          this.planner.next(task, context, { signal: execution.abort.signal }),
         );
         if (decision.type === 'done') {
           const result = decision.result ?? {

@@ -41,6 +41,7 @@ export function validateAgentTask(
   task: v1.AgentTask | undefined,
   knownServers: readonly string[],
   metadata?: Metadata,
+  options: { planRequired: boolean } = { planRequired: true },
 ): TaskDefinition {
   if (!task) throw new InvalidRequestError('task', 'is required');
   const taskId = text(task.task_id, 'task.task_id', 128).trim();
@@ -57,7 +58,7 @@ export function validateAgentTask(
     agentType: text(task.agent_type, 'task.agent_type', 128) || DEFAULT_AGENT_TYPE,
     objective: objectiveOf(task),
     constraints: constraintsOf(task),
-    plan: planOf(task.plan ?? [], knownServers),
+    plan: planOf(task.plan ?? [], knownServers, options.planRequired),
     deadlineMs: timestampToMs(task.deadline),
     caller: callerOf(task),
     trace: traceOf(task.trace, metadata),
@@ -119,8 +120,13 @@ function callerOf(task: v1.AgentTask): string | undefined {
   return subject || undefined;
 }
 
-function planOf(messages: v1.PlanStep[], knownServers: readonly string[]): PlanStep[] {
-  if (messages.length === 0) throw new InvalidRequestError('task.plan', 'must have at least one step');
+function planOf(messages: v1.PlanStep[], knownServers: readonly string[], required: boolean): PlanStep[] {
+  if (messages.length === 0 && required) {
+    throw new InvalidRequestError(
+      'task.plan',
+      'must have at least one step (these agents run the plan they are given; a task with only an objective needs their model planner)',
+    );
+  }
   if (messages.length > MAX_PLAN_STEPS)
     throw new InvalidRequestError('task.plan', `must have at most ${MAX_PLAN_STEPS} steps`);
   const steps: PlanStep[] = [];

@@ -55,6 +55,15 @@ export class DownstreamCredentials {
   }
 
   /**
+   * `ctx` plus the Authorization for a task without a plan: `tasks:submit` and the caller's scopes
+   * that are not the platform's own. The agents' planner chooses the tools as the task runs, and
+   * the agents narrow the token again for each MCP server they call.
+   */
+  originForUnplannedTask(ctx: JsonRpcCallContext): Promise<CallOrigin> {
+    return this.withServerScopes(ctx, PLATFORM_SCOPES.TASKS_SUBMIT);
+  }
+
+  /**
    * `ctx` plus the Authorization for resources.read: `resources:read` and the
    * caller's scopes that are not the platform's own methods'. The gateway does
    * not know which scope a resource needs (MCP resources declare none; the
@@ -63,12 +72,14 @@ export class DownstreamCredentials {
    * (McpCallAuthorizer.resourceReadAuthorization in apps/agents).
    */
   originForResourceRead(ctx: JsonRpcCallContext): Promise<CallOrigin> {
+    return this.withServerScopes(ctx, PLATFORM_SCOPES.RESOURCES_READ);
+  }
+
+  /** `methodScope` and every scope of the caller that is not one of the platform's own methods'. */
+  private withServerScopes(ctx: JsonRpcCallContext, methodScope: string): Promise<CallOrigin> {
     const caller = requireCaller(ctx, 'JSON-RPC call');
     const platformScopes = new Set<string>(Object.values(PLATFORM_SCOPES));
-    return this.withToken(ctx, caller, [
-      PLATFORM_SCOPES.RESOURCES_READ,
-      ...caller.scopes.filter((scope) => !platformScopes.has(scope)),
-    ]);
+    return this.withToken(ctx, caller, [methodScope, ...caller.scopes.filter((scope) => !platformScopes.has(scope))]);
   }
 
   /**

@@ -48,19 +48,24 @@ export class AgentMethods {
   @JsonRpcMethod('agent.submitTask', {
     params: SubmitTaskParams,
     result: SUBMIT_TASK_RESULT,
-    summary: 'Submit a task with a declarative S2SP plan',
+    summary: "Submit a task: a declarative S2SP plan, or only an objective for the agents' model planner",
     description:
-      'Each plan step has a step_id and exactly one of resource_call, filter, consumer_call. Safe to retry only with an idempotency_key.',
+      'Each plan step has a step_id and exactly one of resource_call, filter, consumer_call. Without a plan, agents started with the model planner decide the steps. Safe to retry only with an idempotency_key.',
     idempotent: false,
   })
   @Idempotent()
   @RequireScopes(PLATFORM_SCOPES.TASKS_SUBMIT)
   async submitTask(params: SubmitTaskParams, ctx: JsonRpcCallContext): Promise<SubmitTaskResult> {
     const taskId = params.task_id ?? uuidV7();
-    const tools = params.plan
+    const plan = params.plan ?? [];
+    const tools = plan
       .flatMap((step) => [step.resource_call?.tool, step.consumer_call?.tool])
       .filter((tool): tool is string => !!tool);
-    const origin = await this.credentials.originFor(ctx, PLATFORM_SCOPES.TASKS_SUBMIT, tools);
+    // Without a plan the agents' planner picks the tools: the agents get what the caller holds for them.
+    const origin =
+      plan.length > 0
+        ? await this.credentials.originFor(ctx, PLATFORM_SCOPES.TASKS_SUBMIT, tools)
+        : await this.credentials.originForUnplannedTask(ctx);
     const task = measureTranscoding(this.telemetry, 'json-rpc', 'grpc', 'agent.submitTask', () =>
       agentTaskFromParams(params, ctx, taskId),
     );

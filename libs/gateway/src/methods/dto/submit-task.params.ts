@@ -1,7 +1,6 @@
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
-  ArrayNotEmpty,
   IsArray,
   IsInt,
   IsNotEmpty,
@@ -67,15 +66,18 @@ export class SubmitTaskParams {
   @MaxLength(4000)
   objective!: string;
 
-  /** The S2SP plan: resource calls, filters and consumer calls, in order. */
+  /**
+   * The S2SP plan: resource calls, filters and consumer calls, in order. Omitted or empty: the
+   * agents' model planner decides the steps from the objective (agents started with AGENTS_PLANNER=model).
+   */
+  @IsOptional()
   @IsArray()
-  @ArrayNotEmpty()
   @ArrayMaxSize(64)
   // ValidateNested alone lets an array element through (it validates its elements).
   @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => PlanStepDto)
-  plan!: PlanStepDto[];
+  plan?: PlanStepDto[];
 
   @IsOptional()
   @IsObject()
