@@ -88,16 +88,32 @@ function describeModelPlanner(format: ModelWireFormat, hostile: boolean): void {
       dir.remove();
     });
 
-    async function runTask(script: (results: string[]) => ScriptedModelMove): Promise<TaskSnapshot> {
+    async function submit(
+      script: (results: string[]) => ScriptedModelMove,
+      constraints?: Record<string, unknown>,
+    ): Promise<string> {
       model.script = script;
       model.requests.length = 0;
-      const submitted = (await rpc.request('agent.submitTask', { objective: WIND_CHART_OBJECTIVE })) as {
-        task_id: string;
-      };
+      const submitted = (await rpc.request('agent.submitTask', {
+        objective: WIND_CHART_OBJECTIVE,
+        ...(constraints ? { constraints } : {}),
+      })) as { task_id: string };
+      return submitted.task_id;
+    }
+
+    async function runTask(
+      script: (results: string[]) => ScriptedModelMove,
+      constraints?: Record<string, unknown>,
+    ): Promise<TaskSnapshot> {
+      const taskId = await submit(script, constraints);
+      return finished(taskId);
+    }
+
+    function finished(taskId: string): Promise<TaskSnapshot> {
       return eventually(
-        `task ${submitted.task_id} to finish`,
+        `task ${taskId} to finish`,
         async () => {
-          const task = (await rpc.request('agent.getTask', { task_id: submitted.task_id })) as TaskSnapshot;
+          const task = (await rpc.request('agent.getTask', { task_id: taskId })) as TaskSnapshot;
           return ['succeeded', 'failed', 'cancelled'].includes(task.status) ? task : undefined;
         },
         30_000,
@@ -162,6 +178,40 @@ function describeModelPlanner(format: ModelWireFormat, hostile: boolean): void {
         assert.match(task.error?.message ?? '', reason);
       });
     }
+
+    test("the task's constraints bound the model: max_steps, token_budget, permitted_tools", async () => {
+      const oneStep = await runTask(windChartScript, { max_steps: 1 });
+      assert.equal(oneStep.status, 'failed');
+      assert.equal(oneStep.error?.code, 1001, JSON.stringify(oneStep.error));
+
+      const tinyBudget = await runTask(windChartScript, { token_budget: 10 });
+      assert.equal(tinyBudget.status, 'failed');
+      assert.equal(tinyBudget.error?.code, 1007, JSON.stringify(tinyBudget.error));
+
+      const alertsOnly = await runTask(windChartScript, { permitted_tools: ['weather/get_alerts'] });
+      const offered = (model.requests[0].body.tools as Array<{ function: { name: string } }>).map(
+        (tool) => tool.function.name,
+      );
+      assert.deepEqual(offered.sort(), ['finish', 'get_alerts'], 'the model is offered only the permitted tools');
+      assert.equal(alertsOnly.status, 'failed');
+      assert.match(
+        alertsOnly.error?.message ?? '',
+        /called "draw_chart", which is not one of the task's tools \(get_alerts, finish\)/,
+      );
+    });
+
+    test('a hard cancel stops the task while it waits for its model', async () => {
+      model.delayMs = 5_000;
+      try {
+        const taskId = await submit(windChartScript);
+        await eventually('the planner to ask its model', async () => (model.requests.length > 0 ? true : undefined));
+        await rpc.request('agent.cancelTask', { task_id: taskId, mode: 'hard', reason: 'no longer needed' });
+        const task = await finished(taskId);
+        assert.equal(task.status, 'cancelled', JSON.stringify(task.error));
+      } finally {
+        model.delayMs = 0;
+      }
+    });
 
     test('after those, a well-behaved model still completes the task', async () => {
       const task = await runTask(windChartScript);

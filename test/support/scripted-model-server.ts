@@ -21,6 +21,8 @@ export interface ScriptedModelServer {
   requests: RecordedModelRequest[];
   /** Decides each answer from the text of every tool result in the request, in order. */
   script: (toolResults: string[]) => ScriptedModelMove;
+  /** How long each answer waits, in ms (a slow model). */
+  delayMs: number;
   close(): Promise<void>;
 }
 
@@ -101,7 +103,10 @@ export async function startScriptedModelServer(): Promise<ScriptedModelServer> {
       scripted.requests.push({ format, headers: request.headers, body });
       const move = scripted.script(toolResultsOf(format, body));
       const answer = answerOf(format, move, String(body.model), scripted.requests.length);
-      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+      setTimeout(() => {
+        if (!response.destroyed)
+          response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+      }, scripted.delayMs);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -110,6 +115,7 @@ export async function startScriptedModelServer(): Promise<ScriptedModelServer> {
     url: `http://127.0.0.1:${port}/v1`,
     requests: [],
     script: () => ({ text: 'no script' }),
+    delayMs: 0,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
   return scripted;

@@ -410,6 +410,11 @@ export class TaskRuntime implements OnApplicationBootstrap, BeforeApplicationShu
         }
       }
     } catch (error) {
+      // A hard cancel also aborts what the planner was waiting for (e.g. its model's answer).
+      if (execution.isHardCancelled()) {
+        await this.end(execution, this.cancelledStatus(execution), this.cancelError(execution));
+        return;
+      }
       const failure = classifyStepError(error);
       await this.end(execution, 'FAILED', failure.error);
     } finally {
