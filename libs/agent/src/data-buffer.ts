@@ -87,10 +87,13 @@ export class DataBuffer {
       handedOver = { mode: 'async', resourceUrl: entry.resourceUrl };
     } else {
       const buffered = entry.body ?? new Map<number, Row>();
-      const body = rows
-        .map((row) => buffered.get(row[ROW_ID] as number))
-        .filter((row): row is Row => row !== undefined);
-      handedOver = { mode: 'sync', body };
+      const missing = rows.map((row) => row[ROW_ID] as number).filter((id) => !buffered.has(id));
+      if (missing.length > 0) {
+        throw new HandleError(
+          `The answer behind handle "${handle}" held no body for rows ${missing.slice(0, 10).join(', ')}: call ${entry.tool} again.`,
+        );
+      }
+      handedOver = { mode: 'sync', body: rows.map((row) => buffered.get(row[ROW_ID] as number) as Row) };
     }
     entry.state = 'spent';
     entry.resourceUrl = undefined;
