@@ -26,7 +26,10 @@ interface Entry extends BufferedResource {
   state: 'live' | 'spent' | 'evicted';
 }
 
-/** A handle the model named that cannot be used; the message is written for the model. */
+/**
+ * A handle that cannot be used (unknown, spent, dropped or expired); the message is written for the model.
+ * @public
+ */
 export class HandleError extends Error {
   constructor(message: string) {
     super(message);
@@ -34,8 +37,26 @@ export class HandleError extends Error {
   }
 }
 
-/** The data plane's side of one handed-over resource: exactly one of them. */
+/**
+ * The data plane's side of one handed-over resource: the resource_url (async) or the chosen body rows (sync).
+ * @public
+ */
 export type BufferedBody = { mode: 'async'; resourceUrl: string } | { mode: 'sync'; body: Row[] };
+
+/**
+ * How long handles last and how many a buffer keeps.
+ * @public
+ */
+export interface DataBufferLimits {
+  ttlMs: number;
+  maxHandles: number;
+  /**
+   * A sync handle's buffered body may serve several consumers (default false: once, like an async
+   * handle, whose resource_url the resource server serves once). The agents' declarative plans may
+   * hand one sync resource to several consumer steps.
+   */
+  reuseSyncBodies?: boolean;
+}
 
 /** Spent and evicted handles are remembered (for a clear error) up to this many times maxHandles. */
 const REMEMBERED_FACTOR = 4;
@@ -43,13 +64,15 @@ const REMEMBERED_FACTOR = 4;
 /**
  * The data buffer of one agent session: each resource answer's body or `resource_url` under a
  * short opaque handle, which the model passes to a consumer instead of the data. A handle is
- * single-use (like the URL behind it), expires, and exists only in the session that received it.
+ * single-use (like the URL behind it), expires, and exists only in the buffer that received it.
+ * S2spAgentSession keeps one per conversation; the agents' task runtime, one per task.
+ * @public
  */
 export class DataBuffer {
   private readonly entries = new Map<string, Entry>();
 
   constructor(
-    private readonly limits: { ttlMs: number; maxHandles: number },
+    private readonly limits: DataBufferLimits,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -95,6 +118,7 @@ export class DataBuffer {
       }
       handedOver = { mode: 'sync', body: rows.map((row) => buffered.get(row[ROW_ID] as number) as Row) };
     }
+    if (handedOver.mode === 'sync' && this.limits.reuseSyncBodies === true) return handedOver;
     entry.state = 'spent';
     entry.resourceUrl = undefined;
     entry.body = undefined;

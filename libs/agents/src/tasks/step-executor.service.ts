@@ -11,7 +11,7 @@ import type { RegisteredTool } from '../mcp/registered-tool';
 import type { ToolKindName } from '../mcp/tool-classification';
 import { dataPlaneRefOf, type DataPlaneRefRecord } from '../tools/data-plane-ref';
 import { textOfContent } from '../tools/mcp-tool-result';
-import { readS2spResourceAnswer } from '@s2sp/agent';
+import { HandleError, readS2spResourceAnswer, type BufferedBody } from '@s2sp/agent';
 import { withSamplingTask } from '../sampling/sampling-task-scope';
 import { ToolInvoker, type ToolInvocation, type ToolInvocationOutcome } from '../tools/tool-invoker.service';
 import { taskError, type TaskErrorInfo } from './agent-errors';
@@ -27,7 +27,7 @@ import type {
 import type { StepRecord, StepTypeName, ToolCallRecord } from './task-records';
 import { isPermittedTool } from './permitted-tools';
 import { originResourceStep } from './task-validation';
-import type { TaskWorkspace } from './task-workspace';
+import type { ResourceHandle, TaskWorkspace } from './task-workspace';
 
 /** Everything a step runs with. */
 export interface StepEnvironment {
@@ -112,7 +112,7 @@ export class StepExecutor {
     }
     const entry = env.context.admit(step.stepId, 'resource-abstract', JSON.stringify(answer.controlPlane));
     env.context.recordRows(step.stepId, answer.abstract);
-    env.workspace.keep(step.stepId, answer, tool.scopes);
+    env.workspace.keep(step.stepId, answer, { serverId: tool.serverId, tool: tool.name, scopes: tool.scopes });
 
     const bodyJson = answer.body !== undefined ? JSON.stringify(answer.body) : undefined;
     const usage: UsageRecord = {
@@ -166,7 +166,7 @@ export class StepExecutor {
   private async consumerCall(step: ConsumerCallPlanStep, env: StepEnvironment, draft: StepDraft): Promise<StepSuccess> {
     const rows = this.inputRows(step.inputStepId, env);
     const origin = originResourceStep(step.inputStepId, env.steps);
-    const handle = origin ? env.workspace.handle(origin.stepId) : undefined;
+    const handle = origin ? this.resourceOf(origin.stepId, env) : undefined;
     if (!origin || !handle) {
       throw new PreconditionFailedError(
         `the rows of "${step.inputStepId}" do not come from a RESOURCE_CALL of this task`,
@@ -176,19 +176,9 @@ export class StepExecutor {
     }
     const tool = await this.resolve(step.tool, step.server, 'S2SP_CONSUMER', env);
     const args: Record<string, unknown> = { ...step.arguments, abstract_data: JSON.stringify(rows) };
-    if (handle.mode === 'async') {
-      args.resource_url = handle.resourceUrl;
-    } else {
-      const { body, missing } = env.workspace.bodyFor(origin.stepId, rows);
-      if (missing.length > 0) {
-        throw new PreconditionFailedError(
-          `the buffered body of "${origin.stepId}" has no rows ${missing.slice(0, 10).join(', ')}`,
-          AGENT_EXECUTION_ERROR.EXECUTION_FAILED,
-          RECOVERY_HINT.RESUBMIT_TASK,
-        );
-      }
-      args.body_data = JSON.stringify(body);
-    }
+    const handedOver = this.handOver(origin.stepId, rows, env);
+    if (handedOver.mode === 'async') args.resource_url = handedOver.resourceUrl;
+    else args.body_data = JSON.stringify(handedOver.body);
     if (Object.keys(step.columnMapping).length > 0) args.column_mapping = JSON.stringify(step.columnMapping);
 
     // The consumer's token carries the data-plane scopes of this one resource, not of every resource tool.
@@ -217,6 +207,33 @@ export class StepExecutor {
     const output: JsonObject = { content: outcome.result.content };
     if (outcome.result.structuredContent) output.structuredContent = outcome.result.structuredContent;
     return { record: draft.succeed(), output };
+  }
+
+  /** The resource a step kept; an async one already handed to a consumer cannot serve another (its URL serves once). */
+  private resourceOf(stepId: string, env: StepEnvironment): ResourceHandle | undefined {
+    try {
+      return env.workspace.handle(stepId);
+    } catch (error) {
+      if (!(error instanceof HandleError)) throw error;
+      throw new PreconditionFailedError(
+        `the resource_url of "${stepId}" was already handed to a consumer, and the resource server serves it once`,
+        AGENT_EXECUTION_ERROR.PRECONDITION_FAILED,
+        RECOVERY_HINT.FIX_PLAN,
+      );
+    }
+  }
+
+  private handOver(stepId: string, rows: readonly Row[], env: StepEnvironment): BufferedBody {
+    try {
+      return env.workspace.handOver(stepId, rows);
+    } catch (error) {
+      if (!(error instanceof HandleError)) throw error;
+      throw new PreconditionFailedError(
+        `the resource of "${stepId}" cannot be handed over: ${error.message}`,
+        AGENT_EXECUTION_ERROR.EXECUTION_FAILED,
+        RECOVERY_HINT.RESUBMIT_TASK,
+      );
+    }
   }
 
   /**
