@@ -21,8 +21,9 @@ import { connectMcp } from '../../test/support/mcp-client';
 import { startStats, startWeather } from '../../test/support/stack';
 import { mintTestToken, type TestTokenRequest } from '../../test/support/tokens';
 import { startLargeAlertsServer } from './alerts-5000-server';
+import { measurePlannerLoop } from './planner-loop';
 
-type Mode = 's2sp' | 'plain';
+type Mode = 's2sp' | 'plain' | 'planner';
 type Options = Parameters<MockLanguageModelV3['doGenerate']>[0];
 type Result = Awaited<ReturnType<MockLanguageModelV3['doGenerate']>>;
 
@@ -181,22 +182,31 @@ async function measure(
   });
   const plain = await runLoop('plain', { ...(await plainWeather.tools()), ...(await plainStats.tools()) });
   await Promise.all([plainWeather.close(), plainStats.close()]);
-  return { s2sp, plain };
+  const planner = await measurePlannerLoop(`${resourceUrl}/mcp`, `${statsUrl}/mcp`, tokensOf);
+  return { s2sp, plain, planner };
 }
+
+const TOOLS_NAMES: Record<Mode, string> = {
+  plain: 'plain MCP (@ai-sdk/mcp)',
+  s2sp: '@s2sp/agent',
+  planner: "the agents' model planner",
+};
 
 function print(dataset: string, figures: Record<Mode, LoopFigures>): void {
   const format = (value: number) => value.toLocaleString('en-US');
-  for (const mode of ['plain', 's2sp'] as const) {
+  for (const mode of ['plain', 's2sp', 'planner'] as const) {
     const run = figures[mode];
     console.log(
-      `| ${dataset} | ${mode === 's2sp' ? '@s2sp/agent' : 'plain MCP (@ai-sdk/mcp)'} | ${run.modelCalls} | ${format(run.promptTokens)} | ${format(run.largestPrompt)} | ${format(run.writtenTokens)} | ${run.chart} |`,
+      `| ${dataset} | ${TOOLS_NAMES[mode]} | ${run.modelCalls} | ${format(run.promptTokens)} | ${format(run.largestPrompt)} | ${format(run.writtenTokens)} | ${run.chart} |`,
     );
   }
-  const ratio = (key: keyof Omit<LoopFigures, 'chart' | 'modelCalls'>) =>
-    (figures.plain[key] / Math.max(figures.s2sp[key], 1)).toFixed(1);
-  console.log(
-    `| ${dataset} | plain ÷ S2SP | | ${ratio('promptTokens')}× | ${ratio('largestPrompt')}× | ${ratio('writtenTokens')}× | |`,
-  );
+  for (const mode of ['s2sp', 'planner'] as const) {
+    const ratio = (key: keyof Omit<LoopFigures, 'chart' | 'modelCalls'>) =>
+      (figures.plain[key] / Math.max(figures[mode][key], 1)).toFixed(1);
+    console.log(
+      `| ${dataset} | plain ÷ ${TOOLS_NAMES[mode]} | | ${ratio('promptTokens')}× | ${ratio('largestPrompt')}× | ${ratio('writtenTokens')}× | |`,
+    );
+  }
 }
 
 async function main(): Promise<void> {
