@@ -209,8 +209,8 @@ function print(dataset: string, figures: Record<Mode, LoopFigures>): void {
   }
 }
 
-async function main(): Promise<void> {
-  const largeRows = Number(process.argv[2] ?? 5_000);
+/** Runs the loops on CA and on `largeRows` generated alerts and prints the table. */
+export async function runAgentLoopBench(largeRows: number): Promise<void> {
   if (!Number.isSafeInteger(largeRows) || largeRows < 1)
     throw new Error('agent-loop-bench: the row count must be a positive integer');
   const started: RunningMcpServer[] = [];
@@ -236,7 +236,9 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+if (require.main === module) {
+  runAgentLoopBench(Number(process.argv[2] ?? 5_000)).catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

@@ -8,6 +8,7 @@
  */
 import { AlertCatalog } from '../../apps/weather-server/src/alerts/alert-catalog';
 import type { Row } from '../../libs/s2sp/src/protocol/row';
+import { runAgentLoopBench } from './agent-loop-bench';
 import { compareTokens, ENCODING, type TokenComparison } from './count-tokens';
 
 export const ABSTRACT_DOMAIN_SETS = [
@@ -57,7 +58,7 @@ function table(header: string[], rows: string[][], rightAligned: ReadonlySet<num
   return [line(header), rule, ...rows.map(line)].join('\n');
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const largeRows = parseLargeRows(process.argv.slice(2));
   const catalog = new AlertCatalog();
   const datasets: Dataset[] = [
@@ -99,7 +100,12 @@ function main(): void {
       new Set([1, 4, 5, 6, 7, 8, 9]),
     ),
   );
-  console.log(`\ncounted in ${seconds.toFixed(1)} s`);
+  console.log(`\ncounted in ${seconds.toFixed(1)} s\n`);
+  // The same task through real agent loops: what a model is actually sent, with and without S2SP.
+  await runAgentLoopBench(largeRows);
 }
 
-main();
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
