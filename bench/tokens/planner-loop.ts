@@ -57,7 +57,10 @@ export async function measurePlannerLoop(
       gateway.url,
       `Bearer ${await tokenFromScript({ subject: 'bench', scopes: ALL_TEST_SCOPES })}`,
     );
-    const { task_id } = (await rpc.request('agent.submitTask', { objective: 'Chart the wind alerts in CA.' })) as {
+    const { task_id } = (await rpc.request('agent.submitTask', {
+      objective: 'Chart the wind alerts in CA.',
+      plan: [],
+    })) as {
       task_id: string;
     };
     const task = await eventually(

@@ -96,6 +96,7 @@ function describeModelPlanner(format: ModelWireFormat, hostile: boolean): void {
       model.requests.length = 0;
       const submitted = (await rpc.request('agent.submitTask', {
         objective: WIND_CHART_OBJECTIVE,
+        plan: [],
         ...(constraints ? { constraints } : {}),
       })) as { task_id: string };
       return submitted.task_id;
@@ -208,6 +209,24 @@ function describeModelPlanner(format: ModelWireFormat, hostile: boolean): void {
         await rpc.request('agent.cancelTask', { task_id: taskId, mode: 'hard', reason: 'no longer needed' });
         const task = await finished(taskId);
         assert.equal(task.status, 'cancelled', JSON.stringify(task.error));
+      } finally {
+        model.delayMs = 0;
+      }
+    });
+
+    test("the task's deadline bounds the wait for its model: DEADLINE_EXCEEDED at the model hop", async () => {
+      model.delayMs = 5_000;
+      try {
+        model.script = windChartScript;
+        const { task_id } = (await rpc.request('agent.submitTask', {
+          objective: WIND_CHART_OBJECTIVE,
+          plan: [],
+          deadline_ms: Date.now() + 1_500,
+        })) as { task_id: string };
+        const task = await finished(task_id);
+        assert.equal(task.status, 'failed');
+        assert.equal(task.error?.code, 1006, JSON.stringify(task.error));
+        assert.match(task.error?.message ?? '', /hop model/);
       } finally {
         model.delayMs = 0;
       }

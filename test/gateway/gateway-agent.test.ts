@@ -122,8 +122,8 @@ describe('gateway agent.submitTask / getTask / cancelTask', () => {
     assert.equal(task.plan[0].resource_call.mode, 'DATA_PLANE_MODE_SYNC');
   });
 
-  test("agent.submitTask with only an objective goes to the agents, whose planner decides, with the caller's server scopes", async () => {
-    await suite.gw.client.request('agent.submitTask', { objective: 'Chart the wind alerts in California' });
+  test("agent.submitTask with an empty plan goes to the agents, whose planner decides, with the caller's server scopes", async () => {
+    await suite.gw.client.request('agent.submitTask', { objective: 'Chart the wind alerts in California', plan: [] });
     const [call] = suite.fake.callsTo('SubmitTask');
     assert.deepEqual(call.request.task.plan, []);
     assert.equal(call.request.task.objective.natural_language, 'Chart the wind alerts in California');

@@ -50,18 +50,18 @@ export class AgentMethods {
     result: SUBMIT_TASK_RESULT,
     summary: "Submit a task: a declarative S2SP plan, or only an objective for the agents' model planner",
     description:
-      'Each plan step has a step_id and exactly one of resource_call, filter, consumer_call. Without a plan, agents started with the model planner decide the steps. Safe to retry only with an idempotency_key.',
+      'Each plan step has a step_id and exactly one of resource_call, filter, consumer_call. With an empty plan, agents started with the model planner decide the steps. Safe to retry only with an idempotency_key.',
     idempotent: false,
   })
   @Idempotent()
   @RequireScopes(PLATFORM_SCOPES.TASKS_SUBMIT)
   async submitTask(params: SubmitTaskParams, ctx: JsonRpcCallContext): Promise<SubmitTaskResult> {
     const taskId = params.task_id ?? uuidV7();
-    const plan = params.plan ?? [];
+    const { plan } = params;
     const tools = plan
       .flatMap((step) => [step.resource_call?.tool, step.consumer_call?.tool])
       .filter((tool): tool is string => !!tool);
-    // Without a plan the agents' planner picks the tools: the agents get what the caller holds for them.
+    // With an empty plan the agents' planner picks the tools: the agents get what the caller holds for them.
     const origin =
       plan.length > 0
         ? await this.credentials.originFor(ctx, PLATFORM_SCOPES.TASKS_SUBMIT, tools)

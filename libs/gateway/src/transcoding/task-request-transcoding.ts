@@ -22,7 +22,7 @@ export function agentTaskFromParams(params: SubmitTaskParams, ctx: JsonRpcCallCo
     trace: traceContextOf(ctx),
     auth: authContextOf(ctx),
     schema_version: AGENT_TASK_SCHEMA_VERSION,
-    plan: (params.plan ?? []).map(planStepToProto),
+    plan: params.plan.map(planStepToProto),
     idempotency_key: params.idempotency_key ?? '',
   });
 }

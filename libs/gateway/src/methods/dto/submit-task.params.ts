@@ -67,17 +67,16 @@ export class SubmitTaskParams {
   objective!: string;
 
   /**
-   * The S2SP plan: resource calls, filters and consumer calls, in order. Omitted or empty: the
-   * agents' model planner decides the steps from the objective (agents started with AGENTS_PLANNER=model).
+   * The S2SP plan: resource calls, filters and consumer calls, in order. Empty: the agents' model
+   * planner decides the steps from the objective (agents started with AGENTS_PLANNER=model).
    */
-  @IsOptional()
   @IsArray()
   @ArrayMaxSize(64)
   // ValidateNested alone lets an array element through (it validates its elements).
   @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => PlanStepDto)
-  plan?: PlanStepDto[];
+  plan!: PlanStepDto[];
 
   @IsOptional()
   @IsObject()
