@@ -12,7 +12,7 @@ import { GATEWAY_DATABASE } from '../../libs/gateway/src/gateway.constants';
 import { AGENTS_DATABASE } from '../../libs/agents/src/agents.tokens';
 import { agentsTestConfig, eventually, startTestAgents, type RunningAgents } from '../support/agents-stack';
 import { connectAgents, unaryError, type AgentsClients } from '../support/agents-grpc-client';
-import { connectMcp, textOf } from '../support/mcp-client';
+import { connectMcp } from '../support/mcp-client';
 import { fetchResource, startStats, startWeather } from '../support/stack';
 import { startTestMcpServer, type TestMcpServer } from '../support/test-mcp-server';
 import { alertChartPlan, submitTask, waitForTaskEnd } from '../support/agent-tasks';
@@ -239,7 +239,7 @@ describe('caller-scoped security on every hop', () => {
     assert.equal(decision?.subject, 'alice');
   });
 
-  test('an MCP server refuses a call without a token (401) and a tool call without its scope (naming it)', async () => {
+  test('an MCP server refuses a call without a token (401) and a tool call without its scope (403 naming it)', async () => {
     const anonymous = await fetch(`${weather.url}/mcp`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
@@ -255,9 +255,12 @@ describe('caller-scoped security on every hop', () => {
 
     const client = await connectMcp(weather.url, 'no-scope', { scopes: ['s2sp:data:read'] });
     try {
-      const result = await client.callTool({ name: 'get_alerts', arguments: { area: 'DC' } });
-      assert.equal(result.isError, true);
-      assert.match(textOf(result), /weather:read/);
+      // Refused over HTTP before the tool runs, with the challenge MCP clients step up with.
+      await assert.rejects(
+        client.callTool({ name: 'get_alerts', arguments: { area: 'DC' } }),
+        (error: Error & { code?: number }) =>
+          error.code === 403 && /"code":4002,"message":"Missing required scope: weather:read\."/.test(error.message),
+      );
     } finally {
       await client.close();
     }

@@ -7,6 +7,8 @@ import {
   type S2spLimits,
   allowedHostsFromEnv,
   mcpHttpLimitsFromEnv,
+  protectedResourceFromEnv,
+  type McpServerAuthOptions,
   type McpHttpLimits,
   auditRetentionFromEnv,
   type AuditRetentionOptions,
@@ -50,6 +52,11 @@ export interface StatsServerConfig {
   mcpLimits?: Partial<McpHttpLimits>;
   /** Caller authentication on /mcp (audience "stats-server" by default). */
   auth: AuthModuleOptions;
+  /**
+   * `/mcp` as an OAuth protected resource (serveMcp's `auth` besides the audience): its public URL,
+   * authorization servers and scopes (S2SP_MCP_RESOURCE_URL, S2SP_MCP_AUTHORIZATION_SERVERS, S2SP_MCP_SCOPES_SUPPORTED).
+   */
+  protectedResource?: Pick<McpServerAuthOptions, 'resource' | 'authorizationServers' | 'scopesSupported'>;
   /** How long the audit trails are kept (default DEFAULT_AUDIT_RETENTION of @s2sp/core: 30 days; S2SP_AUDIT_RETENTION_*). */
   auditRetention?: AuditRetentionOptions;
   /** Bounds of the data-plane fetch audit's buffer while the database fails (S2SP_DATA_FETCH_AUDIT_*). */
@@ -106,6 +113,7 @@ export function statsConfigFromEnv(transport: 'http' | 'stdio' = 'http'): StatsS
       max: MAX_SUMMARY_MAX_TOKENS,
     }),
     auth: authOptionsFromEnv('stats-server', process.env),
+    protectedResource: protectedResourceFromEnv(),
     auditRetention: auditRetentionFromEnv(),
     dataPlaneFetchAudit: dataPlaneFetchAuditRetryFromEnv(),
     shutdown: shutdownOptionsFromEnv(),

@@ -15,7 +15,7 @@ export function startStatsServer(config: StatsServerConfig): Promise<RunningMcpS
     ...(config.shutdown ? { shutdown: config.shutdown } : {}),
     // stdout carries the protocol on stdio.
     logger: appLogger('s2sp-stats-server', config.logger, config.transport === 'stdio' ? { write: writeToStderr } : {}),
-    auth: { audience: config.auth.audience },
+    auth: { audience: config.auth.audience, ...config.protectedResource },
     instructions: 'Charts for rows handed over by S2SP: pass abstract rows and a resource_url (or body_data).',
   });
 }

@@ -8,6 +8,8 @@ import {
   type S2spLimits,
   allowedHostsFromEnv,
   mcpHttpLimitsFromEnv,
+  protectedResourceFromEnv,
+  type McpServerAuthOptions,
   type McpHttpLimits,
   auditRetentionFromEnv,
   type AuditRetentionOptions,
@@ -51,6 +53,11 @@ export interface WeatherServerConfig {
   mcpLimits?: Partial<McpHttpLimits>;
   /** Caller authentication on /mcp and the data plane (audience "weather-server" by default). */
   auth: AuthModuleOptions;
+  /**
+   * `/mcp` as an OAuth protected resource (serveMcp's `auth` besides the audience): its public URL,
+   * authorization servers and scopes (S2SP_MCP_RESOURCE_URL, S2SP_MCP_AUTHORIZATION_SERVERS, S2SP_MCP_SCOPES_SUPPORTED).
+   */
+  protectedResource?: Pick<McpServerAuthOptions, 'resource' | 'authorizationServers' | 'scopesSupported'>;
   /** How long the audit trails are kept (default DEFAULT_AUDIT_RETENTION of @s2sp/core: 30 days; S2SP_AUDIT_RETENTION_*). */
   auditRetention?: AuditRetentionOptions;
   /** Bounds of the data-plane fetch audit's buffer while the database fails (S2SP_DATA_FETCH_AUDIT_*). */
@@ -86,6 +93,7 @@ export function weatherConfigFromEnv(transport: 'http' | 'stdio' = 'http'): Weat
     mcpLimits: mcpHttpLimitsFromEnv(),
     dataPlaneAuth: dataPlaneAuthFromEnv(defaultDataPlaneAuth(transport)),
     auth: authOptionsFromEnv('weather-server', process.env),
+    protectedResource: protectedResourceFromEnv(),
     auditRetention: auditRetentionFromEnv(),
     dataPlaneFetchAudit: dataPlaneFetchAuditRetryFromEnv(),
     shutdown: shutdownOptionsFromEnv(),

@@ -26,7 +26,7 @@ export async function startWeatherServer(config: WeatherServerConfig): Promise<R
         config.logger,
         config.transport === 'stdio' ? { write: writeToStderr } : {},
       ),
-      auth: { audience: config.auth.audience },
+      auth: { audience: config.auth.audience, ...config.protectedResource },
       instructions: 'National Weather Service alerts as an S2SP resource server.',
       // Clients may subscribe to an area's alerts (weather://alerts/{area}); AlertFeed announces changes.
       resourceSubscriptions: true,

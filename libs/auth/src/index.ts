@@ -74,6 +74,15 @@ export * from './errors/approval-required-error';
 export * from './errors/scope-widening-error';
 export * from './errors/delegation-refused-error';
 
+// MCP authorization discovery
+export {
+  type ProtectedResourceOptions,
+  type ProtectedResourceMetadata,
+  protectedResourceMetadata,
+  protectedResourceMetadataUrl,
+  protectedResourceMetadataMiddleware,
+} from './metadata/protected-resource-metadata';
+
 // Protocol adapters
 export * from './transport/bearer';
 export * from './transport/outgoing-credentials';

@@ -33,6 +33,7 @@ export { type SplitResult } from './protocol/split-rows';
 export * from './protocol/consumer-input';
 export { type ToolResult } from './protocol/tool-result';
 export * from './bootstrap/serve-mcp';
+export { type McpServerAuthOptions } from './auth/mcp-protected-resource';
 export { S2SP_META } from './protocol/s2sp-meta';
 export * from './consumer/data-plane-credentials.service';
 export * from './audit/prisma-audit-sink';
@@ -60,6 +61,7 @@ export {
 export { type AuthProviderOptions } from './auth/auth-seams';
 export { s2spLimitsFromEnv } from './config/limits-from-env';
 export { allowedHostsFromEnv } from './config/allowed-hosts-from-env';
+export { protectedResourceFromEnv } from './config/protected-resource-from-env';
 export { RequestHostPolicy, type AllowedHost, type AllowList } from '@s2sp/platform';
 export { type DataPlaneAuthPolicy } from './auth/data-plane-auth-policy';
 export { dataPlaneAuthFromEnv } from './config/data-plane-auth-from-env';

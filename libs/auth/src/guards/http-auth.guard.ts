@@ -69,12 +69,15 @@ export function bearerChallenge(
   error: unknown,
   credentialsPresented: boolean,
   resourceMetadataUrl?: string,
+  scopes: readonly string[] = [],
 ): string | undefined {
   const quote = (value: string): string => value.replace(/[\\"]/g, '\\$&');
   const params = [`realm="${quote(realm)}"`];
   if (resourceMetadataUrl) params.push(`resource_metadata="${quote(resourceMetadataUrl)}"`);
   if (error instanceof AuthenticationError) {
     if (credentialsPresented) params.push('error="invalid_token"');
+    // The scopes to ask the authorization server for (MCP clients read them from here first).
+    if (scopes.length > 0) params.push(`scope="${quote(scopes.join(' '))}"`);
     return `Bearer ${params.join(', ')}`;
   }
   if (error instanceof PermissionDeniedError) {

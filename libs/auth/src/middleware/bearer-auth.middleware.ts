@@ -31,6 +31,8 @@ export interface BearerAuthMiddlewareOptions {
   approvals?: ApprovalProvider;
   /** RFC 9728 protected-resource metadata URL for the 401 challenge (MCP authorization). */
   resourceMetadataUrl?: string;
+  /** Scopes a 401 challenge tells the client to ask for (`scope="…"`); read per refusal. Default none. */
+  challengeScopes?: () => readonly string[];
   /** Body of refusals: `{ error: { code, message } }` (default) or a JSON-RPC error envelope. */
   errorBody?: 'json' | 'json-rpc';
 }
@@ -100,6 +102,7 @@ export function bearerAuthMiddleware(
           error,
           request.headers.authorization !== undefined,
           options.resourceMetadataUrl,
+          options.challengeScopes?.(),
         );
         if (challenge) response.setHeader('WWW-Authenticate', challenge);
         const body =
@@ -122,7 +125,8 @@ export function bearerAuthMiddleware(
 }
 
 /**
- * {@link bearerAuthMiddleware} for the MCP Streamable HTTP route:
+ * {@link bearerAuthMiddleware} for the MCP Streamable HTTP route (`audience`: the one a token
+ * must name, or several, e.g. the service's and its resource URL; the first names the service):
  * `app.use('/mcp', mcpHttpAuthMiddleware(verifier, 'weather-server'))` before the
  * MCP transport mounts. `req.user` then has the `sub` / `scope` / `scopes` that
  * @rekog/mcp-nest's @ToolScopes checks read, and McpToolAuthGuard finds the caller.
@@ -130,13 +134,13 @@ export function bearerAuthMiddleware(
  */
 export function mcpHttpAuthMiddleware(
   verifierOrGate: TokenVerifier | AuthorizationGate,
-  audience: string,
+  audience: string | readonly string[],
   options: Omit<BearerAuthMiddlewareOptions, 'service' | 'audience' | 'protocol'> & { service?: string } = {},
 ): BearerAuthMiddleware {
   return bearerAuthMiddleware(verifierOrGate, {
     errorBody: 'json-rpc',
     ...options,
-    service: options.service ?? audience,
+    service: options.service ?? (typeof audience === 'string' ? audience : audience[0]),
     audience,
     protocol: 'mcp',
   });

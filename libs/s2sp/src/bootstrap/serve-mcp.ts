@@ -10,6 +10,8 @@ import {
 } from '@s2sp/platform/internal';
 import type { CacheHint } from '@modelcontextprotocol/server';
 import { StdioTransport, StreamableHttpTransport, type McpCacheHints, type McpTransport } from '@rekog/mcp-nest';
+import type { McpServerAuthOptions } from '../auth/mcp-protected-resource';
+import { mcpScopeChallengeMiddleware } from '../auth/mcp-scope-challenge.middleware';
 import { mountS2spAuth } from '../auth/mount-s2sp-auth';
 import { mountRequestHostValidation } from '../http/mount-request-host-validation';
 import { mcpBodyLimitMiddleware } from './mcp-body-limit.middleware';
@@ -60,10 +62,14 @@ export interface ServeMcpOptions {
   httpAdapter?: AbstractHttpAdapter;
   /**
    * Caller authentication (the module must import AuthModule): `/mcp` and the
-   * data plane then require a bearer token for `audience`, and tools' `scopes`
-   * are enforced. Over stdio the spawning process is the caller.
+   * data plane then require a bearer token for `audience` (or, over HTTP, for the
+   * `resource` URL), and tools' `scopes` are enforced. Over HTTP the server is an
+   * OAuth protected resource: it publishes its metadata at
+   * `/.well-known/oauth-protected-resource/mcp`, a 401 points to it and names the
+   * scopes to ask for, and a `tools/call` lacking a scope the tool requires is
+   * answered 403 `insufficient_scope` (docs/auth.md). Over stdio the spawning process is the caller.
    */
-  auth?: { audience: string };
+  auth?: McpServerAuthOptions;
   /**
    * The caching hint (`ttlMs`, `cacheScope`) of every list this server answers
    * (tools, prompts, resources, resource templates), sent to clients of the
@@ -122,23 +128,36 @@ export async function serveMcp(
     options.logger === undefined || Array.isArray(options.logger)
       ? defaultLogger(options.transport, options.logger)
       : options.logger;
-  const shutdownOptions = resolveShutdownOptions(options.shutdown);
   // forceCloseConnections: MCP clients keep a notification stream open, which
   // would otherwise hold app.close() (and a SIGTERM'd process) forever.
   const appOptions = { bodyParser: false, logger, forceCloseConnections: true };
   const app = options.httpAdapter
     ? await NestFactory.create(module, options.httpAdapter, appOptions)
     : await NestFactory.create(module, appOptions);
+  try {
+    return await serveApp(app, options);
+  } catch (error) {
+    // A refused option or a port in use must not leave the app's pools and timers running.
+    await app.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+async function serveApp(app: INestApplication, options: ServeMcpOptions): Promise<RunningMcpServer> {
+  const shutdownOptions = resolveShutdownOptions(options.shutdown);
   const readiness = new Readiness();
   const limits = resolveMcpHttpLimits(options.mcpLimits);
   // Before authentication: a request for a foreign Host or Origin is refused before its token is read.
   mountRequestHostValidation(app, { mcpOverHttp: options.transport === 'http' });
-  if (options.auth) mountS2spAuth(app, options.auth.audience, { mcpOverHttp: options.transport === 'http' });
+  const auth = options.auth
+    ? mountS2spAuth(app, { resourceName: options.name, ...options.auth }, { mcpOverHttp: options.transport === 'http' })
+    : undefined;
   // After authentication: an unauthenticated body is refused unread.
   if (options.transport === 'http') {
     // mcpBodyLimitMiddleware reads the body; on Fastify, the stream is left to it.
     leaveRequestBodyUnread(app.getHttpAdapter(), MCP_ENDPOINT);
     app.use(MCP_ENDPOINT, mcpBodyLimitMiddleware(limits.maxBodyBytes));
+    if (auth?.resource) app.use(MCP_ENDPOINT, mcpScopeChallengeMiddleware(auth.gate, auth.resource));
   }
   await options.configure?.(app);
   const sessions =
@@ -183,6 +202,7 @@ export async function serveMcp(
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  auth?.resource?.bind(`http://${host}:${port}`, mcp);
   const requests = new HttpRequestDrain(app.getHttpServer());
   const controls = shutdownControls(() => app.close(), {
     options: shutdownOptions,

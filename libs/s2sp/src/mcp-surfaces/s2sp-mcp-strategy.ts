@@ -4,6 +4,7 @@ import { MAX_COMPLETION_VALUES, type McpCompletionSource } from './mcp-completio
 import type { McpResourceDirectory } from './mcp-resource-directory';
 import type { McpListKind, McpSessionBroadcaster } from './mcp-session-broadcaster';
 import { pageOf } from './list-cursor';
+import { toolRequiredScopes } from './tool-required-scopes';
 
 /** @public */
 export type McpStrategyOptions = ConstructorParameters<typeof McpStrategy>[0];
@@ -33,6 +34,8 @@ export interface McpSurfaces {
  * @public
  */
 export class S2spMcpStrategy extends McpStrategy {
+  private scopesByTool?: Map<string, readonly string[]>;
+
   constructor(
     options: McpStrategyOptions,
     private readonly surfaces: McpSurfaces,
@@ -100,6 +103,22 @@ export class S2spMcpStrategy extends McpStrategy {
   override removePrompt(name: string): void {
     super.removePrompt(name);
     this.announce('prompts');
+  }
+
+  /** The scopes a call of the decorated tool `name` requires; none for a tool without, or one not decorated. */
+  requiredScopesOf(name: string): readonly string[] {
+    return this.toolScopes().get(name) ?? [];
+  }
+
+  /** Every scope some decorated tool requires, sorted. */
+  declaredScopes(): readonly string[] {
+    return [...new Set([...this.toolScopes().values()].flat())].sort();
+  }
+
+  /** Read once the handlers are bound (at the first request: the tools are all registered by then). */
+  private toolScopes(): Map<string, readonly string[]> {
+    this.scopesByTool ??= toolRequiredScopes(this.messageHandlers.values());
+    return this.scopesByTool;
   }
 
   /** The library tells the stateless era itself; the sessions are told here. */
