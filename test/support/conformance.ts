@@ -42,7 +42,7 @@ export const TODO_REASON =
   'TODO: say why this is expected (and set "outcome" to "not-applicable" if the servers lack the feature it needs)';
 
 /** Check statuses that make a scenario not pass; SUCCESS, INFO and SKIPPED do not. */
-const NOT_PASSING = new Set(['FAILURE', 'WARNING']);
+export const NOT_PASSING = new Set(['FAILURE', 'WARNING']);
 
 export type CheckStatus = 'FAILURE' | 'WARNING';
 /** A measured scenario: its non-passing checks by check id (empty: it passed). */
@@ -74,7 +74,7 @@ function suiteCli(): string {
   return join(SUITE_PACKAGE, bin);
 }
 
-async function runSuite(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function runSuite(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await promisify(execFile)(NODE_22, [suiteCli(), ...args], {
       encoding: 'utf8',

@@ -1,0 +1,25 @@
+// The official MCP conformance suite's client scenarios against the agents' MCP client (the code
+// that reaches MCP servers in a task): each scenario that applies passes every check; the others
+// carry the reason they do not apply (test/support/client-conformance.ts).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { measureClient } from '../support/client-conformance';
+
+test("the agents' MCP client passes every client scenario that applies to it", { timeout: 600_000 }, async () => {
+  const results = await measureClient();
+  const ran = results.filter((result) => result.notApplicable === undefined);
+  assert.deepEqual(
+    ran.map((result) => `${result.specVersion} ${result.scenario}`),
+    [
+      '2025-11-25 initialize',
+      '2025-11-25 tools_call',
+      '2025-11-25 sse-retry',
+      '2025-11-25 json-schema-2020-12-preservation',
+    ],
+    'the scenarios a client of its kind runs',
+  );
+  for (const result of ran) {
+    assert.deepEqual(result.notPassing, [], `${result.specVersion} ${result.scenario}`);
+    assert.ok(result.passed > 0, `${result.specVersion} ${result.scenario} passed checks`);
+  }
+});

@@ -1,0 +1,87 @@
+// The official MCP conformance suite's client scenarios against the agents' MCP client
+// (test/support/conformance-client.ts): every scenario the suite lists for a spec version
+// either runs and passes, or is in CLIENT_NOT_APPLICABLE with the reason it does not apply.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { NODE_22, NOT_PASSING, runSuite, SPEC_VERSIONS, type SpecVersion } from './conformance';
+import { tempDir } from './temp-dir';
+
+const CLIENT_PROGRAM = join(__dirname, 'conformance-client.js');
+const SCENARIO_TIMEOUT_MS = 30_000;
+
+const NO_OAUTH =
+  'the agents authenticate to MCP servers with platform-minted bearer tokens (docs/auth.md); their client runs no OAuth flow';
+const V1_CLIENT =
+  "the agents' client is the MCP SDK's v1 line, which speaks protocol versions up to 2025-11-25; the stateless 2026-07-28 lifecycle (server/discover, per-request _meta, input-required results) needs the v2 client (@modelcontextprotocol/client)";
+
+/** Scenarios that do not apply to the agents' client, by spec version, with the reason. */
+export function clientNotApplicable(scenario: string, specVersion: SpecVersion): string | undefined {
+  if (specVersion === '2026-07-28') return V1_CLIENT;
+  if (scenario.startsWith('auth/')) return NO_OAUTH;
+  if (scenario === 'elicitation-sep1034-client-defaults')
+    return 'the agents declare no elicitation capability: no user is present to answer a form during a task';
+  return undefined;
+}
+
+export interface ClientScenarioResult {
+  scenario: string;
+  specVersion: SpecVersion;
+  /** Checks that passed (SUCCESS). */
+  passed: number;
+  /** Checks that did not pass: `id=STATUS`. */
+  notPassing: string[];
+  /** Set when the scenario does not apply; it was not run. */
+  notApplicable?: string;
+}
+
+/** The client scenarios the suite lists for a spec version. */
+export async function listClientScenarios(specVersion: SpecVersion): Promise<string[]> {
+  const { code, stdout, stderr } = await runSuite(['list', '--client', '--spec-version', specVersion]);
+  if (code !== 0) throw new Error(`conformance list failed (${code}): ${stderr}`);
+  const names = [...stdout.matchAll(/^\s+- ([\w./-]+)/gm)].map((match) => match[1]);
+  if (names.length === 0) throw new Error(`conformance list printed no client scenarios:\n${stdout}`);
+  return names;
+}
+
+async function runClientScenario(scenario: string, specVersion: SpecVersion): Promise<ClientScenarioResult> {
+  const output = tempDir('s2sp-client-conformance-');
+  try {
+    const args = ['client', '--command', `${NODE_22} ${CLIENT_PROGRAM}`, '--scenario', scenario];
+    const run = await runSuite([
+      ...args,
+      '--spec-version',
+      specVersion,
+      '--timeout',
+      String(SCENARIO_TIMEOUT_MS),
+      '-o',
+      output.path,
+    ]);
+    const [dir] = readdirSync(output.path);
+    const checksFile = dir === undefined ? '' : join(output.path, dir, 'checks.json');
+    if (!existsSync(checksFile))
+      throw new Error(`${scenario} ${specVersion}: no checks:\n${run.stdout}\n${run.stderr}`);
+    const checks = JSON.parse(readFileSync(checksFile, 'utf8')) as Array<{ id: string; status: string }>;
+    const notPassing = checks.filter((check) => NOT_PASSING.has(check.status)).map((c) => `${c.id}=${c.status}`);
+    const passed = checks.filter((check) => check.status === 'SUCCESS').length;
+    if (run.code !== 0 && notPassing.length === 0) notPassing.push(`suite exit code ${run.code}`);
+    return { scenario, specVersion, passed, notPassing };
+  } finally {
+    output.remove();
+  }
+}
+
+/** Every client scenario of every spec version: run, or not applicable with its reason. */
+export async function measureClient(): Promise<ClientScenarioResult[]> {
+  const results: ClientScenarioResult[] = [];
+  for (const specVersion of SPEC_VERSIONS) {
+    for (const scenario of await listClientScenarios(specVersion)) {
+      const reason = clientNotApplicable(scenario, specVersion);
+      results.push(
+        reason === undefined
+          ? await runClientScenario(scenario, specVersion)
+          : { scenario, specVersion, passed: 0, notPassing: [], notApplicable: reason },
+      );
+    }
+  }
+  return results;
+}
