@@ -1,6 +1,6 @@
 // What a process pays for at start-up: packages needed only by one kind of request are
 // loaded by the first such request (libs/s2sp/src/data-plane/arrow/lazy-arrow.ts), or only by
-// the apps configured to use them (the OTLP exporters, libs/telemetry/src/telemetry.ts; ioredis,
+// the apps configured to use them (the metrics SDK and the OTLP exporters, libs/telemetry/src/telemetry.ts; ioredis,
 // libs/platform/src/redis/shared-redis.ts); what the first call of a kind would pay for is
 // loaded while the app starts, in the apps that make such calls (libs/s2sp/src/resource/token-counter-warm-up.ts).
 import assert from 'node:assert/strict';
@@ -61,6 +61,26 @@ test('@s2sp/core loads the OTLP exporters only in an app that exports to an OTLP
   );
   for (const exporter of ['@opentelemetry/exporter-trace-otlp-http', '@opentelemetry/exporter-metrics-otlp-http'])
     assert.ok(exporting.includes(exporter), exporter);
+});
+
+test('@s2sp/core loads the metrics SDK, its Prometheus reader and resource detection only in an app that keeps metrics', () => {
+  const sdk = ['@opentelemetry/sdk-metrics', '@opentelemetry/exporter-prometheus', '@opentelemetry/resources'];
+  const atStart = packagesLoadedBy(`require('@s2sp/core')`);
+  for (const name of sdk) assert.ok(!atStart.includes(name), name);
+  const withoutMetrics = packagesLoadedBy(
+    `require('@s2sp/core');
+    const telemetry = await require('@s2sp/telemetry').startTelemetry({ serviceName: 'lazy-test', metrics: false });
+    await telemetry.shutdown()`,
+  );
+  for (const name of sdk) assert.ok(!withoutMetrics.includes(name), name);
+  const keepingMetrics = packagesLoadedBy(
+    `require('@s2sp/core');
+    const telemetry = await require('@s2sp/telemetry').startTelemetry({ serviceName: 'lazy-test' });
+    telemetry.metrics.recordToolCall('x', 'lazy-test', 0.001);
+    await telemetry.scrape();
+    await telemetry.shutdown()`,
+  );
+  for (const name of sdk) assert.ok(keepingMetrics.includes(name), name);
 });
 
 test('@s2sp/core loads ioredis only in a process that connects to Redis', () => {

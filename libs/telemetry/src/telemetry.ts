@@ -13,8 +13,9 @@ import {
 import type { ExportResult } from '@opentelemetry/core';
 import type * as OtlpMetricsExport from '@opentelemetry/exporter-metrics-otlp-http';
 import type * as OtlpTraceExport from '@opentelemetry/exporter-trace-otlp-http';
-import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
-import { MeterProvider, PeriodicExportingMetricReader, type IMetricReader } from '@opentelemetry/sdk-metrics';
+import type * as Resources from '@opentelemetry/resources';
+import type * as MetricsSdk from '@opentelemetry/sdk-metrics';
+import type { IMetricReader, MeterProvider } from '@opentelemetry/sdk-metrics';
 import type * as TraceSdk from '@opentelemetry/sdk-trace';
 import type { ReadableSpan, SpanExporter, SpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
@@ -87,13 +88,17 @@ export class Telemetry {
     this.apiVersion = options.apiVersion ?? options.serviceVersion ?? '1';
     this.mcpServerId = options.mcpServerId ?? options.serviceName;
     this.errorCode = options.errorCode ?? errorCodeOf;
-    const resource = defaultResource().merge(
-      resourceFromAttributes({
-        ...options.resourceAttributes,
-        [ATTR_SERVICE_NAME]: options.serviceName,
-        ...(options.serviceVersion ? { [ATTR_SERVICE_VERSION]: options.serviceVersion } : {}),
-      }),
-    );
+    // The resource (and the SDKs below) load only in an app that records spans or metrics.
+    const resource = (): Resources.Resource => {
+      const { defaultResource, resourceFromAttributes } = resources();
+      return defaultResource().merge(
+        resourceFromAttributes({
+          ...options.resourceAttributes,
+          [ATTR_SERVICE_NAME]: options.serviceName,
+          ...(options.serviceVersion ? { [ATTR_SERVICE_VERSION]: options.serviceVersion } : {}),
+        }),
+      );
+    };
 
     const destination = spanDestination(options);
     this.spanDestination = destination.kind;
@@ -102,7 +107,7 @@ export class Telemetry {
     if (processor) {
       const { TracerProvider, ParentBasedSampler, AlwaysOnSampler } = traceSdk();
       this.tracerProvider = new TracerProvider({
-        resource,
+        resource: resource(),
         sampler: new ParentBasedSampler({ root: new AlwaysOnSampler() }),
         spanProcessors: [processor],
       });
@@ -115,7 +120,10 @@ export class Telemetry {
     this.metricsEnabled = metricsEnabled(options);
     if (this.metricsEnabled) {
       this.prometheus = new PrometheusScrape();
-      this.meterProvider = new MeterProvider({ resource, readers: metricReaders(this.prometheus, options) });
+      this.meterProvider = new (metricsSdk().MeterProvider)({
+        resource: resource(),
+        readers: metricReaders(this.prometheus, options),
+      });
       this.metrics = new TelemetryMetrics(this.meterProvider.getMeter(INSTRUMENTATION_SCOPE));
     } else {
       this.metrics = new TelemetryMetrics(createNoopMeter());
@@ -218,6 +226,16 @@ function traceSdk(): typeof TraceSdk {
   return require('@opentelemetry/sdk-trace') as typeof TraceSdk;
 }
 
+// The metrics SDK (about 50 modules) loads only in an app that keeps metrics; the resource
+// detection only in one that keeps spans or metrics: an app without TelemetryModule loads neither.
+function metricsSdk(): typeof MetricsSdk {
+  return require('@opentelemetry/sdk-metrics') as typeof MetricsSdk;
+}
+
+function resources(): typeof Resources {
+  return require('@opentelemetry/resources') as typeof Resources;
+}
+
 // The OTLP exporters (with their protobuf and HTTP layers, about 80 modules) load only in an app
 // that exports to an OTLP endpoint.
 function otlpTraceExport(): typeof OtlpTraceExport {
@@ -232,7 +250,7 @@ function metricReaders(prometheus: PrometheusScrape, options: TelemetryOptions):
   const readers: IMetricReader[] = [prometheus.reader];
   if (options.otlpMetricsUrl) {
     readers.push(
-      new PeriodicExportingMetricReader({
+      new (metricsSdk().PeriodicExportingMetricReader)({
         exporter: new (otlpMetricsExport().OTLPMetricExporter)({ url: options.otlpMetricsUrl }),
         exportIntervalMillis: options.otlpMetricsIntervalMs ?? DEFAULT_OTLP_METRICS_INTERVAL_MS,
       }),

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PrometheusExporter, PrometheusSerializer } from '@opentelemetry/exporter-prometheus';
+import type * as PrometheusExport from '@opentelemetry/exporter-prometheus';
 
 /**
  * Content type of the Prometheus text exposition format.
@@ -14,8 +14,16 @@ export const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8
  * @public
  */
 export class PrometheusScrape {
-  readonly reader = new PrometheusExporter({ preventServerStart: true, withoutScopeInfo: true });
-  private readonly serializer = new PrometheusSerializer('', false, undefined, false, true);
+  readonly reader: PrometheusExport.PrometheusExporter;
+  private readonly serializer: PrometheusExport.PrometheusSerializer;
+
+  constructor() {
+    // Loaded with the first app that keeps metrics, not by every importer of @s2sp/telemetry.
+    const { PrometheusExporter, PrometheusSerializer } =
+      require('@opentelemetry/exporter-prometheus') as typeof PrometheusExport;
+    this.reader = new PrometheusExporter({ preventServerStart: true, withoutScopeInfo: true });
+    this.serializer = new PrometheusSerializer('', false, undefined, false, true);
+  }
 
   /** The current metrics in Prometheus text format. */
   async scrape(): Promise<string> {
