@@ -66,7 +66,10 @@ export function protectedResourceMetadata(options: ProtectedResourceOptions): Pr
     fail('resource', `must be an absolute http(s) URL without a fragment; got ${JSON.stringify(options.resource)}`);
   for (const server of options.authorizationServers) {
     if (!isHttpUrl(server) || new URL(server).search !== '' || new URL(server).hash !== '')
-      fail('authorizationServers', `must hold issuer URLs (http(s), no query or fragment); got ${JSON.stringify(server)}`);
+      fail(
+        'authorizationServers',
+        `must hold issuer URLs (http(s), no query or fragment); got ${JSON.stringify(server)}`,
+      );
   }
   for (const scope of options.scopesSupported) {
     if (!isValidScope(scope))
