@@ -79,6 +79,11 @@ export {
   type McpSessionSeed,
 } from './mcp-surfaces/s2sp-mcp-strategy';
 export * from './mcp-surfaces/prompt-arguments';
+export {
+  mcpServerContext,
+  sealRequestState,
+  type McpRequestStateOptions,
+} from './mcp-surfaces/mcp-request-context';
 export * from './mcp-surfaces/mcp-protocol-error.filter';
 export { ResourceActivityController } from './activity/resource-activity.controller';
 export { TableSelection } from './data-plane/table-selection';

@@ -21,6 +21,7 @@ import { MCP_COMPLETION_SOURCE, type McpCompletionSource } from '../mcp-surfaces
 import { MCP_RESOURCE_DIRECTORY, type McpResourceDirectory } from '../mcp-surfaces/mcp-resource-directory';
 import { McpSessionBroadcaster } from '../mcp-surfaces/mcp-session-broadcaster';
 import { S2spMcpStrategy } from '../mcp-surfaces/s2sp-mcp-strategy';
+import type { McpRequestStateOptions } from '../mcp-surfaces/mcp-request-context';
 
 const MCP_ENDPOINT = '/mcp';
 
@@ -82,6 +83,12 @@ export interface ServeMcpOptions {
    * then announces changes through {@link McpSessionBroadcaster.resourceUpdated}. Default false.
    */
   resourceSubscriptions?: boolean;
+  /**
+   * How the `requestState` of the `InputRequiredResult`s handlers return is sealed
+   * (see `sealRequestState`); replicas behind one address must share `key`.
+   * Default: a random key per process.
+   */
+  requestState?: McpRequestStateOptions;
   /**
    * Graceful shutdown; each unset option is DEFAULT_SHUTDOWN_OPTIONS' of @s2sp/platform.
    * An app configured from the environment passes `shutdownOptionsFromEnv()` (S2SP_SHUTDOWN_*).
@@ -168,6 +175,7 @@ export async function serveMcp(
       completions: optionalProvider<McpCompletionSource>(app, MCP_COMPLETION_SOURCE),
       listPageSize: limits.listPageSize,
       subscriptions: options.resourceSubscriptions ?? false,
+      ...(options.requestState ? { requestState: options.requestState } : {}),
     },
   );
   mcp.setHttpAdapter(app.getHttpAdapter());

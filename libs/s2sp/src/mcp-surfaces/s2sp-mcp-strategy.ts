@@ -1,5 +1,6 @@
-import type { McpServer, Resource, ServerCapabilities } from '@modelcontextprotocol/server';
-import { McpStrategy } from '@rekog/mcp-nest';
+import { isInputRequiredResult, type McpServer, type Resource, type ServerCapabilities } from '@modelcontextprotocol/server';
+import { McpStrategy, type McpContext } from '@rekog/mcp-nest';
+import { relatedToRequest, withRequestStateIntegrity, type McpRequestStateOptions } from './mcp-request-context';
 import { MAX_COMPLETION_VALUES, type McpCompletionSource } from './mcp-completion-source';
 import type { McpResourceDirectory } from './mcp-resource-directory';
 import type { McpListKind, McpSessionBroadcaster } from './mcp-session-broadcaster';
@@ -24,12 +25,16 @@ export interface McpSurfaces {
   listPageSize: number;
   /** Whether clients may subscribe to resources (`resources/subscribe`, `notifications/resources/updated`). */
   subscriptions: boolean;
+  /** How the `requestState` of `InputRequiredResult`s is sealed; default a random key per process. */
+  requestState?: McpRequestStateOptions;
 }
 
 /**
  * @rekog/mcp-nest's MCP strategy plus what its sessions lack: list changes and
  * resource updates reach sessions of every protocol era ({@link McpSessionBroadcaster}),
- * `resources/list` is paged, `resources/subscribe`, and `completion/complete`.
+ * `resources/list` is paged, `resources/subscribe`, and `completion/complete`; tools may answer
+ * with an `InputRequiredResult` (protocol 2026-07-28; on 2025-era sessions the SDK asks the client
+ * itself), whose `requestState` is sealed and verified ({@link sealRequestState}).
  * @public
  */
 export class S2spMcpStrategy extends McpStrategy {
@@ -37,7 +42,20 @@ export class S2spMcpStrategy extends McpStrategy {
     options: McpStrategyOptions,
     private readonly surfaces: McpSurfaces,
   ) {
-    super({ ...options, capabilities: withSurfaceCapabilities(options.capabilities, surfaces) });
+    super({
+      ...options,
+      capabilities: withSurfaceCapabilities(options.capabilities, surfaces),
+      serverMutator: sealedServers(options, surfaces.requestState),
+    });
+    // @rekog/mcp-nest turns any tool result without `content` into JSON text; an
+    // InputRequiredResult must reach the SDK as it is.
+    const strategy = this as unknown as { formatToolResult(result: unknown, schema: unknown): Promise<unknown> };
+    const format = strategy.formatToolResult.bind(this);
+    strategy.formatToolResult = (result, schema) =>
+      isInputRequiredResult(result) ? Promise.resolve(result) : format(result, schema);
+    const contexts = this as unknown as { buildContext(...args: unknown[]): McpContext };
+    const build = contexts.buildContext.bind(this);
+    contexts.buildContext = (...args) => relatedToRequest(build(...args));
   }
 
   override bindRequestHandlers(server: McpServer, session: McpSessionSeed, rawRequest?: unknown): void {
@@ -106,6 +124,21 @@ export class S2spMcpStrategy extends McpStrategy {
   private announce(kind: McpListKind): void {
     this.surfaces.broadcaster.listChanged(kind);
   }
+}
+
+/** Every server verifies echoed `requestState` (then the app's own mutator, if any, runs). */
+function sealedServers(
+  options: McpStrategyOptions,
+  requestState: McpRequestStateOptions | undefined,
+): (server: McpServer) => McpServer {
+  const { name, version, title, description, websiteUrl, icons } = options;
+  const seal = withRequestStateIntegrity(
+    { name, version, title, description, websiteUrl, icons },
+    { instructions: options.instructions ?? '', ...(options.cacheHints ? { cacheHints: options.cacheHints } : {}) },
+    requestState,
+  );
+  const mutate = options.serverMutator;
+  return (server) => (mutate ? mutate(seal(server)) : seal(server));
 }
 
 function withSurfaceCapabilities(declared: ServerCapabilities | undefined, surfaces: McpSurfaces): ServerCapabilities {
