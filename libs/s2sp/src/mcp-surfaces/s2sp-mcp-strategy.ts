@@ -1,4 +1,12 @@
-import { isInputRequiredResult, type McpServer, type Resource, type ServerCapabilities } from '@modelcontextprotocol/server';
+import {
+  isInputRequiredResult,
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceNotFoundError,
+  type McpServer,
+  type Resource,
+  type ServerCapabilities,
+} from '@modelcontextprotocol/server';
 import { McpStrategy, type McpContext } from '@rekog/mcp-nest';
 import { relatedToRequest, withRequestStateIntegrity, type McpRequestStateOptions } from './mcp-request-context';
 import { MAX_COMPLETION_VALUES, type McpCompletionSource } from './mcp-completion-source';
@@ -138,7 +146,44 @@ function sealedServers(
     requestState,
   );
   const mutate = options.serverMutator;
-  return (server) => (mutate ? mutate(seal(server)) : seal(server));
+  return (server) => {
+    const sealed = withResourceNotFound(seal(server));
+    return mutate ? mutate(sealed) : sealed;
+  };
+}
+
+type ReadResourceHandler = (request: { params: { uri: string } }, ctx: unknown) => Promise<unknown>;
+
+/**
+ * A `resources/read` of a URI that matches no resource or template answers the SDK's
+ * ResourceNotFoundError, which names the URI in `data.uri`, instead of @rekog/mcp-nest's bare
+ * `-32602 Unknown resource`. The handler is registered by mcp-nest, so it is wrapped as it is set.
+ */
+function withResourceNotFound(server: McpServer): McpServer {
+  const low = server.server as unknown as { setRequestHandler(method: string, handler: unknown): void };
+  const set = low.setRequestHandler.bind(low);
+  low.setRequestHandler = (method, handler) => {
+    if (method !== 'resources/read' || typeof handler !== 'function') {
+      set(method, handler);
+      return;
+    }
+    const read = handler as ReadResourceHandler;
+    const wrapped: ReadResourceHandler = async (request, ctx) => {
+      try {
+        return await read(request, ctx);
+      } catch (error) {
+        const uri = request.params.uri;
+        const unknown =
+          error instanceof ProtocolError &&
+          !(error instanceof ResourceNotFoundError) &&
+          error.code === Number(ProtocolErrorCode.InvalidParams) &&
+          error.message.includes(`Unknown resource: ${uri}`);
+        throw unknown ? new ResourceNotFoundError(uri) : error;
+      }
+    };
+    set(method, wrapped);
+  };
+  return server;
 }
 
 function withSurfaceCapabilities(declared: ServerCapabilities | undefined, surfaces: McpSurfaces): ServerCapabilities {
