@@ -2,7 +2,6 @@ import { Ctx, Payload } from '@nestjs/microservices';
 import {
   inputRequired,
   inputResponse,
-  MissingRequiredClientCapabilityError,
   type CallToolResult,
   type ElicitRequestFormParams,
   type InputRequest,
@@ -256,12 +255,5 @@ export class InteractionToolsController {
       inputRequests,
       requestState: await sealRequestState(context, { kind: 'capabilities-test' }),
     });
-  }
-
-  @Tool({ name: 'test_missing_capability', description: 'Needs the sampling capability of the client.' })
-  missingCapability(@Ctx() context: McpContext): CallToolResult {
-    if (!context.getClientCapabilities()?.sampling)
-      throw new MissingRequiredClientCapabilityError({ requiredCapabilities: { sampling: {} } });
-    return text('Success');
   }
 }

@@ -16,7 +16,12 @@ const withResource = z.object({ resourceUri: z.string().describe('URI of the res
 /** Text, binary and templated resources, and prompts with arguments, images and embedded resources. */
 @McpController()
 export class ResourcesAndPromptsController {
-  @Resource({ uri: 'test://static-text', name: 'static-text', description: 'A static text resource.', mimeType: 'text/plain' })
+  @Resource({
+    uri: 'test://static-text',
+    name: 'static-text',
+    description: 'A static text resource.',
+    mimeType: 'text/plain',
+  })
   staticText(): ReadResourceResult {
     return {
       contents: [
@@ -56,7 +61,11 @@ export class ResourcesAndPromptsController {
     return { messages: [{ role: 'user', content: { type: 'text', text: 'This is a simple prompt for testing.' } }] };
   }
 
-  @Prompt({ name: 'test_prompt_with_arguments', description: 'A prompt with two arguments.', parameters: withArguments })
+  @Prompt({
+    name: 'test_prompt_with_arguments',
+    description: 'A prompt with two arguments.',
+    parameters: withArguments,
+  })
   promptWithArguments(@Payload() args: unknown): GetPromptResult {
     const { arg1, arg2 } = promptArguments(withArguments, args, 'test_prompt_with_arguments');
     const text = `Prompt with arguments: arg1='${arg1}', arg2='${arg2}'`;
