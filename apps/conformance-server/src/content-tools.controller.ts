@@ -1,7 +1,7 @@
 import { Ctx, Payload } from '@nestjs/microservices';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { McpController, Tool, type McpContext } from '@rekog/mcp-nest';
-import { mcpServerContext } from '@s2sp/core';
+import { mcpParamHeaders, mcpServerContext } from '@s2sp/core';
 import { z } from 'zod';
 import { PNG_BASE64, WAV_BASE64 } from './media';
 
@@ -126,6 +126,20 @@ export class ContentToolsController {
   })
   jsonSchema(@Payload() args: Record<string, unknown>): CallToolResult {
     return text(`JSON Schema 2020-12 tool called with: ${JSON.stringify(args)}`);
+  }
+
+  @Tool({
+    name: 'test_custom_headers',
+    description: 'Takes parameters that clients mirror into Mcp-Param-* headers.',
+    parameters: z.object({
+      region: z.string().describe('Plain string value'),
+      priority: z.number().int().optional().describe('Integer value'),
+      verbose: z.boolean().optional().describe('Boolean value'),
+    }),
+    _meta: mcpParamHeaders({ region: 'Region', priority: 'Priority', verbose: 'Verbose' }),
+  })
+  customHeaders(@Payload() args: { region: string; priority?: number; verbose?: boolean }): CallToolResult {
+    return text(`Headers matched: region=${args.region}`);
   }
 
   @Tool({

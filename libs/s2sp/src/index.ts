@@ -80,6 +80,7 @@ export {
   type McpSessionSeed,
 } from './mcp-surfaces/s2sp-mcp-strategy';
 export * from './mcp-surfaces/prompt-arguments';
+export { mcpParamHeaders } from './mcp-surfaces/mcp-param-headers';
 export { mcpServerContext, sealRequestState, type McpRequestStateOptions } from './mcp-surfaces/mcp-request-context';
 export * from './mcp-surfaces/mcp-protocol-error.filter';
 export { ResourceActivityController } from './activity/resource-activity.controller';

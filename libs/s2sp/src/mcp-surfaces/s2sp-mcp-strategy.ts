@@ -8,6 +8,7 @@ import {
   type ServerCapabilities,
 } from '@modelcontextprotocol/server';
 import { McpStrategy, type McpContext } from '@rekog/mcp-nest';
+import { withParamHeaderMirroring } from './mcp-param-headers';
 import { relatedToRequest, withRequestStateIntegrity, type McpRequestStateOptions } from './mcp-request-context';
 import { MAX_COMPLETION_VALUES, type McpCompletionSource } from './mcp-completion-source';
 import type { McpResourceDirectory } from './mcp-resource-directory';
@@ -147,7 +148,7 @@ function sealedServers(
   );
   const mutate = options.serverMutator;
   return (server) => {
-    const sealed = withResourceNotFound(seal(server));
+    const sealed = withMcpNestHandlerFixes(seal(server));
     return mutate ? mutate(sealed) : sealed;
   };
 }
@@ -155,14 +156,20 @@ function sealedServers(
 type ReadResourceHandler = (request: { params: { uri: string } }, ctx: unknown) => Promise<unknown>;
 
 /**
- * A `resources/read` of a URI that matches no resource or template answers the SDK's
- * ResourceNotFoundError, which names the URI in `data.uri`, instead of @rekog/mcp-nest's bare
- * `-32602 Unknown resource`. The handler is registered by mcp-nest, so it is wrapped as it is set.
+ * What the handlers @rekog/mcp-nest registers lack, added as they are set: a `resources/read` of a
+ * URI that matches no resource or template answers the SDK's ResourceNotFoundError, which names
+ * the URI in `data.uri`, instead of a bare `-32602 Unknown resource`; `tools/list` annotates the
+ * parameters tools mirror into headers ({@link mcpParamHeaders}).
  */
-function withResourceNotFound(server: McpServer): McpServer {
+function withMcpNestHandlerFixes(server: McpServer): McpServer {
   const low = server.server as unknown as { setRequestHandler(method: string, handler: unknown): void };
   const set = low.setRequestHandler.bind(low);
+  const listTools = withParamHeaderMirroring(server, set);
   low.setRequestHandler = (method, handler) => {
+    if (method === 'tools/list' && typeof handler === 'function') {
+      listTools(handler);
+      return;
+    }
     if (method !== 'resources/read' || typeof handler !== 'function') {
       set(method, handler);
       return;
