@@ -6,6 +6,7 @@ import { DiagnosticsController } from './diagnostics.controller';
 import { InteractionToolsController } from './interaction-tools.controller';
 import { ListMutations } from './list-mutations';
 import { ResourcesAndPromptsController } from './resources-and-prompts.controller';
+import { TaskToolsController } from './task-tools.controller';
 
 /** Every fixture the MCP conformance suite's server scenarios call, on an S2spModule app. */
 @Module({
@@ -15,6 +16,7 @@ import { ResourcesAndPromptsController } from './resources-and-prompts.controlle
     InteractionToolsController,
     ResourcesAndPromptsController,
     DiagnosticsController,
+    TaskToolsController,
   ],
   providers: [ListMutations, { provide: MCP_COMPLETION_SOURCE, useClass: ConformanceCompletions }],
 })

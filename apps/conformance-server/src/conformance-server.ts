@@ -22,6 +22,7 @@ export async function startConformanceServer(options: ConformanceServerOptions):
     port: options.port,
     transport: 'http',
     resourceSubscriptions: true,
+    tasks: {},
     ...(options.logger === undefined ? {} : { logger: options.logger }),
   });
   running.app.get(ListMutations).attach(running.mcp);

@@ -81,6 +81,13 @@ export {
 } from './mcp-surfaces/s2sp-mcp-strategy';
 export * from './mcp-surfaces/prompt-arguments';
 export { mcpParamHeaders } from './mcp-surfaces/mcp-param-headers';
+export {
+  runAsTask,
+  MCP_TASKS_EXTENSION,
+  type McpTasksOptions,
+  type McpTaskContext,
+  type McpTaskWork,
+} from './mcp-surfaces/mcp-tasks';
 export { mcpServerContext, sealRequestState, type McpRequestStateOptions } from './mcp-surfaces/mcp-request-context';
 export * from './mcp-surfaces/mcp-protocol-error.filter';
 export { ResourceActivityController } from './activity/resource-activity.controller';

@@ -22,6 +22,7 @@ import { MCP_RESOURCE_DIRECTORY, type McpResourceDirectory } from '../mcp-surfac
 import { McpSessionBroadcaster } from '../mcp-surfaces/mcp-session-broadcaster';
 import { S2spMcpStrategy } from '../mcp-surfaces/s2sp-mcp-strategy';
 import type { McpRequestStateOptions } from '../mcp-surfaces/mcp-request-context';
+import type { McpTasksOptions } from '../mcp-surfaces/mcp-tasks';
 
 const MCP_ENDPOINT = '/mcp';
 
@@ -89,6 +90,12 @@ export interface ServeMcpOptions {
    * Default: a random key per process.
    */
   requestState?: McpRequestStateOptions;
+  /**
+   * Serve the `io.modelcontextprotocol/tasks` extension: tools may then run their work as tasks
+   * (`runAsTask`), which clients follow with `tasks/get`, `tasks/update` and `tasks/cancel`.
+   * Default: not served.
+   */
+  tasks?: McpTasksOptions;
   /**
    * Graceful shutdown; each unset option is DEFAULT_SHUTDOWN_OPTIONS' of @s2sp/platform.
    * An app configured from the environment passes `shutdownOptionsFromEnv()` (S2SP_SHUTDOWN_*).
@@ -176,6 +183,7 @@ export async function serveMcp(
       listPageSize: limits.listPageSize,
       subscriptions: options.resourceSubscriptions ?? false,
       ...(options.requestState ? { requestState: options.requestState } : {}),
+      ...(options.tasks ? { tasks: options.tasks } : {}),
     },
   );
   mcp.setHttpAdapter(app.getHttpAdapter());

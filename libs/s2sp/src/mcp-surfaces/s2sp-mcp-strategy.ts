@@ -9,6 +9,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { McpStrategy, type McpContext } from '@rekog/mcp-nest';
 import { withParamHeaderMirroring } from './mcp-param-headers';
+import { isCreateTaskResult, McpTaskStore, serveTasks, type McpTasksOptions } from './mcp-tasks';
 import { relatedToRequest, withRequestStateIntegrity, type McpRequestStateOptions } from './mcp-request-context';
 import { MAX_COMPLETION_VALUES, type McpCompletionSource } from './mcp-completion-source';
 import type { McpResourceDirectory } from './mcp-resource-directory';
@@ -36,6 +37,8 @@ export interface McpSurfaces {
   subscriptions: boolean;
   /** How the `requestState` of `InputRequiredResult`s is sealed; default a random key per process. */
   requestState?: McpRequestStateOptions;
+  /** Serve the `io.modelcontextprotocol/tasks` extension (tools run work as tasks with `runAsTask`). */
+  tasks?: McpTasksOptions;
 }
 
 /**
@@ -54,14 +57,14 @@ export class S2spMcpStrategy extends McpStrategy {
     super({
       ...options,
       capabilities: withSurfaceCapabilities(options.capabilities, surfaces),
-      serverMutator: sealedServers(options, surfaces.requestState),
+      serverMutator: sealedServers(options, surfaces.requestState, surfaces.tasks),
     });
     // @rekog/mcp-nest turns any tool result without `content` into JSON text; an
     // InputRequiredResult must reach the SDK as it is.
     const strategy = this as unknown as { formatToolResult(result: unknown, schema: unknown): Promise<unknown> };
     const format = strategy.formatToolResult.bind(this);
     strategy.formatToolResult = (result, schema) =>
-      isInputRequiredResult(result) ? Promise.resolve(result) : format(result, schema);
+      isInputRequiredResult(result) || isCreateTaskResult(result) ? Promise.resolve(result) : format(result, schema);
     const contexts = this as unknown as { buildContext(...args: unknown[]): McpContext };
     const build = contexts.buildContext.bind(this);
     contexts.buildContext = (...args) => relatedToRequest(build(...args));
@@ -139,7 +142,9 @@ export class S2spMcpStrategy extends McpStrategy {
 function sealedServers(
   options: McpStrategyOptions,
   requestState: McpRequestStateOptions | undefined,
+  tasks: McpTasksOptions | undefined,
 ): (server: McpServer) => McpServer {
+  const store = tasks ? new McpTaskStore(tasks) : undefined;
   const { name, version, title, description, websiteUrl, icons } = options;
   const seal = withRequestStateIntegrity(
     { name, version, title, description, websiteUrl, icons },
@@ -149,6 +154,7 @@ function sealedServers(
   const mutate = options.serverMutator;
   return (server) => {
     const sealed = withMcpNestHandlerFixes(seal(server));
+    if (store) serveTasks(sealed, store);
     return mutate ? mutate(sealed) : sealed;
   };
 }
@@ -162,16 +168,17 @@ type ReadResourceHandler = (request: { params: { uri: string } }, ctx: unknown) 
  * parameters tools mirror into headers ({@link mcpParamHeaders}).
  */
 function withMcpNestHandlerFixes(server: McpServer): McpServer {
-  const low = server.server as unknown as { setRequestHandler(method: string, handler: unknown): void };
+  const low = server.server as unknown as { setRequestHandler(method: string, ...rest: unknown[]): void };
   const set = low.setRequestHandler.bind(low);
   const listTools = withParamHeaderMirroring(server, set);
-  low.setRequestHandler = (method, handler) => {
-    if (method === 'tools/list' && typeof handler === 'function') {
+  low.setRequestHandler = (method, ...rest) => {
+    const [handler] = rest;
+    if (rest.length === 1 && method === 'tools/list' && typeof handler === 'function') {
       listTools(handler);
       return;
     }
-    if (method !== 'resources/read' || typeof handler !== 'function') {
-      set(method, handler);
+    if (rest.length !== 1 || method !== 'resources/read' || typeof handler !== 'function') {
+      set(method, ...rest);
       return;
     }
     const read = handler as ReadResourceHandler;
