@@ -15,7 +15,10 @@ import type { Context } from '@rekog/mcp-nest';
 import { z } from 'zod';
 import { mcpServerContext } from './mcp-request-context';
 
-/** The extension's identifier, under `capabilities.extensions` of client and server. */
+/**
+ * The extension's identifier, under `capabilities.extensions` of client and server.
+ * @public
+ */
 export const MCP_TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
 /**
@@ -238,6 +241,16 @@ const missingTasks = () =>
     requiredCapabilities: { extensions: { [MCP_TASKS_EXTENSION]: {} } },
   });
 
+/** A protocol error a tool handler hands back (instead of throwing it through Nest's exception filters). */
+const REFUSAL = Symbol('mcp-protocol-refusal');
+
+/** Whether a tool result is a refusal to turn into the JSON-RPC error it carries. */
+export function refusalOf(value: unknown): ProtocolError | undefined {
+  return typeof value === 'object' && value !== null && REFUSAL in value
+    ? (value as { [REFUSAL]: ProtocolError })[REFUSAL]
+    : undefined;
+}
+
 /**
  * Runs a tool call as a task of the `io.modelcontextprotocol/tasks` extension: the tool answers a
  * `CreateTaskResult` at once, and the client follows the task with `tasks/get` (its status, then
@@ -255,7 +268,8 @@ export async function runAsTask(
   if (!store) throw new Error('runAsTask: the server was built without tasks (serveMcp({ tasks: {} }))');
   const sdk = mcpServerContext(context);
   if (declaresTasks(clientCapabilitiesOf(context.mcpServer, sdk))) return store.create(work);
-  if (options.required) throw missingTasks();
+  // Handed back, not thrown: Nest's exception filters would make a thrown one an internal error.
+  if (options.required) return { [REFUSAL]: missingTasks() } as unknown as Record<string, unknown>;
   return work({ inputResponses: { ...(sdk.mcpReq.inputResponses ?? {}) }, signal: sdk.mcpReq.signal });
 }
 

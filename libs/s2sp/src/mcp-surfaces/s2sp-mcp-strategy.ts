@@ -9,7 +9,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { McpStrategy, type McpContext } from '@rekog/mcp-nest';
 import { withParamHeaderMirroring } from './mcp-param-headers';
-import { isCreateTaskResult, McpTaskStore, serveTasks, type McpTasksOptions } from './mcp-tasks';
+import { isCreateTaskResult, McpTaskStore, refusalOf, serveTasks, type McpTasksOptions } from './mcp-tasks';
 import { relatedToRequest, withRequestStateIntegrity, type McpRequestStateOptions } from './mcp-request-context';
 import { MAX_COMPLETION_VALUES, type McpCompletionSource } from './mcp-completion-source';
 import type { McpResourceDirectory } from './mcp-resource-directory';
@@ -64,7 +64,9 @@ export class S2spMcpStrategy extends McpStrategy {
     const strategy = this as unknown as { formatToolResult(result: unknown, schema: unknown): Promise<unknown> };
     const format = strategy.formatToolResult.bind(this);
     strategy.formatToolResult = (result, schema) =>
-      isInputRequiredResult(result) || isCreateTaskResult(result) ? Promise.resolve(result) : format(result, schema);
+      isInputRequiredResult(result) || isCreateTaskResult(result) || refusalOf(result)
+        ? Promise.resolve(result)
+        : format(result, schema);
     const contexts = this as unknown as { buildContext(...args: unknown[]): McpContext };
     const build = contexts.buildContext.bind(this);
     contexts.buildContext = (...args) => relatedToRequest(build(...args));
@@ -165,7 +167,8 @@ type ReadResourceHandler = (request: { params: { uri: string } }, ctx: unknown) 
  * What the handlers @rekog/mcp-nest registers lack, added as they are set: a `resources/read` of a
  * URI that matches no resource or template answers the SDK's ResourceNotFoundError, which names
  * the URI in `data.uri`, instead of a bare `-32602 Unknown resource`; `tools/list` annotates the
- * parameters tools mirror into headers ({@link mcpParamHeaders}).
+ * parameters tools mirror into headers ({@link mcpParamHeaders}); a protocol error a tool hands
+ * back (`runAsTask`'s `-32021`) is answered as that error.
  */
 function withMcpNestHandlerFixes(server: McpServer): McpServer {
   const low = server.server as unknown as { setRequestHandler(method: string, ...rest: unknown[]): void };
@@ -175,6 +178,16 @@ function withMcpNestHandlerFixes(server: McpServer): McpServer {
     const [handler] = rest;
     if (rest.length === 1 && method === 'tools/list' && typeof handler === 'function') {
       listTools(handler);
+      return;
+    }
+    if (rest.length === 1 && method === 'tools/call' && typeof handler === 'function') {
+      const call = handler as (request: unknown, ctx: unknown) => Promise<unknown>;
+      set(method, async (request: unknown, ctx: unknown) => {
+        const result = await call(request, ctx);
+        const refusal = refusalOf(result);
+        if (refusal) throw refusal;
+        return result;
+      });
       return;
     }
     if (rest.length !== 1 || method !== 'resources/read' || typeof handler !== 'function') {
