@@ -4,9 +4,9 @@ import { McpController, Tool, type McpContext } from '@rekog/mcp-nest';
 import { mcpParamHeaders, mcpServerContext } from '@s2sp/core';
 import { z } from 'zod';
 import { PNG_BASE64, WAV_BASE64 } from './media';
+import { text } from './results';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
 
 /** The suite's JSON Schema 2020-12 fixture: advertised exactly as written ($schema, $defs, $anchor, if/then/else…). */
 export const JSON_SCHEMA_2020_12_INPUT = {

@@ -10,8 +10,7 @@ import {
 import { McpController, Prompt, Tool, type McpContext } from '@rekog/mcp-nest';
 import { McpProtocolErrorFilter, mcpServerContext } from '@s2sp/core';
 import { ListMutations } from './list-mutations';
-
-const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
+import { text } from './results';
 
 /** The suite's probes of the 2026-07-28 protocol: capabilities, streams, logging and list changes. */
 @McpController()

@@ -9,8 +9,7 @@ import {
 import { McpController, Tool, type McpContext } from '@rekog/mcp-nest';
 import { mcpServerContext, sealRequestState } from '@s2sp/core';
 import { z } from 'zod';
-
-const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
+import { text } from './results';
 
 /** A form with one required field of `type`. */
 function ask(message: string, field: string, type: 'string' | 'boolean' = 'string'): InputRequest {

@@ -11,8 +11,7 @@ import {
 import { McpController, Tool, type McpContext } from '@rekog/mcp-nest';
 import { McpProtocolErrorFilter, mcpServerContext, runAsTask, type McpTaskContext } from '@s2sp/core';
 import { z } from 'zod';
-
-const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
+import { text } from './results';
 
 /** Waits `ms`, or rejects as soon as `signal` aborts. */
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
