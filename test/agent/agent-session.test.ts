@@ -60,6 +60,7 @@ describe('S2spAgentSession: the agent-side layer over MCP clients', () => {
     assert.ok((getAlerts!.inputSchema.required as string[]).includes('abstract_domains'));
     assert.deepEqual(properties(drawChart!.inputSchema), [
       'column_mapping',
+      'confirm',
       'group_by',
       'handle',
       'row_ids',

@@ -104,7 +104,7 @@ describe('agents s2sp.v2.ToolService/ReadResource', () => {
     assert.equal(unknown.error.code, -32602, JSON.stringify(unknown.error));
     assert.match(
       unknown.error.message,
-      /^MCP server "weather" refused the request: .*Unknown resource: s2sp:\/\/data-plane\/nothing-here/,
+      /^MCP server "weather" refused the request: .*Resource not found: s2sp:\/\/data-plane\/nothing-here/,
     );
     // The stats server offers no resources at all: any URI is unknown there.
     const none = await unary(reader.toolsV2, 'ReadResource', { server: 'stats', uri: ACTIVITY_URI });

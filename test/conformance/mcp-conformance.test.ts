@@ -1,5 +1,5 @@
-// The official MCP conformance suite against the weather and stats servers,
-// held to the committed baseline of expected failures (baseline.json): a new
+// The official MCP conformance suite against the weather and stats servers and
+// the conformance fixture server (apps/conformance-server), held to the committed baseline of expected failures (baseline.json): a new
 // failure fails this test, and so does an expected failure that now passes.
 // After a fix: `npm run conformance -- --update-baseline`.
 import { test } from 'node:test';
@@ -178,7 +178,7 @@ test('the forwarder adds a token per MCP session and keeps Host, Origin, path an
 });
 
 test(
-  'the MCP conformance suite measures the weather and stats servers exactly as the baseline says',
+  'the MCP conformance suite measures the weather, stats and fixture servers exactly as the baseline says',
   { timeout: 600_000 },
   async () => {
     const stack = await startTargets();

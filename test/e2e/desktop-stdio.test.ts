@@ -90,6 +90,7 @@ describe("the README's desktop setup: both servers over stdio, as Claude Desktop
         'abstract_data',
         'body_data',
         'column_mapping',
+        'confirm',
         'group_by',
         'resource_url',
         'summarize',

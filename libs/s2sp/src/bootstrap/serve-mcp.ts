@@ -23,6 +23,8 @@ import { MCP_COMPLETION_SOURCE, type McpCompletionSource } from '../mcp-surfaces
 import { MCP_RESOURCE_DIRECTORY, type McpResourceDirectory } from '../mcp-surfaces/mcp-resource-directory';
 import { McpSessionBroadcaster } from '../mcp-surfaces/mcp-session-broadcaster';
 import { S2spMcpStrategy } from '../mcp-surfaces/s2sp-mcp-strategy';
+import type { McpRequestStateOptions } from '../mcp-surfaces/mcp-request-context';
+import type { McpTasksOptions } from '../mcp-surfaces/mcp-tasks';
 
 const MCP_ENDPOINT = '/mcp';
 
@@ -88,6 +90,18 @@ export interface ServeMcpOptions {
    * then announces changes through {@link McpSessionBroadcaster.resourceUpdated}. Default false.
    */
   resourceSubscriptions?: boolean;
+  /**
+   * How the `requestState` of the `InputRequiredResult`s handlers return is sealed
+   * (see `sealRequestState`); replicas behind one address must share `key`.
+   * Default: a random key per process.
+   */
+  requestState?: McpRequestStateOptions;
+  /**
+   * Serve the `io.modelcontextprotocol/tasks` extension: tools may then run their work as tasks
+   * (`runAsTask`), which clients follow with `tasks/get`, `tasks/update` and `tasks/cancel`.
+   * Default: not served.
+   */
+  tasks?: McpTasksOptions;
   /**
    * Graceful shutdown; each unset option is DEFAULT_SHUTDOWN_OPTIONS' of @s2sp/platform.
    * An app configured from the environment passes `shutdownOptionsFromEnv()` (S2SP_SHUTDOWN_*).
@@ -187,6 +201,8 @@ async function serveApp(app: INestApplication, options: ServeMcpOptions): Promis
       completions: optionalProvider<McpCompletionSource>(app, MCP_COMPLETION_SOURCE),
       listPageSize: limits.listPageSize,
       subscriptions: options.resourceSubscriptions ?? false,
+      ...(options.requestState ? { requestState: options.requestState } : {}),
+      ...(options.tasks ? { tasks: options.tasks } : {}),
     },
   );
   mcp.setHttpAdapter(app.getHttpAdapter());

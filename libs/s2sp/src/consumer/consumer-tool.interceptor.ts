@@ -16,6 +16,8 @@ import { DataPlaneCredentials } from './data-plane-credentials.service';
 import { explainUnauthenticatedFetch } from './unauthenticated-fetch';
 import { S2SP_CONSUMER_TOOL } from './consumer-tool.metadata';
 import type { S2spConsumerToolOptions } from './s2sp-consumer-tool.options';
+import { confirmationGate } from './consumer-confirmation';
+import type { McpContext } from '@rekog/mcp-nest';
 import { budgetUntil } from '@s2sp/platform';
 
 /**
@@ -53,6 +55,18 @@ export class ConsumerToolInterceptor implements NestInterceptor {
     const deadline = deadlineFromMeta(meta);
     const totalRows = totalRowsFromMeta(meta);
     const tool = this.reflector.get<S2spConsumerToolOptions | undefined>(S2SP_CONSUMER_TOOL, context.getHandler());
+    if (tool?.confirm) {
+      const rows = this.rowsHandedBy(args);
+      // An invalid call is refused below, before anyone is asked.
+      if (rows !== undefined && (tool.confirm.when?.(args, rows) ?? true)) {
+        try {
+          const gate = confirmationGate(rpc.getContext<McpContext | undefined>(), tool.confirm, args, rows);
+          if (!gate.proceed) return of(gate.result);
+        } catch (error) {
+          return of(toolErrorResult(error, this.logger));
+        }
+      }
+    }
     const caller = { rawRequest: mcp?.getRawRequest?.(), toolScopes: tool?.scopes ?? [] };
     const resolved = this.resolveRows(args, { deadline, totalRows }, caller).then(
       (rows) => ({ rows }),
@@ -66,6 +80,16 @@ export class ConsumerToolInterceptor implements NestInterceptor {
         return next.handle().pipe(reportToolErrors());
       }),
     );
+  }
+
+  /** How many rows the call hands the tool, or undefined when its S2SP arguments are invalid. */
+  private rowsHandedBy(args: ConsumerToolArguments): number | undefined {
+    try {
+      const input = parseConsumerInput(args, { maxRows: this.options.limits.maxRows });
+      return input.abstract.length > 0 ? input.abstract.length : (input.body?.length ?? 0);
+    } catch {
+      return undefined;
+    }
   }
 
   /**

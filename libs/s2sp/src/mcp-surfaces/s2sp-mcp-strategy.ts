@@ -1,5 +1,16 @@
-import type { McpServer, Resource, ServerCapabilities } from '@modelcontextprotocol/server';
-import { McpStrategy } from '@rekog/mcp-nest';
+import {
+  isInputRequiredResult,
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceNotFoundError,
+  type McpServer,
+  type Resource,
+  type ServerCapabilities,
+} from '@modelcontextprotocol/server';
+import { McpStrategy, type McpContext } from '@rekog/mcp-nest';
+import { withParamHeaderMirroring } from './mcp-param-headers';
+import { isCreateTaskResult, McpTaskStore, refusalOf, serveTasks, type McpTasksOptions } from './mcp-tasks';
+import { relatedToRequest, withRequestStateIntegrity, type McpRequestStateOptions } from './mcp-request-context';
 import { MAX_COMPLETION_VALUES, type McpCompletionSource } from './mcp-completion-source';
 import type { McpResourceDirectory } from './mcp-resource-directory';
 import type { McpListKind, McpSessionBroadcaster } from './mcp-session-broadcaster';
@@ -25,12 +36,18 @@ export interface McpSurfaces {
   listPageSize: number;
   /** Whether clients may subscribe to resources (`resources/subscribe`, `notifications/resources/updated`). */
   subscriptions: boolean;
+  /** How the `requestState` of `InputRequiredResult`s is sealed; default a random key per process. */
+  requestState?: McpRequestStateOptions;
+  /** Serve the `io.modelcontextprotocol/tasks` extension (tools run work as tasks with `runAsTask`). */
+  tasks?: McpTasksOptions;
 }
 
 /**
  * @rekog/mcp-nest's MCP strategy plus what its sessions lack: list changes and
  * resource updates reach sessions of every protocol era ({@link McpSessionBroadcaster}),
- * `resources/list` is paged, `resources/subscribe`, and `completion/complete`.
+ * `resources/list` is paged, `resources/subscribe`, and `completion/complete`; tools may answer
+ * with an `InputRequiredResult` (protocol 2026-07-28; on 2025-era sessions the SDK asks the client
+ * itself), whose `requestState` is sealed and verified ({@link sealRequestState}).
  * @public
  */
 export class S2spMcpStrategy extends McpStrategy {
@@ -40,7 +57,22 @@ export class S2spMcpStrategy extends McpStrategy {
     options: McpStrategyOptions,
     private readonly surfaces: McpSurfaces,
   ) {
-    super({ ...options, capabilities: withSurfaceCapabilities(options.capabilities, surfaces) });
+    super({
+      ...options,
+      capabilities: withSurfaceCapabilities(options.capabilities, surfaces),
+      serverMutator: sealedServers(options, surfaces.requestState, surfaces.tasks),
+    });
+    // @rekog/mcp-nest turns any tool result without `content` into JSON text; an
+    // InputRequiredResult must reach the SDK as it is.
+    const strategy = this as unknown as { formatToolResult(result: unknown, schema: unknown): Promise<unknown> };
+    const format = strategy.formatToolResult.bind(this);
+    strategy.formatToolResult = (result, schema) =>
+      isInputRequiredResult(result) || isCreateTaskResult(result) || refusalOf(result)
+        ? Promise.resolve(result)
+        : format(result, schema);
+    const contexts = this as unknown as { buildContext(...args: unknown[]): McpContext };
+    const build = contexts.buildContext.bind(this);
+    contexts.buildContext = (...args) => relatedToRequest(build(...args));
   }
 
   override bindRequestHandlers(server: McpServer, session: McpSessionSeed, rawRequest?: unknown): void {
@@ -125,6 +157,79 @@ export class S2spMcpStrategy extends McpStrategy {
   private announce(kind: McpListKind): void {
     this.surfaces.broadcaster.listChanged(kind);
   }
+}
+
+/** Every server verifies echoed `requestState` (then the app's own mutator, if any, runs). */
+function sealedServers(
+  options: McpStrategyOptions,
+  requestState: McpRequestStateOptions | undefined,
+  tasks: McpTasksOptions | undefined,
+): (server: McpServer) => McpServer {
+  const store = tasks ? new McpTaskStore(tasks) : undefined;
+  const { name, version, title, description, websiteUrl, icons } = options;
+  const seal = withRequestStateIntegrity(
+    { name, version, title, description, websiteUrl, icons },
+    { instructions: options.instructions ?? '', ...(options.cacheHints ? { cacheHints: options.cacheHints } : {}) },
+    requestState,
+  );
+  const mutate = options.serverMutator;
+  return (server) => {
+    const sealed = withMcpNestHandlerFixes(seal(server));
+    if (store) serveTasks(sealed, store);
+    return mutate ? mutate(sealed) : sealed;
+  };
+}
+
+type ReadResourceHandler = (request: { params: { uri: string } }, ctx: unknown) => Promise<unknown>;
+
+/**
+ * What the handlers @rekog/mcp-nest registers lack, added as they are set: a `resources/read` of a
+ * URI that matches no resource or template answers the SDK's ResourceNotFoundError, which names
+ * the URI in `data.uri`, instead of a bare `-32602 Unknown resource`; `tools/list` annotates the
+ * parameters tools mirror into headers ({@link mcpParamHeaders}); a protocol error a tool hands
+ * back (`runAsTask`'s `-32021`) is answered as that error.
+ */
+function withMcpNestHandlerFixes(server: McpServer): McpServer {
+  const low = server.server as unknown as { setRequestHandler(method: string, ...rest: unknown[]): void };
+  const set = low.setRequestHandler.bind(low);
+  const listTools = withParamHeaderMirroring(server, set);
+  low.setRequestHandler = (method, ...rest) => {
+    const [handler] = rest;
+    if (rest.length === 1 && method === 'tools/list' && typeof handler === 'function') {
+      listTools(handler);
+      return;
+    }
+    if (rest.length === 1 && method === 'tools/call' && typeof handler === 'function') {
+      const call = handler as (request: unknown, ctx: unknown) => Promise<unknown>;
+      set(method, async (request: unknown, ctx: unknown) => {
+        const result = await call(request, ctx);
+        const refusal = refusalOf(result);
+        if (refusal) throw refusal;
+        return result;
+      });
+      return;
+    }
+    if (rest.length !== 1 || method !== 'resources/read' || typeof handler !== 'function') {
+      set(method, ...rest);
+      return;
+    }
+    const read = handler as ReadResourceHandler;
+    const wrapped: ReadResourceHandler = async (request, ctx) => {
+      try {
+        return await read(request, ctx);
+      } catch (error) {
+        const uri = request.params.uri;
+        const unknown =
+          error instanceof ProtocolError &&
+          !(error instanceof ResourceNotFoundError) &&
+          error.code === Number(ProtocolErrorCode.InvalidParams) &&
+          error.message.includes(`Unknown resource: ${uri}`);
+        throw unknown ? new ResourceNotFoundError(uri) : error;
+      }
+    };
+    set(method, wrapped);
+  };
+  return server;
 }
 
 function withSurfaceCapabilities(declared: ServerCapabilities | undefined, surfaces: McpSurfaces): ServerCapabilities {
