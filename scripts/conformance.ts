@@ -1,10 +1,12 @@
 // Measures the example servers with the official MCP conformance suite and
 // prints how the result differs from test/conformance/baseline.json (exit 1
 // when it does). With --update-baseline it rewrites the baseline (keeping the
-// reasons already written, TODO for new entries) and docs/conformance.md.
+// reasons already written, TODO for new entries) and docs/conformance.md (with the
+// client scenarios' section, measured against the agents' MCP client).
 // Run through `npm run conformance [-- --update-baseline]`, which builds first.
 import { writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
+import { measureClient, renderClientSection } from '../test/support/client-conformance';
 import {
   BASELINE_FILE,
   compareWithBaseline,
@@ -47,7 +49,7 @@ async function main(): Promise<void> {
   }
   const next = rebaseline(measurement, previous);
   writeBaseline(next);
-  writeFileSync(DOC_FILE, renderDoc(measurement, next));
+  writeFileSync(DOC_FILE, renderDoc(measurement, next, renderClientSection(await measureClient())));
   const todo = Object.entries(next).flatMap(([suite, entries]) =>
     Object.entries(entries)
       .filter(([, entry]) => entry.reason === TODO_REASON)

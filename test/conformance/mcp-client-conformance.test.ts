@@ -3,7 +3,9 @@
 // carry the reason they do not apply (test/support/client-conformance.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { measureClient } from '../support/client-conformance';
+import { readFileSync } from 'node:fs';
+import { clientSectionOf, measureClient, renderClientSection } from '../support/client-conformance';
+import { DOC_FILE } from '../support/conformance';
 
 test("the agents' MCP client passes every client scenario that applies to it", { timeout: 600_000 }, async () => {
   const results = await measureClient();
@@ -22,4 +24,9 @@ test("the agents' MCP client passes every client scenario that applies to it", {
     assert.deepEqual(result.notPassing, [], `${result.specVersion} ${result.scenario}`);
     assert.ok(result.passed > 0, `${result.specVersion} ${result.scenario} passed checks`);
   }
+  assert.equal(
+    clientSectionOf(readFileSync(DOC_FILE, 'utf8')),
+    renderClientSection(results),
+    'docs/conformance.md shows what `npm run conformance -- --update-baseline` writes for this measurement',
+  );
 });

@@ -85,3 +85,41 @@ export async function measureClient(): Promise<ClientScenarioResult[]> {
   }
   return results;
 }
+
+const SECTION_START = '<!-- client-conformance:start -->';
+const SECTION_END = '<!-- client-conformance:end -->';
+
+/** The client side's part of docs/conformance.md, markers included. */
+export function renderClientSection(results: readonly ClientScenarioResult[]): string {
+  const rows = results.map((result) => {
+    const outcome = result.notApplicable
+      ? 'not-applicable'
+      : result.notPassing.length === 0
+        ? 'pass'
+        : `fail: ${result.notPassing.join(', ')}`;
+    const reason = (result.notApplicable ?? '').replace(/\|/g, '\\|');
+    return `| ${result.specVersion} | ${result.scenario} | ${outcome} | ${result.passed} | ${reason} |`;
+  });
+  const ran = results.filter((result) => !result.notApplicable);
+  return [
+    SECTION_START,
+    '## Client side: the agents’ MCP client',
+    '',
+    'The same suite’s client scenarios run in `npm test` (`test/conformance/mcp-client-conformance.test.ts`)',
+    'against the agents’ MCP client, `McpServerConnection` (the code that reaches MCP servers in a task), driven',
+    'by `test/support/conformance-client.ts` the way the suite’s client mode expects. A scenario that applies',
+    `must pass every check; ${ran.length} of ${results.length} apply:`,
+    '',
+    '| Spec version | Scenario | Outcome | Checks passed | Why it does not apply |',
+    '| --- | --- | --- | ---: | --- |',
+    ...rows,
+    SECTION_END,
+  ].join('\n');
+}
+
+/** The client section of a docs/conformance.md text ('' when it has none). */
+export function clientSectionOf(doc: string): string {
+  const start = doc.indexOf(SECTION_START);
+  const end = doc.indexOf(SECTION_END);
+  return start === -1 || end < start ? '' : doc.slice(start, end + SECTION_END.length);
+}

@@ -435,7 +435,7 @@ function suiteVersion(): string {
  * (the test checks that the committed file is exactly this, so it cannot
  * drift from what the suite measures).
  */
-export function renderDoc(measurement: Measurement, baseline: Baseline): string {
+export function renderDoc(measurement: Measurement, baseline: Baseline, clientSection = ''): string {
   const lines = [
     '# MCP conformance',
     '',
@@ -506,5 +506,7 @@ export function renderDoc(measurement: Measurement, baseline: Baseline): string 
     '(and sets `"outcome": "not-applicable"` when the servers lack the tool or feature the scenario needs).',
     '',
   );
+  // The client scenarios' section is measured by their own test (test/support/client-conformance.ts).
+  if (clientSection !== '') lines.push(clientSection, '');
   return lines.join('\n');
 }
