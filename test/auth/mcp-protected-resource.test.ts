@@ -122,8 +122,8 @@ describe('serveMcp with the default protected resource (dev key)', () => {
     assert.equal(response.status, 200);
     assert.deepEqual(await response.json(), {
       resource: `${server.url}/mcp`,
-      // The tools' scopes, and the data plane's: it asks for bearer tokens.
-      scopes_supported: ['s2sp:data:read', 'stats:chart'],
+      // The tools' scopes; not the data plane's: this consumer-only server issues no resources.
+      scopes_supported: ['stats:chart'],
       bearer_methods_supported: ['header'],
       resource_name: 'stats-server',
     });
@@ -137,7 +137,7 @@ describe('serveMcp with the default protected resource (dev key)', () => {
     const metadata = `${server.url}/.well-known/oauth-protected-resource/mcp`;
     assert.equal(
       missing.headers.get('www-authenticate'),
-      `Bearer realm="stats-server", resource_metadata="${metadata}", scope="s2sp:data:read stats:chart"`,
+      `Bearer realm="stats-server", resource_metadata="${metadata}", scope="stats:chart"`,
     );
     const forOtherResource = await post(server, initialize, await bearerFor({ audience: 'https://other.example/mcp' }));
     assert.equal(forOtherResource.status, 401);

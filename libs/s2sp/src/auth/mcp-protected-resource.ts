@@ -22,7 +22,8 @@ export interface McpServerAuthOptions {
   authorizationServers?: readonly string[];
   /**
    * Scopes clients are told to ask for (metadata `scopes_supported`, the 401 challenge's `scope`).
-   * Default: every scope the tools require, plus `s2sp:data:read` when the data plane asks for bearer tokens.
+   * Default: every scope the tools require, plus `s2sp:data:read` when a resource tool issues
+   * resource_urls and the data plane asks for bearer tokens.
    */
   scopesSupported?: readonly string[];
   /** Name shown by clients in the metadata. Default: the server's name. */
@@ -33,6 +34,8 @@ export interface McpServerAuthOptions {
 export interface ToolScopeSource {
   declaredScopes(): readonly string[];
   requiredScopesOf(toolName: string): readonly string[];
+  /** Whether some tool issues resource_urls (the data plane's scope is then worth asking for). */
+  issuesResources(): boolean;
 }
 
 /**
@@ -87,7 +90,7 @@ export class McpProtectedResource {
   scopesSupported(): readonly string[] {
     if (this.options.scopesSupported !== undefined) return this.options.scopesSupported;
     const scopes = new Set(this.tools?.declaredScopes() ?? []);
-    if (this.dataPlaneAsksForTokens) scopes.add(S2SP_DATA_READ_SCOPE);
+    if (this.dataPlaneAsksForTokens && this.tools?.issuesResources()) scopes.add(S2SP_DATA_READ_SCOPE);
     return [...scopes].sort();
   }
 

@@ -15,7 +15,7 @@ import { MAX_COMPLETION_VALUES, type McpCompletionSource } from './mcp-completio
 import type { McpResourceDirectory } from './mcp-resource-directory';
 import type { McpListKind, McpSessionBroadcaster } from './mcp-session-broadcaster';
 import { pageOf } from './list-cursor';
-import { toolRequiredScopes } from './tool-required-scopes';
+import { decoratedTools, type DecoratedTool } from './decorated-tools';
 
 /** @public */
 export type McpStrategyOptions = ConstructorParameters<typeof McpStrategy>[0];
@@ -51,7 +51,7 @@ export interface McpSurfaces {
  * @public
  */
 export class S2spMcpStrategy extends McpStrategy {
-  private scopesByTool?: Map<string, readonly string[]>;
+  private decorated?: Map<string, DecoratedTool>;
 
   constructor(
     options: McpStrategyOptions,
@@ -139,18 +139,23 @@ export class S2spMcpStrategy extends McpStrategy {
 
   /** The scopes a call of the decorated tool `name` requires; none for a tool without, or one not decorated. */
   requiredScopesOf(name: string): readonly string[] {
-    return this.toolScopes().get(name) ?? [];
+    return this.decoratedTools().get(name)?.scopes ?? [];
   }
 
   /** Every scope some decorated tool requires, sorted. */
   declaredScopes(): readonly string[] {
-    return [...new Set([...this.toolScopes().values()].flat())].sort();
+    return [...new Set([...this.decoratedTools().values()].flatMap((tool) => tool.scopes))].sort();
+  }
+
+  /** Whether some tool is an S2SP resource tool (the data plane then has something to serve). */
+  issuesResources(): boolean {
+    return [...this.decoratedTools().values()].some((tool) => tool.issuesResources);
   }
 
   /** Read once the handlers are bound (at the first request: the tools are all registered by then). */
-  private toolScopes(): Map<string, readonly string[]> {
-    this.scopesByTool ??= toolRequiredScopes(this.messageHandlers.values());
-    return this.scopesByTool;
+  private decoratedTools(): Map<string, DecoratedTool> {
+    this.decorated ??= new Map(decoratedTools(this.messageHandlers.values()).map((tool) => [tool.name, tool]));
+    return this.decorated;
   }
 
   /** The library tells the stateless era itself; the sessions are told here. */
