@@ -4,7 +4,7 @@ export { AUTH_OPTIONS, resolveAuthOptions } from './config/auth-options';
 export { AuthJsonRpcCode } from './errors/auth-error';
 export { REQUIRED_SCOPES_METADATA } from './authorization/require-scopes.decorator';
 export { bearerChallenge } from './guards/http-auth.guard';
-export { protectedResourceMetadataPath } from './metadata/protected-resource-metadata';
+export { isIssuerUrl, protectedResourceMetadataPath } from './metadata/protected-resource-metadata';
 export { isValidScope, splitScopes } from './identity/scopes';
 export { consumerDataScopes } from './minting/narrow-scopes';
 export { attachCaller, requireCaller } from './transport/caller-carrier';

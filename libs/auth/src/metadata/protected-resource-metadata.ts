@@ -65,7 +65,7 @@ export function protectedResourceMetadata(options: ProtectedResourceOptions): Pr
   if (!isHttpUrl(options.resource) || new URL(options.resource).hash !== '')
     fail('resource', `must be an absolute http(s) URL without a fragment; got ${JSON.stringify(options.resource)}`);
   for (const server of options.authorizationServers) {
-    if (!isHttpUrl(server) || new URL(server).search !== '' || new URL(server).hash !== '')
+    if (!isIssuerUrl(server))
       fail(
         'authorizationServers',
         `must hold issuer URLs (http(s), no query or fragment); got ${JSON.stringify(server)}`,
@@ -122,6 +122,11 @@ export function protectedResourceMetadataMiddleware(document: () => ProtectedRes
     });
     response.end(request.method === 'HEAD' ? undefined : text);
   };
+}
+
+/** An OAuth issuer identifier: an http(s) URL without query or fragment. */
+export function isIssuerUrl(value: unknown): value is string {
+  return isHttpUrl(value) && new URL(value).search === '' && new URL(value).hash === '';
 }
 
 function isHttpUrl(value: unknown): value is string {

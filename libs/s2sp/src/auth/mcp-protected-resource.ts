@@ -1,3 +1,4 @@
+import { isIssuerUrl, protectedResourceMetadataPath } from '@s2sp/auth/internal';
 import {
   protectedResourceMetadata,
   protectedResourceMetadataUrl,
@@ -30,6 +31,9 @@ export interface McpServerAuthOptions {
   resourceName?: string;
 }
 
+/** Stands for the default resource before the server listens: only its path, `/mcp`, is known. */
+const LISTENING_RESOURCE = 'http://localhost/mcp';
+
 /** Where the tools' scopes come from (the MCP strategy, once it is built). */
 export interface ToolScopeSource {
   declaredScopes(): readonly string[];
@@ -54,7 +58,7 @@ export class McpProtectedResource {
   ) {
     // Configured values are checked before the server starts (the default resource is always valid).
     protectedResourceMetadata({
-      resource: options.resource ?? 'http://localhost/mcp',
+      resource: options.resource ?? LISTENING_RESOURCE,
       authorizationServers: this.authorizationServers(),
       scopesSupported: options.scopesSupported ?? [],
     });
@@ -63,6 +67,11 @@ export class McpProtectedResource {
   bind(listeningUrl: string, tools: ToolScopeSource): void {
     this.listeningUrl = listeningUrl;
     this.tools = tools;
+  }
+
+  /** Where this server answers its metadata: the path of the configured resource, else `/mcp`'s. */
+  get metadataPath(): string {
+    return protectedResourceMetadataPath(this.options.resource ?? LISTENING_RESOURCE);
   }
 
   get audience(): string {
@@ -114,9 +123,5 @@ export class McpProtectedResource {
 
 /** The issuers that can be authorization servers a client discovers (http(s) URLs; not e.g. "s2sp-dev"). */
 export function issuerUrls(issuers: readonly string[]): string[] {
-  return issuers.filter((issuer) => {
-    if (!URL.canParse(issuer)) return false;
-    const { protocol, search, hash } = new URL(issuer);
-    return (protocol === 'https:' || protocol === 'http:') && search === '' && hash === '';
-  });
+  return issuers.filter(isIssuerUrl);
 }

@@ -8,7 +8,7 @@ import {
   type BearerAuthMiddleware,
   type ResolvedAuthOptions,
 } from '@s2sp/auth';
-import { AUTH_OPTIONS, protectedResourceMetadataPath } from '@s2sp/auth/internal';
+import { AUTH_OPTIONS } from '@s2sp/auth/internal';
 import { S2SP_OPTIONS } from '../config/s2sp.constants';
 import type { ResolvedS2spOptions } from '../config/s2sp-options';
 import { issuerUrls, McpProtectedResource, type McpServerAuthOptions } from './mcp-protected-resource';
@@ -48,7 +48,7 @@ export function mountS2spAuth(
   }
   const resource = new McpProtectedResource(auth, issuerUrls(authIssuersOf(app)), dataPlaneAsksForTokens);
   app.use(
-    protectedResourceMetadataPath(auth.resource ?? 'http://localhost/mcp'),
+    resource.metadataPath,
     protectedResourceMetadataMiddleware(() => resource.document()),
   );
   // Built at the first request: the default resource URL is known once the server listens.
