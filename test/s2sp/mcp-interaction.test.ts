@@ -20,8 +20,8 @@ import {
   type RunningMcpServer,
 } from '@s2sp/core';
 import { z } from 'zod';
+import { callModern as call } from '../support/modern-wire';
 
-const VERSION = '2026-07-28';
 const TASKS = 'io.modelcontextprotocol/tasks';
 const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
 
@@ -96,55 +96,6 @@ class InteractionController {
   controllers: [InteractionController],
 })
 class InteractionModule {}
-
-interface Answer {
-  status: number;
-  result?: Record<string, any>;
-  error?: { code: number; message: string; data?: unknown };
-}
-
-/** One request on the 2026-07-28 wire: its standard headers and `_meta` envelope, JSON or SSE answer. */
-async function call(
-  url: string,
-  method: string,
-  params: Record<string, unknown> = {},
-  options: { capabilities?: Record<string, unknown>; headers?: Record<string, string> } = {},
-): Promise<Answer> {
-  const name = params['name'] ?? params['uri'] ?? params['taskId'];
-  const response = await fetch(`${url}/mcp`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': VERSION,
-      'mcp-method': method,
-      ...(typeof name === 'string' ? { 'mcp-name': name } : {}),
-      ...options.headers,
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method,
-      params: {
-        ...params,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': VERSION,
-          'io.modelcontextprotocol/clientInfo': { name: 'interaction-test', version: '1.0.0' },
-          'io.modelcontextprotocol/clientCapabilities': options.capabilities ?? { elicitation: {} },
-        },
-      },
-    }),
-  });
-  const body = await response.text();
-  const json = body.trimStart().startsWith('{')
-    ? JSON.parse(body)
-    : body
-        .split('\n')
-        .filter((line) => line.startsWith('data:'))
-        .map((line) => JSON.parse(line.slice(5)) as Record<string, unknown>)
-        .find((message) => message['id'] === 1);
-  return { status: response.status, ...(json as object) };
-}
 
 const withTasks = { elicitation: {}, extensions: { [TASKS]: {} } };
 

@@ -5,6 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { CreateMessageRequestSchema, type CreateMessageRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { RunningMcpServer } from '@s2sp/core';
 import { connectMcp, type ToolCallResult } from '../support/mcp-client';
+import { callModern } from '../support/modern-wire';
 import { startStats } from '../support/stack';
 import { bearerFor } from '../support/tokens';
 
@@ -75,6 +76,36 @@ describe("stats draw_chart summarize: the client's model summarises the chart ov
     assert.equal(result.isError, true);
     assert.deepEqual(texts(result), [
       'summarize needs a client that declares the MCP sampling capability; this one does not',
+    ]);
+  });
+
+  test('2026-07-28: the question carries the drawn chart sealed to its caller; only that caller resumes it', async () => {
+    const [alice, bob] = await Promise.all(
+      ['alice', 'bob'].map((subject) => bearerFor({ audience: 'stats-server', subject })),
+    );
+    const params = { name: 'draw_chart', arguments: { abstract_data: ROWS, summarize: true } };
+    const as = (authorization: string) => ({ capabilities: { sampling: {} }, headers: { authorization } });
+    const first = await callModern(stats.url, 'tools/call', params, as(alice));
+    assert.equal(first.result?.['resultType'], 'input_required', JSON.stringify(first));
+    const asked = (
+      first.result?.['inputRequests'] as Record<string, { method: string; params: { maxTokens: number } }>
+    )['chart_summary'];
+    assert.equal(asked.method, 'sampling/createMessage');
+    assert.equal(asked.params.maxTokens, 64);
+    const next = {
+      ...params,
+      inputResponses: {
+        chart_summary: { role: 'assistant', model: 'test-model', content: { type: 'text', text: 'Mostly wind.' } },
+      },
+      requestState: first.result?.['requestState'],
+    };
+    const stolen = await callModern(stats.url, 'tools/call', next, as(bob));
+    assert.equal(stolen.result?.['isError'], true);
+    assert.match(JSON.stringify(stolen.result?.['content']), /not issued for this tool and caller/);
+    const resumed = await callModern(stats.url, 'tools/call', next, as(alice));
+    assert.deepEqual(texts(resumed.result as ToolCallResult), [
+      'Charted 3 rows by event in 2 bars: Wind Advisory 2, Red Flag Warning 1.',
+      'Summary: Mostly wind.',
     ]);
   });
 });

@@ -5,9 +5,9 @@
 // notifications/tools/list_changed.
 import { Injectable, Module } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
-import type { McpServer } from '@modelcontextprotocol/server';
+import { inputRequired, inputResponse, type McpServer } from '@modelcontextprotocol/server';
 import { McpContext, McpController, McpStrategy, Tool, type DynamicToolDefinition } from '@rekog/mcp-nest';
-import { serveMcp, type RunningMcpServer } from '@s2sp/core';
+import { mcpServerContext, serveMcp, type RunningMcpServer } from '@s2sp/core';
 import { z } from 'zod';
 
 const MAX_SLOW_MS = 30_000;
@@ -54,19 +54,17 @@ class TestToolsController {
     return { content: [{ type: 'text', text: `waited ${ms} ms` }] };
   }
 
-  /** Asks the calling client for its roots (`roots/list`, on the tool call's own stream) and answers them as JSON. */
+  /** Asks the calling client for its roots (`roots/list`, an input request of either protocol era) and answers them as JSON. */
   @Tool({
     name: 'list_roots',
     description: 'Answers the roots the calling client declares, as JSON.',
     parameters: z.object({}),
     annotations: { readOnlyHint: true },
   })
-  async listRoots(@Payload() _args: Record<string, never>, @Ctx() context: McpContext) {
-    const sdk = context.getArgByIndex(4) as {
-      mcpReq: { send(request: { method: 'roots/list' }): Promise<{ roots: unknown[] }> };
-    };
-    const { roots } = await sdk.mcpReq.send({ method: 'roots/list' });
-    return { content: [{ type: 'text', text: JSON.stringify(roots) }] };
+  listRoots(@Payload() _args: Record<string, never>, @Ctx() context: McpContext) {
+    const answer = inputResponse(mcpServerContext(context).mcpReq.inputResponses, 'roots');
+    if (answer.kind !== 'roots') return inputRequired({ inputRequests: { roots: inputRequired.listRoots() } });
+    return { content: [{ type: 'text', text: JSON.stringify(answer.roots) }] };
   }
 
   /**

@@ -90,7 +90,13 @@ export {
   type McpTaskContext,
   type McpTaskWork,
 } from './mcp-surfaces/mcp-tasks';
-export { mcpServerContext, sealRequestState, type McpRequestStateOptions } from './mcp-surfaces/mcp-request-context';
+export {
+  mcpClientCapabilities,
+  mcpServerContext,
+  sealRequestState,
+  type McpRequestStateOptions,
+} from './mcp-surfaces/mcp-request-context';
+export { consumerState, sealConsumerState } from './consumer/consumer-continuation';
 export * from './mcp-surfaces/mcp-protocol-error.filter';
 export { ResourceActivityController } from './activity/resource-activity.controller';
 export { TableSelection } from './data-plane/table-selection';

@@ -1,6 +1,6 @@
 import { inputRequired, inputResponse, type InputRequiredResult } from '@modelcontextprotocol/server';
 import type { McpContext } from '@rekog/mcp-nest';
-import { mcpServerContext } from '../mcp-surfaces/mcp-request-context';
+import { mcpClientCapabilities, mcpServerContext } from '../mcp-surfaces/mcp-request-context';
 import { S2spToolError } from '../protocol/s2sp-error';
 import type { ToolResult } from '../protocol/tool-result';
 import type { S2spConsumerConfirmation } from './s2sp-consumer-tool.options';
@@ -55,9 +55,5 @@ export function confirmationGate(
 }
 
 function canElicit(context: McpContext): boolean {
-  const declared =
-    context.getSession().era === 'modern'
-      ? context.getClientCapabilities()
-      : context.mcpServer.server.getClientCapabilities();
-  return declared?.elicitation !== undefined;
+  return mcpClientCapabilities(context)?.elicitation !== undefined;
 }

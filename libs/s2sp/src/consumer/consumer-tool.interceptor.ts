@@ -17,6 +17,7 @@ import { explainUnauthenticatedFetch } from './unauthenticated-fetch';
 import { S2SP_CONSUMER_TOOL } from './consumer-tool.metadata';
 import type { S2spConsumerToolOptions } from './s2sp-consumer-tool.options';
 import { confirmationGate } from './consumer-confirmation';
+import { isConsumerContinuation } from './consumer-continuation';
 import type { McpContext } from '@rekog/mcp-nest';
 import { budgetUntil } from '@s2sp/platform';
 
@@ -55,6 +56,17 @@ export class ConsumerToolInterceptor implements NestInterceptor {
     const deadline = deadlineFromMeta(meta);
     const totalRows = totalRowsFromMeta(meta);
     const tool = this.reflector.get<S2spConsumerToolOptions | undefined>(S2SP_CONSUMER_TOOL, context.getHandler());
+    try {
+      // A later round of a call whose rows an earlier round fetched (the resource_url is spent):
+      // the tool resumes from the state it sealed then.
+      if (isConsumerContinuation(rpc.getContext<McpContext | undefined>())) {
+        for (const key of S2SP_CONSUMER_PARAMETERS) delete args[key];
+        args.rows = [];
+        return next.handle().pipe(reportToolErrors());
+      }
+    } catch (error) {
+      return of(toolErrorResult(error, this.logger));
+    }
     if (tool?.confirm) {
       const rows = this.rowsHandedBy(args);
       // An invalid call is refused below, before anyone is asked.

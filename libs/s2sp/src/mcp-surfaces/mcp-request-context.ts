@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import {
   createRequestStateCodec,
   McpServer,
+  type ClientCapabilities,
   type RequestStateCodec,
   type ServerContext,
   type ServerOptions,
@@ -46,6 +47,17 @@ export function mcpServerContext(context: Context): ServerContext {
   const sdk = context instanceof McpContext ? (context.getArgByIndex(4) as ServerContext | undefined) : undefined;
   if (!sdk) throw new Error('mcpServerContext: the context is not the one @rekog/mcp-nest passed to an MCP handler');
   return sdk;
+}
+
+/**
+ * The capabilities the calling client declared: in the request's `_meta` on 2026-07-28, at
+ * `initialize` on a 2025-era session. Undefined when the client declared none.
+ * @public
+ */
+export function mcpClientCapabilities(context: McpContext): ClientCapabilities | undefined {
+  return context.getSession().era === 'modern'
+    ? context.getClientCapabilities()
+    : context.mcpServer.server.getClientCapabilities();
 }
 
 /**
