@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { ThrottlerStorage } from '@nestjs/throttler';
-import type { CreateMessageRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { CreateMessageRequest } from '@modelcontextprotocol/client';
 import { RedisThrottlerStorage, SharedRedis, SlidingWindowThrottlerStorage } from '@s2sp/platform';
 import type { AgentsConfig } from '../../libs/agents/src/agents.config';
 import { ConfiguredSamplingPolicy } from '../../libs/agents/src/sampling/configured-sampling-policy';

@@ -64,4 +64,11 @@ describe('s2sp.v2 typed tool results', () => {
     assert.equal(throughV2({ content: [{ type: 'text', text: 'boom' }], isError: true }).json.isError, true);
     assert.equal(throughV2({ content: [] }).json.isError, undefined);
   });
+
+  test("the protocol's own _meta keys (a 2026-07-28 server's serverInfo) are left out; the tool's stay", () => {
+    const serverInfo = { 'io.modelcontextprotocol/serverInfo': { name: 'stats-server', version: '0.1.0' } };
+    const stamped = normalizeToolResult({ content: [], _meta: { ...serverInfo, 's2sp/body_tokens': 12 } });
+    assert.deepEqual(stamped._meta, { 's2sp/body_tokens': 12 });
+    assert.equal('_meta' in normalizeToolResult({ content: [], _meta: serverInfo }), false);
+  });
 });

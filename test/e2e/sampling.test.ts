@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { CreateMessageRequest, CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CreateMessageRequest, CreateMessageResult } from '@modelcontextprotocol/client';
 import type { RunningMcpServer } from '@s2sp/core';
 import type { S2spDatabase } from '@s2sp/database';
 import { fromStruct, toStruct } from '@s2sp/contracts';

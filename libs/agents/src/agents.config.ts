@@ -19,6 +19,7 @@ import {
   type McpServerEndpoint,
 } from './config/mcp-server-list';
 import { modelEndpointFromEnv, validateModelEndpoint, type ModelEndpointConfig } from './models/model-endpoint-config';
+import { DEFAULT_MCP_PROTOCOL, MCP_PROTOCOL_MODES, type McpProtocolMode } from './mcp/mcp-protocol-mode';
 import { DEFAULT_PLANNER_MAX_TOKENS, DEFAULT_PLANNER_MAX_TURNS } from './planning/planner-limits';
 import { mcpRootsFromEnv, validateMcpRoots, type McpRootEntry } from './sampling/mcp-roots';
 import {
@@ -29,6 +30,7 @@ import {
 } from './sampling/sampling-config';
 
 export type { McpServerEndpoint } from './config/mcp-server-list';
+export type { McpProtocolMode } from './mcp/mcp-protocol-mode';
 export type { McpRootEntry } from './sampling/mcp-roots';
 export type { SamplingConfig } from './sampling/sampling-config';
 
@@ -63,6 +65,12 @@ export interface AgentsMcpConfig {
   reconnectInitialDelayMs: number;
   /** Longest delay between background reconnection attempts (exponential backoff). */
   reconnectMaxDelayMs: number;
+  /**
+   * The protocol negotiation with each MCP server: `'auto'` (default) asks the
+   * server with `server/discover` and speaks MCP 2026-07-28 when the server
+   * does, else 2025-11-25 over `initialize`; `'legacy'` always initializes.
+   */
+  protocol?: McpProtocolMode;
 }
 
 /**
@@ -199,7 +207,13 @@ export const DEFAULT_AGENTS_CONFIG: Omit<AgentsConfig, 'mcpServers' | 'auth'> = 
     openDurationMs: 5_000,
     minimumBudgetMs: DEFAULT_BREAKER_MINIMUM_BUDGET_MS,
   },
-  mcp: { callTimeoutMs: 60_000, connectTimeoutMs: 5_000, reconnectInitialDelayMs: 1_000, reconnectMaxDelayMs: 30_000 },
+  mcp: {
+    callTimeoutMs: 60_000,
+    connectTimeoutMs: 5_000,
+    reconnectInitialDelayMs: 1_000,
+    reconnectMaxDelayMs: 30_000,
+    protocol: DEFAULT_MCP_PROTOCOL,
+  },
   deadlines: { minRemainingMs: 50, responseReserveMs: 20 },
   maxRunningTasks: 64,
   remoteCancelTimeoutMs: 10_000,
@@ -216,7 +230,7 @@ export const DEFAULT_AGENTS_CONFIG: Omit<AgentsConfig, 'mcpServers' | 'auth'> = 
  * AGENTS_BREAKER_ERROR_RATE (0..1), AGENTS_BREAKER_OPEN_MS,
  * AGENTS_BREAKER_MINIMUM_BUDGET_MS, AGENTS_MCP_CALL_TIMEOUT_MS,
  * AGENTS_MCP_CONNECT_TIMEOUT_MS, AGENTS_MCP_RECONNECT_MS (0 = lazy only),
- * AGENTS_MCP_RECONNECT_MAX_MS, AGENTS_MIN_DEADLINE_MS, AGENTS_DEADLINE_RESERVE_MS,
+ * AGENTS_MCP_RECONNECT_MAX_MS, AGENTS_MCP_PROTOCOL (`auto` or `legacy`), AGENTS_MIN_DEADLINE_MS, AGENTS_DEADLINE_RESERVE_MS,
  * AGENTS_MAX_RUNNING_TASKS, AGENTS_REMOTE_CANCEL_TIMEOUT_MS, AGENTS_TASK_LEASE_MS,
  * AGENTS_TASK_LIST_PAGE_SIZE, AGENTS_TASK_LIST_MAX_PAGE_SIZE, REDIS_URL (and the other REDIS_* of
  * @s2sp/platform's redisOptionsFromEnv), AGENTS_MCP_AUDIENCES (`id=audience,…`; default `<id>-server`),
@@ -257,6 +271,7 @@ export function agentsConfigFromEnv(): AgentsConfig {
       connectTimeoutMs: envInt('AGENTS_MCP_CONNECT_TIMEOUT_MS', defaults.mcp.connectTimeoutMs, { min: 1 }),
       reconnectInitialDelayMs: envInt('AGENTS_MCP_RECONNECT_MS', defaults.mcp.reconnectInitialDelayMs),
       reconnectMaxDelayMs: envInt('AGENTS_MCP_RECONNECT_MAX_MS', defaults.mcp.reconnectMaxDelayMs, { min: 1 }),
+      protocol: envChoice('AGENTS_MCP_PROTOCOL', MCP_PROTOCOL_MODES, DEFAULT_MCP_PROTOCOL),
     },
     deadlines: {
       minRemainingMs: envInt('AGENTS_MIN_DEADLINE_MS', defaults.deadlines.minRemainingMs),
@@ -308,6 +323,10 @@ export function validateAgentsConfig(config: AgentsConfig): void {
   integer('mcp.connectTimeoutMs', config.mcp.connectTimeoutMs, 1);
   integer('mcp.reconnectInitialDelayMs', config.mcp.reconnectInitialDelayMs, 0);
   integer('mcp.reconnectMaxDelayMs', config.mcp.reconnectMaxDelayMs, 1);
+  if (config.mcp.protocol !== undefined && !MCP_PROTOCOL_MODES.includes(config.mcp.protocol))
+    throw new Error(
+      `mcp.protocol must be one of ${MCP_PROTOCOL_MODES.join(', ')} (got ${JSON.stringify(config.mcp.protocol)})`,
+    );
   integer('deadlines.minRemainingMs', config.deadlines.minRemainingMs, 0);
   integer('deadlines.responseReserveMs', config.deadlines.responseReserveMs, 0);
   integer('maxRunningTasks', config.maxRunningTasks, 1);

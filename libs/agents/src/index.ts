@@ -15,6 +15,7 @@ export {
   type SamplingConfig,
   type AgentsBreakerConfig,
   type AgentsMcpConfig,
+  type McpProtocolMode,
   type AgentsDeadlineConfig,
   type TaskListConfig,
   type AgentsConfig,

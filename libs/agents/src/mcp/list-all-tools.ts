@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { listAllPages } from './list-all-pages';
 
 /** The part of the MCP client that tool discovery needs. */

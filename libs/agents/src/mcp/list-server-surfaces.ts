@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { listAllPages } from './list-all-pages';
 import type { ListedPrompt, ListedResource, ListedResourceTemplate, ServerSurfaces } from './server-surfaces';
 

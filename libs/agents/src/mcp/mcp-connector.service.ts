@@ -7,6 +7,7 @@ import { SamplingService } from '../sampling/sampling.service';
 import { DiscoveryCredentials } from './discovery-credentials.service';
 import { AGENTS_CLIENT_INFO } from './mcp-client-info';
 import { McpServerConnection, type McpCallBudget } from './mcp-server-connection';
+import { DEFAULT_MCP_PROTOCOL } from './mcp-protocol-mode';
 import type { RegisteredTool } from './registered-tool';
 import { AmbiguousToolError, ToolNotFoundError, UnknownMcpServerError } from './tool-call-errors';
 import { SurfaceRegistry } from './surface-registry';
@@ -48,6 +49,7 @@ export class McpConnectorService implements OnApplicationBootstrap, OnApplicatio
           callTimeoutMs: config.mcp.callTimeoutMs,
           reconnectInitialDelayMs: config.mcp.reconnectInitialDelayMs,
           reconnectMaxDelayMs: config.mcp.reconnectMaxDelayMs,
+          protocol: config.mcp.protocol ?? DEFAULT_MCP_PROTOCOL,
           clientInfo: { ...AGENTS_CLIENT_INFO },
           clientRequests: {
             createMessage: (serverId, params, signal) => sampling.createMessage(serverId, params, signal),

@@ -1,6 +1,12 @@
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { isValidScope } from '@s2sp/auth/internal';
+import {
+  InsufficientScopeError,
+  ProtocolError,
+  ProtocolErrorCode,
+  SdkError,
+  SdkErrorCode,
+  SdkHttpError,
+} from '@modelcontextprotocol/client';
+import { AuthJsonRpcCode, isValidScope } from '@s2sp/auth/internal';
 import { abortReason } from '../common/abort';
 import { describeError, sanitizeText } from '../common/redact';
 import {
@@ -25,11 +31,12 @@ export interface McpFailureContext {
  * Turns whatever the MCP client threw into one of the agents' call errors:
  * - the caller aborted → ToolCallCancelledError;
  * - our request timeout fired → DeadlineExceededError (hop "mcp");
- * - the server answered with a JSON-RPC error, or refused the request as too
- *   large (HTTP 413/414) → McpRequestRejectedError (the caller's; no breaker failure);
+ * - the server answered with a JSON-RPC error, refused the request as too
+ *   large (HTTP 413/414) or for a scope the caller's token lacks (HTTP 403
+ *   insufficient_scope) → McpRequestRejectedError (the caller's; no breaker failure);
  * - anything else (refused connection, reset, HTTP 5xx, lost connection) →
  *   McpServerUnavailableError.
- * The MCP client reports an abort as a RequestTimeout McpError too, so the
+ * The MCP client reports an abort as a RequestTimeout error too, so the
  * signal is checked first.
  */
 export function translateMcpFailure(error: unknown, context: McpFailureContext): Error {
@@ -47,13 +54,13 @@ export function translateMcpFailure(error: unknown, context: McpFailureContext):
       `the call to ${server} was cancelled: ${sanitizeText(abortReason(context.signal).message)}`,
     );
   }
-  if (error instanceof McpError) {
-    if (error.code === ErrorCode.RequestTimeout) {
-      return new DeadlineExceededError(DEADLINE_HOP.MCP, `${server} did not answer within ${context.timeoutMs} ms`);
-    }
-    if (error.code === ErrorCode.ConnectionClosed) {
-      return new McpServerUnavailableError(context.serverId, `${server} closed the connection`);
-    }
+  if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
+    return new DeadlineExceededError(DEADLINE_HOP.MCP, `${server} did not answer within ${context.timeoutMs} ms`);
+  }
+  if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) {
+    return new McpServerUnavailableError(context.serverId, `${server} closed the connection`);
+  }
+  if (error instanceof ProtocolError) {
     return new McpRequestRejectedError(
       context.serverId,
       error.code,
@@ -61,26 +68,40 @@ export function translateMcpFailure(error: unknown, context: McpFailureContext):
       missingScopesOf(error.data),
     );
   }
-  if (error instanceof StreamableHTTPError && error.code !== undefined && REQUEST_TOO_LARGE.has(error.code)) {
+  if (error instanceof InsufficientScopeError) {
+    const required = (error.requiredScope ?? '').split(' ').filter(isValidScope).slice(0, MAX_MISSING_SCOPES);
+    return new McpRequestRejectedError(
+      context.serverId,
+      AuthJsonRpcCode.INSUFFICIENT_SCOPE,
+      `${server} refused the request: the token lacks ${required.length > 0 ? required.join(' ') : 'a required scope'}`,
+      required,
+    );
+  }
+  if (error instanceof SdkHttpError && REQUEST_TOO_LARGE.has(error.status)) {
     // The caller's arguments are too large for the server: the caller's problem, not the server's health.
     return new McpRequestRejectedError(
       context.serverId,
-      ErrorCode.InvalidParams,
-      `${server} refused the request as too large (HTTP ${error.code})`,
+      ProtocolErrorCode.InvalidParams,
+      `${server} refused the request as too large (HTTP ${error.status})`,
     );
   }
-  if (error instanceof StreamableHTTPError) {
-    const status = error.code !== undefined && error.code > 0 ? `HTTP ${error.code}` : 'an invalid answer';
+  if (error instanceof SdkHttpError) {
+    const status = error.status > 0 ? `HTTP ${error.status}` : 'an invalid answer';
     return new McpServerUnavailableError(context.serverId, `${server} answered with ${status}`);
   }
-  if (isSchemaError(error)) {
-    return new McpRequestRejectedError(
-      context.serverId,
-      ErrorCode.InternalError,
-      `${server} sent an answer that is not valid MCP`,
-    );
+  if (error instanceof SdkError && error.code === SdkErrorCode.InvalidResult) {
+    return invalidAnswer(context.serverId, server);
   }
+  if (isSchemaError(error)) return invalidAnswer(context.serverId, server);
   return new McpServerUnavailableError(context.serverId, `${server} is not reachable: ${describeError(error)}`);
+}
+
+function invalidAnswer(serverId: string, server: string): McpRequestRejectedError {
+  return new McpRequestRejectedError(
+    serverId,
+    ProtocolErrorCode.InternalError,
+    `${server} sent an answer that is not valid MCP`,
+  );
 }
 
 /** The most scopes of a refusal passed on; more is not a refusal any caller could act on. */

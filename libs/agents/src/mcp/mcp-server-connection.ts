@@ -1,18 +1,19 @@
 import type { LoggerService } from '@nestjs/common';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
-  CreateMessageRequestSchema,
-  ListRootsRequestSchema,
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ToolListChangedNotificationSchema,
-  type CreateMessageRequest,
+  Client,
+  SdkError,
+  SdkErrorCode,
+  SdkHttpError,
+  StreamableHTTPClientTransport,
+  type ClientCapabilities,
+  type CreateMessageRequestParams,
   type CreateMessageResult,
+  type ElicitRequestParams,
+  type ElicitResult,
   type ListRootsResult,
+  type RequestOptions,
   type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/client';
 import {
   CircuitBreaker,
   CircuitOpenError,
@@ -36,6 +37,7 @@ import { classifyMutation, classifyToolKind } from './tool-classification';
 import { credentialedFetch, withoutCallerAuthorization } from './mcp-call-credentials';
 import { requestScopedSignalFetch } from './request-scoped-signal-fetch';
 import { McpServerUnavailableError } from './tool-call-errors';
+import type { McpProtocolMode } from './mcp-protocol-mode';
 
 export interface McpServerConnectionOptions {
   endpoint: McpServerEndpoint;
@@ -52,8 +54,14 @@ export interface McpServerConnectionOptions {
    * (connect, discovery, the notification stream); undefined sends none.
    */
   connectionAuthorization?: () => Promise<string | undefined>;
-  /** Answers the server's `sampling/createMessage` and `roots/list` requests. */
+  /** Answers the server's `sampling/createMessage` and `roots/list` requests (and `elicitation/create`, when given). */
   clientRequests: McpClientRequestHandlers;
+  /**
+   * Which protocol era to speak: `'auto'` asks the server with `server/discover`
+   * and speaks 2026-07-28 when it can, else 2025-11-25 over `initialize`;
+   * `'legacy'` always initializes (see AgentsMcpConfig.protocol).
+   */
+  protocol: McpProtocolMode;
   /** Called with the server's full tool list after every successful discovery. */
   onTools(serverId: string, tools: RegisteredTool[]): void;
   /** Called with the server's resources, resource templates and prompts after every successful discovery. */
@@ -65,10 +73,12 @@ export interface McpServerConnectionOptions {
 export interface McpClientRequestHandlers {
   createMessage(
     serverId: string,
-    params: CreateMessageRequest['params'],
+    params: CreateMessageRequestParams,
     signal: AbortSignal,
   ): Promise<CreateMessageResult>;
   listRoots(serverId: string): ListRootsResult;
+  /** Answers a server's form elicitation; without it the client declares no elicitation capability. */
+  elicit?(serverId: string, params: ElicitRequestParams, signal: AbortSignal): Promise<ElicitResult>;
 }
 
 /** What one MCP request may use: its timeout and the caller's cancellation. */
@@ -243,9 +253,24 @@ export class McpServerConnection {
   }
 
   private async connect(timeoutMs: number): Promise<Client> {
-    // Sampling and roots are always declared: the sampling policy, not the capability, decides who may sample.
+    const handlers = this.options.clientRequests;
+    const refreshTools = () => {
+      if (this.client === client) this.toolsRefresh.request();
+    };
+    const refreshSurfaces = () => {
+      if (this.client === client) this.surfacesRefresh.request();
+    };
+    // On a 2025-era session list changes arrive as notifications; on 2026-07-28 the client
+    // opens a subscriptions/listen stream for them. Either way we re-read the lists ourselves.
+    const onChange = (refresh: () => void) => ({ autoRefresh: false, debounceMs: 0, onChanged: refresh });
     const client = new Client(this.options.clientInfo, {
-      capabilities: { sampling: {}, roots: { listChanged: false } },
+      capabilities: clientCapabilities(handlers),
+      versionNegotiation: { mode: this.options.protocol },
+      listChanged: {
+        tools: onChange(refreshTools),
+        resources: onChange(refreshSurfaces),
+        prompts: onChange(refreshSurfaces),
+      },
     });
     const fallback = this.options.connectionAuthorization ?? (async () => undefined);
     const transport = new StreamableHTTPClientTransport(new URL(this.options.endpoint.url), {
@@ -258,18 +283,16 @@ export class McpServerConnection {
     client.onclose = () => {
       if (this.client === client) this.client = undefined;
     };
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-      if (this.client === client) this.toolsRefresh.request();
-    });
-    const handlers = this.options.clientRequests;
-    client.setRequestHandler(CreateMessageRequestSchema, (request, extra) =>
-      handlers.createMessage(this.id, request.params, extra.signal),
+    // Sampling and roots are always declared: the sampling policy, not the capability, decides who may sample.
+    client.setRequestHandler('sampling/createMessage', (request, context) =>
+      handlers.createMessage(this.id, request.params, context.mcpReq.signal),
     );
-    client.setRequestHandler(ListRootsRequestSchema, () => handlers.listRoots(this.id));
-    for (const schema of [ResourceListChangedNotificationSchema, PromptListChangedNotificationSchema]) {
-      client.setNotificationHandler(schema, () => {
-        if (this.client === client) this.surfacesRefresh.request();
-      });
+    client.setRequestHandler('roots/list', () => handlers.listRoots(this.id));
+    const { elicit } = handlers;
+    if (elicit) {
+      client.setRequestHandler('elicitation/create', (request, context) =>
+        elicit(this.id, request.params, context.mcpReq.signal),
+      );
     }
     try {
       await client.connect(transport, { timeout: timeoutMs });
@@ -378,14 +401,21 @@ function isSessionLost(error: unknown): boolean {
 /** Errors after which the client object is no longer worth keeping. */
 function isConnectionBroken(error: unknown): boolean {
   const status = httpStatusOf(error);
-  if (status !== undefined) return status === 404 || status >= 500 || status < 0;
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === 'number') return code === -32000; // ConnectionClosed
+  if (status !== undefined) return status === 404 || status >= 500;
+  if (error instanceof SdkError) return error.code === SdkErrorCode.ConnectionClosed;
   return error instanceof TypeError; // fetch failed: refused, reset, DNS
 }
 
 function httpStatusOf(error: unknown): number | undefined {
-  return error instanceof StreamableHTTPError ? error.code : undefined;
+  return error instanceof SdkHttpError ? error.status : undefined;
+}
+
+function clientCapabilities(handlers: McpClientRequestHandlers): ClientCapabilities {
+  return {
+    sampling: {},
+    roots: { listChanged: false },
+    ...(handlers.elicit ? { elicitation: { form: {} } } : {}),
+  };
 }
 
 function toJsonObject(value: unknown): Record<string, unknown> {

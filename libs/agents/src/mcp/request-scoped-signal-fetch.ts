@@ -1,4 +1,4 @@
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike } from '@modelcontextprotocol/client';
 
 /**
  * A fetch that gives every request its own AbortSignal, aborted when the one

@@ -1,4 +1,4 @@
-import type { CreateMessageRequest, CreateMessageResultWithTools } from '@modelcontextprotocol/sdk/types.js';
+import type { CreateMessageRequest, CreateMessageResultWithTools } from '@modelcontextprotocol/client';
 import type { ModelProvider, SamplingRequestContext } from '../sampling/model-provider';
 import {
   DEFAULT_MODEL_MAX_RESPONSE_BYTES,

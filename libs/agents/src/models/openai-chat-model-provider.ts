@@ -1,4 +1,4 @@
-import type { CreateMessageRequest, CreateMessageResultWithTools } from '@modelcontextprotocol/sdk/types.js';
+import type { CreateMessageRequest, CreateMessageResultWithTools } from '@modelcontextprotocol/client';
 import { HttpModelProvider, type ModelHttpRequest } from './http-model-provider';
 import { ModelEndpointError } from './model-http-call';
 import {

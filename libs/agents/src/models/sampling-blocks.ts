@@ -1,4 +1,4 @@
-import type { CreateMessageRequest, CreateMessageResultWithTools } from '@modelcontextprotocol/sdk/types.js';
+import type { CreateMessageRequest, CreateMessageResultWithTools } from '@modelcontextprotocol/client';
 
 export type SamplingParams = CreateMessageRequest['params'];
 export type SamplingBlock = Extract<SamplingParams['messages'][number]['content'], { type: string }>;

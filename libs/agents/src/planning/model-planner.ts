@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { CreateMessageResultWithTools, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CreateMessageResultWithTools, Tool } from '@modelcontextprotocol/client';
 import { s2spModelTools, type McpToolDefinition, type S2spModelTool } from '@s2sp/agent';
 import { AGENT_EXECUTION_ERROR, RECOVERY_HINT } from '@s2sp/contracts';
 import { AGENTS_CONFIG } from '../agents.tokens';

@@ -1,4 +1,4 @@
-import type { CreateMessageRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { CreateMessageRequest } from '@modelcontextprotocol/client';
 import type { PlannerContext } from '../tasks/planner-context';
 import type { PlanStep } from '../tasks/task-definition';
 

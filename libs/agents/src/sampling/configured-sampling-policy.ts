@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
-import type { CreateMessageRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { CreateMessageRequest } from '@modelcontextprotocol/client';
 import type { AgentsConfig } from '../agents.config';
 import { AGENTS_CONFIG } from '../agents.tokens';
 import type { SamplingRequestContext } from './model-provider';

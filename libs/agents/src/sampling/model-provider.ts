@@ -2,7 +2,7 @@ import type {
   CreateMessageRequest,
   CreateMessageResult,
   CreateMessageResultWithTools,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/client';
 
 /**
  * Injection token of the {@link ModelProvider} that answers `sampling/createMessage` (default: RefusingModelProvider).

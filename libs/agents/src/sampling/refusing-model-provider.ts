@@ -1,4 +1,4 @@
-import type { CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CreateMessageResult } from '@modelcontextprotocol/client';
 import type { ModelProvider } from './model-provider';
 import { samplingRefusal } from './sampling-refusal';
 

@@ -1,9 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import {
-  CreateMessageResultSchema,
-  type CreateMessageRequest,
-  type CreateMessageResult,
-} from '@modelcontextprotocol/sdk/types.js';
+import { specTypeSchemas, type CreateMessageRequest, type CreateMessageResult } from '@modelcontextprotocol/client';
 import { AUDIT_SINK, type AuditEvent, type AuditSink } from '@s2sp/auth';
 import type { AgentsConfig } from '../agents.config';
 import { AGENTS_CONFIG } from '../agents.tokens';
@@ -54,12 +50,12 @@ export class SamplingService {
     // An allow that cannot be audited does not happen (as for tool calls, see AuditSink).
     await this.record(serverId, true, `allowed (${detail})`);
     const result = await this.model.createMessage(decision.params, { serverId, taskId, signal });
-    const checked = CreateMessageResultSchema.safeParse(result);
-    if (!checked.success) {
+    const checked = specTypeSchemas.CreateMessageResult['~standard'].validate(result);
+    if (checked.issues !== undefined) {
       this.logger.error(`The model provider answered MCP server "${serverId}" with an invalid CreateMessageResult`);
       throw samplingRefusal('sampling failed: the model provider gave an invalid answer');
     }
-    return checked.data;
+    return checked.value;
   }
 
   private async record(serverId: string, allowed: boolean, reason: string): Promise<void> {

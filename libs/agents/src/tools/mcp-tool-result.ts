@@ -19,8 +19,22 @@ export function normalizeToolResult(raw: {
   const content = Array.isArray(json.content) ? json.content.filter(isObject) : [];
   const result: McpToolResult = { content, isError: json.isError === true };
   if (isObject(json.structuredContent)) result.structuredContent = json.structuredContent;
-  if (isObject(json._meta)) result._meta = json._meta;
+  const meta = isObject(json._meta) ? withoutProtocolKeys(json._meta) : undefined;
+  if (meta) result._meta = meta;
   return result;
+}
+
+/** The prefix of the `_meta` keys MCP reserves for its own envelope (e.g. the serverInfo a 2026-07-28 server stamps). */
+const PROTOCOL_META_PREFIX = 'io.modelcontextprotocol/';
+
+/**
+ * A result's `_meta` without the protocol's envelope keys: they describe the exchange with the
+ * MCP server, not the tool's answer, so callers see the same result whichever protocol era the
+ * server spoke. Undefined when nothing else is left.
+ */
+function withoutProtocolKeys(meta: JsonObject): JsonObject | undefined {
+  const kept = Object.entries(meta).filter(([key]) => !key.startsWith(PROTOCOL_META_PREFIX));
+  return kept.length === 0 ? undefined : Object.fromEntries(kept);
 }
 
 /** The text blocks of a result, joined by newlines (what a model reads of it). */

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Metadata } from '@grpc/grpc-js';
-import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ReadResourceResult } from '@modelcontextprotocol/client';
 import { requireCaller } from '@s2sp/auth/internal';
 import type { v2 } from '@s2sp/contracts';
 import type { AgentsConfig } from '../agents.config';

@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { S2SP_META } from '@s2sp/core';
 import { Telemetry, traceMcpToolCall } from '@s2sp/telemetry';
 import type { AgentsConfig } from '../agents.config';
@@ -94,12 +93,10 @@ export class ToolInvoker {
           ...(Object.keys(tracedMeta).length > 0 ? { _meta: tracedMeta } : {}),
         };
         return withMcpAuthorization(authorization, () =>
-          this.connector
-            .connection(tool.serverId)
-            .request((client, options) => client.callTool(params, CallToolResultSchema, options), {
-              timeoutMs: budget.timeoutMs,
-              signal: abort.controller.signal,
-            }),
+          this.connector.connection(tool.serverId).request((client, options) => client.callTool(params, options), {
+            timeoutMs: budget.timeoutMs,
+            signal: abort.controller.signal,
+          }),
         );
       });
       const result = normalizeToolResult(raw);
