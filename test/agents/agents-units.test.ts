@@ -39,6 +39,7 @@ const ENV_KEYS = [
   'AGENTS_BREAKER_MIN_CALLS',
   'AGENTS_BREAKER_MINIMUM_BUDGET_MS',
   'AGENTS_METRICS_PORT',
+  'AGENTS_MCP_PROTOCOL',
   ...SAMPLING_ENV_KEYS,
 ];
 const cleanEnv = Object.fromEntries(ENV_KEYS.map((key) => [key, undefined]));
@@ -162,6 +163,21 @@ describe('agents configuration', () => {
     assert.throws(
       () => withEnv({ ...cleanEnv, AGENTS_MCP_SERVERS: 'a=http://x/1,a=http://x/2' }, () => agentsConfigFromEnv()),
       /configured twice/,
+    );
+  });
+
+  test("AGENTS_MCP_PROTOCOL: 'auto' by default, 'legacy' on request, anything else refused naming the variable", () => {
+    assert.equal(withEnv(cleanEnv, () => agentsConfigFromEnv()).mcp.protocol, 'auto');
+    const legacy = withEnv({ ...cleanEnv, AGENTS_MCP_PROTOCOL: 'legacy' }, () => agentsConfigFromEnv());
+    assert.equal(legacy.mcp.protocol, 'legacy');
+    assert.throws(
+      () => withEnv({ ...cleanEnv, AGENTS_MCP_PROTOCOL: '2026' }, () => agentsConfigFromEnv()),
+      /AGENTS_MCP_PROTOCOL/,
+    );
+    const config = withEnv(cleanEnv, () => agentsConfigFromEnv());
+    assert.throws(
+      () => validateAgentsConfig({ ...config, mcp: { ...config.mcp, protocol: 'modern' as never } }),
+      /mcp\.protocol must be one of auto, legacy/,
     );
   });
 

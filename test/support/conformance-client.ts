@@ -4,14 +4,12 @@
 // MCP_CONFORMANCE_SCENARIO (and passes tool calls in MCP_CONFORMANCE_CONTEXT for some). Each
 // scenario gets what an agent does with a server: connect with the agents' default protocol
 // negotiation, discover the tools, resources and prompts, call what the scenario expects.
-import { ConsoleLogger } from '@nestjs/common';
 import type { ElicitRequestParams, ElicitResult } from '@modelcontextprotocol/client';
-import { AGENTS_CLIENT_INFO } from '../../libs/agents/src/mcp/mcp-client-info';
-import { McpServerConnection } from '../../libs/agents/src/mcp/mcp-server-connection';
+import type { McpServerConnection } from '../../libs/agents/src/mcp/mcp-server-connection';
 import type { RegisteredTool } from '../../libs/agents/src/mcp/registered-tool';
 import type { ServerSurfaces } from '../../libs/agents/src/mcp/server-surfaces';
 import { McpRequestRejectedError } from '../../libs/agents/src/mcp/tool-call-errors';
-import { DEFAULT_AGENTS_CONFIG, DEFAULT_BREAKER_MINIMUM_BUDGET_MS } from '../../libs/agents/src/agents.config';
+import { standaloneMcpConnection } from './standalone-mcp-connection';
 
 const BUDGET = { timeoutMs: 20_000 };
 
@@ -111,16 +109,8 @@ async function main(): Promise<void> {
     tools: new Map<string, RegisteredTool>(),
     surfaces: { resources: [], resourceTemplates: [], prompts: [] },
   };
-  const defaults = DEFAULT_AGENTS_CONFIG;
-  const connection = new McpServerConnection({
-    endpoint: { id: 'conformance', url },
-    breaker: { ...defaults.breaker, minimumBudgetMs: DEFAULT_BREAKER_MINIMUM_BUDGET_MS },
-    connectTimeoutMs: BUDGET.timeoutMs,
-    callTimeoutMs: BUDGET.timeoutMs,
-    reconnectInitialDelayMs: 0,
-    reconnectMaxDelayMs: 0,
-    protocol: defaults.mcp.protocol ?? 'auto',
-    clientInfo: { ...AGENTS_CLIENT_INFO },
+  const connection = standaloneMcpConnection(url, {
+    timeoutMs: BUDGET.timeoutMs,
     clientRequests: {
       createMessage: () => Promise.reject(new Error('the conformance client does not sample')),
       listRoots: () => ({ roots: [] }),
@@ -133,7 +123,6 @@ async function main(): Promise<void> {
     onSurfaces: (_server, surfaces) => {
       discovered.surfaces = surfaces;
     },
-    logger: new ConsoleLogger({ logLevels: ['error', 'warn'] }),
   });
   try {
     await connection.ensureConnected(BUDGET);
