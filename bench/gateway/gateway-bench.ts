@@ -7,7 +7,10 @@
  * cost into the gateway hop and the agents hop. Also measures batch throughput
  * through the gateway.
  *
- *   npm run build && node dist/bench/gateway/gateway-bench.js [iterations]
+ *   npm run build && node dist/bench/gateway/gateway-bench.js [iterations] [auto|legacy]
+ *
+ * The second argument is the agents' protocol negotiation with the MCP servers
+ * (AgentsMcpConfig.protocol; default auto, which speaks 2026-07-28 with these servers).
  */
 import * as grpc from '@grpc/grpc-js';
 import * as http from 'node:http';
@@ -15,6 +18,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { JsonObject } from '@s2sp/contracts';
 import { startAgents } from '../../libs/agents/src/start-agents';
+import {
+  DEFAULT_MCP_PROTOCOL,
+  MCP_PROTOCOL_MODES,
+  type McpProtocolMode,
+} from '../../libs/agents/src/mcp/mcp-protocol-mode';
 import { requestScopedSignalFetch } from '../../libs/agents/src/mcp/request-scoped-signal-fetch';
 import { DEFAULT_AGENTS_CONFIG } from '../../libs/agents/src/agents.config';
 import { startGateway } from '../../libs/gateway/src/gateway';
@@ -28,6 +36,9 @@ import { runBench } from './small-call-stack';
 
 const iterations = Number(process.argv[2] ?? process.env.BENCH_ITERATIONS ?? 500);
 const warmup = Math.min(100, iterations);
+const protocol = process.argv[3] ?? DEFAULT_MCP_PROTOCOL;
+if (!(MCP_PROTOCOL_MODES as readonly string[]).includes(protocol))
+  throw new Error(`the protocol must be one of ${MCP_PROTOCOL_MODES.join(', ')} (got ${protocol})`);
 const batchSize = 50;
 const batches = Math.max(4, Math.round(iterations / batchSize));
 
@@ -70,6 +81,7 @@ async function main(): Promise<void> {
       port: 0,
       dataDir: ':memory:',
       auth: { audience: 'agents' },
+      mcp: { ...DEFAULT_AGENTS_CONFIG.mcp, protocol: protocol as McpProtocolMode },
       mcpServers: [
         { id: 'weather', url: `${weather.url}/mcp` },
         { id: 'testkit', url: testkit.mcpUrl },
@@ -212,7 +224,7 @@ function report(label: string, paths: MeasuredPath[], batchCalls: number, batchS
   ];
   const cpuPerCall = (path: MeasuredPath) => path.cpuMicros / 1000 / path.samples.length;
   const [, agentsPath, gatewayPath] = paths as [MeasuredPath, MeasuredPath, MeasuredPath];
-  console.log(`\n${label}: ${direct.count} calls per path, sequential`);
+  console.log(`\n${label}: ${direct.count} calls per path, sequential; agents → MCP servers: protocol ${protocol}`);
   console.log(
     `${'path'.padEnd(44)} ${'p50 ms'.padStart(8)} ${'p90 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'mean ms'.padStart(8)} ${'CPU ms'.padStart(8)}`,
   );
