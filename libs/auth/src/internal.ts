@@ -5,6 +5,7 @@ export { AuthJsonRpcCode } from './errors/auth-error';
 export { REQUIRED_SCOPES_METADATA } from './authorization/require-scopes.decorator';
 export { bearerChallenge } from './guards/http-auth.guard';
 export { isIssuerUrl, protectedResourceMetadataPath } from './metadata/protected-resource-metadata';
+export { writeAuthRefusal } from './middleware/auth-refusal-response';
 export { isValidScope, splitScopes } from './identity/scopes';
 export { consumerDataScopes } from './minting/narrow-scopes';
 export { attachCaller, requireCaller } from './transport/caller-carrier';

@@ -9,6 +9,7 @@ import type { MutationClass } from '../authorization/mutation-class';
 import { AuthError } from '../errors/auth-error';
 import type { TokenVerifier } from '../identity/token-verifier';
 import { bearerChallenge } from '../guards/http-auth.guard';
+import { writeAuthRefusal } from './auth-refusal-response';
 import { attachCaller, requestUserOf } from '../transport/caller-carrier';
 import { traceIdFrom } from '../transport/trace-id';
 
@@ -104,21 +105,10 @@ export function bearerAuthMiddleware(
           options.resourceMetadataUrl,
           options.challengeScopes?.(),
         );
-        if (challenge) response.setHeader('WWW-Authenticate', challenge);
-        const body =
-          options.errorBody === 'json-rpc'
-            ? {
-                jsonrpc: '2.0',
-                error: { code: error.jsonRpcCode, message: error.message, data: { ...error.details } },
-                id: null,
-              }
-            : error.toJSON();
-        const text = JSON.stringify(body);
-        response.writeHead(error.getStatus(), {
-          'content-type': 'application/json; charset=utf-8',
-          'content-length': Buffer.byteLength(text),
+        writeAuthRefusal(response, error, {
+          challenge,
+          jsonRpcId: options.errorBody === 'json-rpc' ? null : undefined,
         });
-        response.end(text);
       },
     );
   };

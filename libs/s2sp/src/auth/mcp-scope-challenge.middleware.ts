@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AuthError, callerFrom, missingScopes, PermissionDeniedError, type AuthorizationGate } from '@s2sp/auth';
-import { bearerChallenge, traceIdFrom } from '@s2sp/auth/internal';
+import { bearerChallenge, traceIdFrom, writeAuthRefusal } from '@s2sp/auth/internal';
 import type { McpProtectedResource } from './mcp-protected-resource';
 
 type ParsedMcpRequest = IncomingMessage & { body?: unknown };
@@ -44,17 +44,7 @@ export function mcpScopeChallengeMiddleware(gate: AuthorizationGate, resource: M
           true,
           resource.metadataUrl(),
         );
-        const text = JSON.stringify({
-          jsonrpc: '2.0',
-          error: { code: error.jsonRpcCode, message: error.message, data: { ...error.details } },
-          id: call.id,
-        });
-        response.writeHead(error.getStatus(), {
-          ...(challenge ? { 'www-authenticate': challenge } : {}),
-          'content-type': 'application/json; charset=utf-8',
-          'content-length': Buffer.byteLength(text),
-        });
-        response.end(text);
+        writeAuthRefusal(response, error, { challenge, jsonRpcId: call.id });
       },
     );
   };
