@@ -6,7 +6,7 @@ import {
   SdkErrorCode,
   SdkHttpError,
 } from '@modelcontextprotocol/client';
-import { AuthJsonRpcCode, isValidScope } from '@s2sp/auth/internal';
+import { AuthJsonRpcCode, isValidScope, splitScopes } from '@s2sp/auth/internal';
 import { abortReason } from '../common/abort';
 import { describeError, sanitizeText } from '../common/redact';
 import {
@@ -69,7 +69,7 @@ export function translateMcpFailure(error: unknown, context: McpFailureContext):
     );
   }
   if (error instanceof InsufficientScopeError) {
-    const required = (error.requiredScope ?? '').split(' ').filter(isValidScope).slice(0, MAX_MISSING_SCOPES);
+    const required = missingScopesOf({ missing_scopes: splitScopes(error.requiredScope ?? '') });
     return new McpRequestRejectedError(
       context.serverId,
       AuthJsonRpcCode.INSUFFICIENT_SCOPE,
@@ -86,22 +86,16 @@ export function translateMcpFailure(error: unknown, context: McpFailureContext):
     );
   }
   if (error instanceof SdkHttpError) {
-    const status = error.status > 0 ? `HTTP ${error.status}` : 'an invalid answer';
-    return new McpServerUnavailableError(context.serverId, `${server} answered with ${status}`);
+    return new McpServerUnavailableError(context.serverId, `${server} answered with HTTP ${error.status}`);
   }
-  if (error instanceof SdkError && error.code === SdkErrorCode.InvalidResult) {
-    return invalidAnswer(context.serverId, server);
+  if (isInvalidAnswer(error)) {
+    return new McpRequestRejectedError(
+      context.serverId,
+      ProtocolErrorCode.InternalError,
+      `${server} sent an answer that is not valid MCP`,
+    );
   }
-  if (isSchemaError(error)) return invalidAnswer(context.serverId, server);
   return new McpServerUnavailableError(context.serverId, `${server} is not reachable: ${describeError(error)}`);
-}
-
-function invalidAnswer(serverId: string, server: string): McpRequestRejectedError {
-  return new McpRequestRejectedError(
-    serverId,
-    ProtocolErrorCode.InternalError,
-    `${server} sent an answer that is not valid MCP`,
-  );
 }
 
 /** The most scopes of a refusal passed on; more is not a refusal any caller could act on. */
@@ -119,6 +113,8 @@ export function isBreakerFailure(error: unknown): boolean {
   return error instanceof DeadlineExceededError || error instanceof McpServerUnavailableError;
 }
 
-function isSchemaError(error: unknown): boolean {
+/** The client refused the server's answer: it fails the MCP schema. */
+function isInvalidAnswer(error: unknown): boolean {
+  if (error instanceof SdkError) return error.code === SdkErrorCode.InvalidResult;
   return error instanceof Error && (error.name === 'ZodError' || error.name === '$ZodError');
 }
