@@ -102,6 +102,7 @@ export class S2spModule {
                 writeMode: options.resourceWriteMode,
                 tableWaitMs: options.resourceTableWaitMs,
                 writeDelayMs: options.resourceWriteDelayMs,
+                reservations: options.resourceReservations,
                 claimCommit: options.resourceClaimCommit,
                 // openS2spDatabase makes a PGlite only in memory (`dataDir: ':memory:'`), which belongs
                 // to this process alone: tables stay out of it.

@@ -28,6 +28,7 @@ const RESOURCES_BY_TOOL_AND_CALLER = `
          count(*) FILTER (WHERE consumed_at IS NOT NULL)::int AS consumed,
          count(*) FILTER (WHERE consumed_at IS NULL AND expires_at <= $1)::int AS expired
   FROM s2sp_resource
+  WHERE NOT reserved
   GROUP BY tool_name, caller`;
 
 const DELIVERING_FETCHES_BY_TOOL_AND_SUBJECT = `

@@ -17,6 +17,7 @@ import {
   DEFAULT_RESOURCE_CACHE_BYTES,
   DEFAULT_RESOURCE_TABLE_WAIT_MS,
   DEFAULT_RESOURCE_WRITE_DELAY_MS,
+  DEFAULT_RESOURCE_RESERVATIONS,
   type ResourceClaimCommit,
   type ResourceWriteMode,
 } from '../store/prisma-resource-store';
@@ -134,6 +135,13 @@ export interface S2spModuleOptions {
    */
   resourceWriteDelayMs?: number;
   /**
+   * `after-answer` on PostgreSQL: how many resource rows the built-in store commits ahead of their
+   * use, in one statement, so that issuing a resource waits for no database round trip (its
+   * metadata is then written with its table, after the answer). Default 64; 0: each resource's
+   * row is inserted before its answer.
+   */
+  resourceReservations?: number;
+  /**
    * When the built-in store's claim of a resource (its single use) returns:
    * `fast` (default) once committed, before PostgreSQL's log reaches the disk
    * (a crash of PostgreSQL itself right after can let the resource_url answer
@@ -186,6 +194,7 @@ export interface ResolvedS2spOptions {
   resourceWriteMode: ResourceWriteMode;
   resourceTableWaitMs: number;
   resourceWriteDelayMs: number;
+  resourceReservations: number;
   resourceClaimCommit: ResourceClaimCommit;
   warmUp: boolean;
 }
@@ -240,6 +249,10 @@ export function resolveS2spOptions(options: S2spModuleOptions): ResolvedS2spOpti
       'resourceWriteDelayMs',
       options.resourceWriteDelayMs ?? DEFAULT_RESOURCE_WRITE_DELAY_MS,
       { allowZero: true },
+    ),
+    resourceReservations: nonNegativeInteger(
+      'resourceReservations',
+      options.resourceReservations ?? DEFAULT_RESOURCE_RESERVATIONS,
     ),
     resourceClaimCommit: oneOf('resourceClaimCommit', options.resourceClaimCommit ?? 'fast', [
       'fast',

@@ -61,16 +61,14 @@ export class DataPlaneService {
     try {
       if (!isWellFormedResourceToken(token)) throw DataPlaneError.notFound();
       const tokenHash = hashResourceToken(token);
-      info = await this.store.findLive(tokenHash);
+      info = await this.store.findLive(tokenHash).catch(notReadyWhenNotStored);
       if (info === null) throw DataPlaneError.notFound();
 
       checkAccess(info, access);
       const request = parseFetchRequest(body, this.options.limits);
       checkAgainst(info, request);
 
-      const claimed = await this.store.claim(tokenHash).catch((error: unknown) => {
-        throw error instanceof ResourceTableNotStoredError ? DataPlaneError.notReady(error.message) : error;
-      });
+      const claimed = await this.store.claim(tokenHash).catch(notReadyWhenNotStored);
       if (claimed === null) throw DataPlaneError.notFound();
       info = claimed.info;
       // `_row_id` leads every row anyway; naming it selects nothing more.
@@ -184,4 +182,9 @@ function resultOf(error: DataPlaneError): DataPlaneFetchResult {
   if (error.status === 401) return 'unauthenticated';
   if (error.status === 403) return 'forbidden';
   return 'invalid-request';
+}
+
+/** A resource another process issued and has not stored yet answers 503 RESOURCE_NOT_READY, unconsumed. */
+function notReadyWhenNotStored(error: unknown): never {
+  throw error instanceof ResourceTableNotStoredError ? DataPlaneError.notReady(error.message) : error;
 }

@@ -3,7 +3,7 @@ import { S2SP_OPTIONS } from '../config/s2sp.constants';
 import type { ResolvedS2spOptions } from '../config/s2sp-options';
 import { generateResourceToken, hashResourceToken, resourceUrlFor } from '../protocol/resource-token';
 import type { SplitResult } from '../protocol/split-rows';
-import { RESOURCE_STORE, type ResourceStore } from '../store/resource-store.interface';
+import { RESOURCE_STORE, type ReservedResourceToken, type ResourceStore } from '../store/resource-store.interface';
 import { ResourceTable } from '../store/resource-table';
 
 /**
@@ -31,17 +31,23 @@ export class ResourcePublisher {
 
   async publish(toolName: string, split: SplitResult, issuance: ResourceIssuance = { caller: null }): Promise<string> {
     const baseUrl = this.options.publicBaseUrl();
-    const token = generateResourceToken();
+    const table = ResourceTable.of(split.rows, split.columns);
+    const { token, tokenHash } = this.store.reserveToken?.() ?? freshToken();
     await this.store.save({
-      tokenHash: hashResourceToken(token),
+      tokenHash,
       toolName,
       columns: split.columns,
       abstractDomains: split.abstractDomains,
       bodyDomains: split.bodyDomains,
-      table: ResourceTable.of(split.rows, split.columns),
+      table,
       ...issuance,
       expiresAt: new Date(Date.now() + this.options.resourceTtlMs),
     });
     return resourceUrlFor(baseUrl, token);
   }
+}
+
+function freshToken(): Pick<ReservedResourceToken, 'token' | 'tokenHash'> {
+  const token = generateResourceToken();
+  return { token, tokenHash: hashResourceToken(token) };
 }

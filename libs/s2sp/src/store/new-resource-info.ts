@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { CachedResourceInfo, NewCachedResource } from './resource-store.interface';
 
-/** The metadata a store records for a resource it is saving: a new id, created now, the rest as given. */
-export function newResourceInfo(resource: NewCachedResource): CachedResourceInfo {
+/** The metadata a store records for a resource it is saving: a new id (or the one reserved for it), created now, the rest as given. */
+export function newResourceInfo(resource: NewCachedResource, id: string = randomUUID()): CachedResourceInfo {
   return {
-    id: randomUUID(),
+    id,
     toolName: resource.toolName,
     columns: resource.columns,
     abstractDomains: resource.abstractDomains,

@@ -38,6 +38,39 @@ export const INSERT_RESOURCE_WITH_BLOCK = `
   INSERT INTO s2sp_resource_chunk (resource_id, seq, data)
   SELECT id, 0, $15::text FROM resource WHERE $15::text IS NOT NULL`;
 
+/**
+ * Rows committed ahead of their use (see ./resource-reservations.ts): $1 ids, $2 token hashes, all
+ * reserved at $3 until $4. No answer waits for this commit, so it waits for the log flush.
+ */
+export const RESERVE_RESOURCES = `
+  INSERT INTO s2sp_resource (id, token_hash, tool_name, columns, abstract_domains, body_domains, row_count,
+                             created_at, expires_at, reserved)
+  SELECT id, token_hash, '', '[]', '[]', '[]', 0, $3, $4, true
+  FROM unnest($1::uuid[], $2::text[]) AS reservation(id, token_hash)`;
+
+/** Reservations this process will not use (it is stopping): no one else knows their tokens. */
+export const RELEASE_RESERVATIONS = 'DELETE FROM s2sp_resource WHERE id = ANY($1::uuid[]) AND reserved';
+
+/** The metadata columns a reserved row is given when its resource is issued, from $3 on ({@link INSERT_RESOURCE}'s order). */
+const ISSUED_METADATA = `tool_name = $3, columns = $4::jsonb, abstract_domains = $5::jsonb, body_domains = $6::jsonb,
+      row_count = $7, caller = $8, caller_scopes = $9::jsonb, required_scopes = $10::jsonb, consumer = $11,
+      created_at = $12::timestamptz, expires_at = $13::timestamptz, reserved = false`;
+
+/**
+ * A reserved row becomes its issued resource: metadata, table length $14 and, when $15 is not null,
+ * the table's only block, in one statement; `filled` is 0 when the row is no longer reserved.
+ */
+export const FILL_RESERVED = `
+  WITH resource AS (
+    UPDATE s2sp_resource SET ${ISSUED_METADATA}, table_length = $14
+    WHERE id = $1::uuid AND token_hash = $2 AND reserved
+    RETURNING id
+  ), block AS (
+    INSERT INTO s2sp_resource_chunk (resource_id, seq, data)
+    SELECT id, 0, $15::text FROM resource WHERE $15::text IS NOT NULL
+  )
+  SELECT count(*)::int AS filled FROM resource`;
+
 export const INSERT_CHUNK = 'INSERT INTO s2sp_resource_chunk (resource_id, seq, data) VALUES ($1::uuid, $2, $3)';
 
 export const SET_TABLE_LENGTH = 'UPDATE s2sp_resource SET table_length = $2 WHERE id = $1::uuid';
@@ -55,13 +88,29 @@ export function claimStatement({ storedTableOnly, durable }: { storedTableOnly: 
   return `
   UPDATE s2sp_resource SET consumed_at = $2
   ${durable ? '' : `FROM (SELECT ${ASYNC_COMMIT}) AS async_commit`}
-  WHERE token_hash = $1 AND consumed_at IS NULL AND expires_at > $2 ${storedTableOnly ? 'AND table_length IS NOT NULL' : ''}
+  WHERE token_hash = $1 AND consumed_at IS NULL AND expires_at > $2 AND NOT reserved
+        ${storedTableOnly ? 'AND table_length IS NOT NULL' : ''}
   RETURNING ${RESOURCE_COLUMNS}`;
 }
 
-/** A resource that can still be claimed (its table may still be being written). */
+/**
+ * The claim of a resource issued on a reserved row, in the issuing process, whether or not its row
+ * was filled yet: it writes the metadata ($1–$13, {@link INSERT_RESOURCE}'s order) with the claim at $14.
+ */
+export function claimIssuedReservationStatement({ durable }: { durable: boolean }): string {
+  return `
+  UPDATE s2sp_resource SET ${ISSUED_METADATA}, consumed_at = $14
+  ${durable ? '' : `FROM (SELECT ${ASYNC_COMMIT}) AS async_commit`}
+  WHERE id = $1::uuid AND token_hash = $2 AND consumed_at IS NULL AND $13::timestamptz > $14::timestamptz
+  RETURNING ${RESOURCE_COLUMNS}`;
+}
+
+/**
+ * A resource that can still be claimed (its table may still be being written). A reserved row is
+ * returned too, flagged: its resource was issued, or is about to be, and is not written yet.
+ */
 export const LIVE_RESOURCE = `
-  SELECT ${RESOURCE_COLUMNS} FROM s2sp_resource
+  SELECT ${RESOURCE_COLUMNS}, reserved FROM s2sp_resource
   WHERE token_hash = $1 AND consumed_at IS NULL AND expires_at > $2`;
 
 /** The chunks of resources claimed since the last sweep: nobody reads them again. */
@@ -69,10 +118,13 @@ export const DELETE_CLAIMED_CHUNKS = `
   DELETE FROM s2sp_resource_chunk
   WHERE resource_id IN (SELECT id FROM s2sp_resource WHERE consumed_at IS NOT NULL)`;
 
-/** Resources whose lifetime ended, with their chunks (the foreign key cascades); returns how many. */
+/**
+ * Resources whose lifetime ended, with their chunks (the foreign key cascades), and reservations
+ * that ended unused; returns how many resources (reservations are not counted).
+ */
 export const DELETE_EXPIRED = `
-  WITH gone AS (DELETE FROM s2sp_resource WHERE expires_at <= $1 RETURNING 1)
-  SELECT count(*)::int AS count FROM gone`;
+  WITH gone AS (DELETE FROM s2sp_resource WHERE expires_at <= $1 RETURNING reserved)
+  SELECT (count(*) FILTER (WHERE NOT reserved))::int AS count FROM gone`;
 
 export const UNCLAIMED_RESOURCE = `
   SELECT table_length IS NULL AS being_written FROM s2sp_resource

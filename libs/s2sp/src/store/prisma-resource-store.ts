@@ -1,4 +1,4 @@
-import { Logger, type BeforeApplicationShutdown } from '@nestjs/common';
+import { Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { SqlChannel, SqlQuery } from '@s2sp/platform';
 import { isDatabaseUnavailable, type SqlDatabase } from '@s2sp/platform/internal';
@@ -6,10 +6,12 @@ import { ResourceTable } from './resource-table';
 import { ResourceTableNotStoredError } from './resource-table-not-stored.error';
 import {
   ASYNC_COMMIT,
+  claimIssuedReservationStatement,
   claimStatement,
   DELETE_CLAIMED_CHUNKS,
   DELETE_EXPIRED,
   DELETE_RESOURCE,
+  FILL_RESERVED,
   INSERT_CHUNK,
   INSERT_RESOURCE,
   INSERT_RESOURCE_WITH_BLOCK,
@@ -20,16 +22,27 @@ import {
   type ResourceRow,
 } from './prisma-resource-store.sql';
 import { ResourceTableCache, type CachedResource } from './resource-table-cache';
-import type { CachedResourceInfo, ClaimedResource, NewCachedResource, ResourceStore } from './resource-store.interface';
+import type {
+  CachedResourceInfo,
+  ClaimedResource,
+  NewCachedResource,
+  ReservedResourceToken,
+  ResourceStore,
+} from './resource-store.interface';
 import { newResourceInfo } from './new-resource-info';
+import { ResourceReservations } from './resource-reservations';
 
 /**
  * When `save` resolves: `before-answer` once the resource and its table are
  * committed to the database (it survives a crash of this process from then on;
  * see ASYNC_COMMIT in ./prisma-resource-store.sql.ts for a crash of PostgreSQL); `after-answer` once the
- * resource row alone is committed, the table being encoded and written in the
- * background, except a table of at most 64 rows (one stored block), which is
- * written with its row as `before-answer` does: that costs the answer no more. In that window a claim in this process is served from memory
+ * resource's row is committed, the table being encoded and written in the
+ * background. The row was usually committed ahead, reserved
+ * (`reservations`, ./resource-reservations.ts): `save` then waits for no
+ * statement at all, and the resource's metadata is written with its table, a
+ * table of at most 64 rows (one stored block) in one statement. Without a
+ * reservation ready, the row is inserted first, a table of one block with it
+ * as `before-answer` does. Until the write, a claim in this process is served from memory
  * (and the write given up), and another replica's claim waits (up to
  * `tableWaitMs`) for the table to be stored; a crash of this process loses
  * the table; a write that meets an unreachable database is tried again until
@@ -76,6 +89,13 @@ export interface PrismaResourceStoreOptions {
    */
   writeDelayMs?: number;
   /**
+   * `after-answer`: how many resource rows are committed ahead of their use, in one statement
+   * (./resource-reservations.ts), so that issuing a resource waits for no database round trip; a
+   * new batch is reserved when half are used. Default 64; 0 inserts each resource's row before
+   * its answer. Ignored with `tablesInProcessOnly` and `before-answer`.
+   */
+  reservations?: number;
+  /**
    * For a database no other process can reach (an in-memory PGlite, e.g. `dataDir: ':memory:'`):
    * tables are not written to it but kept in this process until claimed or swept, outside the
    * cache budget (their TTL bounds them); only the resource rows, the single-use gate, go to the
@@ -85,6 +105,7 @@ export interface PrismaResourceStoreOptions {
 }
 
 export const DEFAULT_RESOURCE_TABLE_WAIT_MS = 15_000;
+export const DEFAULT_RESOURCE_RESERVATIONS = 64;
 export const DEFAULT_RESOURCE_WRITE_DELAY_MS = 25;
 /** First pause between looks at a table still being written; doubles up to the maximum. */
 const TABLE_POLL_FIRST_MS = 10;
@@ -108,14 +129,15 @@ export const DEFAULT_RESOURCE_CACHE_BYTES = 64 * 1024 * 1024;
  * reads no chunk; after a restart, or on another replica, the chunks are read.
  * @public
  */
-export class PrismaResourceStore implements ResourceStore, BeforeApplicationShutdown {
+export class PrismaResourceStore implements ResourceStore, OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('S2spResourceStore');
   private readonly sql: SqlChannel;
   private readonly cache: ResourceTableCache;
   private readonly writeMode: ResourceWriteMode;
   private readonly tableWaitMs: number;
   private readonly writeDelayMs: number;
-  private readonly claimSql: { any: string; storedTableOnly: string };
+  private readonly claimSql: { any: string; storedTableOnly: string; issuedReservation: string };
+  private readonly reservations: ResourceReservations | undefined;
   /** Resources answered before their write finished (`after-answer`), by token hash. */
   private readonly pendingWrites = new Map<string, PendingWrite>();
   /** Set on shutdown: a write waiting for the database to come back fails instead. */
@@ -134,11 +156,28 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
     this.claimSql = {
       any: claimStatement({ storedTableOnly: false, durable }),
       storedTableOnly: claimStatement({ storedTableOnly: true, durable }),
+      issuedReservation: claimIssuedReservationStatement({ durable }),
     };
+    const reservations = options.reservations ?? DEFAULT_RESOURCE_RESERVATIONS;
+    if (!Number.isSafeInteger(reservations) || reservations < 0)
+      throw new Error('PrismaResourceStore: reservations must be a non-negative integer.');
+    const reserves = reservations > 0 && this.writeMode === 'after-answer' && !this.processTables;
+    this.reservations = reserves ? new ResourceReservations(this.sql, reservations) : undefined;
+  }
+
+  /** Reserves the first batch of resource rows while the app starts, so that the first answer waits for none either. */
+  async onApplicationBootstrap(): Promise<void> {
+    await this.reservations?.refill();
+  }
+
+  /** A token whose row is committed already (`reservations`), or undefined when none is ready or reservations are off. */
+  reserveToken(): ReservedResourceToken | undefined {
+    return this.reservations?.take();
   }
 
   async save(resource: NewCachedResource): Promise<CachedResourceInfo> {
-    const info = newResourceInfo(resource);
+    const reservedId = this.reservations?.use(resource.tokenHash);
+    const info = newResourceInfo(resource, reservedId);
     const cached: CachedResource = { info, table: resource.table };
     if (this.processTables) {
       // A table_length of 0 with no chunk: the row says its table is complete, and no one else reads it.
@@ -149,16 +188,20 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
     // A table of one block goes in with its resource row in one statement, even `after-answer`: one
     // round trip instead of the row's and then a transaction of the table's, and encoding a few rows
     // delays the answer by next to nothing.
-    if (this.writeMode === 'before-answer' || resource.table.fitsOneBlock) {
+    if (reservedId === undefined && (this.writeMode === 'before-answer' || resource.table.fitsOneBlock)) {
       await this.writeWhole(resource.tokenHash, cached);
       this.cache.set(resource.tokenHash, cached);
       return info;
     }
-    // The row goes first, so that every replica knows the resource_url and waits for its table.
-    await this.sql.query(INSERT_RESOURCE_WITH_BLOCK, [...resourceRow(resource.tokenHash, info), null, null]);
+    // The row goes first (unless it was reserved), so that every replica knows the resource_url and waits for its table.
+    if (reservedId === undefined) {
+      await this.sql.query(INSERT_RESOURCE_WITH_BLOCK, [...resourceRow(resource.tokenHash, info), null, null]);
+    }
     const pending: PendingWrite = {
+      tokenHash: resource.tokenHash,
       info,
       table: resource.table,
+      reserved: reservedId !== undefined,
       claimed: false,
       written: Promise.resolve(),
       startNow: () => undefined,
@@ -184,7 +227,11 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
       this.pendingWrites.get(tokenHash)?.info ??
       this.cache.peekInfo(tokenHash);
     if (local !== undefined) return local.expiresAt > now ? local : null;
-    const [resource] = await this.sql.query<ResourceRow>(LIVE_RESOURCE, [tokenHash, now]);
+    // A reserved row's resource was issued by another process, which has not written it yet.
+    const resource = await this.waitForWrite(async () => {
+      const [row] = await this.sql.query<ResourceRow & { reserved: boolean }>(LIVE_RESOURCE, [tokenHash, now]);
+      return row?.reserved ? NOT_WRITTEN : row;
+    });
     return resource ? toInfo(resource) : null;
   }
 
@@ -192,6 +239,7 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
     if (this.processTables) return this.claimProcessTable(this.processTables, tokenHash, now);
     // A table this process holds (still being written, or cached) is served from memory without waiting.
     const pending = this.pendingWrites.get(tokenHash);
+    if (pending?.reserved) return this.claimIssuedReservation(pending, now);
     const inMemory = pending?.table ?? this.cache.take(tokenHash)?.table;
     const claimed =
       inMemory !== undefined ? await this.claimRow(tokenHash, now) : await this.claimStoredTable(tokenHash, now);
@@ -226,6 +274,7 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
     this.closing = true;
     for (const pending of this.pendingWrites.values()) pending.startNow();
     await this.writesSettled();
+    await this.reservations?.release();
   }
 
   /** Resolves once every background write started so far (`after-answer`) has ended, stored or failed. */
@@ -247,19 +296,78 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
    */
   private async writeWhole(tokenHash: string, { info, table }: CachedResource): Promise<void> {
     const row = resourceRow(tokenHash, info);
-    const blocks = table.encode();
-    const first = blocks.next();
-    const second = first.done ? first : blocks.next();
-    if (first.done || second.done) {
-      await this.sql.query(INSERT_RESOURCE_WITH_BLOCK, [...row, table.encodedLength, first.done ? null : first.value]);
+    const blocks = encodedBlocks(table);
+    if ('single' in blocks) {
+      await this.sql.query(INSERT_RESOURCE_WITH_BLOCK, [...row, table.encodedLength, blocks.single]);
       return;
     }
     await this.sql.transaction(async (sql) => {
       // The answer waits for this commit: it does not wait for the log flush too (see ASYNC_COMMIT).
       await sql.query(`SELECT ${ASYNC_COMMIT}`);
       await sql.query(INSERT_RESOURCE, row);
-      await this.writeTable(sql, info.id, table, prepend(first.value, prepend(second.value, blocks)));
+      await this.writeTable(sql, info.id, table, blocks.many);
     });
+  }
+
+  /**
+   * The write after the answer: the table, and for a reserved row the resource's metadata too (a
+   * table of one block in the same statement), stopping when this process claims the resource.
+   */
+  private async writePending(pending: PendingWrite): Promise<void> {
+    const { info, table } = pending;
+    const giveUp = (): boolean => pending.claimed;
+    if (!pending.reserved) {
+      await this.sql.transaction((sql) => this.writeTable(sql, info.id, table, table.encode(), giveUp));
+      return;
+    }
+    const blocks = encodedBlocks(table);
+    if ('single' in blocks) {
+      await this.fillReservation(this.sql, pending, table.encodedLength ?? null, blocks.single);
+      return;
+    }
+    await this.sql.transaction(async (sql) => {
+      await this.fillReservation(sql, pending, null, null);
+      await this.writeTable(sql, info.id, table, blocks.many, giveUp);
+    });
+  }
+
+  /** Writes an issued resource's metadata (and a table of one block) into its reserved row. */
+  private async fillReservation(
+    sql: SqlQuery,
+    pending: PendingWrite,
+    tableLength: number | null,
+    block: string | null,
+  ): Promise<void> {
+    const [result] = await sql.query<{ filled: number }>(FILL_RESERVED, [
+      ...resourceRow(pending.tokenHash, pending.info),
+      tableLength,
+      block,
+    ]);
+    if (result?.filled === 1) return;
+    // The claim wrote the row itself; otherwise the reservation went (deleted, or swept after it ended).
+    if (pending.claimed) throw new TableWriteGivenUp();
+    throw new Error(`the reserved row of resource ${pending.info.id} is gone`);
+  }
+
+  /**
+   * Claims, in the issuing process, a resource issued on a reserved row: one statement writes its
+   * metadata and consumes it, whether or not the write after the answer filled the row yet (that
+   * write is given up from here on).
+   */
+  private async claimIssuedReservation(pending: PendingWrite, now: Date): Promise<ClaimedResource | null> {
+    if (pending.claimed) return null;
+    pending.claimed = true;
+    let claimed: ResourceRow | undefined;
+    try {
+      [claimed] = await this.sql.query<ResourceRow>(this.claimSql.issuedReservation, [
+        ...resourceRow(pending.tokenHash, pending.info),
+        now,
+      ]);
+    } catch (error) {
+      pending.claimed = false; // the write goes on: the resource is not lost to a failed claim
+      throw error;
+    }
+    return claimed ? { info: toInfo(claimed), table: pending.table } : null;
   }
 
   /**
@@ -297,15 +405,13 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
    * process shuts down: a resource answered before an outage is not lost to it.
    */
   private async writeTableUnlessClaimed(pending: PendingWrite): Promise<boolean> {
-    const { info, table } = pending;
+    const { info } = pending;
     if (pending.claimed) return false;
     for (let pause = WRITE_RETRY_FIRST_MS; ; pause = Math.min(WRITE_RETRY_MAX_MS, pause * 2)) {
       try {
         // No answer waits for this commit, so it waits for the log flush: the next claim, whose commit
         // must flush the log up to itself, does not have to write this table's megabytes out first.
-        await this.sql.transaction((sql) =>
-          this.writeTable(sql, info.id, table, table.encode(), () => pending.claimed),
-        );
+        await this.writePending(pending);
         return true;
       } catch (error) {
         if (error instanceof TableWriteGivenUp) return false;
@@ -365,14 +471,26 @@ export class PrismaResourceStore implements ResourceStore, BeforeApplicationShut
    * another process is still writing is waited for, unclaimed, and after
    * `tableWaitMs` the claim fails without consuming it.
    */
-  private async claimStoredTable(tokenHash: string, now: Date): Promise<ResourceRow | undefined> {
-    const deadline = Date.now() + this.tableWaitMs;
-    for (let pause = TABLE_POLL_FIRST_MS; ; pause = Math.min(TABLE_POLL_MAX_MS, pause * 2)) {
+  private claimStoredTable(tokenHash: string, now: Date): Promise<ResourceRow | undefined> {
+    return this.waitForWrite(async () => {
       const claimed = await this.claimRow(tokenHash, now, true);
       if (claimed) return claimed;
       const [unclaimed] = await this.sql.query<{ being_written: boolean }>(UNCLAIMED_RESOURCE, [tokenHash, now]);
       if (!unclaimed) return undefined;
-      if (!unclaimed.being_written) continue; // its table was completed between the two statements
+      // Its table was completed between the two statements: claim it now.
+      return unclaimed.being_written ? NOT_WRITTEN : ((await this.claimRow(tokenHash, now, true)) ?? NOT_WRITTEN);
+    });
+  }
+
+  /**
+   * Asks `look` again, pausing longer each time, while it answers NOT_WRITTEN (a resource another
+   * process issued and is still writing), for at most `tableWaitMs`.
+   */
+  private async waitForWrite<T>(look: () => Promise<T | typeof NOT_WRITTEN>): Promise<T> {
+    const deadline = Date.now() + this.tableWaitMs;
+    for (let pause = TABLE_POLL_FIRST_MS; ; pause = Math.min(TABLE_POLL_MAX_MS, pause * 2)) {
+      const found = await look();
+      if (found !== NOT_WRITTEN) return found;
       if (Date.now() + pause > deadline) throw new ResourceTableNotStoredError(this.tableWaitMs);
       await delay(pause);
     }
@@ -400,6 +518,19 @@ function resourceRow(tokenHash: string, info: CachedResourceInfo): unknown[] {
 /** Rolls back a table write nobody needs any more. */
 class TableWriteGivenUp extends Error {}
 
+/** What {@link PrismaResourceStore.waitForWrite}'s look answers while the resource is still being written elsewhere. */
+const NOT_WRITTEN = Symbol('not written');
+
+/** A table's encoded blocks: `single` when there is at most one (null for no rows), else all of them. */
+function encodedBlocks(table: ResourceTable): { single: string | null } | { many: Iterator<string> } {
+  const blocks = table.encode();
+  const first = blocks.next();
+  if (first.done) return { single: null };
+  const second = blocks.next();
+  if (second.done) return { single: first.value };
+  return { many: prepend(first.value, prepend(second.value, blocks)) };
+}
+
 /** Resolves after `delayMs` (on a later turn of the event loop when 0), or as soon as `pending.startNow` is called. */
 function writeDelay(pending: PendingWrite, delayMs: number): Promise<void> {
   return new Promise<void>((resolve) => {
@@ -425,8 +556,11 @@ function* prepend<T>(head: T, rest: Iterator<T>): Generator<T> {
 }
 
 interface PendingWrite {
+  tokenHash: string;
   info: CachedResourceInfo;
   table: ResourceTable;
+  /** Issued on a reserved row: the write fills the row's metadata too. */
+  reserved: boolean;
   /** Set when this process claimed the resource before its table was stored: the write is then rolled back. */
   claimed: boolean;
   /** Settles when the write ended (the table is then cached, or the write was given up, or the failure was logged); never rejects. */

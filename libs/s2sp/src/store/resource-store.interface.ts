@@ -55,12 +55,30 @@ export interface ClaimedResource {
 }
 
 /**
+ * A resource_url token reserved by a store ({@link ResourceStore.reserveToken}); the token itself
+ * never leaves the process that reserved it.
+ * @public
+ */
+export interface ReservedResourceToken {
+  /** The resource_url's capability token (base64url, 256 bits). */
+  token: string;
+  /** SHA-256 hex of the token, as `save` receives it. */
+  tokenHash: string;
+}
+
+/**
  * Persistence of the S2SP data plane. Implementations must make `claim`
  * atomic: of N concurrent calls for one token hash, in any number of
  * processes sharing the store, exactly one gets the table.
  * @public
  */
 export interface ResourceStore {
+  /**
+   * Optional: a resource_url token whose row the store already committed, for the next `save`,
+   * which then need not wait for the database before the answer; undefined when none is ready
+   * (the publisher then makes a fresh token).
+   */
+  reserveToken?(): ReservedResourceToken | undefined;
   save(resource: NewCachedResource): Promise<CachedResourceInfo>;
   /** The live resource for this token hash, or null if unknown, expired or consumed. Does not consume. */
   findLive(tokenHash: string, now?: Date): Promise<CachedResourceInfo | null>;

@@ -1,0 +1,168 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { PrismaResourceStore } from '../../libs/s2sp/src/store/prisma-resource-store';
+import { ResourceTable } from '../../libs/s2sp/src/store/resource-table';
+import { ResourceTableNotStoredError } from '../../libs/s2sp/src/store/resource-table-not-stored.error';
+import type { ReservedResourceToken } from '../../libs/s2sp/src/store/resource-store.interface';
+import { summarizeResourceActivity } from '../../libs/s2sp/src/activity/resource-activity-summary';
+import type { SqlChannel } from '../../libs/database/src/sql-channel';
+import { useSuiteDatabase, type TestDatabaseKind } from '../support/databases';
+import { sampleResource, sampleRows } from '../support/resource-fixtures';
+
+const KINDS: TestDatabaseKind[] = ['pglite', 'postgres'];
+
+type StoreDatabase = ConstructorParameters<typeof PrismaResourceStore>[0];
+
+/** The database, counting the statements sent to it (a transaction counts as one). */
+function countingStatements(db: StoreDatabase): { database: StoreDatabase; statements: () => number } {
+  let statements = 0;
+  const sql: SqlChannel = {
+    query: (text, params) => {
+      statements += 1;
+      return db.sql.query(text, params);
+    },
+    transaction: (work) => {
+      statements += 1;
+      return db.sql.transaction(work);
+    },
+  };
+  return { database: { sql }, statements: () => statements };
+}
+
+async function reservedRowCount(db: StoreDatabase): Promise<number> {
+  const [row] = await db.sql.query<{ count: number }>(
+    'SELECT count(*)::int AS count FROM s2sp_resource WHERE reserved',
+  );
+  return row.count;
+}
+
+async function started(store: PrismaResourceStore): Promise<PrismaResourceStore> {
+  await store.onApplicationBootstrap();
+  return store;
+}
+
+function takeToken(store: PrismaResourceStore): ReservedResourceToken {
+  const token = store.reserveToken();
+  assert.ok(token, 'a reservation is ready once the store started');
+  return token;
+}
+
+for (const kind of KINDS) {
+  describe(`PrismaResourceStore reservations on ${kind}`, () => {
+    const database = useSuiteDatabase(kind);
+    const inOneMinute = () => new Date(Date.now() + 60_000);
+
+    test('issuing on a reserved row waits for no statement; a claim in the issuing process writes and consumes it in one', async (t) => {
+      const db = database.get(t);
+      if (!db) return;
+      const counted = countingStatements(db);
+      const store = await started(new PrismaResourceStore(counted.database, { reservations: 4, writeDelayMs: 60_000 }));
+      assert.equal((await reservedRowCount(db)) >= 4, true, 'the first batch is committed while the app starts');
+      const token = takeToken(store);
+      const before = counted.statements();
+
+      const saved = await store.save(sampleResource({ tokenHash: token.tokenHash, expiresAt: inOneMinute() }));
+      assert.equal(counted.statements(), before, 'save sent nothing to the database');
+
+      const claimed = await store.claim(token.tokenHash);
+      assert.equal(counted.statements(), before + 1, 'the claim is one statement');
+      assert.deepEqual(claimed?.info, saved);
+      assert.deepEqual(claimed?.table.rows, sampleRows(6));
+      const row = await db.client.s2spResource.findUniqueOrThrow({ where: { id: saved.id } });
+      assert.equal(row.reserved, false);
+      assert.equal(row.toolName, 'get_alerts', 'the claim wrote the metadata');
+      assert.notEqual(row.consumedAt, null);
+      assert.equal(await store.claim(token.tokenHash), null, 'single use');
+      await store.beforeApplicationShutdown();
+    });
+
+    for (const [size, rows] of [
+      ['one block', sampleRows(6)],
+      ['several blocks', sampleRows(2_000)],
+    ] as const) {
+      test(`a reserved resource of ${size} is waited for on another replica until its write after the answer, then served whole`, async (t) => {
+        const db = database.get(t);
+        if (!db) return;
+        const issuer = await started(new PrismaResourceStore(db, { reservations: 2, writeDelayMs: 200 }));
+        const token = takeToken(issuer);
+        const saved = await issuer.save(
+          sampleResource({ tokenHash: token.tokenHash, table: ResourceTable.of(rows), expiresAt: inOneMinute() }),
+        );
+
+        const replica = new PrismaResourceStore(db);
+        const startedAt = Date.now();
+        assert.deepEqual(await replica.findLive(token.tokenHash), saved, 'the replica sees it once written');
+        assert.ok(Date.now() - startedAt >= 100, 'and waited for the write');
+        assert.deepEqual((await replica.claim(token.tokenHash))?.table.rows, rows);
+        assert.equal(await issuer.claim(token.tokenHash), null, 'single use across replicas');
+        await issuer.beforeApplicationShutdown();
+      });
+    }
+
+    test('a reserved resource never written (its process died) is not served: another replica fails clearly, consuming nothing', async (t) => {
+      const db = database.get(t);
+      if (!db) return;
+      const issuer = await started(new PrismaResourceStore(db, { reservations: 2, writeDelayMs: 60_000 }));
+      const token = takeToken(issuer);
+      await issuer.save(sampleResource({ tokenHash: token.tokenHash, expiresAt: inOneMinute() }));
+
+      const replica = new PrismaResourceStore(db, { tableWaitMs: 50 });
+      await assert.rejects(replica.findLive(token.tokenHash), ResourceTableNotStoredError);
+      await assert.rejects(replica.claim(token.tokenHash), ResourceTableNotStoredError);
+      const summary = await summarizeResourceActivity(db.sql);
+      assert.equal(
+        summary.some((entry) => entry.toolName === ''),
+        false,
+        'reserved rows are not counted as issued resources',
+      );
+      await issuer.beforeApplicationShutdown(); // writes it now
+      assert.deepEqual((await replica.claim(token.tokenHash))?.table.rows, sampleRows(6));
+    });
+
+    test('a claim that fails on the database leaves the write after the answer going: the resource is not lost', async (t) => {
+      const db = database.get(t);
+      if (!db) return;
+      let failNext = false;
+      const flaky: StoreDatabase = {
+        sql: {
+          query: (text, params) => {
+            if (!failNext) return db.sql.query(text, params);
+            failNext = false;
+            return Promise.reject(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
+          },
+          transaction: (work) => db.sql.transaction(work),
+        },
+      };
+      const issuer = await started(new PrismaResourceStore(flaky, { reservations: 2, writeDelayMs: 20 }));
+      const token = takeToken(issuer);
+      await issuer.save(sampleResource({ tokenHash: token.tokenHash, expiresAt: inOneMinute() }));
+      failNext = true;
+      await assert.rejects(issuer.claim(token.tokenHash), /ECONNREFUSED/);
+      await issuer.writesSettled();
+      assert.deepEqual((await new PrismaResourceStore(db).claim(token.tokenHash))?.table.rows, sampleRows(6));
+      await issuer.beforeApplicationShutdown();
+    });
+
+    test('shutdown deletes the reservations it did not hand out; 0 reservations inserts each row before the answer', async (t) => {
+      const db = database.get(t);
+      if (!db) return;
+      const reservedBefore = await reservedRowCount(db);
+      const store = await started(new PrismaResourceStore(db, { reservations: 3 }));
+      assert.equal(await reservedRowCount(db), reservedBefore + 3);
+      await store.beforeApplicationShutdown();
+      assert.equal(await reservedRowCount(db), reservedBefore);
+
+      const counted = countingStatements(db);
+      const unreserved = await started(new PrismaResourceStore(counted.database, { reservations: 0 }));
+      assert.equal(unreserved.reserveToken(), undefined);
+      const resource = sampleResource();
+      const saved = await unreserved.save(resource);
+      assert.equal(counted.statements(), 1, 'the row and its one block, before save resolves');
+      assert.deepEqual(await new PrismaResourceStore(db).findLive(resource.tokenHash), saved);
+      assert.throws(
+        () => new PrismaResourceStore(db, { reservations: -1 }),
+        /reservations must be a non-negative integer/,
+      );
+    });
+  });
+}
