@@ -1,9 +1,13 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { Tiktoken, type TiktokenBPE } from 'js-tiktoken/lite';
 import o200k from 'js-tiktoken/ranks/o200k_base';
 import p50k from 'js-tiktoken/ranks/p50k_base';
 import { BpeTokenCounter } from '@s2sp/protocol';
+import { readRankFile } from '../../libs/protocol/src/rank-file';
 
 /** Text of every kind a tool answer holds: words, numbers, JSON, code, whitespace runs, scripts, emoji. */
 function corpus(): string[] {
@@ -44,5 +48,27 @@ test('reads rank files of several lines, whose ranks jump from line to line (p50
   );
   const reference = new Tiktoken(ranks);
   const counter = new BpeTokenCounter(ranks);
+  for (const text of corpus()) assert.equal(counter.count(text), reference.encode(text, [], []).length, text);
+});
+
+test('reads a rank file as data, the same table as its module; a file it cannot cut (escapes: p50k_base) is loaded as a module', () => {
+  for (const [name, module] of [
+    ['o200k_base', o200k],
+    ['p50k_base', p50k],
+  ] as const) {
+    const read = readRankFile(require.resolve(`js-tiktoken/ranks/${name}`));
+    const { pat_str: pattern, bpe_ranks: ranks } = module as unknown as TiktokenBPE;
+    assert.equal(read.pat_str, pattern, name);
+    assert.equal(read.bpe_ranks, ranks, name);
+  }
+  // Cut out of the text, not run: running this file throws.
+  const directory = mkdtempSync(join(tmpdir(), 'rank-file-'));
+  const file = join(directory, 'ranks.cjs');
+  writeFileSync(file, 'module.exports = {"pat_str":"\\\\s+|\\\\S+","bpe_ranks":"! 0 IQ== Ig=="}; throw 0;');
+  assert.deepEqual(readRankFile(file), { pat_str: '\\s+|\\S+', bpe_ranks: '! 0 IQ== Ig==' });
+  rmSync(directory, { recursive: true });
+
+  const counter = new BpeTokenCounter(readRankFile(require.resolve('js-tiktoken/ranks/o200k_base')));
+  const reference = new Tiktoken(o200k as unknown as TiktokenBPE);
   for (const text of corpus()) assert.equal(counter.count(text), reference.encode(text, [], []).length, text);
 });

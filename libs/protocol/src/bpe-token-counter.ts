@@ -17,16 +17,18 @@ const EMPTY_SLOT = -1;
  * Why not js-tiktoken's encoder: it also keeps each token's bytes for decoding and builds its
  * tables through a few hundred thousand short-lived objects, which leaves about 120 MiB of RSS
  * held by a process that only counts. A map from each token's bytes (as strings) to its rank
- * still held about 25 MiB of heap for o200k's 200,000 tokens; this keeps the same table in four
- * typed arrays (the tokens' bytes end to end, where each starts, its rank, and an open-addressing
- * hash index), about 6 MiB, outside the garbage collector's way.
+ * still held about 25 MiB of heap for o200k's 200,000 tokens; this keeps the same table in typed
+ * arrays (the tokens' bytes end to end, where each starts, an open-addressing hash index, and each
+ * token's rank unless, as in o200k, the ranks are the tokens' order), about 4 MiB, outside the
+ * garbage collector's way.
  * @internal
  */
 export class BpeTokenCounter {
   private readonly tokenBytes: Uint8Array;
   /** Token i's bytes are tokenBytes[tokenStarts[i]] up to tokenStarts[i + 1]. */
   private readonly tokenStarts: Uint32Array;
-  private readonly tokenRanks: Int32Array;
+  /** Token i's rank; undefined when every token's rank is its number i. */
+  private readonly tokenRanks: Int32Array | undefined;
   /** Hash index: a token's number, or EMPTY_SLOT; linear probing. */
   private readonly slots: Int32Array;
   private readonly slotMask: number;
@@ -38,23 +40,26 @@ export class BpeTokenCounter {
     // garbage collector grow its young generation to its maximum, and keep it, in every process.
     const ranks = encoding.bpe_ranks;
     let tokenCount = 0;
-    let base64Length = 0;
-    forEachToken(ranks, (start, end) => {
+    let byteLength = 0;
+    let ranksInOrder = true;
+    forEachToken(ranks, (start, end, rank) => {
+      ranksInOrder &&= rank === tokenCount;
       tokenCount++;
-      base64Length += end - start;
+      byteLength += decodedLength(ranks, start, end);
     });
-    const bytes = new Uint8Array(Math.ceil((base64Length * 3) / 4));
+    this.tokenBytes = new Uint8Array(byteLength);
     this.tokenStarts = new Uint32Array(tokenCount + 1);
-    this.tokenRanks = new Int32Array(tokenCount);
+    const tokenRanks = ranksInOrder ? undefined : new Int32Array(tokenCount);
     let token = 0;
     let length = 0;
     forEachToken(ranks, (start, end, rank) => {
       this.tokenStarts[token] = length;
-      length = decodeBase64(ranks, start, end, bytes, length);
-      this.tokenRanks[token++] = rank;
+      length = decodeBase64(ranks, start, end, this.tokenBytes, length);
+      if (tokenRanks) tokenRanks[token] = rank;
+      token++;
     });
     this.tokenStarts[token] = length;
-    this.tokenBytes = bytes.slice(0, length);
+    this.tokenRanks = tokenRanks;
 
     let slotCount = 1;
     while (slotCount < tokenCount * 2) slotCount *= 2;
@@ -89,7 +94,7 @@ export class BpeTokenCounter {
     const piece = this.pieceBytes;
     let slot = hashBytes(piece, start, end) & this.slotMask;
     for (let token = this.slots[slot]; token !== EMPTY_SLOT; token = this.slots[slot]) {
-      if (this.tokenEquals(token, start, end)) return this.tokenRanks[token];
+      if (this.tokenEquals(token, start, end)) return this.tokenRanks ? this.tokenRanks[token] : token;
       slot = (slot + 1) & this.slotMask;
     }
     return undefined;
@@ -171,6 +176,15 @@ const BASE64_VALUES = (() => {
   for (let index = 0; index < alphabet.length; index++) values[alphabet.charCodeAt(index)] = index;
   return values;
 })();
+
+/** How many bytes text[start..end) (base64, padded or not) decodes to. */
+function decodedLength(text: string, start: number, end: number): number {
+  let digits = end - start;
+  while (digits > 0 && text.charCodeAt(start + digits - 1) === EQUALS_SIGN) digits--;
+  return Math.floor((digits * 6) / 8);
+}
+
+const EQUALS_SIGN = 0x3d;
 
 /** Decodes text[start..end) (base64, padded or not) into bytes from `offset`; the offset after the last byte. */
 function decodeBase64(text: string, start: number, end: number, bytes: Uint8Array, offset: number): number {

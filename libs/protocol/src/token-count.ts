@@ -1,5 +1,6 @@
 import { loadOptionalPackage, OptionalPackageMissingError } from './optional-package';
-import { BpeTokenCounter, type BytePairRanks } from './bpe-token-counter';
+import { BpeTokenCounter } from './bpe-token-counter';
+import { readRankFile } from './rank-file';
 
 /**
  * The encoding of current OpenAI models; its rank table ships inside js-tiktoken (no network).
@@ -42,21 +43,10 @@ export function warmTokenCounter(): boolean {
 }
 
 function loadEncoder(): BpeTokenCounter {
-  // An optional dependency: only a process that counts tokens installs it. Its CommonJS rank
-  // file is the table itself (its typings say `default`); once the counter holds what it needs,
-  // the module is forgotten so that its table (a 2.3 MB string) can be collected.
-  const rankFile = `js-tiktoken/ranks/${TOKEN_ENCODING}`;
-  const ranks = loadOptionalPackage('js-tiktoken', 'Counting tokens (countTokens, _meta["s2sp/body_tokens"])', () => {
-    return require(rankFile) as BytePairRanks;
-  });
-  const counter = new BpeTokenCounter(ranks);
-  forgetModule(require.resolve(rankFile));
-  return counter;
-}
-
-/** Drops a loaded CommonJS module from the module cache and from this module's children, its two holders. */
-function forgetModule(filename: string): void {
-  delete require.cache[filename];
-  const index = module.children.findIndex((child) => child.id === filename);
-  if (index !== -1) module.children.splice(index, 1);
+  // An optional dependency: only a process that counts tokens installs it.
+  return new BpeTokenCounter(
+    loadOptionalPackage('js-tiktoken', 'Counting tokens (countTokens, _meta["s2sp/body_tokens"])', () =>
+      readRankFile(require.resolve(`js-tiktoken/ranks/${TOKEN_ENCODING}`)),
+    ),
+  );
 }
