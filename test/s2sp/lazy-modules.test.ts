@@ -1,6 +1,7 @@
 // What a process pays for at start-up: packages needed only by one kind of request are
 // loaded by the first such request (libs/s2sp/src/data-plane/arrow/lazy-arrow.ts), or only by
-// the apps configured to use them (the metrics SDK and the OTLP exporters, libs/telemetry/src/telemetry.ts; ioredis,
+// the apps configured to use them (the metrics SDK, the OTLP exporters and the trace-context propagator,
+// libs/telemetry/src/telemetry.ts and libs/telemetry/src/tracing/global-propagation.ts; ioredis,
 // libs/platform/src/redis/shared-redis.ts); what the first call of a kind would pay for is
 // loaded while the app starts, in the apps that make such calls (libs/s2sp/src/resource/token-counter-warm-up.ts).
 import assert from 'node:assert/strict';
@@ -10,7 +11,8 @@ import { test } from 'node:test';
 
 /**
  * The packages under node_modules a fresh process has loaded once `script` (the body of an async
- * function) ran, including modules it let go of afterwards (the token counter forgets its rank file).
+ * function) ran, including modules it let go of afterwards, and those it read files of (the token
+ * counter reads its rank file as data: libs/protocol/src/rank-file.ts).
  */
 function packagesLoadedBy(script: string): string[] {
   const output = execFileSync(
@@ -18,6 +20,12 @@ function packagesLoadedBy(script: string): string[] {
     [
       '-e',
       `const files = new Set();
+      const fs = require('node:fs');
+      const readFileSync = fs.readFileSync;
+      fs.readFileSync = function (file, ...rest) {
+        if (typeof file === 'string') files.add(file);
+        return readFileSync.call(this, file, ...rest);
+      };
       require('node:module').registerHooks({
         resolve(specifier, context, nextResolve) {
           const resolved = nextResolve(specifier, context);
@@ -81,6 +89,22 @@ test('@s2sp/core loads the metrics SDK, its Prometheus reader and resource detec
     await telemetry.shutdown()`,
   );
   for (const name of sdk) assert.ok(keepingMetrics.includes(name), name);
+});
+
+test('@s2sp/core loads the trace-context propagator (and the semantic conventions it reads) only in an app that starts telemetry', () => {
+  const propagation = [
+    '@opentelemetry/core',
+    '@opentelemetry/semantic-conventions',
+    '@opentelemetry/context-async-hooks',
+  ];
+  const atStart = packagesLoadedBy(`require('@s2sp/core')`);
+  for (const name of propagation) assert.ok(!atStart.includes(name), name);
+  const started = packagesLoadedBy(
+    `require('@s2sp/core');
+    const telemetry = await require('@s2sp/telemetry').startTelemetry({ serviceName: 'lazy-test', metrics: false });
+    await telemetry.shutdown()`,
+  );
+  for (const name of propagation) assert.ok(started.includes(name), name);
 });
 
 test('@s2sp/core loads ioredis only in a process that connects to Redis', () => {

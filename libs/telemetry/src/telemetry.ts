@@ -18,7 +18,7 @@ import type * as MetricsSdk from '@opentelemetry/sdk-metrics';
 import type { IMetricReader, MeterProvider } from '@opentelemetry/sdk-metrics';
 import type * as TraceSdk from '@opentelemetry/sdk-trace';
 import type { ReadableSpan, SpanExporter, SpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
-import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
+import type * as SemanticConventions from '@opentelemetry/semantic-conventions';
 import {
   metricsEnabled,
   spanDestination,
@@ -91,6 +91,7 @@ export class Telemetry {
     // The resource (and the SDKs below) load only in an app that records spans or metrics.
     const resource = (): Resources.Resource => {
       const { defaultResource, resourceFromAttributes } = resources();
+      const { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } = semanticConventions();
       return defaultResource().merge(
         resourceFromAttributes({
           ...options.resourceAttributes,
@@ -234,6 +235,11 @@ function metricsSdk(): typeof MetricsSdk {
 
 function resources(): typeof Resources {
   return require('@opentelemetry/resources') as typeof Resources;
+}
+
+// Its index, every stable attribute name (about 380 kB of source), is read for two of them.
+function semanticConventions(): typeof SemanticConventions {
+  return require('@opentelemetry/semantic-conventions') as typeof SemanticConventions;
 }
 
 // The OTLP exporters (with their protobuf and HTTP layers, about 80 modules) load only in an app
