@@ -6,10 +6,13 @@
 // issued per call; a plain tool answering the same rows elsewhere).
 //   npm run build && node dist/bench/framework-overhead/framework-overhead-bench.js \
 //     [--seconds 3] [--rounds 3] [--concurrency 1,16] [--modes sessions,stateless] [--settle 40]
+//     [--idle]
 // Servers run in their own processes; each round measures every server in turn, in an order
 // that rotates, and the figures are the medians over the rounds. Each server's RSS is read
 // --settle seconds after its warm-up calls (V8 gives memory back some tens of seconds after the
-// last busy moment) and again after the measured calls.
+// last busy moment) and again after the measured calls. With --idle, nothing is called: each
+// server is started alone, left --settle seconds, its RSS read and the server stopped, --rounds
+// times, and the medians printed as ratios of plain mcp-nest's.
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import * as http from 'node:http';
@@ -31,6 +34,7 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '1,16' },
     modes: { type: 'string', default: 'sessions,stateless' },
     settle: { type: 'string', default: '40' },
+    idle: { type: 'boolean', default: false },
   },
 });
 const PHASE_MS = Number(values.seconds) * 1000;
@@ -57,7 +61,12 @@ interface Phase {
   errors: number;
 }
 
-async function startServerProcess(kind: ServerKind, mode: string, dataDir: string): Promise<ServerProcess> {
+/** A server process once it listens: its URL, and `stop` (closes its stdin, waits for its exit). */
+async function spawnServer(
+  kind: ServerKind,
+  mode: string,
+  dataDir: string,
+): Promise<{ pid: number; url: string; stop(): Promise<void> }> {
   const child = spawn(process.execPath, [join(__dirname, 'overhead-server-main.js'), kind, mode, dataDir], {
     stdio: ['pipe', 'pipe', 'inherit'],
     env: { ...process.env, LOG_LEVELS: 'error,warn' },
@@ -68,17 +77,28 @@ async function startServerProcess(kind: ServerKind, mode: string, dataDir: strin
     child.once('exit', (code) => reject(new Error(`${kind} server exited (${code}) before it listened`)));
   });
   const { url } = JSON.parse(line) as { url: string };
+  return {
+    pid: child.pid!,
+    url,
+    async stop() {
+      child.stdin.end();
+      await exited;
+    },
+  };
+}
+
+async function startServerProcess(kind: ServerKind, mode: string, dataDir: string): Promise<ServerProcess> {
+  const { pid, url, stop } = await spawnServer(kind, mode, dataDir);
   const agent = new http.Agent({ keepAlive: true, maxSockets: Math.max(...CONCURRENCIES) });
   const callers = Array.from({ length: Math.max(...CONCURRENCIES) }, () => new McpHttpCaller(url, agent));
   for (const caller of callers) await caller.open();
   return {
     kind,
-    pid: child.pid!,
+    pid,
     callers,
     async stop() {
       agent.destroy();
-      child.stdin.end();
-      await exited;
+      await stop();
     },
   };
 }
@@ -181,7 +201,44 @@ function printMemory(servers: ServerProcess[], rssSettled: Map<ServerKind, numbe
   }
 }
 
+/** Each server started alone and left idle (no call, no session), ROUNDS times in a rotating order: median RSS. */
+async function runIdle(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 's2sp-overhead-'));
+  chmodSync(dataDir, 0o755); // the embedded server runs as another user when this runs as root
+  const rss = new Map<ServerKind, number[]>(SERVER_KINDS.map((kind) => [kind, []]));
+  try {
+    for (let round = 0; round < ROUNDS; round++)
+      for (let turn = 0; turn < SERVER_KINDS.length; turn++) {
+        const kind = SERVER_KINDS[(turn + round) % SERVER_KINDS.length];
+        const server = await spawnServer(kind, 'sessions', join(dataDir, kind));
+        await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+        rss.get(kind)!.push(rssMiB(server.pid) ?? NaN);
+        await server.stop();
+      }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  console.log(
+    `\nRSS MiB of each server started alone and left idle ${SETTLE_MS / 1000} s (the embedded PostgreSQL server of s2sp not counted)`,
+  );
+  const idle = (kind: ServerKind) => median(rss.get(kind)!);
+  for (const kind of SERVER_KINDS) {
+    const each = rss
+      .get(kind)!
+      .map((value) => format(value, 1))
+      .join(' / ');
+    console.log(
+      `  ${kind.padEnd(9)} median ${format(idle(kind), 1).padStart(6)} (${format(idle(kind) / idle('mcp-nest'))}×)   rounds: ${each}`,
+    );
+  }
+}
+
 async function main(): Promise<void> {
+  if (values.idle) {
+    console.log(`framework overhead: Node ${process.version}, idle memory`);
+    await runIdle();
+    return;
+  }
   console.log(`framework overhead: Node ${process.version}, tools/call of echo (plain) and get_rows (async on s2sp)`);
   for (const mode of MODES) await runMode(mode);
 }
