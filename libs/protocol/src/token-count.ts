@@ -26,7 +26,7 @@ export function countTokens(text: string): number {
 }
 
 /**
- * Loads the rank table now (about 0.15 s, once per process) so that the first call that counts
+ * Loads the rank table now (about 0.1 s, once per process) so that the first call that counts
  * does not pay it; false, and nothing loaded, when js-tiktoken is not installed (the first count
  * then fails naming it).
  * @internal

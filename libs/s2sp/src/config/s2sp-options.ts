@@ -150,7 +150,7 @@ export interface S2spModuleOptions {
   resourceClaimCommit?: ResourceClaimCommit;
   /**
    * Load while the app starts, before it listens, what the first call of a kind would otherwise
-   * load: the token counter (about 0.15 s and 6 MiB), in an app with resource tools. Default true; false
+   * load: the token counter (about 0.1 s and 4 MiB), in an app with resource tools. Default true; false
    * for processes started many times whose first call's latency does not matter (tests).
    */
   warmUp?: boolean;

@@ -9,7 +9,7 @@ import { S2SP_RESOURCE_TOOL } from './resource-tool.metadata';
  * An app with resource tools counts the tokens of the body columns it keeps out of the
  * model's context whenever an agent asks (`_meta["s2sp/count_tokens"]`): its token counter is
  * loaded while the app starts, before it listens, so that the first such call does not
- * pay for it (about 0.15 s). An app without resource tools does not load it, nor one
+ * pay for it (about 0.1 s). An app without resource tools does not load it, nor one
  * started with `warmUp: false`.
  */
 @Injectable()
