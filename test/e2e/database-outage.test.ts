@@ -9,6 +9,8 @@ import { DevKeyStore } from '@s2sp/auth';
 import { startEmbeddedPostgres } from '../../libs/database/src/embedded-postgres-server';
 import type { EmbeddedPostgresEvent } from '../../libs/database/src/embedded-postgres-supervisor';
 import { readPostmasterPid } from '../../libs/database/src/postmaster-pid';
+import { hashResourceToken } from '../../libs/s2sp/src/protocol/resource-token';
+import { DEFAULT_RESOURCE_RESERVATIONS } from '../../libs/s2sp/src/store/prisma-resource-store';
 import { eventually } from '../support/eventually';
 import { connectMcp, jsonOf, textOf } from '../support/mcp-client';
 import { README_OBJECTIVE, README_PLAN } from '../support/readme-task';
@@ -18,6 +20,8 @@ import { bearerFor } from '../support/tokens';
 
 /** How long the server stays down: every call below is made inside this window. */
 const OUTAGE_MS = 10_000;
+/** The resource rows a resource server reserves ahead (DEFAULT_RESOURCE_RESERVATIONS): at most that many answers without the database. */
+const MAX_RESERVED_ROWS = DEFAULT_RESOURCE_RESERVATIONS;
 
 async function query(url: string, sql: string): Promise<Array<Record<string, unknown>>> {
   const client = new Client({ connectionString: url });
@@ -86,14 +90,18 @@ describe('a database outage under the running stack', () => {
         );
         const dataPlaneAuth = { scopes: ['s2sp:data:read', 'weather:read'] };
         const [{ audited }] = await query(database.url, 'SELECT count(*)::int AS audited FROM s2sp_audit_event');
-        // The resource committed, and PostgreSQL's log holding it on disk, so that it survives the kill:
-        // an answer does not wait for that flush (see resourceWriteMode in the README).
+        // The resource written (its row was reserved ahead; its metadata and table follow the answer),
+        // and PostgreSQL's log holding it on disk, so that it survives the kill: an answer does not wait
+        // for either (see resourceWriteMode and resourceReservations in the README).
+        const issuedHash = hashResourceToken(String(issued.resource_url).split('/').pop()!);
         const [{ written }] = await query(database.url, 'SELECT pg_current_wal_insert_lsn()::text AS written');
-        await eventually('the log holding the issued resource to reach the disk', async () => {
+        await eventually('the issued resource to be written and its log to reach the disk', async () => {
           const [row] = await query(
             database.url,
             `SELECT pg_current_wal_flush_lsn() >= '${String(written)}'::pg_lsn AND
-                    (SELECT bool_and(table_length IS NOT NULL) FROM s2sp_resource) AS kept`,
+                    (SELECT bool_and(table_length IS NOT NULL) FROM s2sp_resource WHERE NOT reserved) AND
+                    EXISTS (SELECT 1 FROM s2sp_resource
+                            WHERE token_hash = '${issuedHash}' AND NOT reserved AND table_length IS NOT NULL) AS kept`,
           );
           return row?.kept === true;
         });
@@ -110,12 +118,20 @@ describe('a database outage under the running stack', () => {
         assert.ok(submitted.error.data.retry_after >= 1, JSON.stringify(submitted.error));
         assert.equal(submitted.error.data.recovery_hint, 'RETRY_AFTER');
 
-        // A resource tool: an MCP tool error the caller may retry.
-        const refusedIssue = await weather.callTool({
-          name: 'get_alerts',
-          arguments: { area: 'CA', abstract_domains: 'event' },
-        });
-        assert.equal(refusedIssue.isError, true);
+        // A resource tool keeps answering on the rows it reserved before the outage (their metadata and
+        // tables wait in memory for the database: resourceReservations in the README), then answers an
+        // MCP tool error the caller may retry.
+        const issuedDuringOutage: string[] = [];
+        let refusedIssue: Awaited<ReturnType<typeof weather.callTool>> | undefined;
+        for (let call = 0; call <= MAX_RESERVED_ROWS && refusedIssue === undefined; call++) {
+          const answer = await weather.callTool({
+            name: 'get_alerts',
+            arguments: { area: 'CA', abstract_domains: 'event' },
+          });
+          if (answer.isError) refusedIssue = answer;
+          else issuedDuringOutage.push(String(jsonOf(answer).resource_url));
+        }
+        assert.ok(refusedIssue, `still issuing after ${issuedDuringOutage.length} calls`);
         assert.deepEqual(refusedIssue._meta, { 's2sp/error_code': 'UNAVAILABLE' });
         assert.match(textOf(refusedIssue), /database is unavailable right now/);
 
@@ -168,6 +184,18 @@ describe('a database outage under the running stack', () => {
           250,
         );
         assert.equal(fetched.json.body.length, issued.total_rows);
+        for (const resourceUrl of issuedDuringOutage.slice(0, 3)) {
+          const answer = await eventually(
+            'a resource issued during the outage to be served once its write went through',
+            async () => {
+              const response = await fetchResource(resourceUrl, {}, dataPlaneAuth);
+              return response.status === 200 ? response : undefined;
+            },
+            30_000,
+            250,
+          );
+          assert.ok(answer.json.body.length > 0);
+        }
         await eventually(
           'the README task to succeed',
           async () => (await runReadmeTask(stack.gatewayUrl).catch(() => undefined))?.status === 'succeeded',

@@ -151,6 +151,9 @@ for (const kind of KINDS) {
       assert.equal(await reservedRowCount(db), reservedBefore + 3);
       await store.beforeApplicationShutdown();
       assert.equal(await reservedRowCount(db), reservedBefore);
+      assert.equal(store.reserveToken(), undefined, 'a stopping store hands out nothing');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.equal(await reservedRowCount(db), reservedBefore, 'and reserves nothing more');
 
       const counted = countingStatements(db);
       const unreserved = await started(new PrismaResourceStore(counted.database, { reservations: 0 }));

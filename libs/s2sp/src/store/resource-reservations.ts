@@ -34,6 +34,8 @@ export class ResourceReservations {
   private readonly handedOut = new Map<string, Reservation>();
   private refilling: Promise<void> | undefined;
   private refillNotBefore = 0;
+  /** Set by {@link release}: a stopping process reserves nothing more. */
+  private released = false;
 
   constructor(
     private readonly sql: SqlQuery,
@@ -63,7 +65,8 @@ export class ResourceReservations {
 
   /** Commits a batch of reserved rows unless one is on its way; a failure is logged, and retried by a later take. */
   refill(): Promise<void> {
-    if (this.refilling !== undefined || Date.now() < this.refillNotBefore) return this.refilling ?? Promise.resolve();
+    if (this.released || this.refilling !== undefined || Date.now() < this.refillNotBefore)
+      return this.refilling ?? Promise.resolve();
     this.refilling = this.reserveBatch()
       .catch((error: unknown) => {
         this.refillNotBefore = Date.now() + REFILL_RETRY_MS;
@@ -80,6 +83,7 @@ export class ResourceReservations {
 
   /** Deletes the rows of the reservations not handed out; the process is stopping. */
   async release(): Promise<void> {
+    this.released = true;
     await this.refilling;
     const unused = this.ready.splice(0);
     if (unused.length === 0) return;
