@@ -170,6 +170,36 @@ describe('resource lifecycle', () => {
     }
   });
 
+  test('over stdio a tool call written before the server started is answered with a resource_url (the data plane listens first)', async () => {
+    const dir = tempDir('s2sp-stdio-eager-');
+    const server = spawnJsonLines(process.execPath, [join(distRoot, 'apps/weather-server/src/stdio.js')], {
+      ...process.env,
+      WEATHER_PORT: '0',
+      WEATHER_DATA_DIR: dir.path,
+    });
+    try {
+      // All written at once, as a desktop client may: the server reads them the moment its transport starts.
+      const initialized = server.request(1, 'initialize', {
+        protocolVersion: LATEST_PROTOCOL_VERSION,
+        capabilities: {},
+        clientInfo: { name: 'stdio-eager', version: '1.0.0' },
+      });
+      server.notify('notifications/initialized');
+      const called = server.request(2, 'tools/call', {
+        name: 'get_alerts',
+        arguments: { area: 'WA', abstract_domains: 'event' },
+      });
+      assert.ok((await initialized).result);
+      const text: string = (await called).result.content[0].text;
+      assert.match(text, /"resource_url":"http:\/\/[^"]+\/s2sp\/data\//, text);
+      const answer = JSON.parse(text) as { resource_url: string };
+      assert.equal((await fetchResource(answer.resource_url, { row_ids: [0] })).status, 200);
+    } finally {
+      await server.stop();
+      dir.remove();
+    }
+  });
+
   test('the stdio entry point speaks MCP on stdout only, logs on stderr, and still serves its data plane over HTTP', async () => {
     const dir = tempDir('s2sp-stdio-');
     // Info-level logs on, so that there are logs to go astray.

@@ -30,8 +30,9 @@ export async function startWeatherServer(config: WeatherServerConfig): Promise<R
       instructions: 'National Weather Service alerts as an S2SP resource server.',
       // Clients may subscribe to an area's alerts (weather://alerts/{area}); AlertFeed announces changes.
       resourceSubscriptions: true,
+      // Before the first call: over stdio one may come as soon as the server reads stdin.
+      onListening: (url) => (listeningUrl = url),
     },
   );
-  listeningUrl = running.url;
   return running;
 }

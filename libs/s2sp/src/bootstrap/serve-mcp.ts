@@ -86,6 +86,12 @@ export interface ServeMcpOptions {
    */
   configure?: (app: INestApplication) => void | Promise<void>;
   /**
+   * Runs once the HTTP server listens, with its `http://host:port`, before any MCP request is
+   * served: over stdio a client may call a tool the moment stdin is read, so a `publicBaseUrl`
+   * taken from the listening address (a server on port 0) is set here, not after serveMcp resolves.
+   */
+  onListening?: (url: string) => void;
+  /**
    * Whether clients may subscribe to resources (`resources/subscribe`); the app
    * then announces changes through {@link McpSessionBroadcaster.resourceUpdated}. Default false.
    */
@@ -209,7 +215,9 @@ async function serveApp(app: INestApplication, options: ServeMcpOptions): Promis
   // inheritAppConfig: the app's global enhancers (APP_INTERCEPTOR of TelemetryModule, …) reach the MCP
   // tools too; guards of other context types (HTTP, JSON-RPC, gRPC) let tool calls through.
   app.connectMicroservice({ strategy: mcp }, { inheritAppConfig: true });
-  await app.startAllMicroservices();
+  // Over HTTP the MCP routes must be mounted before the server takes requests; over stdio the data
+  // plane must listen (and its address be known) before a tool call can arrive on stdin.
+  if (options.transport === 'http') await app.startAllMicroservices();
   const httpServer = app.getHttpServer() as { keepAliveTimeout: number; headersTimeout: number };
   httpServer.keepAliveTimeout = limits.keepAliveTimeoutMs;
   // A request's headers may arrive as late as the idle window allows.
@@ -218,7 +226,9 @@ async function serveApp(app: INestApplication, options: ServeMcpOptions): Promis
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  options.onListening?.(`http://${host}:${port}`);
   auth?.resource?.bind(`http://${host}:${port}`, mcp);
+  if (options.transport === 'stdio') await app.startAllMicroservices();
   const requests = new HttpRequestDrain(app.getHttpServer());
   const controls = shutdownControls(() => app.close(), {
     options: shutdownOptions,
