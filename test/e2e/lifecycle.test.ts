@@ -24,6 +24,16 @@ async function issueResource(baseUrl: string): Promise<{ resource_url: string; t
   }
 }
 
+/** The weather server's stdio entry point on its own data directory, its data plane on a free port. */
+function spawnStdioWeather(dataDir: string, env: NodeJS.ProcessEnv = {}) {
+  return spawnJsonLines(process.execPath, [join(distRoot, 'apps/weather-server/src/stdio.js')], {
+    ...process.env,
+    WEATHER_PORT: '0',
+    WEATHER_DATA_DIR: dataDir,
+    ...env,
+  });
+}
+
 /**
  * A child process spoken to in newline-delimited JSON-RPC on stdin/stdout (the MCP stdio
  * transport), with everything it writes to stdout and stderr kept, byte for byte, for
@@ -172,11 +182,7 @@ describe('resource lifecycle', () => {
 
   test('over stdio a tool call written before the server started is answered with a resource_url (the data plane listens first)', async () => {
     const dir = tempDir('s2sp-stdio-eager-');
-    const server = spawnJsonLines(process.execPath, [join(distRoot, 'apps/weather-server/src/stdio.js')], {
-      ...process.env,
-      WEATHER_PORT: '0',
-      WEATHER_DATA_DIR: dir.path,
-    });
+    const server = spawnStdioWeather(dir.path);
     try {
       // All written at once, as a desktop client may: the server reads them the moment its transport starts.
       const initialized = server.request(1, 'initialize', {
@@ -203,12 +209,7 @@ describe('resource lifecycle', () => {
   test('the stdio entry point speaks MCP on stdout only, logs on stderr, and still serves its data plane over HTTP', async () => {
     const dir = tempDir('s2sp-stdio-');
     // Info-level logs on, so that there are logs to go astray.
-    const server = spawnJsonLines(process.execPath, [join(distRoot, 'apps/weather-server/src/stdio.js')], {
-      ...process.env,
-      WEATHER_PORT: '0',
-      WEATHER_DATA_DIR: dir.path,
-      LOG_LEVELS: 'log,error,warn',
-    });
+    const server = spawnStdioWeather(dir.path, { LOG_LEVELS: 'log,error,warn' });
     try {
       const initialized = await server.request(1, 'initialize', {
         protocolVersion: LATEST_PROTOCOL_VERSION,

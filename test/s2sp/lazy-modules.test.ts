@@ -71,15 +71,16 @@ test('@s2sp/core loads the OTLP exporters only in an app that exports to an OTLP
     assert.ok(exporting.includes(exporter), exporter);
 });
 
+/** A script that starts and stops telemetry keeping spans' context but no metrics. */
+const STARTS_TELEMETRY_WITHOUT_METRICS = `require('@s2sp/core');
+    const telemetry = await require('@s2sp/telemetry').startTelemetry({ serviceName: 'lazy-test', metrics: false });
+    await telemetry.shutdown()`;
+
 test('@s2sp/core loads the metrics SDK, its Prometheus reader and resource detection only in an app that keeps metrics', () => {
   const sdk = ['@opentelemetry/sdk-metrics', '@opentelemetry/exporter-prometheus', '@opentelemetry/resources'];
   const atStart = packagesLoadedBy(`require('@s2sp/core')`);
   for (const name of sdk) assert.ok(!atStart.includes(name), name);
-  const withoutMetrics = packagesLoadedBy(
-    `require('@s2sp/core');
-    const telemetry = await require('@s2sp/telemetry').startTelemetry({ serviceName: 'lazy-test', metrics: false });
-    await telemetry.shutdown()`,
-  );
+  const withoutMetrics = packagesLoadedBy(STARTS_TELEMETRY_WITHOUT_METRICS);
   for (const name of sdk) assert.ok(!withoutMetrics.includes(name), name);
   const keepingMetrics = packagesLoadedBy(
     `require('@s2sp/core');
@@ -99,11 +100,7 @@ test('@s2sp/core loads the trace-context propagator (and the semantic convention
   ];
   const atStart = packagesLoadedBy(`require('@s2sp/core')`);
   for (const name of propagation) assert.ok(!atStart.includes(name), name);
-  const started = packagesLoadedBy(
-    `require('@s2sp/core');
-    const telemetry = await require('@s2sp/telemetry').startTelemetry({ serviceName: 'lazy-test', metrics: false });
-    await telemetry.shutdown()`,
-  );
+  const started = packagesLoadedBy(STARTS_TELEMETRY_WITHOUT_METRICS);
   for (const name of propagation) assert.ok(started.includes(name), name);
 });
 

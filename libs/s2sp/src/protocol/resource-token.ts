@@ -9,6 +9,12 @@ export function generateResourceToken(): string {
   return randomBytes(TOKEN_BYTES).toString('base64url');
 }
 
+/** A fresh token with the hash a store keeps of it. */
+export function newResourceToken(): { token: string; tokenHash: string } {
+  const token = generateResourceToken();
+  return { token, tokenHash: hashResourceToken(token) };
+}
+
 /** What stores keep instead of the token: SHA-256, hex. */
 export function hashResourceToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { S2SP_OPTIONS } from '../config/s2sp.constants';
 import type { ResolvedS2spOptions } from '../config/s2sp-options';
-import { generateResourceToken, hashResourceToken, resourceUrlFor } from '../protocol/resource-token';
+import { newResourceToken, resourceUrlFor } from '../protocol/resource-token';
 import type { SplitResult } from '../protocol/split-rows';
-import { RESOURCE_STORE, type ReservedResourceToken, type ResourceStore } from '../store/resource-store.interface';
+import { RESOURCE_STORE, type ResourceStore } from '../store/resource-store.interface';
 import { ResourceTable } from '../store/resource-table';
 
 /**
@@ -32,7 +32,7 @@ export class ResourcePublisher {
   async publish(toolName: string, split: SplitResult, issuance: ResourceIssuance = { caller: null }): Promise<string> {
     const baseUrl = this.options.publicBaseUrl();
     const table = ResourceTable.of(split.rows, split.columns);
-    const { token, tokenHash } = this.store.reserveToken?.() ?? freshToken();
+    const { token, tokenHash } = this.store.reserveToken?.() ?? newResourceToken();
     await this.store.save({
       tokenHash,
       toolName,
@@ -45,9 +45,4 @@ export class ResourcePublisher {
     });
     return resourceUrlFor(baseUrl, token);
   }
-}
-
-function freshToken(): Pick<ReservedResourceToken, 'token' | 'tokenHash'> {
-  const token = generateResourceToken();
-  return { token, tokenHash: hashResourceToken(token) };
 }

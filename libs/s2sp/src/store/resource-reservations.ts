@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { SqlQuery } from '@s2sp/platform';
-import { generateResourceToken, hashResourceToken } from '../protocol/resource-token';
+import { newResourceToken } from '../protocol/resource-token';
 import { RELEASE_RESERVATIONS, RESERVE_RESOURCES } from './prisma-resource-store.sql';
 import type { ReservedResourceToken } from './resource-store.interface';
 
@@ -103,10 +103,11 @@ export class ResourceReservations {
 
   private async reserveBatch(): Promise<void> {
     const reservedAt = Date.now();
-    const batch = Array.from({ length: this.batchSize }, (): Reservation => {
-      const token = generateResourceToken();
-      return { id: randomUUID(), token, tokenHash: hashResourceToken(token), reservedAt };
-    });
+    const batch = Array.from({ length: this.batchSize }, (): Reservation => ({
+      id: randomUUID(),
+      ...newResourceToken(),
+      reservedAt,
+    }));
     await this.sql.query(RESERVE_RESOURCES, [
       batch.map((reservation) => reservation.id),
       batch.map((reservation) => reservation.tokenHash),
