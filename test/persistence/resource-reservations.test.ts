@@ -99,6 +99,32 @@ for (const kind of KINDS) {
       });
     }
 
+    test('the writes after the answer of reserved one-block resources share one statement; a value the database refuses loses only its own resource', async (t) => {
+      const db = database.get(t);
+      if (!db) return;
+      const counted = countingStatements(db);
+      const issuer = await started(new PrismaResourceStore(counted.database, { reservations: 16, writeDelayMs: 0 }));
+      const issue = (caller: string) => {
+        const token = takeToken(issuer);
+        return issuer
+          .save(sampleResource({ tokenHash: token.tokenHash, caller, expiresAt: inOneMinute() }))
+          .then((saved) => ({ token, saved }));
+      };
+      const before = counted.statements();
+      const issued = [await issue('agent-1'), await issue('agent-2'), await issue('agent-3'), await issue('agent-4')];
+      await issuer.writesSettled();
+      assert.equal(counted.statements(), before + 1, 'four writes after the answer, one statement');
+      const replica = new PrismaResourceStore(db, { tableWaitMs: 50 });
+      for (const { token, saved } of issued) assert.deepEqual(await replica.findLive(token.tokenHash), saved);
+
+      const mixed = [await issue('agent-5'), await issue('agent-\u0000'), await issue('agent-6')];
+      await issuer.writesSettled();
+      assert.deepEqual(await replica.findLive(mixed[0].token.tokenHash), mixed[0].saved);
+      assert.equal(await replica.findLive(mixed[1].token.tokenHash), null, 'the refused resource is gone: 404');
+      assert.deepEqual((await replica.claim(mixed[2].token.tokenHash))?.table.rows, sampleRows(6));
+      await issuer.beforeApplicationShutdown();
+    });
+
     test('a reserved resource never written (its process died) is not served: another replica fails clearly, consuming nothing', async (t) => {
       const db = database.get(t);
       if (!db) return;

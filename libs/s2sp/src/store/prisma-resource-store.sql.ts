@@ -57,19 +57,50 @@ const ISSUED_METADATA = `tool_name = $3, columns = $4::jsonb, abstract_domains =
       created_at = $12::timestamptz, expires_at = $13::timestamptz, reserved = false`;
 
 /**
- * A reserved row becomes its issued resource: metadata, table length $14 and, when $15 is not null,
- * the table's only block, in one statement; `filled` is 0 when the row is no longer reserved.
+ * Reserved rows become their issued resources, in one statement however many: $1 is a JSON array of
+ * {@link ReservedRowFill} (metadata, table length and, when not null, the table's only block).
+ * Returns the ids of the rows filled; a row no longer reserved is not.
  */
 export const FILL_RESERVED = `
-  WITH resource AS (
-    UPDATE s2sp_resource SET ${ISSUED_METADATA}, table_length = $14
-    WHERE id = $1::uuid AND token_hash = $2 AND reserved
-    RETURNING id
+  WITH input AS (
+    SELECT * FROM jsonb_to_recordset($1::jsonb) AS input(
+      id uuid, token_hash text, tool_name text, columns jsonb, abstract_domains jsonb, body_domains jsonb,
+      row_count int, caller text, caller_scopes jsonb, required_scopes jsonb, consumer text,
+      created_at timestamptz, expires_at timestamptz, table_length int, block text)
+  ), resource AS (
+    UPDATE s2sp_resource AS stored
+    SET tool_name = input.tool_name, columns = input.columns, abstract_domains = input.abstract_domains,
+        body_domains = input.body_domains, row_count = input.row_count, caller = input.caller,
+        caller_scopes = input.caller_scopes, required_scopes = input.required_scopes, consumer = input.consumer,
+        created_at = input.created_at, expires_at = input.expires_at, table_length = input.table_length,
+        reserved = false
+    FROM input
+    WHERE stored.id = input.id AND stored.token_hash = input.token_hash AND stored.reserved
+    RETURNING stored.id
   ), block AS (
     INSERT INTO s2sp_resource_chunk (resource_id, seq, data)
-    SELECT id, 0, $15::text FROM resource WHERE $15::text IS NOT NULL
+    SELECT input.id, 0, input.block FROM input JOIN resource ON resource.id = input.id WHERE input.block IS NOT NULL
   )
-  SELECT count(*)::int AS filled FROM resource`;
+  SELECT id FROM resource`;
+
+/** One resource of {@link FILL_RESERVED}'s input: its metadata as JSON values, its table's length and only block. */
+export interface ReservedRowFill {
+  id: string;
+  token_hash: string;
+  tool_name: string;
+  columns: string[];
+  abstract_domains: string[];
+  body_domains: string[];
+  row_count: number;
+  caller: string | null;
+  caller_scopes: string[] | null;
+  required_scopes: string[];
+  consumer: string | null;
+  created_at: Date;
+  expires_at: Date;
+  table_length: number | null;
+  block: string | null;
+}
 
 export const INSERT_CHUNK = 'INSERT INTO s2sp_resource_chunk (resource_id, seq, data) VALUES ($1::uuid, $2, $3)';
 

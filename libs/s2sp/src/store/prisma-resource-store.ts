@@ -11,7 +11,6 @@ import {
   DELETE_CLAIMED_CHUNKS,
   DELETE_EXPIRED,
   DELETE_RESOURCE,
-  FILL_RESERVED,
   INSERT_CHUNK,
   INSERT_RESOURCE,
   INSERT_RESOURCE_WITH_BLOCK,
@@ -19,6 +18,7 @@ import {
   READ_CHUNKS,
   SET_TABLE_LENGTH,
   UNCLAIMED_RESOURCE,
+  type ReservedRowFill,
   type ResourceRow,
 } from './prisma-resource-store.sql';
 import { ResourceTableCache, type CachedResource } from './resource-table-cache';
@@ -31,6 +31,7 @@ import type {
 } from './resource-store.interface';
 import { newResourceInfo } from './new-resource-info';
 import { ResourceReservations } from './resource-reservations';
+import { fillRows, ReservedRowFills } from './reserved-row-fills';
 
 /**
  * When `save` resolves: `before-answer` once the resource and its table are
@@ -40,7 +41,8 @@ import { ResourceReservations } from './resource-reservations';
  * background. The row was usually committed ahead, reserved
  * (`reservations`, ./resource-reservations.ts): `save` then waits for no
  * statement at all, and the resource's metadata is written with its table, a
- * table of at most 64 rows (one stored block) in one statement. Without a
+ * table of at most 64 rows (one stored block) in one statement shared with the
+ * other such writes of the next few milliseconds (./reserved-row-fills.ts). Without a
  * reservation ready, the row is inserted first, a table of one block with it
  * as `before-answer` does. Until the write, a claim in this process is served from memory
  * (and the write given up), and another replica's claim waits (up to
@@ -138,6 +140,8 @@ export class PrismaResourceStore implements ResourceStore, OnApplicationBootstra
   private readonly writeDelayMs: number;
   private readonly claimSql: { any: string; storedTableOnly: string; issuedReservation: string };
   private readonly reservations: ResourceReservations | undefined;
+  /** The writes after the answer of resources issued on reserved rows with at most one block, several per statement. */
+  private readonly reservedRowFills: ReservedRowFills;
   /** Resources answered before their write finished (`after-answer`), by token hash. */
   private readonly pendingWrites = new Map<string, PendingWrite>();
   /** Set on shutdown: a write waiting for the database to come back fails instead. */
@@ -163,6 +167,7 @@ export class PrismaResourceStore implements ResourceStore, OnApplicationBootstra
       throw new Error('PrismaResourceStore: reservations must be a non-negative integer.');
     const reserves = reservations > 0 && this.writeMode === 'after-answer' && !this.processTables;
     this.reservations = reserves ? new ResourceReservations(this.sql, reservations) : undefined;
+    this.reservedRowFills = new ReservedRowFills(this.sql);
   }
 
   /** Reserves the first batch of resource rows while the app starts, so that the first answer waits for none either. */
@@ -322,28 +327,20 @@ export class PrismaResourceStore implements ResourceStore, OnApplicationBootstra
     }
     const blocks = encodedBlocks(table);
     if ('single' in blocks) {
-      await this.fillReservation(this.sql, pending, table.encodedLength ?? null, blocks.single);
+      const fill = reservedRowFill(pending, table.encodedLength ?? null, blocks.single);
+      this.checkFilled(pending, await this.reservedRowFills.fill(fill));
       return;
     }
     await this.sql.transaction(async (sql) => {
-      await this.fillReservation(sql, pending, null, null);
+      const filled = await fillRows(sql, [reservedRowFill(pending, null, null)]);
+      this.checkFilled(pending, filled.has(info.id));
       await this.writeTable(sql, info.id, table, blocks.many, giveUp);
     });
   }
 
-  /** Writes an issued resource's metadata (and a table of one block) into its reserved row. */
-  private async fillReservation(
-    sql: SqlQuery,
-    pending: PendingWrite,
-    tableLength: number | null,
-    block: string | null,
-  ): Promise<void> {
-    const [result] = await sql.query<{ filled: number }>(FILL_RESERVED, [
-      ...resourceRow(pending.tokenHash, pending.info),
-      tableLength,
-      block,
-    ]);
-    if (result?.filled === 1) return;
+  /** After a reserved row's fill: it found the row no longer reserved when the claim wrote it itself, or the reservation went. */
+  private checkFilled(pending: PendingWrite, filled: boolean): void {
+    if (filled) return;
     // The claim wrote the row itself; otherwise the reservation went (deleted, or swept after it ended).
     if (pending.claimed) throw new TableWriteGivenUp();
     throw new Error(`the reserved row of resource ${pending.info.id} is gone`);
@@ -513,6 +510,28 @@ function resourceRow(tokenHash: string, info: CachedResourceInfo): unknown[] {
     info.createdAt,
     info.expiresAt,
   ];
+}
+
+/** What FILL_RESERVED (./prisma-resource-store.sql.ts) writes into a resource's reserved row. */
+function reservedRowFill(pending: PendingWrite, tableLength: number | null, block: string | null): ReservedRowFill {
+  const { info } = pending;
+  return {
+    id: info.id,
+    token_hash: pending.tokenHash,
+    tool_name: info.toolName,
+    columns: info.columns,
+    abstract_domains: info.abstractDomains,
+    body_domains: info.bodyDomains,
+    row_count: info.rowCount,
+    caller: info.caller,
+    caller_scopes: info.callerScopes,
+    required_scopes: info.requiredScopes,
+    consumer: info.consumer,
+    created_at: info.createdAt,
+    expires_at: info.expiresAt,
+    table_length: tableLength,
+    block,
+  };
 }
 
 /** Rolls back a table write nobody needs any more. */

@@ -1,0 +1,80 @@
+import type { SqlQuery } from '@s2sp/platform';
+import { isDatabaseUnavailable } from '@s2sp/platform/internal';
+import { FILL_RESERVED, type ReservedRowFill } from './prisma-resource-store.sql';
+
+/** How long the first fill waits for others to share its statement. */
+const DEFAULT_GATHER_MS = 5;
+/** A batch this large is written at once. */
+const MAX_FILLS_PER_STATEMENT = 256;
+
+interface QueuedFill {
+  fill: ReservedRowFill;
+  resolve: (filled: boolean) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Fills reserved rows, gathering the fills that arrive within a few milliseconds into one
+ * statement: under load every answer issued on a reserved row would otherwise cost a statement of
+ * its own after the answer, competing with the next calls for the CPU and the database. A batch
+ * the database refuses for any reason but being unreachable (a value PostgreSQL rejects, such as a
+ * NUL character) is written again one fill per statement, so one resource cannot fail the others;
+ * an unreachable database fails them all, for the caller's retry.
+ */
+export class ReservedRowFills {
+  private queue: QueuedFill[] = [];
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly sql: SqlQuery,
+    private readonly gatherMs: number = DEFAULT_GATHER_MS,
+  ) {}
+
+  /** Resolves true once the row is filled, false when it is no longer reserved (claimed, or gone). */
+  fill(fill: ReservedRowFill): Promise<boolean> {
+    return new Promise<boolean>((resolve, reject) => {
+      this.queue.push({ fill, resolve, reject });
+      if (this.queue.length >= MAX_FILLS_PER_STATEMENT) this.flush();
+      else this.timer ??= setTimeout(() => this.flush(), this.gatherMs);
+    });
+  }
+
+  private flush(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const batch = this.queue.splice(0);
+    void (batch.length === 1 ? this.writeAlone(batch[0]) : this.writeBatch(batch));
+  }
+
+  private async writeBatch(batch: QueuedFill[]): Promise<void> {
+    let filled: Set<string>;
+    try {
+      filled = await fillRows(
+        this.sql,
+        batch.map((queued) => queued.fill),
+      );
+    } catch (error) {
+      if (isDatabaseUnavailable(error)) {
+        for (const queued of batch) queued.reject(error);
+        return;
+      }
+      await Promise.all(batch.map((queued) => this.writeAlone(queued)));
+      return;
+    }
+    for (const queued of batch) queued.resolve(filled.has(queued.fill.id));
+  }
+
+  private async writeAlone(queued: QueuedFill): Promise<void> {
+    try {
+      queued.resolve((await fillRows(this.sql, [queued.fill])).has(queued.fill.id));
+    } catch (error) {
+      queued.reject(error);
+    }
+  }
+}
+
+/** Runs {@link FILL_RESERVED} on `sql`; the ids of the rows filled. */
+export async function fillRows(sql: SqlQuery, fills: ReservedRowFill[]): Promise<Set<string>> {
+  const rows = await sql.query<{ id: string }>(FILL_RESERVED, [JSON.stringify(fills)]);
+  return new Set(rows.map((row) => row.id));
+}
