@@ -51,7 +51,7 @@ export function mcpBodyLimitMiddleware(maxBytes: number) {
       // The body is always parsed here (an empty one refused): the MCP library would wait for a stream already read.
       let body: unknown;
       try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        body = JSON.parse((chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString('utf8'));
       } catch {
         sendJsonRpcHttpError(response, 400, PARSE_ERROR, 'Parse error: the request body is not valid JSON.');
         return;
