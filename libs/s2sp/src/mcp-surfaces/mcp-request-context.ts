@@ -26,8 +26,13 @@ export interface McpRequestStateOptions {
   ttlSeconds?: number;
 }
 
-/** The codec of each SDK server the strategy builds (keyed by the low-level server the handlers see). */
-const codecs = new WeakMap<object, RequestStateCodec>();
+/**
+ * Where each SDK server the strategy builds carries its codec (on the low-level server the handlers
+ * see): a property costs less than a WeakMap entry per server, which is one per request when stateless.
+ */
+const CODEC = Symbol('s2sp.requestStateCodec');
+
+type WithCodec = { [CODEC]?: RequestStateCodec };
 
 /**
  * The MCP SDK's own context of the request a tool, resource or prompt handler serves, from the
@@ -70,14 +75,17 @@ export function mcpClientCapabilities(context: McpContext): ClientCapabilities |
  * @public
  */
 export async function sealRequestState(context: Context, payload: unknown): Promise<string> {
-  const codec = codecs.get(context.mcpServer.server);
+  const codec = (context.mcpServer.server as WithCodec)[CODEC];
   if (!codec) throw new Error('sealRequestState: the server was not built by S2spMcpStrategy (serveMcp)');
   return codec.mint(payload, mcpServerContext(context));
 }
 
 /**
  * Wraps a server factory so that every server verifies echoed `requestState` with one codec.
- * The SDK takes the verification hook only at construction, so the server is built again with it.
+ * The SDK's public API takes the verification hook only at construction; rebuilding every server
+ * (one per request when stateless) cost about a tenth of a plain call's CPU, so the hook is set on
+ * the server already built when the SDK keeps it in the field it reads at verification time
+ * (`@modelcontextprotocol/server` 2.x), and the server is rebuilt with it otherwise.
  */
 export function withRequestStateIntegrity(
   identity: ConstructorParameters<typeof McpServer>[0],
@@ -89,15 +97,31 @@ export function withRequestStateIntegrity(
     ttlSeconds: options.ttlSeconds ?? 600,
     bind: (ctx) => ctx.mcpReq.method,
   });
+  const verify: RequestStateVerify = (state, ctx) => codec.verify(state, ctx);
   return (server) => {
-    const sealed = new McpServer(identity, {
-      ...serverOptions,
-      capabilities: server.server.getCapabilities(),
-      requestState: { verify: (state, ctx) => codec.verify(state, ctx) },
-    });
-    codecs.set(sealed.server, codec);
+    const sealed =
+      withVerifyHook(server, verify) ??
+      new McpServer(identity, {
+        ...serverOptions,
+        capabilities: server.server.getCapabilities(),
+        requestState: { verify },
+      });
+    (sealed.server as WithCodec)[CODEC] = codec;
     return sealed;
   };
+}
+
+type RequestStateVerify = NonNullable<ServerOptions['requestState']>['verify'];
+
+/** The field where the SDK's server keeps the `requestState.verify` option it was built with. */
+const VERIFY_FIELD = '_requestStateVerify';
+
+/** `server` with its verification hook set, or undefined when this SDK keeps it elsewhere. */
+function withVerifyHook(server: McpServer, verify: RequestStateVerify): McpServer | undefined {
+  const low = server.server as unknown as Record<string, unknown>;
+  if (!(VERIFY_FIELD in low) || low[VERIFY_FIELD] !== undefined) return undefined;
+  low[VERIFY_FIELD] = verify;
+  return server;
 }
 
 type LogLevel = 'debug' | 'info' | 'warning' | 'error';
