@@ -2,7 +2,7 @@
 // loaded by the first such request (libs/s2sp/src/data-plane/arrow/lazy-arrow.ts), or only by
 // the apps configured to use them (the metrics SDK, the OTLP exporters and the trace-context propagator,
 // libs/telemetry/src/telemetry.ts and libs/telemetry/src/tracing/global-propagation.ts; ioredis,
-// libs/platform/src/redis/shared-redis.ts); what the first call of a kind would pay for is
+// libs/platform/src/redis/shared-redis.ts; jose, libs/auth/src/lazy-jose.ts); what the first call of a kind would pay for is
 // loaded while the app starts, in the apps that make such calls (libs/s2sp/src/resource/token-counter-warm-up.ts).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -110,6 +110,15 @@ test('@s2sp/core loads ioredis only in a process that connects to Redis', () => 
     const { SharedRedis } = require(${JSON.stringify(require.resolve('@s2sp/platform'))});
     await SharedRedis.connect({ url: 'redis://127.0.0.1:9', keyPrefix: 'lazy:', connectTimeoutMs: 200, commandTimeoutMs: 200 }).catch(() => undefined)`);
   assert.ok(connecting.includes('ioredis'));
+});
+
+test('jose loads only in a process that handles a token or a key: a server without auth never does', () => {
+  assert.ok(!packagesLoadedBy(`require('@s2sp/core')`).includes('jose'));
+  const stack = JSON.stringify(join(__dirname, '..', 'support', 'stack.js'));
+  const serving = packagesLoadedBy(`const server = await require(${stack}).startWeather(); await server.close()`);
+  assert.ok(!serving.includes('jose'), 'the weather server without auth');
+  const keys = packagesLoadedBy(`await new (require('@s2sp/auth').DevKeyStore)().getPublicJwks()`);
+  assert.ok(keys.includes('jose'), 'a key store making its key');
 });
 
 test('a server with resource tools loads the token counter while it starts (the first count does not pay for it); one without does not load it', () => {

@@ -1,4 +1,5 @@
-import { decodeProtectedHeader, errors, jwtVerify, type JWTPayload, type ProtectedHeaderParameters } from 'jose';
+import type { JWTPayload, ProtectedHeaderParameters } from 'jose';
+import { jose } from '../lazy-jose';
 import { AuthenticationError, type AuthenticationFailureReason } from '../errors/authentication-error';
 import { isSigningAlgorithm, SIGNING_ALGORITHMS, type SigningAlgorithm } from '../keys/signing-key';
 import type { CallerIdentity } from './caller-identity';
@@ -76,7 +77,7 @@ export class JwtTokenVerifier implements TokenVerifier {
     if (token.split('.').length !== 3) throw new AuthenticationError('malformed-token', 'not a compact JWS');
     let header: ProtectedHeaderParameters;
     try {
-      header = decodeProtectedHeader(token);
+      header = jose().decodeProtectedHeader(token);
     } catch {
       throw new AuthenticationError('malformed-token', 'header');
     }
@@ -89,7 +90,7 @@ export class JwtTokenVerifier implements TokenVerifier {
 
   private async verifySignatureAndClaims(token: string, audiences: readonly string[]): Promise<JWTPayload> {
     const attempt = () =>
-      jwtVerify(token, this.keySet.getKey, {
+      jose().jwtVerify(token, this.keySet.getKey, {
         algorithms: [...this.algorithms],
         issuer: [...this.issuers],
         audience: [...audiences],
@@ -99,7 +100,7 @@ export class JwtTokenVerifier implements TokenVerifier {
     try {
       return (await attempt()).payload;
     } catch (error) {
-      if (error instanceof errors.JWKSNoMatchingKey && (await this.keySet.refresh())) {
+      if (error instanceof jose().errors.JWKSNoMatchingKey && (await this.keySet.refresh())) {
         try {
           return (await attempt()).payload;
         } catch (retryError) {
@@ -152,6 +153,7 @@ function nonEmptyList(value: string | readonly string[], name: string): readonly
 export function toAuthenticationError(error: unknown): AuthenticationError {
   if (error instanceof AuthenticationError) return error;
   const reason = ((): [AuthenticationFailureReason, string?] => {
+    const { errors } = jose();
     if (error instanceof errors.JWTExpired) return ['expired'];
     if (error instanceof errors.JWTClaimValidationFailed) return claimFailure(error.claim, error.reason);
     if (error instanceof errors.JWSSignatureVerificationFailed) return ['bad-signature'];

@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { isIP } from 'node:net';
-import { createLocalJWKSet, createRemoteJWKSet, type JSONWebKeySet, type JWTVerifyGetKey } from 'jose';
+import type { JSONWebKeySet, JWTVerifyGetKey } from 'jose';
+import { jose } from '../lazy-jose';
 import type { DevKeyStore } from '../keys/dev-key-store';
 
 /**
@@ -118,7 +119,7 @@ class LocalKeySet implements KeySet {
 
   private resolve(): Promise<JWTVerifyGetKey> {
     this.current ??= this.load().then(
-      (jwks) => createLocalJWKSet(jwks),
+      (jwks) => jose().createLocalJWKSet(jwks),
       (error: unknown) => {
         this.current = undefined;
         throw error;
@@ -141,7 +142,7 @@ function remoteKeySet(source: Extract<KeySetSource, { kind: 'jwks-url' }>): KeyS
   ) {
     throw new Error(`JWKS URL must use https (plain http only to a loopback host), got ${url.protocol}//${url.host}`);
   }
-  const remote = createRemoteJWKSet(url, {
+  const remote = jose().createRemoteJWKSet(url, {
     timeoutDuration: source.timeoutMs ?? 5_000,
     cooldownDuration: source.cooldownMs ?? 30_000,
     cacheMaxAge: source.cacheMaxAgeMs ?? 600_000,

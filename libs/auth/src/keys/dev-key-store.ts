@@ -1,4 +1,5 @@
-import { exportJWK, generateKeyPair, calculateJwkThumbprint, type JSONWebKeySet, type JWK } from 'jose';
+import type { JSONWebKeySet, JWK } from 'jose';
+import { jose } from '../lazy-jose';
 import { join, resolve } from 'node:path';
 import { createPrivateFileExclusive, readPrivateFile, replacePrivateFile } from './private-file';
 import { publicJwkOf, signingKeyFromJwk, type SigningKey, type SigningKeySource } from './signing-key';
@@ -114,6 +115,7 @@ export class DevKeyStore implements SigningKeySource {
 }
 
 async function generateDevJwk(): Promise<JWK> {
+  const { exportJWK, generateKeyPair, calculateJwkThumbprint } = jose();
   const { privateKey } = await generateKeyPair('ES256', { extractable: true });
   const jwk = await exportJWK(privateKey);
   const kid = await calculateJwkThumbprint(publicJwkOf(jwk));

@@ -1,4 +1,5 @@
-import { calculateJwkThumbprint, importJWK, type CryptoKey, type JWK, type KeyObject } from 'jose';
+import type { CryptoKey, JWK, KeyObject } from 'jose';
+import { jose } from '../lazy-jose';
 import { readPrivateFile } from './private-file';
 
 /**
@@ -68,8 +69,9 @@ export async function signingKeyFromJwk(jwk: JWK): Promise<SigningKey> {
     throw new Error('signing key must be a private JWK (with "d")');
   }
   const alg = algorithmOf(jwk);
-  const kid = typeof jwk.kid === 'string' && jwk.kid !== '' ? jwk.kid : await calculateJwkThumbprint(publicJwkOf(jwk));
-  const privateKey = await importJWK({ ...jwk, alg }, alg);
+  const kid =
+    typeof jwk.kid === 'string' && jwk.kid !== '' ? jwk.kid : await jose().calculateJwkThumbprint(publicJwkOf(jwk));
+  const privateKey = await jose().importJWK({ ...jwk, alg }, alg);
   if (privateKey instanceof Uint8Array) throw new Error('signing key must be asymmetric');
   return { kid, alg, privateKey };
 }

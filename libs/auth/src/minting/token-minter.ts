@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { SignJWT, type JWTPayload } from 'jose';
+import type { JWTPayload } from 'jose';
+import { jose } from '../lazy-jose';
 import { AuthenticationError } from '../errors/authentication-error';
 import { DelegationRefusedError } from '../errors/delegation-refused-error';
 import { ScopeWideningError } from '../errors/scope-widening-error';
@@ -175,7 +176,7 @@ export class TokenMinter {
     if (claims.clientId) payload.client_id = claims.clientId;
     const act = actClaimFromChain(claims.chain);
     if (act) payload.act = act;
-    return new SignJWT(payload)
+    return new (jose().SignJWT)(payload)
       .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'JWT' })
       .setIssuer(this.issuer)
       .setSubject(claims.subject)

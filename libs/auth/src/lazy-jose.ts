@@ -1,0 +1,12 @@
+import type * as Jose from 'jose';
+
+let loaded: typeof Jose | undefined;
+
+/**
+ * jose, loaded the first time a token or key is handled: an app that never verifies nor mints a
+ * token (S2spModule without `auth`) does not load it (test/s2sp/lazy-modules.test.ts).
+ */
+export function jose(): typeof Jose {
+  loaded ??= require('jose') as typeof Jose;
+  return loaded;
+}
