@@ -1,4 +1,5 @@
 import { countTokens, S2SP_META } from '@s2sp/protocol';
+import { ResourceUrlRedactor } from './resource-url-redactor';
 import { DataBuffer, HandleError } from './data-buffer';
 import { McpServerClient, type McpClientLike, type McpToolDefinition } from './mcp-client';
 import { contentBlocksOf, isObject, type McpToolResult } from './mcp-tool-result';
@@ -53,6 +54,8 @@ export interface S2spArtifact {
 
 const DEFAULT_HANDLE_TTL_MS = 10 * 60 * 1000;
 const DEFAULT_MAX_HANDLES = 64;
+/** Resource URLs redacted at most, per handle the session keeps: the URLs of spent and dropped handles too. */
+const REDACTED_URLS_PER_HANDLE = 4;
 
 /**
  * The agent's S2SP layer for one conversation, under any agent framework: it shows the model
@@ -67,8 +70,8 @@ export class S2spAgentSession {
   private readonly buffer: DataBuffer;
   private readonly ledger = new UsageLedger();
   private readonly artifactList: S2spArtifact[] = [];
-  /** Every resource_url this session received: redacted from any text the model is shown. */
-  private readonly resourceUrls = new Set<string>();
+  /** The resource_urls this session received: redacted from any text the model is shown. */
+  private readonly resourceUrls: ResourceUrlRedactor;
   private modelTools: S2spModelTool[] = [];
 
   private constructor(
@@ -76,6 +79,10 @@ export class S2spAgentSession {
     private readonly options: Required<Omit<S2spAgentSessionOptions, 'servers'>>,
   ) {
     this.buffer = new DataBuffer({ ttlMs: options.handleTtlMs, maxHandles: options.maxHandles });
+    this.resourceUrls = new ResourceUrlRedactor({
+      keepMs: options.handleTtlMs,
+      maxUrls: options.maxHandles * REDACTED_URLS_PER_HANDLE,
+    });
   }
 
   /** Lists the tools of every server and returns the session. */
@@ -255,19 +262,13 @@ export class S2spAgentSession {
     return parts.join('\n');
   }
 
-  private redact(text: string): string {
-    let redacted = text;
-    for (const url of this.resourceUrls) redacted = redacted.split(url).join('[resource_url]');
-    return redacted;
-  }
-
   private answer(
     base: Pick<S2spCallUsage, 'tool' | 'serverId' | 'kind'>,
     text: string,
     isError: boolean,
     keptOutTokens = 0,
   ): S2spToolOutput {
-    const shown = this.redact(text);
+    const shown = this.resourceUrls.redact(text);
     const usage = this.ledger.record({ ...base, contextTokens: this.count(shown), keptOutTokens });
     return { text: shown, isError, usage };
   }
