@@ -8,6 +8,7 @@ import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import {
   PrismaAuditSink,
+  PrismaResourceStore,
   RESOURCE_STORE,
   ResourcePublisher,
   S2SP_DATABASE,
@@ -86,7 +87,9 @@ async function main(): Promise<void> {
     mutationClass: 'READ_ONLY',
   });
   await new AuditRetention(database.sql, { retentionMs: 1, sweepIntervalMs: 60_000, batchSize: 10 }).sweepOnce();
-  // What the console's Resources view reads (s2sp://data-plane/activity), before the sweep empties the table.
+  // What the console's Resources view reads (s2sp://data-plane/activity), before the sweep empties the table,
+  // once the resource left unfetched is written (issued on a reserved row, it is written after its answer).
+  if (store instanceof PrismaResourceStore) await store.writesSettled();
   const activity = await summarizeResourceActivity(database.sql);
   const swept = await store.sweepExpired(new Date(Date.now() + 24 * 60 * 60 * 1000));
   const whileServing = queryCompilerLoaded();
