@@ -125,6 +125,23 @@ for (const kind of KINDS) {
       await issuer.beforeApplicationShutdown();
     });
 
+    test('blocks of a megabyte and more in all go in a statement of their own', async (t) => {
+      const db = database.get(t);
+      if (!db) return;
+      const counted = countingStatements(db);
+      const issuer = await started(new PrismaResourceStore(counted.database, { reservations: 16, writeDelayMs: 0 }));
+      const wide = ResourceTable.of([{ event: 'Wind', note: 'n'.repeat(600_000) }]);
+      const before = counted.statements();
+      const tokens = [takeToken(issuer), takeToken(issuer), takeToken(issuer)];
+      for (const token of tokens)
+        await issuer.save(sampleResource({ tokenHash: token.tokenHash, table: wide, expiresAt: inOneMinute() }));
+      await issuer.writesSettled();
+      assert.equal(counted.statements(), before + 2, 'the first two (1.2 M characters) together, the third alone');
+      const replica = new PrismaResourceStore(db);
+      for (const token of tokens) assert.equal((await replica.claim(token.tokenHash))?.table.rowCount, 1);
+      await issuer.beforeApplicationShutdown();
+    });
+
     test('a reserved resource never written (its process died) is not served: another replica fails clearly, consuming nothing', async (t) => {
       const db = database.get(t);
       if (!db) return;

@@ -4,8 +4,9 @@ import { FILL_RESERVED, type ReservedRowFill } from './prisma-resource-store.sql
 
 /** How long the first fill waits for others to share its statement. */
 const DEFAULT_GATHER_MS = 5;
-/** A batch this large is written at once. */
+/** A batch this large is written at once: so many fills, or blocks this long in all (UTF-16 code units). */
 const MAX_FILLS_PER_STATEMENT = 256;
+const MAX_BLOCK_LENGTH_PER_STATEMENT = 1024 * 1024;
 
 interface QueuedFill {
   fill: ReservedRowFill;
@@ -23,6 +24,7 @@ interface QueuedFill {
  */
 export class ReservedRowFills {
   private queue: QueuedFill[] = [];
+  private queuedBlockLength = 0;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -34,7 +36,10 @@ export class ReservedRowFills {
   fill(fill: ReservedRowFill): Promise<boolean> {
     return new Promise<boolean>((resolve, reject) => {
       this.queue.push({ fill, resolve, reject });
-      if (this.queue.length >= MAX_FILLS_PER_STATEMENT) this.flush();
+      this.queuedBlockLength += fill.block?.length ?? 0;
+      const full =
+        this.queue.length >= MAX_FILLS_PER_STATEMENT || this.queuedBlockLength >= MAX_BLOCK_LENGTH_PER_STATEMENT;
+      if (full) this.flush();
       else this.timer ??= setTimeout(() => this.flush(), this.gatherMs);
     });
   }
@@ -43,6 +48,7 @@ export class ReservedRowFills {
     clearTimeout(this.timer);
     this.timer = undefined;
     const batch = this.queue.splice(0);
+    this.queuedBlockLength = 0;
     void (batch.length === 1 ? this.writeAlone(batch[0]) : this.writeBatch(batch));
   }
 
