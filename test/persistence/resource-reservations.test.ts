@@ -125,6 +125,34 @@ for (const kind of KINDS) {
       await issuer.beforeApplicationShutdown();
     });
 
+    test('claims racing the batched writes after the answer: every resource served once, in its process or on a replica', async (t) => {
+      const db = database.get(t);
+      if (!db) return;
+      const issuer = await started(new PrismaResourceStore(db, { reservations: 32, writeDelayMs: 10 }));
+      const issued: string[] = [];
+      for (let index = 0; index < 120; index++) {
+        const tokenHash = issuer.reserveToken()?.tokenHash ?? sampleResource().tokenHash;
+        await issuer.save(sampleResource({ tokenHash, expiresAt: inOneMinute() }));
+        issued.push(tokenHash);
+        if (index % 7 === 0) await new Promise((resolve) => setTimeout(resolve, index % 5));
+      }
+      const claimedByIssuer = issued.filter((_, index) => index % 2 === 0);
+      await Promise.all(
+        claimedByIssuer.map(async (tokenHash, index) => {
+          await new Promise((resolve) => setTimeout(resolve, index % 30));
+          assert.deepEqual((await issuer.claim(tokenHash))?.table.rows, sampleRows(6));
+        }),
+      );
+      await issuer.writesSettled();
+      const replica = new PrismaResourceStore(db, { tableWaitMs: 2_000 });
+      for (const tokenHash of issued) {
+        const claimed = await replica.claim(tokenHash);
+        if (claimedByIssuer.includes(tokenHash)) assert.equal(claimed, null, 'single use');
+        else assert.deepEqual(claimed?.table.rows, sampleRows(6), 'written and served');
+      }
+      await issuer.beforeApplicationShutdown();
+    });
+
     test('blocks of a megabyte and more in all go in a statement of their own', async (t) => {
       const db = database.get(t);
       if (!db) return;
