@@ -112,11 +112,21 @@ test('@s2sp/core loads ioredis only in a process that connects to Redis', () => 
   assert.ok(connecting.includes('ioredis'));
 });
 
-test('jose loads only in a process that handles a token or a key: a server without auth never does', () => {
+test('jose loads while a server with auth starts, and never in one without auth', () => {
   assert.ok(!packagesLoadedBy(`require('@s2sp/core')`).includes('jose'));
   const stack = JSON.stringify(join(__dirname, '..', 'support', 'stack.js'));
-  const serving = packagesLoadedBy(`const server = await require(${stack}).startWeather(); await server.close()`);
-  assert.ok(!serving.includes('jose'), 'the weather server without auth');
+  const withoutAuth = packagesLoadedBy(
+    `require('reflect-metadata');
+    const { Module } = require('@nestjs/common');
+    const { S2spModule, serveMcp } = require('@s2sp/core');
+    class App {}
+    Module({ imports: [S2spModule.forRoot({ publicBaseUrl: 'http://127.0.0.1', database: { dataDir: ':memory:' } })] })(App);
+    const server = await serveMcp(App, { name: 'no-auth', version: '1.0.0', host: '127.0.0.1', port: 0, transport: 'http', logger: false });
+    await server.close()`,
+  );
+  assert.ok(!withoutAuth.includes('jose'), 'an S2spModule server without auth');
+  const withAuth = packagesLoadedBy(`const server = await require(${stack}).startWeather(); await server.close()`);
+  assert.ok(withAuth.includes('jose'), 'the weather server with auth, before any request');
   const keys = packagesLoadedBy(`await new (require('@s2sp/auth').DevKeyStore)().getPublicJwks()`);
   assert.ok(keys.includes('jose'), 'a key store making its key');
 });
