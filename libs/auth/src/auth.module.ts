@@ -22,6 +22,7 @@ import { TOKEN_VERIFIER } from './identity/token-verifier';
 import { DevKeyStore } from './keys/dev-key-store';
 import { FileSigningKeySource, SIGNING_KEY_SOURCE, type SigningKeySource } from './keys/signing-key';
 import { TokenMinter } from './minting/token-minter';
+import { AuthWarmUp } from './warm-up/auth-warm-up';
 
 /**
  * Options made at run time (`useFactory`, `useClass` or `useExisting`). The approval provider and
@@ -146,6 +147,7 @@ export class AuthModule {
       },
       AuthorizationGate,
       HttpAuthGuard,
+      AuthWarmUp,
     ];
   }
 }
