@@ -41,6 +41,13 @@ async function started(store: PrismaResourceStore): Promise<PrismaResourceStore>
   return store;
 }
 
+/** A started store that writes each resource on the next turn of the event loop, counting its statements. */
+async function writingAtOnce(db: StoreDatabase) {
+  const counted = countingStatements(db);
+  const issuer = await started(new PrismaResourceStore(counted.database, { reservations: 16, writeDelayMs: 0 }));
+  return { counted, issuer };
+}
+
 function takeToken(store: PrismaResourceStore): ReservedResourceToken {
   const token = store.reserveToken();
   assert.ok(token, 'a reservation is ready once the store started');
@@ -102,8 +109,7 @@ for (const kind of KINDS) {
     test('the writes after the answer of reserved one-block resources share one statement; a value the database refuses loses only its own resource', async (t) => {
       const db = database.get(t);
       if (!db) return;
-      const counted = countingStatements(db);
-      const issuer = await started(new PrismaResourceStore(counted.database, { reservations: 16, writeDelayMs: 0 }));
+      const { counted, issuer } = await writingAtOnce(db);
       const issue = (caller: string) => {
         const token = takeToken(issuer);
         return issuer
@@ -156,8 +162,7 @@ for (const kind of KINDS) {
     test('blocks of a megabyte and more in all go in a statement of their own', async (t) => {
       const db = database.get(t);
       if (!db) return;
-      const counted = countingStatements(db);
-      const issuer = await started(new PrismaResourceStore(counted.database, { reservations: 16, writeDelayMs: 0 }));
+      const { counted, issuer } = await writingAtOnce(db);
       const wide = ResourceTable.of([{ event: 'Wind', note: 'n'.repeat(600_000) }]);
       const before = counted.statements();
       const tokens = [takeToken(issuer), takeToken(issuer), takeToken(issuer)];

@@ -45,7 +45,6 @@ export class JwtTokenVerifier implements TokenVerifier {
   private readonly maxTokenLength: number;
 
   constructor(options: JwtTokenVerifierOptions) {
-    jose(); // loaded with the verifier, while the app starts: the first request does not pay for it
     this.audiences = nonEmptyList(options.audience, 'audience');
     this.issuers = nonEmptyList(options.issuer, 'issuer');
     this.algorithms = [...(options.algorithms ?? SIGNING_ALGORITHMS)];

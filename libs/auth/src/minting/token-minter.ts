@@ -59,7 +59,6 @@ export class TokenMinter {
   private readonly narrowed: NarrowedTokenCache;
 
   constructor(private readonly options: TokenMinterOptions) {
-    jose(); // loaded with the minter, while the app starts: the first token minted does not pay for it
     if (typeof options.issuer !== 'string' || options.issuer.trim() === '')
       throw new RangeError('issuer must be a non-empty string');
     this.issuer = options.issuer;
