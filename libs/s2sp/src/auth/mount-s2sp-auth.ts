@@ -18,14 +18,16 @@ export interface MountedS2spAuth {
   gate: AuthorizationGate;
   /** Over HTTP: the server as an OAuth protected resource (metadata, challenges, audiences). */
   resource?: McpProtectedResource;
+  /** Over HTTP: authentication of `/mcp`, which serveMcp runs in the endpoint's one middleware chain. */
+  mcp?: BearerAuthMiddleware;
 }
 
 /**
- * Requires a bearer token on `/mcp` (when served over HTTP) and, under the `bearer`
- * data-plane policy, on the data plane (which also needs `s2sp:data:read`); a token
- * may name the service's audience or, over HTTP, the resource URL. Over HTTP the
- * Protected Resource Metadata is served (without a token) and every 401 points to it.
- * Mounted with `app.use`, they run before the routes on Express and on Fastify
+ * Requires a bearer token on `/mcp` (when served over HTTP: the middleware returned, which
+ * serveMcp mounts) and, under the `bearer` data-plane policy, on the data plane (which also
+ * needs `s2sp:data:read`); a token may name the service's audience or, over HTTP, the resource
+ * URL. Over HTTP the Protected Resource Metadata is served (without a token) and every 401
+ * points to it. Mounted with `app.use`, they run before the routes on Express and on Fastify
  * (@fastify/middie, which Nest's adapter registers), on node's request and response,
  * so a refused data-plane fetch never consumes its resource. Under `capability` the
  * data plane stays open: the resource_url is the credential.
@@ -56,21 +58,18 @@ export function mountS2spAuth(
     let middleware: BearerAuthMiddleware | undefined;
     return (request, response, next) => (middleware ??= build())(request, response, next);
   };
-  app.use(
-    '/mcp',
-    lazily(() =>
-      mcpHttpAuthMiddleware(gate, resource.audiences(), {
-        resourceMetadataUrl: resource.metadataUrl(),
-        challengeScopes: () => resource.scopesSupported(),
-      }),
-    ),
+  const mcp = lazily(() =>
+    mcpHttpAuthMiddleware(gate, resource.audiences(), {
+      resourceMetadataUrl: resource.metadataUrl(),
+      challengeScopes: () => resource.scopesSupported(),
+    }),
   );
   if (dataPlaneAsksForTokens)
     app.use(
       '/s2sp/data',
       lazily(() => dataPlaneAuth(gate, resource.audiences())),
     );
-  return { gate, resource };
+  return { gate, resource, mcp };
 }
 
 function dataPlaneAuth(gate: AuthorizationGate, audiences: readonly string[]): BearerAuthMiddleware {

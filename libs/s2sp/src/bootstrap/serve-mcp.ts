@@ -14,6 +14,7 @@ import type { McpServerAuthOptions } from '../auth/mcp-protected-resource';
 import { mcpScopeChallengeMiddleware } from '../auth/mcp-scope-challenge.middleware';
 import { mountS2spAuth } from '../auth/mount-s2sp-auth';
 import { mountRequestHostValidation } from '../http/mount-request-host-validation';
+import { nodeMiddlewareChain } from '../http/node-middleware-chain';
 import { mcpBodyLimitMiddleware } from './mcp-body-limit.middleware';
 import { resolveMcpHttpLimits, type McpHttpLimits } from './mcp-http-limits';
 import { mountMcpServerHealth } from './mcp-server-health';
@@ -167,17 +168,24 @@ async function serveApp(app: INestApplication, options: ServeMcpOptions): Promis
   const shutdownOptions = resolveShutdownOptions(options.shutdown);
   const readiness = new Readiness();
   const limits = resolveMcpHttpLimits(options.mcpLimits);
-  // Before authentication: a request for a foreign Host or Origin is refused before its token is read.
-  mountRequestHostValidation(app, { mcpOverHttp: options.transport === 'http' });
+  const hostValidation = mountRequestHostValidation(app);
   const auth = options.auth
     ? mountS2spAuth(app, { resourceName: options.name, ...options.auth }, { mcpOverHttp: options.transport === 'http' })
     : undefined;
-  // After authentication: an unauthenticated body is refused unread.
   if (options.transport === 'http') {
     // mcpBodyLimitMiddleware reads the body; on Fastify, the stream is left to it.
     leaveRequestBodyUnread(app.getHttpAdapter(), MCP_ENDPOINT);
-    app.use(MCP_ENDPOINT, mcpBodyLimitMiddleware(limits.maxBodyBytes));
-    if (auth?.resource) app.use(MCP_ENDPOINT, mcpScopeChallengeMiddleware(auth.gate, auth.resource));
+    app.use(
+      MCP_ENDPOINT,
+      nodeMiddlewareChain([
+        // Before authentication: a request for a foreign Host or Origin is refused before its token is read.
+        hostValidation.mcp,
+        ...(auth?.mcp ? [auth.mcp] : []),
+        // After authentication: an unauthenticated body is refused unread.
+        mcpBodyLimitMiddleware(limits.maxBodyBytes),
+        ...(auth?.resource ? [mcpScopeChallengeMiddleware(auth.gate, auth.resource)] : []),
+      ]),
+    );
   }
   await options.configure?.(app);
   const sessions =

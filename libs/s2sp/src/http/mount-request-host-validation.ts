@@ -1,47 +1,40 @@
 import type { INestApplication } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import { type RequestHostPolicy } from '@s2sp/platform';
 import { boundRequestHostPolicy, requestHostMiddleware } from '@s2sp/platform/internal';
 import { sendJsonRpcHttpError } from '../bootstrap/json-rpc-http-error';
 import { S2SP_OPTIONS } from '../config/s2sp.constants';
 import { resolveS2spOptions, type ResolvedS2spOptions } from '../config/s2sp-options';
 import { DataPlaneError, sendDataPlaneError } from '../data-plane/data-plane-error';
+import type { NodeMiddleware } from './node-middleware-chain';
 
 /** JSON-RPC code of the MCP transport's HTTP-level refusals. */
 const TRANSPORT_ERROR = -32000;
 
 /**
- * Mounts Host/Origin validation (DNS-rebinding protection) on `/mcp` (when
- * served over HTTP) and the data plane, from S2spModule's allowedHosts and
- * allowedOrigins. Like the authentication middleware, `app.use` runs it before
- * the routes on Express and on Fastify, on node's request and response; a
- * refused data-plane fetch never reaches (or consumes) its resource.
+ * Host/Origin validation (DNS-rebinding protection) from S2spModule's allowedHosts and
+ * allowedOrigins: mounted here on the data plane, and returned for `/mcp`, where serveMcp runs
+ * it first in the endpoint's one middleware chain. Like the authentication middleware, `app.use`
+ * runs it before the routes on Express and on Fastify, on node's request and response; a refused
+ * data-plane fetch never reaches (or consumes) its resource.
  */
-export function mountRequestHostValidation(
-  app: INestApplication,
-  options: { mcpOverHttp: boolean },
-): RequestHostPolicy {
+export function mountRequestHostValidation(app: INestApplication): { mcp: NodeMiddleware } {
   const s2sp = s2spOptionsOf(app);
   const policy = boundRequestHostPolicy(app, {
     allowedHosts: s2sp.allowedHosts,
     allowedOrigins: s2sp.allowedOrigins,
     publicUrl: s2sp.publicBaseUrl,
   });
-  if (options.mcpOverHttp) {
-    app.use(
-      '/mcp',
-      requestHostMiddleware(policy, (response, refusal) =>
-        sendJsonRpcHttpError(response, 403, TRANSPORT_ERROR, refusal.message),
-      ),
-    );
-  }
   app.use(
     '/s2sp/data',
     requestHostMiddleware(policy, (response, refusal) =>
       sendDataPlaneError(response, new DataPlaneError(403, 'FORBIDDEN', refusal.message)),
     ),
   );
-  return policy;
+  return {
+    mcp: requestHostMiddleware(policy, (response, refusal) =>
+      sendJsonRpcHttpError(response, 403, TRANSPORT_ERROR, refusal.message),
+    ),
+  };
 }
 
 /**
