@@ -5,6 +5,7 @@ import { DEFAULT_AGENTS_CONFIG, DEFAULT_BREAKER_MINIMUM_BUDGET_MS } from '../../
 import { AGENTS_CLIENT_INFO } from '../../libs/agents/src/mcp/mcp-client-info';
 import { McpServerConnection, type McpServerConnectionOptions } from '../../libs/agents/src/mcp/mcp-server-connection';
 import { DEFAULT_MCP_PROTOCOL } from '../../libs/agents/src/mcp/mcp-protocol-mode';
+import { OutputSchemaValidators } from '../../libs/agents/src/mcp/output-schema-validators';
 
 export function standaloneMcpConnection(
   url: string,
@@ -20,6 +21,7 @@ export function standaloneMcpConnection(
     reconnectMaxDelayMs: 0,
     protocol: DEFAULT_MCP_PROTOCOL,
     clientInfo: { ...AGENTS_CLIENT_INFO },
+    outputValidators: new OutputSchemaValidators(),
     clientRequests: {
       createMessage: () => Promise.reject(new Error('this client does not sample')),
       listRoots: () => ({ roots: [] }),

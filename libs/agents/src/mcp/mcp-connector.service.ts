@@ -5,6 +5,7 @@ import { AGENTS_CONFIG } from '../agents.tokens';
 import { mcpAudienceOf } from '../config/mcp-server-list';
 import { SamplingService } from '../sampling/sampling.service';
 import { DiscoveryCredentials } from './discovery-credentials.service';
+import { OutputSchemaValidators } from './output-schema-validators';
 import { AGENTS_CLIENT_INFO } from './mcp-client-info';
 import { McpServerConnection, type McpCallBudget } from './mcp-server-connection';
 import { DEFAULT_MCP_PROTOCOL } from './mcp-protocol-mode';
@@ -34,6 +35,7 @@ export class McpConnectorService implements OnApplicationBootstrap, OnApplicatio
     @Optional() discovery?: DiscoveryCredentials,
     @Optional() metrics?: TelemetryMetrics,
   ) {
+    const outputValidators = new OutputSchemaValidators();
     for (const endpoint of config.mcpServers) {
       const audience = mcpAudienceOf(endpoint);
       this.audiences.set(endpoint.id, audience);
@@ -51,6 +53,7 @@ export class McpConnectorService implements OnApplicationBootstrap, OnApplicatio
           reconnectMaxDelayMs: config.mcp.reconnectMaxDelayMs,
           protocol: config.mcp.protocol ?? DEFAULT_MCP_PROTOCOL,
           clientInfo: { ...AGENTS_CLIENT_INFO },
+          outputValidators,
           clientRequests: {
             createMessage: (serverId, params, signal) => sampling.createMessage(serverId, params, signal),
             listRoots: (serverId) => sampling.roots(serverId),

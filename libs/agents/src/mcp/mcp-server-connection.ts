@@ -37,6 +37,7 @@ import { classifyMutation, classifyToolKind } from './tool-classification';
 import { credentialedFetch, withoutCallerAuthorization } from './mcp-call-credentials';
 import { requestScopedSignalFetch } from './request-scoped-signal-fetch';
 import { McpServerUnavailableError } from './tool-call-errors';
+import type { OutputSchemaValidators } from './output-schema-validators';
 import type { McpProtocolMode } from './mcp-protocol-mode';
 
 export interface McpServerConnectionOptions {
@@ -62,6 +63,8 @@ export interface McpServerConnectionOptions {
    * `'legacy'` always initializes (see AgentsMcpConfig.protocol).
    */
   protocol: McpProtocolMode;
+  /** The clients' JSON Schema validator, shared by the connections of a process (see OutputSchemaValidators). */
+  outputValidators: OutputSchemaValidators;
   /** Called with the server's full tool list after every successful discovery. */
   onTools(serverId: string, tools: RegisteredTool[]): void;
   /** Called with the server's resources, resource templates and prompts after every successful discovery. */
@@ -266,6 +269,7 @@ export class McpServerConnection {
     const client = new Client(this.options.clientInfo, {
       capabilities: clientCapabilities(handlers),
       versionNegotiation: { mode: this.options.protocol },
+      jsonSchemaValidator: this.options.outputValidators,
       listChanged: {
         tools: onChange(refreshTools),
         resources: onChange(refreshSurfaces),
@@ -302,6 +306,7 @@ export class McpServerConnection {
         throw new McpServerUnavailableError(this.id, `MCP server "${this.id}": the agents are shutting down`);
       this.client = client;
       this.reconnectDelayMs = this.options.reconnectInitialDelayMs;
+      this.options.outputValidators.precompile(tools);
       this.publishTools(tools, client);
       this.options.onSurfaces(this.id, surfaces);
       return client;
@@ -317,6 +322,7 @@ export class McpServerConnection {
       const tools = await this.request((client, options) => listAllTools(client, options), {
         timeoutMs: this.options.callTimeoutMs,
       });
+      this.options.outputValidators.precompile(tools);
       if (this.client) this.publishTools(tools, this.client);
     } catch (error) {
       this.options.logger.warn(`Refreshing the tools of MCP server "${this.id}" failed: ${describeError(error)}`);
