@@ -494,30 +494,14 @@ export class PrismaResourceStore implements ResourceStore, OnApplicationBootstra
   }
 }
 
-function resourceRow(tokenHash: string, info: CachedResourceInfo): unknown[] {
-  return [
-    info.id,
-    tokenHash,
-    info.toolName,
-    JSON.stringify(info.columns),
-    JSON.stringify(info.abstractDomains),
-    JSON.stringify(info.bodyDomains),
-    info.rowCount,
-    info.caller,
-    info.callerScopes === null ? null : JSON.stringify(info.callerScopes),
-    JSON.stringify(info.requiredScopes),
-    info.consumer,
-    info.createdAt,
-    info.expiresAt,
-  ];
-}
-
-/** What FILL_RESERVED (./prisma-resource-store.sql.ts) writes into a resource's reserved row. */
-function reservedRowFill(pending: PendingWrite, tableLength: number | null, block: string | null): ReservedRowFill {
-  const { info } = pending;
+/**
+ * An issued resource's columns, named as in the table and in the order of the statements'
+ * parameters $1–$13 (prisma-resource-store.sql.ts), as JSON values.
+ */
+function issuedColumns(tokenHash: string, info: CachedResourceInfo): Omit<ReservedRowFill, 'table_length' | 'block'> {
   return {
     id: info.id,
-    token_hash: pending.tokenHash,
+    token_hash: tokenHash,
     tool_name: info.toolName,
     columns: info.columns,
     abstract_domains: info.abstractDomains,
@@ -529,9 +513,19 @@ function reservedRowFill(pending: PendingWrite, tableLength: number | null, bloc
     consumer: info.consumer,
     created_at: info.createdAt,
     expires_at: info.expiresAt,
-    table_length: tableLength,
-    block,
   };
+}
+
+/** {@link issuedColumns} as positional parameters $1–$13: the jsonb columns' lists as JSON text. */
+function resourceRow(tokenHash: string, info: CachedResourceInfo): unknown[] {
+  return Object.values(issuedColumns(tokenHash, info)).map((value) =>
+    Array.isArray(value) ? JSON.stringify(value) : value,
+  );
+}
+
+/** What FILL_RESERVED (./prisma-resource-store.sql.ts) writes into a resource's reserved row. */
+function reservedRowFill(pending: PendingWrite, tableLength: number | null, block: string | null): ReservedRowFill {
+  return { ...issuedColumns(pending.tokenHash, pending.info), table_length: tableLength, block };
 }
 
 /** Rolls back a table write nobody needs any more. */
