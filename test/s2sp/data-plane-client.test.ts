@@ -435,10 +435,18 @@ describe('DataPlaneClient.fetchBody', { timeout: 20_000 }, () => {
       const server = await startServer((_req, res) =>
         json(res, 200, { body: [], total_rows: 0, columns_returned: [] }),
       );
-      await refused(
-        clientFor([server.origin]).fetchBody(server.resourceUrl(), { rowIds: [0], timeoutMs: -20 }),
-        /timed out/,
-      );
+      const fetched = clientFor([server.origin]).fetchBody(server.resourceUrl(), { rowIds: [0], timeoutMs: -20 });
+      // Refused before any I/O: a 0 ms timer racing the request could lose to a fast answer.
+      const first = await Promise.race([
+        fetched.then(
+          () => 'answered',
+          () => 'refused',
+        ),
+        new Promise((resolve) => setImmediate(() => resolve('still waiting'))),
+      ]);
+      assert.equal(first, 'refused');
+      await refused(fetched, /timed out/);
+      assert.equal(server.requests.length, 0, 'a spent budget sends no request');
     });
 
     test('headers arrive but the body stalls → timed out', async () => {

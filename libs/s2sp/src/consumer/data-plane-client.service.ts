@@ -46,6 +46,8 @@ export class DataPlaneClient {
       0,
       Math.ceil(Math.min(request.timeoutMs ?? this.options.fetchTimeoutMs, this.options.fetchTimeoutMs)),
     );
+    // A spent budget is refused before any request: a timer of 0 ms could fire after a fast answer.
+    if (timeoutMs === 0) throw timedOut(url, timeoutMs);
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
 
@@ -67,13 +69,7 @@ export class DataPlaneClient {
         redirect: 'error',
       });
     } catch {
-      if (timeout.aborted) {
-        throw new S2spToolError(
-          `The data-plane fetch from ${url.origin} timed out after ${timeoutMs} ms.`,
-          'DEADLINE_EXCEEDED',
-          'data-plane',
-        );
-      }
+      if (timeout.aborted) throw timedOut(url, timeoutMs);
       if (request.signal?.aborted) throw new S2spToolError(`The data-plane fetch from ${url.origin} was cancelled.`);
       throw new S2spToolError(`Could not reach the resource server at ${url.origin}.`, 'UNREACHABLE');
     }
@@ -235,4 +231,12 @@ function errorMessageOf(payload: unknown): string | undefined {
   if (typeof error === 'string') return error.slice(0, 300);
   if (isRow(error) && typeof error.message === 'string') return error.message.slice(0, 300);
   return undefined;
+}
+
+function timedOut(url: URL, timeoutMs: number): S2spToolError {
+  return new S2spToolError(
+    `The data-plane fetch from ${url.origin} timed out after ${timeoutMs} ms.`,
+    'DEADLINE_EXCEEDED',
+    'data-plane',
+  );
 }
