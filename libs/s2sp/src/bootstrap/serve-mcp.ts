@@ -9,7 +9,7 @@ import {
   shutdownControls,
 } from '@s2sp/platform/internal';
 import type { CacheHint } from '@modelcontextprotocol/server';
-import { StdioTransport, StreamableHttpTransport, type McpCacheHints, type McpTransport } from '@rekog/mcp-nest';
+import { StdioTransport, type McpCacheHints, type McpTransport } from '@rekog/mcp-nest';
 import type { McpServerAuthOptions } from '../auth/mcp-protected-resource';
 import { mcpScopeChallengeMiddleware } from '../auth/mcp-scope-challenge.middleware';
 import { mountS2spAuth } from '../auth/mount-s2sp-auth';
@@ -19,6 +19,7 @@ import { mcpBodyLimitMiddleware } from './mcp-body-limit.middleware';
 import { resolveMcpHttpLimits, type McpHttpLimits } from './mcp-http-limits';
 import { mountMcpServerHealth } from './mcp-server-health';
 import { SessionBoundedHttpTransport } from './session-bounded-http-transport';
+import { StatelessHttpTransport } from './stateless-http-transport';
 import { StderrLogger } from './stderr-logger';
 import { MCP_COMPLETION_SOURCE, type McpCompletionSource } from '../mcp-surfaces/mcp-completion-source';
 import { MCP_RESOURCE_DIRECTORY, type McpResourceDirectory } from '../mcp-surfaces/mcp-resource-directory';
@@ -193,9 +194,7 @@ async function serveApp(app: INestApplication, options: ServeMcpOptions): Promis
       ? new SessionBoundedHttpTransport(MCP_ENDPOINT, limits)
       : undefined;
   const transports: McpTransport[] =
-    options.transport === 'stdio'
-      ? [new StdioTransport()]
-      : [sessions ?? new StreamableHttpTransport({ endpoint: MCP_ENDPOINT, statefulMode: false })];
+    options.transport === 'stdio' ? [new StdioTransport()] : [sessions ?? new StatelessHttpTransport(MCP_ENDPOINT)];
   mountMcpServerHealth(app, sessions ? () => sessions.openSessions : undefined, readiness);
   const mcp = new S2spMcpStrategy(
     {

@@ -1,21 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import {
-  classifyInboundRequest,
   isInitializeRequest,
   WebStandardStreamableHTTPServerTransport,
   type McpServer,
 } from '@modelcontextprotocol/server';
-import { StreamableHttpTransport, type McpTransport, type McpTransportContext } from '@rekog/mcp-nest';
+import type { McpTransportContext } from '@rekog/mcp-nest';
 import { callerFrom } from '@s2sp/auth';
-import { nodeRequestOf, nodeResponseOf, PeriodicSweep, takeNodeResponse } from '@s2sp/platform/internal';
+import { PeriodicSweep } from '@s2sp/platform/internal';
+import { EraSplitHttpTransport, type McpRequest } from './era-split-http-transport';
 import { sendJsonRpcHttpError } from './json-rpc-http-error';
 import type { McpHttpLimits } from './mcp-http-limits';
 import { McpSessionRegistry, SessionLimitError, type TrackedSession } from './mcp-session-registry';
 import { nodeStreamableHttpHandler, type NodeStreamableHttpHandler } from './node-streamable-http-handler';
 import { SessionEventStore } from './session-event-store';
-
-type McpRequest = IncomingMessage & { body?: unknown };
 
 interface SessionHandle {
   server: McpServer;
@@ -36,22 +34,19 @@ const MAX_SWEEP_INTERVAL_MS = 60_000;
  * forever (a session id `constructor` reaches Object.prototype: HTTP 500);
  * this transport keeps them in {@link McpSessionRegistry}: an unknown, odd or
  * expired id gets the spec's 404 "Session not found".
- * Requests of the stateless 2026 protocol era go to the library's transport.
  */
-export class SessionBoundedHttpTransport implements McpTransport {
-  readonly kind = 'streamable-http' as const;
+export class SessionBoundedHttpTransport extends EraSplitHttpTransport {
   private readonly sessions: McpSessionRegistry<SessionHandle>;
-  private readonly modernEra = new StreamableHttpTransport({ statefulMode: false, mount: false });
   private readonly sweepIntervalMs: number;
   private readonly sseRetryMs: number;
   private sweep?: PeriodicSweep;
-  private ctx?: McpTransportContext;
 
   constructor(
-    private readonly endpoint: string,
+    endpoint: string,
     limits: Pick<McpHttpLimits, 'sessionIdleTimeoutMs' | 'maxSessionsPerCaller' | 'sseRetryMs'>,
     now?: () => number,
   ) {
+    super(endpoint);
     this.sseRetryMs = limits.sseRetryMs;
     this.sessions = new McpSessionRegistry<SessionHandle>(limits, now);
     this.sweepIntervalMs = Math.min(MAX_SWEEP_INTERVAL_MS, limits.sessionIdleTimeoutMs);
@@ -62,33 +57,7 @@ export class SessionBoundedHttpTransport implements McpTransport {
     return this.sessions.size;
   }
 
-  async start(ctx: McpTransportContext): Promise<void> {
-    if (!ctx.httpAdapter)
-      throw new Error('SessionBoundedHttpTransport needs the HTTP adapter (McpStrategy.setHttpAdapter).');
-    this.ctx = ctx;
-    // eslint-disable-next-line @typescript-eslint/await-thenable, @typescript-eslint/no-confusing-void-expression -- typed void, but the transport may start asynchronously: awaiting it is harmless and keeps the order
-    await this.modernEra.start(ctx);
-    const modern = this.modernEra.httpHandlers;
-    const adapter = ctx.httpAdapter;
-    // The adapter's objects (Express's or Fastify's): this transport serves the exchange on
-    // node's, which it writes itself (a Fastify reply is hijacked). The library's own handler
-    // of the modern era takes the adapter's objects and answers on them as it does alone.
-    adapter.post(this.endpoint, (adapterRequest: unknown, adapterResponse: unknown) => {
-      const request = nodeRequestOf(adapterRequest) as McpRequest;
-      if (this.isModernEra(request))
-        return this.guarded(
-          nodeResponseOf(adapterResponse),
-          async () => await modern.handlePost(adapterRequest, adapterResponse),
-        );
-      const response = takeNodeResponse(adapterResponse);
-      return this.guarded(response, () => this.handlePost(request, response));
-    });
-    const stream = (adapterRequest: unknown, adapterResponse: unknown) => {
-      const [request, response] = [nodeRequestOf(adapterRequest) as McpRequest, takeNodeResponse(adapterResponse)];
-      return this.guarded(response, () => this.handleStream(request, response));
-    };
-    adapter.get(this.endpoint, stream);
-    adapter.delete(this.endpoint, stream);
+  protected started(ctx: McpTransportContext): void {
     this.sweep = new PeriodicSweep('MCP sessions', () => this.closeExpired(), ctx.logger);
     this.sweep.start(this.sweepIntervalMs);
     ctx.logger.log(`MCP streamable-http transport mounted at ${this.endpoint} (sessions bounded)`);
@@ -101,22 +70,17 @@ export class SessionBoundedHttpTransport implements McpTransport {
     return expired.length;
   }
 
-  async close(): Promise<void> {
+  protected async closeLegacyEra(): Promise<void> {
     await this.sweep?.stop();
     await Promise.all(this.sessions.removeAll().map((session) => closeSession(session.value)));
-    await this.modernEra.close();
   }
 
-  notifyListChanged(kind: 'tools' | 'resources' | 'prompts'): void {
-    this.modernEra.notifyListChanged(kind);
-  }
-
-  private async handlePost(request: McpRequest, response: ServerResponse): Promise<void> {
+  protected async handlePost(request: McpRequest, response: ServerResponse): Promise<void> {
     const body = request.body;
     if (sessionIdOf(request) !== undefined) {
       const session = this.liveSession(request, response);
       if (!session) return;
-      this.ctx!.bindRequestHandlers(
+      this.ctx.bindRequestHandlers(
         session.value.server,
         { transport: this.kind, stateless: false, sessionId: session.id, era: 'legacy' },
         request,
@@ -135,7 +99,7 @@ export class SessionBoundedHttpTransport implements McpTransport {
   }
 
   /** GET (the notification stream) and DELETE (end of session) of an open session. */
-  private async handleStream(request: McpRequest, response: ServerResponse): Promise<void> {
+  protected async handleStream(request: McpRequest, response: ServerResponse): Promise<void> {
     const session = this.liveSession(request, response);
     if (!session) return;
     await this.serve(session, response, () => session.value.handle(request, response));
@@ -155,7 +119,7 @@ export class SessionBoundedHttpTransport implements McpTransport {
 
     // The session takes its place (busy) before the first await, so concurrent initializes cannot overshoot the cap.
     const id = randomUUID();
-    const server = this.ctx!.createServer();
+    const server = this.ctx.createServer();
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
       enableJsonResponse: false,
@@ -172,7 +136,7 @@ export class SessionBoundedHttpTransport implements McpTransport {
     const session = this.sessions.add(id, owner, { server, transport, handle });
     await this.serve(session, response, async () => {
       await server.connect(transport);
-      this.ctx!.bindRequestHandlers(server, { transport: this.kind, stateless: false, era: 'legacy' }, request);
+      this.ctx.bindRequestHandlers(server, { transport: this.kind, stateless: false, era: 'legacy' }, request);
       await handle(request, response, body);
     });
     if (transport.sessionId !== id) {
@@ -210,32 +174,6 @@ export class SessionBoundedHttpTransport implements McpTransport {
       await handle();
     } finally {
       if (response.writableEnded) done();
-    }
-  }
-
-  private isModernEra(request: McpRequest): boolean {
-    const header = (name: string): string | undefined => {
-      const value = request.headers[name];
-      return typeof value === 'string' ? value : undefined;
-    };
-    const outcome = classifyInboundRequest({
-      httpMethod: request.method ?? 'POST',
-      protocolVersionHeader: header('mcp-protocol-version'),
-      mcpMethodHeader: header('mcp-method'),
-      mcpNameHeader: header('mcp-name'),
-      body: request.body,
-    });
-    return outcome.kind !== 'legacy';
-  }
-
-  private async guarded(response: ServerResponse, handle: () => Promise<void>): Promise<void> {
-    try {
-      await handle();
-    } catch (error) {
-      this.ctx?.logger.error(
-        `Error handling an MCP request: ${error instanceof Error ? error.message : 'unknown error'}`,
-      );
-      sendJsonRpcHttpError(response, 500, -32603, 'Internal server error');
     }
   }
 }
