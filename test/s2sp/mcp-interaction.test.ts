@@ -221,6 +221,32 @@ describe('serveMcp: InputRequiredResult, sealed requestState, tasks, mirrored he
     }
   });
 
+  test('mcpParamHeaders on a tool registered at run time: checked while it is registered, not after', async () => {
+    server.mcp.registerTool({
+      name: 'routed_later',
+      description: 'Registered at run time; its region is mirrored into a header.',
+      parameters: z.object({ region: z.string() }),
+      _meta: mcpParamHeaders({ region: 'Region' }),
+      handler: (args) => text(`later to ${String(args['region'])}`),
+    });
+    const params = { name: 'routed_later', arguments: { region: 'eu' } };
+    const refused = await call(url, 'tools/call', params);
+    assert.equal(refused.status, 400);
+    assert.equal(refused.error?.code, -32020);
+    const matching = await call(url, 'tools/call', params, { headers: { 'mcp-param-region': 'eu' } });
+    assert.deepEqual(matching.result?.['content'], [{ type: 'text', text: 'later to eu' }]);
+    // Registered again without the declaration: no header is required any more.
+    server.mcp.registerTool({
+      name: 'routed_later',
+      description: 'Registered again, nothing mirrored.',
+      parameters: z.object({ region: z.string() }),
+      handler: (args) => text(`plain to ${String(args['region'])}`),
+    });
+    const plain = await call(url, 'tools/call', params);
+    assert.deepEqual(plain.result?.['content'], [{ type: 'text', text: 'plain to eu' }]);
+    server.mcp.removeTool('routed_later');
+  });
+
   test("2025 era: progress travels on the call's own response stream, before its result", async () => {
     const post = (body: object, session?: string) =>
       fetch(`${url}/mcp`, {

@@ -1,7 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import type { McpTransportContext } from '@rekog/mcp-nest';
-import { closeAnsweredServer } from './close-answered-server';
 import { EraSplitHttpTransport, type McpRequest } from './era-split-http-transport';
 import { sendJsonRpcHttpError } from './json-rpc-http-error';
 import { nodeStreamableHttpHandler } from './node-streamable-http-handler';
@@ -29,7 +28,7 @@ export class StatelessHttpTransport extends EraSplitHttpTransport {
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
     });
-    response.once('close', () => closeAnsweredServer(server));
+    response.once('close', () => void server.close().catch(() => undefined));
     await server.connect(transport);
     this.ctx.bindRequestHandlers(server, { transport: this.kind, stateless: true, era: 'legacy' }, request);
     await nodeStreamableHttpHandler(transport)(request, response, request.body);

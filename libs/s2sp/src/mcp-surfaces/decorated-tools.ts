@@ -2,6 +2,7 @@ import type { MessageHandler } from '@nestjs/microservices';
 import { MCP_TOOL_METADATA_KEY } from '@rekog/mcp-nest';
 import { REQUIRED_SCOPES_METADATA } from '@s2sp/auth/internal';
 import { S2SP_RESOURCE_TOOL } from '../resource/resource-tool.metadata';
+import { declaresParamHeaders } from './mcp-param-headers';
 
 /** What @rekog/mcp-nest attaches to the handler of each decorated tool. */
 interface McpHandlerExtras {
@@ -17,6 +18,8 @@ export interface DecoratedTool {
   scopes: readonly string[];
   /** Whether it is an S2SP resource tool (it issues resource_urls for the data plane). */
   issuesResources: boolean;
+  /** Whether its `_meta` declares parameters its clients mirror into headers (`mcpParamHeaders`). */
+  mirrorsParamHeaders: boolean;
 }
 
 /** The tools declared with decorators, read from the handlers @rekog/mcp-nest registered. */
@@ -26,13 +29,15 @@ export function decoratedTools(handlers: Iterable<MessageHandler>): DecoratedToo
     const extras = handler.extras as McpHandlerExtras | undefined;
     if (extras?.mcpType !== 'tool' || !extras.mcpMethodRef) continue;
     const method = extras.mcpMethodRef;
-    const declared = Reflect.getMetadata(MCP_TOOL_METADATA_KEY, method) as { name?: string } | undefined;
+    const declared = Reflect.getMetadata(MCP_TOOL_METADATA_KEY, method) as
+      { name?: string; _meta?: Record<string, unknown> } | undefined;
     const name = declared?.name ?? extras.mcpMethodKey;
     if (!name) continue;
     tools.push({
       name,
       scopes: (Reflect.getMetadata(REQUIRED_SCOPES_METADATA, method) as readonly string[] | undefined) ?? [],
       issuesResources: Reflect.getMetadata(S2SP_RESOURCE_TOOL, method) !== undefined,
+      mirrorsParamHeaders: declaresParamHeaders(declared?._meta),
     });
   }
   return tools;

@@ -16,6 +16,11 @@ export function mcpParamHeaders(headers: Record<string, string>): Record<string,
   return { [MCP_PARAM_HEADERS_META]: { ...headers } };
 }
 
+/** Whether a tool's `_meta` declares parameters mirrored into headers ({@link mcpParamHeaders}). */
+export function declaresParamHeaders(meta: Record<string, unknown> | undefined): boolean {
+  return meta?.[MCP_PARAM_HEADERS_META] !== undefined;
+}
+
 interface ListedTool {
   name: string;
   inputSchema?: { properties?: Record<string, Record<string, unknown>> } & Record<string, unknown>;
@@ -45,14 +50,19 @@ function annotated(tool: ListedTool): ListedTool {
  * SDK checks the headers only for tools it registered itself). Tools declare the mirrored
  * parameters in `_meta` instead ({@link mcpParamHeaders}): `tools/list` annotates them, and the
  * SDK's HTTP entry finds the annotated schema through `toolInputSchemaJson`, which it consults
- * before dispatching a 2026-07-28 `tools/call`.
+ * before dispatching a 2026-07-28 `tools/call`. Only a tool that `mirrors` headers is looked up
+ * in the list: listing converts every tool's schema, which cost more than the rest of the call.
  */
-export function withParamHeaderMirroring(server: McpServer, setHandler: (method: string, handler: unknown) => void) {
+export function withParamHeaderMirroring(
+  server: McpServer,
+  setHandler: (method: string, handler: unknown) => void,
+  mirrors: (toolName: string) => boolean,
+) {
   let listTools: ListTools | undefined;
   const sdkSchema = server.toolInputSchemaJson.bind(server);
   server.toolInputSchemaJson = (name) => {
     const own = sdkSchema(name);
-    if (own !== undefined || !listTools) return own;
+    if (own !== undefined || !listTools || !mirrors(name)) return own;
     const listed = listTools({ method: 'tools/list', params: {} }, undefined);
     if (listed instanceof Promise) return undefined;
     const tool = listed.tools.find((candidate) => candidate.name === name);

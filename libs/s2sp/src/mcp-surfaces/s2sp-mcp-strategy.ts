@@ -8,7 +8,7 @@ import {
   type ServerCapabilities,
 } from '@modelcontextprotocol/server';
 import { McpStrategy, type McpContext } from '@rekog/mcp-nest';
-import { withParamHeaderMirroring } from './mcp-param-headers';
+import { declaresParamHeaders, withParamHeaderMirroring } from './mcp-param-headers';
 import { isCreateTaskResult, McpTaskStore, refusalOf, serveTasks, type McpTasksOptions } from './mcp-tasks';
 import { relatedToRequest, withRequestStateIntegrity, type McpRequestStateOptions } from './mcp-request-context';
 import { MAX_COMPLETION_VALUES, type McpCompletionSource } from './mcp-completion-source';
@@ -16,6 +16,7 @@ import type { McpResourceDirectory } from './mcp-resource-directory';
 import type { McpListKind, McpSessionBroadcaster } from './mcp-session-broadcaster';
 import { pageOf } from './list-cursor';
 import { decoratedTools, type DecoratedTool } from './decorated-tools';
+import { withStacklessCloseError } from './stackless-close-error';
 
 /** @public */
 export type McpStrategyOptions = ConstructorParameters<typeof McpStrategy>[0];
@@ -52,16 +53,23 @@ export interface McpSurfaces {
  */
 export class S2spMcpStrategy extends McpStrategy {
   private decorated?: Map<string, DecoratedTool>;
+  /** Tools registered at run time whose `_meta` declares parameters mirrored into headers. */
+  private readonly runtimeHeaderMirroring = new Set<string>();
 
   constructor(
     options: McpStrategyOptions,
     private readonly surfaces: McpSurfaces,
   ) {
+    // The servers' mutator asks this strategy which tools mirror headers; it exists once super() returns.
+    const built: { strategy?: S2spMcpStrategy } = {};
     super({
       ...options,
       capabilities: withSurfaceCapabilities(options.capabilities, surfaces),
-      serverMutator: sealedServers(options, surfaces.requestState, surfaces.tasks),
+      serverMutator: sealedServers(options, surfaces.requestState, surfaces.tasks, (name) =>
+        built.strategy ? built.strategy.mirrorsParamHeaders(name) : false,
+      ),
     });
+    built.strategy = this;
     // @rekog/mcp-nest turns any tool result without `content` into JSON text; an
     // InputRequiredResult must reach the SDK as it is.
     const strategy = this as unknown as { formatToolResult(result: unknown, schema: unknown): Promise<unknown> };
@@ -109,12 +117,21 @@ export class S2spMcpStrategy extends McpStrategy {
 
   override registerTool(...definition: Parameters<McpStrategy['registerTool']>): void {
     super.registerTool(...definition);
+    const [tool] = definition;
+    if (declaresParamHeaders(tool._meta)) this.runtimeHeaderMirroring.add(tool.name);
+    else this.runtimeHeaderMirroring.delete(tool.name);
     this.announce('tools');
   }
 
   override removeTool(name: string): void {
     super.removeTool(name);
+    this.runtimeHeaderMirroring.delete(name);
     this.announce('tools');
+  }
+
+  /** Whether clients mirror some of the tool `name`'s parameters into headers (`mcpParamHeaders`). */
+  mirrorsParamHeaders(name: string): boolean {
+    return this.runtimeHeaderMirroring.has(name) || (this.decoratedTools().get(name)?.mirrorsParamHeaders ?? false);
   }
 
   override registerResource(...definition: Parameters<McpStrategy['registerResource']>): void {
@@ -169,6 +186,7 @@ function sealedServers(
   options: McpStrategyOptions,
   requestState: McpRequestStateOptions | undefined,
   tasks: McpTasksOptions | undefined,
+  mirrorsParamHeaders: (toolName: string) => boolean,
 ): (server: McpServer) => McpServer {
   const store = tasks ? new McpTaskStore(tasks) : undefined;
   const { name, version, title, description, websiteUrl, icons } = options;
@@ -179,7 +197,7 @@ function sealedServers(
   );
   const mutate = options.serverMutator;
   return (server) => {
-    const sealed = withMcpNestHandlerFixes(seal(server));
+    const sealed = withStacklessCloseError(withMcpNestHandlerFixes(seal(server), mirrorsParamHeaders));
     if (store) serveTasks(sealed, store);
     return mutate ? mutate(sealed) : sealed;
   };
@@ -194,10 +212,10 @@ type ReadResourceHandler = (request: { params: { uri: string } }, ctx: unknown) 
  * parameters tools mirror into headers ({@link mcpParamHeaders}); a protocol error a tool hands
  * back (`runAsTask`'s `-32021`) is answered as that error.
  */
-function withMcpNestHandlerFixes(server: McpServer): McpServer {
+function withMcpNestHandlerFixes(server: McpServer, mirrorsParamHeaders: (toolName: string) => boolean): McpServer {
   const low = server.server as unknown as { setRequestHandler(method: string, ...rest: unknown[]): void };
   const set = low.setRequestHandler.bind(low);
-  const listTools = withParamHeaderMirroring(server, set);
+  const listTools = withParamHeaderMirroring(server, set, mirrorsParamHeaders);
   low.setRequestHandler = (method, ...rest) => {
     const [handler] = rest;
     if (rest.length === 1 && method === 'tools/list' && typeof handler === 'function') {
