@@ -1,11 +1,12 @@
 // What S2spModule adds to a tools/call, measured against the same tools on plain @rekog/mcp-nest
 // and on the raw MCP SDK in the same run: requests/s, p50/p99 latency and the server's CPU per
 // call (its process and every process under it, i.e. the embedded PostgreSQL server too), at
-// each concurrency, over HTTP sessions and stateless HTTP, for a plain tool (`echo`) and for
+// each concurrency, over HTTP sessions and stateless HTTP (protocol 2025-11-25) and on the
+// 2026-07-28 era (`modern`, the agents' default), for a plain tool (`echo`) and for
 // `get_rows` (an S2SP resource tool called with abstract_domains on S2spModule: a resource_url
 // issued per call; a plain tool answering the same rows elsewhere).
 //   npm run build && node dist/bench/framework-overhead/framework-overhead-bench.js \
-//     [--seconds 3] [--rounds 3] [--concurrency 1,16] [--modes sessions,stateless] [--settle 40]
+//     [--seconds 3] [--rounds 3] [--concurrency 1,16] [--modes sessions,stateless,modern] [--settle 40]
 //     [--idle]
 // Servers run in their own processes; each round measures every server in turn, in an order
 // that rotates, and the figures are the medians over the rounds. Each server's RSS is read
@@ -25,14 +26,14 @@ import { runClosedLoop } from '../load/closed-loop';
 import { treeCpuMs } from '../load/process-cpu';
 import { rssMiB } from '../soak/process-memory';
 import { McpHttpCaller } from './mcp-http-caller';
-import { SERVER_KINDS, type ServerKind } from './overhead-servers';
+import { OVERHEAD_MODES, SERVER_KINDS, type OverheadMode, type ServerKind } from './overhead-servers';
 
 const { values } = parseArgs({
   options: {
     seconds: { type: 'string', default: '3' },
     rounds: { type: 'string', default: '3' },
     concurrency: { type: 'string', default: '1,16' },
-    modes: { type: 'string', default: 'sessions,stateless' },
+    modes: { type: 'string', default: OVERHEAD_MODES.join(',') },
     settle: { type: 'string', default: '40' },
     idle: { type: 'boolean', default: false },
   },
@@ -40,7 +41,9 @@ const { values } = parseArgs({
 const PHASE_MS = Number(values.seconds) * 1000;
 const ROUNDS = Number(values.rounds);
 const CONCURRENCIES = values.concurrency.split(',').map(Number);
-const MODES = values.modes.split(',') as Array<'sessions' | 'stateless'>;
+const MODES = values.modes.split(',') as OverheadMode[];
+for (const mode of MODES)
+  if (!OVERHEAD_MODES.includes(mode)) throw new Error(`--modes: "${mode}" is none of ${OVERHEAD_MODES.join(', ')}`);
 const WARM_UP_CALLS = 300;
 const SETTLE_MS = Number(values.settle) * 1000;
 
@@ -64,7 +67,7 @@ interface Phase {
 /** A server process once it listens: its URL, and `stop` (closes its stdin, waits for its exit). */
 async function spawnServer(
   kind: ServerKind,
-  mode: string,
+  mode: OverheadMode,
   dataDir: string,
 ): Promise<{ pid: number; url: string; stop(): Promise<void> }> {
   const child = spawn(process.execPath, [join(__dirname, 'overhead-server-main.js'), kind, mode, dataDir], {
@@ -87,10 +90,11 @@ async function spawnServer(
   };
 }
 
-async function startServerProcess(kind: ServerKind, mode: string, dataDir: string): Promise<ServerProcess> {
+async function startServerProcess(kind: ServerKind, mode: OverheadMode, dataDir: string): Promise<ServerProcess> {
   const { pid, url, stop } = await spawnServer(kind, mode, dataDir);
   const agent = new http.Agent({ keepAlive: true, maxSockets: Math.max(...CONCURRENCIES) });
-  const callers = Array.from({ length: Math.max(...CONCURRENCIES) }, () => new McpHttpCaller(url, agent));
+  const era = mode === 'modern' ? '2026' : '2025';
+  const callers = Array.from({ length: Math.max(...CONCURRENCIES) }, () => new McpHttpCaller(url, agent, era));
   for (const caller of callers) await caller.open();
   return {
     kind,
@@ -132,7 +136,7 @@ async function measure(server: ServerProcess, tool: ToolCase, concurrency: numbe
 
 const format = (value: number, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : '—');
 
-async function runMode(mode: 'sessions' | 'stateless'): Promise<void> {
+async function runMode(mode: OverheadMode): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 's2sp-overhead-'));
   chmodSync(dataDir, 0o755); // the embedded server runs as another user when this runs as root
   const servers: ServerProcess[] = [];
@@ -154,7 +158,8 @@ async function runMode(mode: 'sessions' | 'stateless'): Promise<void> {
             phases.set(key, [...(phases.get(key) ?? []), await measure(server, tool, concurrency)]);
           }
 
-    console.log(`\n${mode} HTTP (${ROUNDS} rounds of ${PHASE_MS / 1000} s; medians over rounds)`);
+    const title = mode === 'modern' ? 'protocol 2026-07-28 (stateless)' : `${mode} HTTP (protocol 2025-11-25)`;
+    console.log(`\n${title} (${ROUNDS} rounds of ${PHASE_MS / 1000} s; medians over rounds)`);
     console.log(
       'tool   conc  server     req/s     p50 ms  p99 ms  CPU ms/call  errors  ×mcp-nest req/s  ×raw-sdk req/s',
     );

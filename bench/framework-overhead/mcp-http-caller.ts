@@ -1,10 +1,18 @@
 import * as http from 'node:http';
 
 const PROTOCOL_VERSION = '2025-11-25';
+const MODERN_PROTOCOL_VERSION = '2026-07-28';
 
 /**
- * A lean MCP client over Streamable HTTP (node:http, keep-alive): it opens a session the way
- * the SDK's client does (initialize, then notifications/initialized) and sends `tools/call`,
+ * The protocol era a caller speaks: `2025` opens a session the way the SDK's client does
+ * (initialize, then notifications/initialized; a server without sessions answers without an id);
+ * `2026` (2026-07-28) has no handshake: each request carries the version in a header and the
+ * client's identity in its `_meta` envelope, as the agents' clients send it by default.
+ */
+export type McpEra = '2025' | '2026';
+
+/**
+ * A lean MCP client over Streamable HTTP (node:http, keep-alive) that sends `tools/call`,
  * reading the answer from JSON or from the SSE stream. Lean so that the client's own CPU
  * weighs as little as possible in a comparison of servers.
  */
@@ -16,12 +24,14 @@ export class McpHttpCaller {
   constructor(
     url: string,
     private readonly agent: http.Agent,
+    private readonly era: McpEra = '2025',
   ) {
     const { hostname, port } = new URL(url);
     this.target = { hostname, port, path: '/mcp' };
   }
 
   async open(): Promise<void> {
+    if (this.era === '2026') return;
     const initialized = await this.post({
       jsonrpc: '2.0',
       id: 0,
@@ -43,7 +53,7 @@ export class McpHttpCaller {
       jsonrpc: '2.0',
       id,
       method: 'tools/call',
-      params: { name, arguments: args },
+      params: this.era === '2026' ? { name, arguments: args, _meta: MODERN_ENVELOPE } : { name, arguments: args },
     });
     const answer = message as
       { result?: { isError?: boolean; content?: unknown }; error?: { message: string } } | undefined;
@@ -57,8 +67,13 @@ export class McpHttpCaller {
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
       'content-length': Buffer.byteLength(text),
-      'mcp-protocol-version': PROTOCOL_VERSION,
+      'mcp-protocol-version': this.era === '2026' ? MODERN_PROTOCOL_VERSION : PROTOCOL_VERSION,
     };
+    if (this.era === '2026') {
+      headers['mcp-method'] = body['method'] as string;
+      const name = (body['params'] as { name?: unknown } | undefined)?.name;
+      if (typeof name === 'string') headers['mcp-name'] = name;
+    }
     if (this.sessionId !== undefined) headers['mcp-session-id'] = this.sessionId;
     return new Promise((resolve, reject) => {
       const request = http.request({ ...this.target, method: 'POST', agent: this.agent, headers }, (response) => {
@@ -83,6 +98,13 @@ export class McpHttpCaller {
     });
   }
 }
+
+/** The 2026-07-28 `_meta` envelope of every request: protocol version, client identity and capabilities. */
+const MODERN_ENVELOPE = {
+  'io.modelcontextprotocol/protocolVersion': MODERN_PROTOCOL_VERSION,
+  'io.modelcontextprotocol/clientInfo': { name: 'overhead-bench', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
 
 /** The JSON-RPC answer of a body: JSON, or the last `data:` line of an SSE stream that holds one. */
 function messageOf(payload: string, contentType: string): unknown {

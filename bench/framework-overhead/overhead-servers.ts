@@ -11,9 +11,21 @@ export interface StartedServer {
   close(): Promise<void>;
 }
 
-/** Starts `kind` on a free loopback port; `sessions` false serves every POST on its own (stateless). */
-export async function startServer(kind: ServerKind, sessions: boolean, dataDir: string): Promise<StartedServer> {
-  if (kind === 'raw-sdk') return await (await import('./raw-sdk-server.js')).startRawSdk(sessions);
-  if (kind === 'mcp-nest') return await (await import('./mcp-nest-server.js')).startMcpNest(sessions);
-  return await (await import('./s2sp-server.js')).startS2sp(sessions, dataDir);
+/**
+ * How the servers are called: `sessions` (2025 era, HTTP sessions), `stateless` (2025 era, every
+ * POST on its own) or `modern` (the 2026-07-28 era, stateless by design). For `modern` each
+ * framework keeps its default (S2spModule's sessions on, which serve the 2026 era on their own,
+ * plain mcp-nest's stateless) and the raw SDK uses its documented 2026 entry, createMcpHandler.
+ */
+export type OverheadMode = 'sessions' | 'stateless' | 'modern';
+export const OVERHEAD_MODES: readonly OverheadMode[] = ['sessions', 'stateless', 'modern'];
+
+/** Starts `kind` on a free loopback port, served for `mode`. */
+export async function startServer(kind: ServerKind, mode: OverheadMode, dataDir: string): Promise<StartedServer> {
+  if (kind === 'raw-sdk') {
+    const raw = await import('./raw-sdk-server.js');
+    return mode === 'modern' ? await raw.startRawSdkModern() : await raw.startRawSdk(mode === 'sessions');
+  }
+  if (kind === 'mcp-nest') return await (await import('./mcp-nest-server.js')).startMcpNest(mode === 'sessions');
+  return await (await import('./s2sp-server.js')).startS2sp(mode !== 'stateless', dataDir);
 }

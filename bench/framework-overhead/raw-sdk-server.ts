@@ -2,8 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
-import { McpServer } from '@modelcontextprotocol/server';
+import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import type { StartedServer } from './overhead-servers';
 import { ECHO, echoResult, GET_ROWS, rowsResult } from './overhead-tools';
 
@@ -50,6 +50,12 @@ export async function startRawSdk(sessions: boolean): Promise<StartedServer> {
     });
   });
   return await listening(server);
+}
+
+/** The SDK's documented entry of the 2026-07-28 era: a server per request, built by createMcpHandler. */
+export async function startRawSdkModern(): Promise<StartedServer> {
+  const handle = toNodeHandler(createMcpHandler(() => rawSdkServer(), { legacy: 'reject' }));
+  return await listening(createServer((request, response) => void handle(request, response)));
 }
 
 async function listening(server: Server): Promise<StartedServer> {
