@@ -1,43 +1,39 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { classifyInboundRequest } from '@modelcontextprotocol/server';
-import { StreamableHttpTransport, type McpTransport, type McpTransportContext } from '@rekog/mcp-nest';
-import { nodeRequestOf, nodeResponseOf, takeNodeResponse } from '@s2sp/platform/internal';
+import type { McpTransport, McpTransportContext } from '@rekog/mcp-nest';
+import { nodeRequestOf, takeNodeResponse } from '@s2sp/platform/internal';
 import { sendJsonRpcHttpError } from './json-rpc-http-error';
+import { ModernEraHandler } from './modern-era-handler';
 
 /** A request to `/mcp`, with the JSON body the endpoint's middleware has read. */
 export type McpRequest = IncomingMessage & { body?: unknown };
 
 /**
  * MCP Streamable HTTP at one endpoint, split by protocol era: requests of the stateless 2026
- * era go to @rekog/mcp-nest's own handler, on the adapter's objects as it expects them; those of
- * the 2025 era go to the subclass, on node's request and response (Express's, or Fastify's with
- * the reply hijacked), which it answers itself. A failure the subclass does not answer is
- * answered 500 `-32603` and logged without its details.
+ * era go to {@link ModernEraHandler}, those of the 2025 era to the subclass; both on node's
+ * request and response (Express's, or Fastify's with the reply hijacked). A failure not answered
+ * is answered 500 `-32603` and logged without its details.
  */
 export abstract class EraSplitHttpTransport implements McpTransport {
   readonly kind = 'streamable-http' as const;
-  private readonly modernEra = new StreamableHttpTransport({ statefulMode: false, mount: false });
+  private modernEra?: ModernEraHandler;
   private context?: McpTransportContext;
 
   constructor(protected readonly endpoint: string) {}
 
-  async start(ctx: McpTransportContext): Promise<void> {
+  start(ctx: McpTransportContext): void {
     if (!ctx.httpAdapter)
       throw new Error(`${this.constructor.name} needs the HTTP adapter (McpStrategy.setHttpAdapter).`);
     this.context = ctx;
-    // eslint-disable-next-line @typescript-eslint/await-thenable, @typescript-eslint/no-confusing-void-expression -- typed void, but the transport may start asynchronously: awaiting it is harmless and keeps the order
-    await this.modernEra.start(ctx);
-    const modern = this.modernEra.httpHandlers;
+    const modern = new ModernEraHandler(ctx, this.kind);
+    this.modernEra = modern;
     const adapter = ctx.httpAdapter;
     adapter.post(this.endpoint, (adapterRequest: unknown, adapterResponse: unknown) => {
       const request = nodeRequestOf(adapterRequest) as McpRequest;
-      if (isModernEra(request))
-        return this.guarded(
-          nodeResponseOf(adapterResponse),
-          async () => await modern.handlePost(adapterRequest, adapterResponse),
-        );
       const response = takeNodeResponse(adapterResponse);
-      return this.guarded(response, () => this.handlePost(request, response));
+      return this.guarded(response, () =>
+        isModernEra(request) ? modern.handle(request, response) : this.handlePost(request, response),
+      );
     });
     const stream = (adapterRequest: unknown, adapterResponse: unknown) => {
       const [request, response] = [nodeRequestOf(adapterRequest) as McpRequest, takeNodeResponse(adapterResponse)];
@@ -50,11 +46,11 @@ export abstract class EraSplitHttpTransport implements McpTransport {
 
   async close(): Promise<void> {
     await this.closeLegacyEra();
-    await this.modernEra.close();
+    await this.modernEra?.close();
   }
 
   notifyListChanged(kind: 'tools' | 'resources' | 'prompts'): void {
-    this.modernEra.notifyListChanged(kind);
+    this.modernEra?.listChanged(kind);
   }
 
   /** The strategy's context, once started. */

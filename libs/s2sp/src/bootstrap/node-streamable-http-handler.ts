@@ -1,7 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getRequestListener, type HttpBindings } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
-import type { AuthInfo, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import type {
+  AuthInfo,
+  McpHandlerRequestOptions,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
 
 /** Serves one Node request (with the body the framework already parsed) on a session's transport. */
 export type NodeStreamableHttpHandler = (
@@ -9,6 +13,13 @@ export type NodeStreamableHttpHandler = (
   response: ServerResponse,
   parsedBody?: unknown,
 ) => Promise<void>;
+
+/** Answers one web request of MCP: a transport's `handleRequest` or an MCP handler's `fetch`. */
+export type McpFetch = (
+  webRequest: Request,
+  options: McpHandlerRequestOptions,
+  incoming: IncomingMessage,
+) => Promise<Response>;
 
 /**
  * Serves Node requests with the MCP SDK's web-standard Streamable HTTP transport, as the SDK's
@@ -21,15 +32,24 @@ export type NodeStreamableHttpHandler = (
 export function nodeStreamableHttpHandler(
   transport: WebStandardStreamableHTTPServerTransport,
 ): NodeStreamableHttpHandler {
-  // One listener per transport; each request's parsed body rides beside it.
+  return nodeMcpHandler((webRequest, options) => transport.handleRequest(webRequest, options));
+}
+
+/** Serves Node requests with `fetch` (see {@link nodeStreamableHttpHandler}), each with its caller and parsed body. */
+export function nodeMcpHandler(fetch: McpFetch): NodeStreamableHttpHandler {
+  // One listener per handler; each request's parsed body rides beside it.
   const parsedBodies = new WeakMap<IncomingMessage, unknown>();
   const listener = getRequestListener(
     async (webRequest, env) => {
       const { incoming, outgoing } = env as HttpBindings;
-      const answer = await transport.handleRequest(webRequest, {
-        authInfo: (incoming as IncomingMessage & { auth?: AuthInfo }).auth,
-        parsedBody: parsedBodies.get(incoming),
-      });
+      const answer = await fetch(
+        webRequest,
+        {
+          authInfo: (incoming as IncomingMessage & { auth?: AuthInfo }).auth,
+          parsedBody: parsedBodies.get(incoming),
+        },
+        incoming,
+      );
       if (!isEventStream(answer)) return answer;
       await writeEventStream(answer, outgoing);
       return RESPONSE_ALREADY_SENT;
