@@ -130,7 +130,7 @@ export class S2spMcpStrategy extends McpStrategy {
   }
 
   /** Whether clients mirror some of the tool `name`'s parameters into headers (`mcpParamHeaders`). */
-  mirrorsParamHeaders(name: string): boolean {
+  private mirrorsParamHeaders(name: string): boolean {
     return this.runtimeHeaderMirroring.has(name) || (this.decoratedTools().get(name)?.mirrorsParamHeaders ?? false);
   }
 
