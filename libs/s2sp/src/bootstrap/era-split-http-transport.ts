@@ -68,8 +68,8 @@ export abstract class EraSplitHttpTransport implements McpTransport {
   /** Runs once the routes are mounted: log, start timers. */
   protected abstract started(ctx: McpTransportContext): void;
 
-  /** Releases what the 2025 era holds, at close. */
-  protected abstract closeLegacyEra(): Promise<void>;
+  /** Releases what the 2025 era holds, at close (nothing, unless a subclass keeps something between requests). */
+  protected async closeLegacyEra(): Promise<void> {}
 
   private async guarded(response: ServerResponse, handle: () => Promise<void>): Promise<void> {
     try {

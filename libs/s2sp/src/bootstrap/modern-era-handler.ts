@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
 import type { McpTransportContext } from '@rekog/mcp-nest';
+import type { McpRequest } from './era-split-http-transport';
 import { nodeMcpHandler, type NodeStreamableHttpHandler } from './node-streamable-http-handler';
 
 /**
@@ -37,7 +38,7 @@ export class ModernEraHandler {
     });
   }
 
-  handle(request: IncomingMessage & { body?: unknown }, response: ServerResponse): Promise<void> {
+  handle(request: McpRequest, response: ServerResponse): Promise<void> {
     return this.serve(request, response, request.body);
   }
 

@@ -70,7 +70,7 @@ export class SessionBoundedHttpTransport extends EraSplitHttpTransport {
     return expired.length;
   }
 
-  protected async closeLegacyEra(): Promise<void> {
+  protected override async closeLegacyEra(): Promise<void> {
     await this.sweep?.stop();
     await Promise.all(this.sessions.removeAll().map((session) => closeSession(session.value)));
   }

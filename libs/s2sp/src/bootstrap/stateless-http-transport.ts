@@ -3,7 +3,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import type { McpTransportContext } from '@rekog/mcp-nest';
 import { EraSplitHttpTransport, type McpRequest } from './era-split-http-transport';
 import { sendJsonRpcHttpError } from './json-rpc-http-error';
-import { nodeStreamableHttpHandler } from './node-streamable-http-handler';
+import { nodeMcpHandler } from './node-streamable-http-handler';
 
 const TRANSPORT_ERROR = -32000;
 
@@ -14,12 +14,14 @@ const TRANSPORT_ERROR = -32000;
  * is no notification stream to open or session to end: GET and DELETE are answered 405.
  */
 export class StatelessHttpTransport extends EraSplitHttpTransport {
+  /** Each request's own transport, for the one node adapter every request goes through. */
+  private readonly transports = new WeakMap<McpRequest, WebStandardStreamableHTTPServerTransport>();
+  private readonly serve = nodeMcpHandler((webRequest, options, incoming) =>
+    this.transports.get(incoming)!.handleRequest(webRequest, options),
+  );
+
   protected started(ctx: McpTransportContext): void {
     ctx.logger.log(`MCP streamable-http transport mounted at ${this.endpoint} (stateless)`);
-  }
-
-  protected async closeLegacyEra(): Promise<void> {
-    // Each request's server is closed with its response.
   }
 
   protected async handlePost(request: McpRequest, response: ServerResponse): Promise<void> {
@@ -31,7 +33,8 @@ export class StatelessHttpTransport extends EraSplitHttpTransport {
     response.once('close', () => void server.close().catch(() => undefined));
     await server.connect(transport);
     this.ctx.bindRequestHandlers(server, { transport: this.kind, stateless: true, era: 'legacy' }, request);
-    await nodeStreamableHttpHandler(transport)(request, response, request.body);
+    this.transports.set(request, transport);
+    await this.serve(request, response, request.body);
   }
 
   protected handleStream(_request: McpRequest, response: ServerResponse): Promise<void> {
