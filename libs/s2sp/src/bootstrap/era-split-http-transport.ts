@@ -1,12 +1,10 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import { classifyInboundRequest } from '@modelcontextprotocol/server';
 import type { McpTransport, McpTransportContext } from '@rekog/mcp-nest';
 import { nodeRequestOf, takeNodeResponse } from '@s2sp/platform/internal';
 import { sendJsonRpcHttpError } from './json-rpc-http-error';
+import type { McpRequest } from './mcp-request';
 import { ModernEraHandler } from './modern-era-handler';
-
-/** A request to `/mcp`, with the JSON body the endpoint's middleware has read. */
-export type McpRequest = IncomingMessage & { body?: unknown };
 
 /**
  * MCP Streamable HTTP at one endpoint, split by protocol era: requests of the stateless 2026

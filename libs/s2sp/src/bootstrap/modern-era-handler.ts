@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
 import type { McpTransportContext } from '@rekog/mcp-nest';
-import type { McpRequest } from './era-split-http-transport';
+import type { McpRequest } from './mcp-request';
 import { nodeMcpHandler, type NodeStreamableHttpHandler } from './node-streamable-http-handler';
 
 /**

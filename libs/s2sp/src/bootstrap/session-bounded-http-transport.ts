@@ -8,8 +8,9 @@ import {
 import type { McpTransportContext } from '@rekog/mcp-nest';
 import { callerFrom } from '@s2sp/auth';
 import { PeriodicSweep } from '@s2sp/platform/internal';
-import { EraSplitHttpTransport, type McpRequest } from './era-split-http-transport';
+import { EraSplitHttpTransport } from './era-split-http-transport';
 import { sendJsonRpcHttpError } from './json-rpc-http-error';
+import type { McpRequest } from './mcp-request';
 import type { McpHttpLimits } from './mcp-http-limits';
 import { McpSessionRegistry, SessionLimitError, type TrackedSession } from './mcp-session-registry';
 import { nodeStreamableHttpHandler, type NodeStreamableHttpHandler } from './node-streamable-http-handler';

@@ -1,8 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import type { McpTransportContext } from '@rekog/mcp-nest';
-import { EraSplitHttpTransport, type McpRequest } from './era-split-http-transport';
+import { EraSplitHttpTransport } from './era-split-http-transport';
 import { sendJsonRpcHttpError } from './json-rpc-http-error';
+import type { McpRequest } from './mcp-request';
 import { nodeMcpHandler } from './node-streamable-http-handler';
 
 const TRANSPORT_ERROR = -32000;
