@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PrismaResourceStore } from '../../libs/s2sp/src/store/prisma-resource-store';
@@ -6,6 +7,7 @@ import { ResourceTableNotStoredError } from '../../libs/s2sp/src/store/resource-
 import type { ReservedResourceToken } from '../../libs/s2sp/src/store/resource-store.interface';
 import { summarizeResourceActivity } from '../../libs/s2sp/src/activity/resource-activity-summary';
 import type { SqlChannel } from '../../libs/database/src/sql-channel';
+import { FILL_RESERVED, RESERVE_RESOURCES } from '../../libs/s2sp/src/store/prisma-resource-store.sql';
 import { useSuiteDatabase, type TestDatabaseKind } from '../support/databases';
 import { sampleResource, sampleRows } from '../support/resource-fixtures';
 
@@ -46,6 +48,12 @@ async function writingAtOnce(db: StoreDatabase) {
   const counted = countingStatements(db);
   const issuer = await started(new PrismaResourceStore(counted.database, { reservations: 16, writeDelayMs: 0 }));
   return { counted, issuer };
+}
+
+/** The relations a plan reads with a sequential scan, at any depth. */
+function sequentiallyScanned(plan: { 'Node Type'?: string; 'Relation Name'?: string; Plans?: unknown[] }): string[] {
+  const own = plan['Node Type'] === 'Seq Scan' && plan['Relation Name'] ? [plan['Relation Name']] : [];
+  return [...own, ...(plan.Plans ?? []).flatMap((child) => sequentiallyScanned(child as typeof plan))];
 }
 
 function takeToken(store: PrismaResourceStore): ReservedResourceToken {
@@ -217,6 +225,36 @@ for (const kind of KINDS) {
       await issuer.writesSettled();
       assert.deepEqual((await new PrismaResourceStore(db).claim(token.tokenHash))?.table.rows, sampleRows(6));
       await issuer.beforeApplicationShutdown();
+    });
+
+    test('filling reserved rows finds them by primary key, however many rows the table holds', async (t) => {
+      const db = database.get(t);
+      if (!db) return;
+      // Joined only on the JSON input (which the planner assumes holds a hundred rows), the fill read
+      // the whole table once per statement: its cost grew with every resource stored.
+      const ids = Array.from({ length: 3000 }, () => randomUUID());
+      const now = new Date();
+      await db.sql.query(RESERVE_RESOURCES, [ids, ids.map((id) => `hash-${id}`), now, inOneMinute()]);
+      await db.sql.query('ANALYZE s2sp_resource');
+      const fills = ids.slice(0, 5).map((id) => ({ id, token_hash: `hash-${id}` }));
+      try {
+        for (const planCacheMode of ['force_custom_plan', 'force_generic_plan']) {
+          const scanned: string[] = await db.sql.transaction(async (sql) => {
+            await sql.query(`SET LOCAL plan_cache_mode = ${planCacheMode}`);
+            await sql.query(`PREPARE fill_plan(jsonb, uuid[]) AS ${FILL_RESERVED}`);
+            const [explained] = await sql.query<{ 'QUERY PLAN': unknown }>(
+              `EXPLAIN (FORMAT JSON) EXECUTE fill_plan('${JSON.stringify(fills)}', ARRAY[${fills.map((fill) => `'${fill.id}'`).join(',')}]::uuid[])`,
+            );
+            await sql.query('DEALLOCATE fill_plan');
+            const plan = explained['QUERY PLAN'];
+            const root = (typeof plan === 'string' ? JSON.parse(plan) : plan) as Array<{ Plan: object }>;
+            return sequentiallyScanned(root[0].Plan);
+          });
+          assert.deepEqual(scanned, [], `${planCacheMode}: no relation is read whole`);
+        }
+      } finally {
+        await db.sql.query('DELETE FROM s2sp_resource WHERE id = ANY($1::uuid[])', [ids]);
+      }
     });
 
     test('shutdown deletes the reservations it did not hand out; 0 reservations inserts each row before the answer', async (t) => {

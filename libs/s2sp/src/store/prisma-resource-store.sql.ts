@@ -58,8 +58,11 @@ const ISSUED_METADATA = `tool_name = $3, columns = $4::jsonb, abstract_domains =
 
 /**
  * Reserved rows become their issued resources, in one statement however many: $1 is a JSON array of
- * {@link ReservedRowFill} (metadata, table length and, when not null, the table's only block).
- * Returns the ids of the rows filled; a row no longer reserved is not.
+ * {@link ReservedRowFill} (metadata, table length and, when not null, the table's only block), $2
+ * their ids. Returns the ids of the rows filled; a row no longer reserved is not.
+ * The ids in `ANY($2)` let the planner find the rows by primary key: it cannot see how few rows
+ * the JSON holds (it assumes a hundred), and joined on it alone it scanned the whole table once
+ * per statement, a cost that grew with every resource stored.
  */
 export const FILL_RESERVED = `
   WITH input AS (
@@ -75,7 +78,8 @@ export const FILL_RESERVED = `
         created_at = input.created_at, expires_at = input.expires_at, table_length = input.table_length,
         reserved = false
     FROM input
-    WHERE stored.id = input.id AND stored.token_hash = input.token_hash AND stored.reserved
+    WHERE stored.id = ANY($2::uuid[]) AND stored.id = input.id AND stored.token_hash = input.token_hash
+      AND stored.reserved
     RETURNING stored.id
   ), block AS (
     INSERT INTO s2sp_resource_chunk (resource_id, seq, data)

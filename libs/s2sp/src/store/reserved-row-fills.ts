@@ -81,6 +81,6 @@ export class ReservedRowFills {
 
 /** Runs {@link FILL_RESERVED} on `sql`; the ids of the rows filled. */
 export async function fillRows(sql: SqlQuery, fills: ReservedRowFill[]): Promise<Set<string>> {
-  const rows = await sql.query<{ id: string }>(FILL_RESERVED, [JSON.stringify(fills)]);
+  const rows = await sql.query<{ id: string }>(FILL_RESERVED, [JSON.stringify(fills), fills.map((fill) => fill.id)]);
   return new Set(rows.map((row) => row.id));
 }
