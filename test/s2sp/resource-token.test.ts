@@ -5,8 +5,23 @@ import {
   generateResourceToken,
   hashResourceToken,
   isWellFormedResourceToken,
+  newResourceTokens,
   resourceUrlFor,
 } from '../../libs/s2sp/src/protocol/resource-token';
+
+describe('newResourceTokens', () => {
+  test('draws distinct well-formed 256-bit tokens, each with its hash, from one draw of the CSPRNG', () => {
+    const tokens = [...newResourceTokens(512), ...newResourceTokens(512)];
+    assert.equal(tokens.length, 1024);
+    assert.equal(new Set(tokens.map(({ token }) => token)).size, 1024, 'no token repeats, within or across draws');
+    for (const { token, tokenHash } of tokens) {
+      assert.equal(isWellFormedResourceToken(token), true);
+      assert.equal(Buffer.from(token, 'base64url').length, 32);
+      assert.equal(tokenHash, hashResourceToken(token));
+    }
+    assert.deepEqual(newResourceTokens(0), []);
+  });
+});
 
 describe('generateResourceToken', () => {
   test('is 43 base64url characters without padding', () => {

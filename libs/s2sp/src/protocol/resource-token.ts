@@ -15,6 +15,18 @@ export function newResourceToken(): { token: string; tokenHash: string } {
   return { token, tokenHash: hashResourceToken(token) };
 }
 
+/**
+ * `count` fresh tokens with their hashes, from one draw of the CSPRNG: a draw costs several
+ * microseconds whatever its size, six times what slicing and hashing a token costs.
+ */
+export function newResourceTokens(count: number): Array<{ token: string; tokenHash: string }> {
+  const entropy = randomBytes(TOKEN_BYTES * count);
+  return Array.from({ length: count }, (_, index) => {
+    const token = entropy.toString('base64url', index * TOKEN_BYTES, (index + 1) * TOKEN_BYTES);
+    return { token, tokenHash: hashResourceToken(token) };
+  });
+}
+
 /** What stores keep instead of the token: SHA-256, hex. */
 export function hashResourceToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');

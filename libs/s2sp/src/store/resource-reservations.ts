@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { SqlQuery } from '@s2sp/platform';
-import { newResourceToken } from '../protocol/resource-token';
+import { newResourceTokens } from '../protocol/resource-token';
 import { RELEASE_RESERVATIONS, RESERVE_RESOURCES } from './prisma-resource-store.sql';
 import type { ReservedResourceToken } from './resource-store.interface';
 
@@ -103,9 +103,9 @@ export class ResourceReservations {
 
   private async reserveBatch(): Promise<void> {
     const reservedAt = Date.now();
-    const batch = Array.from({ length: this.batchSize }, (): Reservation => ({
+    const batch = newResourceTokens(this.batchSize).map((token): Reservation => ({
       id: randomUUID(),
-      ...newResourceToken(),
+      ...token,
       reservedAt,
     }));
     await this.sql.query(RESERVE_RESOURCES, [
