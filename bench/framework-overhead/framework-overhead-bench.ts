@@ -7,13 +7,14 @@
 // issued per call; a plain tool answering the same rows elsewhere).
 //   npm run build && node dist/bench/framework-overhead/framework-overhead-bench.js \
 //     [--seconds 3] [--rounds 3] [--concurrency 1,16] [--modes sessions,stateless,modern] [--settle 40]
-//     [--idle]
+//     [--idle] [--pin]
 // Servers run in their own processes; each round measures every server in turn, in an order
 // that rotates, and the figures are the medians over the rounds. Each server's RSS is read
 // --settle seconds after its warm-up calls (V8 gives memory back some tens of seconds after the
 // last busy moment) and again after the measured calls. With --idle, nothing is called: each
 // server is started alone, left --settle seconds, its RSS read and the server stopped, --rounds
-// times, and the medians printed as ratios of plain mcp-nest's.
+// times, and the medians printed as ratios of plain mcp-nest's. With --pin, the servers run on CPU 0
+// and the client on the others (cpu-pinning.ts).
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import * as http from 'node:http';
@@ -25,6 +26,7 @@ import { median, summarize } from '../gateway/percentiles';
 import { runClosedLoop } from '../load/closed-loop';
 import { treeCpuMs } from '../load/process-cpu';
 import { rssMiB } from '../soak/process-memory';
+import { onServerCpu, pinClient } from './cpu-pinning';
 import { McpHttpCaller } from './mcp-http-caller';
 import { OVERHEAD_MODES, SERVER_KINDS, type OverheadMode, type ServerKind } from './overhead-servers';
 
@@ -36,6 +38,7 @@ const { values } = parseArgs({
     modes: { type: 'string', default: OVERHEAD_MODES.join(',') },
     settle: { type: 'string', default: '40' },
     idle: { type: 'boolean', default: false },
+    pin: { type: 'boolean', default: false },
   },
 });
 const PHASE_MS = Number(values.seconds) * 1000;
@@ -70,7 +73,9 @@ async function spawnServer(
   mode: OverheadMode,
   dataDir: string,
 ): Promise<{ pid: number; url: string; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [join(__dirname, 'overhead-server-main.js'), kind, mode, dataDir], {
+  const serverArgs = [join(__dirname, 'overhead-server-main.js'), kind, mode, dataDir];
+  const [command, args] = values.pin ? onServerCpu(process.execPath, serverArgs) : [process.execPath, serverArgs];
+  const child = spawn(command, args, {
     stdio: ['pipe', 'pipe', 'inherit'],
     env: { ...process.env, LOG_LEVELS: 'error,warn' },
   });
@@ -239,12 +244,16 @@ async function runIdle(): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  if (values.pin) pinClient();
   if (values.idle) {
     console.log(`framework overhead: Node ${process.version}, idle memory`);
     await runIdle();
     return;
   }
-  console.log(`framework overhead: Node ${process.version}, tools/call of echo (plain) and get_rows (async on s2sp)`);
+  console.log(
+    `framework overhead: Node ${process.version}, tools/call of echo (plain) and get_rows (async on s2sp)` +
+      (values.pin ? '; servers pinned to CPU 0, the client to the others' : ''),
+  );
   for (const mode of MODES) await runMode(mode);
 }
 
