@@ -11,8 +11,7 @@ export function generateResourceToken(): string {
 
 /** A fresh token with the hash a store keeps of it. */
 export function newResourceToken(): { token: string; tokenHash: string } {
-  const token = generateResourceToken();
-  return { token, tokenHash: hashResourceToken(token) };
+  return newResourceTokens(1)[0];
 }
 
 /**
