@@ -80,11 +80,14 @@ const env = {
 };
 preparePythonInterop().then(
   () => {
-    // The usual report on stdout (as node --test picks it), and the ten slowest files on stderr at the end.
+    // The usual report on stdout (as node --test picks it); at the end, on stderr, the ten slowest
+    // files and then every failed or cancelled test with its cause, last so that a log's tail shows it.
     const reporters = [
       `--test-reporter=${process.stdout.isTTY ? 'spec' : 'tap'}`,
       '--test-reporter-destination=stdout',
       `--test-reporter=${join(__dirname, 'slowest-test-files.mjs')}`,
+      '--test-reporter-destination=stderr',
+      `--test-reporter=${join(__dirname, 'failed-tests.mjs')}`,
       '--test-reporter-destination=stderr',
     ];
     // A file's tests get 10 minutes: the packaging test installs apps from packed tarballs, which

@@ -8,7 +8,7 @@ const SCRIPTS = join(__dirname, '..', '..', '..', 'scripts');
 
 type TestEvent = { type: string; data: { nesting: number; file?: string; details?: { duration_ms: number } } };
 
-async function* events(list: TestEvent[]): AsyncGenerator<TestEvent> {
+async function* events<Event>(list: Event[]): AsyncGenerator<Event> {
   for (const event of list) yield await Promise.resolve(event);
 }
 
@@ -33,6 +33,50 @@ test('the runner names the slowest test files, summing the top-level tests of ea
   assert.equal(lines[0], 'The 10 slowest test files (seconds in their tests):');
   assert.deepEqual(lines.slice(1, 3), ['     3.0  a.test.js', '     0.5  b.test.js']);
   assert.equal(lines.length, 11);
+});
+
+type FailEvent = {
+  type: string;
+  data: { nesting: number; name: string; file: string; line: number; details: { error?: unknown } };
+};
+
+/** A failure as node:test reports it: an ERR_TEST_FAILURE of some failure type wrapping what was thrown. */
+function testFailure(failureType: string, cause: unknown): Error {
+  return Object.assign(new Error('wrapped by node:test', { cause }), { failureType, code: 'ERR_TEST_FAILURE' });
+}
+
+test('the runner ends with every failed or cancelled test: file, line, name and cause, cancelled-by-parent grouped', async () => {
+  const { default: failedTests } = (await import(pathToFileURL(join(SCRIPTS, 'failed-tests.mjs')).href)) as {
+    default: (source: AsyncIterable<FailEvent>) => AsyncIterable<string>;
+  };
+  const event = (type: string, name: string, line: number, error?: Error): FailEvent => ({
+    type,
+    data: { nesting: 0, name, file: join(process.cwd(), 'e2e.test.js'), line, details: { error } },
+  });
+  const hookError = new Error('the stack did not start', { cause: new Error('connect ECONNREFUSED 127.0.0.1:5432') });
+  const list = [
+    event('test:pass', 'a passing test', 1),
+    event('test:fail', 'sampling suite', 10, testFailure('hookFailed', hookError)),
+    event('test:fail', 'first of the suite', 12, testFailure('cancelledByParent', new Error('parent failed'))),
+    event('test:fail', 'second of the suite', 14, testFailure('cancelledByParent', new Error('parent failed'))),
+    event('test:fail', 'slow one', 30, testFailure('testTimeoutFailure', 'test timed out after 50ms')),
+  ];
+  let output = '';
+  for await (const chunk of failedTests(events(list))) output += chunk;
+  assert.match(output, /4 tests or suites failed or were cancelled/);
+  assert.match(output, /e2e\.test\.js:10 {2}"sampling suite" \[hookFailed\]\n {6}Error: the stack did not start\n/);
+  assert.match(output, /Error: connect ECONNREFUSED 127\.0\.0\.1:5432/, "the hook error's cause");
+  assert.ok(!/node:internal/.test(output), "Node's own stack frames are left out");
+  assert.match(output, /"slow one" \[testTimeoutFailure\]\n {6}test timed out after 50ms/);
+  assert.match(
+    output,
+    /cancelled because their suite or file failed first \(2\):\n {4}e2e\.test\.js:12 {2}"first of the suite"/,
+  );
+  assert.ok(!output.includes('a passing test'));
+
+  let quiet = '';
+  for await (const chunk of failedTests(events([event('test:pass', 'fine', 1)]))) quiet += chunk;
+  assert.equal(quiet, '', 'nothing when every test passed');
 });
 
 test('test:changed selects the test files that import a changed file through any chain, and those naming a changed document', () => {
