@@ -35,7 +35,6 @@ export default async function* failedTests(source) {
   if (failures.length === 0) return;
   const cancelledByParent = failures.filter((data) => data.details?.error?.failureType === 'cancelledByParent');
   const own = failures.filter((data) => !cancelledByParent.includes(data));
-  // One chunk: the other end-of-run reporter writes to the same stream, and lines must not interleave.
   let text = `\n${failures.length} tests or suites failed or were cancelled:\n`;
   for (const data of own) {
     const error = data.details?.error;

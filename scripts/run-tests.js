@@ -85,9 +85,7 @@ preparePythonInterop().then(
     const reporters = [
       `--test-reporter=${process.stdout.isTTY ? 'spec' : 'tap'}`,
       '--test-reporter-destination=stdout',
-      `--test-reporter=${join(__dirname, 'slowest-test-files.mjs')}`,
-      '--test-reporter-destination=stderr',
-      `--test-reporter=${join(__dirname, 'failed-tests.mjs')}`,
+      `--test-reporter=${join(__dirname, 'end-of-run-report.mjs')}`,
       '--test-reporter-destination=stderr',
     ];
     // A file's tests get 10 minutes: the packaging test installs apps from packed tarballs, which

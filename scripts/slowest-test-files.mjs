@@ -14,8 +14,6 @@ export default async function* slowestTestFiles(source) {
   }
   const slowest = [...seconds].sort((a, b) => b[1] - a[1]).slice(0, SHOWN);
   if (slowest.length === 0) return;
-  // One chunk: the other end-of-run reporter writes to the same stream, and lines must not interleave.
-  let text = `\nThe ${slowest.length} slowest test files (seconds in their tests):\n`;
-  for (const [file, took] of slowest) text += `${took.toFixed(1).padStart(8)}  ${relative(process.cwd(), file)}\n`;
-  yield text;
+  yield `\nThe ${slowest.length} slowest test files (seconds in their tests):\n`;
+  for (const [file, took] of slowest) yield `${took.toFixed(1).padStart(8)}  ${relative(process.cwd(), file)}\n`;
 }

@@ -77,6 +77,17 @@ test('the runner ends with every failed or cancelled test: file, line, name and 
   let quiet = '';
   for await (const chunk of failedTests(events([event('test:pass', 'fine', 1)]))) quiet += chunk;
   assert.equal(quiet, '', 'nothing when every test passed');
+
+  const { default: endOfRunReport } = (await import(pathToFileURL(join(SCRIPTS, 'end-of-run-report.mjs')).href)) as {
+    default: (source: AsyncIterable<FailEvent>) => AsyncIterable<string>;
+  };
+  let end = '';
+  for await (const chunk of endOfRunReport(events(list))) end += chunk;
+  const slowestAt = end.indexOf('slowest test files');
+  assert.ok(
+    slowestAt >= 0 && slowestAt < end.indexOf('failed or were cancelled'),
+    'the slowest files, then the failures',
+  );
 });
 
 test('test:changed selects the test files that import a changed file through any chain, and those naming a changed document', () => {
