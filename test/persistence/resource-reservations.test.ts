@@ -8,6 +8,7 @@ import type { ReservedResourceToken } from '../../libs/s2sp/src/store/resource-s
 import { summarizeResourceActivity } from '../../libs/s2sp/src/activity/resource-activity-summary';
 import type { SqlChannel } from '../../libs/database/src/sql-channel';
 import { FILL_RESERVED, RESERVE_RESOURCES } from '../../libs/s2sp/src/store/prisma-resource-store.sql';
+import { ResourceTableAnalysis } from '../../libs/s2sp/src/store/resource-table-analysis';
 import { useSuiteDatabase, type TestDatabaseKind } from '../support/databases';
 import { sampleResource, sampleRows } from '../support/resource-fixtures';
 
@@ -252,6 +253,45 @@ for (const kind of KINDS) {
           });
           assert.deepEqual(scanned, [], `${planCacheMode}: no relation is read whole`);
         }
+      } finally {
+        await db.sql.query('DELETE FROM s2sp_resource WHERE id = ANY($1::uuid[])', [ids]);
+      }
+    });
+
+    test('a fill planned while the table was nearly empty stops reading it whole once the rows filled have it analyzed', async (t) => {
+      const db = database.get(t);
+      if (!db) return;
+      // A connection keeps the generic plan of a prepared statement, made for the table as it was then,
+      // until the table's statistics change: a sequential scan, cheapest for a few pages, read the
+      // whole table once per fill as it grew, until autovacuum first analyzed it.
+      await db.sql.query('DELETE FROM s2sp_resource');
+      await db.sql.query('VACUUM s2sp_resource');
+      const ids = Array.from({ length: 3000 }, () => randomUUID());
+      const fills = ids.slice(0, 5).map((id) => ({ id, token_hash: `hash-${id}` }));
+      const idArray = `ARRAY[${fills.map((fill) => `'${fill.id}'`).join(',')}]::uuid[]`;
+      try {
+        const [before, after] = await db.sql.transaction(async (sql) => {
+          const scanned = async (): Promise<string[]> => {
+            const [explained] = await sql.query<{ 'QUERY PLAN': unknown }>(
+              `EXPLAIN (FORMAT JSON) EXECUTE fill_plan('${JSON.stringify(fills)}', ${idArray})`,
+            );
+            const plan = explained['QUERY PLAN'];
+            const root = (typeof plan === 'string' ? JSON.parse(plan) : plan) as Array<{ Plan: object }>;
+            return sequentiallyScanned(root[0].Plan);
+          };
+          // The generic plan, made now, for an empty table, and kept.
+          await sql.query('SET LOCAL plan_cache_mode = force_generic_plan');
+          await sql.query(`PREPARE fill_plan(jsonb, uuid[]) AS ${FILL_RESERVED}`);
+          await sql.query(`EXECUTE fill_plan('[]', '{}')`);
+          await sql.query(RESERVE_RESOURCES, [ids, ids.map((id) => `hash-${id}`), new Date(), inOneMinute()]);
+          const stale = await scanned();
+          await new ResourceTableAnalysis(sql, [2000]).filled(2000);
+          const replanned = await scanned();
+          await sql.query('DEALLOCATE fill_plan');
+          return [stale, replanned];
+        });
+        assert.deepEqual(before, ['s2sp_resource'], 'the plan made for the empty table reads it whole');
+        assert.deepEqual(after, [], 'analyzed, the same statement finds the rows by primary key');
       } finally {
         await db.sql.query('DELETE FROM s2sp_resource WHERE id = ANY($1::uuid[])', [ids]);
       }

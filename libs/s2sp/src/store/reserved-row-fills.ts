@@ -1,6 +1,7 @@
 import type { SqlQuery } from '@s2sp/platform';
 import { isDatabaseUnavailable } from '@s2sp/platform/internal';
 import { FILL_RESERVED, type ReservedRowFill } from './prisma-resource-store.sql';
+import { ResourceTableAnalysis } from './resource-table-analysis';
 
 /** How long the first fill waits for others to share its statement. */
 const DEFAULT_GATHER_MS = 5;
@@ -30,6 +31,7 @@ export class ReservedRowFills {
   constructor(
     private readonly sql: SqlQuery,
     private readonly gatherMs: number = DEFAULT_GATHER_MS,
+    private readonly analysis: ResourceTableAnalysis = new ResourceTableAnalysis(sql),
   ) {}
 
   /** Resolves true once the row is filled, false when it is no longer reserved (claimed, or gone). */
@@ -67,12 +69,15 @@ export class ReservedRowFills {
       await Promise.all(batch.map((queued) => this.writeAlone(queued)));
       return;
     }
+    void this.analysis.filled(filled.size);
     for (const queued of batch) queued.resolve(filled.has(queued.fill.id));
   }
 
   private async writeAlone(queued: QueuedFill): Promise<void> {
     try {
-      queued.resolve((await fillRows(this.sql, [queued.fill])).has(queued.fill.id));
+      const filled = (await fillRows(this.sql, [queued.fill])).has(queued.fill.id);
+      void this.analysis.filled(filled ? 1 : 0);
+      queued.resolve(filled);
     } catch (error) {
       queued.reject(error);
     }
