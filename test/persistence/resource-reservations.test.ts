@@ -6,7 +6,7 @@ import { ResourceTable } from '../../libs/s2sp/src/store/resource-table';
 import { ResourceTableNotStoredError } from '../../libs/s2sp/src/store/resource-table-not-stored.error';
 import type { ReservedResourceToken } from '../../libs/s2sp/src/store/resource-store.interface';
 import { summarizeResourceActivity } from '../../libs/s2sp/src/activity/resource-activity-summary';
-import type { SqlChannel } from '../../libs/database/src/sql-channel';
+import type { SqlChannel, SqlQuery } from '../../libs/database/src/sql-channel';
 import { FILL_RESERVED, RESERVE_RESOURCES } from '../../libs/s2sp/src/store/prisma-resource-store.sql';
 import { ResourceTableAnalysis } from '../../libs/s2sp/src/store/resource-table-analysis';
 import { useSuiteDatabase, type TestDatabaseKind } from '../support/databases';
@@ -55,6 +55,17 @@ async function writingAtOnce(db: StoreDatabase) {
 function sequentiallyScanned(plan: { 'Node Type'?: string; 'Relation Name'?: string; Plans?: unknown[] }): string[] {
   const own = plan['Node Type'] === 'Seq Scan' && plan['Relation Name'] ? [plan['Relation Name']] : [];
   return [...own, ...(plan.Plans ?? []).flatMap((child) => sequentiallyScanned(child as typeof plan))];
+}
+
+/** The relations the statement prepared as `fill_plan` (FILL_RESERVED) reads whole, for the first five of `ids`. */
+async function fillPlanScans(sql: SqlQuery, ids: readonly string[]): Promise<string[]> {
+  const fills = ids.slice(0, 5).map((id) => ({ id, token_hash: `hash-${id}` }));
+  const [explained] = await sql.query<{ 'QUERY PLAN': unknown }>(
+    `EXPLAIN (FORMAT JSON) EXECUTE fill_plan('${JSON.stringify(fills)}', ARRAY[${fills.map((fill) => `'${fill.id}'`).join(',')}]::uuid[])`,
+  );
+  const plan = explained['QUERY PLAN'];
+  const root = (typeof plan === 'string' ? JSON.parse(plan) : plan) as Array<{ Plan: object }>;
+  return sequentiallyScanned(root[0].Plan);
 }
 
 function takeToken(store: PrismaResourceStore): ReservedResourceToken {
@@ -237,19 +248,14 @@ for (const kind of KINDS) {
       const now = new Date();
       await db.sql.query(RESERVE_RESOURCES, [ids, ids.map((id) => `hash-${id}`), now, inOneMinute()]);
       await db.sql.query('ANALYZE s2sp_resource');
-      const fills = ids.slice(0, 5).map((id) => ({ id, token_hash: `hash-${id}` }));
       try {
         for (const planCacheMode of ['force_custom_plan', 'force_generic_plan']) {
           const scanned: string[] = await db.sql.transaction(async (sql) => {
             await sql.query(`SET LOCAL plan_cache_mode = ${planCacheMode}`);
             await sql.query(`PREPARE fill_plan(jsonb, uuid[]) AS ${FILL_RESERVED}`);
-            const [explained] = await sql.query<{ 'QUERY PLAN': unknown }>(
-              `EXPLAIN (FORMAT JSON) EXECUTE fill_plan('${JSON.stringify(fills)}', ARRAY[${fills.map((fill) => `'${fill.id}'`).join(',')}]::uuid[])`,
-            );
+            const relations = await fillPlanScans(sql, ids);
             await sql.query('DEALLOCATE fill_plan');
-            const plan = explained['QUERY PLAN'];
-            const root = (typeof plan === 'string' ? JSON.parse(plan) : plan) as Array<{ Plan: object }>;
-            return sequentiallyScanned(root[0].Plan);
+            return relations;
           });
           assert.deepEqual(scanned, [], `${planCacheMode}: no relation is read whole`);
         }
@@ -267,26 +273,16 @@ for (const kind of KINDS) {
       await db.sql.query('DELETE FROM s2sp_resource');
       await db.sql.query('VACUUM s2sp_resource');
       const ids = Array.from({ length: 3000 }, () => randomUUID());
-      const fills = ids.slice(0, 5).map((id) => ({ id, token_hash: `hash-${id}` }));
-      const idArray = `ARRAY[${fills.map((fill) => `'${fill.id}'`).join(',')}]::uuid[]`;
       try {
         const [before, after] = await db.sql.transaction(async (sql) => {
-          const scanned = async (): Promise<string[]> => {
-            const [explained] = await sql.query<{ 'QUERY PLAN': unknown }>(
-              `EXPLAIN (FORMAT JSON) EXECUTE fill_plan('${JSON.stringify(fills)}', ${idArray})`,
-            );
-            const plan = explained['QUERY PLAN'];
-            const root = (typeof plan === 'string' ? JSON.parse(plan) : plan) as Array<{ Plan: object }>;
-            return sequentiallyScanned(root[0].Plan);
-          };
           // The generic plan, made now, for an empty table, and kept.
           await sql.query('SET LOCAL plan_cache_mode = force_generic_plan');
           await sql.query(`PREPARE fill_plan(jsonb, uuid[]) AS ${FILL_RESERVED}`);
           await sql.query(`EXECUTE fill_plan('[]', '{}')`);
           await sql.query(RESERVE_RESOURCES, [ids, ids.map((id) => `hash-${id}`), new Date(), inOneMinute()]);
-          const stale = await scanned();
+          const stale = await fillPlanScans(sql, ids);
           await new ResourceTableAnalysis(sql, [2000]).filled(2000);
-          const replanned = await scanned();
+          const replanned = await fillPlanScans(sql, ids);
           await sql.query('DEALLOCATE fill_plan');
           return [stale, replanned];
         });

@@ -30,10 +30,10 @@ export class ResourceTableAnalysis {
   /** Counts rows this process filled; analyzes the table when a threshold is passed (the promise: that analysis, never rejected). */
   filled(rows: number): Promise<void> {
     this.rowsFilled += rows;
-    if (this.nextThreshold >= this.thresholds.length || this.rowsFilled < this.thresholds[this.nextThreshold])
-      return Promise.resolve();
+    const passedBefore = this.nextThreshold;
     while (this.nextThreshold < this.thresholds.length && this.rowsFilled >= this.thresholds[this.nextThreshold])
       this.nextThreshold += 1;
+    if (this.nextThreshold === passedBefore) return Promise.resolve();
     return this.sql.query('ANALYZE s2sp_resource').then(
       () => undefined,
       (error: unknown) => {
