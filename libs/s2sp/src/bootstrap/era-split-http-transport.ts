@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
-import { classifyInboundRequest } from '@modelcontextprotocol/server';
 import type { McpTransport, McpTransportContext } from '@rekog/mcp-nest';
 import { nodeRequestOf, takeNodeResponse } from '@s2sp/platform/internal';
+import { isModernEra } from './inbound-era';
 import { sendJsonRpcHttpError } from './json-rpc-http-error';
 import type { McpRequest } from './mcp-request';
 import { ModernEraHandler } from './modern-era-handler';
@@ -79,19 +79,4 @@ export abstract class EraSplitHttpTransport implements McpTransport {
       sendJsonRpcHttpError(response, 500, -32603, 'Internal server error');
     }
   }
-}
-
-function isModernEra(request: McpRequest): boolean {
-  const header = (name: string): string | undefined => {
-    const value = request.headers[name];
-    return typeof value === 'string' ? value : undefined;
-  };
-  const outcome = classifyInboundRequest({
-    httpMethod: request.method ?? 'POST',
-    protocolVersionHeader: header('mcp-protocol-version'),
-    mcpMethodHeader: header('mcp-method'),
-    mcpNameHeader: header('mcp-name'),
-    body: request.body,
-  });
-  return outcome.kind !== 'legacy';
 }
