@@ -151,6 +151,53 @@ for (const kind of KINDS) {
       await issuer.beforeApplicationShutdown();
     });
 
+    test('reserved one-block resources issued within writeDelayMs of the first are written in one statement; one claimed meanwhile is not written', async (t) => {
+      const db = database.get(t);
+      if (!db) return;
+      const counted = countingStatements(db);
+      const issuer = await started(new PrismaResourceStore(counted.database, { reservations: 16, writeDelayMs: 300 }));
+      const before = counted.statements();
+      const issued: Array<{ token: ReservedResourceToken; saved: Awaited<ReturnType<PrismaResourceStore['save']>> }> =
+        [];
+      for (const caller of ['agent-1', 'agent-2', 'agent-3']) {
+        const token = takeToken(issuer);
+        const saved = await issuer.save(
+          sampleResource({ tokenHash: token.tokenHash, caller, expiresAt: inOneMinute() }),
+        );
+        issued.push({ token, saved });
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const [first, claimedAtOnce, last] = issued;
+      assert.deepEqual((await issuer.claim(claimedAtOnce.token.tokenHash))?.table.rows, sampleRows(6));
+      assert.equal(counted.statements(), before + 1, 'nothing written yet but the claim');
+
+      await issuer.writesSettled();
+      assert.equal(counted.statements(), before + 2, 'the two unclaimed resources in one statement');
+      const replica = new PrismaResourceStore(db, { tableWaitMs: 50 });
+      for (const { token, saved } of [first, last]) assert.deepEqual(await replica.findLive(token.tokenHash), saved);
+      assert.equal(await replica.claim(claimedAtOnce.token.tokenHash), null, 'claimed once, in the issuing process');
+
+      const alone = takeToken(issuer);
+      await issuer.save(sampleResource({ tokenHash: alone.tokenHash, expiresAt: inOneMinute() }));
+      await new Promise((resolve) => setTimeout(resolve, 50)); // its write waits for the window to end
+      assert.deepEqual((await issuer.claim(alone.tokenHash))?.table.rows, sampleRows(6));
+      await issuer.writesSettled();
+      assert.equal(counted.statements(), before + 3, 'a window whose every resource was claimed writes nothing');
+      await issuer.beforeApplicationShutdown();
+    });
+
+    test('shutdown writes the gathered writes at once instead of waiting for their window to end', async (t) => {
+      const db = database.get(t);
+      if (!db) return;
+      const issuer = await started(new PrismaResourceStore(db, { reservations: 4, writeDelayMs: 600_000 }));
+      const token = takeToken(issuer);
+      const saved = await issuer.save(sampleResource({ tokenHash: token.tokenHash, expiresAt: inOneMinute() }));
+      await new Promise((resolve) => setTimeout(resolve, 20)); // its write is waiting for the window to end
+      const tooLate = new Promise<'waited'>((resolve) => setTimeout(resolve, 10_000, 'waited').unref());
+      assert.equal(await Promise.race([issuer.beforeApplicationShutdown(), tooLate]), undefined);
+      assert.deepEqual(await new PrismaResourceStore(db).findLive(token.tokenHash), saved);
+    });
+
     test('claims racing the batched writes after the answer: every resource served once, in its process or on a replica', async (t) => {
       const db = database.get(t);
       if (!db) return;

@@ -128,10 +128,11 @@ export interface S2spModuleOptions {
    */
   resourceTableWaitMs?: number;
   /**
-   * `after-answer`: how long after the answer the table's write starts. A fetch in the issuing
-   * process within it is served from memory and no write is made at all; another replica, and a
-   * crash, wait that much longer for the stored table. Default 25 ms; 0: on the next turn of the
-   * event loop.
+   * `after-answer`: how long after the answer the table's write starts (at most that long for a
+   * table of one block on a reserved row: all such writes of one window share a statement). A fetch
+   * in the issuing process within it is served from memory and no write is made at all; another
+   * replica, and a crash, wait up to that much longer for the stored table. Default 25 ms; 0: on
+   * the next turn of the event loop.
    */
   resourceWriteDelayMs?: number;
   /**

@@ -167,7 +167,7 @@ export class PrismaResourceStore implements ResourceStore, OnApplicationBootstra
       throw new Error('PrismaResourceStore: reservations must be a non-negative integer.');
     const reserves = reservations > 0 && this.writeMode === 'after-answer' && !this.processTables;
     this.reservations = reserves ? new ResourceReservations(this.sql, reservations) : undefined;
-    this.reservedRowFills = new ReservedRowFills(this.sql);
+    this.reservedRowFills = new ReservedRowFills(this.sql, this.writeDelayMs);
   }
 
   /** Reserves the first batch of resource rows while the app starts, so that the first answer waits for none either. */
@@ -211,8 +211,11 @@ export class PrismaResourceStore implements ResourceStore, OnApplicationBootstra
       written: Promise.resolve(),
       startNow: () => undefined,
     };
-    // Encoding starts once the answer is on its way, after writeDelayMs (at once on shutdown).
-    pending.written = writeDelay(pending, this.writeDelayMs)
+    // Encoding starts once the answer is on its way, after writeDelayMs (at once on shutdown). A table
+    // of one block on a reserved row is encoded at once and its fill waits instead, sharing one
+    // statement with every other such fill of those writeDelayMs.
+    const gathered = pending.reserved && resource.table.fitsOneBlock;
+    pending.written = writeDelay(pending, gathered ? 0 : this.writeDelayMs)
       .then(() => this.writeTableUnlessClaimed(pending))
       .then(
         (stored) => {
@@ -277,6 +280,7 @@ export class PrismaResourceStore implements ResourceStore, OnApplicationBootstra
   /** Starts the delayed background writes and waits for them, so that a graceful shutdown loses no issued resource. */
   async beforeApplicationShutdown(): Promise<void> {
     this.closing = true;
+    this.reservedRowFills.drain();
     for (const pending of this.pendingWrites.values()) pending.startNow();
     await this.writesSettled();
     await this.reservations?.release();
@@ -328,7 +332,7 @@ export class PrismaResourceStore implements ResourceStore, OnApplicationBootstra
     const blocks = encodedBlocks(table);
     if ('single' in blocks) {
       const fill = reservedRowFill(pending, table.encodedLength ?? null, blocks.single);
-      this.checkFilled(pending, await this.reservedRowFills.fill(fill));
+      this.checkFilled(pending, await this.reservedRowFills.fill(fill, () => !pending.claimed));
       return;
     }
     await this.sql.transaction(async (sql) => {

@@ -3,7 +3,7 @@ import { isDatabaseUnavailable } from '@s2sp/platform/internal';
 import { FILL_RESERVED, type ReservedRowFill } from './prisma-resource-store.sql';
 import { ResourceTableAnalysis } from './resource-table-analysis';
 
-/** How long the first fill waits for others to share its statement. */
+/** How long the first fill waits for others to share its statement, unless told otherwise. */
 const DEFAULT_GATHER_MS = 5;
 /** A batch this large is written at once: so many fills, or blocks this long in all (UTF-16 code units). */
 const MAX_FILLS_PER_STATEMENT = 256;
@@ -11,14 +11,18 @@ const MAX_BLOCK_LENGTH_PER_STATEMENT = 1024 * 1024;
 
 interface QueuedFill {
   fill: ReservedRowFill;
+  /** False once the fill is no longer needed (its resource was claimed meanwhile): it is dropped unwritten. */
+  wanted: () => boolean;
   resolve: (filled: boolean) => void;
   reject: (error: unknown) => void;
 }
 
 /**
- * Fills reserved rows, gathering the fills that arrive within a few milliseconds into one
- * statement: under load every answer issued on a reserved row would otherwise cost a statement of
- * its own after the answer, competing with the next calls for the CPU and the database. A batch
+ * Fills reserved rows, gathering the fills that arrive within `gatherMs` of the first into one
+ * statement: every answer issued on a reserved row would otherwise cost a statement of its own
+ * after the answer, competing with the next calls for the CPU and the database (a statement costs
+ * PostgreSQL several times what one more row in it does). A fill no longer wanted when its batch
+ * is written is dropped. A batch
  * the database refuses for any reason but being unreachable (a value PostgreSQL rejects, such as a
  * NUL character) is written again one fill per statement, so one resource cannot fail the others;
  * an unreachable database fails them all, for the caller's retry.
@@ -27,6 +31,8 @@ export class ReservedRowFills {
   private queue: QueuedFill[] = [];
   private queuedBlockLength = 0;
   private timer: NodeJS.Timeout | undefined;
+  /** Set by {@link drain}: the process is stopping, so nothing waits to be gathered. */
+  private draining = false;
 
   constructor(
     private readonly sql: SqlQuery,
@@ -34,23 +40,37 @@ export class ReservedRowFills {
     private readonly analysis: ResourceTableAnalysis = new ResourceTableAnalysis(sql),
   ) {}
 
-  /** Resolves true once the row is filled, false when it is no longer reserved (claimed, or gone). */
-  fill(fill: ReservedRowFill): Promise<boolean> {
+  /**
+   * Resolves true once the row is filled, false when it is no longer reserved (claimed, or gone) or
+   * the fill was dropped because `wanted` said no when its batch was written.
+   */
+  fill(fill: ReservedRowFill, wanted: () => boolean = () => true): Promise<boolean> {
     return new Promise<boolean>((resolve, reject) => {
-      this.queue.push({ fill, resolve, reject });
+      this.queue.push({ fill, wanted, resolve, reject });
       this.queuedBlockLength += fill.block?.length ?? 0;
       const full =
         this.queue.length >= MAX_FILLS_PER_STATEMENT || this.queuedBlockLength >= MAX_BLOCK_LENGTH_PER_STATEMENT;
       if (full) this.flush();
-      else this.timer ??= setTimeout(() => this.flush(), this.gatherMs);
+      else this.timer ??= setTimeout(() => this.flush(), this.draining ? 0 : this.gatherMs);
     });
+  }
+
+  /** Writes what waits at once, and from now on gathers only the fills of one turn of the event loop. */
+  drain(): void {
+    this.draining = true;
+    if (this.queue.length > 0) this.flush();
   }
 
   private flush(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    const batch = this.queue.splice(0);
+    const batch: QueuedFill[] = [];
+    for (const queued of this.queue.splice(0)) {
+      if (queued.wanted()) batch.push(queued);
+      else queued.resolve(false);
+    }
     this.queuedBlockLength = 0;
+    if (batch.length === 0) return;
     void (batch.length === 1 ? this.writeAlone(batch[0]) : this.writeBatch(batch));
   }
 
