@@ -22,10 +22,10 @@ interface QueuedFill {
  * statement: every answer issued on a reserved row would otherwise cost a statement of its own
  * after the answer, competing with the next calls for the CPU and the database (a statement costs
  * PostgreSQL several times what one more row in it does). A fill no longer wanted when its batch
- * is written is dropped. A batch
- * the database refuses for any reason but being unreachable (a value PostgreSQL rejects, such as a
- * NUL character) is written again one fill per statement, so one resource cannot fail the others;
- * an unreachable database fails them all, for the caller's retry.
+ * is written is dropped. A batch the database refuses for any reason but being unreachable (a
+ * value PostgreSQL rejects, such as a NUL character) is written again one fill per statement, so
+ * one resource cannot fail the others; an unreachable database fails them all, for the caller's
+ * retry.
  */
 export class ReservedRowFills {
   private queue: QueuedFill[] = [];
