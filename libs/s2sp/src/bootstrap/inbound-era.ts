@@ -11,11 +11,11 @@ const FIRST_MODERN_PROTOCOL_VERSION = '2026-07-28';
  * the response schemas and fails, which costs more than the rest of the routing.
  */
 export function isModernEra(request: McpRequest): boolean {
-  const protocolVersion = header(request, 'mcp-protocol-version')?.trim();
-  if (isPlainLegacyMessage(protocolVersion, request.body)) return false;
+  const protocolVersion = header(request, 'mcp-protocol-version');
+  if (isPlainLegacyMessage(protocolVersion?.trim(), request.body)) return false;
   const outcome = classifyInboundRequest({
     httpMethod: request.method ?? 'POST',
-    protocolVersionHeader: header(request, 'mcp-protocol-version'),
+    protocolVersionHeader: protocolVersion,
     mcpMethodHeader: header(request, 'mcp-method'),
     mcpNameHeader: header(request, 'mcp-name'),
     body: request.body,
