@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { RequestHostPolicy, type RunningMcpServer } from '@s2sp/core';
+import { RequestHostPolicy, type AllowedHost, type RunningMcpServer } from '@s2sp/core';
 import { defaultAllowedHosts } from '@s2sp/platform/internal';
 import { resolveS2spOptions } from '../../libs/s2sp/src/config/s2sp-options';
 import { connectMcp, jsonOf } from '../support/mcp-client';
@@ -65,6 +65,24 @@ describe('RequestHostPolicy', () => {
       assert.match(policy.refusal(host, undefined)?.message ?? '', /^Forbidden: Host/, host);
     assert.match(policy.refusal(undefined, undefined)?.message ?? '', /no valid Host/);
     assert.match(policy.refusal('a b', undefined)?.message ?? '', /no valid Host/);
+  });
+
+  test('a Host allowed before is refused once the allowed hosts change, and many spellings keep their verdicts', () => {
+    let hosts: AllowedHost[] = [{ hostname: 'localhost', port: '3101' }];
+    const policy = new RequestHostPolicy(() => hosts, undefined);
+    assert.equal(policy.refusal('localhost:3101', undefined), undefined);
+    assert.equal(policy.refusal('localhost:3101', undefined), undefined, 'asked again');
+    hosts = [{ hostname: 'api.example.com' }];
+    assert.match(policy.refusal('localhost:3101', undefined)?.message ?? '', /^Forbidden: Host "localhost:3101"/);
+    assert.equal(policy.refusal('api.example.com:8443', undefined), undefined);
+
+    // More distinct allowed spellings than the policy remembers: each still allowed, each foreign one still refused.
+    const spellings = Array.from({ length: 40 }, (_, index) => `API.example.com:${8000 + index}`);
+    for (const round of [1, 2]) {
+      for (const host of spellings)
+        assert.equal(policy.refusal(host, undefined), undefined, `${host} (round ${round})`);
+      assert.match(policy.refusal('evil.example.com', undefined)?.message ?? '', /^Forbidden: Host/);
+    }
   });
 
   test('a present Origin must be one of the allowed hosts; no Origin is fine', () => {

@@ -39,6 +39,12 @@ const S2SP_SETTINGS: HostPolicySettings = {
   origins: 'allowedOrigins / S2SP_ALLOWED_ORIGINS',
 };
 
+/**
+ * How many distinct allowed `Host` values a policy remembers. Clients send the same few
+ * spellings on every request; past this, values are checked each time without being kept.
+ */
+const REMEMBERED_HOSTS = 32;
+
 /** Names a server bound to a loopback address answers to, on its bound port. */
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
 
@@ -115,6 +121,12 @@ export function isLoopbackAddress(address: string): boolean {
  * @public
  */
 export class RequestHostPolicy {
+  /**
+   * `Host` values (as sent) found allowed by `hosts`, so that the usual request is not parsed
+   * again: a URL parse per request costs more than the rest of the check.
+   */
+  private allowedHostValues: { hosts: readonly AllowedHost[]; values: Set<string> } | undefined;
+
   constructor(
     private readonly hosts: () => AllowList<AllowedHost>,
     private readonly origins: AllowList<string> | undefined,
@@ -125,14 +137,8 @@ export class RequestHostPolicy {
   refusal(hostHeader: string | undefined, originHeader: string | undefined): HostRefusal | undefined {
     const hosts = this.hosts();
     if (hosts !== '*') {
-      const host = hostHeader === undefined ? undefined : authorityUrl(hostHeader.trim());
-      if (!host) return { check: 'host', message: 'Forbidden: the request has no valid Host header.' };
-      if (!hosts.some((allowed) => hostMatches(allowed, host.hostname, host.port))) {
-        return {
-          check: 'host',
-          message: `Forbidden: Host "${host.host}" is not allowed (DNS rebinding protection; see ${this.settings.hosts}).`,
-        };
-      }
+      const refusal = this.hostRefusal(hosts, hostHeader);
+      if (refusal) return refusal;
     }
     if (originHeader === undefined) return undefined;
     let origin: URL | undefined;
@@ -150,6 +156,23 @@ export class RequestHostPolicy {
         message: `Forbidden: Origin "${origin.origin}" is not allowed (DNS rebinding protection; see ${this.settings.origins}).`,
       };
     }
+    return undefined;
+  }
+
+  private hostRefusal(hosts: readonly AllowedHost[], hostHeader: string | undefined): HostRefusal | undefined {
+    if (hostHeader === undefined) return { check: 'host', message: 'Forbidden: the request has no valid Host header.' };
+    if (this.allowedHostValues?.hosts !== hosts) this.allowedHostValues = { hosts, values: new Set() };
+    const remembered = this.allowedHostValues.values;
+    if (remembered.has(hostHeader)) return undefined;
+    const host = authorityUrl(hostHeader.trim());
+    if (!host) return { check: 'host', message: 'Forbidden: the request has no valid Host header.' };
+    if (!hosts.some((allowed) => hostMatches(allowed, host.hostname, host.port))) {
+      return {
+        check: 'host',
+        message: `Forbidden: Host "${host.host}" is not allowed (DNS rebinding protection; see ${this.settings.hosts}).`,
+      };
+    }
+    if (remembered.size < REMEMBERED_HOSTS) remembered.add(hostHeader);
     return undefined;
   }
 
