@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 /** 32 bytes = 256 bits, base64url without padding: 43 characters. */
 const TOKEN_BYTES = 32;
@@ -26,9 +26,9 @@ export function newResourceTokens(count: number): Array<{ token: string; tokenHa
   });
 }
 
-/** What stores keep instead of the token: SHA-256, hex. */
+/** What stores keep instead of the token: SHA-256, hex (one-shot: a third of a Hash object's cost). */
 export function hashResourceToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
+  return hash('sha256', token, 'hex');
 }
 
 export function isWellFormedResourceToken(token: string): boolean {
