@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PrismaResourceStore } from '../../libs/s2sp/src/store/prisma-resource-store';
+import { PrismaResourceStore, type PrismaResourceStoreOptions } from '../../libs/s2sp/src/store/prisma-resource-store';
 import { ResourceTable } from '../../libs/s2sp/src/store/resource-table';
 import { ResourceTableNotStoredError } from '../../libs/s2sp/src/store/resource-table-not-stored.error';
 import type { SqlChannel } from '../../libs/database/src/sql-channel';
@@ -245,6 +245,27 @@ for (const kind of KINDS) {
       const claimed = await store.claim(resource.tokenHash, now);
       assert.equal(claimed?.table.rowCount, 30_000);
       assert.deepEqual(claimed?.table.rows[29_999], rows[29_999]);
+    });
+
+    test('a small table is held, once written, by its encoded text, and a later claim in the process serves the same rows', async (t) => {
+      const db = database.get(t);
+      if (!db) return;
+      const modes: PrismaResourceStoreOptions[] = [{}, BEFORE_ANSWER];
+      for (const options of modes) {
+        const store: PrismaResourceStore = new PrismaResourceStore(db, options);
+        await store.onApplicationBootstrap();
+        const rows = sampleRows(10).map((row, index) => (index === 2 ? { ...row, extra: [1, { deep: true }] } : row));
+        const table = ResourceTable.of(rows);
+        const resource = sampleResource({ table, expiresAt: inOneMinute });
+        await store.save(resource);
+        await store.writesSettled();
+        assert.deepEqual(store.cacheUsage(), { bytes: encodedLengthOf(rows), tables: 1 }, JSON.stringify(options));
+        const claimed = await store.claim(resource.tokenHash, now);
+        assert.notEqual(claimed?.table, table, 'the row objects were let go once the table was written');
+        assert.deepEqual(claimed?.table.rows, rows);
+        assert.deepEqual(store.cacheUsage(), { bytes: 0, tables: 0 });
+        await store.beforeApplicationShutdown();
+      }
     });
 
     test('the cache drops its least recently used tables to stay within its budget', async (t) => {

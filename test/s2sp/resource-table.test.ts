@@ -111,6 +111,34 @@ describe('ResourceTable', () => {
   });
 });
 
+describe('ResourceTable.compact', () => {
+  test('a written table of one block is held by that block alone and gives back the same rows', () => {
+    const source = rows(64).map((row, index) => (index === 3 ? { id: row.id, late: 'only here' } : row));
+    const table = ResourceTable.of(source);
+    assert.equal(table.compact(), table, 'not encoded yet: nothing to hold it by');
+    const [block] = [...table.encode()];
+    const compact = table.compact();
+    assert.notEqual(compact, table);
+    assert.equal(compact.rowCount, 64);
+    assert.equal(compact.encodedLength, block.length);
+    assert.deepEqual([...compact.encode()], [block], 'its stored form is the block it holds');
+    assert.equal(
+      (compact as unknown as { decodedRows?: unknown }).decodedRows,
+      undefined,
+      'no row object is made before the rows are read',
+    );
+    assert.deepEqual(compact.rows, source, 'the rows, absent cells included, as they were');
+    assert.equal(compact.rows, compact.rows, 'decoded once');
+  });
+
+  test('a table of several blocks, or of none, stays as it is', () => {
+    const several = encoded(rows(65));
+    assert.equal(several.compact(), several);
+    const empty = encoded([]);
+    assert.equal(empty.compact(), empty);
+  });
+});
+
 describe('ResourceTableCache', () => {
   const info = (expiresAt: Date) => ({ expiresAt }) as CachedResourceInfo;
   const entry = (count: number, expiresAt = new Date(Date.now() + 60_000)) => ({

@@ -111,7 +111,8 @@ export interface S2spModuleOptions {
   /**
    * The built-in store's in-memory copy of the tables this process issued, in
    * bytes (encoded length); the usual fetch is served from it without reading
-   * the database. Default 64 MiB (the rows take several times that in the heap); 0 turns it off.
+   * the database. A table of at most 64 rows is held as its encoded text once written (about its
+   * weight in the heap); a larger one as row objects, several times that. Default 64 MiB; 0 turns it off.
    */
   resourceCacheBytes?: number;
   /**

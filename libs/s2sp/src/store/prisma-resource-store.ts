@@ -69,8 +69,9 @@ export type ResourceClaimCommit = 'fast' | 'durable';
 /** @public */
 export interface PrismaResourceStoreOptions {
   /**
-   * Budget of the in-memory copy of issued tables, in encoded length (≈ bytes of JSON).
-   * The rows take several times that as objects in the heap. Default 64 MiB; 0 disables it.
+   * Budget of the in-memory copy of issued tables, in encoded length (≈ bytes of JSON). A table of
+   * one block is held as that text once written; larger ones as row objects, several times that
+   * in the heap. Default 64 MiB; 0 disables it.
    */
   cacheMaxBytes?: number;
   /** Default `after-answer`. */
@@ -195,7 +196,7 @@ export class PrismaResourceStore implements ResourceStore, OnApplicationBootstra
     // delays the answer by next to nothing.
     if (reservedId === undefined && (this.writeMode === 'before-answer' || resource.table.fitsOneBlock)) {
       await this.writeWhole(resource.tokenHash, cached);
-      this.cache.set(resource.tokenHash, cached);
+      this.cache.set(resource.tokenHash, { info, table: resource.table.compact() });
       return info;
     }
     // The row goes first (unless it was reserved), so that every replica knows the resource_url and waits for its table.
@@ -219,7 +220,7 @@ export class PrismaResourceStore implements ResourceStore, OnApplicationBootstra
       .then(() => this.writeTableUnlessClaimed(pending))
       .then(
         (stored) => {
-          if (stored && !pending.claimed) this.cache.set(resource.tokenHash, cached);
+          if (stored && !pending.claimed) this.cache.set(resource.tokenHash, { info, table: resource.table.compact() });
         },
         (error: unknown) => this.forget(info, error),
       );

@@ -24,14 +24,26 @@ const MAX_ROWS_PER_BLOCK = 4096;
  * (`./column-block.ts`): no column name repeated per row, and arrays of plain
  * values, which V8 stringifies faster than objects. Blocks are encoded one at
  * a time as they are written ({@link encode}), so the whole text never exists at once.
+ * A table of one block, once written, is kept in memory by that block alone ({@link compact}).
  * @public
  */
 export class ResourceTable {
+  /** The only block {@link encode} produced, kept for {@link compact}; undefined for a table of several blocks. */
+  private onlyBlock: string | undefined;
+
   private constructor(
-    readonly rows: readonly Row[],
+    private decodedRows: readonly Row[] | undefined,
     private readonly columns: readonly string[],
     private length: number | undefined,
+    /** A compact table's encoded form, decoded on the first read of {@link rows}. */
+    private readonly encoded?: { block: string; rowCount: number },
   ) {}
+
+  /** The rows, in `_row_id` order (a compact table decodes them on the first read). */
+  get rows(): readonly Row[] {
+    this.decodedRows ??= ResourceTable.decode([this.encoded!.block], this.encoded!.rowCount).rows;
+    return this.decodedRows;
+  }
 
   /**
    * A table over these rows. It keeps the row objects: the publisher hands
@@ -77,12 +89,26 @@ export class ResourceTable {
   }
 
   get rowCount(): number {
-    return this.rows.length;
+    return this.decodedRows?.length ?? this.encoded!.rowCount;
   }
 
   /** Whether {@link encode} yields one block: few enough rows that encoding them costs next to nothing. */
   get fitsOneBlock(): boolean {
-    return this.rows.length <= FIRST_BLOCK_ROWS;
+    return this.rowCount <= FIRST_BLOCK_ROWS;
+  }
+
+  /**
+   * The same table held as its one encoded block, once {@link encode} has produced it: a string of
+   * its encoded length instead of an object per row and cell (several times that in the heap, and
+   * work for every collection while it is held). Its rows are decoded when first read. A table of
+   * several blocks, or not encoded yet, is returned as it is.
+   */
+  compact(): ResourceTable {
+    if (this.onlyBlock === undefined || this.length === undefined) return this;
+    return new ResourceTable(undefined, this.columns, this.length, {
+      block: this.onlyBlock,
+      rowCount: this.rowCount,
+    });
   }
 
   /**
@@ -98,12 +124,18 @@ export class ResourceTable {
    * asked for. A row that cannot be encoded (e.g. a BigInt) throws here.
    */
   *encode(): Generator<string, void, undefined> {
+    if (this.encoded) {
+      yield this.encoded.block;
+      return;
+    }
+    const rows = this.rows;
     let length = 0;
     let rowsPerBlock = FIRST_BLOCK_ROWS;
-    for (let start = 0; start < this.rows.length;) {
-      const end = Math.min(this.rows.length, start + rowsPerBlock);
-      const block = encodeColumnBlock(this.rows, start, end, this.columns);
+    for (let start = 0; start < rows.length;) {
+      const end = Math.min(rows.length, start + rowsPerBlock);
+      const block = encodeColumnBlock(rows, start, end, this.columns);
       length += block.length;
+      this.onlyBlock = start === 0 && end === rows.length ? block : undefined;
       yield block;
       rowsPerBlock = Math.max(
         1,
