@@ -139,7 +139,7 @@ export interface S2spModuleOptions {
   /**
    * `after-answer` on PostgreSQL: how many resource rows the built-in store commits ahead of their
    * use, in one statement, so that issuing a resource waits for no database round trip (its
-   * metadata is then written with its table, after the answer). Default 64; 0: each resource's
+   * metadata is then written with its table, after the answer). Default 128; 0: each resource's
    * row is inserted before its answer.
    */
   resourceReservations?: number;

@@ -94,7 +94,7 @@ export interface PrismaResourceStoreOptions {
   /**
    * `after-answer`: how many resource rows are committed ahead of their use, in one statement
    * (./resource-reservations.ts), so that issuing a resource waits for no database round trip; a
-   * new batch is reserved when half are used. Default 64; 0 inserts each resource's row before
+   * new batch is reserved when half are used. Default 128; 0 inserts each resource's row before
    * its answer. Ignored with `tablesInProcessOnly` and `before-answer`.
    */
   reservations?: number;
@@ -108,7 +108,7 @@ export interface PrismaResourceStoreOptions {
 }
 
 export const DEFAULT_RESOURCE_TABLE_WAIT_MS = 15_000;
-export const DEFAULT_RESOURCE_RESERVATIONS = 64;
+export const DEFAULT_RESOURCE_RESERVATIONS = 128;
 export const DEFAULT_RESOURCE_WRITE_DELAY_MS = 25;
 /** First pause between looks at a table still being written; doubles up to the maximum. */
 const TABLE_POLL_FIRST_MS = 10;
