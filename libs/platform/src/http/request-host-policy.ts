@@ -160,12 +160,12 @@ export class RequestHostPolicy {
   }
 
   private hostRefusal(hosts: readonly AllowedHost[], hostHeader: string | undefined): HostRefusal | undefined {
-    if (hostHeader === undefined) return { check: 'host', message: 'Forbidden: the request has no valid Host header.' };
     if (this.allowedHostValues?.hosts !== hosts) this.allowedHostValues = { hosts, values: new Set() };
     const remembered = this.allowedHostValues.values;
+    if (hostHeader === undefined) return noValidHost();
     if (remembered.has(hostHeader)) return undefined;
     const host = authorityUrl(hostHeader.trim());
-    if (!host) return { check: 'host', message: 'Forbidden: the request has no valid Host header.' };
+    if (!host) return noValidHost();
     if (!hosts.some((allowed) => hostMatches(allowed, host.hostname, host.port))) {
       return {
         check: 'host',
@@ -184,6 +184,10 @@ export class RequestHostPolicy {
     const port = origin.port || defaultPort(origin.protocol);
     return hosts.some((allowed) => hostMatches(allowed, origin.hostname, port));
   }
+}
+
+function noValidHost(): HostRefusal {
+  return { check: 'host', message: 'Forbidden: the request has no valid Host header.' };
 }
 
 /**

@@ -196,7 +196,7 @@ export class PrismaResourceStore implements ResourceStore, OnApplicationBootstra
     // delays the answer by next to nothing.
     if (reservedId === undefined && (this.writeMode === 'before-answer' || resource.table.fitsOneBlock)) {
       await this.writeWhole(resource.tokenHash, cached);
-      this.cache.set(resource.tokenHash, { info, table: resource.table.compact() });
+      this.cacheWritten(resource.tokenHash, cached);
       return info;
     }
     // The row goes first (unless it was reserved), so that every replica knows the resource_url and waits for its table.
@@ -220,7 +220,7 @@ export class PrismaResourceStore implements ResourceStore, OnApplicationBootstra
       .then(() => this.writeTableUnlessClaimed(pending))
       .then(
         (stored) => {
-          if (stored && !pending.claimed) this.cache.set(resource.tokenHash, { info, table: resource.table.compact() });
+          if (stored && !pending.claimed) this.cacheWritten(resource.tokenHash, cached);
         },
         (error: unknown) => this.forget(info, error),
       );
@@ -295,6 +295,11 @@ export class PrismaResourceStore implements ResourceStore, OnApplicationBootstra
   /** Bytes (encoded length) and tables held in memory, for health and tests. */
   cacheUsage(): { bytes: number; tables: number } {
     return { bytes: this.cache.usedLength, tables: this.cache.count };
+  }
+
+  /** Keeps a resource whose table is stored, by its text when it is one block (ResourceTable.compact). */
+  private cacheWritten(tokenHash: string, { info, table }: CachedResource): void {
+    this.cache.set(tokenHash, { info, table: table.compact() });
   }
 
   /**

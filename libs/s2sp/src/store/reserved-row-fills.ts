@@ -3,8 +3,6 @@ import { isDatabaseUnavailable } from '@s2sp/platform/internal';
 import { FILL_RESERVED, type ReservedRowFill } from './prisma-resource-store.sql';
 import { ResourceTableAnalysis } from './resource-table-analysis';
 
-/** How long the first fill waits for others to share its statement, unless told otherwise. */
-const DEFAULT_GATHER_MS = 5;
 /** A batch this large is written at once: so many fills, or blocks this long in all (UTF-16 code units). */
 const MAX_FILLS_PER_STATEMENT = 256;
 const MAX_BLOCK_LENGTH_PER_STATEMENT = 1024 * 1024;
@@ -36,7 +34,8 @@ export class ReservedRowFills {
 
   constructor(
     private readonly sql: SqlQuery,
-    private readonly gatherMs: number = DEFAULT_GATHER_MS,
+    /** How long the first fill waits for others to share its statement. */
+    private readonly gatherMs: number,
     private readonly analysis: ResourceTableAnalysis = new ResourceTableAnalysis(sql),
   ) {}
 
