@@ -7,6 +7,7 @@ import { Injectable, Module } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
 import { McpContext, McpController, Tool } from '@rekog/mcp-nest';
 import { McpSessionBroadcaster, mcpServerContext, serveMcp, type RunningMcpServer } from '@s2sp/core';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { eventually } from '../support/eventually';
 import { connectMcp, textOf } from '../support/mcp-client';
@@ -54,14 +55,23 @@ before(async () => {
     logger: false,
   });
   mcpUrl = `${server.url}/mcp`;
+  const bind = server.mcp.bindRequestHandlers.bind(server.mcp);
+  server.mcp.bindRequestHandlers = (bound, ...rest) => {
+    requestServers.push(bound);
+    bind(bound, ...rest);
+  };
 });
 
 after(async () => {
   await server.close();
 });
 
-/** Servers of 2025-era requests not closed yet (each registers with the broadcaster while it is open). */
-const openServers = () => server.app.get(McpSessionBroadcaster).openSessions;
+/** The server built for each 2025-era request, as the MCP strategy binds it. */
+const requestServers: McpServer[] = [];
+/** Servers of 2025-era requests not closed yet. */
+const openServers = () => requestServers.filter((each) => each.isConnected()).length;
+/** Sessions the broadcaster would send notifications to: a stateless request's server is not one. */
+const broadcastTargets = () => server.app.get(McpSessionBroadcaster).openSessions;
 
 test('the SDK client lists and calls tools without a session, and each request’s server is closed after its answer', async () => {
   const client = await connectMcp(server.url, 'stateless-test', null);
@@ -78,6 +88,24 @@ test('the SDK client lists and calls tools without a session, and each request�
   }
   await eventually('every request’s server closed', () => openServers() === 0);
   assert.equal(Error.stackTraceLimit, 10, 'the stack trace limit is left as it was');
+});
+
+test('resource subscriptions are refused without sessions: no stream would carry their updates', async () => {
+  const serving = serveMcp(StatelessModule, {
+    name: 'stateless-subscriptions',
+    version: '1.0.0',
+    host: '127.0.0.1',
+    port: 0,
+    transport: 'http',
+    sessions: false,
+    resourceSubscriptions: true,
+    logger: false,
+  });
+  // Were it served after all, it is closed before the assertion fails.
+  await assert.rejects(
+    serving.then((running) => running.close()),
+    /resourceSubscriptions needs sessions/,
+  );
 });
 
 test('a plain JSON POST is answered as JSON, without a session id', async () => {
@@ -166,6 +194,7 @@ test('a client that goes away mid-call closes its request’s server: the runnin
   request.end(body);
   await eventually('the call started', () => aborts.started > before);
   assert.equal(openServers(), 1);
+  assert.equal(broadcastTargets(), 0, 'no notification can reach a stateless request: its server is not tracked');
   request.destroy();
   await eventually('the handler saw the abort', () => aborts.reasons.length > 0);
   assert.match(aborts.reasons[0], /Connection closed/);

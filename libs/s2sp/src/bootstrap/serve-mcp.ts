@@ -96,6 +96,7 @@ export interface ServeMcpOptions {
   /**
    * Whether clients may subscribe to resources (`resources/subscribe`); the app
    * then announces changes through {@link McpSessionBroadcaster.resourceUpdated}. Default false.
+   * Over HTTP it needs `sessions` (refused with `sessions: false`).
    */
   resourceSubscriptions?: boolean;
   /**
@@ -146,6 +147,12 @@ export async function serveMcp(
   module: Parameters<typeof NestFactory.create>[0],
   options: ServeMcpOptions,
 ): Promise<RunningMcpServer> {
+  if (options.resourceSubscriptions && options.transport === 'http' && options.sessions === false) {
+    throw new Error(
+      'serveMcp: resourceSubscriptions needs sessions: without them (sessions: false) each request is answered on ' +
+        'its own, and no stream is left open to send notifications/resources/updated on.',
+    );
+  }
   const logger =
     options.logger === undefined || Array.isArray(options.logger)
       ? defaultLogger(options.transport, options.logger)

@@ -102,7 +102,8 @@ export class S2spMcpStrategy extends McpStrategy {
     }
     // The stateless era has no session to notify or subscribe: each request is served on its own.
     if (session.era === 'modern') return;
-    broadcaster.track(server);
+    // A stateless request's server answers that request alone, as JSON: no notification reaches it.
+    if (!session.stateless) broadcaster.track(server);
     if (this.surfaces.subscriptions) {
       low.setRequestHandler('resources/subscribe', (request) => {
         broadcaster.subscribe(server, request.params.uri);
