@@ -9,7 +9,8 @@
 //     [--seconds 3] [--rounds 3] [--concurrency 1,16] [--modes sessions,stateless,modern] [--settle 40]
 //     [--idle] [--pin]
 // Servers run in their own processes; each round measures every server in turn, in an order
-// that rotates, and the figures are the medians over the rounds. Each server's RSS is read
+// that rotates, and the figures are the medians over the rounds (the ratios: the median of each
+// round's ratio, its servers measured seconds apart). Each server's RSS is read
 // --settle seconds after its warm-up calls (V8 gives memory back some tens of seconds after the
 // last busy moment) and again after the measured calls. With --idle, nothing is called: each
 // server is started alone, left --settle seconds, its RSS read and the server stopped, --rounds
@@ -164,16 +165,24 @@ async function runMode(mode: OverheadMode): Promise<void> {
           }
 
     const title = mode === 'modern' ? 'protocol 2026-07-28 (stateless)' : `${mode} HTTP (protocol 2025-11-25)`;
-    console.log(`\n${title} (${ROUNDS} rounds of ${PHASE_MS / 1000} s; medians over rounds)`);
+    console.log(
+      `\n${title} (${ROUNDS} rounds of ${PHASE_MS / 1000} s; medians over rounds, ratios taken within each round)`,
+    );
     console.log(
       'tool   conc  server     req/s     p50 ms  p99 ms  CPU ms/call  errors  ×mcp-nest req/s  ×raw-sdk req/s',
     );
     for (const tool of TOOL_CASES)
       for (const concurrency of CONCURRENCIES) {
-        const rate = (kind: ServerKind) =>
-          median(phases.get(`${tool}/${concurrency}/${kind}`)!.map((p) => p.callsPerSecond));
+        const measuredOf = (kind: ServerKind) => phases.get(`${tool}/${concurrency}/${kind}`)!;
+        const rate = (kind: ServerKind) => median(measuredOf(kind).map((p) => p.callsPerSecond));
+        // Each round measures the servers seconds apart: the ratio within a round is free of the
+        // host's drift between rounds, and its median over the rounds is what the table gives.
+        const ratio = (kind: ServerKind, baseline: ServerKind) =>
+          median(
+            measuredOf(kind).map((phase, round) => phase.callsPerSecond / measuredOf(baseline)[round].callsPerSecond),
+          );
         for (const kind of SERVER_KINDS) {
-          const measured = phases.get(`${tool}/${concurrency}/${kind}`)!;
+          const measured = measuredOf(kind);
           const latency = summarize(measured.flatMap((phase) => phase.latenciesMs));
           console.log(
             [
@@ -185,8 +194,8 @@ async function runMode(mode: OverheadMode): Promise<void> {
               format(latency.p99, 3).padStart(7),
               format(median(measured.map((phase) => phase.cpuMsPerCall)), 3).padStart(12),
               String(measured.reduce((sum, phase) => sum + phase.errors, 0)).padStart(7),
-              `${format(rate(kind) / rate('mcp-nest'))}×`.padStart(17),
-              `${format(rate(kind) / rate('raw-sdk'))}×`.padStart(15),
+              `${format(ratio(kind, 'mcp-nest'))}×`.padStart(17),
+              `${format(ratio(kind, 'raw-sdk'))}×`.padStart(15),
             ].join(' '),
           );
         }
