@@ -1,21 +1,25 @@
 import { readFileSync } from 'node:fs';
 import { descendants } from '../soak/process-memory';
 
-/** The fields of /proc/<pid>/stat after the command name, or undefined once the process is gone. */
-function statFields(pid: number): string[] | undefined {
+/** Positions in /proc/<pid>/stat after the command name: the process's own CPU, then its reaped children's. */
+const OWN_CPU_FIELDS = [11, 12]; // utime, stime
+const OWN_AND_REAPED_CPU_FIELDS = [11, 12, 13, 14]; // utime, stime, cutime, cstime
+
+/** The sum of `fields` of /proc/<pid>/stat, in ms (clock ticks of 10 ms); 0 once the process is gone. */
+function statCpuMs(pid: number, fields: readonly number[]): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // the command name (field 2) may hold spaces and parentheses: parse after its last ')'
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const values = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return fields.reduce((sum, field) => sum + Number(values[field]), 0) * 10;
   } catch {
-    return undefined;
+    return 0;
   }
 }
 
-/** utime + stime of a process, in ms (clock ticks of 10 ms); 0 once it is gone. */
+/** utime + stime of a process, in ms; 0 once it is gone. */
 export function cpuMs(pid: number): number {
-  const fields = statFields(pid);
-  return fields ? (Number(fields[11]) + Number(fields[12])) * 10 : 0;
+  return statCpuMs(pid, OWN_CPU_FIELDS);
 }
 
 /**
@@ -25,10 +29,5 @@ export function cpuMs(pid: number): number {
  * the sum.
  */
 export function treeCpuMs(rootPid: number): number {
-  return [rootPid, ...descendants(rootPid)].reduce((sum, pid) => {
-    const fields = statFields(pid);
-    return fields
-      ? sum + (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 10
-      : sum;
-  }, 0);
+  return [rootPid, ...descendants(rootPid)].reduce((sum, pid) => sum + statCpuMs(pid, OWN_AND_REAPED_CPU_FIELDS), 0);
 }

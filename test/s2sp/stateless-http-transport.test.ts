@@ -43,6 +43,8 @@ class StatelessModule {}
 
 let server: RunningMcpServer;
 let mcpUrl: string;
+/** The server built for each 2025-era request, as the MCP strategy binds it. */
+const requestServers: McpServer[] = [];
 
 before(async () => {
   server = await serveMcp(StatelessModule, {
@@ -66,8 +68,6 @@ after(async () => {
   await server.close();
 });
 
-/** The server built for each 2025-era request, as the MCP strategy binds it. */
-const requestServers: McpServer[] = [];
 /** Servers of 2025-era requests not closed yet. */
 const openServers = () => requestServers.filter((each) => each.isConnected()).length;
 /** Sessions the broadcaster would send notifications to: a stateless request's server is not one. */
