@@ -6,11 +6,11 @@
 // `get_rows` (an S2SP resource tool called with abstract_domains on S2spModule: a resource_url
 // issued per call; a plain tool answering the same rows elsewhere).
 //   npm run build && node dist/bench/framework-overhead/framework-overhead-bench.js \
-//     [--seconds 3] [--rounds 3] [--concurrency 1,16] [--modes sessions,stateless,modern] [--settle 40]
-//     [--idle] [--pin]
-// Servers run in their own processes; each round measures every server in turn, in an order
-// that rotates, and the figures are the medians over the rounds (the ratios: the median of each
-// round's ratio, its servers measured seconds apart). Each server's RSS is read
+//     [--seconds 3] [--rounds 3] [--slices 6] [--concurrency 1,16] [--modes sessions,stateless,modern]
+//     [--settle 40] [--idle] [--pin]
+// Servers run in their own processes; each round gives every server --seconds in --slices slices
+// taken in turn (A B C A B C …, an order that rotates between rounds), and the figures are the
+// medians over the rounds (the ratios: the median of each round's ratio, with their range). Each server's RSS is read
 // --settle seconds after its warm-up calls (V8 gives memory back some tens of seconds after the
 // last busy moment) and again after the measured calls. With --idle, nothing is called: each
 // server is started alone, left --settle seconds, its RSS read and the server stopped, --rounds
@@ -35,6 +35,7 @@ const { values } = parseArgs({
   options: {
     seconds: { type: 'string', default: '3' },
     rounds: { type: 'string', default: '3' },
+    slices: { type: 'string', default: '6' },
     concurrency: { type: 'string', default: '1,16' },
     modes: { type: 'string', default: OVERHEAD_MODES.join(',') },
     settle: { type: 'string', default: '40' },
@@ -44,6 +45,9 @@ const { values } = parseArgs({
 });
 const PHASE_MS = Number(values.seconds) * 1000;
 const ROUNDS = Number(values.rounds);
+const SLICES = Number(values.slices);
+if (!Number.isSafeInteger(SLICES) || SLICES < 1)
+  throw new Error(`--slices: "${values.slices}" is not a positive integer`);
 const CONCURRENCIES = values.concurrency.split(',').map(Number);
 const MODES = values.modes.split(',') as OverheadMode[];
 for (const mode of MODES)
@@ -119,25 +123,60 @@ function call(server: ServerProcess, caller: McpHttpCaller, tool: ToolCase): Pro
   return caller.callTool('get_rows', args);
 }
 
-async function measure(server: ServerProcess, tool: ToolCase, concurrency: number): Promise<Phase> {
+/** One slice of a server's phase: how many calls succeeded, in how long, at what CPU, with which failures. */
+interface Slice {
+  calls: number;
+  elapsedMs: number;
+  latenciesMs: number[];
+  cpuMs: number;
+  errors: number;
+}
+
+async function measureSlice(
+  server: ServerProcess,
+  tool: ToolCase,
+  concurrency: number,
+  durationMs: number,
+): Promise<Slice> {
   let next = 0;
   const cpuBefore = treeCpuMs(server.pid);
-  const result = await runClosedLoop(concurrency, PHASE_MS, () =>
+  const result = await runClosedLoop(concurrency, durationMs, () =>
     call(server, server.callers[next++ % concurrency], tool),
   );
   const cpuAfter = treeCpuMs(server.pid);
-  const calls = result.successLatenciesMs.length;
   let errors = 0;
   for (const [kind, count] of result.errorsByKind) {
     errors += count;
     console.error(`  ${server.kind} ${tool} c=${concurrency}: ${count} × ${kind}`);
   }
   return {
-    callsPerSecond: calls / (result.elapsedMs / 1000),
+    calls: result.successLatenciesMs.length,
+    elapsedMs: result.elapsedMs,
     latenciesMs: result.successLatenciesMs,
-    cpuMsPerCall: calls === 0 ? NaN : (cpuAfter - cpuBefore) / calls,
+    cpuMs: cpuAfter - cpuBefore,
     errors,
   };
+}
+
+/**
+ * One round of a tool at one concurrency: each server gets PHASE_MS in all, in SLICES slices
+ * taken in turn (A B C A B C …), so that the host's speed, which moves within seconds on a
+ * shared VM, weighs on every server alike and the ratios within the round keep little of it.
+ */
+async function measureRound(servers: ServerProcess[], tool: ToolCase, concurrency: number): Promise<Phase[]> {
+  const slices: Slice[][] = servers.map(() => []);
+  for (let slice = 0; slice < SLICES; slice++)
+    for (const [index, server] of servers.entries())
+      slices[index].push(await measureSlice(server, tool, concurrency, PHASE_MS / SLICES));
+  return slices.map((taken) => {
+    const calls = taken.reduce((sum, slice) => sum + slice.calls, 0);
+    return {
+      callsPerSecond: calls / (taken.reduce((sum, slice) => sum + slice.elapsedMs, 0) / 1000),
+      latenciesMs: taken.flatMap((slice) => slice.latenciesMs),
+      cpuMsPerCall: calls === 0 ? NaN : taken.reduce((sum, slice) => sum + slice.cpuMs, 0) / calls,
+      errors: taken.reduce((sum, slice) => sum + slice.errors, 0),
+    };
+  });
 }
 
 const format = (value: number, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : '—');
@@ -157,30 +196,34 @@ async function runMode(mode: OverheadMode): Promise<void> {
     const phases = new Map<string, Phase[]>();
     for (let round = 0; round < ROUNDS; round++)
       for (const tool of TOOL_CASES)
-        for (const concurrency of CONCURRENCIES)
-          for (let turn = 0; turn < servers.length; turn++) {
-            const server = servers[(turn + round) % servers.length];
+        for (const concurrency of CONCURRENCIES) {
+          const order = servers.map((_, turn) => servers[(turn + round) % servers.length]);
+          const measured = await measureRound(order, tool, concurrency);
+          for (const [index, server] of order.entries()) {
             const key = `${tool}/${concurrency}/${server.kind}`;
-            phases.set(key, [...(phases.get(key) ?? []), await measure(server, tool, concurrency)]);
+            phases.set(key, [...(phases.get(key) ?? []), measured[index]]);
           }
+        }
 
     const title = mode === 'modern' ? 'protocol 2026-07-28 (stateless)' : `${mode} HTTP (protocol 2025-11-25)`;
     console.log(
-      `\n${title} (${ROUNDS} rounds of ${PHASE_MS / 1000} s; medians over rounds, ratios taken within each round)`,
+      `\n${title} (${ROUNDS} rounds of ${PHASE_MS / 1000} s per server, ${SLICES === 1 ? 'in one piece' : `in ${SLICES} slices taken in turn`}; ` +
+        'medians over rounds, ratios taken within each round, with their range over the rounds)',
     );
     console.log(
-      'tool   conc  server     req/s     p50 ms  p99 ms  CPU ms/call  errors  ×mcp-nest req/s  ×raw-sdk req/s',
+      'tool   conc  server     req/s     p50 ms  p99 ms  CPU ms/call  errors  ×mcp-nest req/s  (rounds)     ×raw-sdk req/s',
     );
     for (const tool of TOOL_CASES)
       for (const concurrency of CONCURRENCIES) {
         const measuredOf = (kind: ServerKind) => phases.get(`${tool}/${concurrency}/${kind}`)!;
         const rate = (kind: ServerKind) => median(measuredOf(kind).map((p) => p.callsPerSecond));
-        // Each round measures the servers seconds apart: the ratio within a round is free of the
+        // The servers of a round take turns within seconds: the ratio within a round is free of the
         // host's drift between rounds, and its median over the rounds is what the table gives.
-        const ratio = (kind: ServerKind, baseline: ServerKind) =>
-          median(
-            measuredOf(kind).map((phase, round) => phase.callsPerSecond / measuredOf(baseline)[round].callsPerSecond),
-          );
+        const ratios = (kind: ServerKind, baseline: ServerKind) =>
+          measuredOf(kind).map((phase, round) => phase.callsPerSecond / measuredOf(baseline)[round].callsPerSecond);
+        const ratio = (kind: ServerKind, baseline: ServerKind) => median(ratios(kind, baseline));
+        const range = (kind: ServerKind, baseline: ServerKind) =>
+          `${format(Math.min(...ratios(kind, baseline)))}–${format(Math.max(...ratios(kind, baseline)))}`;
         for (const kind of SERVER_KINDS) {
           const measured = measuredOf(kind);
           const latency = summarize(measured.flatMap((phase) => phase.latenciesMs));
@@ -195,6 +238,7 @@ async function runMode(mode: OverheadMode): Promise<void> {
               format(median(measured.map((phase) => phase.cpuMsPerCall)), 3).padStart(12),
               String(measured.reduce((sum, phase) => sum + phase.errors, 0)).padStart(7),
               `${format(ratio(kind, 'mcp-nest'))}×`.padStart(17),
+              range(kind, 'mcp-nest').padStart(11),
               `${format(ratio(kind, 'raw-sdk'))}×`.padStart(15),
             ].join(' '),
           );
