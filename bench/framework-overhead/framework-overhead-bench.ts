@@ -30,6 +30,7 @@ import { rssMiB } from '../soak/process-memory';
 import { onServerCpu, pinClient } from './cpu-pinning';
 import { McpHttpCaller } from './mcp-http-caller';
 import { OVERHEAD_MODES, SERVER_KINDS, type OverheadMode, type ServerKind } from './overhead-servers';
+import { inTurns, phaseOfSlices, type Phase, type Slice } from './phase-slices';
 
 const { values } = parseArgs({
   options: {
@@ -63,13 +64,6 @@ interface ServerProcess {
   pid: number;
   callers: McpHttpCaller[];
   stop(): Promise<void>;
-}
-
-interface Phase {
-  callsPerSecond: number;
-  latenciesMs: number[];
-  cpuMsPerCall: number;
-  errors: number;
 }
 
 /** A server process once it listens: its URL, and `stop` (closes its stdin, waits for its exit). */
@@ -123,15 +117,6 @@ function call(server: ServerProcess, caller: McpHttpCaller, tool: ToolCase): Pro
   return caller.callTool('get_rows', args);
 }
 
-/** One slice of a server's phase: how many calls succeeded, in how long, at what CPU, with which failures. */
-interface Slice {
-  calls: number;
-  elapsedMs: number;
-  latenciesMs: number[];
-  cpuMs: number;
-  errors: number;
-}
-
 async function measureSlice(
   server: ServerProcess,
   tool: ToolCase,
@@ -160,23 +145,12 @@ async function measureSlice(
 
 /**
  * One round of a tool at one concurrency: each server gets PHASE_MS in all, in SLICES slices
- * taken in turn (A B C A B C …), so that the host's speed, which moves within seconds on a
- * shared VM, weighs on every server alike and the ratios within the round keep little of it.
+ * taken in turn, so that the host's speed, which moves within seconds on a shared VM, weighs on
+ * every server alike and the ratios within the round keep little of it.
  */
 async function measureRound(servers: ServerProcess[], tool: ToolCase, concurrency: number): Promise<Phase[]> {
-  const slices: Slice[][] = servers.map(() => []);
-  for (let slice = 0; slice < SLICES; slice++)
-    for (const [index, server] of servers.entries())
-      slices[index].push(await measureSlice(server, tool, concurrency, PHASE_MS / SLICES));
-  return slices.map((taken) => {
-    const calls = taken.reduce((sum, slice) => sum + slice.calls, 0);
-    return {
-      callsPerSecond: calls / (taken.reduce((sum, slice) => sum + slice.elapsedMs, 0) / 1000),
-      latenciesMs: taken.flatMap((slice) => slice.latenciesMs),
-      cpuMsPerCall: calls === 0 ? NaN : taken.reduce((sum, slice) => sum + slice.cpuMs, 0) / calls,
-      errors: taken.reduce((sum, slice) => sum + slice.errors, 0),
-    };
-  });
+  const slices = await inTurns(servers, SLICES, (server) => measureSlice(server, tool, concurrency, PHASE_MS / SLICES));
+  return slices.map(phaseOfSlices);
 }
 
 const format = (value: number, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : '—');
