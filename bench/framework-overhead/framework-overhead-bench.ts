@@ -10,12 +10,12 @@
 //     [--settle 40] [--idle] [--pin]
 // Servers run in their own processes; each round gives every server --seconds in --slices slices
 // taken in turn (A B C A B C …, an order that rotates between rounds), and the figures are the
-// medians over the rounds (the ratios: the median of each round's ratio, with their range). Each server's RSS is read
-// --settle seconds after its warm-up calls (V8 gives memory back some tens of seconds after the
-// last busy moment) and again after the measured calls. With --idle, nothing is called: each
-// server is started alone, left --settle seconds, its RSS read and the server stopped, --rounds
-// times, and the medians printed as ratios of plain mcp-nest's. With --pin, the servers run on CPU 0
-// and the client on the others (cpu-pinning.ts).
+// medians over the rounds (the ratios: the median of each round's ratio, with their range). Each
+// server's RSS is read --settle seconds after its warm-up calls (V8 gives memory back some tens
+// of seconds after the last busy moment) and again after the measured calls. With --idle, nothing
+// is called: each server is started alone, left --settle seconds, its RSS read and the server
+// stopped, --rounds times, and the medians printed as ratios of plain mcp-nest's. With --pin, the
+// servers run on CPU 0 and the client on the others (cpu-pinning.ts).
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import * as http from 'node:http';
